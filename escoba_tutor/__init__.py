@@ -1,0 +1,28 @@
+"""escoba-tutor: learn the Spanish card game Escoba.
+
+The engine (this package's top level) imports no widget library:
+
+>>> from escoba_tutor import parse_cards, legal_captures, score_deal
+>>> [format_cards(c) for c in legal_captures("3c", "1o 4b 7o")]
+['1o 7o 4b']
+"""
+
+from .captures import legal_captures
+from .cards import DECK, Card, Suit, format_cards, parse_card, parse_cards
+from .errors import (
+    CardError, ChecksumError, EscobaError, GameOverError, IllegalMoveError, MustCaptureError, NothingToUndoError,
+    NotOnTableError, NotYourCardError, RulesError, SaveError, SaveFormatError, SaveVersionError, WrongSumError,
+)
+from .game import DealRecord, Game, Move, PlayerView
+from .rules import ESCOBA, PROFILES, SCOPA, Rules, rules_by_name
+from .scoring import DealScore, ScoreLine, Setenta, score_deal, setenta
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DECK", "Card", "Suit", "parse_card", "parse_cards", "format_cards", "legal_captures", "setenta", "score_deal",
+    "Setenta", "ScoreLine", "DealScore", "Rules", "ESCOBA", "SCOPA", "PROFILES", "rules_by_name", "Game", "Move",
+    "PlayerView", "DealRecord", "EscobaError", "CardError", "RulesError", "IllegalMoveError", "NotYourCardError",
+    "NotOnTableError", "WrongSumError", "MustCaptureError", "GameOverError", "NothingToUndoError", "SaveError",
+    "SaveFormatError", "ChecksumError", "SaveVersionError",
+]

@@ -1,0 +1,612 @@
+"""A whole game: seeded deals, turns, plays, undo, each player's own view, and the event history.
+
+Every shuffle comes from the seed and the deal number, so a game is fully given by its rules, player count,
+seed, first dealer and moves: that is what a save holds.
+
+>>> game = Game(players=2, seed=7)
+>>> game.turn == (game.dealer + 1) % 2          # the mano, to the dealer's right, plays first
+True
+>>> len(game.hand(game.turn)), len(game.table)
+(3, 4)
+>>> move = game.legal_moves()[0]
+>>> game.play(move).kind
+'play'
+>>> game.undo() == move
+True
+>>> len(game.hand(game.turn))
+3
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from collections.abc import Iterable
+from dataclasses import dataclass
+from operator import attrgetter
+from typing import NamedTuple
+
+from .captures import capture_target, captures_on
+from .cards import DECK, Card, as_card, format_cards, parse_cards
+from .errors import (
+    EscobaError, GameOverError, IllegalMoveError, MustCaptureError, NothingToUndoError, NotOnTableError,
+    NotYourCardError, WrongSumError,
+)
+from .rules import ESCOBA, Rules
+from .scoring import DealScore, score_piles
+
+__all__ = ["Move", "Game", "PlayerView", "DealRecord", "PlayRecord", "DealStarted", "EscobaDeMano",
+           "CardsDealt", "Play", "LeftoverTaken", "DealScored", "GameWon", "MAX_SEED"]
+
+MAX_SEED = 2**53 - 1  # the largest integer a browser's JSON keeps exactly
+_by_index = attrgetter("index")
+_NO_CARDS: frozenset[Card] = frozenset()
+
+
+class Move(NamedTuple):
+    """A play: the card played and the table cards it takes (none: the card is laid on the table).
+
+    Its text is the sum the play makes: ``3c+1o+4b+7o``, or just ``5e`` for a card laid down.
+
+    >>> Move.from_text("3c+1o+4b+7o")
+    Move('3c+1o+7o+4b')
+    >>> Move.from_text("5e").is_capture
+    False
+    """
+
+    card: Card
+    captured: frozenset[Card] = _NO_CARDS
+
+    @classmethod
+    def from_text(cls, text: str) -> Move:
+        if not isinstance(text, str):
+            raise IllegalMoveError(f"a move must be text like '3c+1o+4b+7o', not {type(text).__name__}",
+                                   code="bad_move_text")
+        card, *taken = text.split("+")
+        cards = parse_cards([card, *taken], allow_empty=True)
+        return cls(cards[0], frozenset(cards[1:]))
+
+    @classmethod
+    def of(cls, card: Card | str, captured: Iterable[Card | str] | str = ()) -> Move:
+        """A move from a card and the taken cards, each as cards or text."""
+        return cls(as_card(card), frozenset(parse_cards(captured)))
+
+    @property
+    def is_capture(self) -> bool:
+        return bool(self.captured)
+
+    @property
+    def text(self) -> str:
+        return "+".join([self.card.code, *(c.code for c in sorted(self.captured, key=_by_index))])
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Move({self.text!r})"
+
+
+# ------------------------------------------------------------------------------------------------- events
+class DealStarted(NamedTuple):
+    deal: int
+    dealer: int
+    mano: int
+    table: tuple[Card, ...]
+    kind = "deal_started"
+
+    def __str__(self) -> str:
+        return f"deal {self.deal}: player {self.dealer} deals, table {format_cards(self.table)}"
+
+
+class EscobaDeMano(NamedTuple):
+    deal: int
+    player: int
+    side: int
+    cards: tuple[Card, ...]
+    escobas: int
+    kind = "escoba_de_mano"
+
+    def __str__(self) -> str:
+        return f"player {self.player} takes {format_cards(self.cards)}: escoba de mano x{self.escobas}"
+
+
+class CardsDealt(NamedTuple):
+    deal: int
+    round: int
+    cards_each: int
+    kind = "cards_dealt"
+
+    def __str__(self) -> str:
+        return f"round {self.round}: {self.cards_each} cards to each player"
+
+
+class Play(NamedTuple):
+    deal: int
+    player: int
+    side: int
+    card: Card
+    captured: tuple[Card, ...]
+    escoba: bool
+    kind = "play"
+
+    @property
+    def move(self) -> Move:
+        return Move(self.card, frozenset(self.captured))
+
+    def __str__(self) -> str:
+        if not self.captured:
+            return f"{self.card} laid on the table"
+        return f"{self.card} took {' '.join(c.code for c in self.captured)}" + (": escoba" if self.escoba else "")
+
+
+class LeftoverTaken(NamedTuple):
+    deal: int
+    side: int | None
+    cards: tuple[Card, ...]
+    kind = "leftover"
+
+    def __str__(self) -> str:
+        who = "nobody" if self.side is None else f"side {self.side}"
+        return f"leftover {format_cards(self.cards) or '(none)'} to {who}"
+
+
+class DealScored(NamedTuple):
+    deal: int
+    score: DealScore
+    totals: tuple[int, ...]
+    kind = "deal_scored"
+
+    def __str__(self) -> str:
+        return f"deal {self.deal} points {list(self.score.points)}, totals {list(self.totals)}"
+
+
+class GameWon(NamedTuple):
+    side: int
+    totals: tuple[int, ...]
+    kind = "game_won"
+
+    def __str__(self) -> str:
+        return f"side {self.side} wins {'–'.join(map(str, self.totals))}"
+
+
+class PlayRecord(NamedTuple):
+    """A play as the referee saw it: with the player's hand just before it."""
+
+    player: int
+    hand: tuple[Card, ...]
+    move: Move
+    escoba: bool
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """A finished deal, everything in the open: for traces, reviews and checks."""
+
+    deal: int
+    dealer: int
+    table: tuple[Card, ...]
+    dealer_capture: tuple[Card, ...]
+    dealer_escobas: int
+    plays: tuple[PlayRecord, ...]
+    leftover: tuple[Card, ...]
+    leftover_to: int | None
+    piles: tuple[tuple[Card, ...], ...]
+    escobas: tuple[int, ...]
+    score: DealScore
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What one player may know: their own hand, never another's; everything on the table and in the open."""
+
+    player: int
+    side: int
+    sides: tuple[tuple[int, ...], ...]
+    rules: Rules
+    deal: int
+    dealer: int
+    turn: int | None
+    hand: tuple[Card, ...]
+    table: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    pile_sizes: tuple[int, ...]
+    escobas: tuple[int, ...]
+    deck_left: int
+    totals: tuple[int, ...]
+    seen: frozenset[Card]
+    legal_moves: tuple[Move, ...]
+    history: tuple
+    winner: int | None
+
+    @property
+    def unseen(self) -> tuple[Card, ...]:
+        """The cards this player has not seen in this deal: in other hands or still in the deck."""
+        return tuple(card for card in DECK if card not in self.seen)
+
+    @property
+    def my_turn(self) -> bool:
+        return self.turn == self.player
+
+
+# -------------------------------------------------------------------------------------------------- state
+class _State:
+    """Everything that changes during a game, copied whole for undo (it is small: at most 40 cards)."""
+
+    __slots__ = ("deal", "dealer", "deck", "dealt", "hands", "table", "table_mask", "piles", "escobas",
+                 "last_capturer", "turn", "totals", "initial_table", "dealer_capture", "dealer_escobas",
+                 "plays", "round", "winner", "log_sizes")
+
+    def copy(self) -> _State:
+        other = _State.__new__(_State)
+        other.deal, other.dealer, other.deck, other.dealt = self.deal, self.dealer, self.deck, self.dealt
+        other.hands = [hand[:] for hand in self.hands]
+        other.table = self.table[:]
+        other.table_mask = self.table_mask
+        other.piles = [pile[:] for pile in self.piles]
+        other.escobas = self.escobas[:]
+        other.last_capturer, other.turn, other.totals = self.last_capturer, self.turn, self.totals
+        other.initial_table, other.dealer_capture = self.initial_table, self.dealer_capture
+        other.dealer_escobas, other.plays, other.round = self.dealer_escobas, self.plays[:], self.round
+        other.winner, other.log_sizes = self.winner, self.log_sizes
+        return other
+
+
+_SIDES = {2: ((0,), (1,)), 3: ((0,), (1,), (2,)), 4: ((0, 2), (1, 3))}
+
+
+class Game:
+    """An Escoba (or Scopa) game for 2 players, 3 players, or 4 in two partnerships (0 and 2 against 1 and 3).
+
+    ``seed`` fixes every shuffle (a random one is chosen when it is None); ``dealer`` fixes the first dealer
+    (by default it is drawn from the seed).
+    """
+
+    def __init__(self, players: int = 2, rules: Rules = ESCOBA, seed: int | None = None,
+                 dealer: int | None = None) -> None:
+        if type(players) is not int or players not in _SIDES:
+            raise EscobaError(f"Escoba is played by 2 or 3 players, or 4 in partnerships, not {players!r}"[:120],
+                              code="player_count")
+        if not isinstance(rules, Rules):
+            raise EscobaError("rules must be a Rules object, e.g. ESCOBA or SCOPA", code="bad_rules")
+        if seed is None:
+            seed = random.SystemRandom().randrange(10**9)
+        if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+            raise EscobaError(f"a seed is a whole number from 0 to {MAX_SEED}, not {seed!r}"[:120], code="bad_seed")
+        if dealer is None:
+            dealer = random.Random(f"escoba-tutor:{seed}:dealer").randrange(players)
+        if type(dealer) is not int or not 0 <= dealer < players:
+            raise EscobaError(f"the first dealer is a player number from 0 to {players - 1}, not {dealer!r}"[:120],
+                              code="bad_dealer")
+        self.players = players
+        self.rules = rules
+        self.seed = seed
+        self.first_dealer = dealer
+        self.sides: tuple[tuple[int, ...], ...] = _SIDES[players]
+        self.side_of: tuple[int, ...] = tuple(next(i for i, s in enumerate(self.sides) if p in s)
+                                              for p in range(players))
+        self._events: list = []
+        self._moves: list[Move] = []
+        self._deals: list[DealRecord] = []
+        self._undo: list[_State] = []
+        self._legal: tuple[Move, ...] | None = None
+        self._legal_set: frozenset[Move] = frozenset()
+        state = self._s = _State()
+        state.totals = (0,) * len(self.sides)
+        state.winner = None
+        state.log_sizes = (0, 0, 0)
+        self._start_deal(0, dealer)
+
+    # ------------------------------------------------------------------------------------- reading
+    @property
+    def deal(self) -> int:
+        return self._s.deal
+
+    @property
+    def dealer(self) -> int:
+        return self._s.dealer
+
+    @property
+    def turn(self) -> int | None:
+        """The player to move, or None when the game is over."""
+        return None if self._s.winner is not None else self._s.turn
+
+    @property
+    def table(self) -> tuple[Card, ...]:
+        return tuple(self._s.table)
+
+    def hand(self, player: int) -> tuple[Card, ...]:
+        return tuple(self._s.hands[player])
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        return tuple(tuple(h) for h in self._s.hands)
+
+    @property
+    def piles(self) -> tuple[tuple[Card, ...], ...]:
+        return tuple(tuple(p) for p in self._s.piles)
+
+    @property
+    def escobas(self) -> tuple[int, ...]:
+        return tuple(self._s.escobas)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return self._s.totals
+
+    @property
+    def deck_left(self) -> int:
+        return 40 - self._s.dealt
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side once the game is over."""
+        return self._s.winner
+
+    @property
+    def is_over(self) -> bool:
+        return self._s.winner is not None
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """Every move of the game so far, in order: with the rules, seed and first dealer, the whole game."""
+        return tuple(self._moves)
+
+    @property
+    def history(self) -> tuple:
+        """Every event so far (public information only: no hidden hand appears)."""
+        return tuple(self._events)
+
+    @property
+    def deals(self) -> tuple[DealRecord, ...]:
+        """The finished deals, with everything in the open."""
+        return tuple(self._deals)
+
+    @property
+    def current_plays(self) -> tuple[PlayRecord, ...]:
+        return tuple(self._s.plays)
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The moves the player to move may make, by hand card in deck order; empty once the game is over."""
+        if self._legal is None:
+            self._legal = self._moves_for(self._s.hands[self._s.turn]) if self._s.winner is None else ()
+            self._legal_set = frozenset(self._legal)
+        return self._legal
+
+    def _moves_for(self, hand: Iterable[Card]) -> tuple[Move, ...]:
+        rules, table = self.rules, self._s.table_mask
+        moves: list[Move] = []
+        for card in hand:
+            captures = captures_on(card, table, rules)
+            if captures:
+                moves += [Move(card, taken) for taken in captures]
+            else:
+                moves.append(Move(card, _NO_CARDS))
+        return tuple(moves)
+
+    def captures_for(self, card: Card | str) -> list[frozenset[Card]]:
+        """The captures a card could make on the table now."""
+        return captures_on(as_card(card), self._s.table_mask, self.rules)
+
+    def view(self, player: int) -> PlayerView:
+        """What ``player`` may see now."""
+        if type(player) is not int or not 0 <= player < self.players:
+            raise EscobaError(f"there is no player {player!r} in a {self.players}-player game"[:120],
+                              code="bad_player")
+        s = self._s
+        seen = set(s.initial_table)
+        seen.update(record.move.card for record in s.plays)
+        seen.update(s.hands[player])
+        return PlayerView(
+            player=player, side=self.side_of[player], sides=self.sides, rules=self.rules, deal=s.deal,
+            dealer=s.dealer, turn=self.turn, hand=tuple(s.hands[player]), table=tuple(s.table),
+            hand_sizes=tuple(len(h) for h in s.hands), pile_sizes=tuple(len(p) for p in s.piles),
+            escobas=tuple(s.escobas), deck_left=40 - s.dealt, totals=s.totals, seen=frozenset(seen),
+            legal_moves=self.legal_moves() if self.turn == player else (), history=tuple(self._events),
+            winner=s.winner)
+
+    # ------------------------------------------------------------------------------------- playing
+    def play(self, move: Move | str, captured: Iterable[Card | str] | str | None = None) -> Play:
+        """Play a move (a :class:`Move`, its text ``3c+1o+4b+7o``, or a card and the cards it takes).
+
+        A move the rules forbid raises an :class:`IllegalMoveError` that says why and lists the legal
+        captures, and changes nothing.
+        """
+        if self._s.winner is not None:
+            raise GameOverError("the game is over: start a new one or undo", code="game_over")
+        if captured is not None:
+            move = Move.of(move, captured)
+        elif isinstance(move, str):
+            move = Move.from_text(move)
+        elif not isinstance(move, Move):
+            raise IllegalMoveError(f"a move must be a Move or text like '3c+1o+4b+7o', not {type(move).__name__}",
+                                   code="bad_move_text")
+        if self._legal is None:
+            self.legal_moves()
+        if move not in self._legal_set:
+            self._refuse(move)
+        return self._apply(move)
+
+    def _refuse(self, move: Move) -> None:
+        s = self._s
+        card, taken = move
+        hand = s.hands[s.turn]
+        legal = tuple(m.captured for m in self._legal if m.card is card and m.captured)
+        shown = " or ".join(format_cards(c) for c in legal) or "nothing"
+        common = {"card": card.code, "taken": tuple(c.code for c in sorted(taken, key=_by_index)),
+                  "legal_captures": legal, "player": s.turn}
+        if card not in hand:
+            raise NotYourCardError(f"{card} is not in the hand of player {s.turn} "
+                                   f"({format_cards(hand)})", **common)
+        missing = [c for c in taken if c not in s.table]
+        if missing:
+            raise NotOnTableError(f"{format_cards(missing)} {'is' if len(missing) == 1 else 'are'} not on the table "
+                                  f"({format_cards(s.table) or 'empty'}); {card} can take {shown}", **common)
+        if not taken:
+            raise MustCaptureError(f"{card} can capture, so it must: it can take {shown}", **common)
+        target = capture_target(card, self.rules)
+        total = sum(c.value for c in taken)
+        if total != target:
+            whole = total + card.value if self.rules.capture == "fifteen" else total
+            goal = 15 if self.rules.capture == "fifteen" else card.value
+            raise WrongSumError(f"{card} with {format_cards(taken)} makes {whole}, not {goal}; "
+                                f"{card} can take {shown}", sum=whole, goal=goal, **common)
+        raise IllegalMoveError(f"with an equal card on the table, {card} must take it alone: it can take {shown}",
+                               code="equal_card_first", **common)
+
+    def _apply(self, move: Move) -> Play:
+        s = self._s
+        self._undo.append(s.copy())
+        s.log_sizes = (len(self._events), len(self._moves), len(self._deals))
+        player = s.turn
+        side = self.side_of[player]
+        card, taken = move
+        hand = s.hands[player]
+        before = tuple(hand)
+        hand.remove(card)
+        escoba = False
+        if taken:
+            s.table = [c for c in s.table if c not in taken]
+            s.table_mask -= sum(c.bit for c in taken)
+            pile = s.piles[side]
+            pile += sorted(taken, key=_by_index)
+            pile.append(card)
+            s.last_capturer = side
+            if not s.table:
+                escoba = True
+                s.escobas[side] += 1
+            captured = tuple(sorted(taken, key=_by_index))
+        else:
+            insort(s.table, card, key=_by_index)
+            s.table_mask += card.bit
+            captured = ()
+        event = Play(s.deal, player, side, card, captured, escoba)
+        self._events.append(event)
+        self._moves.append(move)
+        s.plays.append(PlayRecord(player, before, move, escoba))
+        s.turn = (player + 1) % self.players
+        self._legal = None
+        if not s.hands[s.turn]:
+            if s.dealt < 40:
+                self._deal_round()
+            else:
+                self._end_deal()
+        return event
+
+    def undo(self) -> Move:
+        """Take back the last move (across a deal's end too) and return it."""
+        if not self._undo:
+            raise NothingToUndoError("there is no move to take back", code="nothing_to_undo")
+        state = self._undo.pop()
+        events, moves, deals = self._s.log_sizes  # the log sizes just before the last move
+        move = self._moves[moves]
+        del self._events[events:], self._moves[moves:], self._deals[deals:]
+        self._s = state
+        self._legal = None
+        return move
+
+    # ------------------------------------------------------------------------------------- dealing
+    def _shuffled_deck(self, deal: int) -> tuple[Card, ...]:
+        deck = list(DECK)
+        random.Random(f"escoba-tutor:{self.seed}:{deal}").shuffle(deck)
+        return tuple(deck)
+
+    def _start_deal(self, deal: int, dealer: int) -> None:
+        s = self._s
+        s.deal, s.dealer = deal, dealer
+        s.deck = self._shuffled_deck(deal)
+        n = self.players
+        mano = (dealer + 1) % n
+        # Three cards to each player, the mano first, then four face up.
+        s.hands = [[] for _ in range(n)]
+        for k in range(n):
+            player = (mano + k) % n
+            s.hands[player] = sorted(s.deck[3 * k:3 * k + 3], key=_by_index)
+        s.initial_table = tuple(sorted(s.deck[3 * n:3 * n + 4], key=_by_index))
+        s.dealt = 3 * n + 4
+        s.table = list(s.initial_table)
+        s.table_mask = sum(c.bit for c in s.table)
+        s.piles = [[] for _ in self.sides]
+        s.escobas = [0] * len(self.sides)
+        s.last_capturer = None
+        s.turn = mano
+        s.plays = []
+        s.round = 1
+        s.dealer_capture, s.dealer_escobas = (), 0
+        self._events.append(DealStarted(deal, dealer, mano, s.initial_table))
+        self._events.append(CardsDealt(deal, 1, 3))
+        escobas = self.rules.escobas_for_initial_table(sum(c.value for c in s.table))
+        if escobas:
+            side = self.side_of[dealer]
+            s.dealer_capture, s.dealer_escobas = s.initial_table, escobas
+            s.piles[side] += s.table
+            s.escobas[side] += escobas
+            s.last_capturer = side
+            s.table, s.table_mask = [], 0
+            self._events.append(EscobaDeMano(deal, dealer, side, s.initial_table, escobas))
+
+    def _deal_round(self) -> None:
+        s = self._s
+        n = self.players
+        for k in range(n):
+            player = (s.dealer + 1 + k) % n
+            s.hands[player] = sorted(s.deck[s.dealt:s.dealt + 3], key=_by_index)
+            s.dealt += 3
+        s.round += 1
+        self._events.append(CardsDealt(s.deal, s.round, 3))
+
+    def _end_deal(self) -> None:
+        s = self._s
+        leftover = tuple(s.table)
+        leftover_to = s.last_capturer
+        if leftover_to is not None:
+            s.piles[leftover_to] += leftover
+        s.table, s.table_mask = [], 0
+        score = score_piles(s.piles, s.escobas, self.rules)
+        s.totals = tuple(t + p for t, p in zip(s.totals, score.points))
+        self._events.append(LeftoverTaken(s.deal, leftover_to, leftover))
+        self._events.append(DealScored(s.deal, score, s.totals))
+        self._deals.append(DealRecord(
+            deal=s.deal, dealer=s.dealer, table=s.initial_table, dealer_capture=s.dealer_capture,
+            dealer_escobas=s.dealer_escobas, plays=tuple(s.plays), leftover=leftover, leftover_to=leftover_to,
+            piles=tuple(tuple(p) for p in s.piles), escobas=tuple(s.escobas), score=score, totals=s.totals))
+        best = max(s.totals)
+        if best >= self.rules.target:
+            leaders = [i for i, total in enumerate(s.totals) if total == best]
+            if len(leaders) == 1:
+                s.winner = leaders[0]
+                self._events.append(GameWon(s.winner, s.totals))
+                return
+        self._start_deal(s.deal + 1, (s.dealer + 1) % self.players)
+
+    # ---------------------------------------------------------------------------------- comparing
+    def state_key(self) -> tuple:
+        """Everything that defines the position, as a comparable value (for tests and saves)."""
+        s = self._s
+        return (self.rules, self.players, self.seed, self.first_dealer, s.deal, s.dealer, s.dealt,
+                tuple(map(tuple, s.hands)), tuple(s.table), tuple(map(tuple, s.piles)), tuple(s.escobas),
+                s.last_capturer, s.turn, s.totals, s.winner, tuple(self._moves), tuple(self._events),
+                tuple(self._deals))
+
+    def __repr__(self) -> str:
+        return (f"Game(players={self.players}, rules={self.rules.name!r}, seed={self.seed}, "
+                f"deal={self.deal}, moves={len(self._moves)}, totals={list(self.totals)})")
+
+    # ---------------------------------------------------------------------------------- saving
+    def to_json(self) -> str:
+        from .save import dump_json
+        return dump_json(self)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Game:
+        from .save import load_json
+        return load_json(text)
+
+    def resume_code(self) -> str:
+        from .save import dump_code
+        return dump_code(self)
+
+    @classmethod
+    def from_resume_code(cls, code: str) -> Game:
+        from .save import load_code
+        return load_code(code)
