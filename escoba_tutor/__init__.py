@@ -10,8 +10,20 @@ The engine (this package's top level) imports no widget library:
 from .captures import legal_captures
 from .cards import DECK, Card, Suit, format_cards, parse_card, parse_cards
 from .errors import (
-    CardError, ChecksumError, EscobaError, GameOverError, IllegalMoveError, MustCaptureError, NothingToUndoError,
-    NotOnTableError, NotYourCardError, RulesError, SaveError, SaveFormatError, SaveVersionError, WrongSumError,
+    CardError,
+    ChecksumError,
+    EscobaError,
+    GameOverError,
+    IllegalMoveError,
+    MustCaptureError,
+    NothingToUndoError,
+    NotOnTableError,
+    NotYourCardError,
+    RulesError,
+    SaveError,
+    SaveFormatError,
+    SaveVersionError,
+    WrongSumError,
 )
 from .game import DealRecord, Game, Move, PlayerView
 from .rules import ESCOBA, PROFILES, SCOPA, Rules, rules_by_name

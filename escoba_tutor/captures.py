@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+
 from .cards import DECK, Card, as_card, format_cards, table_mask
 from .errors import CardError
 from .rules import ESCOBA, SCOPA, Rules

@@ -294,9 +294,8 @@ as_card = parse_card
 
 def as_cards(cards: str | Iterable[str | Card]) -> tuple[Card, ...]:
     """Cards from text or from an iterable of cards or codes (the lenient entry point of the public API)."""
-    if isinstance(cards, tuple) and all(type(c) is Card for c in cards):
-        if len(set(cards)) == len(cards):
-            return cards
+    if isinstance(cards, tuple) and all(type(c) is Card for c in cards) and len(set(cards)) == len(cards):
+        return cards
     return parse_cards(cards)
 
 

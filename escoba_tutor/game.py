@@ -20,7 +20,6 @@ True
 from __future__ import annotations
 
 import random
-from bisect import insort
 from collections.abc import Iterable
 from dataclasses import dataclass
 from operator import attrgetter
@@ -29,8 +28,14 @@ from typing import NamedTuple
 from .captures import capture_target, captures_on
 from .cards import DECK, Card, as_card, format_cards, parse_cards
 from .errors import (
-    EscobaError, GameOverError, IllegalMoveError, MustCaptureError, NothingToUndoError, NotOnTableError,
-    NotYourCardError, WrongSumError,
+    EscobaError,
+    GameOverError,
+    IllegalMoveError,
+    MustCaptureError,
+    NothingToUndoError,
+    NotOnTableError,
+    NotYourCardError,
+    WrongSumError,
 )
 from .rules import ESCOBA, Rules
 from .scoring import DealScore, score_piles
@@ -41,6 +46,7 @@ __all__ = ["Move", "Game", "PlayerView", "DealRecord", "PlayRecord", "DealStarte
 MAX_SEED = 2**53 - 1  # the largest integer a browser's JSON keeps exactly
 _by_index = attrgetter("index")
 _NO_CARDS: frozenset[Card] = frozenset()
+_new = tuple.__new__  # builds a NamedTuple from a tuple in C, skipping the generated Python __new__ (hot path)
 
 
 class Move(NamedTuple):
@@ -231,24 +237,23 @@ class PlayerView:
 
 # -------------------------------------------------------------------------------------------------- state
 class _State:
-    """Everything that changes during a game, copied whole for undo (it is small: at most 40 cards)."""
+    """Everything that changes during a game. Hands, table and piles are tuples, so a snapshot for undo is a
+    shallow copy; ``plays`` only grows within a deal, so a snapshot keeps its length and undo cuts it back.
+    ``log_sizes`` holds the lengths of the game's logs when the snapshot was taken."""
 
     __slots__ = ("deal", "dealer", "deck", "dealt", "hands", "table", "table_mask", "piles", "escobas",
                  "last_capturer", "turn", "totals", "initial_table", "dealer_capture", "dealer_escobas",
-                 "plays", "round", "winner", "log_sizes")
+                 "plays", "plays_len", "round", "winner", "log_sizes")
 
     def copy(self) -> _State:
         other = _State.__new__(_State)
         other.deal, other.dealer, other.deck, other.dealt = self.deal, self.dealer, self.deck, self.dealt
-        other.hands = [hand[:] for hand in self.hands]
-        other.table = self.table[:]
-        other.table_mask = self.table_mask
-        other.piles = [pile[:] for pile in self.piles]
-        other.escobas = self.escobas[:]
+        other.hands, other.table, other.table_mask = self.hands[:], self.table, self.table_mask
+        other.piles, other.escobas = self.piles[:], self.escobas[:]
         other.last_capturer, other.turn, other.totals = self.last_capturer, self.turn, self.totals
         other.initial_table, other.dealer_capture = self.initial_table, self.dealer_capture
-        other.dealer_escobas, other.plays, other.round = self.dealer_escobas, self.plays[:], self.round
-        other.winner, other.log_sizes = self.winner, self.log_sizes
+        other.dealer_escobas, other.round, other.winner = self.dealer_escobas, self.round, self.winner
+        other.plays, other.plays_len = self.plays, len(self.plays)
         return other
 
 
@@ -290,11 +295,9 @@ class Game:
         self._deals: list[DealRecord] = []
         self._undo: list[_State] = []
         self._legal: tuple[Move, ...] | None = None
-        self._legal_set: frozenset[Move] = frozenset()
         state = self._s = _State()
         state.totals = (0,) * len(self.sides)
         state.winner = None
-        state.log_sizes = (0, 0, 0)
         self._start_deal(0, dealer)
 
     # ------------------------------------------------------------------------------------- reading
@@ -313,18 +316,18 @@ class Game:
 
     @property
     def table(self) -> tuple[Card, ...]:
-        return tuple(self._s.table)
+        return self._s.table
 
     def hand(self, player: int) -> tuple[Card, ...]:
-        return tuple(self._s.hands[player])
+        return self._s.hands[player]
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
-        return tuple(tuple(h) for h in self._s.hands)
+        return tuple(self._s.hands)
 
     @property
     def piles(self) -> tuple[tuple[Card, ...], ...]:
-        return tuple(tuple(p) for p in self._s.piles)
+        return tuple(self._s.piles)
 
     @property
     def escobas(self) -> tuple[int, ...]:
@@ -370,7 +373,6 @@ class Game:
         """The moves the player to move may make, by hand card in deck order; empty once the game is over."""
         if self._legal is None:
             self._legal = self._moves_for(self._s.hands[self._s.turn]) if self._s.winner is None else ()
-            self._legal_set = frozenset(self._legal)
         return self._legal
 
     def _moves_for(self, hand: Iterable[Card]) -> tuple[Move, ...]:
@@ -379,9 +381,9 @@ class Game:
         for card in hand:
             captures = captures_on(card, table, rules)
             if captures:
-                moves += [Move(card, taken) for taken in captures]
+                moves += [_new(Move, (card, taken)) for taken in captures]
             else:
-                moves.append(Move(card, _NO_CARDS))
+                moves.append(_new(Move, (card, _NO_CARDS)))
         return tuple(moves)
 
     def captures_for(self, card: Card | str) -> list[frozenset[Card]]:
@@ -399,7 +401,7 @@ class Game:
         seen.update(s.hands[player])
         return PlayerView(
             player=player, side=self.side_of[player], sides=self.sides, rules=self.rules, deal=s.deal,
-            dealer=s.dealer, turn=self.turn, hand=tuple(s.hands[player]), table=tuple(s.table),
+            dealer=s.dealer, turn=self.turn, hand=s.hands[player], table=s.table,
             hand_sizes=tuple(len(h) for h in s.hands), pile_sizes=tuple(len(p) for p in s.piles),
             escobas=tuple(s.escobas), deck_left=40 - s.dealt, totals=s.totals, seen=frozenset(seen),
             legal_moves=self.legal_moves() if self.turn == player else (), history=tuple(self._events),
@@ -414,16 +416,17 @@ class Game:
         """
         if self._s.winner is not None:
             raise GameOverError("the game is over: start a new one or undo", code="game_over")
-        if captured is not None:
+        if type(move) is Move and captured is None:
+            pass
+        elif captured is not None:
             move = Move.of(move, captured)
         elif isinstance(move, str):
             move = Move.from_text(move)
         elif not isinstance(move, Move):
             raise IllegalMoveError(f"a move must be a Move or text like '3c+1o+4b+7o', not {type(move).__name__}",
                                    code="bad_move_text")
-        if self._legal is None:
-            self.legal_moves()
-        if move not in self._legal_set:
+        legal = self._legal if self._legal is not None else self.legal_moves()
+        if move not in legal:  # a move taken from legal_moves() is found by identity at once
             self._refuse(move)
         return self._apply(move)
 
@@ -456,34 +459,38 @@ class Game:
 
     def _apply(self, move: Move) -> Play:
         s = self._s
-        self._undo.append(s.copy())
-        s.log_sizes = (len(self._events), len(self._moves), len(self._deals))
         player = s.turn
         side = self.side_of[player]
         card, taken = move
-        hand = s.hands[player]
-        before = tuple(hand)
-        hand.remove(card)
+        before = s.hands[player]
+        if player == s.dealer and len(before) == 1:
+            # The last card of a round: dealing or the deal's end follows, so keep the whole state.
+            snapshot = s.copy()
+            snapshot.log_sizes = (len(self._events), len(self._moves), len(self._deals))
+            self._undo.append(snapshot)
+        else:  # an ordinary play changes only these
+            self._undo.append((player, before, s.table, s.table_mask, side, s.piles[side], s.escobas[side],
+                               s.last_capturer, len(s.plays)))
+        s.hands[player] = tuple([c for c in before if c is not card])
         escoba = False
         if taken:
-            s.table = [c for c in s.table if c not in taken]
-            s.table_mask -= sum(c.bit for c in taken)
-            pile = s.piles[side]
-            pile += sorted(taken, key=_by_index)
-            pile.append(card)
+            taken_mask = sum([c.bit for c in taken])
+            s.table = tuple([c for c in s.table if not c.bit & taken_mask])
+            s.table_mask -= taken_mask
+            captured = tuple(sorted(taken, key=_by_index))
+            s.piles[side] += captured + (card,)
             s.last_capturer = side
             if not s.table:
                 escoba = True
                 s.escobas[side] += 1
-            captured = tuple(sorted(taken, key=_by_index))
         else:
-            insort(s.table, card, key=_by_index)
+            s.table = s.table + (card,)  # the table keeps the order the cards were laid in
             s.table_mask += card.bit
             captured = ()
-        event = Play(s.deal, player, side, card, captured, escoba)
+        event = _new(Play, (s.deal, player, side, card, captured, escoba))
         self._events.append(event)
         self._moves.append(move)
-        s.plays.append(PlayRecord(player, before, move, escoba))
+        s.plays.append(_new(PlayRecord, (player, before, move, escoba)))
         s.turn = (player + 1) % self.players
         self._legal = None
         if not s.hands[s.turn]:
@@ -497,11 +504,21 @@ class Game:
         """Take back the last move (across a deal's end too) and return it."""
         if not self._undo:
             raise NothingToUndoError("there is no move to take back", code="nothing_to_undo")
-        state = self._undo.pop()
-        events, moves, deals = self._s.log_sizes  # the log sizes just before the last move
-        move = self._moves[moves]
-        del self._events[events:], self._moves[moves:], self._deals[deals:]
-        self._s = state
+        entry = self._undo.pop()
+        if type(entry) is _State:
+            events, moves, deals = entry.log_sizes
+            move = self._moves[moves]
+            del self._events[events:], self._moves[moves:], self._deals[deals:]
+            del entry.plays[entry.plays_len:]
+            self._s = entry
+        else:
+            s = self._s
+            player, s.hands[player], s.table, s.table_mask, side, s.piles[side], s.escobas[side], \
+                s.last_capturer, plays = entry
+            s.turn = player
+            del s.plays[plays:]
+            self._events.pop()
+            move = self._moves.pop()
         self._legal = None
         return move
 
@@ -518,15 +535,15 @@ class Game:
         n = self.players
         mano = (dealer + 1) % n
         # Three cards to each player, the mano first, then four face up.
-        s.hands = [[] for _ in range(n)]
+        s.hands = [()] * n
         for k in range(n):
             player = (mano + k) % n
-            s.hands[player] = sorted(s.deck[3 * k:3 * k + 3], key=_by_index)
+            s.hands[player] = tuple(sorted(s.deck[3 * k:3 * k + 3], key=_by_index))
         s.initial_table = tuple(sorted(s.deck[3 * n:3 * n + 4], key=_by_index))
         s.dealt = 3 * n + 4
-        s.table = list(s.initial_table)
+        s.table = s.initial_table
         s.table_mask = sum(c.bit for c in s.table)
-        s.piles = [[] for _ in self.sides]
+        s.piles = [()] * len(self.sides)
         s.escobas = [0] * len(self.sides)
         s.last_capturer = None
         s.turn = mano
@@ -542,7 +559,7 @@ class Game:
             s.piles[side] += s.table
             s.escobas[side] += escobas
             s.last_capturer = side
-            s.table, s.table_mask = [], 0
+            s.table, s.table_mask = (), 0
             self._events.append(EscobaDeMano(deal, dealer, side, s.initial_table, escobas))
 
     def _deal_round(self) -> None:
@@ -550,18 +567,18 @@ class Game:
         n = self.players
         for k in range(n):
             player = (s.dealer + 1 + k) % n
-            s.hands[player] = sorted(s.deck[s.dealt:s.dealt + 3], key=_by_index)
+            s.hands[player] = tuple(sorted(s.deck[s.dealt:s.dealt + 3], key=_by_index))
             s.dealt += 3
         s.round += 1
         self._events.append(CardsDealt(s.deal, s.round, 3))
 
     def _end_deal(self) -> None:
         s = self._s
-        leftover = tuple(s.table)
+        leftover = s.table
         leftover_to = s.last_capturer
         if leftover_to is not None:
             s.piles[leftover_to] += leftover
-        s.table, s.table_mask = [], 0
+        s.table, s.table_mask = (), 0
         score = score_piles(s.piles, s.escobas, self.rules)
         s.totals = tuple(t + p for t, p in zip(s.totals, score.points))
         self._events.append(LeftoverTaken(s.deal, leftover_to, leftover))
@@ -569,7 +586,7 @@ class Game:
         self._deals.append(DealRecord(
             deal=s.deal, dealer=s.dealer, table=s.initial_table, dealer_capture=s.dealer_capture,
             dealer_escobas=s.dealer_escobas, plays=tuple(s.plays), leftover=leftover, leftover_to=leftover_to,
-            piles=tuple(tuple(p) for p in s.piles), escobas=tuple(s.escobas), score=score, totals=s.totals))
+            piles=tuple(s.piles), escobas=tuple(s.escobas), score=score, totals=s.totals))
         best = max(s.totals)
         if best >= self.rules.target:
             leaders = [i for i, total in enumerate(s.totals) if total == best]
@@ -584,7 +601,7 @@ class Game:
         """Everything that defines the position, as a comparable value (for tests and saves)."""
         s = self._s
         return (self.rules, self.players, self.seed, self.first_dealer, s.deal, s.dealer, s.dealt,
-                tuple(map(tuple, s.hands)), tuple(s.table), tuple(map(tuple, s.piles)), tuple(s.escobas),
+                tuple(s.hands), s.table, tuple(s.piles), tuple(s.escobas),
                 s.last_capturer, s.turn, s.totals, s.winner, tuple(self._moves), tuple(self._events),
                 tuple(self._deals))
 

@@ -1,0 +1,176 @@
+"""Engine speed, as ratios measured in one run (these machines are noisy: compare within a run, not across).
+
+    python benchmarks/bench_engine.py [--quick]
+
+1. ``legal_captures`` on fresh random 8-12-card tables against the plain ``itertools.combinations`` search
+   over the same Card objects (target: at least 60x faster).
+2. Random 2-player deals through the public game API (legal moves, play, checks, history, undo stack,
+   scoring) against a bare list-based random-play loop with the same capture search and scoring but no
+   checks and no history (target: at least 0.7x its speed).
+3. play + undo of one move, in microseconds.
+
+The two sides of each ratio run in alternating slices, so a slow spell of the machine hits both alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from itertools import combinations
+
+from escoba_tutor import DECK, ESCOBA, Game, legal_captures
+from escoba_tutor.captures import captures_on
+from escoba_tutor.scoring import score_piles
+
+
+def baseline_captures(card, t):
+    return [frozenset(s) for k in range(1, len(t) + 1) for s in combinations(t, k)
+            if sum(c.value for c in s) == 15 - card.value]
+
+
+def alternate(first, second, slices: int) -> tuple[float, float]:
+    """Run the two workloads in alternating slices; total seconds of each."""
+    a = b = 0.0
+    for i in range(slices):
+        t0 = time.perf_counter()
+        first(i)
+        t1 = time.perf_counter()
+        second(i)
+        t2 = time.perf_counter()
+        a += t1 - t0
+        b += t2 - t1
+    return a, b
+
+
+def bench_captures(cases_per_slice: int, slices: int) -> None:
+    rng = random.Random(2024)
+    batches = []
+    for _ in range(slices):
+        batch = []
+        for _ in range(cases_per_slice):
+            cards = rng.sample(DECK, rng.randint(8, 12) + 1)
+            batch.append((cards[0], tuple(cards[1:])))
+        batches.append(batch)
+    for card, table in batches[0][:200]:  # the two must agree before their speeds mean anything
+        assert sorted(map(sorted, baseline_captures(card, table))) == sorted(map(sorted, legal_captures(card, table)))
+
+    def base(i):
+        for card, table in batches[i]:
+            baseline_captures(card, table)
+
+    def engine(i):
+        for card, table in batches[i]:
+            legal_captures(card, table)
+
+    b, e = alternate(base, engine, slices)
+    n = cases_per_slice * slices
+    print(f"legal_captures, {n} fresh 8-12-card tables: baseline {b / n * 1e6:8.1f} us, engine "
+          f"{e / n * 1e6:6.1f} us  ->  {b / e:5.1f}x faster (target >= 60x)")
+
+
+def bare_deal(seed: int) -> tuple:
+    """One 2-player deal with lists only: no checks, no history, no undo, the same search and scoring."""
+    rng = random.Random(seed)
+    deck = list(DECK)
+    rng.shuffle(deck)
+    hands = [deck[0:3], deck[3:6]]
+    table = deck[6:10]
+    mask = sum(c.bit for c in table)
+    dealt = 10
+    piles = [[], []]
+    escobas = [0, 0]
+    last = None
+    if sum(c.value for c in table) in (15, 30):
+        piles[1] += table
+        escobas[1] += 1 if sum(c.value for c in table) == 15 else 2
+        table, mask, last = [], 0, 1
+    turn = 0
+    for _ in range(36):
+        hand = hands[turn]
+        moves = []
+        for card in hand:
+            caps = captures_on(card, mask, ESCOBA)
+            if caps:
+                moves += [(card, cap) for cap in caps]
+            else:
+                moves.append((card, None))
+        card, cap = rng.choice(moves)
+        hand.remove(card)
+        if cap:
+            table = [c for c in table if c not in cap]
+            mask -= sum(c.bit for c in cap)
+            piles[turn] += cap
+            piles[turn].append(card)
+            last = turn
+            if not table:
+                escobas[turn] += 1
+        else:
+            table.append(card)
+            mask += card.bit
+        turn ^= 1
+        if not hands[turn] and dealt < 40:
+            hands = [deck[dealt:dealt + 3], deck[dealt + 3:dealt + 6]]
+            dealt += 6
+    if last is not None:
+        piles[last] += table
+    return score_piles(piles, escobas, ESCOBA).points
+
+
+def api_deals(seed: int, deals: int) -> None:
+    """``deals`` random 2-player deals through the public API, as games play them (a new Game at each win)."""
+    rng = random.Random(seed)
+    done = 0
+    while done < deals:
+        game = Game(players=2, seed=rng.randrange(1 << 30), dealer=1)
+        while not game.is_over and done + len(game.deals) < deals:
+            game.play(rng.choice(game.legal_moves()))
+        done += len(game.deals)
+
+
+def bench_deals(deals_per_slice: int, slices: int) -> None:
+    def bare(i):
+        for k in range(deals_per_slice):
+            bare_deal(i * deals_per_slice + k)
+
+    def api(i):
+        api_deals(i, deals_per_slice)
+
+    b, a = alternate(bare, api, slices)
+    n = deals_per_slice * slices
+    print(f"random 2-player deals, {n} each: bare loop {n / b:7.0f} deals/s, public game API {n / a:7.0f} deals/s"
+          f"  ->  {b / a:4.2f}x the bare loop's speed (target >= 0.7x)")
+
+
+def bench_undo(games: int) -> None:
+    times = []
+    for seed in range(games):
+        game = Game(players=2, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            move = rng.choice(game.legal_moves())
+            t0 = time.perf_counter()
+            game.play(move)
+            game.undo()
+            times.append(time.perf_counter() - t0)
+            game.play(move)
+    print(f"play + undo of one move: median {statistics.median(times) * 1e6:5.1f} us, "
+          f"p95 {statistics.quantiles(times, n=20)[-1] * 1e6:5.1f} us over {len(times)} moves")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a short run (for a smoke test)")
+    args = parser.parse_args(argv)
+    scale = 1 if args.quick else 10
+    print(f"Python {sys.version.split()[0]}")
+    bench_captures(cases_per_slice=100, slices=3 * scale)
+    bench_deals(deals_per_slice=20, slices=3 * scale)
+    bench_undo(games=2 * scale)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
