@@ -38,10 +38,10 @@ from .errors import (
     WrongSumError,
 )
 from .rules import ESCOBA, Rules
-from .scoring import DealScore, score_piles
+from .scoring import DealFacts, DealScore, score_piles
 
 __all__ = ["Move", "Game", "PlayerView", "DealRecord", "PlayRecord", "DealStarted", "EscobaDeMano",
-           "CardsDealt", "Play", "LeftoverTaken", "DealScored", "GameWon", "MAX_SEED"]
+           "CardsDealt", "Play", "HandEscoba", "LeftoverTaken", "DealScored", "GameWon", "MAX_SEED"]
 
 MAX_SEED = 2**53 - 1  # the largest integer a browser's JSON keeps exactly
 _by_index = attrgetter("index")
@@ -110,6 +110,8 @@ class EscobaDeMano(NamedTuple):
     side: int
     cards: tuple[Card, ...]
     escobas: int
+    #: True when taken as pairs adding up to 15 (the escoba_de_mano_pairs variant); then the rest stays.
+    pairs: bool = False
     kind = "escoba_de_mano"
 
     def __str__(self) -> str:
@@ -133,6 +135,10 @@ class Play(NamedTuple):
     card: Card
     captured: tuple[Card, ...]
     escoba: bool
+    #: The renuncio variant: the card was laid although it could capture.
+    renuncio: bool = False
+    #: The "no escoba on the last play" variant: the deal's last card swept the table, which does not score.
+    sweep_not_scored: bool = False
     kind = "play"
 
     @property
@@ -141,8 +147,24 @@ class Play(NamedTuple):
 
     def __str__(self) -> str:
         if not self.captured:
-            return f"{self.card} laid on the table"
-        return f"{self.card} took {' '.join(c.code for c in self.captured)}" + (": escoba" if self.escoba else "")
+            return f"{self.card} laid on the table" + (": renuncio, it could capture" if self.renuncio else "")
+        text = f"{self.card} took {' '.join(c.code for c in self.captured)}"
+        if self.sweep_not_scored:
+            return text + ": a sweep with the last card, no escoba"
+        return text + (": escoba" if self.escoba else "")
+
+
+class HandEscoba(NamedTuple):
+    """Chile's escoba en mano: a player dealt three cards adding up to 15 shows them and scores 3 points."""
+
+    deal: int
+    player: int
+    side: int
+    cards: tuple[Card, ...]
+    kind = "escoba_en_mano"
+
+    def __str__(self) -> str:
+        return f"player {self.player} shows {format_cards(self.cards)}: escoba en mano"
 
 
 class LeftoverTaken(NamedTuple):
@@ -200,6 +222,10 @@ class DealRecord:
     escobas: tuple[int, ...]
     score: DealScore
     totals: tuple[int, ...]
+    #: Per side: Chile's escobas en mano, renuncios, and sweeps with the last card that did not score.
+    hand_escobas: tuple[int, ...] = ()
+    renuncios: tuple[int, ...] = ()
+    last_play_sweeps: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -243,13 +269,14 @@ class _State:
 
     __slots__ = ("deal", "dealer", "deck", "dealt", "hands", "table", "table_mask", "piles", "escobas",
                  "last_capturer", "turn", "totals", "initial_table", "dealer_capture", "dealer_escobas",
-                 "plays", "plays_len", "round", "winner", "log_sizes")
+                 "plays", "plays_len", "round", "winner", "log_sizes", "hand_escobas", "renuncios", "sweeps")
 
     def copy(self) -> _State:
         other = _State.__new__(_State)
         other.deal, other.dealer, other.deck, other.dealt = self.deal, self.dealer, self.deck, self.dealt
         other.hands, other.table, other.table_mask = self.hands[:], self.table, self.table_mask
         other.piles, other.escobas = self.piles[:], self.escobas[:]
+        other.hand_escobas, other.renuncios, other.sweeps = self.hand_escobas[:], self.renuncios[:], self.sweeps[:]
         other.last_capturer, other.turn, other.totals = self.last_capturer, self.turn, self.totals
         other.initial_table, other.dealer_capture = self.initial_table, self.dealer_capture
         other.dealer_escobas, other.round, other.winner = self.dealer_escobas, self.round, self.winner
@@ -258,6 +285,18 @@ class _State:
 
 
 _SIDES = {2: ((0,), (1,)), 3: ((0,), (1,), (2,)), 4: ((0, 2), (1, 3))}
+
+
+def _pairs_of_15(table: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The escoba_de_mano_pairs variant: the cards of the pairs adding up to 15 that the dealer takes — the
+    pairing with the most cards, then the one whose cards come earliest in the order dealt."""
+    pairs = [(i, j) for i in range(len(table)) for j in range(i + 1, len(table))
+             if table[i].value + table[j].value == 15]
+    pairings = [[p] for p in pairs] + [[p, q] for p in pairs for q in pairs if p < q and not set(p) & set(q)]
+    if not pairings:
+        return ()
+    best = min(pairings, key=lambda pairing: (-2 * len(pairing), sorted(i for pair in pairing for i in pair)))
+    return tuple(table[i] for i in sorted(i for pair in best for i in pair))
 
 
 class Game:
@@ -274,6 +313,7 @@ class Game:
                               code="player_count")
         if not isinstance(rules, Rules):
             raise EscobaError("rules must be a Rules object, e.g. ESCOBA or SCOPA", code="bad_rules")
+        rules.check_players(players)
         if seed is None:
             seed = random.SystemRandom().randrange(10**9)
         if type(seed) is not int or not 0 <= seed <= MAX_SEED:
@@ -382,9 +422,21 @@ class Game:
             captures = captures_on(card, table, rules)
             if captures:
                 moves += [_new(Move, (card, taken)) for taken in captures]
+                if not rules.must_capture:
+                    moves.append(_new(Move, (card, _NO_CARDS)))
             else:
                 moves.append(_new(Move, (card, _NO_CARDS)))
         return tuple(moves)
+
+    def renuncio_moves(self) -> tuple[Move, ...]:
+        """With the renuncio variant: the lay-downs of cards that could capture, which the game accepts and
+        penalises at the deal's end (they are not among :meth:`legal_moves`). Empty otherwise."""
+        s = self._s
+        if not self.rules.renuncio or s.winner is not None:
+            return ()
+        legal = self.legal_moves()
+        return tuple(_new(Move, (card, _NO_CARDS)) for card in s.hands[s.turn]
+                     if _new(Move, (card, _NO_CARDS)) not in legal)
 
     def captures_for(self, card: Card | str) -> list[frozenset[Card]]:
         """The captures a card could make on the table now."""
@@ -426,9 +478,11 @@ class Game:
             raise IllegalMoveError(f"a move must be a Move or text like '3c+1o+4b+7o', not {type(move).__name__}",
                                    code="bad_move_text")
         legal = self._legal if self._legal is not None else self.legal_moves()
-        if move not in legal:  # a move taken from legal_moves() is found by identity at once
-            self._refuse(move)
-        return self._apply(move)
+        if move in legal:  # a move taken from legal_moves() is found by identity at once
+            return self._apply(move)
+        if move in self.renuncio_moves():
+            return self._apply(move, renuncio=True)
+        self._refuse(move)
 
     def _refuse(self, move: Move) -> None:
         s = self._s
@@ -457,7 +511,7 @@ class Game:
         raise IllegalMoveError(f"with an equal card on the table, {card} must take it alone: it can take {shown}",
                                code="equal_card_first", **common)
 
-    def _apply(self, move: Move) -> Play:
+    def _apply(self, move: Move, renuncio: bool = False) -> Play:
         s = self._s
         player = s.turn
         side = self.side_of[player]
@@ -470,9 +524,9 @@ class Game:
             self._undo.append(snapshot)
         else:  # an ordinary play changes only these
             self._undo.append((player, before, s.table, s.table_mask, side, s.piles[side], s.escobas[side],
-                               s.last_capturer, len(s.plays)))
+                               s.last_capturer, len(s.plays), s.renuncios[side]))
         s.hands[player] = tuple([c for c in before if c is not card])
-        escoba = False
+        escoba = unscored = False
         if taken:
             taken_mask = sum([c.bit for c in taken])
             s.table = tuple([c for c in s.table if not c.bit & taken_mask])
@@ -481,13 +535,19 @@ class Game:
             s.piles[side] += captured + (card,)
             s.last_capturer = side
             if not s.table:
-                escoba = True
-                s.escobas[side] += 1
+                if self.rules.last_play_escoba or s.dealt < 40 or any(s.hands):  # not the deal's last card
+                    escoba = True
+                    s.escobas[side] += 1
+                else:
+                    unscored = True
+                    s.sweeps[side] += 1
         else:
             s.table = s.table + (card,)  # the table keeps the order the cards were laid in
             s.table_mask += card.bit
             captured = ()
-        event = _new(Play, (s.deal, player, side, card, captured, escoba))
+            if renuncio:
+                s.renuncios[side] += 1
+        event = _new(Play, (s.deal, player, side, card, captured, escoba, renuncio, unscored))
         self._events.append(event)
         self._moves.append(move)
         s.plays.append(_new(PlayRecord, (player, before, move, escoba)))
@@ -514,7 +574,7 @@ class Game:
         else:
             s = self._s
             player, s.hands[player], s.table, s.table_mask, side, s.piles[side], s.escobas[side], \
-                s.last_capturer, plays = entry
+                s.last_capturer, plays, s.renuncios[side] = entry
             s.turn = player
             del s.plays[plays:]
             self._events.pop()
@@ -539,12 +599,13 @@ class Game:
         for k in range(n):
             player = (mano + k) % n
             s.hands[player] = tuple(sorted(s.deck[3 * k:3 * k + 3], key=_by_index))
-        s.initial_table = tuple(sorted(s.deck[3 * n:3 * n + 4], key=_by_index))
+        s.initial_table = s.deck[3 * n:3 * n + 4]  # in the order dealt (the pairs variant breaks ties by it)
         s.dealt = 3 * n + 4
         s.table = s.initial_table
         s.table_mask = sum(c.bit for c in s.table)
         s.piles = [()] * len(self.sides)
         s.escobas = [0] * len(self.sides)
+        s.hand_escobas, s.renuncios, s.sweeps = [0] * len(self.sides), [0] * len(self.sides), [0] * len(self.sides)
         s.last_capturer = None
         s.turn = mano
         s.plays = []
@@ -553,14 +614,32 @@ class Game:
         self._events.append(DealStarted(deal, dealer, mano, s.initial_table))
         self._events.append(CardsDealt(deal, 1, 3))
         escobas = self.rules.escobas_for_initial_table(sum(c.value for c in s.table))
+        taken, pairs = s.initial_table, False
+        if not escobas and self.rules.escoba_de_mano_pairs:
+            taken, escobas, pairs = _pairs_of_15(s.initial_table), len(_pairs_of_15(s.initial_table)) // 2, True
         if escobas:
             side = self.side_of[dealer]
-            s.dealer_capture, s.dealer_escobas = s.initial_table, escobas
-            s.piles[side] += s.table
+            s.dealer_capture, s.dealer_escobas = taken, escobas
+            s.piles[side] += taken
             s.escobas[side] += escobas
             s.last_capturer = side
-            s.table, s.table_mask = (), 0
-            self._events.append(EscobaDeMano(deal, dealer, side, s.initial_table, escobas))
+            s.table = tuple(c for c in s.table if c not in taken)
+            s.table_mask = sum(c.bit for c in s.table)
+            self._events.append(EscobaDeMano(deal, dealer, side, taken, escobas, pairs))
+        self._show_hand_escobas()
+
+    def _show_hand_escobas(self) -> None:
+        """Chile: each player just dealt three cards adding up to 15 shows them and scores an escoba en mano."""
+        if not self.rules.chile:
+            return
+        s = self._s
+        for k in range(self.players):
+            player = (s.dealer + 1 + k) % self.players
+            hand = s.hands[player]
+            if sum(c.value for c in hand) == 15:
+                side = self.side_of[player]
+                s.hand_escobas[side] += 1
+                self._events.append(HandEscoba(s.deal, player, side, hand))
 
     def _deal_round(self) -> None:
         s = self._s
@@ -571,6 +650,7 @@ class Game:
             s.dealt += 3
         s.round += 1
         self._events.append(CardsDealt(s.deal, s.round, 3))
+        self._show_hand_escobas()
 
     def _end_deal(self) -> None:
         s = self._s
@@ -579,14 +659,19 @@ class Game:
         if leftover_to is not None:
             s.piles[leftover_to] += leftover
         s.table, s.table_mask = (), 0
-        score = score_piles(s.piles, s.escobas, self.rules)
+        de_mano = [0] * len(self.sides)
+        de_mano[self.side_of[s.dealer]] = s.dealer_escobas
+        facts = DealFacts(escobas_de_mano=tuple(de_mano), hand_escobas=tuple(s.hand_escobas),
+                          renuncios=tuple(s.renuncios), last_play_sweeps=tuple(s.sweeps))
+        score = score_piles(s.piles, s.escobas, self.rules, facts)
         s.totals = tuple(t + p for t, p in zip(s.totals, score.points))
         self._events.append(LeftoverTaken(s.deal, leftover_to, leftover))
         self._events.append(DealScored(s.deal, score, s.totals))
         self._deals.append(DealRecord(
             deal=s.deal, dealer=s.dealer, table=s.initial_table, dealer_capture=s.dealer_capture,
             dealer_escobas=s.dealer_escobas, plays=tuple(s.plays), leftover=leftover, leftover_to=leftover_to,
-            piles=tuple(s.piles), escobas=tuple(s.escobas), score=score, totals=s.totals))
+            piles=tuple(s.piles), escobas=tuple(s.escobas), score=score, totals=s.totals,
+            hand_escobas=tuple(s.hand_escobas), renuncios=tuple(s.renuncios), last_play_sweeps=tuple(s.sweeps)))
         best = max(s.totals)
         if best >= self.rules.target:
             leaders = [i for i, total in enumerate(s.totals) if total == best]

@@ -23,7 +23,7 @@ from typing import Any
 
 from .errors import RulesError
 
-__all__ = ["Rules", "ESCOBA", "SCOPA", "PROFILES", "OPTIONS", "rules_by_name"]
+__all__ = ["Rules", "ESCOBA", "SCOPA", "PROFILES", "OPTIONS", "VARIANTS", "Variant", "rules_by_name"]
 
 
 @dataclass(frozen=True)
@@ -66,18 +66,98 @@ OPTIONS: tuple[Option, ...] = (
     Option("escoba_de_mano", "escobas the dealer scores when the four table cards dealt add up to a total: "
            "'15/30' (1 for 15, 2 for 30), '15/20' (1 for 15, 2 for 20) or 'none'",
            choices=("15/30", "15/20", "none")),
-    Option("primera", "how the setenta (primera) point is compared: 'setenta' (a side missing a suit is out) or "
-           "'suit_count' (more different suits beats fewer, then the highest sum)",
-           choices=("setenta", "suit_count")),
+    Option("primera", "the fifth point: 'setenta' (the best setenta; a side missing a suit is out), "
+           "'suit_count' (more different suits beats fewer, then the highest sum) or 'sevens' (the most sevens)",
+           choices=("setenta", "suit_count", "sevens")),
     Option("target", "points to win the game", minimum=1, maximum=999),
+    Option("escoba_de_mano_pairs", "when the four table cards make no escoba de mano, the dealer takes each pair "
+           "of them that adds up to 15 and scores an escoba per pair", choices=(False, True)),
+    Option("ties", "a tie on top for cards, oros or sevens: 'nobody' scores, or 'both_score' (each tied side)",
+           choices=("nobody", "both_score")),
+    Option("setenta_cards", "which cards count for the setenta: 'all', or 'low' (only 1 to 7: a suit held only in "
+           "figures makes the setenta invalid)", choices=("all", "low")),
+    Option("all_sevens_bonus", "one more point for holding all four sevens", choices=(False, True)),
+    Option("all_oros_bonus", "the oros point is worth 2 for holding all ten oros", choices=(False, True)),
+    Option("cards_bonus", "one more point for the most cards when every other side has fewer than 10",
+           choices=(False, True)),
+    Option("figuras", "one point for strictly the most figures (sota, caballo, rey)", choices=(False, True)),
+    Option("three_player_ties", "with three sides, when two tie on top for cards, oros or setenta, the point goes "
+           "to the third side if it has any cards, any oros or a valid setenta", choices=(False, True)),
+    Option("renuncio", "a card laid down that could have captured is accepted and marked; at the deal's end the "
+           "offending side scores nothing and every other side adds what it made", choices=(False, True)),
+    Option("chile", "Chile: a player dealt three cards adding up to 15 scores 3 points (escoba en mano); an "
+           "escoba de mano on the table is worth 4 points (3 or 4 players only)", choices=(False, True)),
+    Option("must_capture", "a card that can capture must capture (False: it may be laid on the table instead)",
+           choices=(True, False)),
+    Option("last_play_escoba", "a sweep with the very last card of a deal scores an escoba (False: it does not)",
+           choices=(True, False)),
 )
 _OPTION_BY_NAME = {option.name: option for option in OPTIONS}
 
+_DEFAULTS = {"capture": "fifteen", "escoba_de_mano": "15/30", "primera": "setenta", "target": 21,
+             "escoba_de_mano_pairs": False, "ties": "nobody", "setenta_cards": "all", "all_sevens_bonus": False,
+             "all_oros_bonus": False, "cards_bonus": False, "figuras": False, "three_player_ties": False,
+             "renuncio": False, "chile": False, "must_capture": True, "last_play_escoba": True}
+
 #: The options of each named profile. Order matters for the resume code: only append.
 _PROFILE_DEFAULTS: dict[str, dict[str, Any]] = {
-    "escoba": {"capture": "fifteen", "escoba_de_mano": "15/30", "primera": "setenta", "target": 21},
-    "scopa": {"capture": "match", "escoba_de_mano": "none", "primera": "suit_count", "target": 11},
+    "escoba": dict(_DEFAULTS),
+    "scopa": {**_DEFAULTS, "capture": "match", "escoba_de_mano": "none", "primera": "suit_count", "target": 11},
 }
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named house rule: the option changes it makes, and where it comes from."""
+
+    name: str
+    changes: dict[str, Any]
+    source: str
+    summary: str
+
+
+#: The house rules of RULES.md section 7 by name. ``rules_by_name("escoba+figuras+ties_both_score")``.
+VARIANTS: dict[str, Variant] = {v.name: v for v in (
+    Variant("primera_by_suit_count", {"primera": "suit_count"}, "seed 000",
+            "fewer suits lose the primera to more suits; then the highest sum"),
+    Variant("escoba_de_mano_15_20", {"escoba_de_mano": "15/20"}, "seed 000",
+            "the dealer scores 1 escoba for a 15 table and 2 for a 20 table (instead of 30)"),
+    Variant("escoba_de_mano_pairs", {"escoba_de_mano_pairs": True}, "seed 003",
+            "the dealer takes every pair of table cards that adds up to 15, an escoba per pair"),
+    Variant("ties_both_score", {"ties": "both_score"}, "seed 003",
+            "a tie on top for cards, oros or sevens gives each tied side the point"),
+    Variant("sevens", {"primera": "sevens"}, "seed 003", "1 point for strictly the most sevens, instead of setenta"),
+    Variant("low_primera", {"setenta_cards": "low"}, "seed 003",
+            "only cards 1 to 7 count for setenta; a suit held only in figures makes it invalid"),
+    Variant("all_sevens_bonus", {"all_sevens_bonus": True}, "seed 003", "+1 for holding all four sevens"),
+    Variant("all_oros_bonus", {"all_oros_bonus": True}, "seed 003",
+            "2 points instead of 1 for holding all ten oros"),
+    Variant("cards_bonus", {"cards_bonus": True}, "seed 003",
+            "+1 more for the most cards when every other side has fewer than 10"),
+    Variant("figuras", {"figuras": True}, "seed 003", "1 point for strictly the most figures"),
+    Variant("three_player_ties", {"three_player_ties": True}, "seed 003",
+            "with 3 sides, a tie on top for cards, oros or setenta gives the point to the third side if it has any"),
+    Variant("renuncio", {"renuncio": True}, "seed 003",
+            "a card laid that could have captured is marked; the offender's points go to the others"),
+    Variant("chile", {"chile": True}, "seed 003",
+            "3 or 4 players: 3 points for a hand of 15 (escoba en mano); an escoba de mano is worth 4"),
+    Variant("capture_optional", {"must_capture": False}, "rule sites and apps",
+            "a card that could capture may be laid on the table instead"),
+    Variant("no_last_play_escoba", {"last_play_escoba": False}, "Scopa custom",
+            "a sweep with the very last card of the deal does not score"),
+)}
+
+_VARIANT_OF_CHANGE = {next(iter(v.changes.items())): v.name for v in VARIANTS.values() if len(v.changes) == 1}
+
+# Options that cannot go together, each with the reason given to the user.
+_CONFLICTS = (
+    (lambda r: r.renuncio and not r.must_capture,
+     "renuncio penalises laying a card that could capture, which capture_optional allows: choose one"),
+    (lambda r: r.ties == "both_score" and r.three_player_ties,
+     "ties_both_score gives a tied point to both tied sides, three_player_ties to the third side: choose one"),
+    (lambda r: r.escoba_de_mano_pairs and r.escoba_de_mano == "none",
+     "escoba_de_mano_pairs extends the escoba de mano, which these rules turn off"),
+)
 
 #: How many escobas the dealer scores for each total of the four table cards.
 ESCOBA_DE_MANO_TOTALS = {"15/30": {15: 1, 30: 2}, "15/20": {15: 1, 20: 2}, "none": {}}
@@ -95,6 +175,18 @@ class Rules:
     escoba_de_mano: str = "15/30"
     primera: str = "setenta"
     target: int = 21
+    escoba_de_mano_pairs: bool = False
+    ties: str = "nobody"
+    setenta_cards: str = "all"
+    all_sevens_bonus: bool = False
+    all_oros_bonus: bool = False
+    cards_bonus: bool = False
+    figuras: bool = False
+    three_player_ties: bool = False
+    renuncio: bool = False
+    chile: bool = False
+    must_capture: bool = True
+    last_play_escoba: bool = True
     _escoba_de_mano_totals: dict = field(default=None, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -104,12 +196,26 @@ class Rules:
             raise RulesError(f"no rules profile is called {self.profile!r}: choose one of "
                              + ", ".join(repr(n) for n in _PROFILE_DEFAULTS), code="unknown_profile",
                              value=str(self.profile)[:40])
+        for conflicts, reason in _CONFLICTS:
+            if conflicts(self):
+                raise RulesError(f"these rules cannot go together: {reason}", code="rules_conflict")
         object.__setattr__(self, "_escoba_de_mano_totals", ESCOBA_DE_MANO_TOTALS[self.escoba_de_mano])
+
+    def check_players(self, players: int) -> None:
+        """Refuse rules that need another number of players."""
+        if self.chile and players not in (3, 4):
+            raise RulesError("the Chile rules (escoba en mano) are played by 3 or 4 players", code="rules_players")
+        if self.three_player_ties and players != 3:
+            raise RulesError("the three-player tie rule needs exactly 3 players", code="rules_players")
 
     @property
     def name(self) -> str:
         """The profile name, with ``+option=value`` for each change: ``escoba``, ``escoba+target=31``."""
-        return self.profile + "".join(f"+{k}={v}" for k, v in self.changes().items())
+        parts = []
+        for key, value in self.changes().items():
+            variant = _VARIANT_OF_CHANGE.get((key, value))
+            parts.append(variant or f"{key}={_text(value)}")
+        return "+".join([self.profile, *parts])
 
     def options(self) -> dict[str, Any]:
         return {option.name: getattr(self, option.name) for option in OPTIONS}
@@ -165,16 +271,22 @@ def rules_by_name(name: str) -> Rules:
     """The rules of a profile, optionally with changes: ``escoba``, ``scopa``, ``escoba+target=31``."""
     if not isinstance(name, str):
         raise RulesError(f"a rules name must be text, not {type(name).__name__}")
-    profile, *changes = name.strip().split("+")
+    profile, *parts = name.strip().split("+")
     try:
         rules = PROFILES[profile.strip().lower()]
     except KeyError:
         raise RulesError(f"no rules profile is called {profile[:40]!r}: choose one of "
                          + ", ".join(repr(n) for n in PROFILES), code="unknown_profile",
                          value=profile[:40]) from None
-    if changes:
-        rules = rules.replace(**dict(parse_option(text) for text in changes))
-    return rules
+    changes: dict[str, Any] = {}
+    for part in parts:
+        variant = VARIANTS.get(part.strip().lower().replace("-", "_"))
+        changes.update(variant.changes if variant else dict([parse_option(part)]))
+    return rules.replace(**changes) if changes else rules
+
+
+def _text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -183,15 +295,25 @@ def parse_option(text: str) -> tuple[str, Any]:
     key = key.strip().replace("-", "_")
     option = _OPTION_BY_NAME.get(key)
     if not sep or option is None:
-        raise RulesError(f"{text[:40]!r} is not an option setting: write name=value, with a name among "
+        raise RulesError(f"{text[:40]!r} is neither a variant nor an option setting: name a variant ("
+                         + ", ".join(VARIANTS) + ") or write name=value with a name among "
                          + ", ".join(o.name for o in OPTIONS), code="unknown_option", option=key[:40])
     raw = raw.strip()
+    if option.choices and isinstance(option.choices[0], bool):
+        flag = _FLAGS.get(raw.lower())
+        if flag is None:
+            raise RulesError(f"option {key!r} is true or false, not {raw[:40]!r}", option=key)
+        return key, flag
     if option.choices:
         return key, raw
     try:
         return key, int(raw)
     except ValueError:
         raise RulesError(f"option {key!r} must be a whole number, not {raw[:40]!r}", option=key) from None
+
+
+_FLAGS = {"true": True, "yes": True, "on": True, "1": True, "si": True, "sí": True,
+          "false": False, "no": False, "off": False, "0": False}
 
 
 def rules_from_numbers(numbers: list[int], position: int = 0) -> tuple[Rules, int]:

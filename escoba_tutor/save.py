@@ -180,7 +180,8 @@ def _check(body: str) -> str:
 
 
 def dump_code(game: Game) -> str:
-    """A short code that resumes the game: version, setup, and each move as its place among the legal moves.
+    """A short code that resumes the game: version, setup, and each move as its place among the legal moves
+    (then the renuncio lay-downs, with that variant).
 
     Moves that were the only legal choice are left out (loading replays them), so most deals take
     about 25 characters.
@@ -188,7 +189,7 @@ def dump_code(game: Game) -> str:
     replay = Game(players=game.players, rules=game.rules, seed=game.seed, dealer=game.first_dealer)
     numbers = [VERSION, game.players, game.first_dealer, game.seed, *game.rules.to_numbers(), len(game.moves)]
     for move in game.moves:
-        legal = replay.legal_moves()
+        legal = replay.legal_moves() + replay.renuncio_moves()
         if len(legal) > 1:
             numbers.append(legal.index(move))
         replay.play(move)
@@ -241,7 +242,7 @@ def load_code(code: str) -> Game:
     game = _new_game(players, rules, seed, first_dealer)
     read = 0
     for number in range(1, count + 1):
-        legal = game.legal_moves()
+        legal = game.legal_moves() + game.renuncio_moves()
         if not legal:
             raise SaveFormatError(f"this resume code goes on after the game is over (move {number})")
         if len(legal) == 1:

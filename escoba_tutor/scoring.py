@@ -29,7 +29,7 @@ from .cards import SUITS, Card, Suit, as_cards
 from .errors import CardError, EscobaError
 from .rules import ESCOBA, Rules
 
-__all__ = ["SuitBest", "Setenta", "ScoreLine", "DealScore", "setenta", "score_deal"]
+__all__ = ["SuitBest", "Setenta", "ScoreLine", "DealScore", "DealFacts", "setenta", "score_deal", "SCORING_ITEMS"]
 
 SEVEN_OF_OROS = Card(7, "o")
 
@@ -72,8 +72,14 @@ class Setenta:
 
 def setenta(cards: str | Iterable[Card | str], rules: Rules = ESCOBA) -> Setenta:
     """The setenta of a pile: the best card of each suit by setenta value (7=21, 6=18, as=16, 5=15, 4=14,
-    3=13, 2=12, figures 10), their sum, and the missing suits."""
-    return _setenta(as_cards(cards))
+    3=13, 2=12, figures 10), their sum, and the missing suits. With ``setenta_cards="low"`` rules only cards
+    1 to 7 count, so a suit held only in figures is missing.
+
+    >>> setenta("7o 6c 1e 12b", ESCOBA.replace(setenta_cards="low")).missing
+    (<Suit.BASTOS: 'b'>,)
+    """
+    cards = as_cards(cards)
+    return _setenta([c for c in cards if c.rank <= 7] if rules.setenta_cards == "low" else cards)
 
 
 def _setenta(cards: Iterable[Card]) -> Setenta:
@@ -98,7 +104,9 @@ class ScoreLine:
     ``values`` holds what each side had (a count; for the siete de oros True/False; for the setenta a
     :class:`Setenta`), ``points`` what each side scores, ``winners`` the sides that score, and ``reason``
     why: ``count`` (escobas), ``most`` (strictly the most), ``tie`` (the top is shared), ``holds``,
-    ``nobody_holds``, ``all_invalid`` (no valid setenta), ``more_suits`` (primera by suit count).
+    ``nobody_holds``, ``all_invalid`` (no valid setenta), ``more_suits`` (primera by suit count), and for the
+    variants ``tie_both_score``, ``third_side``, ``all_oros``, ``others_below_10``, ``all_four``, ``chile``,
+    ``not_scored_last_play`` and ``renuncio`` (``points`` then holds each side's change).
     """
 
     item: str
@@ -109,8 +117,10 @@ class ScoreLine:
 
     def __str__(self) -> str:
         label = self.item.replace("_", " ")
-        if self.item == "escobas":
+        if self.reason in ("count", "chile", "not_scored_last_play"):
             return f"{label}: " + "–".join(str(v) for v in self.values)
+        if self.item == "renuncio":
+            return f"{label}: " + ", ".join(f"side {i} {p:+d}" for i, p in enumerate(self.points))
         who = ("side " + " and ".join(str(w) for w in self.winners)) if self.winners else "nobody"
         if self.item == "siete_de_oros":
             return f"{label}: {who}"
@@ -137,88 +147,206 @@ class DealScore:
         return "\n".join(str(line) for line in self.lines)
 
 
-def _strictly_most(values: Sequence) -> tuple[tuple[int, ...], str]:
-    """The side with strictly more than every other side, or nobody on a tie at the top."""
+@dataclass(frozen=True)
+class DealFacts:
+    """What happened in a deal besides the piles, per side, for the variants that score it.
+
+    ``escobas_de_mano``: how many of the side's escobas were escobas de mano (Chile scores them 4 each);
+    ``hand_escobas``: Chile's escobas en mano (a hand of 15); ``renuncios``: cards laid that could have
+    captured (the renuncio variant); ``last_play_sweeps``: a sweep with the deal's last card that was not
+    scored (the "no escoba on the last play" variant) — these are not counted in ``escobas``.
+    """
+
+    escobas_de_mano: tuple[int, ...] | None = None
+    hand_escobas: tuple[int, ...] | None = None
+    renuncios: tuple[int, ...] | None = None
+    last_play_sweeps: tuple[int, ...] | None = None
+
+    def get(self, name: str, sides: int) -> tuple[int, ...]:
+        value = getattr(self, name)
+        return tuple(value) if value is not None else (0,) * sides
+
+
+def _top(values: Sequence, rules: Rules, *, tie_rule: bool) -> tuple[tuple[int, ...], str]:
+    """Who gets a 'strictly the most' point: one side alone on top; on a tie, nobody, unless a tie rule of the
+    rules applies (``tie_rule``: this item is one the tie variants speak of)."""
     best = max(values)
     top = tuple(i for i, v in enumerate(values) if v == best)
-    return (top, "most") if len(top) == 1 else ((), "tie")
+    if len(top) == 1:
+        return top, "most"
+    if tie_rule and rules.ties == "both_score":
+        return top, "tie_both_score"
+    return (), "tie"
 
 
-def _line(item: str, values: tuple, winners: tuple[int, ...], reason: str) -> ScoreLine:
-    points = tuple(1 if i in winners else 0 for i in range(len(values)))
+def _third_side(line_values: Sequence, top: tuple[int, ...], reason: str, has_any: Sequence[bool],
+                rules: Rules) -> tuple[tuple[int, ...], str]:
+    """The three-player tie rule: two sides tied on top give the point to the third side, if it has any."""
+    if rules.three_player_ties and reason == "tie" and len(line_values) == 3:
+        best = max(line_values)
+        tied = [i for i, v in enumerate(line_values) if v == best]
+        if len(tied) == 2:
+            third = 3 - sum(tied)
+            if has_any[third]:
+                return (third,), "third_side"
+    return top, reason
+
+
+def _line(item: str, values: tuple, winners: tuple[int, ...], reason: str, worth: int = 1) -> ScoreLine:
+    points = tuple(worth if i in winners else 0 for i in range(len(values)))
     return ScoreLine(item, values, points, winners, reason)
 
 
-def _escobas_line(piles, escobas, setentas, rules) -> ScoreLine:
-    values = tuple(escobas)
-    return ScoreLine("escobas", values, values, tuple(i for i, n in enumerate(values) if n), "count")
+class _Deal:
+    """The inputs of one deal's scoring, with the per-side counts the items share computed once."""
+
+    def __init__(self, piles: Sequence[Sequence[Card]], escobas: Sequence[int], rules: Rules, facts: DealFacts):
+        self.piles, self.escobas, self.rules, self.facts = piles, tuple(escobas), rules, facts
+        self.sides = len(piles)
+        low = rules.setenta_cards == "low"
+        self.setentas = tuple(_setenta([c for c in pile if c.rank <= 7] if low else pile) for pile in piles)
+        self.cards = tuple(len(pile) for pile in piles)
+        self.oros = tuple(sum(1 for card in pile if card.suit is Suit.OROS) for pile in piles)
 
 
-def _cards_line(piles, escobas, setentas, rules) -> ScoreLine:
-    values = tuple(len(pile) for pile in piles)
-    return _line("cards", values, *_strictly_most(values))
+def _escobas_line(deal: _Deal) -> Iterable[ScoreLine]:
+    de_mano = deal.facts.get("escobas_de_mano", deal.sides) if deal.rules.chile else (0,) * deal.sides
+    values = tuple(n - m for n, m in zip(deal.escobas, de_mano))
+    yield ScoreLine("escobas", values, values, tuple(i for i, n in enumerate(values) if n), "count")
+    if deal.rules.chile and any(de_mano):
+        points = tuple(4 * n for n in de_mano)
+        yield ScoreLine("escoba_de_mano", de_mano, points, tuple(i for i, n in enumerate(de_mano) if n), "chile")
+    hand = deal.facts.get("hand_escobas", deal.sides)
+    if any(hand):
+        points = tuple(3 * n for n in hand)
+        yield ScoreLine("escoba_en_mano", hand, points, tuple(i for i, n in enumerate(hand) if n), "chile")
+    sweeps = deal.facts.get("last_play_sweeps", deal.sides)
+    if any(sweeps):
+        yield ScoreLine("last_play_sweep", sweeps, (0,) * deal.sides, (), "not_scored_last_play")
 
 
-def _oros_line(piles, escobas, setentas, rules) -> ScoreLine:
-    values = tuple(sum(1 for card in pile if card.suit is Suit.OROS) for pile in piles)
-    return _line("oros", values, *_strictly_most(values))
+def _cards_line(deal: _Deal) -> Iterable[ScoreLine]:
+    winners, reason = _top(deal.cards, deal.rules, tie_rule=True)
+    winners, reason = _third_side(deal.cards, winners, reason, [n > 0 for n in deal.cards], deal.rules)
+    yield _line("cards", deal.cards, winners, reason)
+    if deal.rules.cards_bonus and reason == "most":
+        others_below_10 = all(n < 10 for i, n in enumerate(deal.cards) if i != winners[0])
+        if others_below_10:
+            yield _line("cards_bonus", deal.cards, winners, "others_below_10")
 
 
-def _siete_line(piles, escobas, setentas, rules) -> ScoreLine:
-    values = tuple(SEVEN_OF_OROS in pile for pile in piles)
+def _oros_line(deal: _Deal) -> Iterable[ScoreLine]:
+    winners, reason = _top(deal.oros, deal.rules, tie_rule=True)
+    winners, reason = _third_side(deal.oros, winners, reason, [n > 0 for n in deal.oros], deal.rules)
+    if deal.rules.all_oros_bonus and 10 in deal.oros:
+        yield _line("oros", deal.oros, winners, "all_oros", worth=2)
+    else:
+        yield _line("oros", deal.oros, winners, reason)
+
+
+def _siete_line(deal: _Deal) -> Iterable[ScoreLine]:
+    values = tuple(SEVEN_OF_OROS in pile for pile in deal.piles)
     winners = tuple(i for i, held in enumerate(values) if held)
-    return _line("siete_de_oros", values, winners, "holds" if winners else "nobody_holds")
+    yield _line("siete_de_oros", values, winners, "holds" if winners else "nobody_holds")
 
 
-def _setenta_line(piles, escobas, setentas, rules) -> ScoreLine:
-    if rules.primera == "suit_count":
+def _primera_line(deal: _Deal) -> Iterable[ScoreLine]:
+    rules, setentas = deal.rules, deal.setentas
+    if rules.primera == "sevens":
+        sevens = tuple(sum(1 for card in pile if card.rank == 7) for pile in deal.piles)
+        yield _line("sevens", sevens, *_top(sevens, rules, tie_rule=True))
+    elif rules.primera == "suit_count":
         keys = [(s.suit_count, s.sum) for s in setentas]
-        winners, reason = _strictly_most(keys)
+        winners, reason = _top(keys, rules, tie_rule=False)
         if winners and sorted(k[0] for k in keys)[-2] < keys[winners[0]][0]:
             reason = "more_suits"
-        return _line("primera", tuple(setentas), winners, reason)
-    valid = [s.total for s in setentas if s.total is not None]
-    if not valid:
-        return _line("setenta", tuple(setentas), (), "all_invalid")
-    best = max(valid)
-    top = tuple(i for i, s in enumerate(setentas) if s.total == best)
-    return _line("setenta", tuple(setentas), top if len(top) == 1 else (), "most" if len(top) == 1 else "tie")
+        yield _line("primera", setentas, winners, reason)
+    else:
+        totals = [s.total if s.total is not None else -1 for s in setentas]
+        if max(totals) < 0:
+            yield _line("setenta", setentas, (), "all_invalid")
+            return
+        winners, reason = _top(totals, rules, tie_rule=False)
+        winners, reason = _third_side(totals, winners, reason, [t >= 0 for t in totals], rules)
+        yield _line("setenta", setentas, winners, reason)
 
 
-#: The scoring items in the order a deal is scored. A rules variant that adds an item adds it here.
-SCORING_ITEMS = (_escobas_line, _cards_line, _oros_line, _siete_line, _setenta_line)
+def _bonus_lines(deal: _Deal) -> Iterable[ScoreLine]:
+    if deal.rules.all_sevens_bonus:
+        sevens = tuple(sum(1 for card in pile if card.rank == 7) for pile in deal.piles)
+        winners = tuple(i for i, n in enumerate(sevens) if n == 4)
+        yield _line("all_sevens", sevens, winners, "all_four" if winners else "nobody_holds")
+    if deal.rules.figuras:
+        figures = tuple(sum(1 for card in pile if card.is_figure) for pile in deal.piles)
+        yield _line("figuras", figures, *_top(figures, deal.rules, tie_rule=False))
 
 
-def score_deal(piles: Sequence[str | Iterable[Card | str]], escobas: Sequence[int], rules: Rules = ESCOBA
-               ) -> DealScore:
+#: The scoring items in the order a deal is scored; each yields its explained lines. A variant that adds an
+#: item adds it here.
+SCORING_ITEMS = (_escobas_line, _cards_line, _oros_line, _siete_line, _primera_line, _bonus_lines)
+
+
+def _renuncio_line(points: tuple[int, ...], renuncios: tuple[int, ...]) -> ScoreLine:
+    """The renuncio penalty: each offending side scores nothing; each other side adds what the offenders made."""
+    offenders = [i for i, n in enumerate(renuncios) if n]
+    forfeited = sum(points[i] for i in offenders)
+    change = tuple(-points[i] if i in offenders else forfeited for i in range(len(points)))
+    winners = tuple(i for i in range(len(points)) if i not in offenders and forfeited)
+    return ScoreLine("renuncio", renuncios, change, winners, "renuncio")
+
+
+def score_deal(piles: Sequence[str | Iterable[Card | str]], escobas: Sequence[int], rules: Rules = ESCOBA,
+               *, facts: DealFacts | None = None) -> DealScore:
     """Score one deal from each side's pile of captured cards and number of escobas.
 
     The piles need not hold all 40 cards (a lesson may score a made-up end of deal), but no card may be in
-    two piles.
+    two piles. ``facts`` carries what some variants score besides the piles (see :class:`DealFacts`).
     """
     piles = [as_cards(pile) for pile in piles]
     if not 2 <= len(piles) <= 4:
         raise EscobaError(f"a deal is scored for 2 to 4 sides, not {len(piles)}", code="side_count")
-    try:
-        escobas = list(escobas)
-    except TypeError:
-        escobas = None
-    if escobas is None or len(escobas) != len(piles) or not all(type(n) is int and 0 <= n <= 40 for n in escobas):
-        raise EscobaError(f"escobas must be {len(piles)} whole numbers from 0 to 40, one per side", code="bad_escobas")
+    escobas = _per_side("escobas", escobas, len(piles))
+    if rules.three_player_ties and len(piles) != 3:
+        raise EscobaError("the three-player tie rule scores exactly 3 sides", code="rules_players")
+    facts = facts or DealFacts()
+    if not isinstance(facts, DealFacts):
+        raise EscobaError("facts must be a DealFacts", code="bad_facts")
+    for name in ("escobas_de_mano", "hand_escobas", "renuncios", "last_play_sweeps"):
+        if getattr(facts, name) is not None:
+            _per_side(name, getattr(facts, name), len(piles))
+    if any(m > n for m, n in zip(facts.get("escobas_de_mano", len(piles)), escobas)):
+        raise EscobaError("escobas de mano are counted among a side's escobas, so they cannot be more",
+                          code="bad_escobas")
     if len(set().union(*piles)) != sum(len(pile) for pile in piles):
         seen: set[Card] = set()
         for pile in piles:
             for card in pile:
                 if card in seen:
-                    raise CardError(f"{card} is in two piles: each card is captured once", code="card_in_two_piles",
-                                    token=card.code, card=card.code)
+                    raise CardError(f"{card} is in two piles: each card is captured once",
+                                    code="card_in_two_piles", token=card.code, card=card.code)
                 seen.add(card)
-    return score_piles(piles, escobas, rules)
+    return score_piles(piles, escobas, rules, facts)
 
 
-def score_piles(piles: Sequence[Sequence[Card]], escobas: Sequence[int], rules: Rules) -> DealScore:
+def _per_side(name: str, values: object, sides: int) -> list[int]:
+    try:
+        values = list(values)  # type: ignore[call-overload]
+    except TypeError:
+        values = None
+    if values is None or len(values) != sides or not all(type(n) is int and 0 <= n <= 40 for n in values):
+        raise EscobaError(f"{name} must be {sides} whole numbers from 0 to 40, one per side", code="bad_escobas")
+    return values
+
+
+def score_piles(piles: Sequence[Sequence[Card]], escobas: Sequence[int], rules: Rules,
+                facts: DealFacts | None = None) -> DealScore:
     """:func:`score_deal` for inputs the engine has already checked (the game's own path)."""
-    setentas = [_setenta(pile) for pile in piles]
-    lines = tuple(item(piles, escobas, setentas, rules) for item in SCORING_ITEMS)
+    deal = _Deal(piles, escobas, rules, facts or DealFacts())
+    lines = [line for item in SCORING_ITEMS for line in item(deal)]
     points = tuple(sum(line.points[i] for line in lines) for i in range(len(piles)))
-    return DealScore(points, lines)
+    renuncios = deal.facts.get("renuncios", len(piles))
+    if rules.renuncio and any(renuncios):
+        penalty = _renuncio_line(points, renuncios)
+        lines.append(penalty)
+        points = tuple(p + c for p, c in zip(points, penalty.points))
+    return DealScore(points, tuple(lines))
