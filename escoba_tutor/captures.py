@@ -31,19 +31,22 @@ def capture_total(cards: Iterable[Card]) -> int:
 
 
 # How the search works. A table is a 40-bit set (Card.bit) in which the four cards of capture value v sit in
-# nibble v-1, so one pass of bit arithmetic counts the cards of every value at once. A capture, seen by
-# values only, is a "pattern": take m cards of value v, for a few values, adding up to the target. The
-# patterns of each target (at most 93, for 14) are listed once at import, each packed as the same per-nibble
-# counts; a pattern fits a table when no packed count exceeds the table's, which a single subtraction
-# checks for all ten values at once (a guard bit in each nibble catches any borrow). Only the patterns
-# that fit are expanded to the specific cards, from precomputed frozensets of each value's cards.
+# nibble v-1, so a few bit operations count the cards of every value at once. A capture, seen by values
+# only, is a "pattern": take m cards of value v, for a few values, adding up to the target. The patterns of
+# each target (at most 93, for 14) are listed once at import, each packed as per-nibble counts in a lane of
+# one long integer. A pattern fits a table when none of its counts exceeds the table's: one subtraction of
+# the table's counts (copied into every lane, with a guard bit on each nibble) checks every value of every
+# pattern at once, and a borrow clears the guard bit of a nibble that does not fit. Only the fitting patterns
+# are then expanded to the specific cards, from precomputed frozensets of each value's cards.
 _LOW_BITS = 0x5555555555
 _PAIR_BITS = 0x3333333333
 _GUARD = 0x8888888888
+_LANE = 48  # 40 bits of counts, and room above them so that no lane's arithmetic reaches the next
+_MAX_EXPANDED = 4096  # remembered expansions per target: a few MB at most, for a kernel that lives long
 
 
 def _patterns(total: int, largest: int = 10):
-    """The ways to make ``total`` from values 1..largest, at most four cards of a value, largest value first."""
+    """The ways to make ``total`` from values 1..largest, at most four cards a value, largest value first."""
     if total == 0:
         yield ()
         return
@@ -53,7 +56,6 @@ def _patterns(total: int, largest: int = 10):
                 yield ((value, taken),) + rest
 
 
-_PATTERNS = [list(_patterns(total)) for total in range(15)]
 # _TAKES[value - 1][nibble][m]: every set of m cards among the cards of ``value`` whose bits are in ``nibble``.
 _TAKES = [
     [[[frozenset(card for card in DECK if card.value == value and (card.bit >> 4 * (value - 1)) & sub)
@@ -62,42 +64,65 @@ _TAKES = [
      for nibble in range(16)]
     for value in range(1, 11)
 ]
-# Per target, each pattern as (packed counts, the nibbles it uses, ((shift, takes by nibble), ...)).
-_FITS = [
-    [(sum(taken << 4 * (value - 1) for value, taken in pattern),
-      sum(1 << 4 * (value - 1) for value, _ in pattern),
-      tuple((4 * (value - 1), [row[taken] for row in _TAKES[value - 1]]) for value, taken in pattern))
-     for pattern in _PATTERNS[total]]
-    for total in range(15)
-]
-_NIBBLE_ONES = 0x1111111111
-_CANDIDATES: dict[tuple[int, int], list] = {}  # (target, values present) -> the patterns using only those
+
+
+class _Target:
+    """The patterns of one target total, packed for the one-subtraction check, and their expansions."""
+
+    __slots__ = ("parts", "values", "packed", "spread", "guards", "nonzero", "tops", "width", "expanded")
+
+    def __init__(self, total: int) -> None:
+        patterns = list(_patterns(total))
+        # Each pattern's parts as (shift of its nibble, its takes by nibble) for the expansion.
+        self.parts = [tuple((4 * (v - 1), [row[m] for row in _TAKES[v - 1]]) for v, m in p) for p in patterns]
+        self.values = [sum(15 << 4 * (v - 1) for v, _ in p) for p in patterns]  # the nibbles a pattern reads
+        lanes = range(len(patterns))
+        self.packed = sum(sum(m << 4 * (v - 1) for v, m in p) << _LANE * k for k, p in enumerate(patterns))
+        self.spread = sum(1 << _LANE * k for k in lanes)           # table counts x spread: one copy per lane
+        self.guards = _GUARD * self.spread
+        self.nonzero = ((1 << _LANE - 1) - 1) * self.spread         # + this sets bit 47 of a nonzero lane
+        self.tops = (1 << _LANE - 1) * self.spread
+        self.width = _LANE // 8 * len(patterns)
+        # (pattern, the table's cards of the pattern's values) -> the captures of a pattern of several parts,
+        # remembered as positions come (single-part expansions are precomputed lists already).
+        self.expanded: dict[int, list[frozenset[Card]]] = {}
+
+    def fitting(self, counts: int) -> bytes:
+        """One byte per pattern, nonzero when the pattern fits these per-nibble counts."""
+        misfit = ((counts * self.spread | self.guards) - self.packed) & self.guards ^ self.guards
+        return (self.tops & ~(misfit + self.nonzero)).to_bytes(self.width, "little")[_LANE // 8 - 1::_LANE // 8]
+
+    def expand(self, k: int, table: int) -> list[frozenset[Card]]:
+        parts = self.parts[k]
+        shift, takes = parts[0]
+        if len(parts) == 1:
+            return takes[(table >> shift) & 15]
+        key = k << 40 | table & self.values[k]
+        sets = self.expanded.get(key)
+        if sets is None:
+            sets = takes[(table >> shift) & 15]
+            for shift, takes in parts[1:]:
+                more = takes[(table >> shift) & 15]
+                sets = [a | b for a in sets for b in more]
+            if len(self.expanded) < _MAX_EXPANDED:
+                self.expanded[key] = sets
+        return sets
+
+
+_TARGETS = [_Target(total) for total in range(15)]
 
 
 def _captures_in_mask(table: int, target: int) -> list[frozenset[Card]]:
     """Every set of cards of the bit set ``table`` whose capture values add up to ``target``."""
     counts = table - ((table >> 1) & _LOW_BITS)
     counts = (counts & _PAIR_BITS) + ((counts >> 2) & _PAIR_BITS)
-    present = (counts | (counts >> 1) | (counts >> 2)) & _NIBBLE_ONES
-    candidates = _CANDIDATES.get((target, present))
-    if candidates is None:  # at most 15 x 1024 keys: a bounded table, filled as positions come
-        candidates = _CANDIDATES[target, present] = [
-            (packed, parts) for packed, used, parts in _FITS[target] if used & present == used]
-    counts |= _GUARD
+    plan = _TARGETS[target]
+    fits = plan.fitting(counts)
     found: list[frozenset[Card]] = []
-    for packed, parts in candidates:
-        if (counts - packed) & _GUARD != _GUARD:
-            continue
-        if len(parts) == 1:
-            shift, takes = parts[0]
-            found += takes[(table >> shift) & 15]
-        else:
-            shift, takes = parts[0]
-            sets = takes[(table >> shift) & 15]
-            for shift, takes in parts[1:]:
-                more = takes[(table >> shift) & 15]
-                sets = [a | b for a in sets for b in more]
-            found += sets
+    k = fits.find(128)
+    while k >= 0:
+        found += plan.expand(k, table)
+        k = fits.find(128, k + 1)
     return found
 
 
