@@ -5,8 +5,8 @@
 1. ``legal_captures`` on fresh random 8-12-card tables against the plain ``itertools.combinations`` search
    over the same Card objects (target: at least 60x faster).
 2. Random 2-player deals through the public game API (legal moves, play, checks, history, undo stack,
-   scoring) against a bare list-based random-play loop with the same capture search and scoring but no
-   checks and no history (target: at least 0.7x its speed).
+   scoring) against a bare random-play loop over plain lists that calls the engine's public functions
+   (``legal_captures``, ``score_deal``) with no checks and no history (target: at least 0.7x its speed).
 3. play + undo of one move, in microseconds.
 
 The two sides of each ratio run in alternating slices, so a slow spell of the machine hits both alike.
@@ -21,9 +21,7 @@ import sys
 import time
 from itertools import combinations
 
-from escoba_tutor import DECK, ESCOBA, Game, legal_captures
-from escoba_tutor.captures import captures_on
-from escoba_tutor.scoring import score_piles
+from escoba_tutor import DECK, Game, legal_captures, score_deal
 
 
 def baseline_captures(card, t):
@@ -72,36 +70,35 @@ def bench_captures(cases_per_slice: int, slices: int) -> None:
 
 
 def bare_deal(seed: int) -> tuple:
-    """One 2-player deal with lists only: no checks, no history, no undo, the same search and scoring."""
+    """One 2-player deal with plain lists and the engine's public functions (``legal_captures``,
+    ``score_deal``): no checks, no history, no undo."""
     rng = random.Random(seed)
     deck = list(DECK)
     rng.shuffle(deck)
     hands = [deck[0:3], deck[3:6]]
     table = deck[6:10]
-    mask = sum(c.bit for c in table)
     dealt = 10
     piles = [[], []]
     escobas = [0, 0]
     last = None
-    if sum(c.value for c in table) in (15, 30):
+    total = sum(c.value for c in table)
+    if total in (15, 30):
         piles[1] += table
-        escobas[1] += 1 if sum(c.value for c in table) == 15 else 2
-        table, mask, last = [], 0, 1
+        escobas[1] += total // 15
+        table, last = [], 1
     turn = 0
     for _ in range(36):
-        hand = hands[turn]
         moves = []
-        for card in hand:
-            caps = captures_on(card, mask, ESCOBA)
+        for card in hands[turn]:
+            caps = legal_captures(card, table)
             if caps:
                 moves += [(card, cap) for cap in caps]
             else:
                 moves.append((card, None))
         card, cap = rng.choice(moves)
-        hand.remove(card)
+        hands[turn].remove(card)
         if cap:
             table = [c for c in table if c not in cap]
-            mask -= sum(c.bit for c in cap)
             piles[turn] += cap
             piles[turn].append(card)
             last = turn
@@ -109,14 +106,13 @@ def bare_deal(seed: int) -> tuple:
                 escobas[turn] += 1
         else:
             table.append(card)
-            mask += card.bit
         turn ^= 1
         if not hands[turn] and dealt < 40:
             hands = [deck[dealt:dealt + 3], deck[dealt + 3:dealt + 6]]
             dealt += 6
     if last is not None:
         piles[last] += table
-    return score_piles(piles, escobas, ESCOBA).points
+    return score_deal(piles, escobas).points
 
 
 def api_deals(seed: int, deals: int) -> None:

@@ -22,10 +22,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import filterfalse
 from operator import attrgetter
 from typing import NamedTuple
 
-from .captures import capture_target, captures_on
+from .captures import _captures_in_mask, capture_target, captures_on
 from .cards import DECK, Card, as_card, format_cards, parse_cards
 from .errors import (
     EscobaError,
@@ -46,6 +47,7 @@ __all__ = ["Move", "Game", "PlayerView", "DealRecord", "PlayRecord", "DealStarte
 MAX_SEED = 2**53 - 1  # the largest integer a browser's JSON keeps exactly
 _by_index = attrgetter("index")
 _NO_CARDS: frozenset[Card] = frozenset()
+_bit_of = Card.bit.__get__
 _new = tuple.__new__  # builds a NamedTuple from a tuple in C, skipping the generated Python __new__ (hot path)
 
 
@@ -417,9 +419,10 @@ class Game:
 
     def _moves_for(self, hand: Iterable[Card]) -> tuple[Move, ...]:
         rules, table = self.rules, self._s.table_mask
+        fifteen = rules.capture == "fifteen"
         moves: list[Move] = []
         for card in hand:
-            captures = captures_on(card, table, rules)
+            captures = _captures_in_mask(table, 15 - card.value) if fifteen else captures_on(card, table, rules)
             if captures:
                 moves += [_new(Move, (card, taken)) for taken in captures]
                 if not rules.must_capture:
@@ -525,12 +528,12 @@ class Game:
         else:  # an ordinary play changes only these
             self._undo.append((player, before, s.table, s.table_mask, side, s.piles[side], s.escobas[side],
                                s.last_capturer, len(s.plays), s.renuncios[side]))
-        s.hands[player] = tuple([c for c in before if c is not card])
+        at = before.index(card)
+        s.hands[player] = before[:at] + before[at + 1:]
         escoba = unscored = False
         if taken:
-            taken_mask = sum([c.bit for c in taken])
-            s.table = tuple([c for c in s.table if not c.bit & taken_mask])
-            s.table_mask -= taken_mask
+            s.table = tuple(filterfalse(taken.__contains__, s.table))
+            s.table_mask -= sum(map(_bit_of, taken))
             captured = tuple(sorted(taken, key=_by_index))
             s.piles[side] += captured + (card,)
             s.last_capturer = side
