@@ -120,7 +120,8 @@ class ScoreLine:
         if self.reason in ("count", "chile", "not_scored_last_play"):
             return f"{label}: " + "–".join(str(v) for v in self.values)
         if self.item == "renuncio":
-            return f"{label}: " + ", ".join(f"side {i} {p:+d}" for i, p in enumerate(self.points))
+            return f"{label}: " + ", ".join(f"side {i} {'scores nothing' if n else f'{p:+d}'}"
+                                             for i, (n, p) in enumerate(zip(self.values, self.points)))
         who = ("side " + " and ".join(str(w) for w in self.winners)) if self.winners else "nobody"
         if self.item == "siete_de_oros":
             return f"{label}: {who}"
