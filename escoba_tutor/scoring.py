@@ -126,8 +126,10 @@ class ScoreLine:
         if self.item == "siete_de_oros":
             return f"{label}: {who}"
         shown = [str(v) for v in self.values]
-        if self.reason in ("tie", "all_invalid"):
-            return f"{label}: nobody, {'tie' if self.reason == 'tie' else 'all'} " + "–".join(shown)
+        if self.reason == "tie":
+            return f"{label}: nobody, tie " + "–".join(shown)
+        if self.reason == "all_invalid":
+            return f"{label}: nobody, " + " vs ".join(shown)
         return f"{label}: {who}, " + " vs ".join(shown)
 
 
