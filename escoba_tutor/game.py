@@ -20,6 +20,7 @@ True
 from __future__ import annotations
 
 import random
+from collections import namedtuple
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import filterfalse
@@ -27,8 +28,9 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from .captures import _captures_in_mask, capture_target, captures_on
-from .cards import DECK, Card, as_card, format_cards, parse_cards
+from .cards import DECK, Card, as_card, format_cards, parse_card, parse_cards
 from .errors import (
+    CardError,
     EscobaError,
     GameOverError,
     IllegalMoveError,
@@ -42,7 +44,7 @@ from .rules import ESCOBA, Rules
 from .scoring import DealFacts, DealScore, score_piles
 
 __all__ = ["Move", "Game", "PlayerView", "DealRecord", "PlayRecord", "DealStarted", "EscobaDeMano",
-           "CardsDealt", "Play", "HandEscoba", "LeftoverTaken", "DealScored", "GameWon", "MAX_SEED"]
+           "CardsDealt", "Play", "HandEscoba", "LeftoverTaken", "DealScored", "GameWon", "MAX_SEED", "SIDES"]
 
 MAX_SEED = 2**53 - 1  # the largest integer a browser's JSON keeps exactly
 _by_index = attrgetter("index")
@@ -51,19 +53,39 @@ _bit_of = Card.bit.__get__
 _new = tuple.__new__  # builds a NamedTuple from a tuple in C, skipping the generated Python __new__ (hot path)
 
 
-class Move(NamedTuple):
+class Move(namedtuple("Move", "card captured")):
     """A play: the card played and the table cards it takes (none: the card is laid on the table).
 
-    Its text is the sum the play makes: ``3c+1o+4b+7o``, or just ``5e`` for a card laid down.
+    Its text is the sum the play makes: ``3c+1o+4b+7o``, or just ``5e`` for a card laid down. Cards may be
+    given as text.
 
     >>> Move.from_text("3c+1o+4b+7o")
     Move('3c+1o+7o+4b')
-    >>> Move.from_text("5e").is_capture
+    >>> Move("3c", "1o 4b 7o") == Move.from_text("3c+1o+4b+7o")
+    True
+    >>> Move("5e").is_capture
     False
     """
 
+    __slots__ = ()
     card: Card
-    captured: frozenset[Card] = _NO_CARDS
+    captured: frozenset[Card]
+
+    def __new__(cls, card: Card | str, captured: Iterable[Card | str] | str | None = ()) -> Move:
+        # The engine builds its own moves with tuple.__new__ and skips this; here outside input is checked.
+        if type(card) is not Card:
+            if not isinstance(card, str):
+                raise IllegalMoveError(f"a move's card must be a card or its text, not {type(card).__name__}",
+                                       code="bad_move_text")
+            card = parse_card(card)
+        if type(captured) is not frozenset or not all(type(c) is Card for c in captured):
+            if captured is None:
+                captured = ()
+            elif not isinstance(captured, (str, Iterable)):
+                raise IllegalMoveError("a move's taken cards must be cards or text like '1o 4b 7o'",
+                                       code="bad_move_text")
+            captured = frozenset(parse_cards(captured))
+        return tuple.__new__(cls, (card, captured))
 
     @classmethod
     def from_text(cls, text: str) -> Move:
@@ -72,12 +94,12 @@ class Move(NamedTuple):
                                    code="bad_move_text")
         card, *taken = text.split("+")
         cards = parse_cards([card, *taken], allow_empty=True)
-        return cls(cards[0], frozenset(cards[1:]))
+        return tuple.__new__(cls, (cards[0], frozenset(cards[1:])))
 
     @classmethod
     def of(cls, card: Card | str, captured: Iterable[Card | str] | str = ()) -> Move:
-        """A move from a card and the taken cards, each as cards or text."""
-        return cls(as_card(card), frozenset(parse_cards(captured)))
+        """A move from a card and the taken cards, each as cards or text (the same as ``Move(card, captured)``)."""
+        return cls(card, captured)
 
     @property
     def is_capture(self) -> bool:
@@ -286,7 +308,8 @@ class _State:
         return other
 
 
-_SIDES = {2: ((0,), (1,)), 3: ((0,), (1,), (2,)), 4: ((0, 2), (1, 3))}
+#: The sides for each number of players: who plays with whom (four players: 0 and 2 against 1 and 3).
+SIDES = {2: ((0,), (1,)), 3: ((0,), (1,), (2,)), 4: ((0, 2), (1, 3))}
 
 
 def _pairs_of_15(table: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -310,7 +333,7 @@ class Game:
 
     def __init__(self, players: int = 2, rules: Rules = ESCOBA, seed: int | None = None,
                  dealer: int | None = None) -> None:
-        if type(players) is not int or players not in _SIDES:
+        if type(players) is not int or players not in SIDES:
             raise EscobaError(f"Escoba is played by 2 or 3 players, or 4 in partnerships, not {players!r}"[:120],
                               code="player_count")
         if not isinstance(rules, Rules):
@@ -329,7 +352,7 @@ class Game:
         self.rules = rules
         self.seed = seed
         self.first_dealer = dealer
-        self.sides: tuple[tuple[int, ...], ...] = _SIDES[players]
+        self.sides: tuple[tuple[int, ...], ...] = SIDES[players]
         self.side_of: tuple[int, ...] = tuple(next(i for i, s in enumerate(self.sides) if p in s)
                                               for p in range(players))
         self._events: list = []
@@ -443,7 +466,11 @@ class Game:
 
     def captures_for(self, card: Card | str) -> list[frozenset[Card]]:
         """The captures a card could make on the table now."""
-        return captures_on(as_card(card), self._s.table_mask, self.rules)
+        card = as_card(card)
+        if card.bit & self._s.table_mask:
+            raise CardError(f"{card} lies on the table: only a card in hand can capture", code="card_on_table",
+                            token=card.code, card=card.code)
+        return captures_on(card, self._s.table_mask, self.rules)
 
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see now."""

@@ -244,6 +244,8 @@ class Rules:
         if not isinstance(data, dict):
             raise RulesError(f"rules must be an object of options, not {type(data).__name__}")
         data = dict(data)
+        if not all(isinstance(key, str) for key in data):
+            raise RulesError("rules options are named by text", code="unknown_option")
         profile = data.pop("profile", "escoba")
         if not isinstance(profile, str):
             raise RulesError(f"the rules profile must be a name, not {profile!r}"[:120])

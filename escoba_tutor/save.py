@@ -232,6 +232,8 @@ def load_code(code: str) -> Game:
             raise SaveFormatError("this resume code's seed is out of range")
         rules, position = rules_from_numbers(numbers, 4)
         count = numbers[position]
+    except IndexError:
+        raise SaveFormatError("this resume code is cut short") from None
     except ValueError as error:
         if isinstance(error, SaveError):
             raise

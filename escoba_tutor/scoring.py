@@ -305,6 +305,8 @@ def score_deal(piles: Sequence[str | Iterable[Card | str]], escobas: Sequence[in
     The piles need not hold all 40 cards (a lesson may score a made-up end of deal), but no card may be in
     two piles. ``facts`` carries what some variants score besides the piles (see :class:`DealFacts`).
     """
+    if isinstance(piles, str) or not isinstance(piles, Iterable):
+        raise EscobaError("piles must be a list with one pile of cards per side", code="bad_piles")
     piles = [as_cards(pile) for pile in piles]
     if not 2 <= len(piles) <= 4:
         raise EscobaError(f"a deal is scored for 2 to 4 sides, not {len(piles)}", code="side_count")

@@ -1,0 +1,187 @@
+"""The ``escoba-tutor`` command.
+
+``escoba-tutor simulate`` plays bots against each other and prints a summary per side; ``escoba-tutor
+check-trace FILE`` re-checks a trace written by ``simulate --trace FILE``. Exit codes: 0 success, 1 a trace
+with problems or a failed run, 2 bad arguments (one line on stderr, never a traceback), 130 interrupted
+(Ctrl-C).
+
+>>> main(["simulate", "--games", "2", "--seed", "1", "--no-progress"])  # doctest: +ELLIPSIS
+escoba, 2 players, 2 games, seed 1: ... deals played
+side  players  bot     games won  ...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+from .bots import bot_names, make_bot
+from .errors import EscobaError
+from .game import MAX_SEED
+from .rules import PROFILES, rules_by_name
+from .simulate import seat_bots, simulate
+from .trace import check_trace
+
+__all__ = ["main", "build_parser"]
+
+PROG = "escoba-tutor"
+EXIT_OK, EXIT_PROBLEMS, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 1, 2, 130
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        # One line instead of argparse's usage block: the message says what to fix, --help the rest.
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _whole(text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text!r}") from None
+
+
+def _players(text: str) -> int:
+    players = _whole(text, "the number of players")
+    if players not in (2, 3, 4):
+        raise argparse.ArgumentTypeError(f"Escoba is played by 2 or 3 players, or 4 in partnerships, not {players}")
+    return players
+
+
+def _games(text: str) -> int:
+    games = _whole(text, "the number of games")
+    if games < 1:
+        raise argparse.ArgumentTypeError(f"the number of games must be at least 1, not {games}")
+    return games
+
+
+def _seed(text: str) -> int:
+    seed = _whole(text, "the seed")
+    if not 0 <= seed <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"the seed must be from 0 to {MAX_SEED}, not {seed}")
+    return seed
+
+
+def _rules(text: str):
+    try:
+        return rules_by_name(text)
+    except EscobaError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Learn the Spanish card game Escoba.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    sim = commands.add_parser(
+        "simulate", help="play bots against each other and compare the sides",
+        description="Play whole games between bots and print, per side, the games won, the points per deal and "
+                    "the escobas per deal. The first dealer alternates from game to game.")
+    sim.add_argument("--players", type=_players, default=2, metavar="N",
+                     help="2 or 3 players, or 4 in partnerships: 0 and 2 against 1 and 3 (default 2)")
+    sim.add_argument("--games", type=_games, default=100, metavar="G", help="games to play (default 100)")
+    sim.add_argument("--seed", type=_seed, default=None, metavar="S",
+                     help="fixes every shuffle and every bot choice (default: a random seed, shown in the output)")
+    sim.add_argument("--rules", type=_rules, default=PROFILES["escoba"], metavar="NAME",
+                     help="rules profile: " + ", ".join(PROFILES) + "; options with +, e.g. escoba+target=31")
+    sim.add_argument("--bots", default="random", metavar="NAMES",
+                     help="one bot for every seat, or one per side separated by commas (4 players: the first "
+                          "plays seats 0 and 2). Bots: " + ", ".join(bot_names()) + " (default random)")
+    sim.add_argument("--trace", metavar="FILE", help="write every deal to FILE as JSON Lines")
+    sim.add_argument("--no-progress", dest="progress", action="store_false",
+                     help="do not show the progress bar on stderr")
+
+    check = commands.add_parser(
+        "check-trace", help="re-check every game of a trace file",
+        description="Re-play every game of a trace written by 'simulate --trace' from the trace alone and list "
+                    "any rule it breaks. Exit 0 when valid, 1 when there are problems.")
+    check.add_argument("file", metavar="FILE", help="a trace (JSON Lines, one deal a line)")
+    return parser
+
+
+class _UsageError(Exception):
+    """Arguments that parse but do not go together (e.g. three bots for two players)."""
+
+    def __init__(self, command: str, message: str) -> None:
+        super().__init__(f"{PROG} {command}: error: {message} (see {PROG} {command} --help)")
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    try:
+        args.rules.check_players(args.players)
+    except EscobaError as error:
+        raise _UsageError("simulate", f"argument --rules: {error}") from None
+    try:  # check the bot names against the player count before the run starts
+        for name in set(seat_bots(args.players, args.bots)):
+            make_bot(name)
+    except EscobaError as error:
+        raise _UsageError("simulate", f"argument --bots: {error}") from None
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    try:
+        result = simulate(args.players, args.games, seed, args.rules, args.bots, trace=args.trace,
+                          progress=args.progress)
+    except EscobaError as error:
+        if error.code == "trace_unwritable":
+            raise _UsageError("simulate", f"argument --trace: {error}") from None
+        raise
+    print(result.report())
+    return EXIT_OK
+
+
+def _check_trace(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file, encoding="utf-8") as stream:
+            lines = stream.readlines()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or "not a UTF-8 text file"
+        print(f"{PROG} check-trace: error: cannot read {args.file!r}: {reason}", file=sys.stderr)
+        return EXIT_USAGE
+    problems = check_trace(lines)
+    if not problems:
+        deals = sum(1 for line in lines if line.strip())
+        print(f"OK: {args.file}: {deals} deal(s) checked, no problem found")
+        return EXIT_OK
+    for problem in problems:
+        print(problem)
+    print(f"{len(problems)} problem(s) found in {args.file}", file=sys.stderr)
+    return EXIT_PROBLEMS
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``) and return the exit code."""
+    parser = build_parser()
+    try:
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as done:  # --help, --version, or a usage error already printed: return its code
+            return done.code if isinstance(done.code, int) else EXIT_OK
+        if args.command == "simulate":
+            return _simulate(args)
+        if args.command == "check-trace":
+            return _check_trace(args)
+        parser.print_help()  # later the bare command will serve the app
+        return EXIT_OK
+    except _UsageError as error:
+        print(error, file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(f"\n{PROG}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except EscobaError as error:  # arguments are checked before the run: this is e.g. a bot breaking the rules
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) went away: stop quietly, and keep Python from complaining at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_FAILED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,140 @@
+"""Shared test helpers.
+
+The reference functions here work on card *codes* and the tables of RULES.md only, never on the engine's own
+values or capture search, so the tests that compare against them check the engine from the outside.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zlib
+from itertools import combinations
+
+from hypothesis import settings
+
+from escoba_tutor import Game
+
+settings.register_profile("escoba", database=None, deadline=None, print_blob=True)
+settings.load_profile("escoba")
+
+RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
+SUITS = "oceb"
+ALL_CODES = tuple(f"{rank}{suit}" for suit in SUITS for rank in RANKS)
+# RULES.md §1: capture values (figures 8, 9, 10) and setenta values.
+CAPTURE_VALUE = {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 10: 8, 11: 9, 12: 10}
+SETENTA_VALUE = {7: 21, 6: 18, 1: 16, 5: 15, 4: 14, 3: 13, 2: 12, 10: 10, 11: 10, 12: 10}
+
+
+def code_of(card) -> str:
+    """A card's canonical code, from a Card object or a canonical code."""
+    return card if isinstance(card, str) else card.code
+
+
+def codes(cards) -> frozenset[str]:
+    return frozenset(code_of(card) for card in cards)
+
+
+def rank(code: str) -> int:
+    return int(code[:-1])
+
+
+def suit(code: str) -> str:
+    return code[-1]
+
+
+def value(code: str) -> int:
+    return CAPTURE_VALUE[rank(code)]
+
+
+def brute_captures(card, table, match: bool = False) -> set[frozenset[str]]:
+    """Every legal capture by trying every subset of the table (RULES.md §3; ``match``: Scopa, §7)."""
+    card = code_of(card)
+    table = sorted(code_of(c) for c in table)
+    if match:
+        equal = [c for c in table if value(c) == value(card)]
+        if equal:
+            return {frozenset([c]) for c in equal}
+        target = value(card)
+    else:
+        target = 15 - value(card)
+    found = set()
+    smallest = sorted(value(c) for c in table)
+    for size in range(1, len(table) + 1):
+        if sum(smallest[:size]) > target:
+            break
+        for combo in combinations(table, size):
+            if sum(value(c) for c in combo) == target:
+                found.add(frozenset(combo))
+    return found
+
+
+def reference_score(piles, escobas, suit_count: bool = False) -> list[int]:
+    """Points per side for one deal, by RULES.md §5 (``suit_count``: the Scopa primera of §7)."""
+    piles = [[code_of(c) for c in pile] for pile in piles]
+    points = list(escobas)
+
+    def strictly_most(values) -> None:
+        top = max(values)
+        if values.count(top) == 1:
+            points[values.index(top)] += 1
+
+    strictly_most([len(pile) for pile in piles])
+    strictly_most([sum(1 for c in pile if suit(c) == "o") for pile in piles])
+    for side, pile in enumerate(piles):
+        if "7o" in pile:
+            points[side] += 1
+    best = [{s: max(SETENTA_VALUE[rank(c)] for c in pile if suit(c) == s) for s in SUITS
+             if any(suit(c) == s for c in pile)} for pile in piles]
+    if suit_count:
+        strictly_most([(len(b), sum(b.values())) for b in best])
+    else:
+        totals = [sum(b.values()) if len(b) == 4 else None for b in best]
+        valid = [t for t in totals if t is not None]
+        if valid and valid.count(max(valid)) == 1:
+            points[totals.index(max(valid))] += 1
+    return points
+
+
+def side_of(players: int, player: int) -> int:
+    """RULES.md §2: with four players 0 and 2 are partners, 1 and 3 too; otherwise each player is a side."""
+    return player % 2 if players == 4 else player
+
+
+def play_randomly(game: Game, rng, moves: int) -> None:
+    """Play up to ``moves`` random legal moves (fewer if the game ends)."""
+    for _ in range(moves):
+        if game.is_over:
+            return
+        game.play(rng.choice(game.legal_moves()))
+
+
+def play_to_end(game: Game, rng) -> Game:
+    while not game.is_over:
+        game.play(rng.choice(game.legal_moves()))
+    return game
+
+
+# ------------------------------------------------------------------ save formats, written out independently
+def sign_save(data: dict) -> str:
+    """A save document with its checksum recomputed, so a test can reach the checks behind the checksum."""
+    body = {k: v for k, v in data.items() if k != "checksum"}
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return json.dumps({**body, "checksum": hashlib.sha256(canonical.encode()).hexdigest()[:16]})
+
+
+CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+def encode_code(numbers) -> str:
+    """A resume code with a valid check for any list of numbers (4 bits a digit, bit 5: more digits)."""
+    body = []
+    for number in numbers:
+        while True:
+            low, number = number & 15, number >> 4
+            body.append(CODE_ALPHABET[low | (16 if number else 0)])
+            if not number:
+                break
+    text = "".join(body)
+    crc = zlib.crc32(text.encode()) & 0xFFFFF
+    return text + "".join(CODE_ALPHABET[(crc >> 5 * i) & 31] for i in range(4))
