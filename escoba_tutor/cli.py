@@ -23,7 +23,7 @@ from . import __version__
 from .bots import bot_names, make_bot
 from .errors import EscobaError
 from .game import MAX_SEED
-from .rules import PROFILES, rules_by_name
+from .rules import PROFILES, VARIANTS, rules_by_name
 from .simulate import seat_bots, simulate
 from .trace import check_trace
 
@@ -90,6 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="fixes every shuffle and every bot choice (default: a random seed, shown in the output)")
     sim.add_argument("--rules", type=_rules, default=PROFILES["escoba"], metavar="NAME",
                      help="rules profile: " + ", ".join(PROFILES) + "; options with +, e.g. escoba+target=31")
+    sim.add_argument("--variant", action="append", default=[], metavar="NAME|KEY=VALUE",
+                     help="a house rule on top of --rules, by name (" + ", ".join(VARIANTS) + ") or as an option "
+                          "setting such as target=31; repeat for several")
     sim.add_argument("--bots", default="random", metavar="NAMES",
                      help="one bot for every seat, or one per side separated by commas (4 players: the first "
                           "plays seats 0 and 2). Bots: " + ", ".join(bot_names()) + " (default random)")
@@ -113,6 +116,11 @@ class _UsageError(Exception):
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    try:
+        if args.variant:
+            args.rules = rules_by_name("+".join([args.rules.name, *args.variant]))
+    except EscobaError as error:
+        raise _UsageError("simulate", f"argument --variant: {error}") from None
     try:
         args.rules.check_players(args.players)
     except EscobaError as error:

@@ -187,3 +187,23 @@ def test_ctrl_c_stops_cleanly_and_leaves_whole_games(tmp_path):
     assert "interrupted" in err and "Traceback" not in err
     assert out == b""
     assert check_trace(path) == []  # whole games only, each one valid
+
+
+def test_variants_on_the_command_line_reach_the_trace(tmp_path, capsys):
+    trace = tmp_path / "chile.jsonl"
+    code = main(["simulate", "--players", "3", "--games", "3", "--seed", "4", "--no-progress",
+                 "--variant", "chile", "--variant", "target=11", "--trace", str(trace)])
+    assert code == 0
+    assert "escoba+target=11+chile" in capsys.readouterr().out
+    first = json.loads(trace.read_text().splitlines()[0])
+    assert first["rules"] == "escoba" and first["variants"] == {"target": 11, "chile": True}
+    assert check_trace(trace) == []
+
+
+@pytest.mark.parametrize("variant, expected", [("bogus", "neither a variant nor an option"),
+                                               ("target=zero", "whole number"),
+                                               ("chile", "3 or 4 players")])
+def test_bad_variants_are_refused(capsys, variant, expected):
+    assert main(["simulate", "--players", "2", "--games", "1", "--no-progress", "--variant", variant]) == 2
+    err = capsys.readouterr().err
+    assert expected in err and "Traceback" not in err
