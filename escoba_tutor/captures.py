@@ -13,12 +13,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
-from .cards import DECK, Card, as_card, format_cards, table_mask
+from .cards import DECK, Card, Suit, as_card, cards_mask, format_cards, parse_cards, table_mask
 from .errors import CardError
 from .rules import ESCOBA, SCOPA, Rules
 
-__all__ = ["legal_captures", "capture_target", "capture_total", "format_cards", "SCOPA"]
+__all__ = ["legal_captures", "capture_target", "capture_total", "capture_gains", "check_capture", "CaptureCheck",
+           "Gains", "format_cards", "SCOPA"]
 
 
 def capture_target(card: Card, rules: Rules = ESCOBA) -> int:
@@ -158,3 +160,91 @@ def legal_captures(card: Card | str, table: Iterable[Card | str] | str, rules: R
                         token=card.code, card=card.code)
     return captures_on(card, mask, rules)
 
+
+
+@dataclass(frozen=True)
+class Gains:
+    """What a capture puts in the capturing side's pile: the data a lesson shows next to it."""
+
+    cards: int
+    oros: int
+    sevens: int
+    siete_de_oros: bool
+    escoba: bool
+
+
+def capture_gains(card: Card | str, taken: Iterable[Card | str] | str, table: Iterable[Card | str] | str) -> Gains:
+    """What playing ``card`` and taking ``taken`` from ``table`` wins (the played card joins the pile).
+
+    >>> capture_gains("3c", "1o 4b 7o", "1o 4b 7o")
+    Gains(cards=4, oros=2, sevens=1, siete_de_oros=True, escoba=True)
+    """
+    card, taken, table = as_card(card), parse_cards(taken), parse_cards(table)
+    pile = (card, *taken)
+    return Gains(cards=len(pile), oros=sum(1 for c in pile if c.suit is Suit.OROS),
+                 sevens=sum(1 for c in pile if c.rank == 7), siete_de_oros=any(c.code == "7o" for c in pile),
+                 escoba=bool(taken) and set(taken) == set(table))
+
+
+@dataclass(frozen=True)
+class CaptureCheck:
+    """The verdict on a capture a learner built: ``ok``, or ``reason`` says what is wrong.
+
+    Reasons: ``ok``; ``no_card`` (no card played); ``card_not_in_hand``; ``not_on_table`` (a taken card is not
+    on the table); ``must_capture`` (laid down, but it could capture); ``wrong_sum``; ``figure_face_value``
+    (the sum is right only if a figure counted its printed number: a sota is 8, not 10);
+    ``equal_card_first`` (Scopa: an equal card must be taken alone). ``total`` is what the cards add up
+    to (with the played card, in Escoba), ``goal`` what they must add up to, ``legal`` the captures the
+    played card could make.
+    """
+
+    ok: bool
+    reason: str
+    card: Card | None
+    taken: tuple[Card, ...]
+    total: int
+    goal: int
+    legal: tuple[frozenset[Card], ...]
+
+
+def check_capture(card: Card | str | None, taken: Iterable[Card | str] | str, table: Iterable[Card | str] | str,
+                  rules: Rules = ESCOBA, hand: Iterable[Card | str] | str | None = None) -> CaptureCheck:
+    """Judge a capture someone built: ``card`` played from ``hand`` (when given), taking ``taken`` from ``table``.
+
+    >>> check_capture("3c", "1o 4b 7o", "1o 4b 7o").ok
+    True
+    >>> check_capture("5o", "10c", "10c 2e").reason      # 5 + sota: the sota counts 8, not 10
+    'figure_face_value'
+    >>> check_capture("5o", "", "12c 2e").reason         # the rey was there to take
+    'must_capture'
+    """
+    table = parse_cards(table)
+    taken = tuple(sorted(parse_cards(taken)))
+    if card is None or card == "":
+        return CaptureCheck(False, "no_card", None, taken, 0, 0, ())
+    card = as_card(card)
+    goal = 15 if rules.capture == "fifteen" else card.value
+    base = card.value if rules.capture == "fifteen" else 0
+    if hand is not None and card not in parse_cards(hand):
+        return CaptureCheck(False, "card_not_in_hand", card, taken, 0, goal, ())
+    if card in table:
+        raise CardError(f"{card} cannot be played and lie on the table at once", code="card_on_table",
+                        token=card.code, card=card.code)
+    legal = tuple(captures_on(card, cards_mask(table), rules))
+    total = base + sum(c.value for c in taken)
+
+    def verdict(ok: bool, reason: str) -> CaptureCheck:
+        return CaptureCheck(ok, reason, card, taken, total, goal, legal)
+
+    if any(c not in table for c in taken):
+        return verdict(False, "not_on_table")
+    if not taken:
+        return verdict(not legal or not rules.must_capture, "must_capture" if legal and rules.must_capture else "ok")
+    if frozenset(taken) in legal:
+        return verdict(True, "ok")
+    if total == goal:
+        return verdict(False, "equal_card_first")
+    printed = (card.rank if rules.capture == "fifteen" else 0) + sum(c.rank for c in taken)
+    if any(c.is_figure for c in (card, *taken)) and printed == goal:
+        return verdict(False, "figure_face_value")
+    return verdict(False, "wrong_sum")

@@ -1,0 +1,1 @@
+"""Teaching widgets for Jupyter and Voilà, built on the engine."""

@@ -1,0 +1,148 @@
+"""Message catalogs: every word a learner reads comes from here, in Spanish (the default) or English.
+
+The catalogs are gettext ``.po`` files read with Babel, one file per widget module and language:
+``escoba_tutor/locale/<lang>/LC_MESSAGES/<module>.po``. Message ids are English source text with
+``{name}`` placeholders. ``python -m escoba_tutor.widgets.i18n`` adds new ids to the catalogs (the
+translations are then written by hand); ``tests/test_i18n.py`` fails on a missing, empty or unused entry.
+
+>>> _ = Translator("es")
+>>> _("{rank} of {suit}", rank="siete", suit="oros")
+'siete de oros'
+>>> _.card_name("7o"), Translator("en").card_name("10e")
+('siete de oros', 'jack of swords')
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from functools import cache
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+
+from ..cards import Card, Suit, as_card
+from ..errors import EscobaError
+
+__all__ = ["LANGUAGES", "DEFAULT_LANGUAGE", "Translator", "normalize_language", "N_"]
+
+LANGUAGES = {"es": "Español", "en": "English"}
+DEFAULT_LANGUAGE = "es"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+
+
+def N_(message: str) -> str:  # noqa: N802 - the gettext name for "mark for translation, translate later"
+    return message
+
+
+_RANKS = {1: N_("ace"), 2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five"), 6: N_("six"), 7: N_("seven"),
+          10: N_("jack"), 11: N_("knight"), 12: N_("king")}
+_SUITS = {Suit.OROS: N_("coins"), Suit.COPAS: N_("cups"), Suit.ESPADAS: N_("swords"), Suit.BASTOS: N_("clubs")}
+_CARD_NAME = N_("{rank} of {suit}")
+
+
+class LanguageError(EscobaError):
+    code = "bad_language"
+
+
+def normalize_language(lang: object) -> str:
+    """``es``, ``EN``, ``en-GB`` and ``es_ES`` are accepted; anything else is refused with the choices."""
+    if isinstance(lang, str):
+        base = lang.strip().replace("_", "-").split("-")[0].lower()
+        if base in LANGUAGES:
+            return base
+    shown = repr(lang)[:20]
+    raise LanguageError(f"no language {shown}: choose " + " or ".join(f"{k} ({v})" for k, v in LANGUAGES.items()),
+                        value=shown)
+
+
+@cache
+def _messages(lang: str) -> dict:
+    """Every translated message of one language, all modules' catalogs merged."""
+    merged: dict = {}
+    folder = LOCALE_DIR / lang / "LC_MESSAGES"
+    for path in sorted(folder.glob("*.po")):
+        with path.open("rb") as handle:
+            catalog = read_po(handle, locale=lang)
+        for message in catalog:
+            if message.id and message.string and not message.fuzzy:
+                merged[message.id] = message.string
+    return merged
+
+
+class Translator:
+    """The text of one language. ``_("...")`` translates and fills ``{placeholders}``."""
+
+    def __init__(self, lang: str = DEFAULT_LANGUAGE) -> None:
+        self.lang = normalize_language(lang)
+        self._messages = _messages(self.lang)
+
+    def __call__(self, message: str, /, **params: object) -> str:
+        text = self._messages.get(message, message)
+        return text.format(**params) if params else text
+
+    def plural(self, singular: str, plural: str, n: int, /, **params: object) -> str:
+        forms = self._messages.get((singular, plural)) or (singular, plural)
+        return (forms[0] if n == 1 else forms[-1]).format(n=n, **params)
+
+    def card_name(self, card: Card | str) -> str:
+        card = as_card(card)
+        return self(_CARD_NAME, rank=self(_RANKS[card.rank]), suit=self(_SUITS[card.suit]))
+
+    def suit_name(self, suit: Suit | str) -> str:
+        return self(_SUITS[Suit(suit)])
+
+    def rank_name(self, rank: int) -> str:
+        return self(_RANKS[rank])
+
+
+# ------------------------------------------------------------------------------------ keeping catalogs
+_FIXED_DATE = datetime(2026, 11, 30, tzinfo=timezone.utc)  # a fixed header date keeps the files' diffs small
+KEYWORDS = {"_": None, "N_": None, "_n": (1, 2), "plural": (1, 2)}
+
+
+def extract(module: Path) -> list[tuple[str | tuple[str, str], int]]:
+    """The message ids a widget module uses, with their line numbers."""
+    from babel.messages.extract import extract_python
+
+    with module.open("rb") as handle:
+        found = []
+        for line, _func, message, _comments in extract_python(handle, KEYWORDS, [], {}):
+            if isinstance(message, tuple):
+                message = tuple(m for m in message if m is not None)
+                message = message[0] if len(message) == 1 else message
+            found.append((message, line))
+    return found
+
+
+def update_catalogs() -> None:
+    """Add each module's new message ids to its catalogs (empty, to be translated), drop unused ones."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    widgets = Path(__file__).resolve().parent
+    for module in sorted(widgets.glob("*.py")):
+        ids = extract(module)
+        if not ids:
+            continue
+        for lang in LANGUAGES:
+            path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{module.stem}.po"
+            old = {}
+            if path.exists():
+                with path.open("rb") as handle:
+                    old = {m.id: m.string for m in read_po(handle, locale=lang) if m.id}
+            catalog = Catalog(locale=lang, project="escoba-tutor", domain=module.stem, version="1",
+                              header_comment=f"# {LANGUAGES[lang]}: the messages of escoba_tutor/widgets/{module.name}",
+                              copyright_holder="the escoba-tutor team", msgid_bugs_address="",
+                              last_translator="the escoba-tutor team", language_team=LANGUAGES[lang],
+                              creation_date=_FIXED_DATE, revision_date=_FIXED_DATE, fuzzy=False)
+            for message, line in ids:
+                if message not in catalog:
+                    catalog.add(message, old.get(message, "" if isinstance(message, str) else ("", "")),
+                                locations=[(f"escoba_tutor/widgets/{module.name}", line)])
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("wb") as handle:
+                write_po(handle, catalog, omit_header=False, sort_output=True, width=110)
+
+
+if __name__ == "__main__":
+    update_catalogs()

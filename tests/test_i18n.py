@@ -1,0 +1,68 @@
+"""The message catalogs: every message a widget module uses is translated in every language, and nothing
+is left over. One catalog per module and language, so a change shows where it belongs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from escoba_tutor.widgets.i18n import LANGUAGES, LOCALE_DIR, LanguageError, Translator, extract, normalize_language
+
+WIDGETS = Path(__file__).resolve().parent.parent / "escoba_tutor" / "widgets"
+MODULES = sorted(m for m in WIDGETS.glob("*.py") if extract(m))
+PLACEHOLDER = re.compile(r"\{(\w*)\}")
+
+
+def catalog(lang: str, module: Path) -> dict:
+    path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{module.stem}.po"
+    assert path.exists(), f"{path} is missing: run python -m escoba_tutor.widgets.i18n and translate"
+    with path.open("rb") as handle:
+        return {m.id: m for m in read_po(handle, locale=lang) if m.id}
+
+
+def test_there_are_catalogs_to_check():
+    assert MODULES, "no widget module uses a message"
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.stem)
+def test_every_message_is_translated_and_none_is_unused(lang, module):
+    used = {message for message, _line in extract(module)}
+    messages = catalog(lang, module)
+    missing = used - set(messages)
+    unused = set(messages) - used
+    assert not missing, f"{lang}/{module.stem}.po lacks {sorted(map(str, missing))}"
+    assert not unused, f"{lang}/{module.stem}.po has unused {sorted(map(str, unused))}"
+    for key, message in messages.items():
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(forms), f"{lang}/{module.stem}.po: {key!r} is not translated"
+        assert not message.fuzzy, f"{lang}/{module.stem}.po: {key!r} is marked fuzzy"
+        ids = key if isinstance(key, tuple) else (key,)
+        wanted = set().union(*(PLACEHOLDER.findall(i) for i in ids))
+        for form in forms:
+            assert set(PLACEHOLDER.findall(form)) <= wanted | {"n"}, f"{key!r}: {form!r} has other placeholders"
+            assert wanted - {"n"} <= set(PLACEHOLDER.findall(form)), f"{key!r}: {form!r} drops a placeholder"
+
+
+def test_every_card_has_a_name_in_both_languages():
+    from escoba_tutor import DECK
+
+    for lang in LANGUAGES:
+        names = {Translator(lang).card_name(card) for card in DECK}
+        assert len(names) == 40
+    assert Translator("es").card_name("1c") == "as de copas"
+    assert Translator("en").card_name("12b") == "king of clubs"
+
+
+@pytest.mark.parametrize("text, lang", [("es", "es"), ("EN", "en"), ("en-GB", "en"), ("es_ES", "es")])
+def test_language_names_are_normalized(text, lang):
+    assert normalize_language(text) == lang
+
+
+@pytest.mark.parametrize("text", ["xx", "", None, 5, "english"])
+def test_unknown_languages_are_refused(text):
+    with pytest.raises(LanguageError, match="choose es"):
+        normalize_language(text)
