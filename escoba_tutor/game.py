@@ -251,6 +251,16 @@ class DealRecord:
     renuncios: tuple[int, ...] = ()
     last_play_sweeps: tuple[int, ...] = ()
 
+    def tables(self) -> list[tuple[Card, ...]]:
+        """The table before the first play and after each play, for a step-by-step review of the deal."""
+        table = [c for c in self.table if c not in self.dealer_capture]
+        states = [tuple(table)]
+        for record in self.plays:
+            card, taken = record.move
+            table = [c for c in table if c not in taken] if taken else [*table, card]
+            states.append(tuple(table))
+        return states
+
 
 @dataclass(frozen=True)
 class PlayerView:

@@ -1,0 +1,368 @@
+"""CaptureTable: every legal capture for a hand and a table, explained; and captures the learner builds.
+
+>>> from escoba_tutor.widgets import CaptureTable
+>>> widget = CaptureTable(table="1o 4b 7o", hand="3c 5e")
+>>> [row["id"] for row in widget.model.rows]
+['3c:1o+7o+4b', '5e:']
+>>> widget.model.rows[0]["gains"]
+Gains(cards=4, oros=2, sevens=1, siete_de_oros=True, escoba=True)
+>>> widget.lang = "en"
+>>> widget._picker.rows[0]["cells"][2]
+'3 + 1 + 7 + 4 = 15'
+"""
+
+from __future__ import annotations
+
+import ipywidgets as w
+from traitlets import Any, Bool, Dict, HasTraits, Instance, Int, List, Tuple, Unicode, link, observe, validate
+
+from ..captures import CaptureCheck, capture_gains, check_capture, legal_captures
+from ..cards import DECK, Card, parse_card, parse_cards
+from ..errors import EscobaError
+from ..rules import ESCOBA, Rules, rules_by_name
+from .i18n import DEFAULT_LANGUAGE, Translator, normalize_language
+from .primitives import CardRow, LiveRegion, RowPicker
+
+__all__ = ["CaptureModel", "CaptureTable", "describe_sum", "describe_gains"]
+
+MAX_HAND = 3
+MAX_TABLE = 36
+
+
+def as_rules(rules: Rules | str) -> Rules:
+    return rules if isinstance(rules, Rules) else rules_by_name(rules)
+
+
+def describe_sum(_: Translator, card: Card, taken: tuple[Card, ...], rules: Rules) -> str:
+    """``3 + 1 + 4 + 7 = 15``; a figure shows its value: ``sota (8)``. In Scopa the taken cards add up to the
+    played card: ``2 + 3 = 5``."""
+    def term(c: Card) -> str:
+        return _("{figure} ({value})", figure=_.rank_name(c.rank), value=c.value) if c.is_figure else str(c.value)
+
+    if rules.capture == "fifteen":
+        return " + ".join(term(c) for c in (card, *taken)) + f" = {card.value + sum(c.value for c in taken)}"
+    return " + ".join(term(c) for c in taken) + f" = {sum(c.value for c in taken)}"
+
+
+def describe_gains(_: Translator, gains) -> str:
+    parts = []
+    if gains.escoba:
+        parts.append(_("escoba"))
+    if gains.siete_de_oros:
+        parts.append(_("the siete de oros"))
+    if gains.oros:
+        parts.append(_.plural("{n} oro", "{n} oros", gains.oros))
+    if gains.sevens:
+        parts.append(_.plural("{n} seven", "{n} sevens", gains.sevens))
+    parts.append(_.plural("{n} card", "{n} cards", gains.cards))
+    return ", ".join(parts)
+
+
+class CaptureModel(HasTraits):
+    """The position and what the engine says about it. Views observe it; they compute no rule.
+
+    ``hand`` and ``table`` are card text. Text that is not a valid position sets ``error`` (a code and the
+    engine's message) and leaves the last valid position in place: nothing is half-changed.
+    """
+
+    hand = Unicode("")
+    table = Unicode("")
+    rules = Instance(Rules, args=())  # Rules() is the default profile, ESCOBA
+    hand_cards = Tuple()
+    table_cards = Tuple()
+    error = Dict()
+    rows = List()
+    selected = Unicode("")
+    built_card = Unicode("")
+    built_taken = List()
+    verdict = Instance(CaptureCheck, allow_none=True)
+    #: Changes once after every change of the above: views redraw on it, never on a half-made state.
+    revision = Int(0)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._update()
+
+    @validate("rules")
+    def _valid_rules(self, proposal):
+        return as_rules(proposal["value"])
+
+    @observe("hand", "table", "rules")
+    def _changed(self, change) -> None:
+        self._update()
+
+    @observe("selected", "verdict")
+    def _shown_changed(self, change) -> None:
+        self.revision += 1
+
+    def _update(self) -> None:
+        with self.hold_trait_notifications():
+            self._reparse()
+        self.revision += 1
+
+    def _reparse(self) -> None:
+        try:
+            hand, table = parse_cards(self.hand), parse_cards(self.table)
+            both = set(hand) & set(table)
+            if both:
+                card = min(both)
+                raise EscobaError(f"{card} cannot be in the hand and on the table at once", code="card_in_both",
+                                  card=card.code)
+            if len(hand) > MAX_HAND:
+                raise EscobaError(f"a hand holds at most {MAX_HAND} cards, not {len(hand)}", code="hand_too_big",
+                                  count=len(hand))
+            if len(table) > MAX_TABLE:
+                raise EscobaError(f"a table holds at most {MAX_TABLE} cards here, not {len(table)}",
+                                  code="table_too_big", count=len(table))
+        except EscobaError as error:
+            self.error = {"code": error.code, "message": str(error), **{k: str(v) for k, v in error.params.items()}}
+            return
+        self.error = {}
+        self.hand_cards, self.table_cards = hand, table
+        self.rows = self._rows()
+        if self.selected not in {row["id"] for row in self.rows}:
+            self.selected = ""
+        self.built_card, self.built_taken, self.verdict = "", [], None
+
+    def _rows(self) -> list[dict]:
+        """One row per legal capture, then a row for each hand card that takes nothing; data, not text."""
+        rows = []
+        for card in self.hand_cards:
+            captures = legal_captures(card, self.table_cards, self.rules)
+            for taken in captures:
+                taken = tuple(sorted(taken))
+                rows.append({"id": f"{card.code}:" + "+".join(c.code for c in taken), "card": card.code,
+                             "taken": [c.code for c in taken], "gains": capture_gains(card, taken, self.table_cards)})
+            if not captures:
+                rows.append({"id": f"{card.code}:", "card": card.code, "taken": [], "gains": None})
+        return rows
+
+    def check_built(self) -> CaptureCheck:
+        """Judge the capture the learner built from ``built_card`` and ``built_taken``."""
+        verdict = check_capture(self.built_card or None, self.built_taken, self.table_cards, self.rules,
+                                hand=self.hand_cards)
+        self.verdict = verdict
+        return verdict
+
+
+class CaptureTable(w.VBox):
+    """For a hand and a table: one row per legal capture (the cards, the sum, what it wins), a row for each card
+    that takes nothing, and a place to build a capture and have it checked.
+
+    ``CaptureTable(table="1o 4b 7o", hand="3c 5e 12b")``; ``rules`` is a profile name or a ``Rules``;
+    ``lang`` is ``es`` (default) or ``en``; ``deck`` is ``spanish`` or ``french``.
+    """
+
+    table = Unicode("")
+    hand = Unicode("")
+    lang = Unicode(DEFAULT_LANGUAGE)
+    rules = Any(ESCOBA)
+    deck = Unicode("spanish")
+    selected = Unicode("")
+    editable = Bool(True)
+
+    def __init__(self, table: str = "", hand: str = "", *, rules: Rules | str = ESCOBA, lang: str = DEFAULT_LANGUAGE,
+                 deck: str = "spanish", editable: bool = True, model: CaptureModel | None = None, **kwargs) -> None:
+        self.model = model or CaptureModel(hand=hand, table=table, rules=as_rules(rules))
+        super().__init__(**kwargs)
+        self.add_class("escoba-capture-table")
+        self._title = w.HTML()
+        self._table_text = w.Text(continuous_update=False, layout=w.Layout(width="auto", flex="1 1 14em"))
+        self._hand_text = w.Text(continuous_update=False, layout=w.Layout(width="auto", flex="1 1 10em"))
+        self._inputs = w.HBox([self._table_text, self._hand_text], layout=w.Layout(flex_flow="row wrap"))
+        self._table_row = CardRow(mode="multi")
+        self._hand_row = CardRow(mode="single")
+        self._table_label = w.HTML()
+        self._hand_label = w.HTML()
+        self._picker = RowPicker()
+        self._check = w.Button(icon="check")
+        self._clear = w.Button(icon="eraser")
+        self._status = LiveRegion()
+        self._deck_target = w.ToggleButtons()
+        self._deck_row = CardRow(mode="multi", size="small")
+        self._deck_box = w.VBox([self._deck_target, self._deck_row])
+        self._deck_toggle = w.ToggleButton(icon="th")
+        self.children = [self._title, self._inputs, self._deck_toggle, self._deck_box, self._table_label,
+                         self._table_row,
+                         self._hand_label, self._hand_row, self._picker,
+                         w.HBox([self._check, self._clear], layout=w.Layout(flex_flow="row wrap")), self._status]
+        for name in ("table", "hand", "selected"):  # the model's values first: a link copies left to right
+            self.set_trait(name, getattr(self.model, name))
+        self._links = [link((self.model, name), (self, name)) for name in ("table", "hand", "selected")]
+        self.lang, self.deck, self.editable = lang, deck, editable
+        self.rules = self.model.rules
+        self._table_text.observe(self._typed_table, "value")
+        self._hand_text.observe(self._typed_hand, "value")
+        self._picker.observe(self._picked_row, "selected")
+        self._hand_row.observe(self._built, "selected")
+        self._table_row.observe(self._built, "selected")
+        self._deck_row.observe(self._deck_clicked, "selected")
+        self._deck_toggle.observe(self._redraw, "value")
+        self._deck_target.observe(self._redraw, "value")
+        self._check.on_click(self._check_clicked)
+        self._clear.on_click(self._clear_clicked)
+        self.model.observe(self._redraw, "revision")
+        self._redraw()
+
+    # --------------------------------------------------------------------------------------- inputs
+    @observe("rules")
+    def _rules_changed(self, change) -> None:
+        self.model.rules = as_rules(change["new"])
+
+    @validate("lang")
+    def _valid_lang(self, proposal):
+        return normalize_language(proposal["value"])
+
+    @observe("deck", "editable", "lang")
+    def _look_changed(self, change) -> None:
+        if hasattr(self, "_status"):
+            self._redraw()
+
+    def _typed_table(self, change) -> None:
+        self.table = change["new"]
+
+    def _typed_hand(self, change) -> None:
+        self.hand = change["new"]
+
+    def _picked_row(self, change) -> None:
+        self.model.selected = change["new"]
+
+    def _built(self, change) -> None:
+        self.model.built_card = self._hand_row.selected[0] if self._hand_row.selected else ""
+        self.model.built_taken = list(self._table_row.selected)
+        self.model.verdict = None
+
+    def _deck_clicked(self, change) -> None:
+        chosen = [code for code in change["new"]]
+        other = self.model.table_cards if self._deck_target.index == 1 else self.model.hand_cards
+        chosen = [code for code in chosen if code not in {c.code for c in other}]
+        if self._deck_target.index == 1:
+            self.hand = " ".join(chosen)
+        else:
+            self.table = " ".join(chosen)
+
+    def _check_clicked(self, button) -> None:
+        self.model.check_built()
+
+    def _clear_clicked(self, button) -> None:
+        self._hand_row.selected = []
+        self._table_row.selected = []
+        self.model.selected = ""
+        self.model.verdict = None
+
+    # ------------------------------------------------------------------------------------- drawing
+    def _redraw(self, change=None) -> None:
+        m = self.model
+        _ = Translator(self.lang)
+        self._title.value = f"<h3 class='escoba-title'>{_('Captures of 15')}</h3>" if m.rules.capture == "fifteen" \
+            else f"<h3 class='escoba-title'>{_('Captures (Scopa)')}</h3>"
+        self._table_text.description, self._hand_text.description = _("Table"), _("Hand")
+        self._table_text.placeholder, self._hand_text.placeholder = "1o 4b 7o", "3c 5e 12b"
+        if self._table_text.value != self.table:
+            self._table_text.value = self.table
+        if self._hand_text.value != self.hand:
+            self._hand_text.value = self.hand
+        self._inputs.layout.display = "flex" if self.editable else "none"
+        self._deck_toggle.layout.display = "inline-flex" if self.editable else "none"
+        self._deck_toggle.description = _("Pick cards from the deck")
+        self._deck_box.layout.display = "flex" if self._deck_toggle.value and self.editable else "none"
+        self._deck_target.options = [_("Table"), _("Hand")]
+        self._deck_row.deck = self.deck
+        self._deck_row.group_label = _("The 40 cards")
+        self._deck_row.cards = [c.code for c in DECK]
+        self._deck_row.labels = [_.card_name(c) for c in DECK]
+        target = m.hand_cards if self._deck_target.index == 1 else m.table_cards
+        self._deck_row.selected = [c.code for c in target]
+
+        chosen = next((row for row in m.rows if row["id"] == m.selected), None)
+        for row_widget, cards, label in ((self._table_row, m.table_cards, _("Table")),
+                                         (self._hand_row, m.hand_cards, _("Your hand"))):
+            row_widget.deck = self.deck
+            row_widget.cards = [c.code for c in cards]
+            row_widget.labels = [_.card_name(c) for c in cards]
+            row_widget.marks = {c.code: str(c.value) for c in cards if c.is_figure}
+            row_widget.group_label = label
+        self._table_label.value = f"<b>{_('Table')}</b>"
+        self._hand_label.value = f"<b>{_('Your hand')}</b>"
+        self._table_row.highlighted = chosen["taken"] if chosen else []
+        self._hand_row.highlighted = [chosen["card"]] if chosen else []
+
+        self._picker.deck = self.deck
+        self._picker.caption = _("Every legal capture")
+        self._picker.headers = [_("Play"), _("Takes"), _("Sum"), _("Wins")]
+        self._picker.empty_text = _("Put cards in your hand to see its captures.")
+        self._picker.rows = [self._picker_row(_, row) for row in m.rows]
+        self._picker.selected = m.selected
+        self._check.description = _("Check my capture")
+        self._clear.description = _("Clear")
+        self._status.message = self._message(_)
+
+    def _picker_row(self, _: Translator, row: dict) -> dict:
+        card = _.card_name(row["card"])
+        if row["taken"]:
+            row = {**row, "sum": describe_sum(_, parse_card(row["card"]), parse_cards(row["taken"]), self.model.rules),
+                   "gains_text": describe_gains(_, row["gains"])}
+        if not row["taken"]:
+            text = _("{card} takes nothing: it stays on the table", card=card)
+            return {"id": row["id"], "cells": [row["card"], "—", "—", _("stays on the table")], "cards": [row["card"]],
+                    "label": text, "tone": "info"}
+        taken = ", ".join(_.card_name(c) for c in row["taken"])
+        label = _("{card} takes {taken}: {sum}; wins {gains}", card=card, taken=taken, sum=row["sum"],
+                  gains=row["gains_text"])
+        return {"id": row["id"], "cells": [row["card"], " ".join(row["taken"]), row["sum"], row["gains_text"]],
+                "cards": [row["card"], *row["taken"]], "label": label, "tone": "good" if row["gains"].escoba else ""}
+
+    def _message(self, _: Translator) -> str:
+        m = self.model
+        if m.error:
+            return _("Check the cards: {problem}", problem=_error_text(_, m.error))
+        if m.verdict is not None:
+            return _verdict_text(_, m.verdict)
+        chosen = next((row for row in m.rows if row["id"] == m.selected), None)
+        if chosen:
+            return self._picker_row(_, chosen)["label"]
+        return ""
+
+
+def _error_text(_: Translator, error: dict) -> str:
+    code = error.get("code")
+    if code in ("bad_card", "empty_card"):
+        return _("“{token}” is not a card: write codes like 7o, 10e, 12b (or 7D, JS, KC)",
+                 token=error.get("token", ""))
+    if code == "duplicate_card":
+        return _("{card} is written twice", card=error.get("card", ""))
+    if code == "card_in_both":
+        return _("{card} is both in the hand and on the table", card=error.get("card", ""))
+    if code == "hand_too_big":
+        return _("a hand holds at most 3 cards")
+    if code == "table_too_big":
+        return _("too many cards on the table")
+    return _("the cards are not valid")
+
+
+def _verdict_text(_: Translator, verdict: CaptureCheck) -> str:
+    legal = "; ".join(" ".join(c.code for c in sorted(cap)) for cap in verdict.legal)
+    if verdict.ok:
+        if not verdict.taken:
+            return _("Right: {card} takes nothing, so it stays on the table.", card=verdict.card.code)
+        taken = " ".join(c.code for c in verdict.taken)
+        return _("Right! {card} takes {taken}: {total}.", card=verdict.card.code, taken=taken, total=verdict.total)
+    reason = verdict.reason
+    if reason == "no_card":
+        return _("Choose a card from your hand first: it is part of the 15.")
+    if reason == "card_not_in_hand":
+        return _("{card} is not in your hand.", card=verdict.card.code)
+    if reason == "not_on_table":
+        return _("You can only take cards that are on the table.")
+    if reason == "must_capture":
+        return _("{card} can capture, so it must: it can take {legal}.", card=verdict.card.code, legal=legal)
+    if reason == "figure_face_value":
+        return _("Careful with the figures: sota 8, caballo 9, rey 10. These cards make {total}, not {goal}.",
+                 total=verdict.total, goal=verdict.goal)
+    if reason == "equal_card_first":
+        return _("With an equal card on the table, it must be taken alone: {legal}.", legal=legal)
+    if verdict.legal:
+        return _("These cards make {total}, not {goal}. {card} can take {legal}.", total=verdict.total,
+                 goal=verdict.goal, card=verdict.card.code, legal=legal)
+    return _("These cards make {total}, not {goal}. {card} cannot capture anything here.", total=verdict.total,
+             goal=verdict.goal, card=verdict.card.code)

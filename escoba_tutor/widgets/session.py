@@ -1,0 +1,200 @@
+"""The state of a game at the screen: who is human, whose hand is shown, the computer's turns, pauses at the
+end of each deal, and saving. No rule is computed here: the engine's Game decides everything.
+
+>>> session = GameSession(players=2, seed=3)
+>>> session.phase, session.viewer
+('play', 0)
+>>> session.finish_computer_turns()   # let the computer play until it is the learner's turn
+>>> session.game.turn == 0 or session.phase != "play"
+True
+"""
+
+from __future__ import annotations
+
+import random
+
+from traitlets import Any, HasTraits, Instance, Int, List, Unicode, observe, validate
+
+from ..bots import make_bot
+from ..errors import EscobaError, IllegalMoveError, NothingToUndoError
+from ..game import Game, Move
+from ..rules import ESCOBA, Rules, rules_by_name
+from .i18n import DEFAULT_LANGUAGE, normalize_language
+
+__all__ = ["GameSession", "MODES"]
+
+MODES = ("computer", "pass_and_play")
+
+
+class GameSession(HasTraits):
+    """A game between the learner (seat 0) and the computer, or two learners at one screen.
+
+    ``phase``: ``play``; ``handover`` (pass and play: the screen waits for the next student before showing a
+    hand); ``deal_over`` (the deal's score sheet waits to be read); ``game_over``.
+    ``revision`` changes whenever anything on the screen should be redrawn. ``events`` lists what happened
+    since the last human move, as data (for announcements).
+    """
+
+    players = Int(2)
+    rules = Instance(Rules, args=())  # Rules() is the default profile, ESCOBA
+    seed = Int(0)
+    mode = Unicode("computer")
+    level = Unicode("random")
+    lang = Unicode(DEFAULT_LANGUAGE)
+    phase = Unicode("play")
+    viewer = Int(0)
+    revision = Int(0)
+    deals_seen = Int(0)
+    events = List()
+    problem = Any(None)  # the last refused action: an EscobaError (its code and params say why)
+    game = Instance(Game)
+
+    def __init__(self, players: int = 2, rules: Rules | str = ESCOBA, seed: int | None = None,
+                 mode: str = "computer", level: str = "random", lang: str = DEFAULT_LANGUAGE) -> None:
+        super().__init__(lang=lang, mode=mode, level=level)
+        self.new_game(players, rules, seed)
+
+    @validate("lang")
+    def _valid_lang(self, proposal):
+        return normalize_language(proposal["value"])
+
+    @validate("mode")
+    def _valid_mode(self, proposal):
+        if proposal["value"] not in MODES:
+            raise EscobaError(f"mode must be one of {', '.join(MODES)}", code="bad_mode")
+        return proposal["value"]
+
+    @observe("lang")
+    def _lang_changed(self, change) -> None:
+        self.revision += 1
+
+    # ------------------------------------------------------------------------------------------- setup
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return (0, 1) if self.mode == "pass_and_play" and self.players == 2 else (0,)
+
+    def new_game(self, players: int | None = None, rules: Rules | str | None = None, seed: int | None = None) -> None:
+        """Start a new game; the current one is kept until the new one is valid."""
+        players = self.players if players is None else players
+        rules = self.rules if rules is None else rules
+        rules = rules if isinstance(rules, Rules) else rules_by_name(rules)
+        game = Game(players=players, rules=rules, seed=seed)
+        self._adopt(game)
+
+    def _adopt(self, game: Game) -> None:
+        self.game = game
+        self.players, self.rules, self.seed = game.players, game.rules, game.seed
+        rng = random.Random(game.seed)
+        self._bots = {seat: make_bot(self.level, seed=rng.randrange(1 << 30)) for seat in range(game.players)
+                      if seat not in self.humans}
+        self.deals_seen = len(game.deals)
+        self.viewer = game.turn if game.turn in self.humans else self.humans[0]
+        self.events = []
+        self.problem = None
+        self._settle()
+
+    # ------------------------------------------------------------------------------------------ playing
+    @property
+    def computer_to_move(self) -> bool:
+        return self.phase == "play" and self.game.turn is not None and self.game.turn not in self.humans
+
+    def play(self, move: Move | str) -> bool:
+        """The learner's move. A refused move sets ``problem`` and changes nothing; returns whether it played."""
+        self.problem = None
+        if self.phase != "play" or self.game.turn not in self.humans or self.game.turn != self.viewer:
+            self.problem = EscobaError("it is not your turn", code="not_your_turn")
+            self.revision += 1
+            return False
+        try:
+            event = self.game.play(move)
+        except IllegalMoveError as error:
+            self.problem = error
+            self.revision += 1
+            return False
+        self.events = [event]
+        self._settle()
+        return True
+
+    def computer_step(self) -> bool:
+        """The computer plays one move, if it is its turn; returns whether it played."""
+        if not self.computer_to_move:
+            return False
+        seat = self.game.turn
+        move = self._bots[seat].choose(self.game.view(seat))
+        self.events = [*self.events, self.game.play(move)]
+        self._settle()
+        return True
+
+    def finish_computer_turns(self) -> None:
+        """Let the computer play until a learner or a pause is next (no pacing: for tests and fast play)."""
+        while self.computer_step():
+            pass
+
+    def _settle(self) -> None:
+        """Work out the phase after any change."""
+        game = self.game
+        if len(game.deals) > self.deals_seen:
+            self.phase = "game_over" if game.is_over and len(game.deals) == self.deals_seen + 1 else "deal_over"
+        elif game.is_over:
+            self.phase = "game_over"
+        elif game.turn in self.humans and game.turn != self.viewer:
+            self.phase = "handover"
+        else:
+            self.phase = "play"
+        self.revision += 1
+
+    def next_deal(self) -> None:
+        """Close the score sheet of the deal just finished and go on."""
+        if self.phase == "deal_over":
+            self.deals_seen += 1
+            self.events = []
+            self._settle()
+
+    def take_over(self) -> None:
+        """Pass and play: the next student has the screen; show their hand."""
+        if self.phase == "handover":
+            self.viewer = self.game.turn
+            self._settle()
+
+    def undo(self) -> bool:
+        """Take back the learner's last move, and the computer's moves after it."""
+        self.problem = None
+        game = self.game
+        plays = [e for e in game.history if e.kind == "play"]
+        if not any(e.player in self.humans for e in plays):
+            self.problem = NothingToUndoError("there is no move of yours to take back", code="nothing_to_undo")
+            self.revision += 1
+            return False
+        while True:
+            last = plays.pop()
+            game.undo()
+            if last.player in self.humans:
+                break
+        self.deals_seen = min(self.deals_seen, len(game.deals))
+        self.viewer = game.turn
+        self.events = []
+        self._settle()
+        return True
+
+    # ------------------------------------------------------------------------------------------- saving
+    def save_json(self) -> str:
+        return self.game.to_json()
+
+    def resume_code(self) -> str:
+        return self.game.resume_code()
+
+    def load(self, text: str | bytes) -> bool:
+        """Resume from a save file's text or a resume code. A bad one sets ``problem`` and changes nothing."""
+        self.problem = None
+        try:
+            stripped = text.strip() if isinstance(text, (str, bytes)) else text
+            if isinstance(stripped, (bytes, bytearray)) or (isinstance(stripped, str) and stripped.startswith("{")):
+                game = Game.from_json(text)
+            else:
+                game = Game.from_resume_code(text)
+        except EscobaError as error:
+            self.problem = error
+            self.revision += 1
+            return False
+        self._adopt(game)
+        return True
