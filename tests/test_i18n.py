@@ -66,3 +66,16 @@ def test_language_names_are_normalized(text, lang):
 def test_unknown_languages_are_refused(text):
     with pytest.raises(LanguageError, match="choose es"):
         normalize_language(text)
+
+
+def test_a_message_used_by_several_modules_is_translated_the_same_everywhere():
+    # The catalogs are merged at run time, so one id must not mean two things.
+    for lang in LANGUAGES:
+        seen: dict = {}
+        for module in MODULES:
+            for key, message in catalog(lang, module).items():
+                if key in seen:
+                    first_module, first = seen[key]
+                    assert first == message.string, (
+                        f"{lang}: {key!r} is {first!r} in {first_module} but {message.string!r} in {module.stem}")
+                seen[key] = (module.stem, message.string)

@@ -13,6 +13,7 @@ _EXPORTS = {
     "CaptureTable": "capture_table",
     "CaptureModel": "capture_table",
     "GameSession": "session",
+    "GameTable": "game_table",
 }
 
 __all__ = sorted(_EXPORTS)

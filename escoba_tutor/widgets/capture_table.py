@@ -289,7 +289,7 @@ class CaptureTable(w.VBox):
 
         self._picker.deck = self.deck
         self._picker.caption = _("Every legal capture")
-        self._picker.headers = [_("Play"), _("Takes"), _("Sum"), _("Wins")]
+        self._picker.headers = [_("Card"), _("Takes"), _("Sum"), _("Wins")]
         self._picker.empty_text = _("Put cards in your hand to see its captures.")
         self._picker.rows = [self._picker_row(_, row) for row in m.rows]
         self._picker.selected = m.selected
@@ -315,7 +315,7 @@ class CaptureTable(w.VBox):
     def _message(self, _: Translator) -> str:
         m = self.model
         if m.error:
-            return _("Check the cards: {problem}", problem=_error_text(_, m.error))
+            return _("Check the cards: {problem}", problem=error_text(_, m.error))
         if m.verdict is not None:
             return _verdict_text(_, m.verdict)
         chosen = next((row for row in m.rows if row["id"] == m.selected), None)
@@ -324,7 +324,7 @@ class CaptureTable(w.VBox):
         return ""
 
 
-def _error_text(_: Translator, error: dict) -> str:
+def error_text(_: Translator, error: dict) -> str:
     code = error.get("code")
     if code in ("bad_card", "empty_card"):
         return _("“{token}” is not a card: write codes like 7o, 10e, 12b (or 7D, JS, KC)",

@@ -1,0 +1,437 @@
+"""GameTable: a whole game against the computer, or two students at one screen.
+
+>>> from escoba_tutor.widgets import GameTable
+>>> table = GameTable(players=2, seed=3, delay=0)
+>>> table.session.phase in ("play", "deal_over")
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import html
+import logging
+
+import ipywidgets as w
+from traitlets import Float, Unicode, observe, validate
+
+from ..errors import EscobaError
+from ..game import Move
+from ..rules import PROFILES
+from .capture_table import CaptureModel, CaptureTable, error_text
+from .i18n import DEFAULT_LANGUAGE, Translator, normalize_language
+from .primitives import CardRow, LiveRegion
+from .session import GameSession
+
+__all__ = ["GameTable"]
+
+log = logging.getLogger(__name__)
+
+
+def side_names(_: Translator, session: GameSession) -> list[str]:
+    """What the screen calls each side."""
+    if session.mode == "pass_and_play":
+        return [_("Player {n}", n=i + 1) for i in range(session.players)]
+    if session.players == 4:
+        return [_("You and your partner"), _("The computer's pair")]
+    if session.players == 3:
+        return [_("You"), _("Computer 1"), _("Computer 2")]
+    return [_("You"), _("Computer")]
+
+
+def player_name(_: Translator, session: GameSession, player: int) -> str:
+    if player in session.humans:
+        return _("Player {n}", n=player + 1) if session.mode == "pass_and_play" else _("You")
+    if session.players == 4 and player == 2:
+        return _("Your partner")
+    return _("Computer") if session.players == 2 else _("Computer {n}", n=player)
+
+
+def describe_play(_: Translator, session: GameSession, player: int, card, captured, escoba: bool) -> str:
+    """``Computer: siete de oros, takes cuatro de bastos, cuatro de copas.`` — one play in words."""
+    who = player_name(_, session, player)
+    card = _.card_name(card)
+    if not captured:
+        return _("{who}: {card}, laid on the table.", who=who, card=card)
+    taken = ", ".join(_.card_name(c) for c in sorted(captured))
+    if escoba:
+        return _("{who}: {card}, takes {taken}. Escoba!", who=who, card=card, taken=taken)
+    return _("{who}: {card}, takes {taken}.", who=who, card=card, taken=taken)
+
+
+class GameTable(w.VBox):
+    """A whole game: your hand, the table, the other hands face down, piles and escobas, the captures your hand
+    can make; play by choosing a capture or building one. The computer's plays are paced and announced.
+
+    ``GameTable(players=2, rules="escoba", seed=None, mode="computer" | "pass_and_play", lang="es", delay=1.2)``.
+    """
+
+    lang = Unicode(DEFAULT_LANGUAGE)
+    deck = Unicode("spanish")
+    delay = Float(1.2)  # seconds between the computer's plays (0: at once)
+
+    def __init__(self, players: int = 2, rules: str = "escoba", seed: int | None = None, *, mode: str = "computer",
+                 level: str = "random", lang: str = DEFAULT_LANGUAGE, deck: str = "spanish", delay: float = 1.2,
+                 session: GameSession | None = None, **kwargs) -> None:
+        self.session = session or GameSession(players=players, rules=rules, seed=seed, mode=mode, level=level,
+                                              lang=lang)
+        super().__init__(**kwargs)
+        self.add_class("escoba-game-table")
+        self._timer = None
+        self._title = w.HTML()
+        self._scores = w.HTML()
+        self._others = w.VBox()
+        self._other_rows: list[CardRow] = []
+        self._position = CaptureModel(rules=self.session.rules)
+        self._captures = CaptureTable(model=self._position, editable=False, lang=lang, deck=deck)
+        self._play = w.Button(button_style="primary", icon="play")
+        self._undo = w.Button(icon="undo")
+        self._announce = LiveRegion()
+        self._handover = w.Button(button_style="primary")
+        self._next_deal = w.Button(button_style="primary")
+        self._sheet_box = w.VBox()
+        self._review = _DealReview(self)
+        self._seen_toggle = w.ToggleButton(icon="eye")
+        self._unseen = CardRow(size="small")
+        self._setup = _Setup(self)
+        self._saving = _Saving(self)
+        self._actions = w.HBox([self._play, self._undo], layout=w.Layout(flex_flow="row wrap"))
+        self._board = w.VBox([self._others, self._captures, self._actions])
+        self.children = [self._title, self._scores, self._announce, self._board, self._handover, self._sheet_box,
+                         self._next_deal, self._review, self._seen_toggle, self._unseen, self._setup, self._saving]
+        self._play.on_click(self._play_clicked)
+        self._undo.on_click(self._undo_clicked)
+        self._handover.on_click(lambda _b: self._guard(self.session.take_over))
+        self._next_deal.on_click(lambda _b: self._guard(self.session.next_deal))
+        self._seen_toggle.observe(lambda _c: self._redraw(), "value")
+        self.session.observe(self._session_changed, "revision")
+        self.lang, self.deck, self.delay = lang, deck, delay
+        self._redraw()
+        self._schedule_computer()
+
+    # ------------------------------------------------------------------------------------- behaviour
+    @validate("lang")
+    def _valid_lang(self, proposal):
+        return normalize_language(proposal["value"])
+
+    @observe("lang", "deck")
+    def _look_changed(self, change) -> None:
+        if hasattr(self, "_setup"):
+            self._captures.lang, self._captures.deck = self.lang, self.deck
+            self.session.lang = self.lang
+            self._redraw()
+
+    def _guard(self, action, *args) -> None:
+        """Run a click's action; an unexpected error is logged and told to the learner, never silent."""
+        try:
+            action(*args)
+        except Exception:  # noqa: BLE001 - the learner must see a message, the log gets the traceback
+            log.exception("game table action failed")
+            _ = Translator(self.lang)
+            self._announce.message = _("Something went wrong; the game is unchanged.")
+
+    def _play_clicked(self, button) -> None:
+        self._guard(self._play_chosen)
+
+    def _play_chosen(self) -> None:
+        s, _ = self.session, Translator(self.lang)
+        if s.phase != "play" or s.game.turn not in s.humans:
+            self._announce.message = _("Wait: it is not your turn yet.")
+            return
+        chosen = next((row for row in self._position.rows if row["id"] == self._position.selected), None)
+        if chosen:
+            move = Move(chosen["card"], chosen["taken"])
+        elif self._position.built_card:
+            move = Move(self._position.built_card, self._position.built_taken)
+        else:
+            self._announce.message = _("Choose a capture in the list, or a card of your hand (and the cards it "
+                                       "takes), then press Play.")
+            return
+        s.play(move)
+
+    def _undo_clicked(self, button) -> None:
+        self._cancel_timer()
+        self._guard(self.session.undo)
+
+    def _session_changed(self, change) -> None:
+        self._redraw()
+        self._schedule_computer()
+
+    # ----------------------------------------------------------------------------------- computer pacing
+    def _schedule_computer(self) -> None:
+        if not self.session.computer_to_move or self._timer is not None:
+            return
+        if self.delay <= 0:
+            self._guard(self.session.finish_computer_turns)
+            return
+        try:
+            loop = asyncio.get_event_loop()
+        except RuntimeError:
+            self._guard(self.session.finish_computer_turns)
+            return
+        self._timer = loop.call_later(self.delay, self._computer_turn)
+
+    def _computer_turn(self) -> None:
+        self._timer = None
+        self._guard(self.session.computer_step)
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    # ------------------------------------------------------------------------------------------ drawing
+    def _redraw(self) -> None:
+        s, _ = self.session, Translator(self.lang)
+        game = s.game
+        view = game.view(s.viewer)
+        names = side_names(_, s)
+        title = _("A game of Escoba") if game.rules.capture == "fifteen" else _("A game of Scopa")
+        self._title.value = f"<h3 class='escoba-title'>{html.escape(title)}</h3>"
+        self._scores.value = self._scoreboard(_, names, view)
+        self._draw_others(_, view)
+        playing = s.phase == "play"
+        self._position.rules = game.rules
+        self._position.table = " ".join(c.code for c in view.table)
+        self._position.hand = " ".join(c.code for c in view.hand) if s.phase != "handover" else ""
+        self._board.layout.display = "none" if s.phase == "handover" else "flex"
+        self._play.description = _("Play")
+        self._play.disabled = not (playing and game.turn == s.viewer)
+        self._undo.description = _("Undo")
+        self._undo.disabled = not any(e.kind == "play" and e.player in s.humans for e in game.history)
+        self._handover.description = _("I am {name}: show my hand", name=player_name(_, s, game.turn or 0))
+        self._handover.layout.display = "inline-flex" if s.phase == "handover" else "none"
+        self._draw_sheet(_, names)
+        self._seen_toggle.description = _("Cards not seen yet")
+        unseen = [c for c in view.unseen]
+        self._unseen.cards = [c.code for c in unseen]
+        self._unseen.labels = [_.card_name(c) for c in unseen]
+        self._unseen.group_label = _("Cards you have not seen in this deal")
+        self._unseen.deck = self.deck
+        self._unseen.layout.display = "flex" if self._seen_toggle.value else "none"
+        self._review.redraw(_)
+        self._setup.redraw(_)
+        self._saving.redraw(_)
+        self._announce.message = self._news(_)
+
+    def _scoreboard(self, _: Translator, names: list[str], view) -> str:
+        s = self.session
+        rows = []
+        for side, name in enumerate(names):
+            escobas = view.escobas[side]
+            marks = " ".join("▮" for _i in range(escobas))
+            rows.append(f"<tr><th scope='row'>{html.escape(name)}</th><td>{view.totals[side]}</td>"
+                        f"<td>{view.pile_sizes[side]}</td><td>{escobas} <span aria-hidden='true'>{marks}</span>"
+                        f"</td></tr>")
+        caption = _("Game to {target} points · deal {deal} · {left} cards left to deal", target=s.rules.target,
+                    deal=view.deal + 1, left=view.deck_left)
+        head = "".join(f"<th scope='col'>{html.escape(h)}</th>" for h in
+                       (_("Side"), _("Points"), _("Cards taken"), _("Escobas")))
+        return (f"<table class='escoba-scores'><caption>{html.escape(caption)}</caption><thead><tr>{head}</tr>"
+                f"</thead><tbody>{''.join(rows)}</tbody></table>")
+
+    def _draw_others(self, _: Translator, view) -> None:
+        s = self.session
+        others = [p for p in range(s.players) if p != s.viewer]
+        while len(self._other_rows) < len(others):
+            self._other_rows.append(CardRow(size="small"))
+        rows = []
+        for row, player in zip(self._other_rows, others):
+            name = player_name(_, s, player)
+            row.cards = []
+            row.face_down = view.hand_sizes[player]
+            row.back_label = _("a face-down card")
+            turn = _(" (to play)") if view.turn == player else ""
+            row.group_label = _.plural("{name}: {n} card in hand", "{name}: {n} cards in hand",
+                                       view.hand_sizes[player], name=name) + turn
+            row.deck = self.deck
+            label = w.HTML(f"<b>{html.escape(name)}</b>{html.escape(turn)}")
+            rows.append(w.HBox([label, row], layout=w.Layout(align_items="center", flex_flow="row wrap")))
+        self._others.children = rows
+
+    def _draw_sheet(self, _: Translator, names: list[str]) -> None:
+        s = self.session
+        over = s.phase in ("deal_over", "game_over") and len(s.game.deals) > 0
+        self._next_deal.description = _("Next deal")
+        self._next_deal.layout.display = "inline-flex" if s.phase == "deal_over" else "none"
+        if not over:
+            self._sheet_box.children = []
+            return
+        from .score_sheet import ScoreSheet  # only needed at a deal's end
+
+        record = s.game.deals[min(s.deals_seen, len(s.game.deals) - 1)]
+        sheet = ScoreSheet(score=record.score, names=names, rules=s.rules, lang=self.lang, totals=list(record.totals))
+        winner = ""
+        if s.phase == "game_over" and s.game.winner is not None:
+            score = "–".join(map(str, s.game.totals))
+            winner = _("{name} wins the game, {score}!", name=names[s.game.winner], score=score)
+        heading = _("End of deal {n}", n=record.deal + 1)
+        self._sheet_box.children = [w.HTML(f"<h4>{html.escape(heading)}</h4>"),
+                                    sheet, w.HTML(f"<p class='escoba-winner'>{html.escape(winner)}</p>")]
+
+    def _news(self, _: Translator) -> str:
+        s = self.session
+        if s.problem is not None:
+            return _problem_text(_, s.problem)
+        if s.phase == "handover":
+            return _("Pass the screen to {name}.", name=player_name(_, s, s.game.turn))
+        if s.phase == "game_over":
+            return _("The game is over.")
+        if s.phase == "deal_over":
+            return _("The deal is over: here is the score.")
+        said = [describe_play(_, s, e.player, e.card, e.captured, e.escoba) for e in s.events]
+        if s.computer_to_move:
+            said.append(_("{name} is thinking…", name=player_name(_, s, s.game.turn)))
+        elif s.game.turn == s.viewer:
+            said.append(_("Your turn."))
+        return " ".join(said)
+
+
+def _problem_text(_: Translator, problem: EscobaError) -> str:
+    code = problem.code
+    if code == "not_your_turn":
+        return _("Wait: it is not your turn yet.")
+    if code == "nothing_to_undo":
+        return _("There is no move of yours to take back.")
+    if code in ("must_capture", "wrong_sum", "card_not_in_hand", "card_not_on_table", "equal_card_first"):
+        legal = "; ".join(" ".join(c.code for c in sorted(cap)) for cap in problem.params.get("legal_captures", ()))
+        card = problem.params.get("card", "")
+        if code == "must_capture":
+            return _("{card} can capture, so it must: it can take {legal}. Choose again.", card=card, legal=legal)
+        if code == "wrong_sum":
+            return _("Those cards make {total}, not {goal}. Choose again.", total=problem.params.get("sum", ""),
+                     goal=problem.params.get("goal", ""))
+        if code == "card_not_in_hand":
+            return _("{card} is not in your hand. Choose again.", card=card)
+        if code == "card_not_on_table":
+            return _("You can only take cards that are on the table. Choose again.")
+        return _("With an equal card on the table, it must be taken alone: {legal}. Choose again.", legal=legal)
+    if code in ("checksum", "malformed_save", "future_version", "bad_save", "save_too_large", "empty_code",
+                "bad_code_char", "code_too_short"):
+        if code == "future_version":
+            return _("That save comes from a newer escoba-tutor: it cannot be loaded here.")
+        if code == "checksum":
+            return _("That code or file does not check out: a character may be mistyped or missing.")
+        return _("That is not a saved game of escoba-tutor.")
+    return error_text(_, {"code": code, **{k: str(v) for k, v in problem.params.items()}})
+
+
+class _Setup(w.VBox):
+    """New game: players, rules, mode."""
+
+    def __init__(self, table: GameTable) -> None:
+        super().__init__()
+        self._table = table
+        self._players = w.Dropdown(options=[2, 3, 4], value=table.session.players)
+        self._rules = w.Dropdown(options=list(PROFILES), value=table.session.rules.profile)
+        self._mode = w.ToggleButtons(options=[("computer", "computer")], value="computer")
+        self._new = w.Button(icon="refresh")
+        self.children = [w.HBox([self._players, self._rules, self._mode, self._new],
+                                layout=w.Layout(flex_flow="row wrap", align_items="center"))]
+        self._new.on_click(lambda _b: table._guard(self._start))
+
+    def _start(self) -> None:
+        session = self._table.session
+        self._table._cancel_timer()
+        session.mode = self._mode.value if self._players.value == 2 else "computer"
+        session.new_game(self._players.value, self._rules.value, None)
+
+    def redraw(self, _: Translator) -> None:
+        self._players.description = _("Players")
+        self._rules.description = _("Rules")
+        self._mode.options = [(_("Against the computer"), "computer"), (_("Two students, one screen"), "pass_and_play")]
+        self._mode.value = self._table.session.mode
+        self._new.description = _("New game")
+
+
+class _Saving(w.VBox):
+    """Download the save file, upload one, or use the resume code."""
+
+    def __init__(self, table: GameTable) -> None:
+        super().__init__()
+        self._table = table
+        self._download = w.HTML()
+        self._upload = w.FileUpload(accept=".json", multiple=False)
+        self._code = w.Text(layout=w.Layout(width="auto", flex="1 1 20em"))
+        self._resume = w.Button(icon="folder-open")
+        self._current = w.HTML()
+        self.children = [self._download, self._upload, self._current,
+                         w.HBox([self._code, self._resume], layout=w.Layout(flex_flow="row wrap"))]
+        self._upload.observe(lambda change: table._guard(self._uploaded, change), "value")
+        self._resume.on_click(lambda _b: table._guard(self._resume_clicked))
+
+    def _uploaded(self, change) -> None:
+        files = change["new"]
+        if not files:
+            return
+        content = bytes(files[0]["content"])
+        self._table._cancel_timer()
+        self._table.session.load(content)
+
+    def _resume_clicked(self) -> None:
+        self._table._cancel_timer()
+        if self._table.session.load(self._code.value):
+            self._code.value = ""
+
+    def redraw(self, _: Translator) -> None:
+        session = self._table.session
+        data = base64.b64encode(session.save_json().encode()).decode()
+        label = html.escape(_("Download this game"))
+        self._download.value = (f"<a class='escoba-download' download='escoba-game.json' "
+                                f"href='data:application/json;base64,{data}'>⬇ {label}</a>")
+        self._upload.description = _("Load a game")
+        code = html.escape(session.resume_code())
+        intro = _("Resume code (copy it to go on later):")
+        self._current.value = f"<p>{html.escape(intro)} <code class='escoba-code'>{code}</code></p>"
+        self._code.description = _("Code")
+        self._code.placeholder = _("paste a resume code")
+        self._resume.description = _("Resume")
+
+
+class _DealReview(w.VBox):
+    """Step through the last finished deal: the table before each play, and the play."""
+
+    def __init__(self, table: GameTable) -> None:
+        super().__init__()
+        self._table = table
+        self._step = 0
+        self._open = w.ToggleButton(icon="history")
+        self._back = w.Button(icon="step-backward")
+        self._forward = w.Button(icon="step-forward")
+        self._text = w.HTML()
+        self._cards = CardRow(size="small")
+        self._body = w.VBox([w.HBox([self._back, self._forward]), self._text, self._cards])
+        self.children = [self._open, self._body]
+        self._open.observe(lambda _c: self.redraw(Translator(table.lang)), "value")
+        self._back.on_click(lambda _b: self._move(-1))
+        self._forward.on_click(lambda _b: self._move(1))
+
+    def _move(self, delta: int) -> None:
+        self._step += delta
+        self.redraw(Translator(self._table.lang))
+
+    def redraw(self, _: Translator) -> None:
+        deals = self._table.session.game.deals
+        self._open.description = _("Review the last deal")
+        self._open.layout.display = "inline-flex" if deals else "none"
+        self._body.layout.display = "flex" if deals and self._open.value else "none"
+        if not deals or not self._open.value:
+            return
+        record = deals[-1]
+        tables = record.tables()
+        self._step = max(0, min(self._step, len(record.plays)))
+        self._back.description, self._forward.description = _("Back"), _("Forward")
+        self._back.disabled, self._forward.disabled = self._step == 0, self._step == len(record.plays)
+        table = tables[self._step]
+        self._cards.cards = [c.code for c in table]
+        self._cards.labels = [_.card_name(c) for c in table]
+        self._cards.deck = self._table.deck
+        self._cards.group_label = _("The table")
+        if self._step == len(record.plays):
+            text = _("End of the deal. Left on the table: {n} cards.", n=len(table))
+        else:
+            play = record.plays[self._step]
+            said = describe_play(_, self._table.session, play.player, play.move.card, play.move.captured, play.escoba)
+            text = _("Play {n} of {total}: {play}", n=self._step + 1, total=len(record.plays), play=said)
+        self._text.value = f"<p>{html.escape(text)}</p>"

@@ -1,0 +1,101 @@
+"""CaptureTable driven in the kernel, as a lesson cell or a student would drive it (no browser)."""
+
+from __future__ import annotations
+
+import pytest
+
+from escoba_tutor.widgets.capture_table import CaptureTable
+
+
+def cells(widget):
+    return [row["cells"] for row in widget._picker.rows]
+
+
+def test_the_worked_example_of_the_rules():
+    widget = CaptureTable(table="1o 4b 7o", hand="3c")
+    assert cells(widget) == [["3c", "1o 7o 4b", "3 + 1 + 7 + 4 = 15", "escoba, el siete de oros, 2 oros, 1 siete, "
+                                                                      "4 cartas"]]
+    assert widget._picker.rows[0]["tone"] == "good"
+    assert "tres de copas se lleva as de oros, siete de oros, cuatro de bastos" in widget._picker.rows[0]["label"]
+
+
+def test_two_captures_and_figures_shown_with_their_value():
+    widget = CaptureTable(table="2c 3e 10b 12c", hand="5o 1e", lang="en")
+    assert [row[2] for row in cells(widget)] == ["5 + king (10) = 15", "5 + 2 + jack (8) = 15", "—"]
+    assert cells(widget)[2][3] == "stays on the table"
+    assert widget._picker.headers == ["Card", "Takes", "Sum", "Wins"]
+
+
+def test_equal_cards_are_different_captures():
+    widget = CaptureTable(table="7o 7c 3e", hand="10b")  # sota (8) + 7
+    assert {row["id"] for row in widget.model.rows} == {"10b:7o", "10b:7c"}
+
+
+def test_choosing_a_row_highlights_its_cards_and_says_it():
+    widget = CaptureTable(table="2c 3e 10b 12c", hand="5o")
+    widget._picker.selected = "5o:2c+10b"
+    assert widget.selected == "5o:2c+10b"
+    assert sorted(widget._table_row.highlighted) == ["10b", "2c"]
+    assert widget._hand_row.highlighted == ["5o"]
+    assert "cinco de oros se lleva dos de copas, sota de bastos" in widget._status.message
+    widget.selected = ""  # the view's trait drives the model too
+    assert widget._table_row.highlighted == []
+
+
+@pytest.mark.parametrize("hand, taken, expected", [
+    ("5o", ["10b"], "Cuidado con las figuras"),                       # 5 + sota counted as 10
+    ("5o", ["2c", "3e"], "Estas cartas suman 10, no 15"),              # a plain wrong sum
+    ("5o", [], "puede hacer baza, así que debe hacerla"),              # laid down, but it could capture
+    ("", ["12c"], "Elige primero una carta de tu mano"),               # no hand card
+    ("5o", ["12c"], "¡Bien! 5o se lleva 12c: 15."),
+])
+def test_a_capture_built_by_the_student_is_judged(hand, taken, expected):
+    widget = CaptureTable(table="2c 3e 10b 12c", hand="5o")
+    widget._hand_row.selected = [hand] if hand else []
+    widget._table_row.selected = taken
+    widget._check.click()
+    assert expected in widget._status.message
+
+
+def test_bad_text_is_explained_and_changes_nothing():
+    widget = CaptureTable(table="1o 4b 7o", hand="3c")
+    before = (widget.model.table_cards, cells(widget))
+    widget._table_text.value = "1o 4b 8o"  # what a student types
+    assert "«8o» no es una carta" in widget._status.message
+    assert (widget.model.table_cards, cells(widget)) == before
+    widget._table_text.value = "1o 4b 7o"
+    widget._hand_text.value = "3c 1o"
+    assert "1o está a la vez en la mano y en la mesa" in widget._status.message
+    widget._hand_text.value = "3c 5e 6e 7e"
+    assert "como mucho 3 cartas" in widget._status.message
+    widget._hand_text.value = "3c"
+    widget._table_text.value = "1o 4b 7o 5c"
+    assert widget._status.message == "" and len(widget.model.rows) == 2  # 3c: 1o+4b+7o or 5c+7o
+
+
+def test_the_deck_picker_sets_the_table_and_the_hand():
+    widget = CaptureTable(table="", hand="")
+    widget._deck_toggle.value = True
+    assert widget._deck_box.layout.display == "flex"
+    widget._deck_row.selected = ["1o", "4b", "7o"]
+    assert widget.table == "1o 4b 7o"
+    widget._deck_target.index = 1
+    widget._deck_row.selected = ["3c"]
+    assert widget.hand == "3c" and widget.table == "1o 4b 7o"
+    assert [row["id"] for row in widget.model.rows] == ["3c:1o+7o+4b"]
+
+
+def test_scopa_and_the_language_switch():
+    widget = CaptureTable(table="2c 3e 5b", hand="5o", rules="scopa", lang="en")
+    assert [row["id"] for row in widget.model.rows] == ["5o:5b"]
+    assert cells(widget)[0][2] == "5 = 5"
+    widget.lang = "es"
+    assert widget._picker.headers == ["Carta", "Se lleva", "Suma", "Gana"]
+    with pytest.raises(Exception, match="choose es"):
+        widget.lang = "xx"
+    assert widget.lang == "es"
+
+
+def test_not_editable_hides_the_inputs():
+    widget = CaptureTable(table="1o", hand="7o", editable=False)
+    assert widget._inputs.layout.display == "none" and widget._deck_toggle.layout.display == "none"
