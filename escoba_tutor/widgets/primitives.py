@@ -1,0 +1,264 @@
+"""Front-end building blocks: a row of cards, a table with selectable rows and a live status line.
+
+Three anywidget classes. The Python side is traitlets only (no engine imports): the JavaScript and CSS live in
+``static/`` beside this file and ship in the package.
+
+- :class:`CardRow` draws playing cards (Spanish suits as inline SVG, or a French deck) and lets the user select
+  them by mouse, touch or keyboard.
+- :class:`RowPicker` is a real ``<table>`` whose rows can be chosen (one row per legal capture, for example).
+- :class:`LiveRegion` is a persistent ``role="status"`` line whose text screen readers announce when it changes.
+
+Trait values are checked in Python, so a wrong value fails where it is set, with a message that says why:
+
+>>> row = CardRow(cards=["7o", "10e"], labels=["siete de oros", "sota de espadas"], mode="single")
+>>> row.selected = ["7o"]
+>>> row.mode = "several"
+Traceback (most recent call last):
+...
+traitlets.traitlets.TraitError: CardRow.mode must be one of 'none', 'single', 'multi', not 'several'
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anywidget
+import traitlets as t
+
+__all__ = ["CardRow", "RowPicker", "LiveRegion", "CARD_CODES"]
+
+_STATIC = Path(__file__).with_name("static")
+_CSS = _STATIC / "widgets.css"
+
+#: The 40 canonical card codes (kept here so this module imports nothing but anywidget and traitlets).
+CARD_CODES = frozenset(f"{rank}{suit}" for suit in "oceb" for rank in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12))
+
+_MODES = ("none", "single", "multi")
+_DECKS = ("spanish", "french")
+_SIZES = ("small", "normal", "large")
+_TONES = ("", "good", "info", "warn")
+_POLITENESS = ("polite", "assertive", "off")
+_ROW_KEYS = {"id", "cells", "cards", "label", "tone"}
+
+
+def _one_of(owner: str, name: str, value: str, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        choices = ", ".join(repr(a) for a in allowed)
+        raise t.TraitError(f"{owner}.{name} must be one of {choices}, not {value!r}")
+    return value
+
+
+def _codes(owner: str, name: str, codes, unique: bool = True) -> list[str]:
+    """Check a list of canonical codes: each one of the 40 cards, no repeats."""
+    for code in codes:
+        if code not in CARD_CODES:
+            raise t.TraitError(
+                f"{owner}.{name}: {code!r} is not a card code; write rank 1-7, 10, 11 or 12 and a lowercase "
+                f"suit o, c, e or b, e.g. '7o', '10e', '12b'")
+    if unique:
+        seen = set()
+        for code in codes:
+            if code in seen:
+                raise t.TraitError(f"{owner}.{name}: {code!r} appears twice")
+            seen.add(code)
+    return list(codes)
+
+
+def _js(name: str) -> str:
+    return (_STATIC / name).read_text(encoding="utf-8")
+
+
+# card_row.js starts with the card drawing code shared by both card-drawing widgets; RowPicker's module is that
+# shared part followed by row_picker.js (an anywidget module is loaded from a string, so it cannot import a file).
+_SHARED_END = "// ==== end of shared card drawing ===="
+
+
+def _row_picker_esm() -> str:
+    shared, found, _ = _js("card_row.js").partition(_SHARED_END)
+    if not found:
+        raise RuntimeError(f"card_row.js lacks the marker {_SHARED_END!r}")
+    return shared + "\n" + _js("row_picker.js")
+
+
+class CardRow(anywidget.AnyWidget):
+    """A row of playing cards, display-only or selectable (one card, or several).
+
+    Cards wrap onto new lines; ``size`` scales them. Selected cards show a raised position, a thick border and a
+    ✓; highlighted cards a ring and a ★, so neither state depends on colour alone.
+    """
+
+    _esm = _STATIC / "card_row.js"
+    _css = _CSS
+
+    #: Card codes in display order ("7o", "10e", ...).
+    cards = t.List(t.Unicode()).tag(sync=True)
+    #: Accessible name of each card ("siete de oros"), same order as ``cards``; a missing one falls back to the code.
+    labels = t.List(t.Unicode()).tag(sync=True)
+    #: Number of face-down cards drawn after the face-up ones (another player's hand).
+    face_down = t.Int(0).tag(sync=True)
+    #: Accessible name of each face-down card ("carta boca abajo"); when empty they are hidden from screen readers.
+    back_label = t.Unicode("").tag(sync=True)
+    #: "none" (display only), "single" (at most one selected) or "multi".
+    mode = t.Unicode("none").tag(sync=True)
+    #: Selected codes, synced both ways (click, Enter or Space toggles a card).
+    selected = t.List(t.Unicode()).tag(sync=True)
+    #: Codes drawn highlighted (ring, raised, ★), e.g. the cards of a chosen capture.
+    highlighted = t.List(t.Unicode()).tag(sync=True)
+    #: Code -> short badge text drawn on the card (e.g. {"10e": "8"}); also given to screen readers as a description.
+    marks = t.Dict(value_trait=t.Unicode(), key_trait=t.Unicode()).tag(sync=True)
+    #: When True the cards stay focusable and readable but cannot be selected.
+    disabled = t.Bool(False).tag(sync=True)
+    #: "spanish" (oros, copas, espadas, bastos drawn as SVG) or "french" (♦ ♥ ♠ ♣, A 2-7 J Q K).
+    deck = t.Unicode("spanish").tag(sync=True)
+    #: Accessible name of the row ("Tu mano").
+    group_label = t.Unicode("").tag(sync=True)
+    #: "small", "normal" or "large".
+    size = t.Unicode("normal").tag(sync=True)
+
+    @t.validate("cards")
+    def _check_cards(self, proposal):
+        return _codes("CardRow", "cards", proposal["value"])
+
+    @t.validate("face_down")
+    def _check_face_down(self, proposal):
+        if not 0 <= proposal["value"] <= 40:
+            raise t.TraitError(f"CardRow.face_down must be between 0 and 40, not {proposal['value']}")
+        return proposal["value"]
+
+    @t.validate("mode")
+    def _check_mode(self, proposal):
+        return _one_of("CardRow", "mode", proposal["value"], _MODES)
+
+    @t.validate("deck")
+    def _check_deck(self, proposal):
+        return _one_of("CardRow", "deck", proposal["value"], _DECKS)
+
+    @t.validate("size")
+    def _check_size(self, proposal):
+        return _one_of("CardRow", "size", proposal["value"], _SIZES)
+
+    @t.validate("selected")
+    def _check_selected(self, proposal):
+        codes = _codes("CardRow", "selected", proposal["value"])
+        missing = [c for c in codes if c not in self.cards]
+        if missing:
+            raise t.TraitError(f"CardRow.selected: {', '.join(missing)} not in cards {self.cards}")
+        if self.mode == "single" and len(codes) > 1:
+            raise t.TraitError(f"CardRow.selected: mode 'single' allows one card, not {codes}")
+        return codes
+
+    @t.validate("highlighted")
+    def _check_highlighted(self, proposal):
+        codes = _codes("CardRow", "highlighted", proposal["value"])
+        missing = [c for c in codes if c not in self.cards]
+        if missing:
+            raise t.TraitError(f"CardRow.highlighted: {', '.join(missing)} not in cards {self.cards}")
+        return codes
+
+    @t.validate("marks")
+    def _check_marks(self, proposal):
+        _codes("CardRow", "marks", list(proposal["value"]))
+        return proposal["value"]
+
+    @t.observe("cards")
+    def _drop_gone(self, change):
+        """New cards: forget selections and highlights of cards that left the row."""
+        keep = set(change["new"])
+        with self.hold_trait_notifications():
+            if any(c not in keep for c in self.selected):
+                self.selected = [c for c in self.selected if c in keep]
+            if any(c not in keep for c in self.highlighted):
+                self.highlighted = [c for c in self.highlighted if c in keep]
+
+    @t.observe("mode")
+    def _fit_selection(self, change):
+        if change["new"] == "single" and len(self.selected) > 1:
+            self.selected = self.selected[:1]
+
+
+class RowPicker(anywidget.AnyWidget):
+    """A semantic table whose rows can be chosen by mouse, touch or keyboard (one tab stop, arrows, Enter).
+
+    Each row is ``{"id": str, "cells": [str, ...], "cards": [codes], "label": str, "tone": "" | "good" | "info" |
+    "warn"}``; only ``id`` and ``cells`` are required. ``cards`` are drawn as small cards in the first cell and
+    ``label`` is the row's accessible name (default: its cells joined by commas).
+    """
+
+    _esm = _row_picker_esm()
+    _css = _CSS
+
+    #: Column headers (``<th scope="col">``).
+    headers = t.List(t.Unicode()).tag(sync=True)
+    #: The rows, see the class docstring.
+    rows = t.List(t.Dict()).tag(sync=True)
+    #: Id of the chosen row, "" for none; synced both ways.
+    selected = t.Unicode("").tag(sync=True)
+    #: The table's ``<caption>``, which is also its accessible name.
+    caption = t.Unicode("").tag(sync=True)
+    #: "spanish" or "french", for the small cards.
+    deck = t.Unicode("spanish").tag(sync=True)
+    #: When True rows can be read and focused but not chosen.
+    disabled = t.Bool(False).tag(sync=True)
+    #: Text shown in place of the rows when there are none.
+    empty_text = t.Unicode("").tag(sync=True)
+
+    @t.validate("rows")
+    def _check_rows(self, proposal):
+        ids = set()
+        for n, row in enumerate(proposal["value"]):
+            where = f"RowPicker.rows[{n}]"
+            extra = set(row) - _ROW_KEYS
+            if extra:
+                raise t.TraitError(f"{where}: unknown key(s) {sorted(extra)}; a row has {sorted(_ROW_KEYS)}")
+            row_id = row.get("id")
+            if not isinstance(row_id, str) or not row_id:
+                raise t.TraitError(f"{where}: 'id' must be a non-empty string, not {row_id!r}")
+            if row_id in ids:
+                raise t.TraitError(f"{where}: id {row_id!r} is used twice")
+            ids.add(row_id)
+            cells = row.get("cells")
+            if not isinstance(cells, list) or not all(isinstance(c, str) for c in cells):
+                raise t.TraitError(f"{where}: 'cells' must be a list of strings, not {cells!r}")
+            cards = row.get("cards", [])
+            if not isinstance(cards, list):
+                raise t.TraitError(f"{where}: 'cards' must be a list of card codes, not {cards!r}")
+            _codes(where, "cards", cards)
+            if not isinstance(row.get("label", ""), str):
+                raise t.TraitError(f"{where}: 'label' must be a string")
+            _one_of(where, "tone", row.get("tone", ""), _TONES)
+        return proposal["value"]
+
+    @t.validate("selected")
+    def _check_selected(self, proposal):
+        value = proposal["value"]
+        if value and value not in {row["id"] for row in self.rows}:
+            raise t.TraitError(f"RowPicker.selected: no row has id {value!r}")
+        return value
+
+    @t.validate("deck")
+    def _check_deck(self, proposal):
+        return _one_of("RowPicker", "deck", proposal["value"], _DECKS)
+
+    @t.observe("rows")
+    def _drop_gone(self, change):
+        if self.selected and self.selected not in {row["id"] for row in change["new"]}:
+            self.selected = ""
+
+
+class LiveRegion(anywidget.AnyWidget):
+    """A status line that screen readers announce: the element stays in the page and only its text changes.
+
+    Setting the same text twice announces nothing the second time (nothing changed).
+    """
+
+    _esm = _STATIC / "live_region.js"
+    _css = _CSS
+
+    #: The text shown and announced.
+    message = t.Unicode("").tag(sync=True)
+    #: "polite" (wait for the screen reader to finish), "assertive" (interrupt) or "off".
+    politeness = t.Unicode("polite").tag(sync=True)
+
+    @t.validate("politeness")
+    def _check_politeness(self, proposal):
+        return _one_of("LiveRegion", "politeness", proposal["value"], _POLITENESS)

@@ -1,0 +1,126 @@
+"""Browser tests: real headless Chromium (Debian's /usr/bin/chromium) against a real Voilà server.
+
+Playwright's own browser download is never used (it needs the internet); see /work/shared/STACK.md.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "browser: runs in a real headless Chromium against a Voilà server")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _need_chromium():
+    if not CHROMIUM.exists():
+        pytest.skip("browser tests need Debian's Chromium at /usr/bin/chromium: apt-get install chromium")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": str(CHROMIUM),
+            "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync", "--no-first-run"]}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def write_notebook(path: Path, *sources: str) -> Path:
+    """A notebook of code cells (plain JSON, so nbformat is not needed)."""
+    import json
+
+    cells = [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+              "source": source.strip()} for source in sources]
+    path.write_text(json.dumps({
+        "cells": cells, "nbformat": 4, "nbformat_minor": 5,
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+    }))
+    return path
+
+
+class VoilaServer:
+    """``voila NB`` in a subprocess; ``url`` once the TCP port accepts (a GET would start a kernel)."""
+
+    def __init__(self, notebook: Path, log: Path):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        voila = shutil.which("voila")
+        command = [voila] if voila else [sys.executable, "-m", "voila"]
+        self.log = log
+        self._log_file = log.open("wb")
+        self.process = subprocess.Popen(
+            [*command, str(notebook), "--no-browser", f"--port={self.port}", "--Voila.ip=127.0.0.1",
+             "--MappingKernelManager.cull_idle_timeout=120", "--MappingKernelManager.cull_interval=30"],
+            cwd=notebook.parent, stdout=self._log_file, stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+    def wait(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"voila exited with {self.process.returncode}:\n{self.log.read_text()[-3000:]}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.2)
+        raise TimeoutError(f"voila did not open port {self.port} in {timeout} s:\n{self.log.read_text()[-3000:]}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)  # voila stops its kernels on SIGTERM
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._log_file.close()
+
+
+@pytest.fixture(scope="module")
+def voila_server(tmp_path_factory, request):
+    """A Voilà server for the module's notebook: the module defines ``NOTEBOOK_CELLS``."""
+    folder = tmp_path_factory.mktemp("voila")
+    notebook = write_notebook(folder / "app.ipynb", *request.module.NOTEBOOK_CELLS)
+    server = VoilaServer(notebook, folder / "voila.log")
+    try:
+        server.wait()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def app_page(browser, voila_server):
+    """One page for the whole module (tests share it and run in file order)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(voila_server.url)
+    yield page
+    page.goto("about:blank")  # sends Voilà's close beacon (refused under XSRF; culling and SIGTERM clean up)
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir() -> Path:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    return SCREENSHOTS

@@ -1,0 +1,196 @@
+"""GameTable and GameSession driven in the kernel, clicking as a student would (no browser)."""
+
+from __future__ import annotations
+
+import base64
+import random
+import re
+
+import pytest
+
+from escoba_tutor import Game
+from escoba_tutor.widgets.game_table import GameTable
+from escoba_tutor.widgets.session import GameSession
+
+
+def my_turn(table: GameTable) -> bool:
+    s = table.session
+    return s.phase == "play" and s.game.turn == s.viewer
+
+
+def play_a_row(table: GameTable, rng: random.Random) -> None:
+    table._captures._picker.selected = rng.choice(table._captures._picker.rows)["id"]
+    table._play.click()
+
+
+def test_the_computer_plays_until_it_is_your_turn_and_says_what_it_did():
+    table = GameTable(players=2, seed=11, delay=0)
+    s = table.session
+    assert my_turn(table) or s.phase == "deal_over"
+    if any(e.kind == "play" for e in s.game.history):
+        assert "Ordenador:" in table._announce.message
+    assert "Te toca." in table._announce.message
+    assert table._captures._hand_row.cards == [c.code for c in s.game.hand(0)]
+    # The other hand is face down: its cards appear nowhere on the screen's card rows.
+    other = table._other_rows[0]
+    assert other.cards == [] and other.face_down == len(s.game.hand(1))
+
+
+def test_a_whole_game_played_by_clicking_rows():
+    table = GameTable(players=2, seed=5, delay=0)
+    s, rng = table.session, random.Random(5)
+    for _ in range(1000):
+        if s.phase == "game_over":
+            break
+        if s.phase == "deal_over":
+            assert table._sheet_box.children, "the score sheet is shown at the deal's end"
+            table._next_deal.click()
+        elif my_turn(table):
+            play_a_row(table, rng)
+    assert s.phase == "game_over" and s.game.winner is not None
+    assert "gana la partida" in table._sheet_box.children[-1].value
+    assert max(s.game.totals) >= 21
+
+
+def test_a_wrong_capture_is_explained_and_you_choose_again():
+    table = GameTable(players=2, seed=2, delay=0)
+    s = table.session
+    game = s.game
+    for seed in range(100):  # find a position where a hand card could capture
+        if any(game.captures_for(c) for c in game.hand(0)) and my_turn(table):
+            break
+        table = GameTable(players=2, seed=seed, delay=0)
+        s, game = table.session, table.session.game
+    card = next(c for c in game.hand(0) if game.captures_for(c))
+    before = game.state_key()
+    table._captures._hand_row.selected = [card.code]  # lay it down without taking anything
+    table._play.click()
+    assert "puede hacer baza, así que debe hacerla" in table._announce.message
+    assert "Elige otra vez" in table._announce.message
+    assert game.state_key() == before
+
+
+def test_undo_takes_back_your_move_and_the_computers_reply():
+    table = GameTable(players=2, seed=8, delay=0)
+    s, rng = table.session, random.Random(1)
+    assert table._undo.disabled
+    before = s.game.state_key()
+    play_a_row(table, rng)
+    assert not table._undo.disabled
+    table._undo.click()
+    assert s.game.state_key() == before and my_turn(table)
+
+
+def test_clicks_out_of_turn_are_refused_with_a_reason():
+    table = GameTable(players=2, seed=4, delay=10)  # paced: the computer has not moved yet
+    s = table.session
+    if s.game.turn == 0:
+        play_a_row(table, random.Random(0))
+    assert s.computer_to_move
+    before = s.game.state_key()
+    s.play(s.game.legal_moves()[0])  # a fast double click reaching the session
+    assert s.problem.code == "not_your_turn" and s.game.state_key() == before
+    table._cancel_timer()
+
+
+def test_pass_and_play_hides_each_hand_until_the_student_takes_over():
+    table = GameTable(players=2, seed=3, mode="pass_and_play", delay=0)
+    s, rng = table.session, random.Random(3)
+    first = s.viewer
+    assert s.phase == "play" and s.game.turn == first
+    play_a_row(table, rng)
+    assert s.phase == "handover"
+    assert table._captures._hand_row.cards == [] and table._board.layout.display == "none"
+    assert "Pasa la pantalla a Jugador" in table._announce.message
+    table._handover.click()
+    assert s.viewer == 1 - first and table._captures._hand_row.cards == [c.code for c in s.game.hand(s.viewer)]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_three_and_four_players(players):
+    table = GameTable(players=players, seed=9, delay=0, lang="en")
+    s = table.session
+    assert len(table._other_rows) == players - 1
+    if players == 4:
+        assert "You and your partner" in table._scores.value
+        assert any("Your partner" in row.group_label for row in table._other_rows)
+    rng = random.Random(players)
+    for _ in range(12):
+        if my_turn(table):
+            play_a_row(table, rng)
+        elif s.phase == "deal_over":
+            table._next_deal.click()
+    assert len([e for e in s.game.history if e.kind == "play"]) >= 12
+
+
+def test_save_file_and_resume_code_bring_back_the_same_game():
+    table = GameTable(players=2, seed=6, delay=0)
+    s, rng = table.session, random.Random(6)
+    for _ in range(5):
+        play_a_row(table, rng)
+    link = table._saving._download.value
+    data = base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)", link).group(1))
+    code = re.search(r"<code class='escoba-code'>([^<]+)</code>", table._saving._current.value).group(1)
+    expected = s.game.state_key()
+
+    other = GameTable(players=3, seed=1, delay=0)
+    other._saving._code.value = code
+    other._saving._resume.click()
+    assert other.session.game.state_key() == expected
+
+    third = GameTable(players=2, seed=2, delay=0)
+    third._saving._uploaded({"new": [{"name": "escoba-game.json", "content": memoryview(data)}]})
+    assert third.session.game.state_key() == expected
+    assert Game.from_json(data).state_key() == expected
+
+
+@pytest.mark.parametrize("text, expected", [("NOT-A-CODE", "no cuadra"), ("", "no es una partida guardada"),
+                                            ("{\"format\": 1}", "no es una partida guardada")])
+def test_a_bad_resume_code_or_file_is_explained_and_changes_nothing(text, expected):
+    table = GameTable(players=2, seed=6, delay=0)
+    before = table.session.game.state_key()
+    table._saving._code.value = text
+    table._saving._resume.click()
+    assert expected in table._announce.message
+    assert table.session.game.state_key() == before
+
+
+def test_new_game_with_other_rules_and_players():
+    table = GameTable(players=2, seed=6, delay=0)
+    table._setup._players.value = 3
+    table._setup._rules.value = "scopa"
+    table._setup._new.click()
+    s = table.session
+    assert s.players == 3 and s.rules.profile == "scopa" and s.mode == "computer"
+    assert "scopa" in table._title.value
+
+
+def test_the_language_switch_redraws_everything():
+    table = GameTable(players=2, seed=6, delay=0)
+    table.lang = "en"
+    assert table._play.description == "Play" and "Your turn." in table._announce.message
+    table.lang = "es"
+    assert table._play.description == "Jugar"
+
+
+def test_the_deal_review_steps_through_the_plays():
+    table = GameTable(players=2, seed=5, delay=0)
+    s, rng = table.session, random.Random(2)
+    while s.phase != "deal_over":
+        if my_turn(table):
+            play_a_row(table, rng)
+    review = table._review
+    review._open.value = True
+    assert review._back.disabled and "Jugada 1 de 36" in review._text.value
+    review._forward.click()
+    assert "Jugada 2 de 36" in review._text.value
+    for _ in range(40):
+        review._forward.click()
+    assert "Fin de la mano" in review._text.value and review._forward.disabled
+
+
+def test_session_refuses_bad_modes_and_languages():
+    with pytest.raises(Exception, match="mode"):
+        GameSession(mode="online")
+    with pytest.raises(Exception, match="choose es"):
+        GameSession(lang="fr")

@@ -1,0 +1,170 @@
+"""Kernel-side checks of the widget primitives (no browser): defaults, validation, packaged JS and CSS."""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("anywidget")
+
+from traitlets import TraitError  # noqa: E402
+
+from escoba_tutor import DECK  # noqa: E402
+from escoba_tutor.widgets import primitives  # noqa: E402
+from escoba_tutor.widgets.primitives import CARD_CODES, CardRow, LiveRegion, RowPicker  # noqa: E402
+
+STATIC_FILES = ("card_row.js", "row_picker.js", "live_region.js", "widgets.css")
+
+
+# ------------------------------------------------------------------------------------------------ defaults
+def test_card_row_defaults():
+    row = CardRow()
+    assert (row.cards, row.labels, row.selected, row.highlighted, row.marks) == ([], [], [], [], {})
+    assert (row.face_down, row.back_label, row.mode, row.disabled) == (0, "", "none", False)
+    assert (row.deck, row.group_label, row.size) == ("spanish", "", "normal")
+
+
+def test_row_picker_defaults():
+    picker = RowPicker()
+    assert (picker.headers, picker.rows, picker.selected, picker.caption) == ([], [], "", "")
+    assert (picker.deck, picker.disabled, picker.empty_text) == ("spanish", False, "")
+
+
+def test_live_region_defaults():
+    live = LiveRegion()
+    assert (live.message, live.politeness) == ("", "polite")
+
+
+def test_card_codes_match_the_engine():
+    assert {card.code for card in DECK} == CARD_CODES
+
+
+def test_synced_traits():
+    for cls, names in ((CardRow, "cards labels face_down back_label mode selected highlighted marks disabled deck "
+                                 "group_label size"),
+                       (RowPicker, "headers rows selected caption deck disabled empty_text"),
+                       (LiveRegion, "message politeness")):
+        widget = cls()
+        for name in names.split():
+            assert widget.trait_metadata(name, "sync"), f"{cls.__name__}.{name} is not synced"
+
+
+# ---------------------------------------------------------------------------------------------- validation
+@pytest.mark.parametrize(("trait", "value", "message"), [
+    ("mode", "several", "CardRow.mode must be one of 'none', 'single', 'multi', not 'several'"),
+    ("deck", "german", "CardRow.deck must be one of 'spanish', 'french'"),
+    ("size", "huge", "CardRow.size must be one of 'small', 'normal', 'large'"),
+    ("cards", ["7o", "8o"], "'8o' is not a card code"),
+    ("cards", ["7D"], "'7D' is not a card code"),
+    ("cards", ["7o", "7o"], "'7o' appears twice"),
+    ("face_down", -1, "between 0 and 40"),
+    ("marks", {"13o": "x"}, "'13o' is not a card code"),
+])
+def test_card_row_rejects(trait, value, message):
+    row = CardRow(cards=["7o", "10e"])
+    with pytest.raises(TraitError, match=re.escape(message)):
+        setattr(row, trait, value)
+
+
+def test_card_row_selection_rules():
+    row = CardRow(cards=["7o", "10e", "3c"], mode="single")
+    with pytest.raises(TraitError, match="mode 'single' allows one card"):
+        row.selected = ["7o", "10e"]
+    with pytest.raises(TraitError, match=r"1b not in cards"):
+        row.selected = ["1b"]
+    with pytest.raises(TraitError, match=r"1b not in cards"):
+        row.highlighted = ["1b"]
+    row.mode = "multi"
+    row.selected = ["7o", "10e"]
+    row.mode = "single"
+    assert row.selected == ["7o"]
+
+
+def test_card_row_new_cards_drop_gone_selection_and_highlight():
+    row = CardRow(cards=["7o", "10e", "3c"], mode="multi", selected=["7o", "3c"], highlighted=["10e", "3c"])
+    row.cards = ["3c", "1b"]
+    assert (row.selected, row.highlighted) == (["3c"], ["3c"])
+
+
+def test_card_row_constructor_validates_together():
+    row = CardRow(selected=["7o"], mode="single", cards=["7o"])  # keyword order does not matter
+    assert row.selected == ["7o"]
+
+
+ROWS = [{"id": "a", "cells": ["7o", "1b 7c"], "cards": ["7o", "1b", "7c"], "label": "siete de oros se lleva…",
+         "tone": "good"},
+        {"id": "b", "cells": ["3c", "—"]}]
+
+
+@pytest.mark.parametrize(("rows", "message"), [
+    ([{"cells": ["x"]}], "'id' must be a non-empty string"),
+    ([{"id": "a", "cells": []}, {"id": "a", "cells": []}], "id 'a' is used twice"),
+    ([{"id": "a", "cells": "7o"}], "'cells' must be a list of strings"),
+    ([{"id": "a", "cells": [7]}], "'cells' must be a list of strings"),
+    ([{"id": "a", "cells": [], "cards": ["8b"]}], "'8b' is not a card code"),
+    ([{"id": "a", "cells": [], "tone": "bad"}], "tone must be one of '', 'good', 'info', 'warn'"),
+    ([{"id": "a", "cells": [], "colour": "red"}], "unknown key(s) ['colour']"),
+    ([{"id": "a", "cells": [], "label": 3}], "'label' must be a string"),
+])
+def test_row_picker_rejects_bad_rows(rows, message):
+    with pytest.raises(TraitError, match=re.escape(message)):
+        RowPicker(rows=rows)
+
+
+def test_row_picker_selection():
+    picker = RowPicker(headers=["Juega", "Se lleva"], rows=ROWS, selected="b")
+    assert picker.selected == "b"
+    with pytest.raises(TraitError, match="no row has id 'zz'"):
+        picker.selected = "zz"
+    with pytest.raises(TraitError, match="RowPicker.deck must be one of"):
+        picker.deck = "tarot"
+    picker.rows = ROWS[:1]
+    assert picker.selected == ""
+
+
+def test_live_region_politeness():
+    live = LiveRegion(message="¡Escoba!", politeness="assertive")
+    assert live.politeness == "assertive"
+    with pytest.raises(TraitError, match="LiveRegion.politeness must be one of 'polite', 'assertive', 'off'"):
+        live.politeness = "rude"
+
+
+# ---------------------------------------------------------------------------------------- packaged files
+def test_static_files_ship_in_the_package():
+    static = resources.files("escoba_tutor.widgets") / "static"
+    for name in STATIC_FILES:
+        text = (static / name).read_text(encoding="utf-8")
+        assert text.strip(), f"{name} is empty"
+        if name.endswith(".js"):
+            assert "export default" in text, name
+
+
+def test_package_data_covers_static_files():
+    tomllib = pytest.importorskip("tomllib")
+    root = Path(__file__).resolve().parents[1]
+    pyproject = root / "pyproject.toml"
+    if not pyproject.exists():
+        pytest.skip("not running from a source checkout")
+    patterns = tomllib.loads(pyproject.read_text())["tool"]["setuptools"]["package-data"]["escoba_tutor"]
+    for name in STATIC_FILES:
+        assert any(fnmatch.fnmatch(f"widgets/static/{name}", p) for p in patterns), name
+
+
+def test_widgets_send_their_module_and_css():
+    for widget in (CardRow(), RowPicker(), LiveRegion()):
+        assert "export default" in widget._esm
+        assert widget._esm.count("export default") == 1
+        assert ".et-card" in widget._css
+    # RowPicker's module is card_row.js's card drawing followed by row_picker.js
+    assert "function etCard" in RowPicker()._esm
+    assert primitives._SHARED_END in (Path(primitives.__file__).parent / "static" / "card_row.js").read_text()
+
+
+def test_primitives_import_only_light_modules():
+    source = Path(primitives.__file__).read_text()
+    imports = set(re.findall(r"^(?:from|import) ([\w.]+)", source, re.M))
+    assert imports <= {"__future__", "pathlib", "anywidget", "traitlets"}, imports
