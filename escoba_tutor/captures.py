@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from .cards import DECK, Card, Suit, as_card, cards_mask, format_cards, parse_cards, table_mask
 from .errors import CardError
-from .rules import ESCOBA, SCOPA, Rules
+from .rules import ESCOBA, SCOPA, Rules, as_rules
 
 __all__ = ["legal_captures", "capture_target", "capture_total", "capture_gains", "check_capture", "CaptureCheck",
            "Gains", "format_cards", "SCOPA"]
@@ -154,6 +154,7 @@ def legal_captures(card: Card | str, table: Iterable[Card | str] | str, rules: R
     escoba_tutor.errors.CardError: 7o cannot be played and lie on the table at once
     """
     card = as_card(card)
+    rules = as_rules(rules)
     mask = table_mask(table)
     if card.bit & mask:
         raise CardError(f"{card} cannot be played and lie on the table at once", code="card_on_table",
@@ -218,6 +219,7 @@ def check_capture(card: Card | str | None, taken: Iterable[Card | str] | str, ta
     >>> check_capture("5o", "", "12c 2e").reason         # the rey was there to take
     'must_capture'
     """
+    rules = as_rules(rules)
     table = parse_cards(table)
     taken = tuple(sorted(parse_cards(taken)))
     if card is None or card == "":

@@ -88,6 +88,8 @@ class Card:
     bit: int
 
     def __new__(cls, rank: int, suit: str | Suit) -> Card:
+        if type(rank) is not int:  # 7.0 and True hash like 7 and 1: refuse them rather than guess
+            raise CardError(f"a card's rank is a whole number, not {rank!r}", token=f"{rank}{suit}"[:24])
         try:
             return _BY_RANK_SUIT[(rank, Suit(suit))]
         except (KeyError, ValueError, TypeError):

@@ -40,7 +40,7 @@ from .errors import (
     NotYourCardError,
     WrongSumError,
 )
-from .rules import ESCOBA, Rules
+from .rules import ESCOBA, Rules, as_rules
 from .scoring import DealFacts, DealScore, score_piles
 
 __all__ = ["Move", "Game", "PlayerView", "DealRecord", "PlayRecord", "DealStarted", "EscobaDeMano",
@@ -341,13 +341,12 @@ class Game:
     (by default it is drawn from the seed).
     """
 
-    def __init__(self, players: int = 2, rules: Rules = ESCOBA, seed: int | None = None,
+    def __init__(self, players: int = 2, rules: Rules | str = ESCOBA, seed: int | None = None,
                  dealer: int | None = None) -> None:
         if type(players) is not int or players not in SIDES:
             raise EscobaError(f"Escoba is played by 2 or 3 players, or 4 in partnerships, not {players!r}"[:120],
                               code="player_count")
-        if not isinstance(rules, Rules):
-            raise EscobaError("rules must be a Rules object, e.g. ESCOBA or SCOPA", code="bad_rules")
+        rules = as_rules(rules)
         rules.check_players(players)
         if seed is None:
             seed = random.SystemRandom().randrange(10**9)
@@ -394,7 +393,13 @@ class Game:
         return self._s.table
 
     def hand(self, player: int) -> tuple[Card, ...]:
+        self._check_player(player)
         return self._s.hands[player]
+
+    def _check_player(self, player: object) -> None:
+        if type(player) is not int or not 0 <= player < self.players:
+            raise EscobaError(f"there is no player {player!r} in a {self.players}-player game"[:120],
+                              code="bad_player")
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
@@ -484,9 +489,7 @@ class Game:
 
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see now."""
-        if type(player) is not int or not 0 <= player < self.players:
-            raise EscobaError(f"there is no player {player!r} in a {self.players}-player game"[:120],
-                              code="bad_player")
+        self._check_player(player)
         s = self._s
         seen = set(s.initial_table)
         seen.update(record.move.card for record in s.plays)

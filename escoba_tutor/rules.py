@@ -23,7 +23,7 @@ from typing import Any
 
 from .errors import RulesError
 
-__all__ = ["Rules", "ESCOBA", "SCOPA", "PROFILES", "OPTIONS", "VARIANTS", "Variant", "rules_by_name"]
+__all__ = ["Rules", "ESCOBA", "SCOPA", "PROFILES", "OPTIONS", "VARIANTS", "Variant", "rules_by_name", "as_rules"]
 
 
 @dataclass(frozen=True)
@@ -267,6 +267,15 @@ SCOPA = Rules(profile="scopa", **_PROFILE_DEFAULTS["scopa"])
 #: The named profiles. Order matters for the resume code: only append.
 PROFILES: dict[str, Rules] = {"escoba": ESCOBA, "scopa": SCOPA}
 _PROFILE_ORDER = list(PROFILES)
+
+
+def as_rules(rules: Rules | str) -> Rules:
+    """Rules given as a ``Rules`` object or by name (``"scopa"``, ``"escoba+figuras"``)."""
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return rules_by_name(rules)
+    raise RulesError(f"rules are a Rules object or a name such as 'escoba' or 'scopa', not {type(rules).__name__}")
 
 
 def rules_by_name(name: str) -> Rules:

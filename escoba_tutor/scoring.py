@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from .cards import SUITS, Card, Suit, as_cards
 from .errors import CardError, EscobaError
-from .rules import ESCOBA, Rules
+from .rules import ESCOBA, Rules, as_rules
 
 __all__ = ["SuitBest", "Setenta", "ScoreLine", "DealScore", "DealFacts", "setenta", "score_deal", "SCORING_ITEMS"]
 
@@ -79,6 +79,7 @@ def setenta(cards: str | Iterable[Card | str], rules: Rules = ESCOBA) -> Setenta
     (<Suit.BASTOS: 'b'>,)
     """
     cards = as_cards(cards)
+    rules = as_rules(rules)
     return _setenta([c for c in cards if c.rank <= 7] if rules.setenta_cards == "low" else cards)
 
 
@@ -305,6 +306,7 @@ def score_deal(piles: Sequence[str | Iterable[Card | str]], escobas: Sequence[in
     The piles need not hold all 40 cards (a lesson may score a made-up end of deal), but no card may be in
     two piles. ``facts`` carries what some variants score besides the piles (see :class:`DealFacts`).
     """
+    rules = as_rules(rules)
     if isinstance(piles, str) or not isinstance(piles, Iterable):
         raise EscobaError("piles must be a list with one pile of cards per side", code="bad_piles")
     piles = [as_cards(pile) for pile in piles]

@@ -1,4 +1,4 @@
-"""Shared test helpers.
+"""Shared test helpers (imported by the test modules as ``escoba_test_helpers``).
 
 The reference functions here work on card *codes* and the tables of RULES.md only, never on the engine's own
 values or capture search, so the tests that compare against them check the engine from the outside.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 import zlib
 from itertools import combinations
 
@@ -17,6 +18,12 @@ from escoba_tutor import Game
 
 settings.register_profile("escoba", database=None, deadline=None, print_blob=True)
 settings.load_profile("escoba")
+
+# The test modules import these helpers as ``escoba_test_helpers``: the plain name ``conftest`` can be taken
+# by another conftest.py under tests/ (pytest imports each of them as ``conftest``).
+sys.modules["escoba_test_helpers"] = sys.modules[__name__]
+# For the same reason, no conftest.py is collected as a doctest module (they hold no doctests).
+collect_ignore_glob = ["conftest.py", "*/conftest.py"]
 
 RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 SUITS = "oceb"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import value
+from escoba_test_helpers import value
 
 from escoba_tutor import ESCOBA, SCOPA, Card, CardError, legal_captures, parse_card, parse_cards
 

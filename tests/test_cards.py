@@ -5,7 +5,7 @@ from __future__ import annotations
 import pickle
 
 import pytest
-from conftest import ALL_CODES, CAPTURE_VALUE, SETENTA_VALUE
+from escoba_test_helpers import ALL_CODES, CAPTURE_VALUE, SETENTA_VALUE
 
 from escoba_tutor import DECK, Card, CardError, EscobaError, Suit, format_cards, parse_card, parse_cards
 

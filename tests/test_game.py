@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import brute_captures, codes, play_randomly, play_to_end, side_of, value
+from escoba_test_helpers import brute_captures, codes, play_randomly, play_to_end, side_of, value
 
 from escoba_tutor import (
     ESCOBA,
@@ -88,11 +88,17 @@ def test_bad_dealer(players, dealer):
     assert info.value.code == "bad_dealer" and "dealer" in str(info.value)
 
 
-@pytest.mark.parametrize("rules", ["escoba", None, {"capture": "fifteen"}, ESCOBA.to_dict()])
-def test_rules_must_be_a_rules_object(rules):
-    with pytest.raises(EscobaError) as info:
+@pytest.mark.parametrize("rules", [None, {"capture": "fifteen"}, ESCOBA.to_dict(), 5])
+def test_rules_must_be_rules_or_a_rules_name(rules):
+    with pytest.raises(RulesError) as info:
         Game(rules=rules)
     assert info.value.code == "bad_rules"
+
+
+def test_rules_can_be_named():
+    assert Game(rules="scopa", seed=1).rules == SCOPA
+    with pytest.raises(RulesError, match="no rules profile"):
+        Game(rules="poker")
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -7,7 +7,7 @@ import dataclasses
 import random
 
 import pytest
-from conftest import (
+from escoba_test_helpers import (
     ALL_CODES,
     brute_captures,
     codes,
@@ -296,7 +296,7 @@ TABLE_CARDS = st.lists(st.sampled_from(ALL_CODES), unique=True, min_size=1, max_
 LOW_CARDS = st.lists(st.sampled_from([c for c in ALL_CODES if value(c) <= 5]), unique=True, min_size=1, max_size=16)
 
 
-@settings(max_examples=400)
+@settings(max_examples=300)
 @given(TABLE_CARDS | LOW_CARDS, st.booleans())
 def test_capture_generator_matches_brute_force(cards, match):
     card, table = cards[0], cards[1:]
@@ -307,7 +307,7 @@ def test_capture_generator_matches_brute_force(cards, match):
     assert set(found_codes) == brute_captures(card, table, match)
 
 
-@settings(max_examples=300)
+@settings(max_examples=200)
 @given(st.lists(st.sampled_from(ALL_CODES), unique=True, max_size=40), st.integers(2, 4), st.data())
 def test_scoring_matches_the_independent_scorer(cards, sides, data):
     owners = data.draw(st.lists(st.integers(0, sides - 1), min_size=len(cards), max_size=len(cards)))
@@ -323,7 +323,7 @@ def test_scoring_matches_the_independent_scorer(cards, sides, data):
     assert score_deal(shuffled, escobas).points == score_deal(piles, escobas).points
 
 
-@settings(max_examples=200)
+@settings(max_examples=100)
 @given(st.lists(st.sampled_from(ALL_CODES), unique=True, max_size=12))
 def test_parse_and_format_round_trip(cards):
     parsed = parse_cards(" ".join(cards))

@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from conftest import CODE_ALPHABET, encode_code, play_randomly, play_to_end, sign_save
+from escoba_test_helpers import CODE_ALPHABET, encode_code, play_randomly, play_to_end, sign_save
 
 from escoba_tutor import (
     ESCOBA,

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import reference_score
+from escoba_test_helpers import reference_score
 
 from escoba_tutor import (
     DECK,

@@ -1,0 +1,425 @@
+"""Seeded drills: the generators (engine side) and the Drill widget driven in the kernel (no browser).
+
+The reference answers come from tests/conftest.py (every subset of the table; RULES.md §5 scoring written out
+independently) or are worked out by hand from RULES.md.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from escoba_test_helpers import SETENTA_VALUE, brute_captures, codes, rank, reference_score, suit
+
+from escoba_tutor import ESCOBA, SCOPA, EscobaError, score_deal
+from escoba_tutor.drills import (
+    MAX_SEED,
+    CaptureDrill,
+    capture_drill,
+    check_setenta,
+    make_drill,
+    points_drill,
+    points_items,
+    setenta_drill,
+)
+from escoba_tutor.widgets.drills import Drill, read_setenta_answer
+
+SEEDS = range(60)
+
+
+# ================================================================================================ generators
+@pytest.mark.parametrize("make", [capture_drill, setenta_drill, points_drill])
+def test_a_seed_always_gives_the_same_position(make):
+    for seed in (0, 1, 17, 12345, MAX_SEED):
+        assert make(seed) == make(seed)
+    assert len({str(make(seed)) for seed in range(12)}) >= 10  # and seeds differ
+
+
+def test_another_process_gets_the_same_positions():
+    # What a class relies on: a student's kernel (another process, another hash seed) shows the same exercise.
+    script = ("from escoba_tutor.drills import *; "
+              "print(capture_drill(5)); print(setenta_drill(5)); print(points_drill(5).answer)")
+    here = "\n".join(str(x) for x in (capture_drill(5), setenta_drill(5), points_drill(5).answer)) + "\n"
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+        assert done.stdout == here
+
+
+def test_the_capture_drill_of_seed_0_by_hand():
+    drill = capture_drill(0)
+    # 7c on 7e 1o 11e 2c: 7 + 7 + 1 = 15; the caballo (9) with 7 makes 16; 7 + 2 + 1 = 10.
+    assert (drill.card.code, [c.code for c in drill.table]) == ("7c", ["7e", "1o", "11e", "2c"])
+    assert [codes(c) for c in drill.answer] == [{"1o", "7e"}]
+
+
+@pytest.mark.parametrize("rules", [ESCOBA, SCOPA])
+def test_capture_drills_are_teachable_and_their_answer_is_complete(rules):
+    counts = []
+    for seed in SEEDS:
+        drill = capture_drill(seed, rules)
+        assert 3 <= len(drill.table) <= 8 and drill.card not in drill.table
+        assert set(map(codes, drill.answer)) == brute_captures(drill.card, drill.table, rules is SCOPA)
+        counts.append(len(drill.answer))
+    assert counts.count(0) >= 3                       # sometimes nothing to take
+    assert sum(1 for n in counts if n >= 1) >= 40     # mostly something
+    assert sum(1 for n in counts if n >= 2) >= 15     # often several
+    assert max(counts) <= 5
+
+
+def test_setenta_drills_are_teachable_and_their_answer_is_right():
+    invalid = figure_best = 0
+    for seed in SEEDS:
+        drill = setenta_drill(seed)
+        assert len(drill.piles) == 2 and not set(drill.piles[0]) & set(drill.piles[1])
+        for pile, answer in zip(drill.piles, drill.answers):
+            assert 5 <= len(pile) <= 9
+            best = {}
+            for card in codes(pile):  # RULES.md §5, step by step, from the codes alone
+                best[suit(card)] = max(best.get(suit(card), 0), SETENTA_VALUE[rank(card)])
+            assert answer.total == (sum(best.values()) if len(best) == 4 else None)
+            invalid += answer.total is None
+            figure_best += answer.total is not None and 10 in best.values()
+    assert 15 <= invalid <= 50 and figure_best >= 20  # about a quarter miss a suit; figures often decide a suit
+
+
+def test_the_setenta_drill_of_seed_3_by_hand():
+    drill = setenta_drill(3)
+    assert [" ".join(c.code for c in p) for p in drill.piles] == ["2o 3o 5o 1c 3c 4e 7e 12e",
+                                                                 "6o 10o 10c 3e 6e 1b 3b 6b"]
+    # No bastos: invalid. 6o 18 + sota de copas 10 + 6e 18 + 6b 18 = 64.
+    assert [a.total for a in drill.answers] == [None, 64]
+    assert len(setenta_drill(3, sides=1).piles) == 1
+    four = setenta_drill(3, sides=4).piles
+    assert len(four) == 4 and len({c for pile in four for c in pile}) == sum(len(pile) for pile in four)
+
+
+def test_points_drills_come_from_real_deals():
+    for seed in range(25):
+        drill = points_drill(seed)
+        assert drill.answer == score_deal(drill.piles, drill.escobas) == drill.record.score
+        assert list(drill.answer.points) == reference_score(drill.piles, drill.escobas)
+        taken = [c for pile in drill.piles for c in pile]
+        assert len(taken) == len(set(taken)) and len(taken) + len(drill.record.leftover) * (
+            drill.record.leftover_to is None) == 40
+
+
+def test_the_points_drill_of_seed_4_has_the_ties_of_the_rules():
+    drill = points_drill(4)
+    assert [len(p) for p in drill.piles] == [20, 20]
+    assert {item: drill.expected(item) for item in drill.items} == {
+        "cards": (), "oros": (), "siete_de_oros": (1,), "setenta": (1,)}
+
+
+def test_points_items_follow_the_rules():
+    assert points_items() == ("cards", "oros", "siete_de_oros", "setenta")
+    assert points_items("escoba+sevens+cards_bonus+all_sevens_bonus") == (
+        "cards", "cards_bonus", "oros", "siete_de_oros", "sevens", "all_sevens")
+    with pytest.raises(EscobaError):
+        points_drill(0).expected("escobas")  # the escobas are given, not asked
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, True, "3", MAX_SEED + 1, None])
+def test_bad_seeds_are_refused(seed):
+    for make in (capture_drill, setenta_drill, points_drill):
+        with pytest.raises(EscobaError) as caught:
+            make(seed)
+        assert caught.value.code == "bad_seed"
+
+
+def test_bad_kinds_and_rules_are_refused():
+    with pytest.raises(EscobaError, match="no drill is called"):
+        make_drill("poker", 0)
+    with pytest.raises(EscobaError):
+        capture_drill(0, rules=42)
+    with pytest.raises(EscobaError):
+        points_drill(0, rules="escoba+chile")  # Chile needs 3 or 4 players
+
+
+# ============================================================================================= answer checks
+def test_a_capture_list_is_judged():
+    drill = capture_drill(36)  # 5o on 6o 12c 10b 11b 2e: the rey (5 + 10) or the 2 and the sota (5 + 2 + 8)
+    assert [codes(c) for c in drill.answer] == [{"12c"}, {"2e", "10b"}]
+    result = drill.check([["12c"], ["10b"], ["11b"], ["12c"]])  # listed twice: counted once
+    assert [codes(c) for c in result.right] == [{"12c"}] and [codes(c) for c in result.missing] == [{"2e", "10b"}]
+    assert [(codes(w.taken), w.reason, w.total) for w in result.wrong] == [
+        ({"10b"}, "figure_face_value", 13),   # 5 + sota: right only if the sota counted 10
+        ({"11b"}, "wrong_sum", 14)]
+    assert not result.ok and drill.check(["12c", "10b 2e"]).ok
+
+
+@pytest.mark.parametrize("pile, given, mistake, cards", [
+    ("7o 6c 1e 5b", 70, "", []),
+    ("7o 6c 1e 10b", 63, "figure_capture_value", ["10b"]),        # sota counted 8
+    ("7o 6c 1e 11b", 64, "figure_capture_value", ["11b"]),        # caballo counted 9
+    ("7o 6c 1e 11b 10b", 64, "figure_capture_value", ["11b"]),    # the caballo is the figure one would pick
+    ("7o 6c 1e 11b", 66, "figure_printed", ["11b"]),              # caballo counted 11
+    ("7o 6c 1e 12b", 67, "figure_printed", ["12b"]),              # rey counted 12
+    ("7o 6c 1e 12b 1b", 65, "wrong_best", ["12b"]),               # the rey (10) instead of the as (16)
+    ("7o 6c 1e 5b", 19, "capture_values", []),                    # 7 + 6 + 1 + 5
+    ("7o 6o 6c 1e 5b", 88, "summed_all", []),                     # 21 + 18 + 18 + 16 + 15
+    ("7o 6c 1e", 55, "missing_suit", []),
+    ("7o 6c 1e 5b", None, "not_invalid", []),
+    ("7o 6c 1e 5b", 71, "other", []),
+])
+def test_setenta_answers_name_the_mistake(pile, given, mistake, cards):
+    check = check_setenta(pile, given)
+    assert (check.ok, check.mistake, [c.code for c in check.cards]) == (not mistake, mistake, cards)
+
+
+def test_low_primera_answers():
+    assert check_setenta("7o 6c 1e 12b", None, "escoba+low_primera").ok
+    check = check_setenta("7o 6c 1e 12b", 65, "escoba+low_primera")
+    assert check.mistake == "only_figures" and [s.value for s in check.suits] == ["b"]
+    assert check_setenta("7o 6c 1e 12b", 65).ok  # by the default rules the rey counts 10
+
+
+def test_bad_setenta_answers_are_refused():
+    for given in ("70", -1, 7.5, True):
+        with pytest.raises(EscobaError):
+            check_setenta("7o 6c 1e 5b", given)
+
+
+def test_points_answers_are_judged():
+    drill = points_drill(4)
+    results = drill.check({"cards": (0,), "oros": (), "siete_de_oros": (1,)})
+    assert [(r.item, r.ok) for r in results] == [("cards", False), ("oros", True), ("siete_de_oros", True),
+                                                 ("setenta", False)]
+    assert results[3].given is None and results[0].line.reason == "tie"
+
+
+def test_typed_setenta_answers_are_read():
+    assert read_setenta_answer("  64 ") == ("number", 64)
+    assert [read_setenta_answer(t)[0] for t in ("inválida", "Invalid", "NO VALE", "coja", "-")] == ["invalid"] * 5
+    assert read_setenta_answer("") == ("blank", None) and read_setenta_answer("seventy") == ("bad", None)
+    assert read_setenta_answer(None) == ("bad", None) and read_setenta_answer("12345") == ("bad", None)
+
+
+# ================================================================================================== widget
+def picker_rows(widget):
+    return [row["cells"] for row in widget._built_picker.rows]
+
+
+def test_the_widget_shows_the_seeded_position_and_the_seed():
+    widget = Drill("captures", seed=0)
+    assert [widget._hand_row.cards, widget._table_row.cards] == [["7c"], ["7e", "1o", "11e", "2c"]]
+    assert "Encuentra todas las bazas · n.º 0" in widget._title.value
+    assert "Da este número a la clase para que todos hagan el mismo ejercicio: 0." in widget._task.value
+    assert widget._seed_box.value == 0 and widget._seed_box.description == "Número de posición"
+    assert widget._table_row.marks == {"11e": "9"}  # a figure shows its capture value on the card
+
+
+def test_new_position_and_a_typed_seed():
+    widget = Drill("captures", seed=0)
+    widget._new.click()
+    assert widget.seed == 1 and widget._seed_box.value == 1
+    assert widget._hand_row.cards == [capture_drill(1).card.code]
+    widget._seed_box.value = 36  # a student types the number the teacher gave
+    assert widget.seed == 36 and widget._table_row.cards == ["6o", "12c", "10b", "11b", "2e"]
+
+
+def test_captures_built_one_by_one_then_checked():
+    widget = Drill("captures", seed=36)  # 5o on 6o 12c 10b 11b 2e
+    widget._add.click()
+    assert widget._status.message == "Primero elige las cartas de la mesa que forman la baza."
+    widget._table_row.selected = ["12c"]
+    widget._add.click()
+    assert widget._status.message == "Baza añadida: llevas 1 baza en la lista."
+    assert widget._table_row.selected == [] and picker_rows(widget) == [["5o", "12c", ""]]
+    widget._table_row.selected = ["12c"]
+    widget._add.click()
+    assert widget._status.message == "Esa baza ya está en tu lista."
+    widget._table_row.selected = ["10b"]
+    widget._add.click()
+    widget._check.click()
+    lines = widget._status.message.split("\n")
+    assert lines == ["1 bien, 1 sin encontrar, 1 mal.",
+                     "Mal: 5o con 10b: 5 + sota (8) = 13, no 15: cuidado, la sota vale 8, el caballo 9 y el rey 10.",
+                     "Falta: 5o también puede llevarse 2e 10b (5 + 2 + sota (8) = 15)."]
+    assert picker_rows(widget) == [["5o", "12c", "bien"],
+                                   ["5o", "10b", "mal: 5 + sota (8) = 13, no 15: cuidado, la sota vale 8, el "
+                                                 "caballo 9 y el rey 10"],
+                                   ["5o", "2e 10b", "falta: no la has puesto en la lista"]]
+    assert [row["tone"] for row in widget._built_picker.rows] == ["good", "warn", "info"]
+    assert "<li>Mal: 5o con 10b" in widget._feedback.value
+    # Put the list right: remove the wrong one, add the missing one.
+    widget._built_picker.selected = "10b"
+    widget._remove.click()
+    assert widget.model.result is None and picker_rows(widget) == [["5o", "12c", ""]]
+    widget._table_row.selected = ["2e", "10b"]
+    widget._add.click()
+    widget._check.click()
+    assert widget._status.message == "¡Bien! Has encontrado las 2 bazas."
+
+
+def test_a_card_that_takes_nothing():
+    widget = Drill("captures", seed=7, lang="en")  # 2e on 5e 6c 5o: 2 + 5 + 6 = 13, 2 + 5 + 5 = 12, nothing
+    widget._check.click()
+    assert widget._status.message == "Right: two of swords takes nothing here, so it stays on the table."
+    widget._table_row.selected = ["5e", "6c"]
+    widget._add.click()
+    widget._check.click()
+    assert widget._status.message.split("\n") == ["0 right, 0 missing, 1 wrong.",
+                                                 "Wrong: 2e with 6c 5e: 2 + 6 + 5 = 13, not 15.",
+                                                 "two of swords takes nothing here: it stays on the table."]
+    widget._clear.click()
+    assert widget.model.built == [] and widget._status.message == ""
+
+
+def test_scopa_captures():
+    widget = Drill("captures", seed=0, rules="scopa", lang="en")  # 7c on 7e 1o 11e 2c: the equal 7 alone
+    assert [codes(c) for c in widget.model.drill.answer] == [{"7e"}]
+    widget._table_row.selected = ["1o", "7e"]  # a capture of 15 is not Scopa
+    widget._add.click()
+    widget._check.click()
+    assert "Wrong: 7c with 1o 7e: 1 + 7 = 8, not 7." in widget._status.message
+
+
+def test_setenta_answers_typed_and_checked():
+    widget = Drill("setenta", seed=3)  # no bastos: invalid; 6o 18 + sota 10 + 6e 18 + 6b 18 = 64
+    texts = [part[2] for part in widget._pile_parts]
+    assert [t.description for t in texts] == ["Setenta de Bando 1", "Setenta de Bando 2"]
+    texts[0].value, texts[1].value = "52", "62"
+    widget._check.click()
+    assert widget._status.message.split("\n") == [
+        "0 de 2 bien.",
+        "Bando 1: no hay ninguna carta de bastos, así que la setenta no vale.",
+        "Bando 2: has contado la sota de copas como 8, pero en la setenta las figuras valen 10."]
+    texts[0].value, texts[1].value = "inválida", "64"
+    assert widget.model.result is None  # a changed answer clears the old verdict
+    widget._check.click()
+    assert widget._status.message.split("\n") == ["2 de 2 bien.", "Bando 1: bien, la setenta no vale (le faltan "
+                                                                  "bastos).", "Bando 2: bien, 64."]
+
+
+def test_setenta_answers_that_are_not_numbers():
+    widget = Drill("setenta", seed=3, lang="en")
+    widget._pile_parts[0][2].value = "lots"
+    widget._check.click()
+    assert widget._status.message.split("\n")[1:] == [
+        "Side 1: “lots” is not a number: write one like 70, or “invalid”.",
+        "Side 2: write a number, or “invalid”."]
+
+
+def test_points_chosen_item_by_item():
+    widget = Drill("points", seed=4, names=["Ana", "Luis"])  # cards 20–20, oros 5–5, Luis: 7o and setenta
+    toggles = widget._item_choices
+    assert list(toggles) == ["cards", "oros", "siete_de_oros", "setenta"]
+    assert toggles["cards"].options == (("elige…", ""), ("Ana", "0"), ("Luis", "1"), ("Nadie", "none"))
+    assert toggles["cards"].value == "" and toggles["cards"].description == "Cartas"
+    toggles["cards"].value = "0"
+    toggles["oros"].value = "none"
+    toggles["siete_de_oros"].value = "1"
+    widget._check.click()
+    assert widget._status.message.split("\n") == [
+        "2 de 4 bien.",
+        "Cartas — no: nadie: empate a 20.",
+        "Oros — bien: nadie: empate a 5.",
+        "Siete de oros (velo) — bien: el siete de oros es de Luis.",
+        "Setenta: elige quién se lo lleva."]
+    toggles["cards"].value = "none"
+    toggles["setenta"].value = "1"
+    widget._check.click()
+    assert widget._status.message.split("\n")[0] == "4 de 4 bien."
+    toggles["oros"].value = ""  # back to "choose": not answered
+    assert "oros" not in widget.model.choices
+
+
+def test_both_score_is_offered_with_that_variant():
+    widget = Drill("points", seed=4, rules="escoba+ties_both_score", lang="en")
+    assert ("Both", "both") in widget._item_choices["cards"].options
+    assert ("Both", "both") not in widget._item_choices["siete_de_oros"].options
+    widget._item_choices["cards"].value = "both"
+    widget._check.click()
+    assert "Cards — right: tie at 20: Side 1 and Side 2 each score." in widget._status.message
+
+
+@pytest.mark.parametrize("kind, shown", [("captures", "RowPicker"), ("setenta", "SetentaExplainer"),
+                                         ("points", "ScoreSheet")])
+def test_show_the_answer(kind, shown):
+    widget = Drill(kind, seed=4)
+    assert widget._answer.children == ()
+    widget._answer_button.click()
+    assert type(widget._answer.children[0]).__name__ == shown
+    assert widget._answer_button.description == "Ocultar la solución"
+    widget._new.click()  # a new position hides it again
+    assert widget._answer.children == () and widget._answer_button.description == "Ver la solución"
+    widget._answer_button.click()
+    widget._answer_button.click()
+    assert widget._answer.children == ()
+
+
+def test_the_answer_of_a_setenta_drill_is_the_explainer_shown_whole():
+    widget = Drill("setenta", seed=3, lang="en")
+    widget._answer_button.click()
+    explainer = widget._answer.children[0]
+    assert explainer.model.done and explainer._inputs.layout.display == "none"
+    assert explainer._status.message == ("Side 2 gets the setenta point: 64 is the only valid setenta "
+                                         "(invalid: no clubs – 64).")
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"kind": "poker"}, "Revisa el ejercicio: los ejercicios son: captures (bazas), setenta y points (puntos)"),
+    ({"seed": -5}, "Revisa el ejercicio: el número de posición es un número entero, 0 o mayor"),
+    ({"seed": "abc"}, "Revisa el ejercicio: el número de posición es un número entero, 0 o mayor"),
+    ({"rules": "escoba+chile"}, "Revisa el ejercicio: estas reglas necesitan otro número de jugadores"),
+    ({"rules": 3}, "Revisa el ejercicio: estas reglas no son válidas"),
+])
+def test_bad_settings_are_explained_and_keep_the_exercise(change, message):
+    widget = Drill("points", seed=4)
+    before = (widget.model.drill, [row.cards for _h, row, _n in widget._pile_parts])
+    for name, value in change.items():
+        setattr(widget, name, value)  # never raises
+    assert widget._status.message == message
+    assert (widget.model.drill, [row.cards for _h, row, _n in widget._pile_parts]) == before
+
+
+def test_a_bad_first_setting_shows_only_the_problem_then_recovers():
+    widget = Drill("poker")
+    assert widget.model.drill is None and widget._status.message.startswith("Revisa el ejercicio")
+    assert widget._new.description == "Otra posición" and widget._check.description == "Comprobar"
+    widget._check.click()  # nothing to check: nothing happens
+    assert widget.model.result is None
+    widget.kind = "captures"
+    assert widget._hand_row.cards == ["7c"] and widget._status.message == ""
+
+
+def test_switching_kinds_and_language():
+    widget = Drill("captures", seed=4, lang="en")
+    widget.kind = "setenta"
+    assert "Work out the setenta · no. 4" in widget._title.value and len(widget._pile_parts) == 2
+    widget.lang = "es"
+    assert "Calcula la setenta · n.º 4" in widget._title.value
+    assert widget._check.description == "Comprobar" and widget._answer_button.description == "Ver la solución"
+    with pytest.raises(Exception, match="choose es"):
+        widget.lang = "de"
+
+
+def test_same_layout_positions_reuse_their_controls():
+    widget = Drill("setenta", seed=0)
+    first = widget._pile_parts[0][1]
+    widget._new.click()
+    assert widget._pile_parts[0][1] is first and widget.model.answers == ["", ""]
+    assert first.cards == [c.code for c in setenta_drill(1).piles[0]]
+
+
+def test_the_capture_drill_object_is_the_engines():
+    widget = Drill("captures", seed=12)
+    assert isinstance(widget.model.drill, CaptureDrill) and widget.model.drill == capture_drill(12)
+    assert widget.model.add_capture(["not a card"]) == "bad"
+
+
+
+def test_positional_arguments_in_the_documented_order():
+    widget = Drill("setenta", 3, "en", "escoba+low_primera")
+    assert widget.model.drill.rules.setenta_cards == "low" and widget.lang == "en"
+
+
+def test_the_missing_rows_cannot_be_removed():
+    widget = Drill("captures", seed=36)
+    widget._check.click()  # nothing listed: both captures are missing
+    widget._built_picker.selected = "missing:12c"
+    widget._remove.click()
+    assert [row["id"] for row in widget._built_picker.rows] == ["missing:12c", "missing:2e+10b"]

@@ -1,0 +1,238 @@
+"""ScoreSheet driven in the kernel (no browser): the table a learner reads, parsed back from its HTML.
+
+The expected points are worked out by hand from RULES.md §5 and §7.
+"""
+
+from __future__ import annotations
+
+import random
+from html.parser import HTMLParser
+
+import pytest
+
+from escoba_tutor import Game
+from escoba_tutor.scoring import DealFacts, score_deal
+from escoba_tutor.widgets.score_sheet import ScoreSheet
+
+
+class _Table(HTMLParser):
+    """The sheet's table as text: caption, header cells with their scope, body rows and footer rows."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.caption, self.scopes = "", []
+        self.head, self.body, self.foot = [], [], []
+        self._part, self._cell, self._row, self._in_caption = None, None, None, False
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("thead", "tbody", "tfoot"):
+            self._part = {"thead": self.head, "tbody": self.body, "tfoot": self.foot}[tag]
+        elif tag == "tr":
+            self._row = []
+        elif tag in ("th", "td"):
+            self._cell = ""
+            if tag == "th":
+                self.scopes.append(dict(attrs).get("scope"))
+        elif tag == "caption":
+            self._in_caption = True
+
+    def handle_endtag(self, tag):
+        if tag in ("th", "td"):
+            self._row.append(self._cell)
+            self._cell = None
+        elif tag == "tr":
+            self._part.append(self._row)
+        elif tag == "caption":
+            self._in_caption = False
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell += data
+        elif self._in_caption:
+            self.caption += data
+
+
+def table(sheet: ScoreSheet) -> _Table:
+    parsed = _Table()
+    parsed.feed(sheet._table.value)
+    return parsed
+
+
+def body(sheet: ScoreSheet) -> dict[str, list[str]]:
+    """Each body row by its item name: [side 1 had, side 1 points, side 2 had, ..., why]."""
+    return {row[0]: row[1:] for row in table(sheet).body}
+
+
+# RULES.md §5: "With 22 cards, 6 oros, the 7o, the best setenta and 2 escobas a side scores 1 + 1 + 1 + 1 + 2 = 6."
+SIX_POINTS = ["1o 2o 3o 5o 6o 7o 7c 7e 7b 1c 2c 3c 4c 5c 6c 1e 2e 3e 4e 5e 6e 10e",
+              "4o 10o 11o 12o 10c 11c 12c 11e 12e 1b 2b 3b 4b 5b 6b 10b 11b 12b"]
+
+
+def test_the_worked_example_of_the_rules():
+    sheet = ScoreSheet(piles=SIX_POINTS, escobas=[2, 0], names=["Ana", "Luis"])
+    rows = body(sheet)
+    assert list(rows) == ["Escobas", "Cartas", "Oros", "Siete de oros (velo)", "Setenta"]
+    assert rows["Escobas"] == ["2", "2", "0", "0", "un punto por escoba"]
+    assert rows["Cartas"] == ["22", "1", "18", "0", "Ana tiene más cartas (22 – 18)"]
+    assert rows["Oros"] == ["6", "1", "4", "0", "Ana tiene más oros (6 – 4)"]
+    assert rows["Siete de oros (velo)"] == ["sí", "1", "no", "0", "el siete de oros es de Ana"]
+    # Ana: 7o 7c 7e 7b = 84; Luis: 4o 14 + figures 10 + 10 + 6b 18 = 52.
+    assert rows["Setenta"] == ["84", "1", "52", "0", "Ana tiene la mejor setenta (84 – 52)"]
+    assert table(sheet).foot == [["Total de la mano", "", "6", "", "0", ""]]
+
+
+def test_ties_and_an_invalid_setenta_in_words():
+    # Oros and copas against espadas and bastos: 20 cards each, every oro on one side, both setentas invalid.
+    oros_copas = " ".join(f"{r}{s}" for s in "oc" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12))
+    espadas_bastos = " ".join(f"{r}{s}" for s in "eb" for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12))
+    sheet = ScoreSheet(piles=[oros_copas, espadas_bastos], escobas=[0, 1])
+    rows = body(sheet)
+    assert rows["Cartas"][-1] == "nadie: empate a 20"
+    assert rows["Oros"][-1] == "Bando 1 tiene más oros (10 – 0)"
+    assert rows["Setenta"] == ["inválida: le faltan espadas y bastos", "0", "inválida: le faltan oros y copas", "0",
+                               "nadie: ningún bando tiene cartas de los cuatro palos"]
+    assert table(sheet).foot[0] == ["Total de la mano", "", "2", "", "1", ""]
+
+
+def test_the_table_is_semantic_and_escapes_names():
+    sheet = ScoreSheet(piles=SIX_POINTS, escobas=[2, 0], names=["<b>Ana</b>", "Luis & Co"], totals=[10, 3])
+    parsed = table(sheet)
+    assert parsed.caption == "Puntos de la mano"
+    assert parsed.head[0] == ["Concepto", "<b>Ana</b>", "Luis & Co", "Por qué"]  # shown as text, not markup
+    assert parsed.head[1] == ["Tiene", "Puntos", "Tiene", "Puntos"]
+    assert "<b>Ana</b>" not in sheet._table.value and "&lt;b&gt;Ana&lt;/b&gt;" in sheet._table.value
+    assert parsed.scopes.count("row") == 5 + 2 and parsed.scopes.count("colgroup") == 2
+    assert parsed.foot[1] == ["Total de la partida", "", "10", "", "3", ""]
+
+
+def test_a_deal_from_a_game_as_a_record_or_a_score():
+    game = Game(players=2, seed=11)
+    rng = random.Random(1)
+    while not game.deals:
+        game.play(rng.choice(game.legal_moves()))
+    record = game.deals[0]
+    from_record = ScoreSheet(score=record, lang="en")
+    assert from_record.model.deal is record.score
+    assert table(from_record).foot[0][2::2] == [str(p) for p in record.score.points]
+    assert table(from_record).foot[1] == ["Game total", "", str(record.totals[0]), "", str(record.totals[1]), ""]
+    from_score = ScoreSheet(score=record.score, lang="en")
+    assert table(from_score).body == table(from_record).body and len(table(from_score).foot) == 1
+    # The same deal given as piles and escobas: the engine scores it the same way.
+    from_piles = ScoreSheet(piles=[list(p) for p in record.piles], escobas=list(record.escobas), lang="en")
+    assert table(from_piles).body == table(from_record).body
+
+
+@pytest.mark.parametrize("rules, piles, escobas, item, expected", [
+    # ties_both_score: 20–20 cards gives both the point.
+    ("escoba+ties_both_score", ["1o 2o 3o 4o 5o 6o 7o 10o 11o 12o 1c 2c 3c 4c 5c 6c 7c 10c 11c 12c",
+                                "1e 2e 3e 4e 5e 6e 7e 10e 11e 12e 1b 2b 3b 4b 5b 6b 7b 10b 11b 12b"], [0, 0],
+     "Cards", ["20", "1", "20", "1", "tie at 20: Side 1 and Side 2 each score"]),
+    # all_oros_bonus: the ten oros are worth 2.
+    ("escoba+all_oros_bonus", ["1o 2o 3o 4o 5o 6o 7o 10o 11o 12o", "1c"], [0, 0],
+     "Coins (oros)", ["10", "2", "0", "0", "Side 1 has all ten coins: 2 points"]),
+    # figuras: 3 figures against 1.
+    ("escoba+figuras", ["10o 11o 12o 1c", "10c 2e"], [0, 0],
+     "Figures", ["3", "1", "1", "0", "Side 1 has the most figures (3 – 1)"]),
+    # all_sevens_bonus: nobody has all four.
+    ("escoba+all_sevens_bonus", ["7o 7c 7e", "7b"], [0, 0],
+     "All four sevens", ["3", "0", "1", "0", "nobody has all four sevens"]),
+    # cards_bonus: the most cards, and the other side below 10.
+    ("escoba+cards_bonus", ["1o 2o 3o 4o 5o 6o 7o 10o 11o 12o 1c", "2c 3c"], [0, 0],
+     "Cards bonus", ["11", "1", "2", "0", "Side 1 has the most cards and every other side fewer than 10: one more "
+                                        "point"]),
+    # sevens instead of setenta.
+    ("escoba+sevens", ["7o 7c 1e", "7e 6b"], [0, 0],
+     "Sevens", ["2", "1", "1", "0", "Side 1 has the most sevens (2 – 1)"]),
+    # Scopa: primera by suit count; 4 suits beat 3 with a higher sum.
+    ("scopa", ["1o 2c 3e 4b", "7o 7c 7e"], [0, 0],
+     "Primera (by suits)", ["4 suits, 55", "1", "3 suits, 63", "0", "Side 1 holds more suits (4 suits, 55 – 3 suits, "
+                                                                   "63)"]),
+])
+def test_variant_lines(rules, piles, escobas, item, expected):
+    sheet = ScoreSheet(piles=piles, escobas=escobas, rules=rules, lang="en")
+    assert sheet.model.error == {}
+    assert body(sheet)[item] == expected
+
+
+def test_the_three_player_tie_rule_and_facts_of_the_deal():
+    piles = ["7o 6c 1e 5b", "7c 6o 1b 5e", "4o 4c 4e 4b"]  # setenta 70, 70, 56
+    sheet = ScoreSheet(piles=piles, escobas=[0, 0, 0], rules="escoba+three_player_ties", names=["A", "B", "C"],
+                       lang="en")
+    assert body(sheet)["Setenta"][-1] == "A and B tie at 70: the point goes to C"
+    chile = ScoreSheet(piles=piles, escobas=[2, 0, 0], rules="escoba+chile", lang="en",
+                       facts=DealFacts(escobas_de_mano=(1, 0, 0), hand_escobas=(0, 1, 0)))
+    rows = body(chile)
+    assert rows["Escobas"][:2] == ["1", "1"]  # the escoba de mano is counted on its own line
+    assert rows["Escoba de mano (Chile)"] == ["1", "4", "0", "0", "0", "0", "an escoba de mano is worth 4 points "
+                                                                         "(Chile)"]
+    assert rows["Escoba en mano (Chile)"][2:4] == ["1", "3"]
+
+
+def test_the_renuncio_penalty_shows_signed_changes():
+    sheet = ScoreSheet(piles=["7o 7c 7e 6b", "1o 2c"], escobas=[1, 0], rules="escoba+renuncio", lang="en",
+                       facts=DealFacts(renuncios=(1, 0)))
+    rows = body(sheet)
+    # Side 1 made 1 + cards 1 + siete 1 + setenta 1 = 4 and loses them; side 2 adds them.
+    assert rows["Renuncio"] == ["1", "−4", "0", "+4", "renuncio by Side 1: no points for them, and the others add "
+                                                    "those points"]
+    assert table(sheet).foot[0][2::2] == ["0", "4"]
+
+
+def test_no_deal_yet():
+    sheet = ScoreSheet()
+    assert sheet._table.value == "<p>Todavía no hay ninguna mano que contar.</p>"
+    assert sheet._status.message == ""
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"piles": ["7o 6c", "7o 5b"]}, "Revisa los datos: 7o está en dos montones"),
+    ({"piles": ["7o 8c", "1o"]}, "Revisa los datos: «8c» no es una carta"),
+    ({"piles": "7o 6c"}, "Revisa los datos: da un montón de cartas por bando"),
+    ({"piles": ["1o"]}, "Revisa los datos: una mano se cuenta para 2, 3 o 4 bandos"),
+    ({"escobas": [1]}, "Revisa los datos: escobas: un número entero por bando"),
+    ({"escobas": "two"}, "Revisa los datos: escobas: un número entero por bando"),
+    ({"totals": [1, 2, 3]}, "Revisa los datos: totales de la partida: un número entero por bando"),
+    ({"totals": ["1", 2]}, "Revisa los datos: totales de la partida: un número entero por bando"),
+    ({"score": "6-0"}, "Revisa los datos: esto no es el recuento de una mano"),
+    ({"rules": "poker"}, "Revisa los datos: estas reglas no son válidas"),
+    ({"facts": "none"}, "Revisa los datos: algo de lo escrito no es válido"),
+])
+def test_bad_input_is_explained_and_keeps_the_sheet(change, message):
+    sheet = ScoreSheet(piles=SIX_POINTS, escobas=[2, 0], totals=[6, 0])
+    before = sheet._table.value
+    for name, value in change.items():
+        setattr(sheet, name, value)  # never raises
+    assert sheet._status.message.startswith(message)
+    assert sheet._table.value == before
+
+
+def test_several_inputs_at_once_and_recovery():
+    sheet = ScoreSheet(piles=SIX_POINTS, escobas=[2, 0])
+    sheet.set_deal(piles=["7o", "1c", "2c"], escobas=[0, 0, 1])  # three sides at once: never a half-made state
+    assert sheet.model.error == {} and len(sheet.model.deal.points) == 3
+    assert table(sheet).head[0] == ["Concepto", "Bando 1", "Bando 2", "Bando 3", "Por qué"]
+    with pytest.raises(TypeError):
+        sheet.set_deal(pile=["7o"])  # a misspelt input name is a programming error
+
+
+def test_the_language_switch():
+    sheet = ScoreSheet(piles=SIX_POINTS, escobas=[2, 0], names=["Ana", "Luis"])
+    sheet.lang = "en"
+    rows = body(sheet)
+    assert rows["Seven of coins (siete de oros)"] == ["yes", "1", "no", "0", "Ana has the seven of coins"]
+    assert table(sheet).caption == "Points of the deal" and "Points of the deal" in sheet._title.value
+    with pytest.raises(Exception, match="choose es"):
+        sheet.lang = "fr"
+
+
+def test_the_sheet_agrees_with_score_deal():
+    piles, escobas = ["7o 7c 7e 6b", "1o 2c"], [0, 3]
+    sheet = ScoreSheet(piles=piles, escobas=escobas)
+    assert sheet.model.deal == score_deal(piles, escobas)
+    assert [row[0] for row in table(sheet).body] == ["Escobas", "Cartas", "Oros", "Siete de oros (velo)", "Setenta"]
+    assert table(sheet).foot[0][2::2] == ["3", "3"]  # 1 + 1 + 1 against 3 escobas
+
+
+def test_positional_arguments_in_the_documented_order():
+    sheet = ScoreSheet(None, SIX_POINTS, [2, 0], ["Ana", "Luis"], "escoba", "en")
+    assert table(sheet).head[0] == ["Item", "Ana", "Luis", "Why"] and sheet.model.deal.points == (6, 0)
