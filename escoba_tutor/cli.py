@@ -100,12 +100,63 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--no-progress", dest="progress", action="store_false",
                      help="do not show the progress bar on stderr")
 
+    serve = commands.add_parser(
+        "serve", help="serve the course in the browser (the default command)",
+        description="Serve the landing page and every lesson as a Voilà app. It listens on 127.0.0.1 (this "
+                    "computer only) unless --ip says otherwise.")
+    _serve_options(serve)
+    _serve_options(parser, defaults_only=True)
+
     check = commands.add_parser(
         "check-trace", help="re-check every game of a trace file",
         description="Re-play every game of a trace written by 'simulate --trace' from the trace alone and list "
                     "any rule it breaks. Exit 0 when valid, 1 when there are problems.")
     check.add_argument("file", metavar="FILE", help="a trace (JSON Lines, one deal a line)")
     return parser
+
+
+def _port(text: str) -> int:
+    port = _whole(text, "the port")
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"the port must be from 1 to 65535, not {port}")
+    return port
+
+
+def _language(text: str) -> str:
+    if text not in ("es", "en"):
+        raise argparse.ArgumentTypeError(f"the language must be es or en, not {text!r}")
+    return text
+
+
+def _minutes(text: str) -> int:
+    minutes = _whole(text, "the idle time")
+    if not 1 <= minutes <= 24 * 60:
+        raise argparse.ArgumentTypeError(f"the idle time must be from 1 to 1440 minutes, not {minutes}")
+    return minutes
+
+
+def _serve_options(parser: argparse.ArgumentParser, defaults_only: bool = False) -> None:
+    """The serve options; on the bare command they are accepted too (``escoba-tutor --port 9000``)."""
+    parser.add_argument("--port", type=_port, default=8866, help="the port (default 8866)")
+    parser.add_argument("--ip", default="127.0.0.1",
+                        help="the address to listen on (default 127.0.0.1: this computer only; 0.0.0.0 opens it "
+                             "to the classroom network)")
+    parser.add_argument("--lang", type=_language, default="es", help="the landing page's language: es or en")
+    parser.add_argument("--rules", type=_rules, default=PROFILES["escoba"], metavar="NAME",
+                        help="house rules for every widget and game on this server, e.g. scopa or escoba+figuras")
+    parser.add_argument("--no-browser", dest="browser", action="store_false", help="do not open a browser")
+    parser.add_argument("--cull-idle", type=_minutes, default=10, metavar="MINUTES",
+                        help="stop a student's kernel after this many idle minutes (default 10)")
+    parser.add_argument("--lessons", metavar="DIR", help="the lessons folder (default: the project's lessons/)")
+    parser.add_argument("--base-url", default="/", metavar="PATH", help="serve under this URL prefix (default /)")
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .app import serve  # Voilà is heavy: only the serve command loads it
+
+    base_url = "/" + args.base_url.strip("/") + "/" if args.base_url.strip("/") else "/"
+    return serve(port=args.port, ip=args.ip, lang=args.lang, rules=args.rules, open_browser=args.browser,
+                 cull_idle=args.cull_idle * 60, lessons=args.lessons, base_url=base_url)
 
 
 class _UsageError(Exception):
@@ -173,7 +224,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _simulate(args)
         if args.command == "check-trace":
             return _check_trace(args)
-        parser.print_help()  # later the bare command will serve the app
+        if args.command in (None, "serve"):
+            return _serve(args)
+        parser.print_help()
         return EXIT_OK
     except _UsageError as error:
         print(error, file=sys.stderr)

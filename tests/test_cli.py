@@ -83,10 +83,32 @@ def test_trace_then_check_trace(tmp_path):
     assert "1 problem(s) found" in checked.stderr and "Traceback" not in checked.stderr
 
 
-def test_no_subcommand_prints_help(capsys):
-    done = run()
-    assert done.returncode == 0
-    assert "simulate" in done.stdout and "check-trace" in done.stdout
+def test_no_subcommand_serves_the_course(monkeypatch):
+    calls = []
+    monkeypatch.setattr("escoba_tutor.app.serve", lambda **kwargs: calls.append(kwargs) or 0)
+    assert main([]) == 0
+    assert calls[-1]["port"] == 8866 and calls[-1]["ip"] == "127.0.0.1" and calls[-1]["lang"] == "es"
+    assert calls[-1]["open_browser"] and calls[-1]["cull_idle"] == 600
+    assert main(["serve", "--port", "9001", "--lang", "en", "--rules", "scopa", "--no-browser",
+                 "--cull-idle", "5", "--base-url", "tutor"]) == 0
+    last = calls[-1]
+    assert (last["port"], last["lang"], last["rules"].profile, last["open_browser"], last["cull_idle"],
+            last["base_url"]) == (9001, "en", "scopa", False, 300, "/tutor/")
+
+
+@pytest.mark.parametrize("args, expected", [(["--port", "0"], "port"), (["serve", "--lang", "fr"], "es or en"),
+                                            (["serve", "--rules", "poker"], "no rules profile"),
+                                            (["serve", "--cull-idle", "-3"], "idle time")])
+def test_bad_serve_arguments_print_one_line_and_exit_2(capsys, args, expected):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert expected in err and "Traceback" not in err
+
+
+def test_help_and_version(capsys):
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert "simulate" in out and "check-trace" in out and "serve" in out
     assert main(["--version"]) == 0
     assert capsys.readouterr().out.startswith("escoba-tutor ")
     assert main(["simulate", "--help"]) == 0

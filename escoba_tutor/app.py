@@ -1,0 +1,111 @@
+"""The app: the lessons served by Voilà, with a landing page per language.
+
+``escoba-tutor`` (see cli.py) calls :func:`serve`. The server is Voilà itself, with three changes:
+``/`` leads to the landing page of the chosen language (``?lang=en`` switches); a browser may only send the
+messages widgets need to the kernel (never code to run); and idle kernels are culled, since a closed tab
+keeps its kernel otherwise (Voilà's close beacon is refused while XSRF checks are on, and they stay on).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import webbrowser
+from pathlib import Path
+
+from .errors import EscobaError
+from .rules import as_rules
+
+__all__ = ["serve", "lessons_dir", "ALLOWED_MESSAGES", "build_app_class"]
+
+#: What a page may send to its kernel: widget traffic only. An ``execute_request`` is dropped.
+ALLOWED_MESSAGES = ["comm_open", "comm_msg", "comm_close", "comm_info_request", "kernel_info_request"]
+LANGS = ("es", "en")
+
+
+def lessons_dir(path: str | os.PathLike | None = None) -> Path:
+    """The lessons folder: the one given, else the project's own ``lessons/`` (a checkout or an editable
+    install), else ``./lessons``."""
+    candidates = [Path(path)] if path else [Path(__file__).resolve().parent.parent / "lessons",
+                                            Path.cwd() / "lessons"]
+    for candidate in candidates:
+        if (candidate / "es" / "index.ipynb").is_file():
+            return candidate.resolve()
+    raise EscobaError(f"no lessons found in {', '.join(str(c) for c in candidates)}: run escoba-tutor from the "
+                      "project folder, or name the folder with --lessons", code="no_lessons")
+
+
+def build_app_class():
+    """The Voilà application class with the landing page (imported late: Voilà is heavy)."""
+    from jupyter_server.utils import url_path_join
+    from tornado import web
+    from traitlets import Unicode
+    from voila.app import Voila
+
+    class LandingHandler(web.RequestHandler):
+        """``/`` and ``/?lang=en``: to the landing notebook of that language, keeping the query string."""
+
+        def initialize(self, server_url: str, default_lang: str) -> None:
+            self.server_url, self.default_lang = server_url, default_lang
+
+        def get(self) -> None:
+            lang = self.get_argument("lang", self.default_lang)
+            lang = lang if lang in LANGS else self.default_lang  # the landing page explains a bad ?lang=
+            query = f"?{self.request.query}" if self.request.query else ""
+            self.redirect(url_path_join(self.server_url, f"voila/render/{lang}/index.ipynb") + query)
+
+    class TutorVoila(Voila):
+        name = "escoba-tutor"
+        default_lang = Unicode("es", config=True, help="the landing page's language when the URL names none")
+
+        def init_handlers(self):
+            landing = (self.server_url, LandingHandler, {"server_url": self.server_url,
+                                                         "default_lang": self.default_lang})
+            return [landing, *super().init_handlers()]  # first, so it wins over the file tree at /
+
+    return TutorVoila
+
+
+def voila_config(*, port: int, ip: str, lang: str, cull_idle: int, base_url: str = "/"):
+    """The server's settings. A ``voila.json`` in the working folder can still add to them."""
+    from traitlets.config import Config
+
+    config = Config()
+    config.Voila.port, config.Voila.ip, config.Voila.base_url = port, ip, base_url
+    config.Voila.open_browser = False  # serve() opens the landing page itself
+    config.TutorVoila.default_lang = lang
+    config.MappingKernelManager.cull_idle_timeout = cull_idle
+    config.MappingKernelManager.cull_interval = min(60, max(1, cull_idle // 2))
+    config.MappingKernelManager.allowed_message_types = ALLOWED_MESSAGES
+    config.VoilaConfiguration.show_tracebacks = False
+    config.VoilaConfiguration.file_allowlist = [r".*\.(png|jpg|svg|css)"]
+    return config
+
+
+def serve(*, port: int = 8866, ip: str = "127.0.0.1", lang: str = "es", rules: str = "escoba",
+          open_browser: bool = True, cull_idle: int = 600, lessons: str | None = None, base_url: str = "/") -> int:
+    """Serve the course until Ctrl+C. Returns the exit code."""
+    if lang not in LANGS:
+        raise EscobaError(f"no language {lang!r}: choose es or en", code="bad_language")
+    rules = as_rules(rules)
+    folder = lessons_dir(lessons)
+    # Kernels inherit the server's environment: every widget on this server reads its house rules from here.
+    os.environ["ESCOBA_TUTOR_RULES"] = rules.name
+    os.environ["ESCOBA_TUTOR_LANG"] = lang
+    url = f"http://{'127.0.0.1' if ip in ('0.0.0.0', '::') else ip}:{port}{base_url}"
+    print(f"escoba-tutor: {url}  ({rules.name}; Ctrl+C to stop)", flush=True)
+    if ip not in ("127.0.0.1", "localhost", "::1"):
+        print(f"escoba-tutor: listening on {ip}: anyone who can reach this machine on that network can use the "
+              "course. Stop it with Ctrl+C when the class is over.", flush=True)
+    app_class = build_app_class()
+    if open_browser:
+        import threading
+
+        threading.Timer(1.5, lambda: webbrowser.open(url)).start()
+    config = voila_config(port=port, ip=ip, lang=lang, cull_idle=cull_idle, base_url=base_url)
+    app_class.launch_instance(argv=[str(folder)], config=config)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(serve())
