@@ -183,8 +183,10 @@ def _show(token: str) -> str:
     return repr(token if len(token) <= 24 else token[:21] + "...")
 
 
-def _hint(token: str) -> str | None:
-    """A short hint for the common mistakes; None when nothing specific applies."""
+def _hint(token: str) -> tuple[str, str, str] | None:
+    """A hint for the common mistakes, as (code, English text, suggested code or ""); None when none applies.
+
+    The code lets a widget say the hint in the learner's language."""
     match = _TOKEN.fullmatch(token)
     if not match:
         return None
@@ -193,28 +195,35 @@ def _hint(token: str) -> str | None:
     spanish_suit = suit_text in _SPANISH_SUITS
     if rank_text in ("8", "9"):
         if french_suit:
-            return "the 8s, 9s and 10s of a French deck are taken out"
-        return "the Spanish deck has no 8 or 9: the figures are 10 sota, 11 caballo, 12 rey"
+            return "french_no_8_9_10", "the 8s, 9s and 10s of a French deck are taken out", ""
+        return "spanish_no_8_9", "the Spanish deck has no 8 or 9: the figures are 10 sota, 11 caballo, 12 rey", ""
     if rank_text == "10" and french_suit:
-        return f"the 8s, 9s and 10s of a French deck are taken out; in a French deck the sota is J: write J{suit_text}"
+        return ("french_jack", "the 8s, 9s and 10s of a French deck are taken out; in a French deck the sota is J: "
+                f"write J{suit_text}", f"J{suit_text}")
     if rank_text in ("11", "12") and french_suit:
         letter = "Q" if rank_text == "11" else "K"
-        return f"in a French deck the {'caballo' if letter == 'Q' else 'rey'} is {letter}: write {letter}{suit_text}"
+        figure = "caballo" if letter == "Q" else "rey"
+        return "french_figure", f"in a French deck the {figure} is {letter}: write {letter}{suit_text}", \
+            f"{letter}{suit_text}"
     if rank_text == "1" and french_suit:
-        return f"in a French deck the as is A: write A{suit_text}"
+        return "french_ace", f"in a French deck the as is A: write A{suit_text}", f"A{suit_text}"
     if rank_text in ("A", "J", "Q", "K") and spanish_suit:
         rank = _FRENCH_RANKS[rank_text]
-        return f"with a Spanish suit letter write the number: {rank}{suit_text}"
+        return ("spanish_suit_number", f"with a Spanish suit letter write the number: {rank}{suit_text}",
+                f"{rank}{suit_text}")
     if rank_text.lower() in ("a", "j", "q", "k") and rank_text.islower():
-        return f"French ranks are capital letters: {rank_text.upper()}{suit_text}"
+        fixed = f"{rank_text.upper()}{suit_text}"
+        return "french_rank_capital", f"French ranks are capital letters: {fixed}", fixed
     if suit_text in ("O", "E", "B"):
-        return f"Spanish suit letters are lowercase: {rank_text}{suit_text.lower()}"
+        fixed = f"{rank_text}{suit_text.lower()}"
+        return "spanish_suit_lowercase", f"Spanish suit letters are lowercase: {fixed}", fixed
     if suit_text in ("d", "h", "s"):
-        return f"French suit letters are capitals: {rank_text}{suit_text.upper()}"
+        fixed = f"{rank_text}{suit_text.upper()}"
+        return "french_suit_capital", f"French suit letters are capitals: {fixed}", fixed
     if rank_text.isdigit() and (len(rank_text) > 2 or int(rank_text) not in CAPTURE_VALUE):
-        return "ranks go from 1 to 7, then 10, 11 and 12"
+        return "rank_range", "ranks go from 1 to 7, then 10, 11 and 12", ""
     if rank_text.isdigit() and not suit_text:
-        return "add a suit: o (oros), c (copas), e (espadas) or b (bastos)"
+        return "add_suit", "add a suit: o (oros), c (copas), e (espadas) or b (bastos)", ""
     return None
 
 
@@ -246,10 +255,11 @@ o, c, e, b (7o, 10e, 12b), or a French one: rank A, 2-7, J, Q, K and a suit D, H
         return card
     if not token:
         raise CardError(f"an empty text is not a card. {_FORMS}", code="empty_card", token="", hint=None)
-    hint = _hint(token)
+    hint_code, hint, suggestion = _hint(token) or ("", None, "")
     shown = _show(token)
     detail = f": {hint}" if hint else ""
-    raise CardError(f"{shown} is not a card{detail}. {_FORMS}", token=token[:24], hint=hint)
+    raise CardError(f"{shown} is not a card{detail}. {_FORMS}", token=token[:24], hint=hint, hint_code=hint_code,
+                    suggestion=suggestion)
 
 
 _SEPARATORS = re.compile(r"[\s,;]+")

@@ -14,6 +14,12 @@ _EXPORTS = {
     "CaptureModel": "capture_table",
     "GameSession": "session",
     "GameTable": "game_table",
+    "SetentaExplainer": "setenta_explainer",
+    "SetentaModel": "setenta_explainer",
+    "ScoreSheet": "score_sheet",
+    "ScoreSheetModel": "score_sheet",
+    "Drill": "drills",
+    "DrillModel": "drills",
 }
 
 __all__ = sorted(_EXPORTS)

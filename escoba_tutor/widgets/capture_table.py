@@ -13,6 +13,8 @@ Gains(cards=4, oros=2, sevens=1, siete_de_oros=True, escoba=True)
 
 from __future__ import annotations
 
+import html
+
 import ipywidgets as w
 from traitlets import Any, Bool, Dict, HasTraits, Instance, Int, List, Tuple, Unicode, link, observe, validate
 
@@ -254,8 +256,8 @@ class CaptureTable(w.VBox):
     def _redraw(self, change=None) -> None:
         m = self.model
         _ = Translator(self.lang)
-        self._title.value = f"<h3 class='escoba-title'>{_('Captures of 15')}</h3>" if m.rules.capture == "fifteen" \
-            else f"<h3 class='escoba-title'>{_('Captures (Scopa)')}</h3>"
+        title = _("Captures of 15") if m.rules.capture == "fifteen" else _("Captures (Scopa)")
+        self._title.value = f"<h3 class='escoba-title'>{html.escape(title)}</h3>"
         self._table_text.description, self._hand_text.description = _("Table"), _("Hand")
         self._table_text.placeholder, self._hand_text.placeholder = "1o 4b 7o", "3c 5e 12b"
         if self._table_text.value != self.table:
@@ -326,6 +328,8 @@ class CaptureTable(w.VBox):
 
 def error_text(_: Translator, error: dict) -> str:
     code = error.get("code")
+    if code == "bad_card" and error.get("hint_code"):
+        return _("“{token}” is not a card: {hint}", token=error.get("token", ""), hint=hint_text(_, error))
     if code in ("bad_card", "empty_card"):
         return _("“{token}” is not a card: write codes like 7o, 10e, 12b (or 7D, JS, KC)",
                  token=error.get("token", ""))
@@ -338,6 +342,34 @@ def error_text(_: Translator, error: dict) -> str:
     if code == "table_too_big":
         return _("too many cards on the table")
     return _("the cards are not valid")
+
+
+def hint_text(_: Translator, error: dict) -> str:
+    """The engine's hint for a mistyped card, in the learner's language."""
+    code, fix = error.get("hint_code"), error.get("suggestion", "")
+    if code == "spanish_no_8_9":
+        return _("the Spanish deck has no 8 or 9; the figures are 10 (sota), 11 (caballo) and 12 (rey)")
+    if code == "french_no_8_9_10":
+        return _("a French deck plays without its 8s, 9s and 10s")
+    if code == "french_jack":
+        return _("in a French deck the sota is J: write {fix}", fix=fix)
+    if code == "french_figure":
+        return _("in a French deck the caballo is Q and the rey is K: write {fix}", fix=fix)
+    if code == "french_ace":
+        return _("in a French deck the as is A: write {fix}", fix=fix)
+    if code == "spanish_suit_number":
+        return _("with a Spanish suit letter, write the number: {fix}", fix=fix)
+    if code == "french_rank_capital":
+        return _("French ranks are capital letters: {fix}", fix=fix)
+    if code == "spanish_suit_lowercase":
+        return _("Spanish suit letters are lowercase: {fix}", fix=fix)
+    if code == "french_suit_capital":
+        return _("French suit letters are capitals: {fix}", fix=fix)
+    if code == "rank_range":
+        return _("ranks go from 1 to 7, then 10, 11 and 12")
+    if code == "add_suit":
+        return _("add a suit: o (oros), c (copas), e (espadas) or b (bastos)")
+    return _("write codes like 7o, 10e, 12b (or 7D, JS, KC)")
 
 
 def _verdict_text(_: Translator, verdict: CaptureCheck) -> str:

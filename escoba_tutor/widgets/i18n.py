@@ -110,7 +110,8 @@ def extract(module: Path) -> list[tuple[str | tuple[str, str], int]]:
             if isinstance(message, tuple):
                 message = tuple(m for m in message if m is not None)
                 message = message[0] if len(message) == 1 else message
-            found.append((message, line))
+            if message:  # _(a_variable) has no literal id: its ids are marked with N_ where they are written
+                found.append((message, line))
     return found
 
 
@@ -140,8 +141,10 @@ def update_catalogs() -> None:
                     catalog.add(message, old.get(message, "" if isinstance(message, str) else ("", "")),
                                 locations=[(f"escoba_tutor/widgets/{module.name}", line)])
             path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("wb") as handle:
+            partial = path.with_suffix(".po.new")  # written whole, then renamed: never a half-written catalog
+            with partial.open("wb") as handle:
                 write_po(handle, catalog, omit_header=False, sort_output=True, width=110)
+            partial.replace(path)
 
 
 if __name__ == "__main__":
