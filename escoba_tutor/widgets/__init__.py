@@ -14,6 +14,8 @@ _EXPORTS = {
     "CaptureModel": "capture_table",
     "GameSession": "session",
     "GameTable": "game_table",
+    "Page": "page",
+    "page": "page",
     "SetentaExplainer": "setenta_explainer",
     "SetentaModel": "setenta_explainer",
     "ScoreSheet": "score_sheet",
