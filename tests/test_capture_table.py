@@ -99,3 +99,16 @@ def test_scopa_and_the_language_switch():
 def test_not_editable_hides_the_inputs():
     widget = CaptureTable(table="1o", hand="7o", editable=False)
     assert widget._inputs.layout.display == "none" and widget._deck_toggle.layout.display == "none"
+
+
+def test_a_failing_callback_is_logged_and_told_never_silent(monkeypatch, caplog):
+    widget = CaptureTable(table="1o 4b 7o", hand="3c")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(widget.model, "check_built", broken)
+    with caplog.at_level("ERROR", logger="escoba_tutor.widgets"):
+        widget._check.click()
+    assert "Algo ha fallado" in widget._status.message
+    assert "CaptureTable._check_clicked failed" in caplog.text and "boom" in caplog.text

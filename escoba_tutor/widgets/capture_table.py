@@ -24,6 +24,7 @@ from ..errors import EscobaError
 from ..rules import ESCOBA, Rules, rules_by_name
 from .i18n import DEFAULT_LANGUAGE, Translator, normalize_language
 from .primitives import CardRow, LiveRegion, RowPicker
+from .safety import guarded
 
 __all__ = ["CaptureModel", "CaptureTable", "describe_sum", "describe_gains"]
 
@@ -208,6 +209,7 @@ class CaptureTable(w.VBox):
 
     # --------------------------------------------------------------------------------------- inputs
     @observe("rules")
+    @guarded
     def _rules_changed(self, change) -> None:
         self.model.rules = as_rules(change["new"])
 
@@ -216,24 +218,30 @@ class CaptureTable(w.VBox):
         return normalize_language(proposal["value"])
 
     @observe("deck", "editable", "lang")
+    @guarded
     def _look_changed(self, change) -> None:
         if hasattr(self, "_status"):
             self._redraw()
 
+    @guarded
     def _typed_table(self, change) -> None:
         self.table = change["new"]
 
+    @guarded
     def _typed_hand(self, change) -> None:
         self.hand = change["new"]
 
+    @guarded
     def _picked_row(self, change) -> None:
         self.model.selected = change["new"]
 
+    @guarded
     def _built(self, change) -> None:
         self.model.built_card = self._hand_row.selected[0] if self._hand_row.selected else ""
         self.model.built_taken = list(self._table_row.selected)
         self.model.verdict = None
 
+    @guarded
     def _deck_clicked(self, change) -> None:
         chosen = [code for code in change["new"]]
         other = self.model.table_cards if self._deck_target.index == 1 else self.model.hand_cards
@@ -243,9 +251,11 @@ class CaptureTable(w.VBox):
         else:
             self.table = " ".join(chosen)
 
+    @guarded
     def _check_clicked(self, button) -> None:
         self.model.check_built()
 
+    @guarded
     def _clear_clicked(self, button) -> None:
         self._hand_row.selected = []
         self._table_row.selected = []
@@ -253,6 +263,7 @@ class CaptureTable(w.VBox):
         self.model.verdict = None
 
     # ------------------------------------------------------------------------------------- drawing
+    @guarded
     def _redraw(self, change=None) -> None:
         m = self.model
         _ = Translator(self.lang)

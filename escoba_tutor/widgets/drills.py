@@ -31,6 +31,7 @@ from ..rules import ESCOBA, Rules, as_rules
 from .capture_table import describe_sum
 from .i18n import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from .primitives import CardRow, LiveRegion, RowPicker
+from .safety import guarded
 from .score_sheet import (
     ScoreSheet,
     error_dict,
@@ -243,14 +244,17 @@ class Drill(w.VBox):
         self._redraw()
 
     # ------------------------------------------------------------------------------------------- actions
+    @guarded
     def new_position(self) -> None:
         self._note = ""
         self.model.new_position()
 
+    @guarded
     def check(self) -> None:
         self._note = ""
         self.model.check()
 
+    @guarded
     def add_capture(self) -> None:
         """Add the table cards selected now as one capture (captures drills only)."""
         if not isinstance(self.model.drill, CaptureDrill):
@@ -261,6 +265,7 @@ class Drill(w.VBox):
             self._table_row.selected = []
         self._redraw()
 
+    @guarded
     def remove_capture(self) -> None:
         """Remove the capture chosen in the learner's list."""
         if not isinstance(self.model.drill, CaptureDrill):
@@ -270,6 +275,7 @@ class Drill(w.VBox):
         if chosen and not chosen.startswith("missing:"):
             self.model.remove_capture(chosen.split("+"))
 
+    @guarded
     def clear_captures(self) -> None:
         self._note = ""
         self.model.built = []
@@ -289,15 +295,18 @@ class Drill(w.VBox):
         if hasattr(self, "_status"):
             self._redraw()
 
+    @guarded
     def _typed_seed(self, change) -> None:
         if not self._syncing and change["new"] != self.model.seed:
             self._note = ""
             self.seed = change["new"]
 
+    @guarded
     def toggle_answer(self) -> None:
         """Show the worked answer, or hide it again."""
         self.model.show_answer = not self.model.show_answer
 
+    @guarded
     def _typed_answer(self, side: int, change) -> None:
         if self._syncing:
             return
@@ -306,6 +315,7 @@ class Drill(w.VBox):
         self._note = ""
         self.model.answers = answers
 
+    @guarded
     def _chose(self, item: str, change) -> None:
         if self._syncing:
             return
@@ -373,6 +383,7 @@ class Drill(w.VBox):
             self._position.children = [*boxes, *self._item_choices.values()]
 
     # -------------------------------------------------------------------------------------------- drawing
+    @guarded
     def _redraw(self, change=None) -> None:
         m = self.model
         _ = Translator(self.lang)

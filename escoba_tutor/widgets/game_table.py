@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import html
-import logging
 
 import ipywidgets as w
 from traitlets import Float, Unicode, observe, validate
@@ -22,12 +21,10 @@ from ..rules import PROFILES
 from .capture_table import CaptureModel, CaptureTable, error_text
 from .i18n import DEFAULT_LANGUAGE, Translator, normalize_language
 from .primitives import CardRow, LiveRegion
+from .safety import guarded
 from .session import GameSession
 
 __all__ = ["GameTable"]
-
-log = logging.getLogger(__name__)
-
 
 def side_names(_: Translator, session: GameSession) -> list[str]:
     """What the screen calls each side."""
@@ -122,14 +119,10 @@ class GameTable(w.VBox):
             self.session.lang = self.lang
             self._redraw()
 
+    @guarded
     def _guard(self, action, *args) -> None:
         """Run a click's action; an unexpected error is logged and told to the learner, never silent."""
-        try:
-            action(*args)
-        except Exception:  # noqa: BLE001 - the learner must see a message, the log gets the traceback
-            log.exception("game table action failed")
-            _ = Translator(self.lang)
-            self._announce.message = _("Something went wrong; the game is unchanged.")
+        action(*args)
 
     def _play_clicked(self, button) -> None:
         self._guard(self._play_chosen)
@@ -154,6 +147,7 @@ class GameTable(w.VBox):
         self._cancel_timer()
         self._guard(self.session.undo)
 
+    @guarded
     def _session_changed(self, change) -> None:
         self._redraw()
         self._schedule_computer()

@@ -30,6 +30,7 @@ from ..rules import ESCOBA, Rules, as_rules
 from ..scoring import DealFacts, DealScore, ScoreLine, Setenta, score_deal
 from .i18n import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from .primitives import LiveRegion
+from .safety import guarded
 
 __all__ = ["ScoreSheet", "ScoreSheetModel", "side_names", "join_words", "problem_text", "setenta_text",
            "item_name", "translated", "value_text", "points_text", "reason_text"]
@@ -368,6 +369,7 @@ class ScoreSheet(w.VBox):
         if hasattr(self, "_status"):
             self._redraw()
 
+    @guarded
     def _redraw(self, change=None) -> None:
         _ = Translator(self.lang)
         m = self.model

@@ -29,6 +29,7 @@ from ..rules import ESCOBA, Rules, as_rules
 from ..scoring import ScoreLine, Setenta, score_deal, setenta
 from .i18n import DEFAULT_LANGUAGE, Translator, normalize_language
 from .primitives import CardRow, LiveRegion, RowPicker
+from .safety import guarded
 from .score_sheet import error_dict, join_words, problem_text, reason_text, setenta_text, side_names
 
 __all__ = ["SetentaModel", "SetentaExplainer", "MAX_SIDES"]
@@ -183,13 +184,16 @@ class SetentaExplainer(w.VBox):
         self._redraw()
 
     # ------------------------------------------------------------------------------------------- actions
+    @guarded
     def next_step(self) -> None:
         """Show one more step (announced in the status line)."""
         self.model.next_step()
 
+    @guarded
     def show_all(self) -> None:
         self.model.show_all()
 
+    @guarded
     def restart(self) -> None:
         self.model.restart()
 
@@ -214,6 +218,7 @@ class SetentaExplainer(w.VBox):
         if hasattr(self, "_status"):
             self._redraw()
 
+    @guarded
     def _typed(self, side: int, change) -> None:
         current = self.model.piles
         if isinstance(current, str):
@@ -226,6 +231,7 @@ class SetentaExplainer(w.VBox):
         self.piles = piles
 
     # ------------------------------------------------------------------------------------------- drawing
+    @guarded
     def _redraw(self, change=None) -> None:
         m = self.model
         _ = Translator(self.lang)
