@@ -12,7 +12,7 @@ True
 >>> make_bot("genius")
 Traceback (most recent call last):
 ...
-escoba_tutor.errors.EscobaError: no bot is called 'genius': choose one of 'random'
+escoba_tutor.errors.EscobaError: no bot is called 'genius': choose one of 'random', 'greedy'
 """
 
 from __future__ import annotations
@@ -21,10 +21,14 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
+from .captures import captures_on
+from .cards import Card, Suit
 from .errors import EscobaError
 from .game import Move, PlayerView
 
-__all__ = ["Bot", "RandomBot", "BOTS", "make_bot", "bot_names"]
+SIETE_DE_OROS = Card(7, "o")
+
+__all__ = ["Bot", "RandomBot", "GreedyBot", "BOTS", "make_bot", "bot_names"]
 
 
 class Bot(Protocol):
@@ -62,8 +66,68 @@ class RandomBot:
         return f"{type(self).__name__}()"
 
 
+class GreedyBot:
+    """The "medio" level: a fixed order of preferences a careful beginner follows.
+
+    1. make an escoba; 2. take the siete de oros; 3. never leave a table that the next player could sweep with a
+    card still unseen, when another move avoids it; 4. then prefer the capture with the most sevens, then the
+    most oros, then the most cards; 5. with no capture, lay the card that leaves the table hardest to sweep
+    (the fewest unseen cards could sweep it), keeping sevens and oros.
+
+    >>> from escoba_tutor import Game
+    >>> game = Game(players=2, seed=5)
+    >>> view = game.view(game.turn)
+    >>> GreedyBot().choose(view) in view.legal_moves
+    True
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._random = random.Random(seed)  # unused: the choice is deterministic; kept for the factory's signature
+
+    def choose(self, view: PlayerView) -> Move:
+        moves = view.legal_moves
+        if not moves:
+            raise EscobaError(f"it is not the turn of player {view.player}: there is no move to choose",
+                              code="not_your_turn", player=view.player)
+        table = set(view.table)
+        unseen = [card for card in view.unseen if card not in view.hand]
+        rules = view.rules
+
+        def sweepers(move: Move) -> int:
+            """How many unseen cards could sweep the table this move leaves."""
+            left = (table - move.captured) if move.captured else table | {move.card}
+            if not left:
+                return 0
+            mask = sum(card.bit for card in left)
+            everything = frozenset(left)
+            return sum(1 for card in unseen if everything in captures_on(card, mask, rules))
+
+        def gains(move: Move) -> tuple[int, int, int]:
+            pile = (move.card, *move.captured)
+            return (sum(1 for c in pile if c.rank == 7), sum(1 for c in pile if c.suit is Suit.OROS), len(pile))
+
+        captures = [m for m in moves if m.captured]
+        escobas = [m for m in captures if m.captured == table]
+        if escobas:
+            return max(escobas, key=gains)
+        velo = [m for m in captures if SIETE_DE_OROS in m.captured or m.card is SIETE_DE_OROS]
+        if velo:
+            return min(velo, key=lambda m: (sweepers(m) > 0, [-g for g in gains(m)]))
+        safe = [m for m in moves if sweepers(m) == 0]
+        pool = safe or moves
+        captures = [m for m in pool if m.captured]
+        if captures:
+            return max(captures, key=gains)
+        return min(pool, key=lambda m: (sweepers(m), m.card.rank == 7, m.card.suit is Suit.OROS, -m.card.value))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
 #: Bot factories by name; each is called as ``factory(seed=...)``.
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot}
 
 
 def bot_names() -> tuple[str, ...]:

@@ -194,3 +194,12 @@ def test_session_refuses_bad_modes_and_languages():
         GameSession(mode="online")
     with pytest.raises(Exception, match="choose es"):
         GameSession(lang="fr")
+
+
+def test_the_computer_level_can_be_chosen():
+    table = GameTable(players=2, seed=6, delay=0)
+    assert [label for label, _value in table._setup._level.options] == ["fácil", "medio"]
+    table._setup._level.value = "greedy"
+    table._setup._new.click()
+    assert table.session.level == "greedy"
+    assert all(type(bot).__name__ == "GreedyBot" for bot in table.session._bots.values())

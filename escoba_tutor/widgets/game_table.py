@@ -320,8 +320,9 @@ class _Setup(w.VBox):
         self._players = w.Dropdown(options=[2, 3, 4], value=table.session.players)
         self._rules = w.Dropdown(options=list(PROFILES), value=table.session.rules.profile)
         self._mode = w.ToggleButtons(options=[("computer", "computer")], value="computer")
+        self._level = w.Dropdown(options=[("random", "random")], value="random")
         self._new = w.Button(icon="refresh")
-        self.children = [w.HBox([self._players, self._rules, self._mode, self._new],
+        self.children = [w.HBox([self._players, self._rules, self._level, self._mode, self._new],
                                 layout=w.Layout(flex_flow="row wrap", align_items="center"))]
         self._new.on_click(lambda _b: table._guard(self._start))
 
@@ -329,6 +330,7 @@ class _Setup(w.VBox):
         session = self._table.session
         self._table._cancel_timer()
         session.mode = self._mode.value if self._players.value == 2 else "computer"
+        session.level = self._level.value
         session.new_game(self._players.value, self._rules.value, None)
 
     def redraw(self, _: Translator) -> None:
@@ -336,6 +338,9 @@ class _Setup(w.VBox):
         self._rules.description = _("Rules")
         self._mode.options = [(_("Against the computer"), "computer"), (_("Two students, one screen"), "pass_and_play")]
         self._mode.value = self._table.session.mode
+        self._level.description = _("Computer")
+        self._level.options = [(_("easy"), "random"), (_("medium"), "greedy")]
+        self._level.value = self._table.session.level
         self._new.description = _("New game")
 
 
