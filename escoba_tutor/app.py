@@ -1,9 +1,10 @@
 """The app: the lessons served by Voilà, with a landing page per language.
 
-``escoba-tutor`` (see cli.py) calls :func:`serve`. The server is Voilà itself, with three changes:
-``/`` leads to the landing page of the chosen language (``?lang=en`` switches); a browser may only send the
-messages widgets need to the kernel (never code to run); and idle kernels are culled, since a closed tab
-keeps its kernel otherwise (Voilà's close beacon is refused while XSRF checks are on, and they stay on).
+``escoba-tutor`` (see cli.py) calls :func:`serve`. The server is Voilà itself, with two changes: ``/`` leads
+to the landing page of the chosen language (``?lang=en`` switches), and idle kernels are culled, since a
+closed tab keeps its kernel otherwise (Voilà's close beacon is refused while XSRF checks are on, and they stay
+on). Voilà already lets a page send its kernel only widget messages, never code to run; a test
+(tests/test_app_security.py) holds it to that.
 """
 
 from __future__ import annotations
@@ -16,10 +17,8 @@ from pathlib import Path
 from .errors import EscobaError
 from .rules import as_rules
 
-__all__ = ["serve", "lessons_dir", "ALLOWED_MESSAGES", "build_app_class"]
+__all__ = ["serve", "lessons_dir", "build_app_class"]
 
-#: What a page may send to its kernel: widget traffic only. An ``execute_request`` is dropped.
-ALLOWED_MESSAGES = ["comm_open", "comm_msg", "comm_close", "comm_info_request", "kernel_info_request"]
 LANGS = ("es", "en")
 
 
@@ -76,7 +75,6 @@ def voila_config(*, port: int, ip: str, lang: str, cull_idle: int, base_url: str
     config.TutorVoila.default_lang = lang
     config.MappingKernelManager.cull_idle_timeout = cull_idle
     config.MappingKernelManager.cull_interval = min(60, max(1, cull_idle // 2))
-    config.MappingKernelManager.allowed_message_types = ALLOWED_MESSAGES
     config.VoilaConfiguration.show_tracebacks = False
     config.VoilaConfiguration.file_allowlist = [r".*\.(png|jpg|svg|css)"]
     return config

@@ -1,0 +1,140 @@
+"""A student's browser can drive widgets but never run code on the server.
+
+The real `escoba-tutor` server is started on a small lesson folder; the test opens the kernel websocket the
+way the page does and sends an ``execute_request`` whose code would write a file. Nothing may run; widget
+messages (``comm_info_request``) still get their answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from http.cookiejar import CookieJar
+
+import pytest
+
+CELL = "import escoba_tutor\nprint('lesson ready')"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def notebook(source: str) -> str:
+    return json.dumps({"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                                  "source": source}],
+                       "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                                   "language": "python"}},
+                       "nbformat": 4, "nbformat_minor": 5})
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("lessons")
+    for lang in ("es", "en"):
+        (folder / lang).mkdir()
+        (folder / lang / "index.ipynb").write_text(notebook(CELL))
+    port = free_port()
+    log = (folder / "server.log").open("wb")
+    process = subprocess.Popen([sys.executable, "-m", "escoba_tutor.cli", "serve", "--no-browser", "--port", str(port),
+                                "--lessons", str(folder)], stdout=log, stderr=subprocess.STDOUT,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+        except OSError:
+            time.sleep(0.2)
+    else:
+        process.kill()
+        pytest.fail("the server did not start")
+    yield f"http://127.0.0.1:{port}", folder
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    log.close()
+
+
+def open_page(base: str, path: str):
+    jar = CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    with opener.open(base + path, timeout=60) as response:
+        page = response.read().decode()
+        final = response.geturl()
+    return page, jar, final
+
+
+def test_the_landing_redirect_keeps_the_query(server):
+    base, _folder = server
+    _page, _jar, final = open_page(base, "/?lang=en&seed=3")
+    assert final.endswith("/voila/render/en/index.ipynb?lang=en&seed=3")
+    _page, _jar, final = open_page(base, "/?lang=xx")
+    assert "/voila/render/es/index.ipynb" in final  # an unknown language falls back to the default
+
+
+def test_the_page_shows_no_source_and_runs_the_lesson(server):
+    base, _folder = server
+    page, _jar, _final = open_page(base, "/voila/render/es/index.ipynb")
+    assert "lesson ready" in page
+    assert "import escoba_tutor" not in page  # no notebook source reaches a student
+
+
+def test_a_page_cannot_run_code_on_the_server(server):
+    from tornado.httpclient import HTTPRequest
+    from tornado.websocket import websocket_connect
+
+    base, folder = server
+    page, jar, _final = open_page(base, "/voila/render/es/index.ipynb")
+    kernel = re.search(r'"kernelId": *"([0-9a-f-]+)"', page).group(1)
+    cookies = "; ".join(f"{c.name}={c.value}" for c in jar)
+    marker = folder / "pwned.txt"
+
+    def message(msg_type: str, content: dict) -> str:
+        return json.dumps({"header": {"msg_id": uuid.uuid4().hex, "msg_type": msg_type, "username": "student",
+                                      "session": uuid.uuid4().hex, "version": "5.3"},
+                           "parent_header": {}, "metadata": {}, "content": content, "channel": "shell"})
+
+    async def talk() -> list[dict]:
+        url = base.replace("http", "ws") + f"/api/kernels/{kernel}/channels"
+        connection = await websocket_connect(HTTPRequest(url, headers={"Cookie": cookies}))
+        code = f"open({str(marker)!r}, 'w').write('ran')"
+        await connection.write_message(message("execute_request", {"code": code, "silent": False,
+                                                                    "store_history": False, "user_expressions": {},
+                                                                    "allow_stdin": False, "stop_on_error": True}))
+        await connection.write_message(message("comm_info_request", {}))
+        replies = []
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                raw = await asyncio.wait_for(connection.read_message(), timeout=1)
+            except asyncio.TimeoutError:
+                continue
+            if raw is None:
+                break
+            if isinstance(raw, str):
+                replies.append(json.loads(raw))
+            if any(r.get("msg_type") == "comm_info_reply" for r in replies):
+                await asyncio.sleep(2)  # time enough for an execute_request to have run, had it got through
+                break
+        connection.close()
+        return replies
+
+    replies = asyncio.run(talk())
+    types = {r.get("msg_type") for r in replies}
+    assert "comm_info_reply" in types, types  # widget traffic still flows
+    assert "execute_reply" not in types and "execute_input" not in types
+    assert not marker.exists(), "code sent by a browser ran on the server"
