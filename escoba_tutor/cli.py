@@ -112,7 +112,56 @@ def build_parser() -> argparse.ArgumentParser:
         description="Re-play every game of a trace written by 'simulate --trace' from the trace alone and list "
                     "any rule it breaks. Exit 0 when valid, 1 when there are problems.")
     check.add_argument("file", metavar="FILE", help="a trace (JSON Lines, one deal a line)")
+
+    sheet = commands.add_parser(
+        "worksheet", help="write a printable worksheet of exercises, with its answer key",
+        description="Write one self-contained HTML page of exercises (find every capture, work out the setenta, "
+                    "who gets each point) from the same seeded generators as the course's practice exercises, "
+                    "then the answer key, which starts on a new page when printed. Position numbers go from the "
+                    "seed to seed + count - 1 for each kind.")
+    sheet.add_argument("--seed", type=_seed, required=True, metavar="S",
+                       help="the first position number: the same seed always gives the same worksheet")
+    sheet.add_argument("--lang", type=_language, default="es", help="the worksheet's language: es or en (default es)")
+    sheet.add_argument("--count", type=_sheet_count, default=3, metavar="N",
+                       help="exercises of each kind, 1 to 20 (default 3)")
+    sheet.add_argument("--output", metavar="FILE",
+                       help="where to write the page (default worksheet-S-LANG.html here; - for standard output)")
+    sheet.add_argument("--rules", type=_rules, default=PROFILES["escoba"], metavar="NAME",
+                       help="rules profile and options, e.g. scopa or escoba+figuras (default escoba)")
     return parser
+
+
+def _sheet_count(text: str) -> int:
+    count = _whole(text, "the number of exercises")
+    if not 1 <= count <= 20:
+        raise argparse.ArgumentTypeError(f"the number of exercises must be from 1 to 20, not {count}")
+    return count
+
+
+def _worksheet(args: argparse.Namespace) -> int:
+    from .widgets.worksheet import worksheet_html
+
+    if args.seed + args.count - 1 > MAX_SEED:
+        raise _UsageError("worksheet", f"argument --seed: the seed must be at most {MAX_SEED - args.count + 1} "
+                                       f"for {args.count} exercises of each kind")
+    try:  # the points exercises are 2-player deals
+        args.rules.check_players(2)
+    except EscobaError as error:
+        raise _UsageError("worksheet", f"argument --rules: {error}") from None
+    page = worksheet_html(args.seed, args.lang, args.count, args.rules)
+    if args.output == "-":
+        sys.stdout.write(page)
+        return EXIT_OK
+    path = args.output or f"worksheet-{args.seed}-{args.lang}.html"
+    try:
+        with open(path, "w", encoding="utf-8") as stream:
+            stream.write(page)
+    except OSError as error:
+        raise _UsageError("worksheet", f"argument --output: cannot write {path!r}: "
+                                       f"{error.strerror or error}") from None
+    print(f"{PROG}: wrote {path} ({args.count} exercises of each kind, seed {args.seed}, {args.lang}; "
+          "the answer key starts on a new page)")
+    return EXIT_OK
 
 
 def _port(text: str) -> int:
@@ -224,6 +273,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _simulate(args)
         if args.command == "check-trace":
             return _check_trace(args)
+        if args.command == "worksheet":
+            return _worksheet(args)
         if args.command in (None, "serve"):
             return _serve(args)
         parser.print_help()

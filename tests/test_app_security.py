@@ -18,6 +18,7 @@ import sys
 import time
 import urllib.request
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from http.cookiejar import CookieJar
 
 import pytest
@@ -133,7 +134,8 @@ def test_a_page_cannot_run_code_on_the_server(server):
         connection.close()
         return replies
 
-    replies = asyncio.run(talk())
+    with ThreadPoolExecutor(1) as pool:  # its own event loop: a browser test's loop may be running here
+        replies = pool.submit(asyncio.run, talk()).result()
     types = {r.get("msg_type") for r in replies}
     assert "comm_info_reply" in types, types  # widget traffic still flows
     assert "execute_reply" not in types and "execute_input" not in types

@@ -15,7 +15,6 @@ _EXPORTS = {
     "GameSession": "session",
     "GameTable": "game_table",
     "Page": "page",
-    "page": "page",
     "SetentaExplainer": "setenta_explainer",
     "SetentaModel": "setenta_explainer",
     "ScoreSheet": "score_sheet",

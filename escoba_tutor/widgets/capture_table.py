@@ -237,6 +237,8 @@ class CaptureTable(w.VBox):
 
     @guarded
     def _built(self, change) -> None:
+        if self._hand_row.selected or self._table_row.selected:
+            self.model.selected = ""  # building a capture by hand replaces a row picked before
         self.model.built_card = self._hand_row.selected[0] if self._hand_row.selected else ""
         self.model.built_taken = list(self._table_row.selected)
         self.model.verdict = None

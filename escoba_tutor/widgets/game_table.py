@@ -318,7 +318,8 @@ class _Setup(w.VBox):
         super().__init__()
         self._table = table
         self._players = w.Dropdown(options=[2, 3, 4], value=table.session.players)
-        self._rules = w.Dropdown(options=list(PROFILES), value=table.session.rules.profile)
+        current = table.session.rules.name  # the server's house rules come first
+        self._rules = w.Dropdown(options=list(dict.fromkeys([current, *PROFILES])), value=current)
         self._mode = w.ToggleButtons(options=[("computer", "computer")], value="computer")
         self._level = w.Dropdown(options=[("random", "random")], value="random")
         self._new = w.Button(icon="refresh")

@@ -23,6 +23,14 @@ from .i18n import DEFAULT_LANGUAGE, normalize_language
 
 __all__ = ["GameSession", "MODES"]
 
+
+def _fits(rules: Rules, players: int) -> bool:
+    try:
+        rules.check_players(players)
+    except EscobaError:
+        return False
+    return True
+
 MODES = ("computer", "pass_and_play")
 
 
@@ -78,6 +86,10 @@ class GameSession(HasTraits):
         players = self.players if players is None else players
         rules = self.rules if rules is None else rules
         rules = rules if isinstance(rules, Rules) else rules_by_name(rules)
+        try:
+            rules.check_players(players)
+        except EscobaError:  # house rules for 3 or 4 players (Chile, the three-player tie rule): seat enough players
+            players = next(n for n in (3, 4) if _fits(rules, n))
         game = Game(players=players, rules=rules, seed=seed)
         self._adopt(game)
 

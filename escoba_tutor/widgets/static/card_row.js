@@ -56,11 +56,11 @@ function etCard(code, deck, tag = "span") {
 
 // ==== end of shared card drawing ====
 
-let etRowCount = 0;
-
 function render({ model, el }) {
   const root = document.createElement("div");
-  const uid = `et-row-${++etRowCount}`;
+  // ids unique on the page (badges are referenced by aria-describedby). anywidget evaluates this module once per
+  // widget, so a module-level counter would restart at 1 in every row: the count lives on globalThis.
+  const uid = `et-row-${(globalThis.etRowCount = (globalThis.etRowCount || 0) + 1)}`;
   // In JupyterLab, keep notebook shortcuts (Enter, arrows, "a", "d d"...) from taking our keys.
   root.setAttribute("data-lm-suppress-shortcuts", "true");
   el.appendChild(root);

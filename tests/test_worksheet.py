@@ -1,0 +1,140 @@
+"""Printable worksheets: the same seed gives the same page, the exercises are the drills', the answer key is
+separate (its own page when printed), both languages, and bad arguments get one line and exit code 2."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from escoba_tutor import format_cards
+from escoba_tutor.cli import main
+from escoba_tutor.drills import capture_drill, points_drill, setenta_drill
+from escoba_tutor.errors import EscobaError
+from escoba_tutor.widgets.worksheet import worksheet_html
+
+
+def split(page: str) -> tuple[str, str]:
+    """The exercises and the answer key."""
+    start = page.index("<section class='answers'>")
+    return page[:start], page[start:]
+
+
+def test_the_same_seed_gives_the_same_page():
+    assert worksheet_html(7, "es") == worksheet_html(7, "es")
+    assert worksheet_html(7, "es") != worksheet_html(8, "es")
+    assert worksheet_html(7, "es", count=2) != worksheet_html(7, "es", count=3)
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("es", ("Encuentra todas las bazas", "Calcula la setenta", "¿Quién se lleva cada punto?", "Soluciones",
+            "Posición n.º 7", "Bando 1")),
+    ("en", ("Find every capture", "Work out the setenta", "Who gets each point?", "Answer key", "Position no. 7",
+            "Side 1")),
+])
+def test_both_languages(lang, words):
+    page = worksheet_html(7, lang)
+    assert f'<html lang="{lang}">' in page
+    for word in words:
+        assert word in page
+    other = "Soluciones" if lang == "en" else "Answer key"
+    assert other not in page
+
+
+def test_the_answer_key_is_separate_and_starts_a_printed_page():
+    page = worksheet_html(3, "en", count=4)
+    exercises, answers = split(page)
+    assert "@media print" in page
+    assert re.search(r"@media print \{[^@]*\.answers \{ break-before: page; page-break-before: always; \}", page)
+    assert "Answer key" in answers and "Answer key" not in exercises
+    for seed in range(3, 7):
+        drill = capture_drill(seed)
+        assert f"Position no. {seed}." in exercises
+        assert drill.card.code in exercises and all(c.code in exercises for c in drill.table)
+        for taken in drill.answer:  # the captures are in the key only
+            shown = f"{drill.card.code} + {format_cards(sorted(taken))}"
+            assert shown in answers and shown not in exercises
+        for answer in setenta_drill(seed).answers:
+            if answer.total is not None:
+                assert f"setenta {answer.total}" in answers and f"setenta {answer.total}" not in exercises
+
+
+def test_the_exercises_are_the_drills():
+    page = worksheet_html(10, "es", count=2)
+    exercises, answers = split(page)
+    assert exercises.count("Posición n.º ") == 6 and answers.count("Posición n.º ") == 6
+    for seed in (10, 11):
+        points = points_drill(seed)
+        assert f"<td>{len(points.piles[0])}</td><td>{len(points.piles[1])}</td>" in exercises
+        totals = f"Bando 1: {points.answer.points[0]}; Bando 2: {points.answer.points[1]}"
+        assert totals in answers
+        for answer in setenta_drill(seed).answers:
+            if answer.total is None:
+                assert "inválida: le faltan" in answers
+
+
+def test_a_position_without_capture_says_so():
+    seed = 7  # capture drill 7: the card takes nothing
+    assert capture_drill(seed).answer == ()
+    _exercises, answers = split(worksheet_html(seed, "es", count=1))
+    assert "dos de espadas no se lleva nada: se queda en la mesa." in answers
+
+
+def test_the_page_is_self_contained():
+    page = worksheet_html(0, "en")
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    assert '<meta charset="utf-8">' in page
+    for outside in ("http://", "https://", "<script", "<link", "src=", "url("):
+        assert outside not in page
+
+
+def test_other_rules():
+    page = worksheet_html(4, "en", count=1, rules="scopa")
+    assert "Rules: scopa" in page and "its own value" in page
+    _exercises, answers = split(page)
+    assert "5e + 5o: 5 = 5" in answers  # scopa: the equal card, alone
+
+
+@pytest.mark.parametrize("args", [dict(seed=-1), dict(seed="7"), dict(count=0), dict(count=21),
+                                  dict(seed=2**53 - 1, count=2)])
+def test_bad_values_are_refused(args):
+    with pytest.raises(EscobaError):
+        worksheet_html(**{"seed": 1, **args})
+
+
+# ---------------------------------------------------------------------------------------------- command line
+def test_the_command_writes_the_page(tmp_path, capsys):
+    target = tmp_path / "sheet.html"
+    assert main(["worksheet", "--seed", "5", "--lang", "en", "--count", "2", "--output", str(target)]) == 0
+    assert target.read_text(encoding="utf-8") == worksheet_html(5, "en", count=2)
+    out = capsys.readouterr().out
+    assert "wrote" in out and str(target) in out
+
+
+def test_the_default_file_and_standard_output(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["worksheet", "--seed", "5"]) == 0
+    assert (tmp_path / "worksheet-5-es.html").read_text(encoding="utf-8") == worksheet_html(5, "es")
+    capsys.readouterr()
+    assert main(["worksheet", "--seed", "5", "--lang", "en", "--output", "-"]) == 0
+    assert capsys.readouterr().out == worksheet_html(5, "en")
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["worksheet"], "required: --seed"),
+    (["worksheet", "--seed", "x"], "whole number"),
+    (["worksheet", "--seed", "-3"], "from 0"),
+    (["worksheet", "--seed", "1", "--lang", "fr"], "es or en"),
+    (["worksheet", "--seed", "1", "--count", "0"], "from 1 to 20"),
+    (["worksheet", "--seed", "1", "--count", "many"], "whole number"),
+    (["worksheet", "--seed", "9007199254740991", "--count", "3"], "at most"),
+    (["worksheet", "--seed", "1", "--rules", "nope"], "--rules"),
+    (["worksheet", "--seed", "1", "--rules", "escoba+chile"], "3 or 4 players"),
+    (["worksheet", "--seed", "1", "--output", "/no/such/folder/sheet.html"], "cannot write"),
+])
+def test_bad_arguments_get_one_line_and_exit_2(argv, said, capsys):
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and said in lines[0] and lines[0].startswith("escoba-tutor worksheet: error:")
+    assert "Traceback" not in captured.err and captured.out == ""
