@@ -124,3 +124,48 @@ def app_page(browser, voila_server):
 def screenshot_dir() -> Path:
     SCREENSHOTS.mkdir(exist_ok=True)
     return SCREENSHOTS
+
+
+# ---------------------------------------------------------------------------------- several notebooks, one server
+@pytest.fixture(scope="module")
+def voila_app(tmp_path_factory, request):
+    """One Voilà server on a folder of notebooks: the module defines ``NOTEBOOKS = {"name": [cell, ...]}``.
+
+    ``app_url("name")`` is the address of one notebook; every page opened on it gets a kernel of its own.
+    """
+    folder = tmp_path_factory.mktemp("voila-app")
+    for name, cells in request.module.NOTEBOOKS.items():
+        write_notebook(folder / f"{name}.ipynb", *cells)
+    server = VoilaServer(folder, folder.parent / f"{folder.name}.log")
+    try:
+        server.wait()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def app_url(voila_app):
+    """``app_url("name")``: the address of notebook ``name`` on the module's ``voila_app`` server."""
+    return lambda name: f"{voila_app.url}voila/render/{name}.ipynb"
+
+
+@pytest.fixture(scope="module")
+def open_page(browser):
+    """``open_page(url, width=1280, height=900)``: a new page in a context of its own (so a new kernel), closed
+    with the module."""
+    contexts = []
+
+    def opener(url: str, width: int = 1280, height: int = 900):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(url)
+        return page
+
+    yield opener
+    for context in contexts:
+        for page in context.pages:
+            page.goto("about:blank")  # Voilà's close beacon (refused under XSRF; culling and SIGTERM clean up)
+        context.close()

@@ -1,0 +1,419 @@
+"""Speed of the CaptureTable page against a bare one-widget page, in real Voilà and headless Chromium.
+
+    python benchmarks/bench_widgets.py [--reps 5] [--clicks 30] [--nodelay]
+
+One Voilà server per notebook and Debian's Chromium (never Playwright's download, see /work/shared/STACK.md).
+After one discarded warm-up load per server, each repetition opens every notebook once (who goes first rotates)
+and alternates their clicks:
+
+- time to first widget: from the navigation's start to the widget in view (the bare page's button; the
+  CaptureTable's cards), read in the page (``performance.now()``);
+- click -> update: a real mouse click (Playwright) to the DOM showing the kernel's whole answer (the label's new
+  count; the capture table's status line and highlighted cards), timed in the page from the click event to the
+  mutation;
+- kernel RSS: VmRSS of the page's kernel (the ipykernel child of that Voilà process) once the page has settled.
+
+Targets: first widget <= 1.2x bare, click p95 <= 1.1x bare, kernel RSS <= 1.3x bare. Two more things explain
+the numbers: a control page (a bare button that updates four labels: four messages per answer, as many as the
+capture table sends) and a profile of the CaptureTable in a fresh interpreter (import and build time and memory,
+the messages one click answers with). ``--nodelay`` runs every server with TCP_NODELAY on its websockets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+               "--disable-sync", "--no-first-run"]
+
+NOTEBOOKS = {
+    "bare": ["""
+import ipywidgets as w
+button, label = w.Button(description="Pulsar"), w.Label("0")
+button.on_click(lambda _b: setattr(label, "value", str(int(label.value) + 1)))
+w.VBox([button, label])
+"""],
+    "widget": ["""
+from escoba_tutor.widgets import CaptureTable
+CaptureTable(table="1o 4b 7o", hand="3c 5e 12b")
+"""],
+    # control, not a target: the bare button updating four labels, so its answer is four messages like the
+    # capture table's (the echo of the chosen row, two card rows' highlights, the status line)
+    "bare4": ["""
+import ipywidgets as w
+button, labels = w.Button(description="Pulsar"), [w.Label("0") for _ in range(4)]
+def clicked(_b):
+    for label in labels:
+        label.value = str(int(label.value) + 1)
+button.on_click(clicked)
+w.VBox([button, *labels])
+"""],
+}
+NAMES = {"bare": "bare", "widget": "CaptureTable", "bare4": "bare, 4 labels"}
+# What "the first widget is in view" means on each page.
+FIRST = {"bare": ".jupyter-button", "bare4": ".jupyter-button",
+         "widget": "[role=group][aria-label=Mesa] button[data-code]"}
+# The capture table's rows clicked in turn (each click changes the highlighted cards and the status line).
+ROWS = ["12b:1o+4b", "3c:1o+7o+4b"]
+TARGETS = {"first": 1.2, "click": 1.1, "rss": 1.3}
+
+
+# ------------------------------------------------------------------------------------------------- servers
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def write_notebook(path: Path, cells: list[str]) -> None:
+    path.write_text(json.dumps({
+        "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": c.strip()}
+                  for c in cells],
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+        "nbformat": 4, "nbformat_minor": 5}))
+
+
+# ``--nodelay``: Voilà with TCP_NODELAY on its websockets (Tornado leaves Nagle's algorithm on), to show how much of
+# a click's time is Nagle's algorithm holding back the second and later messages of one answer.
+NODELAY_VOILA = """
+import sys
+import tornado.websocket as ws
+write = ws.WebSocketProtocol13.write_message
+def write_message(self, message, binary=False):
+    if not getattr(self, "_bench_nodelay", False):
+        self.set_nodelay(True)
+        self._bench_nodelay = True
+    return write(self, message, binary)
+ws.WebSocketProtocol13.write_message = write_message
+from voila.app import main
+sys.argv[0] = "voila"
+sys.exit(main())
+"""
+
+
+class Voila:
+    def __init__(self, notebook: Path, nodelay: bool = False):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        voila = shutil.which("voila")
+        command = [voila] if voila else [sys.executable, "-m", "voila"]
+        if nodelay:
+            command = [sys.executable, "-c", NODELAY_VOILA]
+        self.log = (notebook.parent / f"{notebook.stem}.log").open("wb")
+        # culling removes the kernels of the pages already measured (Voilà refuses the close-tab beacon)
+        self.process = subprocess.Popen(
+            [*command, str(notebook), "--no-browser", f"--port={self.port}", "--Voila.ip=127.0.0.1",
+             "--MappingKernelManager.cull_idle_timeout=20", "--MappingKernelManager.cull_interval=10"],
+            cwd=notebook.parent, stdout=self.log, stderr=subprocess.STDOUT)
+
+    def wait(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"voila exited with {self.process.returncode}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.2)
+        raise TimeoutError("voila did not open its port")
+
+    def kernels(self) -> dict[int, float]:
+        """The ipykernel children of this server: pid -> start time (clock ticks since boot)."""
+        found = {}
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2:].split()
+            if int(fields[1]) == self.process.pid and b"ipykernel" in cmdline:
+                found[int(entry)] = float(fields[19])
+        return found
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)  # Voilà stops its kernels on SIGTERM
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmRSS for {pid}")
+
+
+# --------------------------------------------------------------------------------------------------- pages
+# Arms one measurement: the capture-phase click listener notes the click, a MutationObserver notes the first DOM
+# state where ``done()`` holds; window.__result resolves to the milliseconds between them.
+ARM = """(doneSource) => {
+  const done = new Function("return (" + doneSource + ")")();
+  window.__result = new Promise((resolve) => {
+    let start = null;
+    document.addEventListener("click", () => { start = performance.now(); }, { capture: true, once: true });
+    const observer = new MutationObserver(() => {
+      if (start !== null && done()) { observer.disconnect(); resolve(performance.now() - start); }
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    setTimeout(() => { observer.disconnect(); resolve(-1); }, 10000);
+  });
+}"""
+
+FIRST_IN_VIEW = """(selector) => [...document.querySelectorAll(selector)].some(
+  (el) => el.offsetParent !== null && el.getBoundingClientRect().height > 0) && performance.now()"""
+
+
+class Page:
+    """One notebook open in its own browser context (so its own kernel)."""
+
+    def __init__(self, browser, server: Voila, kind: str):
+        self.kind, self.server = kind, server
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(60_000)
+        before = set(server.kernels())
+        self.page.goto(server.url, wait_until="commit")
+        self.first_ms = self.page.wait_for_function(FIRST_IN_VIEW, arg=FIRST[kind], polling=16).json_value()
+        self.clicks = 0
+        deadline = time.monotonic() + 20
+        while True:  # the kernel started for this page
+            new = {pid: start for pid, start in server.kernels().items() if pid not in before}
+            if new or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        if not new:
+            raise RuntimeError(f"no new kernel found for the {kind} page")
+        self.kernel = max(new, key=new.get)
+
+    def rss(self) -> float:
+        time.sleep(1.5)  # let the kernel finish its start-up work (comm messages, garbage)
+        return rss_mib(self.kernel)
+
+    def click(self) -> float:
+        """One click and the time until the kernel's answer is in the DOM (ms)."""
+        if self.kind in ("bare", "bare4"):
+            expected = json.dumps(str(self.clicks + 1))
+            done = (f"() => [...document.querySelectorAll('.widget-label')].every((l) => l.textContent === {expected})")
+            target = self.page.locator(".jupyter-button")
+        else:
+            row_id = ROWS[self.clicks % len(ROWS)]
+            taken = len(row_id.split(":")[1].split("+"))
+            row = f"tr[data-id={json.dumps(row_id)}]"
+            done = (f"() => {{ const row = document.querySelector({json.dumps(row)});"
+                    " const status = document.querySelector('.et-live');"
+                    " const table = document.querySelector('[role=group][aria-label=Mesa]');"
+                    " return status.textContent === row.getAttribute('aria-label')"
+                    f" && table.querySelectorAll('.is-hl').length === {taken}; }}")
+            target = self.page.locator(row)
+        self.page.evaluate(ARM, done)
+        target.click()
+        ms = self.page.evaluate("window.__result")
+        if ms < 0:
+            raise RuntimeError(f"the {self.kind} page did not update after a click")
+        self.clicks += 1
+        return ms
+
+    def close(self) -> None:
+        self.page.goto("about:blank")
+        self.context.close()
+
+
+# ------------------------------------------------------------------------------------------------- profile
+PROFILE = r"""
+import json, sys, time
+def rss():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+t0 = time.perf_counter(); import ipykernel.ipkernel, ipywidgets; t1 = time.perf_counter(); r1 = rss()
+from escoba_tutor.widgets.capture_table import CaptureTable; t2 = time.perf_counter(); r2 = rss()
+CaptureTable(table="1o 4b 7o", hand="3c 5e 12b"); t3 = time.perf_counter(); r3 = rss()
+print(json.dumps({"base_s": t1 - t0, "import_s": t2 - t1, "build_s": t3 - t2, "base_mib": r1,
+                  "import_mib": r2 - r1, "build_mib": r3 - r2,
+                  "modules": sorted({m.split(".")[0] for m in sys.modules})}))
+"""
+
+# The messages the kernel sends in answer to one click, and the handler's time. Run without ipykernel imported:
+# then a widget outside a kernel still calls Widget._send, which is replaced here by a recorder.
+MESSAGES = r"""
+import json, time
+import ipywidgets as w
+from escoba_tutor.widgets.capture_table import CaptureTable
+sent = []
+w.Widget._send = lambda self, msg, buffers=None: sent.append(
+    f"{type(self).__name__}.{msg['method']}({','.join(msg.get('state', {}))})")
+def clicked(widget, data):
+    sent.clear()
+    widget._handle_msg({"content": {"data": data}, "buffers": []})
+    return list(sent)
+table = CaptureTable(table="1o 4b 7o", hand="3c 5e 12b")
+def row(row_id):
+    return clicked(table._picker, {"method": "update", "state": {"selected": row_id}, "buffer_paths": []})
+button, label = w.Button(), w.Label("0")
+button.on_click(lambda _b: setattr(label, "value", str(int(label.value) + 1)))
+bare = clicked(button, {"method": "custom", "content": {"event": "click"}})
+answer = row("12b:1o+4b")
+t0 = time.perf_counter()
+for n in range(40):
+    row(["3c:1o+7o+4b", "12b:1o+4b"][n % 2])
+print(json.dumps({"row_msgs": answer, "bare_msgs": bare, "handler_ms": (time.perf_counter() - t0) / 40 * 1000}))
+"""
+
+
+def profile() -> dict:
+    before = json.loads(subprocess.run([sys.executable, "-c", "import sys, json; print(json.dumps("
+                                        "sorted({m.split('.')[0] for m in sys.modules})))"],
+                                       capture_output=True, text=True, check=True).stdout)
+    base = subprocess.run([sys.executable, "-c", "import sys, json, ipykernel.ipkernel, ipywidgets; print(json.dumps("
+                           "sorted({m.split('.')[0] for m in sys.modules})))"],
+                          capture_output=True, text=True, check=True).stdout
+    result = json.loads(subprocess.run([sys.executable, "-c", PROFILE], capture_output=True, text=True,
+                                       check=True).stdout)
+    result.update(json.loads(subprocess.run([sys.executable, "-c", MESSAGES], capture_output=True, text=True,
+                                            check=True).stdout))
+    result["added"] = sorted(set(result.pop("modules")) - set(json.loads(base)) - set(before))
+    timing = subprocess.run([sys.executable, "-X", "importtime", "-c",
+                             "import ipykernel.ipkernel, ipywidgets; import escoba_tutor.widgets.capture_table"],
+                            capture_output=True, text=True, check=True).stderr
+    rows = []
+    for line in timing.splitlines():
+        parts = line.split("|")
+        if len(parts) == 3 and parts[1].strip().isdigit():
+            name = parts[2].rstrip()
+            if name.strip().split(".")[0] in ("escoba_tutor", "anywidget", "babel", "psygnal"):
+                rows.append((int(parts[1]), name))
+    result["slowest"] = sorted(rows, reverse=True)[:8]
+    return result
+
+
+# ---------------------------------------------------------------------------------------------------- main
+def p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20, method="inclusive")[-1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--reps", type=int, default=5, help="repetitions (each loads both pages once)")
+    parser.add_argument("--clicks", type=int, default=30, help="clicks per page per repetition")
+    parser.add_argument("--nodelay", action="store_true",
+                        help="diagnosis: both servers set TCP_NODELAY on their websockets (Nagle's algorithm off)")
+    args = parser.parse_args()
+    if not Path(CHROMIUM).exists():
+        sys.exit(f"needs Debian's Chromium at {CHROMIUM}: apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-widgets-"))
+    servers = {}
+    for kind, cells in NOTEBOOKS.items():
+        write_notebook(folder / f"{kind}.ipynb", cells)
+        servers[kind] = Voila(folder / f"{kind}.ipynb", nodelay=args.nodelay)
+    kinds = list(servers)
+    first, rss, clicks, click_p95 = ({k: [] for k in kinds} for _ in range(4))
+    started = time.monotonic()
+    try:
+        for server in servers.values():
+            server.wait()
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+            for kind, server in servers.items():  # warm-up: first kernel, templates, the OS file cache
+                Page(browser, server, kind).close()
+            for rep in range(args.reps):
+                order = kinds[rep % len(kinds):] + kinds[:rep % len(kinds)]  # who goes first rotates
+                pages = {}
+                for kind in order:
+                    pages[kind] = Page(browser, servers[kind], kind)
+                    first[kind].append(pages[kind].first_ms / 1000)
+                    rss[kind].append(pages[kind].rss())
+                this_rep = {k: [] for k in kinds}
+                for _ in range(args.clicks):  # the pages' clicks alternate
+                    for kind in order:
+                        this_rep[kind].append(pages[kind].click())
+                for kind in order:
+                    clicks[kind] += this_rep[kind]
+                    click_p95[kind].append(p95(this_rep[kind]))
+                    pages[kind].close()
+                print(f"rep {rep + 1}/{args.reps} (first: {NAMES[order[0]]}): "
+                      + "; ".join(f"{NAMES[k]}: first {first[k][-1]:.2f} s, click p95 {click_p95[k][-1]:.0f} ms, "
+                                  f"RSS {rss[k][-1]:.1f} MiB" for k in kinds), flush=True)
+            browser.close()
+    finally:
+        for server in servers.values():
+            server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+    elapsed = time.monotonic() - started
+
+    median = statistics.median
+    rows = [  # (what, {kind: value}, target, format)
+        ("time to first widget, median (s)", {k: median(first[k]) for k in kinds}, "first", "{:.2f}"),
+        ("click -> update p95, all clicks (ms)", {k: p95(clicks[k]) for k in kinds}, "click", "{:.1f}"),
+        ("click -> update p95, median of reps (ms)", {k: median(click_p95[k]) for k in kinds}, None, "{:.1f}"),
+        ("click -> update median (ms)", {k: median(clicks[k]) for k in kinds}, None, "{:.1f}"),
+        ("kernel RSS after load, median (MiB)", {k: median(rss[k]) for k in kinds}, "rss", "{:.1f}"),
+    ]
+    print()
+    print(f"escoba-tutor widgets vs a bare ipywidgets page: {args.reps} repetitions, {args.clicks} clicks per page "
+          f"each ({len(clicks['bare'])} per page in all), {elapsed:.0f} s"
+          + (", TCP_NODELAY on the websockets" if args.nodelay else ""))
+    print(f"{'':42}{'bare':>8}{'CaptureTable':>14}{'ratio':>8}{'target':>9}  {'result':8}{'bare, 4 labels':>16}")
+    missed = []
+    for name, value, target, fmt in rows:
+        ratio = value["widget"] / value["bare"]
+        verdict, limit = "", ""
+        if target:
+            limit = f"<= {TARGETS[target]}x"
+            verdict = "met" if ratio <= TARGETS[target] else "MISSED"
+            if verdict == "MISSED":
+                missed.append(name)
+        print(f"{name:42}{fmt.format(value['bare']):>8}{fmt.format(value['widget']):>14}{ratio:>7.2f}x{limit:>9}"
+              f"  {verdict:8}{fmt.format(value['bare4']):>16}")
+    print()
+    for label, values, fmt in (("first widget (s)", first, "{:.2f}"), ("kernel RSS (MiB)", rss, "{:.1f}"),
+                               ("click p95 per rep (ms)", click_p95, "{:.0f}")):
+        print(f"raw {label}: " + "; ".join(f"{NAMES[k]} " + " ".join(fmt.format(v) for v in values[k])
+                                          for k in kinds))
+
+    info = profile()
+    print()
+    print("profile (a fresh interpreter, after importing ipykernel and ipywidgets as any kernel does, "
+          f"{info['base_s'] * 1000:.0f} ms / {info['base_mib']:.1f} MiB):")
+    print(f"  import escoba_tutor.widgets.capture_table: {info['import_s'] * 1000:.0f} ms, "
+          f"+{info['import_mib']:.1f} MiB")
+    print(f"  CaptureTable(table='1o 4b 7o', hand='3c 5e 12b'): {info['build_s'] * 1000:.0f} ms, "
+          f"+{info['build_mib']:.1f} MiB")
+    print(f"  top-level packages it adds: {', '.join(info['added'])}")
+    print("  slowest imports (cumulative us): "
+          + ", ".join(f"{name.strip()} {us}" for us, name in info["slowest"]))
+    print(f"  one click on a row of captures: the kernel's handler takes {info['handler_ms']:.1f} ms and answers "
+          f"with {len(info['row_msgs'])} messages: {', '.join(info['row_msgs'])}")
+    print(f"  one click on the bare button: {len(info['bare_msgs'])} message: {', '.join(info['bare_msgs'])}")
+    if not args.nodelay:
+        print("  (with Nagle's algorithm on the websocket, each message after the first of an answer waits for the "
+              "browser's delayed ACK of the one before; compare a run with --nodelay)")
+    if missed:
+        print()
+        print("missed:", "; ".join(missed))
+
+
+if __name__ == "__main__":
+    main()
