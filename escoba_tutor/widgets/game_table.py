@@ -374,14 +374,23 @@ class _Saving(w.VBox):
         if self._table.session.load(self._code.value):
             self._code.value = ""
 
+    def _saved(self) -> tuple[str, str]:
+        """The save file (base64) and the resume code, made again only when the game has changed: the code
+        replays the whole game, which a redraw per click should not pay for."""
+        game = self._table.session.game
+        key = (id(game), game.seed, game.players, game.rules, len(game.moves), game.moves[-1] if game.moves else None)
+        if getattr(self, "_saved_key", None) != key:
+            self._saved_key = key
+            self._saved_value = (base64.b64encode(game.to_json().encode()).decode(), game.resume_code())
+        return self._saved_value
+
     def redraw(self, _: Translator) -> None:
-        session = self._table.session
-        data = base64.b64encode(session.save_json().encode()).decode()
+        data, code = self._saved()
         label = html.escape(_("Download this game"))
         self._download.value = (f"<a class='escoba-download' download='escoba-game.json' "
                                 f"href='data:application/json;base64,{data}'>⬇ {label}</a>")
         self._upload.description = _("Load a game")
-        code = html.escape(session.resume_code())
+        code = html.escape(code)
         intro = _("Resume code (copy it to go on later):")
         self._current.value = f"<p>{html.escape(intro)} <code class='escoba-code'>{code}</code></p>"
         self._code.description = _("Code")
