@@ -39,12 +39,13 @@ def capture_total(cards: Iterable[Card]) -> int:
 # one long integer. A pattern fits a table when none of its counts exceeds the table's: one subtraction of
 # the table's counts (copied into every lane, with a guard bit on each nibble) checks every value of every
 # pattern at once, and a borrow clears the guard bit of a nibble that does not fit. Only the fitting patterns
-# are then expanded to the specific cards, from precomputed frozensets of each value's cards.
+# are then expanded to the specific cards, from precomputed frozensets of each value's cards. Expansions are
+# not remembered: tables rarely repeat, and a cache of frozensets cost more (misses, garbage collection of a
+# growing heap) than it saved.
 _LOW_BITS = 0x5555555555
 _PAIR_BITS = 0x3333333333
 _GUARD = 0x8888888888
 _LANE = 48  # 40 bits of counts, and room above them so that no lane's arithmetic reaches the next
-_MAX_EXPANDED = 4096  # remembered expansions per target: a few MB at most, for a kernel that lives long
 
 
 def _patterns(total: int, largest: int = 10):
@@ -69,15 +70,16 @@ _TAKES = [
 
 
 class _Target:
-    """The patterns of one target total, packed for the one-subtraction check, and their expansions."""
+    """The patterns of one target total, packed for the one-subtraction check."""
 
-    __slots__ = ("parts", "values", "packed", "spread", "guards", "nonzero", "tops", "width", "expanded")
+    __slots__ = ("parts", "packed", "spread", "guards", "nonzero", "tops", "width")
 
     def __init__(self, total: int) -> None:
         patterns = list(_patterns(total))
-        # Each pattern's parts as (shift of its nibble, its takes by nibble) for the expansion.
-        self.parts = [tuple((4 * (v - 1), [row[m] for row in _TAKES[v - 1]]) for v, m in p) for p in patterns]
-        self.values = [sum(15 << 4 * (v - 1) for v, _ in p) for p in patterns]  # the nibbles a pattern reads
+        # Each pattern for the expansion: its first part as (shift of its nibble, its takes by nibble), then the
+        # other parts likewise (shaped so that the hot loop unpacks a flat tuple).
+        parts = [[(4 * (v - 1), [row[m] for row in _TAKES[v - 1]]) for v, m in p] for p in patterns]
+        self.parts = [(*p[0], tuple(p[1:])) if p else (0, [[frozenset()]] * 16, ()) for p in parts]
         lanes = range(len(patterns))
         self.packed = sum(sum(m << 4 * (v - 1) for v, m in p) << _LANE * k for k, p in enumerate(patterns))
         self.spread = sum(1 << _LANE * k for k in lanes)           # table counts x spread: one copy per lane
@@ -85,30 +87,11 @@ class _Target:
         self.nonzero = ((1 << _LANE - 1) - 1) * self.spread         # + this sets bit 47 of a nonzero lane
         self.tops = (1 << _LANE - 1) * self.spread
         self.width = _LANE // 8 * len(patterns)
-        # (pattern, the table's cards of the pattern's values) -> the captures of a pattern of several parts,
-        # remembered as positions come (single-part expansions are precomputed lists already).
-        self.expanded: dict[int, list[frozenset[Card]]] = {}
 
     def fitting(self, counts: int) -> bytes:
         """One byte per pattern, nonzero when the pattern fits these per-nibble counts."""
         misfit = ((counts * self.spread | self.guards) - self.packed) & self.guards ^ self.guards
         return (self.tops & ~(misfit + self.nonzero)).to_bytes(self.width, "little")[_LANE // 8 - 1::_LANE // 8]
-
-    def expand(self, k: int, table: int) -> list[frozenset[Card]]:
-        parts = self.parts[k]
-        shift, takes = parts[0]
-        if len(parts) == 1:
-            return takes[(table >> shift) & 15]
-        key = k << 40 | table & self.values[k]
-        sets = self.expanded.get(key)
-        if sets is None:
-            sets = takes[(table >> shift) & 15]
-            for shift, takes in parts[1:]:
-                more = takes[(table >> shift) & 15]
-                sets = [a | b for a in sets for b in more]
-            if len(self.expanded) < _MAX_EXPANDED:
-                self.expanded[key] = sets
-        return sets
 
 
 _TARGETS = [_Target(total) for total in range(15)]
@@ -121,9 +104,15 @@ def _captures_in_mask(table: int, target: int) -> list[frozenset[Card]]:
     plan = _TARGETS[target]
     fits = plan.fitting(counts)
     found: list[frozenset[Card]] = []
+    parts_of = plan.parts
     k = fits.find(128)
     while k >= 0:
-        found += plan.expand(k, table)
+        shift, takes, more_parts = parts_of[k]
+        sets = takes[(table >> shift) & 15]
+        for shift, takes in more_parts:
+            more = takes[(table >> shift) & 15]
+            sets = [a | b for a in sets for b in more]
+        found += sets
         k = fits.find(128, k + 1)
     return found
 
@@ -153,12 +142,16 @@ def legal_captures(card: Card | str, table: Iterable[Card | str] | str, rules: R
     ...
     escoba_tutor.errors.CardError: 7o cannot be played and lie on the table at once
     """
-    card = as_card(card)
-    rules = as_rules(rules)
+    if type(card) is not Card:
+        card = as_card(card)
+    if rules is not ESCOBA:
+        rules = as_rules(rules)
     mask = table_mask(table)
     if card.bit & mask:
         raise CardError(f"{card} cannot be played and lie on the table at once", code="card_on_table",
                         token=card.code, card=card.code)
+    if rules.capture == "fifteen":
+        return _captures_in_mask(mask, 15 - card.value)
     return captures_on(card, mask, rules)
 
 
