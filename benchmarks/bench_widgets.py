@@ -1,6 +1,6 @@
 """Speed of the CaptureTable page against a bare one-widget page, in real Voilà and headless Chromium.
 
-    python benchmarks/bench_widgets.py [--reps 5] [--clicks 30] [--nodelay]
+    python benchmarks/bench_widgets.py [--reps 5] [--clicks 30] [--nodelay] [--control]
 
 One Voilà server per notebook and Debian's Chromium (never Playwright's download, see /work/shared/STACK.md).
 After one discarded warm-up load per server, each repetition opens every notebook once (who goes first rotates)
@@ -13,10 +13,15 @@ and alternates their clicks:
   mutation;
 - kernel RSS: VmRSS of the page's kernel (the ipykernel child of that Voilà process) once the page has settled.
 
-Targets: first widget <= 1.2x bare, click p95 <= 1.1x bare, kernel RSS <= 1.3x bare. Two more things explain
-the numbers: a control page (a bare button that updates four labels: four messages per answer, as many as the
-capture table sends) and a profile of the CaptureTable in a fresh interpreter (import and build time and memory,
-the messages one click answers with). ``--nodelay`` runs every server with TCP_NODELAY on its websockets.
+Targets: first widget <= 1.2x bare, click p95 <= 1.1x bare, kernel RSS <= 1.3x bare.
+
+The comparison is like for like: on both pages one click is answered by one widget message from the kernel (the
+bare label's new text; the capture table's status line; the browser already shows the chosen row and its cards,
+and the choice is not echoed back). The profile at the end, in a fresh interpreter, lists the messages one click
+is answered with, and the import and build cost. ``--control`` adds a third page, a bare button that updates four
+labels (four messages per answer, as the capture table once sent), to show what each extra message costs;
+``--nodelay`` runs every server with TCP_NODELAY on its websockets (Nagle's algorithm off). The load average is
+printed at the start and the end: figures taken while other work loads the machine are noisy.
 """
 
 from __future__ import annotations
@@ -49,8 +54,8 @@ w.VBox([button, label])
 from escoba_tutor.widgets import CaptureTable
 CaptureTable(table="1o 4b 7o", hand="3c 5e 12b")
 """],
-    # control, not a target: the bare button updating four labels, so its answer is four messages like the
-    # capture table's (the echo of the chosen row, two card rows' highlights, the status line)
+    # control (--control), not a target: the bare button updating four labels, so its answer is four messages, as
+    # the capture table's once was (the echo of the chosen row, two card rows' highlights, the status line)
     "bare4": ["""
 import ipywidgets as w
 button, labels = w.Button(description="Pulsar"), [w.Label("0") for _ in range(4)]
@@ -318,14 +323,19 @@ def main() -> None:
     parser.add_argument("--clicks", type=int, default=30, help="clicks per page per repetition")
     parser.add_argument("--nodelay", action="store_true",
                         help="diagnosis: both servers set TCP_NODELAY on their websockets (Nagle's algorithm off)")
+    parser.add_argument("--control", action="store_true",
+                        help="also measure a bare button that updates four labels (four messages per answer)")
     args = parser.parse_args()
     if not Path(CHROMIUM).exists():
         sys.exit(f"needs Debian's Chromium at {CHROMIUM}: apt-get install chromium")
     from playwright.sync_api import sync_playwright
 
+    load_before = os.getloadavg()
     folder = Path(tempfile.mkdtemp(prefix="bench-widgets-"))
     servers = {}
     for kind, cells in NOTEBOOKS.items():
+        if kind == "bare4" and not args.control:
+            continue
         write_notebook(folder / f"{kind}.ipynb", cells)
         servers[kind] = Voila(folder / f"{kind}.ipynb", nodelay=args.nodelay)
     kinds = list(servers)
@@ -375,7 +385,11 @@ def main() -> None:
     print(f"escoba-tutor widgets vs a bare ipywidgets page: {args.reps} repetitions, {args.clicks} clicks per page "
           f"each ({len(clicks['bare'])} per page in all), {elapsed:.0f} s"
           + (", TCP_NODELAY on the websockets" if args.nodelay else ""))
-    print(f"{'':42}{'bare':>8}{'CaptureTable':>14}{'ratio':>8}{'target':>9}  {'result':8}{'bare, 4 labels':>16}")
+    print(f"load average (1, 5, 15 min): {' '.join(f'{v:.2f}' for v in load_before)} at the start, "
+          f"{' '.join(f'{v:.2f}' for v in os.getloadavg())} at the end, on {os.cpu_count()} cores")
+    control = "bare4" in kinds
+    print(f"{'':42}{'bare':>8}{'CaptureTable':>14}{'ratio':>8}{'target':>9}  {'result':8}"
+          + (f"{'bare, 4 labels':>16}" if control else ""))
     missed = []
     for name, value, target, fmt in rows:
         ratio = value["widget"] / value["bare"]
@@ -386,7 +400,7 @@ def main() -> None:
             if verdict == "MISSED":
                 missed.append(name)
         print(f"{name:42}{fmt.format(value['bare']):>8}{fmt.format(value['widget']):>14}{ratio:>7.2f}x{limit:>9}"
-              f"  {verdict:8}{fmt.format(value['bare4']):>16}")
+              f"  {verdict:8}" + (f"{fmt.format(value['bare4']):>16}" if control else ""))
     print()
     for label, values, fmt in (("first widget (s)", first, "{:.2f}"), ("kernel RSS (MiB)", rss, "{:.1f}"),
                                ("click p95 per rep (ms)", click_p95, "{:.0f}")):

@@ -33,13 +33,53 @@ def test_equal_cards_are_different_captures():
 
 def test_choosing_a_row_highlights_its_cards_and_says_it():
     widget = CaptureTable(table="2c 3e 10b 12c", hand="5o")
+    # the card rows follow the row picker: the browser highlights the chosen row's cards at once
+    assert widget._table_row.picker is widget._picker and widget._hand_row.picker is widget._picker
     widget._picker.selected = "5o:2c+10b"
     assert widget.selected == "5o:2c+10b"
-    assert sorted(widget._table_row.highlighted) == ["10b", "2c"]
-    assert widget._hand_row.highlighted == ["5o"]
+    chosen = next(row for row in widget._picker.rows if row["id"] == widget._picker.selected)
+    assert sorted(chosen["cards"]) == ["10b", "2c", "5o"]
     assert "cinco de oros se lleva dos de copas, sota de bastos" in widget._status.message
     widget.selected = ""  # the view's trait drives the model too
-    assert widget._table_row.highlighted == []
+    assert widget._picker.selected == "" and widget._status.message == ""
+
+
+def record_messages(monkeypatch) -> list[str]:
+    """What the kernel sends to the browser, as ``Widget.method(traits)``."""
+    import ipywidgets
+
+    sent: list[str] = []
+    monkeypatch.setattr(ipywidgets.Widget, "_send", lambda self, msg, buffers=None: sent.append(
+        f"{type(self).__name__}.{msg['method']}({','.join(sorted(msg.get('state', {})))})"))
+    return sent
+
+
+def browser_sets(widget, **state) -> None:
+    """A state change arriving from the browser, as ipywidgets delivers it."""
+    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
+                        "buffers": []})
+
+
+def test_a_row_clicked_in_the_browser_is_answered_with_one_message(monkeypatch):
+    widget = CaptureTable(table="1o 4b 7o", hand="3c 5e 12b")
+    sent = record_messages(monkeypatch)
+    for row_id in ("12b:1o+4b", "3c:1o+7o+4b", "12b:1o+4b"):
+        sent.clear()
+        browser_sets(widget._picker, selected=row_id)
+        assert widget.selected == row_id
+        # no echo of the choice, no highlight updates (the card rows follow the picker): the status line only
+        assert sent == ["LiveRegion.update(message)"], sent
+    assert widget._status.message.startswith("rey de bastos se lleva as de oros, cuatro de bastos")
+
+
+def test_a_stale_click_from_the_browser_is_dropped_not_an_error(monkeypatch):
+    widget = CaptureTable(table="1o 4b 7o", hand="3c 5e 12b")
+    sent = record_messages(monkeypatch)
+    browser_sets(widget._picker, selected="7c:1o+7o")  # a row of a position that has changed meanwhile
+    assert widget._picker.selected == "" and sent == ["RowPicker.update(selected)"]  # the browser is corrected
+    sent.clear()
+    browser_sets(widget._table_row, selected=["1o", "2e"])  # 2e has left the table
+    assert widget._table_row.selected == ["1o"] and "CardRow.update(selected)" in sent
 
 
 @pytest.mark.parametrize("hand, taken, expected", [
@@ -47,7 +87,8 @@ def test_choosing_a_row_highlights_its_cards_and_says_it():
     ("5o", ["2c", "3e"], "Estas cartas suman 10, no 15"),              # a plain wrong sum
     ("5o", [], "puede hacer baza, así que debe hacerla"),              # laid down, but it could capture
     ("", ["12c"], "Elige primero una carta de tu mano"),               # no hand card
-    ("5o", ["12c"], "¡Bien! 5o se lleva 12c: 15."),
+    ("5o", ["12c"], "¡Bien! Cinco de oros se lleva rey de copas: 15."),   # names, not codes, in sentences
+    ("5o", ["2c", "3e"], "no 15. Cinco de oros puede llevarse rey de copas; dos de copas, sota de bastos."),
 ])
 def test_a_capture_built_by_the_student_is_judged(hand, taken, expected):
     widget = CaptureTable(table="2c 3e 10b 12c", hand="5o")

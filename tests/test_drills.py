@@ -236,14 +236,16 @@ def test_captures_built_one_by_one_then_checked():
     widget._check.click()
     lines = widget._status.message.split("\n")
     assert lines == ["1 bien, 1 sin encontrar, 1 mal.",
-                     "Mal: 5o con 10b: 5 + sota (8) = 13, no 15: cuidado, la sota vale 8, el caballo 9 y el rey 10.",
-                     "Falta: 5o también puede llevarse 2e 10b (5 + 2 + sota (8) = 15)."]
+                     "Mal: cinco de oros con sota de bastos: 5 + sota (8) = 13, no 15: cuidado, la sota vale 8, el "
+                     "caballo 9 y el rey 10.",
+                     "Falta: cinco de oros también puede llevarse dos de espadas, sota de bastos "
+                     "(5 + 2 + sota (8) = 15)."]
     assert picker_rows(widget) == [["5o", "12c", "bien"],
                                    ["5o", "10b", "mal: 5 + sota (8) = 13, no 15: cuidado, la sota vale 8, el "
                                                  "caballo 9 y el rey 10"],
                                    ["5o", "2e 10b", "falta: no la has puesto en la lista"]]
     assert [row["tone"] for row in widget._built_picker.rows] == ["good", "warn", "info"]
-    assert "<li>Mal: 5o con 10b" in widget._feedback.value
+    assert "<li>Mal: cinco de oros con sota de bastos" in widget._feedback.value
     # Put the list right: remove the wrong one, add the missing one.
     widget._built_picker.selected = "10b"
     widget._remove.click()
@@ -262,8 +264,9 @@ def test_a_card_that_takes_nothing():
     widget._add.click()
     widget._check.click()
     assert widget._status.message.split("\n") == ["0 right, 0 missing, 1 wrong.",
-                                                 "Wrong: 2e with 6c 5e: 2 + 6 + 5 = 13, not 15.",
-                                                 "two of swords takes nothing here: it stays on the table."]
+                                                 "Wrong: two of swords with six of cups, five of swords: "
+                                                 "2 + 6 + 5 = 13, not 15.",
+                                                 "Two of swords takes nothing here: it stays on the table."]
     widget._clear.click()
     assert widget.model.built == [] and widget._status.message == ""
 
@@ -274,7 +277,7 @@ def test_scopa_captures():
     widget._table_row.selected = ["1o", "7e"]  # a capture of 15 is not Scopa
     widget._add.click()
     widget._check.click()
-    assert "Wrong: 7c with 1o 7e: 1 + 7 = 8, not 7." in widget._status.message
+    assert "Wrong: seven of cups with ace of coins, seven of swords: 1 + 7 = 8, not 7." in widget._status.message
 
 
 def test_setenta_answers_typed_and_checked():

@@ -45,9 +45,9 @@ def test_card_codes_match_the_engine():
 
 def test_synced_traits():
     for cls, names in ((CardRow, "cards labels face_down back_label mode selected highlighted marks disabled deck "
-                                 "group_label size"),
-                       (RowPicker, "headers rows selected caption deck disabled empty_text"),
-                       (LiveRegion, "message politeness")):
+                                 "group_label size picker figure_words"),
+                       (RowPicker, "headers rows selected caption deck disabled empty_text revision"),
+                       (LiveRegion, "message politeness sticky")):
         widget = cls()
         for name in names.split():
             assert widget.trait_metadata(name, "sync"), f"{cls.__name__}.{name} is not synced"
@@ -167,4 +167,88 @@ def test_widgets_send_their_module_and_css():
 def test_primitives_import_only_light_modules():
     source = Path(primitives.__file__).read_text()
     imports = set(re.findall(r"^(?:from|import) ([\w.]+)", source, re.M))
-    assert imports <= {"__future__", "pathlib", "anywidget", "traitlets"}, imports
+    # ipywidgets only for widget_serialization (anywidget imports it anyway): no engine, no heavy library
+    assert imports <= {"__future__", "pathlib", "anywidget", "traitlets", "ipywidgets"}, imports
+
+
+# ------------------------------------------------------------------------------------- messages from the browser
+def browser_sets(widget, **state) -> None:
+    """A state change arriving from the browser, as ipywidgets delivers it."""
+    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
+                        "buffers": []})
+
+
+def browser_sends(widget, content) -> None:
+    widget._handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
+
+
+@pytest.fixture
+def sent(monkeypatch) -> list[str]:
+    import ipywidgets
+
+    messages: list[str] = []
+    monkeypatch.setattr(ipywidgets.Widget, "_send", lambda self, msg, buffers=None: messages.append(
+        f"{msg['method']}({','.join(sorted(msg.get('state', {})))})"))
+    return messages
+
+
+def test_a_choice_from_the_browser_is_not_echoed(sent):
+    picker, row = RowPicker(rows=ROWS), CardRow(cards=["7o", "1b"], mode="multi")
+    sent.clear()
+    browser_sets(picker, selected="a")
+    browser_sets(row, selected=["1b"])
+    assert (picker.selected, row.selected) == ("a", ["1b"])
+    assert sent == []  # the browser has its own choice already: no echo_update, no update
+
+
+def test_a_stale_choice_from_the_browser_is_corrected_not_an_error(sent):
+    picker = RowPicker(rows=ROWS, selected="a")
+    sent.clear()
+    browser_sets(picker, selected="gone")
+    assert picker.selected == "a" and sent == ["update(selected)"]
+    row = CardRow(cards=["7o", "1b"], mode="single")
+    sent.clear()
+    browser_sets(row, selected=["3c", "1b", "7o"])  # 3c left the row; single mode keeps the last card
+    assert row.selected == ["7o"] and sent == ["update(selected)"]
+
+
+def test_an_activation_plays_once_and_a_stale_or_duplicated_one_is_dropped():
+    picker, activated = RowPicker(rows=ROWS), []
+    picker.on_activate(activated.append)
+    revision = picker.revision
+    browser_sends(picker, {"event": "activate", "id": "a", "revision": revision})
+    assert activated == ["a"]
+    picker.rows = ROWS[1:]  # what a played card does to the rows
+    browser_sends(picker, {"event": "activate", "id": "a", "revision": revision})  # the same message again
+    browser_sends(picker, {"event": "activate", "id": "b", "revision": revision})  # made on the old rows
+    browser_sends(picker, {"event": "activate", "id": "zz", "revision": picker.revision})
+    browser_sends(picker, {"event": "something else"})
+    browser_sends(picker, ["not", "a", "dict"])
+    assert activated == ["a"]
+    browser_sends(picker, {"event": "activate", "id": "b", "revision": picker.revision})
+    assert activated == ["a", "b"]
+    picker.on_activate(activated.append, remove=True)
+    browser_sends(picker, {"event": "activate", "id": "b", "revision": picker.revision})
+    assert activated == ["a", "b"]
+
+
+def test_new_rows_reach_the_browser_as_one_message(sent):
+    picker = RowPicker(rows=ROWS, selected="a")
+    sent.clear()
+    picker.rows = ROWS[1:]
+    assert sent == ["update(revision,rows,selected)"]
+
+
+def test_card_row_follows_a_picker_and_names_its_figures():
+    picker = RowPicker()
+    row = CardRow(picker=picker, figure_words=["jack", "knight", "king"])
+    assert row.get_state("picker")["picker"] == f"IPY_MODEL_{picker.model_id}"
+    with pytest.raises(TraitError, match="needs 3 words"):
+        row.figure_words = ["sota"]
+    with pytest.raises(TraitError):
+        row.picker = LiveRegion()
+
+
+def test_live_region_can_stick_to_the_bottom_of_the_screen():
+    assert LiveRegion().sticky is False and LiveRegion(sticky=True).sticky is True
+    assert ".et-sticky" in LiveRegion()._css and "et-sticky" in LiveRegion()._esm

@@ -94,9 +94,9 @@ class CaptureModel(HasTraits):
     def _changed(self, change) -> None:
         self._update()
 
-    @observe("selected", "verdict")
+    @observe("verdict")
     def _shown_changed(self, change) -> None:
-        self.revision += 1
+        self.revision += 1  # (a new ``selected`` alone is drawn by the views' quicker path, not a whole redraw)
 
     def _update(self) -> None:
         with self.hold_trait_notifications():
@@ -153,7 +153,11 @@ class CaptureTable(w.VBox):
     that takes nothing, and a place to build a capture and have it checked.
 
     ``CaptureTable(table="1o 4b 7o", hand="3c 5e 12b")``; ``rules`` is a profile name or a ``Rules``;
-    ``lang`` is ``es`` (default) or ``en``; ``deck`` is ``spanish`` or ``french``.
+    ``lang`` is ``es`` (default) or ``en``; ``deck`` is ``spanish`` or ``french``. ``controls=False`` hides the
+    table's own Check and Clear buttons and status line, for a view that has its own (a game plays instead).
+
+    Choosing a row answers with one message from the kernel (the status line): the browser already shows the
+    chosen row and highlights its cards (the card rows follow the row picker), and its choice is not echoed.
     """
 
     table = Unicode("")
@@ -165,7 +169,8 @@ class CaptureTable(w.VBox):
     editable = Bool(True)
 
     def __init__(self, table: str = "", hand: str = "", *, rules: Rules | str = ESCOBA, lang: str = DEFAULT_LANGUAGE,
-                 deck: str = "spanish", editable: bool = True, model: CaptureModel | None = None, **kwargs) -> None:
+                 deck: str = "spanish", editable: bool = True, controls: bool = True,
+                 model: CaptureModel | None = None, **kwargs) -> None:
         self.model = model or CaptureModel(hand=hand, table=table, rules=as_rules(rules))
         super().__init__(**kwargs)
         self.add_class("escoba-capture-table")
@@ -173,22 +178,24 @@ class CaptureTable(w.VBox):
         self._table_text = w.Text(continuous_update=False, layout=w.Layout(width="auto", flex="1 1 14em"))
         self._hand_text = w.Text(continuous_update=False, layout=w.Layout(width="auto", flex="1 1 10em"))
         self._inputs = w.HBox([self._table_text, self._hand_text], layout=w.Layout(flex_flow="row wrap"))
-        self._table_row = CardRow(mode="multi")
-        self._hand_row = CardRow(mode="single")
+        self._picker = RowPicker()
+        self._table_row = CardRow(mode="multi", picker=self._picker)
+        self._hand_row = CardRow(mode="single", picker=self._picker)
         self._table_label = w.HTML()
         self._hand_label = w.HTML()
-        self._picker = RowPicker()
         self._check = w.Button(icon="check")
         self._clear = w.Button(icon="eraser")
-        self._status = LiveRegion()
+        self._status = LiveRegion(sticky=True)
+        self._controls = w.HBox([self._check, self._clear], layout=w.Layout(flex_flow="row wrap"))
         self._deck_target = w.ToggleButtons()
         self._deck_row = CardRow(mode="multi", size="small")
         self._deck_box = w.VBox([self._deck_target, self._deck_row])
         self._deck_toggle = w.ToggleButton(icon="th")
         self.children = [self._title, self._inputs, self._deck_toggle, self._deck_box, self._table_label,
                          self._table_row,
-                         self._hand_label, self._hand_row, self._picker,
-                         w.HBox([self._check, self._clear], layout=w.Layout(flex_flow="row wrap")), self._status]
+                         self._hand_label, self._hand_row, self._picker, self._controls, self._status]
+        if not controls:
+            self._controls.layout.display = self._status.layout.display = "none"
         for name in ("table", "hand", "selected"):  # the model's values first: a link copies left to right
             self.set_trait(name, getattr(self.model, name))
         self._links = [link((self.model, name), (self, name)) for name in ("table", "hand", "selected")]
@@ -205,6 +212,7 @@ class CaptureTable(w.VBox):
         self._check.on_click(self._check_clicked)
         self._clear.on_click(self._clear_clicked)
         self.model.observe(self._redraw, "revision")
+        self.model.observe(self._selection_changed, "selected")
         self._redraw()
 
     # --------------------------------------------------------------------------------------- inputs
@@ -289,28 +297,36 @@ class CaptureTable(w.VBox):
         target = m.hand_cards if self._deck_target.index == 1 else m.table_cards
         self._deck_row.selected = [c.code for c in target]
 
-        chosen = next((row for row in m.rows if row["id"] == m.selected), None)
+        figures = [_.rank_name(rank) for rank in (10, 11, 12)]
         for row_widget, cards, label in ((self._table_row, m.table_cards, _("Table")),
                                          (self._hand_row, m.hand_cards, _("Your hand"))):
-            row_widget.deck = self.deck
-            row_widget.cards = [c.code for c in cards]
-            row_widget.labels = [_.card_name(c) for c in cards]
-            row_widget.marks = {c.code: str(c.value) for c in cards if c.is_figure}
-            row_widget.group_label = label
-        self._table_label.value = f"<b>{_('Table')}</b>"
-        self._hand_label.value = f"<b>{_('Your hand')}</b>"
-        self._table_row.highlighted = chosen["taken"] if chosen else []
-        self._hand_row.highlighted = [chosen["card"]] if chosen else []
+            with row_widget.hold_sync():  # a new position: one message per card row
+                row_widget.deck = self.deck
+                row_widget.figure_words = figures
+                row_widget.cards = [c.code for c in cards]
+                row_widget.labels = [_.card_name(c) for c in cards]
+                row_widget.marks = {c.code: str(c.value) for c in cards if c.is_figure}
+                row_widget.group_label = label
+        self._table_label.value = f"<b>{html.escape(_('Table'))}</b>"
+        self._hand_label.value = f"<b>{html.escape(_('Your hand'))}</b>"
 
-        self._picker.deck = self.deck
-        self._picker.caption = _("Every legal capture")
-        self._picker.headers = [_("Card"), _("Takes"), _("Sum"), _("Wins")]
-        self._picker.empty_text = _("Put cards in your hand to see its captures.")
-        self._picker.rows = [self._picker_row(_, row) for row in m.rows]
-        self._picker.selected = m.selected
+        with self._picker.hold_sync():  # the chosen row's cards are highlighted by the card rows that follow it
+            self._picker.deck = self.deck
+            self._picker.caption = _("Every legal capture")
+            self._picker.headers = [_("Card"), _("Takes"), _("Sum"), _("Wins")]
+            self._picker.empty_text = _("Put cards in your hand to see its captures.")
+            self._picker.rows = [self._picker_row(_, row) for row in m.rows]
+            self._picker.selected = m.selected
         self._check.description = _("Check my capture")
         self._clear.description = _("Clear")
         self._status.message = self._message(_)
+
+    @guarded
+    def _selection_changed(self, change=None) -> None:
+        """A row chosen: only the choice and the status line change (a click is answered by one message)."""
+        if self._picker.selected != self.model.selected:
+            self._picker.selected = self.model.selected
+        self._status.message = self._message(Translator(self.lang))
 
     def _picker_row(self, _: Translator, row: dict) -> dict:
         card = _.card_name(row["card"])
@@ -385,29 +401,49 @@ def hint_text(_: Translator, error: dict) -> str:
     return _("write codes like 7o, 10e, 12b (or 7D, JS, KC)")
 
 
+def card_names(_: Translator, cards) -> str:
+    """Cards in words for a sentence: ``as de oros, cuatro de bastos``."""
+    return ", ".join(_.card_name(c) for c in cards)
+
+
+def captures_in_words(_: Translator, captures) -> str:
+    """Several possible captures in words, one after another: ``as de oros, siete de oros; cuatro de bastos``."""
+    return "; ".join(card_names(_, sorted(capture)) for capture in captures)
+
+
+def sentence_start(text: str) -> str:
+    """A card's name where it starts a sentence: ``Siete de oros``."""
+    return text[:1].upper() + text[1:]
+
+
 def _verdict_text(_: Translator, verdict: CaptureCheck) -> str:
-    legal = "; ".join(" ".join(c.code for c in sorted(cap)) for cap in verdict.legal)
+    legal = captures_in_words(_, verdict.legal)
+    card = _.card_name(verdict.card) if verdict.card is not None else ""
+    first = sentence_start(card)  # where the name starts a sentence
     if verdict.ok:
         if not verdict.taken:
-            return _("Right: {card} takes nothing, so it stays on the table.", card=verdict.card.code)
-        taken = " ".join(c.code for c in verdict.taken)
-        return _("Right! {card} takes {taken}: {total}.", card=verdict.card.code, taken=taken, total=verdict.total)
+            return _("Right: {card} takes nothing, so it stays on the table.", card=card)
+        return _("Right! {card} takes {taken}: {total}.", card=first, taken=card_names(_, verdict.taken),
+                 total=verdict.total)
     reason = verdict.reason
     if reason == "no_card":
         return _("Choose a card from your hand first: it is part of the 15.")
     if reason == "card_not_in_hand":
-        return _("{card} is not in your hand.", card=verdict.card.code)
+        return _("{card} is not in your hand.", card=first)
     if reason == "not_on_table":
         return _("You can only take cards that are on the table.")
     if reason == "must_capture":
-        return _("{card} can capture, so it must: it can take {legal}.", card=verdict.card.code, legal=legal)
+        return _("{card} can capture, so it must: it can take {legal}.", card=first, legal=legal)
     if reason == "figure_face_value":
-        return _("Careful with the figures: sota 8, caballo 9, rey 10. These cards make {total}, not {goal}.",
-                 total=verdict.total, goal=verdict.goal)
+        return _("Careful with the figures: {jack}, {knight}, {king}. These cards make {total}, not {goal}.",
+                 jack=_("{figure} ({value})", figure=_.rank_name(10), value=8),
+                 knight=_("{figure} ({value})", figure=_.rank_name(11), value=9),
+                 king=_("{figure} ({value})", figure=_.rank_name(12), value=10), total=verdict.total,
+                 goal=verdict.goal)
     if reason == "equal_card_first":
         return _("With an equal card on the table, it must be taken alone: {legal}.", legal=legal)
     if verdict.legal:
         return _("These cards make {total}, not {goal}. {card} can take {legal}.", total=verdict.total,
-                 goal=verdict.goal, card=verdict.card.code, legal=legal)
+                 goal=verdict.goal, card=first, legal=legal)
     return _("These cards make {total}, not {goal}. {card} cannot capture anything here.", total=verdict.total,
-             goal=verdict.goal, card=verdict.card.code)
+             goal=verdict.goal, card=first)

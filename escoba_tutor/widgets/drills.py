@@ -28,7 +28,7 @@ from ..cards import as_card
 from ..drills import MAX_SEED, CaptureDrill, PointsDrill, SetentaDrill, make_drill
 from ..errors import EscobaError
 from ..rules import ESCOBA, Rules, as_rules
-from .capture_table import describe_sum
+from .capture_table import describe_sum, sentence_start
 from .i18n import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from .primitives import CardRow, LiveRegion, RowPicker
 from .safety import guarded
@@ -573,17 +573,16 @@ class Drill(w.VBox):
                              len(drill.answer))]
         lines = [_("{right} right, {missing} missing, {wrong} wrong.", right=len(result.right),
                    missing=len(result.missing), wrong=len(result.wrong))]
-        for check in result.wrong:
-            taken = " ".join(c.code for c in sorted(check.taken))
-            lines.append(_("Wrong: {card} with {taken}: {why}.", card=drill.card.code, taken=taken,
+        for check in result.wrong:  # cards in words: these are sentences (the table of answers shows codes)
+            taken = ", ".join(_.card_name(c) for c in sorted(check.taken))
+            lines.append(_("Wrong: {card} with {taken}: {why}.", card=card, taken=taken,
                            why=self._why_wrong(_, drill, check)))
         for taken in result.missing:
-            codes = " ".join(c.code for c in sorted(taken))
+            names = ", ".join(_.card_name(c) for c in sorted(taken))
             total = describe_sum(_, drill.card, tuple(sorted(taken)), drill.rules)
-            lines.append(_("Missing: {card} can also take {taken} ({sum}).", card=drill.card.code, taken=codes,
-                           sum=total))
+            lines.append(_("Missing: {card} can also take {taken} ({sum}).", card=card, taken=names, sum=total))
         if not drill.answer and result.wrong:
-            lines.append(_("{card} takes nothing here: it stays on the table.", card=card))
+            lines.append(_("{card} takes nothing here: it stays on the table.", card=sentence_start(card)))
         return lines
 
     def _setenta_feedback(self, _: Translator, side: str, entry: dict) -> str:

@@ -6,7 +6,8 @@ Three anywidget classes. The Python side is traitlets only (no engine imports): 
 - :class:`CardRow` draws playing cards (Spanish suits as inline SVG, or a French deck) and lets the user select
   them by mouse, touch or keyboard.
 - :class:`RowPicker` is a real ``<table>`` whose rows can be chosen (one row per legal capture, for example).
-- :class:`LiveRegion` is a persistent ``role="status"`` line whose text screen readers announce when it changes.
+- :class:`LiveRegion` is a persistent ``role="status"`` line whose text screen readers announce when it changes;
+  ``sticky`` keeps it in view at the bottom of the screen.
 
 Trait values are checked in Python, so a wrong value fails where it is set, with a message that says why:
 
@@ -24,6 +25,7 @@ from pathlib import Path
 
 import anywidget
 import traitlets as t
+from ipywidgets import widget_serialization
 
 __all__ = ["CardRow", "RowPicker", "LiveRegion", "CARD_CODES"]
 
@@ -80,11 +82,139 @@ def _row_picker_esm() -> str:
     return shared + "\n" + _js("row_picker.js")
 
 
+class RowPicker(anywidget.AnyWidget):
+    """A semantic table whose rows can be chosen by mouse, touch or keyboard (one tab stop, arrows, Enter).
+
+    Each row is ``{"id": str, "cells": [str, ...], "cards": [codes], "label": str, "tone": "" | "good" | "info" |
+    "warn"}``; only ``id`` and ``cells`` are required. ``cards`` are drawn as small cards in the first cell and
+    ``label`` is the row's accessible name (default: its cells joined by commas).
+
+    A double click on a row *activates* it (e.g. plays it in a game): :meth:`on_activate` callbacks get the row's
+    id. Each activation names the ``revision`` of the rows it was made on, so a late or duplicated message about rows
+    that have changed since is dropped:
+
+    >>> picker = RowPicker(rows=[{"id": "a", "cells": ["7o"]}])
+    >>> picker.on_activate(lambda row_id: print("activated", row_id))
+    >>> picker._handle_custom_msg({"event": "activate", "id": "a", "revision": picker.revision}, [])
+    activated a
+    >>> picker.rows = [{"id": "b", "cells": ["3c"]}]
+    >>> picker._handle_custom_msg({"event": "activate", "id": "a", "revision": picker.revision - 1}, [])
+    """
+
+    _esm = _row_picker_esm()
+    _css = _CSS
+
+    #: Column headers (``<th scope="col">``).
+    headers = t.List(t.Unicode()).tag(sync=True)
+    #: The rows, see the class docstring.
+    rows = t.List(t.Dict()).tag(sync=True)
+    #: Id of the chosen row, "" for none; synced both ways. A choice made in the browser is not echoed back (the
+    #: browser has it already): one click costs one answer from the kernel, not two.
+    selected = t.Unicode("").tag(sync=True, echo_update=False)
+    #: Goes up by one whenever ``rows`` change; an activation names the revision it was made on.
+    revision = t.Int(0).tag(sync=True)
+    #: The table's ``<caption>``, which is also its accessible name.
+    caption = t.Unicode("").tag(sync=True)
+    #: "spanish" or "french", for the small cards.
+    deck = t.Unicode("spanish").tag(sync=True)
+    #: When True rows can be read and focused but not chosen.
+    disabled = t.Bool(False).tag(sync=True)
+    #: Text shown in place of the rows when there are none.
+    empty_text = t.Unicode("").tag(sync=True)
+
+    @t.validate("rows")
+    def _check_rows(self, proposal):
+        ids = set()
+        for n, row in enumerate(proposal["value"]):
+            where = f"RowPicker.rows[{n}]"
+            extra = set(row) - _ROW_KEYS
+            if extra:
+                raise t.TraitError(f"{where}: unknown key(s) {sorted(extra)}; a row has {sorted(_ROW_KEYS)}")
+            row_id = row.get("id")
+            if not isinstance(row_id, str) or not row_id:
+                raise t.TraitError(f"{where}: 'id' must be a non-empty string, not {row_id!r}")
+            if row_id in ids:
+                raise t.TraitError(f"{where}: id {row_id!r} is used twice")
+            ids.add(row_id)
+            cells = row.get("cells")
+            if not isinstance(cells, list) or not all(isinstance(c, str) for c in cells):
+                raise t.TraitError(f"{where}: 'cells' must be a list of strings, not {cells!r}")
+            cards = row.get("cards", [])
+            if not isinstance(cards, list):
+                raise t.TraitError(f"{where}: 'cards' must be a list of card codes, not {cards!r}")
+            _codes(where, "cards", cards)
+            if not isinstance(row.get("label", ""), str):
+                raise t.TraitError(f"{where}: 'label' must be a string")
+            _one_of(where, "tone", row.get("tone", ""), _TONES)
+        return proposal["value"]
+
+    @t.validate("selected")
+    def _check_selected(self, proposal):
+        value = proposal["value"]
+        if value and value not in {row["id"] for row in self.rows}:
+            raise t.TraitError(f"RowPicker.selected: no row has id {value!r}")
+        return value
+
+    @t.validate("deck")
+    def _check_deck(self, proposal):
+        return _one_of("RowPicker", "deck", proposal["value"], _DECKS)
+
+    def notify_change(self, change):
+        if change["name"] != "rows":
+            return super().notify_change(change)
+        with self.hold_sync():  # the new rows, the dropped choice and the revision reach the browser as one message
+            return super().notify_change(change)
+
+    @t.observe("rows")
+    def _drop_gone(self, change):
+        if self.selected and self.selected not in {row["id"] for row in change["new"]}:
+            self.selected = ""
+        self.revision += 1
+
+    def set_state(self, sync_data):
+        """A choice from the browser of a row that is gone (the rows changed while the click travelled) is
+        dropped, and the browser is told the kernel's choice: never an error for a stale click."""
+        stale = "selected" in sync_data and sync_data["selected"] and sync_data["selected"] not in {
+            row["id"] for row in self.rows}
+        if stale:
+            sync_data = {k: v for k, v in sync_data.items() if k != "selected"}
+        super().set_state(sync_data)
+        if stale:
+            self.send_state("selected")
+
+    def on_activate(self, callback, remove: bool = False) -> None:
+        """Call ``callback(row_id)`` when the learner double-clicks a row of the current rows."""
+        if remove:
+            self._activate_callbacks.remove(callback)
+        else:
+            self._activate_callbacks.append(callback)
+
+    @property
+    def _activate_callbacks(self) -> list:
+        if "_activate_list" not in self.__dict__:
+            self.__dict__["_activate_list"] = []
+            self.on_msg(RowPicker._custom_message)
+        return self.__dict__["_activate_list"]
+
+    @staticmethod
+    def _custom_message(widget: RowPicker, content, buffers) -> None:
+        if not isinstance(content, dict) or content.get("event") != "activate":
+            return
+        row_id, revision = content.get("id"), content.get("revision")
+        if revision != widget.revision or row_id not in {row["id"] for row in widget.rows}:
+            return  # made on rows that have changed since: a late or duplicated message
+        for callback in list(widget._activate_callbacks):
+            callback(row_id)
+
+
 class CardRow(anywidget.AnyWidget):
     """A row of playing cards, display-only or selectable (one card, or several).
 
     Cards wrap onto new lines; ``size`` scales them. Selected cards show a raised position, a thick border and a
     ✓; highlighted cards a ring and a ★, so neither state depends on colour alone.
+
+    With ``picker`` set to a :class:`RowPicker`, the cards of the row chosen there are highlighted too. The browser
+    does that as soon as the row is clicked, so a chosen capture shows its cards without waiting for the kernel.
     """
 
     _esm = _STATIC / "card_row.js"
@@ -100,10 +230,14 @@ class CardRow(anywidget.AnyWidget):
     back_label = t.Unicode("").tag(sync=True)
     #: "none" (display only), "single" (at most one selected) or "multi".
     mode = t.Unicode("none").tag(sync=True)
-    #: Selected codes, synced both ways (click, Enter or Space toggles a card).
-    selected = t.List(t.Unicode()).tag(sync=True)
+    #: Selected codes, synced both ways (click, Enter or Space toggles a card); the browser's change is not echoed.
+    selected = t.List(t.Unicode()).tag(sync=True, echo_update=False)
     #: Codes drawn highlighted (ring, raised, ★), e.g. the cards of a chosen capture.
     highlighted = t.List(t.Unicode()).tag(sync=True)
+    #: A RowPicker whose chosen row's cards are highlighted here as well (in the browser, at once).
+    picker = t.Instance(RowPicker, allow_none=True).tag(sync=True, **widget_serialization)
+    #: The words printed under the Spanish figures 10, 11 and 12 (the learner's language).
+    figure_words = t.List(t.Unicode(), default_value=["sota", "caballo", "rey"]).tag(sync=True)
     #: Code -> short badge text drawn on the card (e.g. {"10e": "8"}); also given to screen readers as a description.
     marks = t.Dict(value_trait=t.Unicode(), key_trait=t.Unicode()).tag(sync=True)
     #: When True the cards stay focusable and readable but cannot be selected.
@@ -160,6 +294,28 @@ class CardRow(anywidget.AnyWidget):
         _codes("CardRow", "marks", list(proposal["value"]))
         return proposal["value"]
 
+    @t.validate("figure_words")
+    def _check_figure_words(self, proposal):
+        if len(proposal["value"]) != 3:
+            raise t.TraitError(f"CardRow.figure_words needs 3 words (for 10, 11 and 12), not {proposal['value']!r}")
+        return proposal["value"]
+
+    def set_state(self, sync_data):
+        """A selection from the browser that names cards no longer in the row (they changed while the click
+        travelled) keeps only the cards still here, and the browser is told: never an error for a stale click."""
+        wanted = sync_data.get("selected")
+        if isinstance(wanted, list):
+            kept = [c for c in dict.fromkeys(wanted) if c in self.cards]
+            if self.mode == "single":
+                kept = kept[-1:]
+            elif self.mode == "none":
+                kept = []
+            if kept != wanted:
+                super().set_state({**sync_data, "selected": kept})
+                self.send_state("selected")
+                return
+        super().set_state(sync_data)
+
     @t.observe("cards")
     def _drop_gone(self, change):
         """New cards: forget selections and highlights of cards that left the row."""
@@ -176,75 +332,6 @@ class CardRow(anywidget.AnyWidget):
             self.selected = self.selected[:1]
 
 
-class RowPicker(anywidget.AnyWidget):
-    """A semantic table whose rows can be chosen by mouse, touch or keyboard (one tab stop, arrows, Enter).
-
-    Each row is ``{"id": str, "cells": [str, ...], "cards": [codes], "label": str, "tone": "" | "good" | "info" |
-    "warn"}``; only ``id`` and ``cells`` are required. ``cards`` are drawn as small cards in the first cell and
-    ``label`` is the row's accessible name (default: its cells joined by commas).
-    """
-
-    _esm = _row_picker_esm()
-    _css = _CSS
-
-    #: Column headers (``<th scope="col">``).
-    headers = t.List(t.Unicode()).tag(sync=True)
-    #: The rows, see the class docstring.
-    rows = t.List(t.Dict()).tag(sync=True)
-    #: Id of the chosen row, "" for none; synced both ways.
-    selected = t.Unicode("").tag(sync=True)
-    #: The table's ``<caption>``, which is also its accessible name.
-    caption = t.Unicode("").tag(sync=True)
-    #: "spanish" or "french", for the small cards.
-    deck = t.Unicode("spanish").tag(sync=True)
-    #: When True rows can be read and focused but not chosen.
-    disabled = t.Bool(False).tag(sync=True)
-    #: Text shown in place of the rows when there are none.
-    empty_text = t.Unicode("").tag(sync=True)
-
-    @t.validate("rows")
-    def _check_rows(self, proposal):
-        ids = set()
-        for n, row in enumerate(proposal["value"]):
-            where = f"RowPicker.rows[{n}]"
-            extra = set(row) - _ROW_KEYS
-            if extra:
-                raise t.TraitError(f"{where}: unknown key(s) {sorted(extra)}; a row has {sorted(_ROW_KEYS)}")
-            row_id = row.get("id")
-            if not isinstance(row_id, str) or not row_id:
-                raise t.TraitError(f"{where}: 'id' must be a non-empty string, not {row_id!r}")
-            if row_id in ids:
-                raise t.TraitError(f"{where}: id {row_id!r} is used twice")
-            ids.add(row_id)
-            cells = row.get("cells")
-            if not isinstance(cells, list) or not all(isinstance(c, str) for c in cells):
-                raise t.TraitError(f"{where}: 'cells' must be a list of strings, not {cells!r}")
-            cards = row.get("cards", [])
-            if not isinstance(cards, list):
-                raise t.TraitError(f"{where}: 'cards' must be a list of card codes, not {cards!r}")
-            _codes(where, "cards", cards)
-            if not isinstance(row.get("label", ""), str):
-                raise t.TraitError(f"{where}: 'label' must be a string")
-            _one_of(where, "tone", row.get("tone", ""), _TONES)
-        return proposal["value"]
-
-    @t.validate("selected")
-    def _check_selected(self, proposal):
-        value = proposal["value"]
-        if value and value not in {row["id"] for row in self.rows}:
-            raise t.TraitError(f"RowPicker.selected: no row has id {value!r}")
-        return value
-
-    @t.validate("deck")
-    def _check_deck(self, proposal):
-        return _one_of("RowPicker", "deck", proposal["value"], _DECKS)
-
-    @t.observe("rows")
-    def _drop_gone(self, change):
-        if self.selected and self.selected not in {row["id"] for row in change["new"]}:
-            self.selected = ""
-
-
 class LiveRegion(anywidget.AnyWidget):
     """A status line that screen readers announce: the element stays in the page and only its text changes.
 
@@ -258,6 +345,9 @@ class LiveRegion(anywidget.AnyWidget):
     message = t.Unicode("").tag(sync=True)
     #: "polite" (wait for the screen reader to finish), "assertive" (interrupt) or "off".
     politeness = t.Unicode("polite").tag(sync=True)
+    #: Keep the line in view at the bottom of the screen while its widget is on screen (on a phone the control
+    #: the learner used is often far from where the line sits).
+    sticky = t.Bool(False).tag(sync=True)
 
     @t.validate("politeness")
     def _check_politeness(self, proposal):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+import time
 
 import pytest
 
@@ -83,6 +84,13 @@ from escoba_tutor.widgets import GameTable
 
 game = GameTable(players=2, seed={GAME_SEED}, delay=0.3)
 W.VBox([W.HTML("<h1>Escoba: una partida</h1>"), game, kernel_errors])
+"""],
+    # a computer that takes its time: clicks made during its turn are checked without a race
+    "slow": [WATCH, f"""
+from escoba_tutor.widgets import GameTable
+
+game = GameTable(players=2, seed={GAME_SEED}, delay=60)
+W.VBox([W.HTML("<h1>Escoba: el ordenador piensa</h1>"), game, kernel_errors])
 """],
 }
 
@@ -282,7 +290,7 @@ def test_capture_chosen_by_keyboard_alone_gives_the_same_result(capture_page):
     expect(table.locator("[aria-pressed='true']")).to_have_count(2)
     tab_until(page, ct.get_by_role("button", name="Comprobar mi baza"), "Tab")
     page.keyboard.press("Enter")
-    expect(ct.get_by_role("status")).to_have_text("¡Bien! 12b se lleva 1o 4b: 15.")
+    expect(ct.get_by_role("status")).to_have_text("¡Bien! Rey de bastos se lleva as de oros, cuatro de bastos: 15.")
 
 
 def test_wrong_capture_is_explained(capture_page):
@@ -296,7 +304,7 @@ def test_wrong_capture_is_explained(capture_page):
     expect(table.get_by_role("button", name="sota de oros")).to_have_accessible_description("8")  # the badge
     ct.get_by_role("button", name="Comprobar mi baza").click()
     status = ct.get_by_role("status")
-    expect(status).to_have_text("Cuidado con las figuras: la sota vale 8, el caballo 9 y el rey 10. "
+    expect(status).to_have_text("Cuidado con las figuras: sota (8), caballo (9), rey (10). "
                                 "Estas cartas suman 13, no 15.")
     expect(status).to_have_attribute("aria-live", "polite")
     # a wrong sum without figures names the total and what the card can take instead
@@ -304,7 +312,8 @@ def test_wrong_capture_is_explained(capture_page):
     table.get_by_role("button", name="dos de copas").click()
     expect(status).to_have_text("")  # a changed choice clears the old verdict
     ct.get_by_role("button", name="Comprobar mi baza").click()
-    expect(status).to_have_text("Estas cartas suman 7, no 15. 5e puede llevarse 10o 2c.")
+    expect(status).to_have_text(  # cards named in words in a sentence, not by their codes
+        "Estas cartas suman 7, no 15. Cinco de espadas puede llevarse sota de oros, dos de copas.")
     ct.get_by_role("button", name="Borrar").click()
     expect(hand.locator("[aria-pressed='true']")).to_have_count(0)
     expect(table.locator("[aria-pressed='true']")).to_have_count(0)
@@ -343,7 +352,9 @@ def test_capture_table_in_english(capture_page):
     row = ct.get_by_role("row", name=re.compile("^king of clubs takes ace of coins, four of clubs"))
     row.click()
     expect(ct.get_by_role("status")).to_have_text(
-        "king of clubs takes ace of coins, four of clubs: king (10) + 1 + 4 = 15; wins 1 oro, 3 cards")
+        "king of clubs takes ace of coins, four of clubs: king (10) + 1 + 4 = 15; wins 1 coin, 3 cards")
+    # the English card faces name their figures in English too (the words come from the catalogs)
+    expect(ct.get_by_role("group", name="Your hand").locator("[data-code='12b'] .et-fig")).to_have_text("king")
     expect(ct.get_by_role("button", name="Check my capture")).to_be_visible()
     expect(ct.get_by_role("group", name="Your hand")).to_be_visible()
 
@@ -454,12 +465,27 @@ class Table:
 
     def wait_for_my_turn_or_the_sheet(self, timeout=20_000) -> bool:
         """True when it is my turn, False when the deal's score sheet is up."""
-        enabled = self.root.get_by_role("button", name="Jugar", disabled=False)
-        expect(enabled.or_(self.sheet_heading)).to_be_visible(timeout=timeout)
-        if self.sheet_heading.is_visible():
-            return False
-        expect(self.announce).to_contain_text("Te toca.")
-        return True
+        my_turn = self.root.locator(".et-live", has_text="Te toca.")
+        expect(my_turn.or_(self.sheet_heading)).to_be_visible(timeout=timeout)
+        return not self.sheet_heading.is_visible()
+
+    def wait_for_position(self, expected: dict, timeout: float = 15) -> dict:
+        """The position once it equals ``expected`` (each widget applies its update on its own, so the caption
+        may change before the cards); the last one read if it never does."""
+        deadline = time.monotonic() + timeout
+        while True:
+            now = self.position()
+            if now == expected or time.monotonic() > deadline:
+                return now
+            self.page.wait_for_timeout(200)
+
+    def human_plays(self) -> int:
+        """How many cards I have played in this deal (the save file, read off the page, says it)."""
+        from escoba_tutor import Game
+
+        href = self.root.get_by_role("link", name=re.compile("Descargar esta partida")).get_attribute("href")
+        game = Game.from_json(base64.b64decode(href.split("base64,", 1)[1]).decode())
+        return sum(1 for e in game.history if e.kind == "play" and e.player == 0)
 
     def position(self) -> dict:
         return {"hand": codes(self.hand), "table": codes(self.table), "scores": self.scores.inner_text(),
@@ -559,6 +585,83 @@ def test_game_mid_deal_has_no_serious_accessibility_violations(game_page):
     assert not bad, bad
 
 
+# Collects every text the game's status line shows from now on (a text shown briefly is caught too).
+RECORD_ANNOUNCEMENTS = """() => {
+  const line = document.querySelector('.escoba-game-table .et-live');
+  window.__said = [];
+  new MutationObserver(() => window.__said.push(line.textContent))
+    .observe(line, { childList: true, characterData: true, subtree: true });
+}"""
+
+
+def test_a_double_click_on_a_capture_plays_it_once(game_page):
+    t = Table(game_page)
+    assert t.wait_for_my_turn_or_the_sheet()
+    before = t.human_plays()
+    row = t.grid.locator("tbody tr[data-id]").first
+    card = row.get_attribute("data-id").split(":")[0]
+    name = t.hand.locator(f"[data-code='{card}']").get_attribute("aria-label")
+    game_page.evaluate(RECORD_ANNOUNCEMENTS)
+    row.dblclick()  # click, click, dblclick: the capture is chosen, then played, once
+    expect(t.root.locator(".et-live", has_text=f"Tú: {name},")).to_be_visible()
+    assert t.wait_for_my_turn_or_the_sheet()
+    assert t.human_plays() == before + 1
+    said = game_page.evaluate("window.__said")
+    assert sum(1 for text in said if text.startswith("Tú:") and "Te toca." in text) == 1, said
+    assert_no_errors(game_page)
+
+
+def test_clicks_during_the_computers_turn_say_why_and_play_nothing(open_page, app_url):
+    page = open_page(app_url("slow"))  # the computer waits 60 s before its move
+    t = Table(page)
+    expect(t.root.locator(".et-table")).to_be_visible(timeout=60_000)
+    assert t.wait_for_my_turn_or_the_sheet()
+    before = t.human_plays()
+    t.grid.locator("tbody tr[data-id]").first.click()
+    t.play.click()
+    expect(t.announce).to_contain_text("Ordenador está pensando…")
+    expect(t.play).to_be_enabled()  # clickable, so that a click can say why it does nothing
+    t.grid.locator("tbody tr[data-id]").first.dblclick()
+    expect(t.announce).to_contain_text("Espera: juega el ordenador.")
+    page.evaluate(RECORD_ANNOUNCEMENTS)
+    t.play.click()
+    expect(t.announce).to_contain_text("Espera: juega el ordenador.")
+    assert t.human_plays() == before + 1
+    assert_no_errors(page)
+
+
+def test_text_and_controls_are_readable_on_a_projector(game_page):
+    t = Table(game_page)
+    game_page.set_viewport_size({"width": PROJECTOR[0], "height": PROJECTOR[1]})
+    sizes = {name: locator.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)") for name, locator in (
+        ("Play button", t.play), ("scoreboard", t.scores.locator("td").first),
+        ("status line", t.announce), ("title", t.root.locator(".escoba-title").first),
+        ("rules dropdown", t.root.get_by_role("combobox").first))}
+    assert all(size >= 18 for size in sizes.values()), sizes
+    for control in (t.play, t.root.get_by_role("button", name="Deshacer"), t.root.get_by_role("combobox").first,
+                    t.root.get_by_role("textbox", name="Código")):
+        width = control.evaluate("(el) => parseFloat(getComputedStyle(el).borderTopWidth)")
+        assert width >= 1, f"{control} has no visible border"
+    t.root.get_by_role("textbox", name="Código").focus()
+    outline = game_page.locator("*:focus").evaluate("(el) => getComputedStyle(el).outlineWidth")
+    assert float(outline.removesuffix("px")) >= 2, outline
+    game_page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_on_a_phone_the_status_line_stays_in_view_near_the_controls(game_page):
+    t = Table(game_page)
+    game_page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    controls = (t.grid.locator("tbody tr[data-id]").last, t.play, t.root.get_by_role("button", name="Partida nueva"))
+    for control in controls:
+        control.scroll_into_view_if_needed()
+        game_page.wait_for_timeout(100)
+        box, shown = t.announce.bounding_box(), control.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE[1] + 1, (control, box)
+        assert shown["y"] + shown["height"] <= box["y"] + 1 or shown["y"] >= box["y"] + box["height"] - 1, \
+            "the status line covers the control"
+    game_page.set_viewport_size({"width": 1280, "height": 900})
+
+
 @pytest.mark.parametrize("size", [PHONE, PROJECTOR], ids=["phone", "projector"])
 def test_game_mid_deal_screenshots(game_page, screenshot_dir, size):
     t = Table(game_page)
@@ -613,7 +716,7 @@ def test_resume_code_on_a_fresh_page(open_page, app_url, saved):
     expect(t.scores.locator("caption")).to_contain_text("mano 2")
     expect(code_field).to_have_value("")
     assert t.wait_for_my_turn_or_the_sheet()
-    assert t.position() == saved["position"]
+    assert t.wait_for_position(saved["position"]) == saved["position"]
     expect(t.root.locator("code.escoba-code")).to_have_text(saved["code"])
     # a new game, then the downloaded file uploaded: the same position again
     t.root.get_by_role("button", name="Partida nueva").click()
@@ -624,5 +727,5 @@ def test_resume_code_on_a_fresh_page(open_page, app_url, saved):
                                     "buffer": saved["json"].encode()}])
     expect(t.scores.locator("caption")).to_contain_text("mano 2")
     assert t.wait_for_my_turn_or_the_sheet()
-    assert t.position() == saved["position"]
+    assert t.wait_for_position(saved["position"]) == saved["position"]
     assert_no_errors(page)

@@ -27,13 +27,13 @@ const ET_SUITS = {
     '<circle cx="16.2" cy="27" r="2.1" fill="#4e9a3a" stroke="#1b4d1b" stroke-width="1.6"/>' +
     "</g>" },
 };
-// Spanish cards print the figures as 10, 11, 12; the word under them says which figure it is.
-const ET_FIGURES = { 10: "sota", 11: "caballo", 12: "rey" };
+// Spanish cards print the figures as 10, 11, 12; a word under them (from the catalogs) says which figure it is.
+const ET_FIGURES = [10, 11, 12];
 const ET_FRENCH_RANKS = { 1: "A", 10: "J", 11: "Q", 12: "K" };
 
 // A card element (`tag` is "button" for selectable cards) with its face drawn; decoration is aria-hidden,
-// the caller gives the accessible name.
-function etCard(code, deck, tag = "span") {
+// the caller gives the accessible name. `figureWords`: the words for 10, 11, 12 (none: no word).
+function etCard(code, deck, tag = "span", figureWords = null) {
   const rank = Number(code.slice(0, -1));
   const suit = ET_SUITS[code.slice(-1)];
   const french = deck === "french";
@@ -47,9 +47,12 @@ function etCard(code, deck, tag = "span") {
   const art = french
     ? `<span class="et-art et-art-fr">${suit.french}</span>`
     : `<svg class="et-art" viewBox="0 0 40 40" focusable="false">${suit.svg}</svg>`;
-  const figure = !french && ET_FIGURES[rank] ? `<span class="et-fig">${ET_FIGURES[rank]}</span>` : "";
+  const at = ET_FIGURES.indexOf(rank);
+  const word = !french && figureWords && at >= 0 ? figureWords[at] : "";
+  const figure = word ? `<span class="et-fig"></span>` : "";
   face.innerHTML = `<span class="et-corner"><span class="et-rank">${rankText}</span>` +
     `<span class="et-suit-txt">${suitText}</span></span>${art}${figure}`;
+  if (word) face.querySelector(".et-fig").textContent = word; // text, never markup
   card.appendChild(face);
   return card;
 }
@@ -69,6 +72,28 @@ function render({ model, el }) {
   const faceUp = () => [...root.querySelectorAll("[data-code]")];
   const interactive = () => model.get("mode") !== "none";
 
+  // `picker`: a RowPicker model whose chosen row's cards are highlighted here too, at once on a click (the
+  // kernel's answer is not waited for).
+  let source = null;
+  const sourceEvents = "change:selected change:rows";
+  const chosenCards = () => {
+    if (!source) return [];
+    const row = source.get("rows").find((r) => r.id === source.get("selected"));
+    return (row && row.cards) || [];
+  };
+  async function follow() {
+    if (source) source.off(sourceEvents, paint);
+    source = null;
+    const ref = model.get("picker");
+    if (ref && model.widget_manager) {
+      const found = await model.widget_manager.get_model(String(ref).replace(/^IPY_MODEL_/, ""));
+      if (model.get("picker") !== ref) return; // changed while it was looked up
+      source = found;
+      source.on(sourceEvents, paint);
+    }
+    paint();
+  }
+
   // Rebuild every card (cheap: at most 40), keeping keyboard focus where it was.
   function build() {
     const active = root.contains(document.activeElement) ? document.activeElement.dataset.code : null;
@@ -79,7 +104,7 @@ function render({ model, el }) {
     if (label) root.setAttribute("aria-label", label); else root.removeAttribute("aria-label");
     root.replaceChildren();
     cards.forEach((code, i) => {
-      const card = etCard(code, deck, interactive() ? "button" : "span");
+      const card = etCard(code, deck, interactive() ? "button" : "span", model.get("figure_words"));
       card.dataset.code = code;
       card.setAttribute("aria-label", labels[i] || code);
       if (interactive()) card.type = "button"; else card.setAttribute("role", "img");
@@ -110,7 +135,7 @@ function render({ model, el }) {
 
   // Selection and highlight only: update classes and ARIA in place (so CSS transitions run).
   function paint() {
-    const sel = new Set(model.get("selected")), hl = new Set(model.get("highlighted"));
+    const sel = new Set(model.get("selected")), hl = new Set([...model.get("highlighted"), ...chosenCards()]);
     const cards = faceUp();
     const stop = cards.find((c) => c.dataset.code === focusCode)
       || cards.find((c) => sel.has(c.dataset.code)) || cards[0];
@@ -167,13 +192,18 @@ function render({ model, el }) {
   root.addEventListener("keydown", onKey);
   root.addEventListener("focusin", onFocus);
   const rebuildOn = "change:cards change:labels change:marks change:face_down change:back_label change:mode " +
-    "change:deck change:size change:disabled change:group_label";
+    "change:deck change:size change:disabled change:group_label change:figure_words";
   model.on(rebuildOn, build);
   model.on("change:selected change:highlighted", paint);
+  model.on("change:picker", follow);
   build();
+  follow();
   return () => {
     model.off(rebuildOn, build);
     model.off("change:selected change:highlighted", paint);
+    model.off("change:picker", follow);
+    if (source) source.off(sourceEvents, paint);
+    source = null;
   };
 }
 

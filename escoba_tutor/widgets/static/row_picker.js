@@ -106,6 +106,14 @@ function render({ model, el }) {
     if (tr && wrap.contains(tr)) choose(tr);
   }
 
+  // A double click activates the row (a game plays it). The message names the rows' revision, so the kernel
+  // drops it if the rows changed meanwhile; one double click sends one activation.
+  function onDouble(event) {
+    const tr = event.target.closest("tr[data-id]");
+    if (!tr || !wrap.contains(tr) || model.get("disabled")) return;
+    model.send({ event: "activate", id: tr.dataset.id, revision: model.get("revision") });
+  }
+
   function onKey(event) {
     const rows = bodyRows();
     const at = rows.indexOf(document.activeElement);
@@ -130,6 +138,7 @@ function render({ model, el }) {
   }
 
   wrap.addEventListener("click", onClick);
+  wrap.addEventListener("dblclick", onDouble);
   wrap.addEventListener("keydown", onKey);
   wrap.addEventListener("focusin", onFocus);
   const rebuildOn = "change:headers change:rows change:caption change:deck change:disabled change:empty_text";
