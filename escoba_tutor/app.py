@@ -9,7 +9,9 @@ on). Voilà already lets a page send its kernel only widget messages, never code
 
 from __future__ import annotations
 
+import errno
 import os
+import socket
 import sys
 import webbrowser
 from pathlib import Path
@@ -17,7 +19,7 @@ from pathlib import Path
 from .errors import EscobaError
 from .rules import as_rules
 
-__all__ = ["serve", "lessons_dir", "build_app_class"]
+__all__ = ["serve", "lessons_dir", "build_app_class", "check_address"]
 
 LANGS = ("es", "en")
 
@@ -32,6 +34,37 @@ def lessons_dir(path: str | os.PathLike | None = None) -> Path:
             return candidate.resolve()
     raise EscobaError(f"no lessons found in {', '.join(str(c) for c in candidates)}: run escoba-tutor from the "
                       "project folder, or name the folder with --lessons", code="no_lessons")
+
+
+def check_address(ip: str, port: int) -> None:
+    """Refuse, with a message that says why, an address the server could not listen on: an unknown name, an
+    address of another machine, or a port in use. Voilà would otherwise end in a traceback, or move to another
+    port while the URL printed for the class names this one.
+
+    >>> check_address("999.1.1.1", 8866)
+    Traceback (most recent call last):
+    ...
+    escoba_tutor.errors.EscobaError: cannot listen on 999.1.1.1: no such address or machine name
+    """
+    try:
+        infos = socket.getaddrinfo(ip, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError, ValueError):
+        raise EscobaError(f"cannot listen on {ip}: no such address or machine name", code="bad_ip",
+                          ip=ip) from None
+    family, kind, proto, _name, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will: a closed port is free
+        try:
+            probe.bind(address)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise EscobaError(f"port {port} is in use on {ip}: stop what uses it, or choose another with "
+                                  "--port", code="port_in_use", port=port) from None
+            if error.errno in (errno.EACCES, errno.EPERM):
+                raise EscobaError(f"this user may not listen on port {port}: choose a port above 1023",
+                                  code="port_refused", port=port) from None
+            raise EscobaError(f"cannot listen on {ip}: {error.strerror or error} (is it an address of this "
+                              "machine?)", code="bad_ip", ip=ip) from None
 
 
 def build_app_class():
@@ -72,6 +105,7 @@ def voila_config(*, port: int, ip: str, lang: str, cull_idle: int, base_url: str
     config = Config()
     config.Voila.port, config.Voila.ip, config.Voila.base_url = port, ip, base_url
     config.Voila.open_browser = False  # serve() opens the landing page itself
+    config.Voila.port_retries = 0  # never another port than the URL printed for the class
     config.TutorVoila.default_lang = lang
     config.MappingKernelManager.cull_idle_timeout = cull_idle
     config.MappingKernelManager.cull_interval = min(60, max(1, cull_idle // 2))
@@ -87,6 +121,7 @@ def serve(*, port: int = 8866, ip: str = "127.0.0.1", lang: str = "es", rules: s
         raise EscobaError(f"no language {lang!r}: choose es or en", code="bad_language")
     rules = as_rules(rules)
     folder = lessons_dir(lessons)
+    check_address(ip, port)
     # Kernels inherit the server's environment: every widget on this server reads its house rules from here.
     os.environ["ESCOBA_TUTOR_RULES"] = rules.name
     os.environ["ESCOBA_TUTOR_LANG"] = lang

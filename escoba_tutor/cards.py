@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from enum import Enum
 
@@ -183,6 +184,20 @@ def _show(token: str) -> str:
     return repr(token if len(token) <= 24 else token[:21] + "...")
 
 
+def _visible(token: str) -> str:
+    """The token for a message, with invisible characters written as ``\\u200d``: "7o" must not be
+    reported as not a card when what was typed is "7o" and a zero-width joiner."""
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in token[:24])
+
+
+def _plain(token: str) -> str:
+    """Card text as it looks: full-width and other compatibility forms folded (``７ｏ``, ``7º`` read as ``7o``)
+    and invisible format characters dropped (zero-width joiners and spaces, direction marks, a byte-order
+    mark), which text copied from a document or a chat often carries."""
+    folded = unicodedata.normalize("NFKC", token)
+    return "".join(ch for ch in folded if unicodedata.category(ch) != "Cf").strip()
+
+
 def _hint(token: str) -> tuple[str, str, str] | None:
     """A hint for the common mistakes, as (code, English text, suggested code or ""); None when none applies.
 
@@ -253,16 +268,21 @@ o, c, e, b (7o, 10e, 12b), or a French one: rank A, 2-7, J, Q, K and a suit D, H
     card = _CACHE.get(token)
     if card is not None:
         return card
-    if not token:
-        raise CardError(f"an empty text is not a card. {_FORMS}", code="empty_card", token="", hint=None)
-    hint_code, hint, suggestion = _hint(token) or ("", None, "")
+    plain = _plain(token)
+    card = _CACHE.get(plain)
+    if card is not None:
+        return card
+    if not plain:
+        raise CardError(f"an empty text is not a card. {_FORMS}", code="empty_card", token=_visible(token),
+                        hint=None)
+    hint_code, hint, suggestion = _hint(plain) or ("", None, "")
     shown = _show(token)
     detail = f": {hint}" if hint else ""
-    raise CardError(f"{shown} is not a card{detail}. {_FORMS}", token=token[:24], hint=hint, hint_code=hint_code,
-                    suggestion=suggestion)
+    raise CardError(f"{shown} is not a card{detail}. {_FORMS}", token=_visible(token), hint=hint,
+                    hint_code=hint_code, suggestion=suggestion)
 
 
-_SEPARATORS = re.compile(r"[\s,;]+")
+_TOKENS = re.compile(r"[^\s,;]+")  # what lies between spaces, commas and semicolons
 
 
 def parse_cards(text: str | Iterable[str | Card], *, allow_empty: bool = True) -> tuple[Card, ...]:
@@ -278,24 +298,24 @@ def parse_cards(text: str | Iterable[str | Card], *, allow_empty: bool = True) -
     escoba_tutor.errors.CardError: 7o is given twice ('7o' and '7D'): the deck has one of each card
     """
     if isinstance(text, str):
-        tokens: list = [t for t in _SEPARATORS.split(text) if t]
+        tokens: Iterable = (match.group() for match in _TOKENS.finditer(text))  # lazily: stop at the first fault
     elif isinstance(text, Card):
         tokens = [text]
     else:
         try:
-            tokens = list(text)
+            tokens = iter(text)
         except TypeError:
             raise CardError(f"cards must be given as text like '1o 4b 7o', not {type(text).__name__}",
                             code="not_text", token=repr(text)[:24]) from None
-    cards = tuple(parse_card(t) for t in tokens)
-    if len(set(cards)) != len(cards):
-        seen: dict[Card, object] = {}
-        for token, card in zip(tokens, cards):
-            if card in seen:
-                raise CardError(f"{card} is given twice ({str(seen[card])!r} and {str(token)!r}): "
-                                "the deck has one of each card", code="duplicate_card", token=str(token)[:24],
-                                card=card.code)
-            seen[card] = token
+    seen: dict[Card, object] = {}
+    for token in tokens:
+        card = parse_card(token)
+        if card in seen:  # at most 41 cards are read before this, however long the text
+            raise CardError(f"{card} is given twice ({str(seen[card])!r} and {str(token)!r}): "
+                            "the deck has one of each card", code="duplicate_card", token=str(token)[:24],
+                            card=card.code)
+        seen[card] = token
+    cards = tuple(seen)
     if not cards and not allow_empty:
         raise CardError("no cards were given", code="no_cards", token="")
     return cards

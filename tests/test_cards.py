@@ -131,12 +131,28 @@ def test_mistakes_get_a_hint_and_both_forms(text, hint_words):
     assert "7o" in message and "7D" in message   # both notations are shown
 
 
-@pytest.mark.parametrize("text", ["o7", "7x", "7oo", "10", "XY", "7 o", "7-o", "10♦", "🂧", "7ο", "７o", "7o\u200b",
+@pytest.mark.parametrize("text", ["o7", "7x", "7oo", "10", "XY", "7 o", "7-o", "10♦", "🂧", "7ο", "7\u20e3o",
                                   "\x00", "\ud800", "7o 7c", "+", "siete de oros"])
 def test_other_bad_text_is_a_card_error_naming_the_token(text):
     error = _card_error(text)
     assert error.code == "bad_card"
     assert str(error).startswith(repr(text.strip())[:10])
+
+
+@pytest.mark.parametrize("text", ["７o", "７ｏ", "7º", "7o\u200b", "\u200f7o", "7\u200do", "\ufeff7o",
+                                  "\u20667o\u2069"])
+def test_text_that_looks_like_a_card_is_that_card(text):
+    """Full-width forms fold to their letters, and invisible format characters (zero-width, direction marks,
+    a byte-order mark: what copying from a document or a chat adds) are dropped."""
+    assert parse_card(text) is parse_card("7o")
+    assert parse_cards(f"1o {text}, 4b") == parse_cards("1o 7o 4b")
+
+
+def test_an_invisible_character_is_shown_in_the_error():
+    error = _card_error("7\u200do\u200dx")
+    assert error.token != "7o"  # the joiners are dropped, but 7ox is still no card: say what was really typed
+    error = _card_error("8\x00o")
+    assert error.token == "8\\x00o" and "\\x00" in str(error)
 
 
 def test_empty_text_is_its_own_error():

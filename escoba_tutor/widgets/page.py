@@ -3,32 +3,91 @@
 Under Voilà the kernel sees the page's query string (``?seed=7&table=1o+4b+7o&hand=3c``) in ``QUERY_STRING``,
 and ``escoba-tutor --rules scopa`` sets ``ESCOBA_TUTOR_RULES`` for every kernel. A bad parameter never breaks
 the page: it is ignored, and :meth:`Page.with_notice` shows the learner what was wrong, in their language.
+:meth:`Page.with_notice` also adds a :class:`ConnectionWatch`, which tells the learner when the page has lost
+its server session (a killed kernel, a culled session, a restarted server) instead of leaving it frozen.
 
 >>> p = Page("es", query="seed=12&table=1o+4b+7o&hand=8o")
 >>> p.seed(0), [c.code for c in p.cards("table", "")], p.text("hand", "3c")
 (12, ['1o', '4b', '7o'], '3c')
 >>> [problem[0] for problem in p.problems]
 ['hand']
+>>> p = Page("en", query="table=1o+4b&hand=4b")   # a hand card also on the table: the hand is not used
+>>> p.text("table", ""), p.text("hand", "3c"), p.problems
+('1o 4b', '3c', [('hand', 'card_in_both', {'card': '4b'})])
 """
 
 from __future__ import annotations
 
 import html
 import os
+import re
+from pathlib import Path
 from urllib.parse import parse_qs
 
+import anywidget
 import ipywidgets as w
+import traitlets as t
 
 from ..cards import parse_cards
 from ..errors import EscobaError
 from ..game import MAX_SEED
 from ..rules import ESCOBA, Rules, rules_by_name
-from .capture_table import error_text
+from .capture_table import MAX_HAND, MAX_TABLE, error_text
 from .i18n import LANGUAGES, Translator, normalize_language
 
-__all__ = ["Page", "page"]
+__all__ = ["Page", "page", "ConnectionWatch"]
 
 MAX_PARAMETER = 200  # characters: longer values are refused before parsing
+MAX_QUERY = 2000     # characters: a longer address is not read at all (cutting it could change a value)
+_WHOLE_NUMBER = re.compile(r"[0-9]{1,20}")  # ASCII digits only: int() also reads "١٢" and "１２"
+_CARD_PARAMETERS = ("table", "hand")
+_MOST_CARDS = {"table": MAX_TABLE, "hand": MAX_HAND}
+_STATIC = Path(__file__).with_name("static")
+
+
+class ConnectionWatch(anywidget.AnyWidget):
+    """Invisible; on a Voilà page it shows a banner, in the page's language, when the page has lost its
+    kernel: killed (the server restarts it empty), culled or shut down, or the server stopped or restarted.
+    The banner says what happened and offers a reload; the learner's resume code brings their game back.
+
+    The watching is done in the browser (``static/connection.js``): a page without its kernel cannot ask
+    Python anything. ``check_every`` is how often, in seconds, the browser asks the server whether the page's
+    kernel still exists (a click or a key press asks too).
+
+    >>> ConnectionWatch(lang="en").texts["reload"]
+    'Reload the page'
+    """
+
+    _esm = (_STATIC / "connection.js").read_text(encoding="utf-8")
+    _css = (_STATIC / "connection.css").read_text(encoding="utf-8")
+
+    lang = t.Unicode("es")
+    texts = t.Dict(value_trait=t.Unicode(), key_trait=t.Unicode()).tag(sync=True)
+    check_every = t.Float(10.0, min=1.0, max=600.0).tag(sync=True)
+
+    @t.validate("lang")
+    def _valid_lang(self, proposal):
+        return normalize_language(proposal["value"])
+
+    @t.observe("lang")
+    def _lang_changed(self, change) -> None:
+        self.texts = self._texts()
+
+    def __init__(self, lang: str = "es", **kwargs) -> None:
+        super().__init__(lang=lang, **kwargs)
+        self.texts = self._texts()
+
+    def _texts(self) -> dict[str, str]:
+        _ = Translator(self.lang)
+        return {
+            "title": _("The connection to the server was lost: this page no longer answers."),
+            "ended": _("This page's session on the server has ended: it stopped, or it was left unused for a "
+                       "while, or the server was restarted."),
+            "unreachable": _("The server cannot be reached: it may have stopped, or the network is down."),
+            "advice": _("Reload the page. If you were playing a game, paste your resume code (or load the game "
+                        "you downloaded) to go on where you left off."),
+            "reload": _("Reload the page"),
+        }
 
 
 class Page:
@@ -37,8 +96,17 @@ class Page:
     def __init__(self, lang: str, query: str | None = None) -> None:
         self.lang = normalize_language(lang)
         query = os.environ.get("QUERY_STRING", "") if query is None else query
-        self._params = {k: v[-1] for k, v in parse_qs(query[:2000], keep_blank_values=True).items()}
         self.problems: list[tuple[str, str, dict]] = []  # (parameter, code, details)
+        self._params: dict[str, str] = {}
+        self._used: dict[str, tuple] = {}  # the cards each card parameter gave, to keep table and hand apart
+        if len(query) > MAX_QUERY:
+            self.problems.append(("address", "too_long", {}))
+            query = ""
+        for name, values in parse_qs(query, keep_blank_values=True).items():
+            if len(values) > 1:  # ?seed=1&seed=2: which one was meant cannot be known
+                self.problems.append((name[:20], "repeated", {}))
+            else:
+                self._params[name] = values[0]
         self.rules = self._server_rules()
         asked = self._params.get("lang")
         if asked is not None and asked not in LANGUAGES:
@@ -61,26 +129,46 @@ class Page:
             return None
         return value
 
-    def seed(self, default: int) -> int:
+    def seed(self, default: int | None) -> int | None:
         """``?seed=N``, a whole number from 0 to 2**53 - 1; otherwise ``default``."""
         raw = self._raw("seed")
         if raw is None or raw == "":
             return default
-        if not raw.strip().isdigit() or int(raw) > MAX_SEED:
+        digits = raw.strip()
+        if not _WHOLE_NUMBER.fullmatch(digits) or int(digits) > MAX_SEED:
             self.problems.append(("seed", "bad_seed", {"value": raw[:24], "max": MAX_SEED}))
             return default
-        return int(raw)
+        return int(digits)
 
     def cards(self, name: str, default: str):
-        """``?table=...`` or ``?hand=...`` as cards (``+`` or spaces between codes); otherwise ``default``."""
+        """``?table=...`` or ``?hand=...`` as cards (``+`` or spaces between codes); otherwise ``default``.
+
+        The table and the hand never share a card, and hold at most the cards a capture table shows."""
         raw = self._raw(name)
-        if raw is None:
-            return parse_cards(default)
-        try:
-            return parse_cards(raw)
-        except EscobaError as error:
-            self.problems.append((name, error.code, {k: str(v) for k, v in error.params.items()}))
-            return parse_cards(default)
+        chosen = parse_cards(default)
+        if raw is not None:
+            try:
+                asked = parse_cards(raw)
+                self._check_position(name, asked)
+                chosen = asked
+            except EscobaError as error:
+                self.problems.append((name, error.code, {k: str(v) for k, v in error.params.items()}))
+        taken = {card for other, cards in self._used.items() if other != name for card in cards}
+        chosen = tuple(card for card in chosen if card not in taken)  # a default never repeats a card either
+        if name in _CARD_PARAMETERS:
+            self._used[name] = chosen
+        return chosen
+
+    def _check_position(self, name: str, cards: tuple) -> None:
+        most = _MOST_CARDS.get(name)
+        if most is not None and len(cards) > most:
+            raise EscobaError(f"the {name} holds at most {most} cards", code=f"{name}_too_big", count=len(cards))
+        for other, used in self._used.items():
+            both = set(cards) & set(used)
+            if other != name and both:
+                card = min(both)
+                raise EscobaError(f"{card} cannot be in the hand and on the table at once", code="card_in_both",
+                                  card=card.code)
 
     def text(self, name: str, default: str) -> str:
         """Card text for a widget: the parameter when it names valid cards, else ``default``."""
@@ -96,8 +184,12 @@ class Page:
             elif code == "bad_seed":
                 said = _("The position number “{value}” is not valid: it must be a whole number from 0 to {max}.",
                          value=details["value"], max=details["max"])
+            elif code == "too_long" and name == "address":
+                said = _("The address is too long, so none of its settings were used.")
             elif code == "too_long":
                 said = _("The “{name}” in the address is too long, so it was left out.", name=name)
+            elif code == "repeated":
+                said = _("The “{name}” appears more than once in the address, so it was left out.", name=name)
             elif code == "bad_rules":
                 said = _("The server's rules “{value}” are unknown: the usual rules are used.", value=details["value"])
             else:
@@ -108,9 +200,14 @@ class Page:
             return w.HTML("")
         return w.HTML(f"<div class='escoba-notice' role='note'><ul>{''.join(items)}</ul></div>")
 
+    def connection_watch(self) -> ConnectionWatch:
+        """The banner that tells the learner when the page has lost its server session."""
+        return ConnectionWatch(lang=self.lang)
+
     def with_notice(self, widget: w.Widget) -> w.VBox:
-        """The widget, with the note about unused parameters above it (when there is one)."""
-        return w.VBox([self.notice(), widget])
+        """The widget, with the note about unused parameters above it (when there is one), and the watch on the
+        page's connection (last, so the lesson's first output stays the same)."""
+        return w.VBox([self.notice(), widget, self.connection_watch()])
 
 
 def page(lang: str) -> Page:

@@ -1,0 +1,251 @@
+"""Faults a class meets, against the real `escoba-tutor` server in real headless Chromium: a killed kernel, a
+kernel shut down (what culling does), a restarted server. Each costs the student only a reload and their resume
+code: the page says what happened, in its own language, and the resumed game is the same game (hand, table,
+scores, and its whole history, which the resume code holds).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from escoba_tutor.widgets.i18n import Translator
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.browser
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``escoba-tutor serve`` on a port of its own; ``restart()`` stops it and starts it again on that port."""
+
+    def __init__(self, log_dir: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_dir = log_dir
+        self.starts = 0
+        self.process: subprocess.Popen | None = None
+        self.start()
+
+    def start(self) -> None:
+        self.starts += 1
+        self._log = (self.log_dir / f"server-{self.starts}.log").open("wb")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "escoba_tutor.cli", "serve", "--no-browser", "--port", str(self.port)],
+            cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(self.log_text())
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.2)
+        raise TimeoutError(self.log_text())
+
+    def log_text(self) -> str:
+        return (self.log_dir / f"server-{self.starts}.log").read_text(errors="replace")[-3000:]
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)  # it stops its kernels
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._log.close()
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def kernel_pids(self, kernel_id: str) -> list[int]:
+        """The processes of one of this server's kernels (its command line names the kernel's file)."""
+        found = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if kernel_id in command and parent == self.process.pid:
+                found.append(int(entry.name))
+        return found
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tutor = Server(tmp_path_factory.mktemp("faults"))
+    yield tutor
+    tutor.stop()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(45_000)
+    yield page
+    page.goto("about:blank")
+    context.close()
+
+
+def button_name(label: str) -> re.Pattern:
+    """A button's accessible name: its label, after the icon's character."""
+    return re.compile(rf"^\W*{re.escape(label)}$")
+
+
+class Game:
+    """The play page's GameTable as a student sees it, in the page's language."""
+
+    def __init__(self, page, lang: str) -> None:
+        self.page, self._ = page, Translator(lang)
+        _ = self._
+        self.root = page.locator(".escoba-game-table")
+        self.play_button = self.root.get_by_role("button", name=button_name(_("Play")))
+        self.hand = self.root.get_by_role("group", name=_("Your hand"), exact=True)
+        self.table = self.root.get_by_role("group", name=_("Table"), exact=True)
+        self.grid = self.root.get_by_role("grid", name=_("Every legal capture"))
+        self.scores = self.root.locator("table.escoba-scores")
+        self.code = self.root.locator("code.escoba-code")
+        self.code_field = self.root.get_by_role("textbox", name=_("Code"), exact=True)
+        self.resume_button = self.root.get_by_role("button", name=button_name(_("Resume")))
+
+    def open(self, url: str) -> None:
+        self.page.goto(url)
+        expect(self.root.locator(".et-row").first).to_be_visible(timeout=90_000)
+
+    def wait_for_my_turn(self) -> None:
+        expect(self.root.locator(".et-live").first).to_contain_text(self._("Your turn."), timeout=30_000)
+        expect(self.play_button).to_be_enabled()
+        expect(self.grid.locator("tbody tr[data-id]").first).to_be_visible()
+
+    def play_first_capture(self) -> None:
+        row = self.grid.locator("tbody tr[data-id]").first
+        card = row.get_attribute("data-id").split(":")[0]
+        row.click()
+        expect(row).to_have_attribute("aria-selected", "true")
+        self.play_button.click()
+        expect(self.hand.locator(f"[data-code='{card}']")).to_have_count(0, timeout=20_000)  # it left my hand
+
+    def position(self) -> dict:
+        def codes(group):
+            return [c.get_attribute("data-code") for c in group.locator("[data-code]").all()]
+
+        return {"hand": codes(self.hand), "table": codes(self.table), "scores": self.scores.inner_text(),
+                "code": self.code.inner_text().strip()}
+
+    def play_a_few_moves(self, moves: int = 3) -> dict:
+        for _move in range(moves):
+            self.wait_for_my_turn()
+            self.play_first_capture()
+        self.wait_for_my_turn()
+        position = self.position()
+        assert re.fullmatch(r"[0-9A-Z-]{10,}", position["code"]), position["code"]
+        return position
+
+    def resume(self, code: str) -> None:
+        self.code_field.fill(code)
+        self.resume_button.click()
+        expect(self.code).to_have_text(code, timeout=20_000)
+        self.wait_for_my_turn()
+
+
+def kernel_id(page) -> str:
+    return page.evaluate("() => window.jupyterapp.widgetManager.kernel.id")
+
+
+def expect_banner(page, lang: str, reason: str):
+    """The banner is up, in the page's language, saying why; it is an alert, so screen readers say it too."""
+    _ = Translator(lang)
+    banner = page.get_by_role("alert").filter(has_text=_("The connection to the server was lost: this page no "
+                                                         "longer answers."))
+    expect(banner).to_be_visible(timeout=40_000)
+    expect(banner).to_have_attribute("data-reason", reason, timeout=40_000)
+    reasons = {"ended": _("This page's session on the server has ended: it stopped, or it was left unused for a "
+                          "while, or the server was restarted."),
+               "unreachable": _("The server cannot be reached: it may have stopped, or the network is down.")}
+    expect(banner).to_contain_text(reasons[reason])
+    expect(banner).to_contain_text(_("Reload the page. If you were playing a game, paste your resume code (or "
+                                     "load the game you downloaded) to go on where you left off."))
+    return banner.get_by_role("button", name=_("Reload the page"), exact=True)
+
+
+def test_no_banner_while_all_is_well(server, page):
+    game = Game(page, "es")
+    game.open(f"{server.url}/voila/render/es/play.ipynb")
+    game.play_a_few_moves(1)
+    page.wait_for_timeout(12_000)  # longer than the watch's period: it has asked the server at least once
+    expect(page.locator("#escoba-connection-lost")).to_have_count(0)
+
+
+def test_a_killed_kernel_costs_a_reload_and_the_resume_code(server, page):
+    game = Game(page, "es")
+    game.open(f"{server.url}/voila/render/es/play.ipynb")
+    before = game.play_a_few_moves()
+    pids = server.kernel_pids(kernel_id(page))
+    assert pids, "the page's kernel process was not found"
+    for pid in pids:
+        os.kill(pid, signal.SIGKILL)  # the server starts it again, empty: the page's widgets are gone
+    reload_button = expect_banner(page, "es", "ended")
+    assert game.code.inner_text().strip() == before["code"]  # the code is still there to copy
+    reload_button.click()
+    game = Game(page, "es")
+    expect(game.root.locator(".et-row").first).to_be_visible(timeout=90_000)
+    expect(page.locator("#escoba-connection-lost")).to_have_count(0)
+    game.resume(before["code"])
+    assert game.position() == before
+
+
+def test_a_shut_down_kernel_is_told_in_english(server, page):
+    """What culling does to a kernel, done at once through the server's REST API."""
+    game = Game(page, "en")
+    game.open(f"{server.url}/voila/render/en/play.ipynb")
+    before = game.play_a_few_moves(2)
+    status = page.evaluate("""async (id) => {
+        document.cookie = "_xsrf=escoba-test; path=/";
+        const response = await fetch("/api/kernels/" + id, {method: "DELETE", headers: {"X-XSRFToken": "escoba-test"}});
+        return response.status;
+    }""", kernel_id(page))
+    assert status == 204
+    reload_button = expect_banner(page, "en", "ended")
+    reload_button.click()
+    game = Game(page, "en")
+    expect(game.root.locator(".et-row").first).to_be_visible(timeout=90_000)
+    game.resume(before["code"])
+    assert game.position() == before
+
+
+def test_a_restarted_server_costs_a_reload_and_the_resume_code(server, page):
+    game = Game(page, "es")
+    game.open(f"{server.url}/voila/render/es/play.ipynb")
+    before = game.play_a_few_moves()
+    server.stop()
+    expect_banner(page, "es", "unreachable")
+    server.start()
+    # back on its port, the server no longer knows the page's kernel: the banner says the session has ended
+    reload_button = expect_banner(page, "es", "ended")
+    reload_button.click()
+    game = Game(page, "es")
+    expect(game.root.locator(".et-row").first).to_be_visible(timeout=90_000)
+    game.resume(before["code"])
+    assert game.position() == before
