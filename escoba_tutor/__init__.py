@@ -31,10 +31,21 @@ from .scoring import DealScore, ScoreLine, Setenta, score_deal, setenta
 
 __version__ = "0.1.0"
 
+# The computer players' search is imported when first used: a lesson page that shows captures should not pay for it.
+_LAZY = {"ExpertBot": "expert", "Hint": "hints", "Reason": "hints", "costliest_move": "hints"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 __all__ = [
     "DECK", "Card", "Suit", "parse_card", "parse_cards", "format_cards", "legal_captures", "setenta", "score_deal",
     "Setenta", "ScoreLine", "DealScore", "Rules", "ESCOBA", "SCOPA", "PROFILES", "rules_by_name", "Game", "Move",
     "PlayerView", "DealRecord", "EscobaError", "CardError", "RulesError", "IllegalMoveError", "NotYourCardError",
     "NotOnTableError", "WrongSumError", "MustCaptureError", "GameOverError", "NothingToUndoError", "SaveError",
-    "SaveFormatError", "ChecksumError", "SaveVersionError",
+    "SaveFormatError", "ChecksumError", "SaveVersionError", "ExpertBot", "Hint", "Reason", "costliest_move",
 ]

@@ -9,10 +9,10 @@ are built by name from :data:`BOTS`, so stronger levels (greedy, expert) plug in
 >>> view = game.view(game.turn)
 >>> bot.choose(view) in view.legal_moves
 True
->>> make_bot("genius")
+>>> make_bot("genius")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-escoba_tutor.errors.EscobaError: no bot is called 'genius': choose one of 'random', 'greedy'
+escoba_tutor.errors.EscobaError: no bot is called 'genius': choose one of 'random', 'greedy', 'expert' (or a level: ...)
 """
 
 from __future__ import annotations
@@ -24,11 +24,12 @@ from typing import Protocol
 from .captures import captures_on
 from .cards import Card, Suit
 from .errors import EscobaError
+from .expert import ExpertBot
 from .game import Move, PlayerView
 
 SIETE_DE_OROS = Card(7, "o")
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "BOTS", "make_bot", "bot_names"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "ExpertBot", "BOTS", "LEVELS", "make_bot", "bot_names"]
 
 
 class Bot(Protocol):
@@ -127,7 +128,11 @@ class GreedyBot:
 
 
 #: Bot factories by name; each is called as ``factory(seed=...)``.
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot}
+
+#: The levels a learner chooses, by their Spanish names (with or without accents), and the bot of each.
+LEVELS: dict[str, str] = {"fácil": "random", "medio": "greedy", "difícil": "expert",
+                          "facil": "random", "dificil": "expert"}
 
 
 def bot_names() -> tuple[str, ...]:
@@ -136,17 +141,23 @@ def bot_names() -> tuple[str, ...]:
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A new bot of the kind called ``name`` (case and surrounding spaces ignored), seeded with ``seed``.
+    """A new bot of the kind called ``name`` (case and surrounding spaces ignored), seeded with ``seed``. A
+    level name (:data:`LEVELS`: fácil, medio, difícil) gives the bot of that level.
 
     An unknown name raises an :class:`EscobaError` with code ``unknown_bot`` that lists the known names.
 
     >>> make_bot(" Random ").name
     'random'
+    >>> make_bot("Difícil").name
+    'expert'
     """
     key = name.strip().lower() if isinstance(name, str) else name
+    if isinstance(key, str):
+        key = LEVELS.get(key, key)
     factory = BOTS.get(key) if isinstance(key, str) else None
     if factory is None:
         known = ", ".join(repr(n) for n in BOTS)
-        raise EscobaError(f"no bot is called {str(name)[:40]!r}: choose one of {known}", code="unknown_bot",
-                          name=str(name)[:40], choices=tuple(BOTS))
+        levels = ", ".join(repr(n) for n in ("fácil", "medio", "difícil"))
+        raise EscobaError(f"no bot is called {str(name)[:40]!r}: choose one of {known} (or a level: {levels})",
+                          code="unknown_bot", name=str(name)[:40], choices=tuple(BOTS))
     return factory(seed=seed)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import sys
 from collections.abc import Sequence
 
@@ -67,6 +68,13 @@ def _seed(text: str) -> int:
     return seed
 
 
+def _jobs(text: str) -> int:
+    jobs = _whole(text, "the number of jobs")
+    if not 1 <= jobs <= 64:
+        raise argparse.ArgumentTypeError(f"the number of jobs must be from 1 to 64, not {jobs}")
+    return jobs
+
+
 def _rules(text: str):
     try:
         return rules_by_name(text)
@@ -95,7 +103,14 @@ def build_parser() -> argparse.ArgumentParser:
                           "setting such as target=31; repeat for several")
     sim.add_argument("--bots", default="random", metavar="NAMES",
                      help="one bot for every seat, or one per side separated by commas (4 players: the first "
-                          "plays seats 0 and 2). Bots: " + ", ".join(bot_names()) + " (default random)")
+                          "plays seats 0 and 2; 3 players: name three). Bots: " + ", ".join(bot_names())
+                          + ", or the levels fácil, medio, difícil (default random)")
+    sim.add_argument("--stats", action=argparse.BooleanOptionalAction, default=True,
+                     help="print, per side, the 95%% interval of the share of wins (Wilson), the mean margin "
+                          "per deal (points minus the other side's) with its 95%% interval, and the bot's decision "
+                          "time in milliseconds (median and 95th percentile); on by default (--no-stats: off)")
+    sim.add_argument("--jobs", type=_jobs, default=1, metavar="J",
+                     help="play the games in J processes; the results do not change (default 1)")
     sim.add_argument("--trace", metavar="FILE", help="write every deal to FILE as JSON Lines")
     sim.add_argument("--no-progress", dest="progress", action="store_false",
                      help="do not show the progress bar on stderr")
@@ -177,6 +192,23 @@ def _language(text: str) -> str:
     return text
 
 
+def _address(text: str) -> str:
+    if not text or len(text) > 253 or any(ch.isspace() or ch in "/?#@;'\"\\" for ch in text):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an address to listen on: give an IP address "
+                                         "such as 127.0.0.1 or 0.0.0.0, or a machine name")
+    return text
+
+
+_URL_PREFIX = re.compile(r"/*(?:[A-Za-z0-9._~-]+/*)*")
+
+
+def _url_prefix(text: str) -> str:
+    if not _URL_PREFIX.fullmatch(text) or any(part in (".", "..") for part in text.split("/")):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a URL prefix: use letters, digits, '.', '_', '~' "
+                                         "and '-' between slashes, e.g. /escoba/")
+    return text
+
+
 def _minutes(text: str) -> int:
     minutes = _whole(text, "the idle time")
     if not 1 <= minutes <= 24 * 60:
@@ -187,7 +219,7 @@ def _minutes(text: str) -> int:
 def _serve_options(parser: argparse.ArgumentParser, defaults_only: bool = False) -> None:
     """The serve options; on the bare command they are accepted too (``escoba-tutor --port 9000``)."""
     parser.add_argument("--port", type=_port, default=8866, help="the port (default 8866)")
-    parser.add_argument("--ip", default="127.0.0.1",
+    parser.add_argument("--ip", type=_address, default="127.0.0.1",
                         help="the address to listen on (default 127.0.0.1: this computer only; 0.0.0.0 opens it "
                              "to the classroom network)")
     parser.add_argument("--lang", type=_language, default="es", help="the landing page's language: es or en")
@@ -197,15 +229,23 @@ def _serve_options(parser: argparse.ArgumentParser, defaults_only: bool = False)
     parser.add_argument("--cull-idle", type=_minutes, default=10, metavar="MINUTES",
                         help="stop a student's kernel after this many idle minutes (default 10)")
     parser.add_argument("--lessons", metavar="DIR", help="the lessons folder (default: the project's lessons/)")
-    parser.add_argument("--base-url", default="/", metavar="PATH", help="serve under this URL prefix (default /)")
+    parser.add_argument("--base-url", type=_url_prefix, default="/", metavar="PATH",
+                        help="serve under this URL prefix (default /)")
 
 
 def _serve(args: argparse.Namespace) -> int:
     from .app import serve  # Voilà is heavy: only the serve command loads it
 
     base_url = "/" + args.base_url.strip("/") + "/" if args.base_url.strip("/") else "/"
-    return serve(port=args.port, ip=args.ip, lang=args.lang, rules=args.rules, open_browser=args.browser,
-                 cull_idle=args.cull_idle * 60, lessons=args.lessons, base_url=base_url)
+    try:
+        return serve(port=args.port, ip=args.ip, lang=args.lang, rules=args.rules, open_browser=args.browser,
+                     cull_idle=args.cull_idle * 60, lessons=args.lessons, base_url=base_url)
+    except EscobaError as error:  # the address or the lessons folder: say which option to change
+        option = {"bad_ip": "--ip", "port_in_use": "--port", "port_refused": "--port",
+                  "no_lessons": "--lessons"}.get(error.code)
+        if option is None:
+            raise
+        raise _UsageError("serve", f"argument {option}: {error}") from None
 
 
 class _UsageError(Exception):
@@ -233,12 +273,12 @@ def _simulate(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     try:
         result = simulate(args.players, args.games, seed, args.rules, args.bots, trace=args.trace,
-                          progress=args.progress)
+                          progress=args.progress, jobs=args.jobs)
     except EscobaError as error:
         if error.code == "trace_unwritable":
             raise _UsageError("simulate", f"argument --trace: {error}") from None
         raise
-    print(result.report())
+    print(result.report(stats=args.stats))
     return EXIT_OK
 
 

@@ -755,3 +755,59 @@ class Game:
     def from_resume_code(cls, code: str) -> Game:
         from .save import load_code
         return load_code(code)
+
+    # ------------------------------------------------------------------ a position built from parts (bots)
+    @classmethod
+    def at_position(cls, players: int, rules: Rules | str, *, dealer: int, turn: int,
+                    hands: Iterable[Iterable[Card]], table: Iterable[Card], deck: Iterable[Card] = (),
+                    piles: Iterable[Iterable[Card]] | None = None, escobas: Iterable[int] | None = None,
+                    last_capturer: int | None = None, totals: Iterable[int] | None = None, deal: int = 0,
+                    seed: int = 0) -> Game:
+        """A game in the middle of a deal, built from its parts: for a bot that tries out plays on a guess of
+        the hidden hands. ``deck`` is the rest of the deck in dealing order; ``piles``, ``escobas`` and
+        ``last_capturer`` are per side. The 40 cards must each be in exactly one place. The game starts at
+        that position: it has no history, nothing to undo, and the cards in the open (table and piles) count
+        as the deal's first table, so every view sees them. Later deals are shuffled from ``seed``.
+
+        >>> g = Game(players=2, seed=3, dealer=0)
+        >>> copy = Game.at_position(2, g.rules, dealer=0, turn=g.turn, hands=g.hands, table=g.table,
+        ...                         deck=[c for c in DECK if c not in g.table and not any(c in h for h in g.hands)])
+        >>> copy.legal_moves() == g.legal_moves()
+        True
+        """
+        game = cls(players=players, rules=rules, seed=seed, dealer=dealer)
+        sides = len(game.sides)
+        hands = [tuple(sorted(hand, key=_by_index)) for hand in hands]
+        table, deck = tuple(table), tuple(deck)
+        piles = [tuple(pile) for pile in piles] if piles is not None else [()] * sides
+        escobas = list(escobas) if escobas is not None else [0] * sides
+        totals = tuple(totals) if totals is not None else (0,) * sides
+        placed = [card for part in (*hands, table, deck, *piles) for card in part]
+        problem = None
+        if len(hands) != players or any(len(hand) > 3 for hand in hands):
+            problem = f"{players} hands of at most 3 cards are needed"
+        elif len(piles) != sides or len(escobas) != sides or len(totals) != sides:
+            problem = f"piles, escobas and totals need one entry per side ({sides})"
+        elif not all(type(card) is Card for card in placed) or len(set(placed)) != 40 or len(placed) != 40:
+            problem = "each of the 40 cards must be in exactly one hand, the table, the deck or a pile"
+        elif len(deck) % (3 * players):
+            problem = f"the deck left must deal whole rounds of 3 cards to {players} players"
+        elif type(turn) is not int or not 0 <= turn < players or not hands[turn]:
+            problem = "the player to move must be a player with cards in hand"
+        elif last_capturer is not None and last_capturer not in range(sides):
+            problem = f"the last capturer must be a side from 0 to {sides - 1}"
+        if problem:
+            raise EscobaError(f"cannot build that position: {problem}", code="bad_position")
+        s = game._s
+        s.deal, s.turn, s.hands, s.table = deal, turn, hands, table
+        s.table_mask = sum(card.bit for card in table)
+        s.dealt = 40 - len(deck)
+        left = set(deck)
+        s.deck = tuple(c for c in DECK if c not in left) + deck  # only the cards after ``dealt`` are read
+        s.piles, s.escobas, s.last_capturer, s.totals = piles, escobas, last_capturer, totals
+        s.initial_table = tuple(card for pile in piles for card in pile) + table
+        s.dealer_capture, s.dealer_escobas, s.plays = (), 0, []
+        s.hand_escobas, s.renuncios, s.sweeps = [0] * sides, [0] * sides, [0] * sides
+        s.round = 1 + max(0, s.dealt - (3 * players + 4)) // (3 * players)
+        game._events, game._moves, game._deals, game._undo, game._legal = [], [], [], [], None
+        return game

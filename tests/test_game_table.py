@@ -198,8 +198,142 @@ def test_session_refuses_bad_modes_and_languages():
 
 def test_the_computer_level_can_be_chosen():
     table = GameTable(players=2, seed=6, delay=0)
-    assert [label for label, _value in table._setup._level.options] == ["fácil", "medio"]
+    assert [label for label, _value in table._setup._level.options] == ["fácil", "medio", "difícil"]
     table._setup._level.value = "greedy"
     table._setup._new.click()
     assert table.session.level == "greedy"
     assert all(type(bot).__name__ == "GreedyBot" for bot in table.session._bots.values())
+
+
+# ------------------------------------------------------------------------ double clicks and the computer's turn
+def human_plays(table: GameTable) -> int:
+    return sum(1 for e in table.session.game.history if e.kind == "play" and e.player in table.session.humans)
+
+
+def browser_sets(widget, **state) -> None:
+    """A state change arriving from the browser, as ipywidgets delivers it."""
+    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
+                        "buffers": []})
+
+
+def browser_double_clicks(picker, row_id: str, revision: int) -> None:
+    """What a double click on a row sends: the choice, then the activation (made on the rows of ``revision``)."""
+    browser_sets(picker, selected=row_id)
+    picker._handle_msg({"content": {"data": {"method": "custom", "content": {
+        "event": "activate", "id": row_id, "revision": revision}}}, "buffers": []})
+
+
+def test_a_double_click_on_a_capture_plays_it_once_even_if_its_messages_arrive_twice():
+    table = GameTable(players=2, seed=5, delay=0)
+    picker = table._captures._picker
+    assert my_turn(table)
+    before, row_id, revision = human_plays(table), picker.rows[0]["id"], picker.revision
+    browser_double_clicks(picker, row_id, revision)
+    assert human_plays(table) == before + 1
+    assert my_turn(table), "the computer answered at once (delay=0): a second play would be possible"
+    browser_double_clicks(picker, row_id, revision)  # the same messages again, as a flaky network may deliver
+    table._play.click()  # and the Play button's second click of a double click: the chosen capture is gone
+    assert human_plays(table) == before + 1
+    assert "Elige una baza" in table._announce.message and "Te toca." in table._announce.message
+
+
+def test_play_clicked_twice_plays_once():
+    table = GameTable(players=2, seed=7, delay=0)
+    picker = table._captures._picker
+    before = human_plays(table)
+    browser_sets(picker, selected=picker.rows[-1]["id"])
+    table._play.click()
+    table._play.click()
+    assert human_plays(table) == before + 1
+
+
+def test_clicks_during_the_computers_turn_are_ignored_with_a_visible_reason():
+    table = GameTable(players=2, seed=4, delay=10)  # paced: the computer waits 10 s before each play
+    s, picker = table.session, table._captures._picker
+    try:
+        if s.game.turn == 0:
+            browser_double_clicks(picker, picker.rows[0]["id"], picker.revision)
+        assert s.computer_to_move
+        before = s.game.state_key()
+        assert not table._play.disabled, "Play stays clickable, so a click can say why it does nothing"
+        browser_sets(picker, selected=picker.rows[0]["id"])
+        table._play.click()
+        assert table._announce.message.startswith("Espera: juega el ordenador.")
+        assert "Ordenador está pensando" in table._announce.message  # what was said before stays readable
+        browser_double_clicks(picker, picker.rows[0]["id"], picker.revision)
+        assert table._announce.message.startswith("Espera: juega el ordenador.")
+        assert s.game.state_key() == before and s.computer_to_move
+        table.lang = "en"
+        table._play.click()
+        assert table._announce.message.startswith("Wait: the computer is playing.")
+    finally:
+        table._cancel_timer()
+
+
+def test_a_refused_play_names_the_cards_in_words():
+    table = GameTable(players=2, seed=2, delay=0)
+    for seed in range(100):  # a position where a hand card could capture
+        game = table.session.game
+        if my_turn(table) and any(game.captures_for(c) for c in game.hand(0)):
+            break
+        table = GameTable(players=2, seed=seed, delay=0)
+    game = table.session.game
+    card = next(c for c in game.hand(0) if game.captures_for(c))
+    table._captures._hand_row.selected = [card.code]
+    table._play.click()
+    said = table._announce.message
+    assert said.startswith(table._captures._hand_row.labels[table._captures._hand_row.cards.index(card.code)]
+                           .capitalize())
+    assert not re.search(r"\b(1[0-2]|[1-7])[oceb]\b", said), said  # no card codes in the sentence
+
+
+def test_in_a_game_the_table_of_captures_has_no_check_or_clear_buttons():
+    table = GameTable(players=2, seed=5, delay=0)
+    assert table._captures._controls.layout.display == "none"
+    assert table._captures._status.layout.display == "none"  # one status line: the game's
+    assert table._announce.sticky
+
+
+# ------------------------------------------------------------------------------------------- hints (issue 7)
+def _my_turn_table(**kwargs):
+    table = GameTable(players=2, seed=3, delay=0, **kwargs)
+    assert table.session.phase == "play" and table.session.game.turn == table.session.viewer
+    return table
+
+
+def test_the_hint_button_ranks_the_students_own_moves_and_goes_away_after_the_play():
+    table = _my_turn_table(lang="en")
+    assert table._hint.layout.display == "none"
+    table._hint.button.value = True
+    panel = table._hint._panel
+    assert table._hint.layout.display == "flex"
+    game = table.session.game
+    assert {h.move for h in panel.model.hints} == set(game.legal_moves())
+    assert panel.model.view.hand == game.hand(table.session.viewer)  # the student's own view, nothing else
+    best = panel.model.hints[0].move
+    table.session.play(best)
+    assert table._hint.button.value is False and table._hint.layout.display == "none"
+
+
+def test_the_level_chooser_offers_the_expert_and_a_new_game_uses_it():
+    table = _my_turn_table(lang="es")
+    labels = dict((value, label) for label, value in table._setup._level.options)
+    assert labels == {"random": "fácil", "greedy": "medio", "expert": "difícil"}
+    table._setup._level.value = "expert"
+    table._setup._start()
+    assert table.session.level == "expert"
+    assert {type(bot).__name__ for bot in table.session._bots.values()} == {"ExpertBot"}
+
+
+def test_after_a_deal_the_expert_names_the_costliest_play():
+    table = GameTable(players=2, seed=5, delay=0, lang="en")
+    s = table.session
+    while s.phase == "play":  # the student plays their worst move each time: there is a costly one to find
+        s.play(s.game.legal_moves()[-1])
+    assert s.phase == "deal_over" and table._expert_review.layout.display == "flex"
+    assert table._expert_review._text.value == ""
+    table._expert_review._ask.click()
+    text = table._expert_review._text.value
+    assert "Your costliest play of this deal was play" in text or "as good as the expert" in text
+    s.next_deal()
+    assert table._expert_review._text.value == "" and table._expert_review.layout.display == "none"

@@ -18,9 +18,10 @@ from escoba_tutor.widgets.i18n import _messages
 
 LESSONS = Path(__file__).resolve().parent.parent / "lessons"
 #: The numbered lessons (the landing and play pages have their own tests).
-LESSON_NAMES = ["01-cards", "02-captures", "03-escoba", "04-end-of-deal", "05-scoring", "06-game", "07-variants"]
+LESSON_NAMES = ["01-cards", "02-captures", "03-escoba", "04-end-of-deal", "05-scoring", "06-game", "07-variants",
+                "08-strategy"]
 PAGES = ["index", *LESSON_NAMES, "play"]
-WIDGETS = ("CaptureTable", "SetentaExplainer", "ScoreSheet", "GameTable")
+WIDGETS = ("CaptureTable", "SetentaExplainer", "ScoreSheet", "GameTable", "HintPanel")
 LEARN = {"es": ("**Aprenderás:**", "**Tiempo:**"), "en": ("**You will learn:**", "**Time:**")}
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 LANG_LITERAL = re.compile(r"([\"'])(es|en)\1")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import re
 from collections import Counter
 
 import pytest
@@ -12,6 +13,8 @@ import pytest
 from escoba_tutor import SCOPA, Card, EscobaError, Game, Move, PlayerView
 from escoba_tutor.bots import BOTS, RandomBot, bot_names, make_bot
 from escoba_tutor.simulate import SimulationResult, game_seed, seat_bots, simulate
+
+re_interval = re.compile(r"\d+\.\d%-\d+\.\d%\s+[+-]\d+\.\d\d ±\d+\.\d\d")
 
 
 def run(players=2, games=3, seed=1, rules="escoba", bots="random"):
@@ -50,9 +53,9 @@ def test_bots_are_built_by_name_and_unknown_names_are_explained():
     assert isinstance(make_bot("random", seed=1), RandomBot)
     assert isinstance(make_bot(" RANDOM "), RandomBot)
     with pytest.raises(EscobaError) as caught:
-        make_bot("expert")
+        make_bot("genius")
     assert caught.value.code == "unknown_bot"
-    assert "'random'" in str(caught.value)  # the message lists the names that exist
+    assert "'random'" in str(caught.value) and "'expert'" in str(caught.value)  # it lists the names that exist
 
 
 # -------------------------------------------------------------------------------------------- results
@@ -248,3 +251,51 @@ def test_bots_receive_only_their_players_view(players):
         assert not visible & others, "a bot saw another player's hand"
         game.play(move)
     assert game.is_over
+
+
+# ------------------------------------------------------------------------------ intervals, times, jobs
+def test_wilson_interval_matches_known_values():
+    from escoba_tutor.simulate import wilson_interval
+    low, high = wilson_interval(81, 100)
+    assert (round(low, 3), round(high, 3)) == (0.722, 0.875)
+    assert wilson_interval(0, 10)[0] == 0.0 and round(wilson_interval(0, 10)[1], 3) == 0.278
+    assert round(wilson_interval(10, 10)[0], 3) == 0.722 and wilson_interval(10, 10)[1] == pytest.approx(1.0)
+
+
+def test_the_result_has_intervals_margins_and_decision_times():
+    result, trace = run(players=2, games=8, seed=21, bots="greedy,random")
+    for side in range(2):
+        low, high = result.win_interval(side)
+        assert low < result.win_rates[side] < high or result.win_rates[side] in (low, high)
+    margins = [deal["points"][0] - deal["points"][1] for deal in trace]
+    mean, half = result.margin_per_deal(0)
+    assert mean == pytest.approx(sum(margins) / len(margins))
+    assert result.margin_per_deal(1)[0] == pytest.approx(-mean) and half > 0
+    moves_per_side = Counter()
+    for deal in trace:
+        for play in deal["plays"]:
+            moves_per_side[play["player"]] += 1
+    assert result.decisions == (moves_per_side[0], moves_per_side[1])
+    assert all(0 <= p50 <= p95 for p50, p95 in result.decision_ms)
+
+
+def test_the_stats_report_adds_columns_to_each_row():
+    result, _ = run(players=4, games=3, seed=2, bots="greedy,random")
+    lines = result.report(stats=True).splitlines()
+    assert lines[1].split()[7:] == ["wins", "95%", "interval", "margin/deal", "ms/move", "p50", "p95"]
+    assert len(lines) == 4 and all(re_interval.search(line) for line in lines[2:])
+    assert result.report() == result.report(stats=False)  # the plain table is unchanged
+
+
+@pytest.mark.parametrize("players, bots", [(2, "greedy,random"), (4, "random,greedy")])
+def test_jobs_do_not_change_the_result_or_the_trace(players, bots):
+    one, two = io.StringIO(), io.StringIO()
+    alone = simulate(players, 6, 13, bots=bots, trace=one, progress=False)
+    shared = simulate(players, 6, 13, bots=bots, trace=two, progress=False, jobs=2)
+    assert alone == shared and one.getvalue() == two.getvalue()
+
+
+def test_a_bad_job_count_is_refused():
+    with pytest.raises(EscobaError) as caught:
+        simulate(2, 1, 1, progress=False, jobs=0)
+    assert caught.value.code == "job_count"

@@ -14,6 +14,8 @@ _EXPORTS = {
     "CaptureModel": "capture_table",
     "GameSession": "session",
     "GameTable": "game_table",
+    "HintPanel": "hint_panel",
+    "HintModel": "hint_panel",
     "Page": "page",
     "SetentaExplainer": "setenta_explainer",
     "SetentaModel": "setenta_explainer",

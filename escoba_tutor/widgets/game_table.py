@@ -18,7 +18,7 @@ from traitlets import Float, Unicode, observe, validate
 from ..errors import EscobaError
 from ..game import Move
 from ..rules import PROFILES
-from .capture_table import CaptureModel, CaptureTable, error_text
+from .capture_table import CaptureModel, CaptureTable, captures_in_words, error_text, sentence_start
 from .i18n import DEFAULT_LANGUAGE, Translator, normalize_language
 from .primitives import CardRow, LiveRegion
 from .safety import guarded
@@ -61,7 +61,10 @@ class GameTable(w.VBox):
     """A whole game: your hand, the table, the other hands face down, piles and escobas, the captures your hand
     can make; play by choosing a capture or building one. The computer's plays are paced and announced.
 
-    ``GameTable(players=2, rules="escoba", seed=None, mode="computer" | "pass_and_play", lang="es", delay=1.2)``.
+    ``GameTable(players=2, rules="escoba", seed=None, mode="computer" | "pass_and_play", level="random",
+    lang="es", delay=1.2)``; ``level`` is the computer's: ``random`` (easy), ``greedy`` (medium) or ``expert``
+    (hard). A hint button ranks the student's moves; after each deal the student can ask which of their plays
+    cost the most and what the expert would have played.
     """
 
     lang = Unicode(DEFAULT_LANGUAGE)
@@ -80,11 +83,14 @@ class GameTable(w.VBox):
         self._scores = w.HTML()
         self._others = w.VBox()
         self._other_rows: list[CardRow] = []
+        self._other_labels: list[w.HTML] = []
+        self._other_boxes: list[w.HBox] = []
         self._position = CaptureModel(rules=self.session.rules)
-        self._captures = CaptureTable(model=self._position, editable=False, lang=lang, deck=deck)
+        # The table of captures without its own Check/Clear buttons and status line: in a game, Play plays.
+        self._captures = CaptureTable(model=self._position, editable=False, controls=False, lang=lang, deck=deck)
         self._play = w.Button(button_style="primary", icon="play")
         self._undo = w.Button(icon="undo")
-        self._announce = LiveRegion()
+        self._announce = LiveRegion(sticky=True)  # what happened and what went wrong stay in view on a phone
         self._handover = w.Button(button_style="primary")
         self._next_deal = w.Button(button_style="primary")
         self._sheet_box = w.VBox()
@@ -93,11 +99,15 @@ class GameTable(w.VBox):
         self._unseen = CardRow(size="small")
         self._setup = _Setup(self)
         self._saving = _Saving(self)
-        self._actions = w.HBox([self._play, self._undo], layout=w.Layout(flex_flow="row wrap"))
-        self._board = w.VBox([self._others, self._captures, self._actions])
+        self._hint = _Hint(self)
+        self._actions = w.HBox([self._play, self._undo, self._hint.button], layout=w.Layout(flex_flow="row wrap"))
+        self._board = w.VBox([self._others, self._captures, self._actions, self._hint])
+        self._expert_review = _ExpertReview(self)
         self.children = [self._title, self._scores, self._announce, self._board, self._handover, self._sheet_box,
-                         self._next_deal, self._review, self._seen_toggle, self._unseen, self._setup, self._saving]
+                         self._expert_review, self._next_deal, self._review, self._seen_toggle, self._unseen,
+                         self._setup, self._saving]
         self._play.on_click(self._play_clicked)
+        self._captures._picker.on_activate(self._row_activated)  # a double click on a capture plays it
         self._undo.on_click(self._undo_clicked)
         self._handover.on_click(lambda _b: self._guard(self.session.take_over))
         self._next_deal.on_click(lambda _b: self._guard(self.session.next_deal))
@@ -127,21 +137,39 @@ class GameTable(w.VBox):
     def _play_clicked(self, button) -> None:
         self._guard(self._play_chosen)
 
-    def _play_chosen(self) -> None:
+    def _row_activated(self, row_id: str) -> None:
+        self._guard(self._play_chosen, row_id)
+
+    def _play_chosen(self, row_id: str | None = None) -> None:
+        """Play the capture chosen in the list (``row_id``: the one double-clicked) or the one built from cards.
+
+        Every check is made on the kernel's state when the click arrives, so a second click of a double click, or
+        a message that arrives twice, finds the capture gone (the card was played) or the computer to move, and
+        plays nothing: it only says why.
+        """
         s, _ = self.session, Translator(self.lang)
-        if s.phase != "play" or s.game.turn not in s.humans:
-            self._announce.message = _("Wait: it is not your turn yet.")
+        if s.computer_to_move:
+            self._refuse(_("Wait: the computer is playing."))
             return
-        chosen = next((row for row in self._position.rows if row["id"] == self._position.selected), None)
+        if s.phase != "play" or s.game.turn != s.viewer:
+            self._refuse(_("Wait: it is not your turn yet."))
+            return
+        row_id = self._position.selected if row_id is None else row_id
+        chosen = next((row for row in self._position.rows if row["id"] == row_id), None)
         if chosen:
             move = Move(chosen["card"], chosen["taken"])
         elif self._position.built_card:
             move = Move(self._position.built_card, self._position.built_taken)
         else:
-            self._announce.message = _("Choose a capture in the list, or a card of your hand (and the cards it "
-                                       "takes), then press Play.")
+            self._refuse(_("Choose a capture in the list, or a card of your hand (and the cards it takes), then "
+                           "press Play."))
             return
         s.play(move)
+
+    def _refuse(self, reason: str) -> None:
+        """Say why a click did nothing, before what the status line said (so the last plays stay readable)."""
+        news = self._news(Translator(self.lang))
+        self._announce.message = f"{reason} {news}".strip()
 
     def _undo_clicked(self, button) -> None:
         self._cancel_timer()
@@ -191,7 +219,8 @@ class GameTable(w.VBox):
         self._position.hand = " ".join(c.code for c in view.hand) if s.phase != "handover" else ""
         self._board.layout.display = "none" if s.phase == "handover" else "flex"
         self._play.description = _("Play")
-        self._play.disabled = not (playing and game.turn == s.viewer)
+        # Enabled during the computer's turn too: a click then says why it does nothing (a disabled button can't)
+        self._play.disabled = not playing
         self._undo.description = _("Undo")
         self._undo.disabled = not any(e.kind == "play" and e.player in s.humans for e in game.history)
         self._handover.description = _("I am {name}: show my hand", name=player_name(_, s, game.turn or 0))
@@ -199,12 +228,16 @@ class GameTable(w.VBox):
         self._draw_sheet(_, names)
         self._seen_toggle.description = _("Cards not seen yet")
         unseen = [c for c in view.unseen]
-        self._unseen.cards = [c.code for c in unseen]
-        self._unseen.labels = [_.card_name(c) for c in unseen]
-        self._unseen.group_label = _("Cards you have not seen in this deal")
-        self._unseen.deck = self.deck
+        with self._unseen.hold_sync():
+            self._unseen.cards = [c.code for c in unseen]
+            self._unseen.labels = [_.card_name(c) for c in unseen]
+            self._unseen.group_label = _("Cards you have not seen in this deal")
+            self._unseen.deck = self.deck
+            self._unseen.figure_words = [_.rank_name(rank) for rank in (10, 11, 12)]
         self._unseen.layout.display = "flex" if self._seen_toggle.value else "none"
         self._review.redraw(_)
+        self._hint.redraw(_)
+        self._expert_review.redraw(_)
         self._setup.redraw(_)
         self._saving.redraw(_)
         self._announce.message = self._news(_)
@@ -226,23 +259,29 @@ class GameTable(w.VBox):
                 f"</thead><tbody>{''.join(rows)}</tbody></table>")
 
     def _draw_others(self, _: Translator, view) -> None:
+        """The other hands, face down. Their widgets are made once and then only updated: a redraw per play must
+        not leave a trail of dead widgets in the kernel and the page."""
         s = self.session
         others = [p for p in range(s.players) if p != s.viewer]
         while len(self._other_rows) < len(others):
             self._other_rows.append(CardRow(size="small"))
-        rows = []
-        for row, player in zip(self._other_rows, others):
+            self._other_labels.append(w.HTML())
+            self._other_boxes.append(w.HBox([self._other_labels[-1], self._other_rows[-1]],
+                                            layout=w.Layout(align_items="center", flex_flow="row wrap")))
+        for row, label, player in zip(self._other_rows, self._other_labels, others):
             name = player_name(_, s, player)
-            row.cards = []
-            row.face_down = view.hand_sizes[player]
-            row.back_label = _("a face-down card")
             turn = _(" (to play)") if view.turn == player else ""
-            row.group_label = _.plural("{name}: {n} card in hand", "{name}: {n} cards in hand",
-                                       view.hand_sizes[player], name=name) + turn
-            row.deck = self.deck
-            label = w.HTML(f"<b>{html.escape(name)}</b>{html.escape(turn)}")
-            rows.append(w.HBox([label, row], layout=w.Layout(align_items="center", flex_flow="row wrap")))
-        self._others.children = rows
+            with row.hold_sync():
+                row.cards = []
+                row.face_down = view.hand_sizes[player]
+                row.back_label = _("a face-down card")
+                row.group_label = _.plural("{name}: {n} card in hand", "{name}: {n} cards in hand",
+                                           view.hand_sizes[player], name=name) + turn
+                row.deck = self.deck
+            label.value = f"<b>{html.escape(name)}</b>{html.escape(turn)}"
+        shown = tuple(self._other_boxes[:len(others)])
+        if self._others.children != shown:
+            self._others.children = shown
 
     def _draw_sheet(self, _: Translator, names: list[str]) -> None:
         s = self.session
@@ -289,8 +328,9 @@ def _problem_text(_: Translator, problem: EscobaError) -> str:
     if code == "nothing_to_undo":
         return _("There is no move of yours to take back.")
     if code in ("must_capture", "wrong_sum", "card_not_in_hand", "card_not_on_table", "equal_card_first"):
-        legal = "; ".join(" ".join(c.code for c in sorted(cap)) for cap in problem.params.get("legal_captures", ()))
+        legal = captures_in_words(_, problem.params.get("legal_captures", ()))
         card = problem.params.get("card", "")
+        card = sentence_start(_.card_name(card)) if card else ""  # it starts the sentence
         if code == "must_capture":
             return _("{card} can capture, so it must: it can take {legal}. Choose again.", card=card, legal=legal)
         if code == "wrong_sum":
@@ -340,9 +380,102 @@ class _Setup(w.VBox):
         self._mode.options = [(_("Against the computer"), "computer"), (_("Two students, one screen"), "pass_and_play")]
         self._mode.value = self._table.session.mode
         self._level.description = _("Computer")
-        self._level.options = [(_("easy"), "random"), (_("medium"), "greedy")]
+        self._level.options = [(_("easy"), "random"), (_("medium"), "greedy"), (_("hard"), "expert")]
         self._level.value = self._table.session.level
         self._new.description = _("New game")
+
+
+class _Hint(w.VBox):
+    """The hint button and, while it is on, the expert's ranking of the moves in front of the student (their own
+    view only). It turns itself off once the position changes: a hint is for one decision."""
+
+    def __init__(self, table: GameTable) -> None:
+        super().__init__()
+        self._table = table
+        self.button = w.ToggleButton(icon="lightbulb-o")
+        self._panel = None  # made on the first hint: most games never ask for one
+        self._position = None
+        self.button.observe(lambda _c: table._guard(self.redraw, Translator(table.lang)), "value")
+
+    def redraw(self, _: Translator) -> None:
+        s = self._table.session
+        game = s.game
+        position = (id(game), len(game.moves), game.deal)
+        if position != self._position and self.button.value:
+            self._position = position
+            self.button.value = False  # the redraw this causes finds the button off
+            return
+        self._position = position
+        mine = s.phase == "play" and game.turn == s.viewer and not s.computer_to_move
+        self.button.description = _("Hint")
+        self.button.tooltip = _("The expert ranks your moves and says why")
+        self.button.layout.display = "inline-flex" if mine else "none"
+        if not (mine and self.button.value):
+            self.layout.display = "none"
+            return
+        from .hint_panel import HintPanel  # only needed when a hint is asked for
+
+        view = game.view(s.viewer)
+        if self._panel is None:
+            self._panel = HintPanel(view=view, limit=3, lang=self._table.lang)
+            self.children = [self._panel]
+        else:
+            self._panel.lang = self._table.lang
+            self._panel.model.view = view
+        self.layout.display = "flex"
+
+
+class _ExpertReview(w.VBox):
+    """After a deal: the student's play that cost the most against the expert's choice, and the expert's play."""
+
+    def __init__(self, table: GameTable) -> None:
+        super().__init__()
+        self._table = table
+        self._ask = w.Button(icon="graduation-cap")
+        self._text = w.HTML()
+        self._answer: tuple | None = None  # (deal key, the costly move or None)
+        self.children = [self._ask, self._text]
+        self._ask.on_click(lambda _b: table._guard(self._asked))
+
+    def _deal(self):
+        s = self._table.session
+        if s.phase not in ("deal_over", "game_over") or not s.game.deals or s.mode != "computer":
+            return None
+        return min(s.deals_seen, len(s.game.deals) - 1)
+
+    def _asked(self) -> None:
+        from ..hints import costliest_move
+
+        deal = self._deal()
+        if deal is None:
+            return
+        s = self._table.session
+        self._answer = ((id(s.game), deal), costliest_move(s.game, s.humans[0], deal=deal))
+        self.redraw(Translator(self._table.lang))
+
+    def redraw(self, _: Translator) -> None:
+        deal = self._deal()
+        self.layout.display = "none" if deal is None else "flex"
+        self._ask.description = _("What would the expert have played?")
+        if deal is None:
+            self._text.value = ""
+            return
+        key = (id(self._table.session.game), deal)
+        if self._answer is None or self._answer[0] != key:
+            self._text.value = ""
+            return
+        from .hint_panel import move_words, points_words, reason_words
+
+        costly = self._answer[1]
+        if costly is None:
+            text = _("Every play of yours in this deal was as good as the expert's.")
+        else:
+            text = _("Your costliest play of this deal was play {n}: {played} (worth {value}). The expert would "
+                     "have played {best} (worth {best_value}): {reason}.", n=costly.play + 1,
+                     played=move_words(_, costly.played.move), value=points_words(_, costly.played.value),
+                     best=move_words(_, costly.best.move), best_value=points_words(_, costly.best.value),
+                     reason=reason_words(_, costly.best.reason))
+        self._text.value = f"<p class='escoba-expert-review'>{html.escape(text)}</p>"
 
 
 class _Saving(w.VBox):

@@ -1,0 +1,266 @@
+"""HintPanel: the moves of a position ranked by the expert, each with what it is worth and one reason in words.
+
+The ranking and the reasons come from :func:`escoba_tutor.hints.hints` as data (a reason code and the cards and
+numbers it names); this module only puts them into sentences from the message catalogs. A position is given by
+its cards (``table``, ``hand`` and the cards already captured in this deal, ``seen``) or taken from a game as the
+player's own view (``view``), so the panel never sees a hidden hand.
+
+>>> panel = HintPanel(table="1o 7o 2c 2b", hand="3c 7e 12b", lang="en")
+>>> best = panel.model.hints[0]
+>>> best.move.text, best.reason.code
+('3c+1o+7o+2c+2b', 'escoba')
+>>> panel.model.rows(Translator("en"))[0][0]
+'three of cups takes ace of coins, seven of coins, two of cups and two of clubs'
+>>> HintPanel(table="1o 1o", hand="3c").model.error["code"]
+'duplicate_card'
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import ipywidgets as w
+from babel.numbers import format_decimal
+from traitlets import Any, Dict, HasTraits, Int, List, Unicode, observe, validate
+
+from ..cards import DECK, as_cards
+from ..errors import EscobaError
+from ..expert import ExpertBot
+from ..game import SIDES, Move, PlayerView
+from ..hints import Hint, Reason, hints
+from ..rules import ESCOBA, as_rules
+from .i18n import DEFAULT_LANGUAGE, Translator, normalize_language
+from .primitives import LiveRegion
+from .safety import guarded
+from .score_sheet import error_dict, join_words, problem_text
+
+__all__ = ["HintPanel", "HintModel", "move_words", "reason_words", "points_words", "position_view"]
+
+
+# ------------------------------------------------------------------------------------------------ words
+def move_words(_: Translator, move: Move) -> str:
+    """A move in words: ``tres de copas se lleva as de oros y siete de oros``; ``rey de bastos, a la mesa``."""
+    card = _.card_name(move.card)
+    if not move.captured:
+        return _("{card}, laid on the table", card=card)
+    taken = join_words(_, [_.card_name(c) for c in sorted(move.captured)])
+    return _("{card} takes {taken}", card=card, taken=taken)
+
+
+def points_words(_: Translator, value: float) -> str:
+    """A signed number of points with one decimal, as the learner's language writes it: ``+1,5``, ``−0,3``."""
+    shown = format_decimal(abs(value), format="0.0", locale=_.lang)
+    return ("−" if value < -0.05 else "+") + shown
+
+
+def reason_words(_: Translator, reason: Reason) -> str:
+    """One reason of :mod:`escoba_tutor.hints` in words.
+
+    >>> reason_words(Translator("es"), Reason("leaves_sweepable", total=11, sweeper_value=4, unseen=2))
+    'deja 11 en la mesa: una carta de valor 4 la barre, y quedan 2 sin salir'
+    """
+    code = reason.code
+    names = join_words(_, [_.card_name(c) for c in reason.cards])
+    if code == "escoba":
+        return _("it sweeps the table: an escoba, one sure point")
+    if code == "takes_siete_de_oros":
+        return _("it takes the siete de oros, one sure point")
+    if code == "leaves_sweepable":
+        return _.plural("leaves {total} on the table: a card worth {value} sweeps it, and {n} is still unseen",
+                        "leaves {total} on the table: a card worth {value} sweeps it, and {n} are still unseen",
+                        reason.unseen or 0, total=reason.total, value=reason.sweeper_value)
+    if code == "lays_siete_de_oros":
+        return _("it leaves the siete de oros on the table, for the others to take")
+    if code == "takes_sevens":
+        return _.plural("it takes a seven ({cards}), good for the setenta",
+                        "it takes {n} sevens ({cards}), good for the setenta", reason.count or 0, cards=names)
+    if code == "takes_oros":
+        return _.plural("it takes an oro ({cards})", "it takes {n} oros ({cards})", reason.count or 0, cards=names)
+    if code == "takes_cards":
+        return _.plural("it adds {n} card to your pile", "it adds {n} cards to your pile", reason.count or 0)
+    if code == "leaves_unsweepable":
+        return _("leaves {total} on the table: no unseen card can sweep it", total=reason.total)
+    if code == "lays_card":
+        return _("nobody plays after it: the table is no longer at risk")
+    return code.replace("_", " ")
+
+
+# ------------------------------------------------------------------------------------------------ model
+def position_view(table, hand, seen=(), rules=ESCOBA) -> PlayerView:
+    """The view of a player about to play in a 2-player deal, built from the cards a lesson gives: ``hand``,
+    ``table`` and ``seen`` (the cards already captured in this deal, in nobody's pile in particular). The
+    other player holds as many cards as the learner and the rest of the deck is still to be dealt, so the
+    cards not in hand, on the table or seen must make whole rounds; otherwise an :class:`EscobaError` with
+    code ``bad_position`` says how many cards are missing.
+
+    >>> view = position_view("1o 4b 7o 5c", "3c 7e 12b")
+    >>> view.deck_left, view.hand_sizes
+    (30, (3, 3))
+    """
+    rules = as_rules(rules)
+    hand, table, seen = as_cards(hand), as_cards(table), as_cards(seen)
+    everything = (*hand, *table, *seen)
+    if len(set(everything)) != len(everything):
+        twice = next(c for c in everything if everything.count(c) > 1)
+        raise EscobaError(f"{twice} is given twice: a card is in one place only", code="card_in_two_places",
+                          card=twice.code, token=twice.code)
+    if not 1 <= len(hand) <= 3:
+        raise EscobaError("a hand holds 1 to 3 cards", code="bad_hand_size")
+    deck_left = len(DECK) - 2 * len(hand) - len(table) - len(seen)
+    if deck_left < 0 or deck_left % 6:
+        missing = (deck_left % 6) if deck_left >= 0 else deck_left
+        raise EscobaError(f"these cards cannot be a moment of a 2-player deal: {missing} more cards must be "
+                          "among those already captured (seen)", code="bad_position", missing=missing)
+    legal = _legal_moves(hand, table, rules)
+    piles = ((len(seen) + 1) // 2, len(seen) // 2)  # shared out evenly: whose they are is not said
+    return PlayerView(player=0, side=0, sides=SIDES[2], rules=rules, deal=0, dealer=1, turn=0, hand=hand,
+                      table=table, hand_sizes=(len(hand), len(hand)), pile_sizes=piles, escobas=(0, 0),
+                      deck_left=deck_left, totals=(0, 0), seen=frozenset(everything), legal_moves=legal,
+                      history=(), winner=None)
+
+
+def _legal_moves(hand, table, rules) -> tuple[Move, ...]:
+    from ..captures import captures_on
+
+    mask = sum(c.bit for c in table)
+    moves = []
+    for card in hand:
+        captures = captures_on(card, mask, rules)
+        moves += [Move(card, taken) for taken in captures]
+        if not captures or not rules.must_capture:
+            moves.append(Move(card))
+    return tuple(moves)
+
+
+class HintModel(HasTraits):
+    """The position and its ranked hints. Inputs: ``view`` (a player's own view, from a game) or ``table``,
+    ``hand`` and ``seen`` as text or cards, under ``rules``. A position that is not valid sets ``error`` and
+    keeps the last valid hints: nothing is half-changed. The expert's budget is fixed, so the same position
+    always gets the same hints.
+    """
+
+    view = Any(None)
+    table = Any("")
+    hand = Any("")
+    seen = Any("")
+    rules = Any(ESCOBA)
+    hints = List()
+    error = Dict()
+    revision = Int(0)
+
+    def __init__(self, **kwargs) -> None:
+        self._expert = ExpertBot(seed=0)
+        self._ready = False  # one evaluation for all the inputs given, not one per input
+        super().__init__(**kwargs)
+        self._ready = True
+        self._update()
+
+    @observe("view", "table", "hand", "seen", "rules")
+    def _changed(self, change) -> None:
+        if self._ready:
+            self._update()
+
+    def set_position(self, **inputs) -> None:
+        """Change several inputs at once: ``model.set_position(table="1o 4b", hand="3c 7e")``."""
+        unknown = set(inputs) - {"view", "table", "hand", "seen", "rules"}
+        if unknown:
+            raise TypeError(f"HintModel.set_position() has no input {sorted(unknown)[0]!r}")
+        with self.hold_trait_notifications():
+            for name, value in inputs.items():
+                setattr(self, name, value)
+
+    def _update(self) -> None:
+        try:
+            view = self.view if self.view is not None else position_view(self.table, self.hand, self.seen,
+                                                                          self.rules)
+            if not isinstance(view, PlayerView):
+                raise EscobaError("view must be a player's view from Game.view()", code="bad_view")
+            ranked = hints(view, self._expert) if view.legal_moves else []
+        except EscobaError as error:
+            self.error = error_dict(error)
+        else:
+            self.error = {}
+            self.hints = ranked
+        self.revision += 1
+
+    def rows(self, _: Translator, limit: int | None = None) -> list[tuple[str, str, str]]:
+        """Per move, best first: the move in words, its estimated value, and the reason in words."""
+        shown: list[Hint] = self.hints[:limit] if limit else self.hints
+        return [(move_words(_, h.move), points_words(_, h.value), reason_words(_, h.reason)) for h in shown]
+
+
+# ------------------------------------------------------------------------------------------------- view
+_STYLE = ("<style>.escoba-hints{border-collapse:collapse;background:#fffdf7;color:#1a1a1a;font-size:1rem;"
+          "line-height:1.4}.escoba-hints caption{text-align:left;font-weight:700;padding:0.3em 0}"
+          ".escoba-hints th,.escoba-hints td{border:1px solid #8a8a8a;padding:0.3em 0.6em;text-align:left;"
+          "vertical-align:top}.escoba-hints td.num{text-align:right;white-space:nowrap}"
+          ".escoba-hints tr.best{font-weight:700;background:#eef6e8}</style>")
+
+
+class HintPanel(w.VBox):
+    """The best moves of a position and why, as the expert sees them.
+
+    ``HintPanel(table="1o 4b 7o 5c", hand="3c 7e 12b")``; ``seen`` lists the cards already captured in the
+    deal; ``view=game.view(player)`` takes the position from a game; ``limit`` is how many moves to show
+    (all by default); ``lang`` is ``es`` (default) or ``en``.
+    """
+
+    limit = Int(0)
+    lang = Unicode(DEFAULT_LANGUAGE)
+
+    def __init__(self, table="", hand="", seen="", *, view: PlayerView | None = None, rules=ESCOBA,
+                 limit: int = 0, lang: str = DEFAULT_LANGUAGE, model: HintModel | None = None, **kwargs) -> None:
+        self.model = model or HintModel(table=table, hand=hand, seen=seen, view=view, rules=rules)
+        super().__init__(**kwargs)
+        self.add_class("escoba-hint-panel")
+        self._title = w.HTML()
+        self._table = w.HTML(layout=w.Layout(overflow="auto", max_width="100%"))
+        self._status = LiveRegion()
+        self.children = [self._title, self._table, self._status]
+        self.limit, self.lang = limit, lang
+        self.model.observe(self._redraw, "revision")
+        self._redraw()
+
+    @validate("lang")
+    def _valid_lang(self, proposal):
+        return normalize_language(proposal["value"])
+
+    @validate("limit")
+    def _valid_limit(self, proposal):
+        return max(0, proposal["value"])
+
+    @observe("lang", "limit")
+    def _look_changed(self, change) -> None:
+        if hasattr(self, "_status"):
+            self._redraw()
+
+    @guarded
+    def _redraw(self, change=None) -> None:
+        _ = Translator(self.lang)
+        m = self.model
+        title = _("What the expert would play")
+        self._title.value = f"<h3 class='escoba-title'>{escape(title)}</h3>"
+        self._table.value = self._html(_)
+        self._status.message = _("Check the input: {problem}", problem=problem_text(_, m.error)) if m.error else ""
+
+    def _html(self, _: Translator) -> str:
+        m = self.model
+        if not m.hints:
+            nothing = _("There is no move to judge here.")
+            return f"<p>{escape(nothing)}</p>"
+        caption = _("Your moves, best first")
+        move, worth, why = _("Move"), _("Worth"), _("Why")
+        exact = m.hints[0].exact
+        note = (_("Worth: the points of this deal you can expect to win over the other side. Exact: every card "
+                  "is known.") if exact else
+                _("Worth: the points of this deal you can expect to win over the other side, estimated by "
+                  "trying the cards the others may hold."))
+        parts = [_STYLE, f'<table class="escoba-hints"><caption>{escape(caption)}</caption><thead><tr>'
+                 f'<th scope="col">{escape(move)}</th><th scope="col">{escape(worth)}</th>'
+                 f'<th scope="col">{escape(why)}</th></tr></thead><tbody>']
+        for i, (words, value, reason) in enumerate(m.rows(_, self.limit or None)):
+            mark = ' class="best"' if i == 0 else ""
+            parts.append(f'<tr{mark}><th scope="row">{escape(words)}</th><td class="num">{escape(value)}</td>'
+                         f'<td>{escape(reason)}</td></tr>')
+        parts.append(f"</tbody></table><p>{escape(note)}</p>")
+        return "".join(parts)

@@ -1,0 +1,100 @@
+"""The hint panel: the expert's ranking of a position, in words, from a lesson's cards or a game's view."""
+
+import pytest
+
+from escoba_tutor import Game
+from escoba_tutor.cards import parse_cards
+from escoba_tutor.errors import EscobaError
+from escoba_tutor.expert import ExpertBot
+from escoba_tutor.game import Move
+from escoba_tutor.hints import REASON_CODES, Reason
+from escoba_tutor.widgets.hint_panel import HintPanel, move_words, points_words, position_view, reason_words
+from escoba_tutor.widgets.i18n import Translator
+
+ES, EN = Translator("es"), Translator("en")
+
+
+def test_the_moves_are_ranked_best_first_and_the_first_is_the_experts_move():
+    panel = HintPanel(table="1o 7o 2c 2b", hand="3c 7e 12b")
+    ranked = panel.model.hints
+    assert [h.value for h in ranked] == sorted((h.value for h in ranked), reverse=True)
+    assert ranked[0].loss == 0 and all(h.loss >= 0 for h in ranked)
+    view = position_view("1o 7o 2c 2b", "3c 7e 12b")
+    assert ranked[0].move == ExpertBot(seed=0).choose(view)
+    assert {h.move for h in ranked} == set(view.legal_moves)
+
+
+def test_an_escoba_is_explained_as_one_and_shown_in_both_languages():
+    panel = HintPanel(table="1o 7o 2c 2b", hand="3c 7e 12b", lang="es")
+    assert "barre la mesa" in panel._table.value and "tres de copas se lleva" in panel._table.value
+    panel.lang = "en"
+    assert "sweeps the table" in panel._table.value and "three of cups takes" in panel._table.value
+
+
+def test_the_same_position_always_gets_the_same_hints():
+    first = HintPanel(table="5o 6c 3e 1b", hand="4c 11e 2o").model.hints
+    again = HintPanel(table="5o 6c 3e 1b", hand="4c 11e 2o").model.hints
+    assert first == again
+
+
+def test_limit_shows_only_the_best_moves():
+    panel = HintPanel(table="1o 7o 2c 2b", hand="3c 7e 12b", limit=2, lang="en")
+    assert panel._table.value.count("<tr") == 3  # the header and two moves
+    assert len(panel.model.hints) > 2
+
+
+@pytest.mark.parametrize("code", REASON_CODES)
+def test_every_reason_code_has_its_own_words_in_both_languages(code):
+    reason = Reason(code, parse_cards("7o 7c"), count=2, total=11, sweeper_value=4, unseen=3)
+    es, en = reason_words(ES, reason), reason_words(EN, reason)
+    assert es != en and code.replace("_", " ") not in (es, en)
+    if code == "leaves_sweepable":
+        assert tuple(n for n in ("11", "4", "3") if n in es and n in en) == ("11", "4", "3")
+
+
+def test_moves_and_values_read_as_each_language_writes_them():
+    assert move_words(ES, Move("12b")) == "rey de bastos, a la mesa"
+    assert move_words(EN, Move("3c", "1o 4b")) == "three of cups takes ace of coins and four of clubs"
+    assert points_words(ES, 1.25) == "+1,2" or points_words(ES, 1.25) == "+1,3"
+    assert points_words(EN, -0.5) == "−0.5"
+
+
+def test_a_game_view_gives_the_hints_of_that_player_only():
+    game = Game(players=2, seed=11)
+    view = game.view(game.turn)
+    panel = HintPanel(view=view)
+    assert {h.move for h in panel.model.hints} == set(game.legal_moves())
+    other = game.view(1 - game.turn)  # not their turn: nothing to judge, and nothing is made up
+    panel.model.view = other
+    assert panel.model.hints == [] and "ninguna jugada" in panel._table.value
+
+
+@pytest.mark.parametrize("table, hand, seen, code", [
+    ("1o 1o 4b 7o", "3c", "", "duplicate_card"),
+    ("1o 4b 7o 5c", "3c 1o", "", "card_in_two_places"),
+    ("1o 4b 7o", "3c 7e 12b", "", "bad_position"),         # 31 cards left: not whole rounds of 6
+    ("1o 4b 7o 5c", "", "", "bad_hand_size"),
+    ("1o 4b 7o 5c", "3c 9x", "", "bad_card"),
+])
+def test_a_bad_position_is_named_and_the_last_good_hints_stay(table, hand, seen, code):
+    panel = HintPanel(table="1o 7o 2c 2b", hand="3c 7e 12b", lang="en")
+    before = panel.model.hints
+    panel.model.set_position(table=table, hand=hand, seen=seen)
+    assert panel.model.error["code"] == code
+    assert panel.model.hints == before
+    assert panel._status.message.startswith("Check the input")
+    panel.model.set_position(table="1o 7o 2c 2b", hand="3c 7e 12b", seen="")
+    assert panel.model.error == {} and panel._status.message == ""
+
+
+def test_cards_already_captured_make_a_later_moment_of_the_deal():
+    view = position_view("5o 6c", "4c 11e 2o", seen="1o 2c 3e 4b 1c 2e 3b 4o")
+    assert view.deck_left == 24 and view.pile_sizes == (4, 4)
+    with pytest.raises(EscobaError, match="cannot be a moment"):
+        position_view("5o 6c", "4c 11e 2o")
+
+
+def test_set_position_refuses_an_unknown_input():
+    panel = HintPanel(table="1o 7o 2c 2b", hand="3c 7e 12b")
+    with pytest.raises(TypeError, match="table_cards"):
+        panel.model.set_position(table_cards="1o")
