@@ -85,6 +85,13 @@ from escoba_tutor.widgets import GameTable
 game = GameTable(players=2, seed={GAME_SEED}, delay=0.3)
 W.VBox([W.HTML("<h1>Escoba: una partida</h1>"), game, kernel_errors])
 """],
+    # the hard level, with the hint button and the expert's review after the deal
+    "expert": [WATCH, f"""
+from escoba_tutor.widgets import GameTable
+
+game = GameTable(players=2, seed={GAME_SEED}, level="expert", delay=0.2)
+W.VBox([W.HTML("<h1>Escoba: contra el difícil</h1>"), game, kernel_errors])
+"""],
     # a computer that takes its time: clicks made during its turn are checked without a race
     "slow": [WATCH, f"""
 from escoba_tutor.widgets import GameTable
@@ -729,3 +736,49 @@ def test_resume_code_on_a_fresh_page(open_page, app_url, saved):
     assert t.wait_for_my_turn_or_the_sheet()
     assert t.wait_for_position(saved["position"]) == saved["position"]
     assert_no_errors(page)
+
+
+# ======================================================================================= hints and the expert
+@pytest.fixture(scope="module")
+def expert_page(open_page, app_url):
+    page = open_page(app_url("expert"))
+    expect(page.locator(".escoba-game-table .et-table")).to_be_visible(timeout=60_000)
+    return page
+
+
+def test_the_hint_button_shows_the_ranked_moves_and_goes_away_after_the_play(expert_page, screenshot_dir):
+    t = Table(expert_page)
+    assert t.wait_for_my_turn_or_the_sheet()
+    hint = t.root.get_by_role("button", name="Pista")
+    panel = t.root.locator(".escoba-hint-panel")
+    expect(panel).to_be_hidden()
+    hint.click()
+    expect(panel.get_by_role("heading", name="Qué jugaría el experto")).to_be_visible(timeout=20_000)
+    rows = panel.locator("table.escoba-hints tbody tr")
+    expect(rows.first).to_be_visible()
+    legal = t.grid.locator("tbody tr[data-id]").count()
+    assert 1 <= rows.count() <= min(3, legal)
+    best = rows.first.locator("th").inner_text()
+    mine = set(t.hand.locator("[data-code]").evaluate_all("(cards) => cards.map((c) => c.getAttribute('aria-label'))"))
+    assert any(best.startswith(name) for name in mine), (best, mine)  # it speaks of a card in my own hand
+    expect(rows.first.locator("td.num")).to_have_text(re.compile(r"^[+−]\d+,\d$"))
+    bad = serious_violations(expert_page)
+    assert not bad, bad
+    for size in (PHONE, PROJECTOR):
+        screenshots(expert_page, screenshot_dir, "expert-hint", size)
+    t.play_one(by_cards=False)
+    expect(panel).to_be_hidden()
+    assert_no_errors(expert_page)
+
+
+def test_after_a_deal_the_expert_names_the_costliest_play(expert_page):
+    t = Table(expert_page)
+    while t.wait_for_my_turn_or_the_sheet(timeout=30_000):
+        t.play_one(by_cards=False)
+    ask = t.root.get_by_role("button", name="¿Qué habría jugado el experto?")
+    expect(ask).to_be_visible()
+    ask.click()
+    answer = t.root.locator(".escoba-expert-review")
+    expect(answer).to_be_visible(timeout=60_000)
+    expect(answer).to_contain_text(re.compile("La jugada que más te costó|tan buenas como las del experto"))
+    assert_no_errors(expert_page)
