@@ -110,6 +110,9 @@ def voila_config(*, port: int, ip: str, lang: str, cull_idle: int, base_url: str
     config.MappingKernelManager.cull_idle_timeout = cull_idle
     config.MappingKernelManager.cull_interval = min(60, max(1, cull_idle // 2))
     config.VoilaConfiguration.show_tracebacks = False
+    # On a busy server (a class arriving at once) a cell's outputs can reach Voilà after its default 4 s wait, and
+    # the page is then sent without them: a lesson with no boards (measured with benchmarks/load_class.py).
+    config.VoilaExecutor.iopub_timeout = 60
     config.VoilaConfiguration.file_allowlist = [r".*\.(png|jpg|svg|css)"]
     return config
 

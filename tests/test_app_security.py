@@ -20,6 +20,7 @@ import urllib.request
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from http.cookiejar import CookieJar
+from pathlib import Path
 
 import pytest
 
@@ -140,3 +141,17 @@ def test_a_page_cannot_run_code_on_the_server(server):
     assert "comm_info_reply" in types, types  # widget traffic still flows
     assert "execute_reply" not in types and "execute_input" not in types
     assert not marker.exists(), "code sent by a browser ran on the server"
+
+
+def test_the_server_waits_for_slow_outputs_and_hides_tracebacks():
+    """A class arriving at once makes outputs late: Voilà must wait for them rather than send a lesson without
+    its boards (its default is 4 s; benchmarks/load_class.py measured pages without widgets at 20 students)."""
+    from escoba_tutor.app import voila_config
+
+    config = voila_config(port=8866, ip="127.0.0.1", lang="es", cull_idle=600)
+    assert config.VoilaExecutor.iopub_timeout >= 30
+    assert config.VoilaConfiguration.show_tracebacks is False
+    assert config.Voila.port_retries == 0
+    binder = (Path(__file__).resolve().parent.parent / "binder" / "postBuild").read_text()
+    settings = json.loads(binder.split("<<'JSON'\n", 1)[1].split("\nJSON", 1)[0])
+    assert settings["VoilaExecutor"]["iopub_timeout"] == config.VoilaExecutor.iopub_timeout

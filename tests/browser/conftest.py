@@ -169,3 +169,40 @@ def open_page(browser):
         for page in context.pages:
             page.goto("about:blank")  # Voilà's close beacon (refused under XSRF; culling and SIGTERM clean up)
         context.close()
+
+
+# ----------------------------------------------------------------------- the real escoba-tutor server, with options
+# (added for tests/browser/test_app_prefix_browser.py; other modules may use it too)
+class TutorServer:
+    """``escoba-tutor serve --no-browser --port P ARGS`` in a subprocess; ``url`` is its base URL (with the
+    ``--base-url`` prefix when one is given), usable once the TCP port accepts."""
+
+    def __init__(self, log: Path, *args: str) -> None:
+        self.port = free_port()
+        prefix = args[args.index("--base-url") + 1].strip("/") if "--base-url" in args else ""
+        self.url = f"http://127.0.0.1:{self.port}/" + (f"{prefix}/" if prefix else "")
+        self.log = log
+        self._log_file = log.open("wb")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "escoba_tutor.cli", "serve", "--no-browser", "--port", str(self.port), *args],
+            cwd=Path(__file__).resolve().parents[2], stdout=self._log_file, stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+    wait = VoilaServer.wait
+    stop = VoilaServer.stop
+
+
+@pytest.fixture(scope="module")
+def tutor_server_factory(tmp_path_factory):
+    """``tutor_server_factory("--base-url", "/hub/user/ana/")``: a started server, stopped with the module."""
+    servers = []
+
+    def start(*args: str) -> TutorServer:
+        server = TutorServer(tmp_path_factory.mktemp("tutor") / "server.log", *args)
+        servers.append(server)
+        server.wait()
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()

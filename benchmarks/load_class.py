@@ -1,0 +1,433 @@
+"""A class on one server: N students arrive within seconds of each other, open a lesson and play.
+
+    nice -n 10 python benchmarks/load_class.py [--students 10,20,30] [--browsers 3] [--active 60]
+
+For each N a fresh ``escoba-tutor`` server (no browser, ``--cull-idle 1``: one idle minute) is started and N
+students arrive, evenly spread over ``--arrival`` seconds (10). Most of them are simulated at protocol level,
+as the page does it (see ``_voila_bench.PageClient``): the HTTP GET of the Voilà page, then the kernel
+websocket and the widget messages of a click. They take turns on three pages:
+
+- ``es/play.ipynb`` and ``en/play.ipynb``: a game against the computer at level "medio" (greedy): the level
+  chosen in the set-up and "New game" pressed, then a capture row chosen and "Play" pressed in turn, "Next
+  deal" and "New game" when due, and now and then a look at the cards not seen yet;
+- ``es/02-captures.ipynb``: the CaptureTable's rows chosen one after another, and now and then "Check".
+
+A few (``--browsers``, 3) are real headless Chromium pages (Debian's ``/usr/bin/chromium``) on the capture
+lesson, clicking its rows. Every student acts every ``--interval`` seconds (3). One Chromium on 2 cores draws
+about ten pages slowly by itself, so the load is mostly protocol-level: the figure measures the server.
+
+Printed per N: students in and when the last one was; the time until each page was usable (protocol: page,
+websocket and every widget's state received; browser: the first cards drawn), p50/p95; click -> update while
+all students are active (protocol: from sending the message to the kernel being idle again, its whole answer
+in; browser: from the click to the answer in the DOM); the memory of the server's process tree (server and
+kernels) at its peak, and per student above the idle server; errors (a page, a closed connection, an answer
+that never came, an error message on the page, a traceback in the server log). Then everybody leaves and the
+script watches culling bring the kernels and the memory down. Targets (issue 8, 2 cores): 30 students all in
+within 60 s, no errors, p95 click -> update <= 300 ms, <= 90 MiB per student, memory back to the idle server
+within the culling time (idle timeout plus the culler's interval).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from _voila_bench import (
+    CHROMIUM,
+    ERROR_TEXT,
+    FIRST_IN_VIEW,
+    LAUNCH_ARGS,
+    ROOT,
+    PageClient,
+    PageError,
+    load_average,
+    percentile,
+    tutor_server,
+    widget_outputs,
+)
+
+PAGES = ["voila/render/es/play.ipynb", "voila/render/es/02-captures.ipynb", "voila/render/en/play.ipynb"]
+BROWSER_PAGE = "voila/render/es/02-captures.ipynb"
+CAPTIONS = ("Todas las bazas posibles", "Every legal capture")
+TARGETS = {"all_in_s": 60, "click_p95_ms": 300, "mib_per_student": 90}
+
+# Times a browser click: the click event (capture phase) to the first DOM state where the capture table's status
+# line reads the chosen row; window.__result resolves to the milliseconds between them, -1 after 30 s.
+ARM = """(rowId) => {
+  const table = document.querySelector(".escoba-capture-table");
+  const done = () => {
+    const row = table.querySelector(`tr[data-id="${CSS.escape(rowId)}"]`);
+    const live = table.querySelector(".et-live");
+    return row && live && live.textContent === row.getAttribute("aria-label");
+  };
+  window.__result = new Promise((resolve) => {
+    let start = null;
+    document.addEventListener("click", () => { start = performance.now(); }, { capture: true, once: true });
+    const observer = new MutationObserver(() => {
+      if (start !== null && done()) { observer.disconnect(); resolve(performance.now() - start); }
+    });
+    observer.observe(table, { subtree: true, childList: true, characterData: true, attributes: true });
+    setTimeout(() => { observer.disconnect(); resolve(-1); }, 30000);
+  });
+}"""
+
+
+@dataclass
+class Student:
+    number: int
+    page: str
+    browser: bool
+    arrive_at: float  # seconds after the class started
+    usable_s: float | None = None  # from arriving to a usable page
+    clicks: list[tuple[float, float, str]] = field(default_factory=list)  # (when, seconds, what)
+    errors: list[str] = field(default_factory=list)
+
+
+async def pause(stop: asyncio.Event, seconds: float) -> None:
+    """Wait this long, or less if the class ends."""
+    with contextlib.suppress(asyncio.TimeoutError):
+        await asyncio.wait_for(stop.wait(), max(0.0, seconds))
+
+
+# ---------------------------------------------------------------------------------------- what students do
+class GamePlayer:
+    """A game against "medio" on the play page; ``next_action()`` is what the student does next."""
+
+    def __init__(self, page: PageClient, rng: random.Random) -> None:
+        self.page, self.rng = page, rng
+        self.play = self._one(_model_name="ButtonModel", icon="play")
+        self.new_game = self._one(_model_name="ButtonModel", icon="refresh")
+        self.seen = self._one(_model_name="ToggleButtonModel", icon="eye")
+        self.picker = self._one(caption=CAPTIONS)
+        self.next_deal = self._one(_model_name="ButtonModel", description=("Siguiente mano", "Next deal"))
+        levels = [(model_id, labels.index(name)) for model_id in page.find(_model_name="DropdownModel")
+                  for labels in [page.models[model_id]["_options_labels"]] for name in ("medio", "medium")
+                  if name in labels]
+        if not levels:
+            raise PageError(f"{page.path}: no level «medio» to choose")
+        self.todo = [("level medio", page.update, levels[0][0], {"index": levels[0][1]}),
+                     ("new game", page.click, self.new_game)]
+        self.chosen = False
+        self.waited = 0
+        self.steps = 0
+
+    def _one(self, **wanted) -> str:
+        found = self.page.find(**wanted)
+        if not found:
+            raise PageError(f"{self.page.path}: no widget with {wanted}")
+        return found[0]
+
+    def next_action(self):
+        if self.todo:
+            return self.todo.pop(0)
+        self.steps += 1
+        models, page = self.page.models, self.page
+        if self.steps % 6 == 0:  # now and then, a look at the cards not seen yet
+            return ("cards not seen", page.update, self.seen, {"value": not models[self.seen]["value"]})
+        if page.layout_display(self.next_deal) not in ("", "none"):
+            self.waited = 0
+            return ("next deal", page.click, self.next_deal)
+        if models[self.play]["disabled"]:
+            self.waited += 1
+            if self.waited >= 3:  # not our turn three times running: the game is over
+                self.waited = 0
+                return ("new game", page.click, self.new_game)
+            return ("cards not seen", page.update, self.seen, {"value": not models[self.seen]["value"]})
+        self.waited = 0
+        rows = models[self.picker]["rows"]
+        if not self.chosen and rows:
+            self.chosen = True
+            return ("choose a capture", page.update, self.picker, {"selected": self.rng.choice(rows)["id"]})
+        self.chosen = False
+        return ("play", page.click, self.play)
+
+
+class CapturePicker:
+    """The capture lesson: the CaptureTable's rows chosen in turn, "Check" now and then."""
+
+    def __init__(self, page: PageClient, rng: random.Random) -> None:
+        self.page = page
+        pickers = page.find(caption=CAPTIONS)
+        checks = page.find(_model_name="ButtonModel", icon="check")
+        if not pickers or not checks:
+            raise PageError(f"{page.path}: no capture table")
+        self.picker, self.check = pickers[0], checks[0]
+        self.steps = rng.randrange(10)
+
+    def next_action(self):
+        self.steps += 1
+        if self.steps % 5 == 0:
+            return ("check", self.page.click, self.check)
+        rows = self.page.models[self.picker]["rows"]
+        return ("choose a capture", self.page.update, self.picker,
+                {"selected": rows[self.steps % len(rows)]["id"]})
+
+
+async def protocol_student(student: Student, base: str, start: float, stop: asyncio.Event, interval: float,
+                           seed: int) -> None:
+    rng = random.Random(seed)
+    await asyncio.sleep(max(0.0, start + student.arrive_at - time.monotonic()))
+    lesson = ROOT / "lessons" / student.page.split("render/")[1]
+    page = PageClient(base, student.page, views=widget_outputs(lesson))
+    try:
+        times = await page.open()
+        student.usable_s = times["usable_s"]
+        behaviour = (GamePlayer if "play" in student.page else CapturePicker)(page, rng)
+        await asyncio.sleep(rng.uniform(0, interval))
+        while not stop.is_set():
+            what, send, *arguments = behaviour.next_action()
+            when = time.monotonic() - start
+            student.clicks.append((when, await send(*arguments), what))
+            if page.errors:
+                break
+            await pause(stop, when + interval - (time.monotonic() - start))
+    except (PageError, OSError) as error:
+        student.errors.append(str(error))
+    except Exception as error:  # noqa: BLE001 - any failure is an error this student saw
+        student.errors.append(f"{student.page}: {error!r}")
+    finally:
+        student.errors += page.errors
+        await page.close()
+
+
+async def browser_student(student: Student, browser, base: str, start: float, stop: asyncio.Event,
+                          interval: float, entry_timeout: float, logs: Path | None) -> None:
+    await asyncio.sleep(max(0.0, start + student.arrive_at - time.monotonic()))
+    context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    page = await context.new_page()
+    page.set_default_timeout(entry_timeout * 1000)
+    page.on("pageerror", lambda error: student.errors.append(f"browser: {error}"))
+    console = []
+    page.on("console", lambda m: console.append(f"{time.monotonic() - start:.1f} {m.type}: {m.text}"))
+    try:
+        await page.goto(base + student.page, wait_until="commit")
+        first_ms = await (await page.wait_for_function(FIRST_IN_VIEW, arg=".escoba-capture-table [data-code]",
+                                                       polling=50)).json_value()
+        student.usable_s = first_ms / 1000
+        table = page.locator(".escoba-capture-table").first
+        await table.locator("tr[data-id]").first.wait_for()
+        step = 0
+        while not stop.is_set():
+            rows = await table.locator("tr[data-id]").evaluate_all("(rows) => rows.map((r) => r.dataset.id)")
+            selected = await table.locator("tr[aria-selected=true]").evaluate_all(
+                "(rows) => rows.map((r) => r.dataset.id)")
+            choices = [row for row in rows if row not in selected]
+            row_id = choices[step % len(choices)]
+            step += 1
+            when = time.monotonic() - start
+            await page.evaluate(ARM, row_id)
+            await table.locator(f"tr[data-id={json.dumps(row_id)}]").click()
+            ms = await page.evaluate("window.__result")
+            if ms < 0:
+                student.errors.append("browser: a click got no answer in 30 s")
+                break
+            student.clicks.append((when, ms / 1000, "choose a capture (browser)"))
+            await pause(stop, when + interval - (time.monotonic() - start))
+        text = await page.locator("body").inner_text()
+        if ERROR_TEXT.search(text):
+            student.errors.append(f"browser: the page shows {ERROR_TEXT.search(text).group(0)!r}")
+    except Exception as error:  # noqa: BLE001 - any failure is an error this student saw
+        student.errors.append(f"browser: {error!r}"[:300])
+        if logs is not None:  # what that student saw, for the post-mortem
+            with contextlib.suppress(Exception):
+                logs.mkdir(parents=True, exist_ok=True)
+                await page.screenshot(path=logs / f"student-{student.number}.png")
+                (logs / f"student-{student.number}-console.txt").write_text("\n".join(console))
+    finally:
+        with contextlib.suppress(Exception):  # leaving a broken page is not a new error
+            await page.goto("about:blank")  # Voilà's close beacon (refused under XSRF: culling cleans up)
+        await context.close()
+
+
+# ----------------------------------------------------------------------------------------------- one class
+async def one_class(n: int, args, folder: Path) -> dict:
+    from tornado.httpclient import AsyncHTTPClient
+
+    AsyncHTTPClient.configure(None, max_clients=200)  # the default 10 would queue the students' GETs
+    settings = {"VoilaExecutor": {"iopub_timeout": args.iopub_timeout}} if args.iopub_timeout else None
+    server = tutor_server(folder, "--cull-idle", str(args.cull_idle), voila_json=settings)
+    result: dict = {"students": n, "load_before": load_average()}
+    browser_numbers = set()
+    if args.browsers and n:
+        count = min(args.browsers, n)
+        browser_numbers = {int((i + 0.5) * n / count) for i in range(count)}
+    students = [Student(i, BROWSER_PAGE if i in browser_numbers else PAGES[i % len(PAGES)], i in browser_numbers,
+                        args.arrival * i / max(1, n - 1)) for i in range(n)]
+    playwright = browser = None
+    try:
+        server.wait()
+        await asyncio.sleep(3)  # the server settles
+        baseline, cpu_before = server.tree_rss_mib(), server.tree_cpu_s()
+        if browser_numbers:
+            from playwright.async_api import async_playwright
+
+            playwright = await async_playwright().start()
+            browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        stop = asyncio.Event()
+        start = time.monotonic()
+        samples: list[tuple[float, float, int]] = []  # (when, tree RSS MiB, kernels)
+
+        async def sample() -> None:
+            while not stop.is_set():
+                samples.append((time.monotonic() - start, server.tree_rss_mib(), len(server.kernels())))
+                await pause(stop, 2)
+
+        sampler = asyncio.ensure_future(sample())
+        tasks = [asyncio.ensure_future(
+            browser_student(s, browser, server.url, start, stop, args.interval, args.entry_timeout, args.logs)
+            if s.browser else
+            protocol_student(s, server.url, start, stop, args.interval, seed=1000 * n + s.number))
+            for s in students]
+        deadline = args.arrival + args.entry_timeout
+        while time.monotonic() - start < deadline:  # until everybody is in, or has failed, or time is up
+            if all(s.usable_s is not None or s.errors for s in students):
+                break
+            await asyncio.sleep(0.5)
+        cpu_entry = server.tree_cpu_s() - cpu_before
+        entered = [s for s in students if s.usable_s is not None]
+        all_in = max((s.arrive_at + s.usable_s for s in entered), default=float("nan"))
+        active_from = time.monotonic() - start
+        print(f"  N={n}: {len(entered)}/{n} in, the last {all_in:.1f} s after the first arrived; "
+              f"all active for {args.active} s (load {load_average()})", flush=True)
+        await asyncio.sleep(args.active)
+        active_to = time.monotonic() - start
+        peak = max((rss for _when, rss, _k in samples), default=float("nan"))
+        stop.set()
+        await asyncio.gather(*tasks)
+        await sampler
+        left = time.monotonic()
+        if browser is not None:
+            await browser.close()
+            await playwright.stop()
+            browser = None
+        # everybody has left: watch culling (the idle time, then up to one culler interval, and some slack)
+        cull_limit = args.cull_idle * 60 + min(60, max(1, args.cull_idle * 60 // 2))
+        after = []
+        while time.monotonic() - left < cull_limit + 30:
+            await asyncio.sleep(2)
+            after.append((time.monotonic() - left, server.tree_rss_mib(), len(server.kernels())))
+            if after[-1][2] == 0:
+                await asyncio.sleep(3)  # the culled kernels' memory is released
+                after.append((time.monotonic() - left, server.tree_rss_mib(), len(server.kernels())))
+                break
+        log = server.log_tail(10_000_000)
+    finally:
+        if browser is not None:
+            await browser.close()
+            await playwright.stop()
+        server.stop()
+        if args.logs:
+            args.logs.mkdir(parents=True, exist_ok=True)
+            (args.logs / f"server-{n}-students.log").write_bytes(server.log_path.read_bytes())
+
+    protocol_clicks = [s * 1000 for st in students if not st.browser for when, s, _w in st.clicks
+                       if active_from <= when <= active_to]
+    browser_clicks = [s * 1000 for st in students if st.browser for when, s, _w in st.clicks
+                      if active_from <= when <= active_to]
+    usable = [s.usable_s for s in entered]
+    errors = [f"student {s.number} ({s.page}): {e}" for s in students for e in s.errors]
+    tracebacks = log.count("Traceback")
+    if tracebacks:
+        errors.append(f"server log: {tracebacks} traceback(s)")
+    # Voilà's executor waits 4 s by default for a cell's outputs after the kernel's reply, then renders the page
+    # without them: on a busy machine a student then gets a lesson with no widgets
+    iopub_timeouts = log.count("Timeout waiting for IOPub output")
+    kinds = sorted({w for st in students for _t, _s, w in st.clicks})
+    by_kind = {w: percentile([s * 1000 for st in students for when, s, what in st.clicks
+                              if what == w and active_from <= when <= active_to], 95) for w in kinds}
+    result.update({
+        "in": len(entered), "browsers": len(browser_numbers), "all_in_s": all_in,
+        "usable_p50_s": percentile(usable, 50), "usable_p95_s": percentile(usable, 95),
+        "clicks": len(protocol_clicks), "click_p50_ms": percentile(protocol_clicks, 50),
+        "click_p95_ms": percentile(protocol_clicks, 95), "click_max_ms": max(protocol_clicks, default=float("nan")),
+        "browser_clicks": len(browser_clicks), "browser_click_p50_ms": percentile(browser_clicks, 50),
+        "browser_click_p95_ms": percentile(browser_clicks, 95), "click_p95_by_kind_ms": by_kind,
+        "baseline_mib": baseline, "peak_mib": peak, "mib_per_student": (peak - baseline) / n,
+        "errors": errors, "culled_after_s": next((when for when, _rss, kernels in after if kernels == 0), None),
+        "kernels_left": after[-1][2] if after else None, "after_mib": after[-1][1] if after else float("nan"),
+        "cull_limit_s": cull_limit, "load_after": load_average(), "entry_cpu_s": cpu_entry,
+        "iopub_timeouts": iopub_timeouts,
+    })
+    return result
+
+
+def report(r: dict) -> list[str]:
+    n = r["students"]
+    lines = [f"N = {n} ({n - r['browsers']} at protocol level, {r['browsers']} in Chromium); load average "
+             f"{r['load_before']} before, {r['load_after']} after"]
+    lines.append(f"  students in: {r['in']}/{n}, the last {r['all_in_s']:.1f} s after the first arrived "
+                 f"(target: all in within {TARGETS['all_in_s']} s)")
+    lines.append(f"  page usable after arriving: p50 {r['usable_p50_s']:.1f} s, p95 {r['usable_p95_s']:.1f} s; the "
+                 f"server and kernels used {r['entry_cpu_s']:.0f} CPU s until all were in "
+                 f"({r['entry_cpu_s'] / n:.1f} per student)")
+    lines.append(f"  click -> update while all active: protocol {r['clicks']} clicks, p50 {r['click_p50_ms']:.0f} ms, "
+                 f"p95 {r['click_p95_ms']:.0f} ms, max {r['click_max_ms']:.0f} ms (target p95 <= "
+                 f"{TARGETS['click_p95_ms']} ms); Chromium {r['browser_clicks']} clicks, "
+                 f"p50 {r['browser_click_p50_ms']:.0f} ms, p95 {r['browser_click_p95_ms']:.0f} ms")
+    by_kind = r["click_p95_by_kind_ms"].items()
+    lines.append("  p95 by action (ms): " + ", ".join(f"{k} {v:.0f}" for k, v in by_kind if v == v))
+    lines.append(f"  server + kernels memory: idle server {r['baseline_mib']:.0f} MiB, peak {r['peak_mib']:.0f} MiB: "
+                 f"{r['mib_per_student']:.0f} MiB per student (target <= {TARGETS['mib_per_student']})")
+    # a kernel's last activity can come seconds after its student left (a computer's move still due): 10 s slack
+    culled = (f"all kernels culled {r['culled_after_s']:.0f} s after the students left, "
+              + ("within" if r["culled_after_s"] <= r["cull_limit_s"] + 10 else "LATER than")
+              + " the limit" if r["culled_after_s"] is not None
+              else f"{r['kernels_left']} kernel(s) still running {r['cull_limit_s'] + 30} s after")
+    lines.append(f"  after leaving: {culled} (culling limit: {r['cull_limit_s']} s); memory {r['after_mib']:.0f} "
+                 f"MiB against {r['baseline_mib']:.0f} MiB idle (+{r['after_mib'] - r['baseline_mib']:.0f} MiB)")
+    lines.append(f"  errors: {len(r['errors'])}" + "".join(f"\n    {e}" for e in r["errors"][:10]))
+    if r["iopub_timeouts"]:
+        lines.append(f"  the server log has {r['iopub_timeouts']} 'Timeout waiting for IOPub output': Voilà sent "
+                     "pages without the outputs of a cell")
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--students", default="10,20,30", help="class sizes, one run each (default 10,20,30)")
+    parser.add_argument("--browsers", type=int, default=3, help="students in real Chromium (default 3)")
+    parser.add_argument("--arrival", type=float, default=10, help="seconds over which students arrive (10)")
+    parser.add_argument("--interval", type=float, default=3, help="seconds between a student's clicks (3)")
+    parser.add_argument("--active", type=float, default=60, help="seconds of play once all are in (60)")
+    parser.add_argument("--entry-timeout", type=float, default=180, help="seconds a student may wait to get in")
+    parser.add_argument("--cull-idle", type=int, default=1, help="the server's --cull-idle, in minutes (1)")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--logs", type=Path,
+                        help="keep the servers' logs here, and a screenshot of any Chromium student who failed")
+    parser.add_argument("--iopub-timeout", type=int,
+                        help="diagnosis: run the server with VoilaExecutor.iopub_timeout at this many seconds "
+                             "(through a voila.json in its working folder; Voilà's default is 4)")
+    args = parser.parse_args()
+    sizes = [int(x) for x in args.students.split(",") if x.strip()]
+    if args.browsers and not Path(CHROMIUM).exists():
+        sys.exit(f"needs Debian's Chromium at {CHROMIUM} (or --browsers 0): apt-get install chromium")
+    commit = subprocess.run(["git", "log", "-1", "--oneline"], cwd=ROOT, capture_output=True, text=True).stdout
+    print(f"tree: {commit.strip()}; {time.strftime('%Y-%m-%d %H:%M')}; load average {load_average()}", flush=True)
+    results = []
+    with tempfile.TemporaryDirectory(prefix="load-class-") as folder:
+        for n in sizes:
+            results.append(asyncio.run(one_class(n, args, Path(folder))))
+            print("\n".join(report(results[-1])), flush=True)
+    print()
+    print(f"{'N':>3} {'in':>5} {'last in':>8} {'usable p50/p95':>15} {'click p95':>10} {'MiB/student':>12} "
+          f"{'errors':>7} {'culled after':>13}")
+    for r in results:
+        culled = f"{r['culled_after_s']:.0f} s" if r["culled_after_s"] is not None else "no"
+        print(f"{r['students']:>3} {r['in']:>2}/{r['students']:<2} {r['all_in_s']:>7.1f}s "
+              f"{r['usable_p50_s']:>6.1f}/{r['usable_p95_s']:.1f} s {r['click_p95_ms']:>7.0f} ms "
+              f"{r['mib_per_student']:>12.0f} {len(r['errors']):>7} {culled:>13}")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()
