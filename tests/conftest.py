@@ -2,16 +2,26 @@
 
 The reference functions here work on card *codes* and the tables of RULES.md only, never on the engine's own
 values or capture search, so the tests that compare against them check the engine from the outside.
+
+At the end: servers in a subprocess (the real ``escoba-tutor serve``, and the base that tests/browser's Voilà
+server shares) and the ``tutor_server_factory`` fixture, for tests/test_app_security.py and tests/browser/.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import signal
+import socket
+import subprocess
 import sys
+import time
 import zlib
 from itertools import combinations
+from pathlib import Path
 
+import pytest
 from hypothesis import settings
 
 from escoba_tutor import Game
@@ -145,3 +155,117 @@ def encode_code(numbers) -> str:
     text = "".join(body)
     crc = zlib.crc32(text.encode()) & 0xFFFFF
     return text + "".join(CODE_ALPHABET[(crc >> 5 * i) & 31] for i in range(4))
+
+
+# ------------------------------------------------------------------- servers in a subprocess, on a port of their own
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def write_notebook(path: Path, *sources: str) -> Path:
+    """A notebook of code cells (plain JSON, so nbformat is not needed)."""
+    cells = [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+              "source": source.strip()} for source in sources]
+    path.write_text(json.dumps({
+        "cells": cells, "nbformat": 4, "nbformat_minor": 5,
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+    }))
+    return path
+
+
+class ServerProcess:
+    """A server in a subprocess on a free port of its own, its output in ``log``; a subclass gives ``command()``.
+
+    ``wait()`` returns once the TCP port accepts (a GET would start a kernel). ``stop()`` sends SIGTERM (the server
+    stops its kernels); ``start()`` then brings it back on the same port, logging to a file of its own
+    (``server.log``, then ``server-2.log``, ...); ``log_text()`` is the end of the current log.
+    """
+
+    name = "server"
+
+    def __init__(self, log: Path, cwd: Path) -> None:
+        self.port = free_port()
+        self.cwd = cwd
+        self.starts = 0
+        self._first_log = log
+        self._launch()
+
+    def command(self) -> list[str]:
+        raise NotImplementedError
+
+    def _launch(self) -> None:
+        self.starts += 1
+        first = self._first_log
+        self.log = first if self.starts == 1 else first.with_name(f"{first.stem}-{self.starts}{first.suffix}")
+        self._log_file = self.log.open("wb")
+        self.process = subprocess.Popen(self.command(), cwd=self.cwd, stdout=self._log_file,
+                                        stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace")[-3000:]
+
+    def wait(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{self.name} exited with {self.process.returncode}:\n{self.log_text()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.2)
+        raise TimeoutError(f"{self.name} did not open port {self.port} in {timeout} s:\n{self.log_text()}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)  # it stops its kernels
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._log_file.close()
+
+    def start(self) -> None:
+        """After ``stop()``: the server again, on the same port, once its port accepts."""
+        self._launch()
+        self.wait()
+
+
+class TutorServer(ServerProcess):
+    """``escoba-tutor serve --no-browser --port P ARGS`` (``--base-url``, ``--rules``, ``--lang``, ``--lessons``...)
+    run from the project's folder; ``url`` is its base URL, ending in ``/``, with the ``--base-url`` prefix when one
+    is given."""
+
+    name = "escoba-tutor"
+
+    def __init__(self, log: Path, *args: str) -> None:
+        self.args = args
+        super().__init__(log, cwd=ROOT)
+        prefix = args[args.index("--base-url") + 1].strip("/") if "--base-url" in args else ""
+        self.url = f"http://127.0.0.1:{self.port}/" + (f"{prefix}/" if prefix else "")
+
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "escoba_tutor.cli", "serve", "--no-browser", "--port", str(self.port),
+                *self.args]
+
+
+@pytest.fixture(scope="module")
+def tutor_server_factory(tmp_path_factory):
+    """``tutor_server_factory("--base-url", "/hub/user/ana/")``: a started server, stopped with the module."""
+    servers = []
+
+    def start(*args: str) -> TutorServer:
+        server = TutorServer(tmp_path_factory.mktemp("tutor") / "server.log", *args)
+        servers.append(server)
+        server.wait()
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()

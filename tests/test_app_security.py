@@ -9,12 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
 import time
 import urllib.request
 import uuid
@@ -23,52 +18,18 @@ from http.cookiejar import CookieJar
 from pathlib import Path
 
 import pytest
+from escoba_test_helpers import write_notebook
 
 CELL = "import escoba_tutor\nprint('lesson ready')"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def notebook(source: str) -> str:
-    return json.dumps({"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-                                  "source": source}],
-                       "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
-                                                   "language": "python"}},
-                       "nbformat": 4, "nbformat_minor": 5})
-
-
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server(tutor_server_factory, tmp_path_factory):
     folder = tmp_path_factory.mktemp("lessons")
     for lang in ("es", "en"):
         (folder / lang).mkdir()
-        (folder / lang / "index.ipynb").write_text(notebook(CELL))
-    port = free_port()
-    log = (folder / "server.log").open("wb")
-    process = subprocess.Popen([sys.executable, "-m", "escoba_tutor.cli", "serve", "--no-browser", "--port", str(port),
-                                "--lessons", str(folder)], stdout=log, stderr=subprocess.STDOUT,
-                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        process.kill()
-        pytest.fail("the server did not start")
-    yield f"http://127.0.0.1:{port}", folder
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-    log.close()
+        write_notebook(folder / lang / "index.ipynb", CELL)
+    return tutor_server_factory("--lessons", str(folder)).url, folder
 
 
 def open_page(base: str, path: str):
@@ -82,15 +43,15 @@ def open_page(base: str, path: str):
 
 def test_the_landing_redirect_keeps_the_query(server):
     base, _folder = server
-    _page, _jar, final = open_page(base, "/?lang=en&seed=3")
+    _page, _jar, final = open_page(base, "?lang=en&seed=3")
     assert final.endswith("/voila/render/en/index.ipynb?lang=en&seed=3")
-    _page, _jar, final = open_page(base, "/?lang=xx")
+    _page, _jar, final = open_page(base, "?lang=xx")
     assert "/voila/render/es/index.ipynb" in final  # an unknown language falls back to the default
 
 
 def test_the_page_shows_no_source_and_runs_the_lesson(server):
     base, _folder = server
-    page, _jar, _final = open_page(base, "/voila/render/es/index.ipynb")
+    page, _jar, _final = open_page(base, "voila/render/es/index.ipynb")
     assert "lesson ready" in page
     assert "import escoba_tutor" not in page  # no notebook source reaches a student
 
@@ -100,7 +61,7 @@ def test_a_page_cannot_run_code_on_the_server(server):
     from tornado.websocket import websocket_connect
 
     base, folder = server
-    page, jar, _final = open_page(base, "/voila/render/es/index.ipynb")
+    page, jar, _final = open_page(base, "voila/render/es/index.ipynb")
     kernel = re.search(r'"kernelId": *"([0-9a-f-]+)"', page).group(1)
     cookies = "; ".join(f"{c.name}={c.value}" for c in jar)
     marker = folder / "pwned.txt"
@@ -111,7 +72,7 @@ def test_a_page_cannot_run_code_on_the_server(server):
                            "parent_header": {}, "metadata": {}, "content": content, "channel": "shell"})
 
     async def talk() -> list[dict]:
-        url = base.replace("http", "ws") + f"/api/kernels/{kernel}/channels"
+        url = base.replace("http", "ws") + f"api/kernels/{kernel}/channels"
         connection = await websocket_connect(HTTPRequest(url, headers={"Cookie": cookies}))
         code = f"open({str(marker)!r}, 'w').write('ran')"
         await connection.write_message(message("execute_request", {"code": code, "silent": False,
@@ -155,3 +116,4 @@ def test_the_server_waits_for_slow_outputs_and_hides_tracebacks():
     binder = (Path(__file__).resolve().parent.parent / "binder" / "postBuild").read_text()
     settings = json.loads(binder.split("<<'JSON'\n", 1)[1].split("\nJSON", 1)[0])
     assert settings["VoilaExecutor"]["iopub_timeout"] == config.VoilaExecutor.iopub_timeout
+

@@ -13,10 +13,10 @@ import re
 from urllib.parse import urlsplit
 
 import pytest
+from helpers import assert_no_error, new_page, wait_rendered
 from playwright.sync_api import expect
 
 PREFIX = "/hub/user/ana/"
-ERRORS = re.compile(r"Traceback|There was an error|Error executing|Exception", re.I)
 
 pytestmark = pytest.mark.browser
 
@@ -29,9 +29,6 @@ def tutor(tutor_server_factory):
 @pytest.fixture
 def page(browser, tutor):
     """A page in a fresh context; after the test, every request it made to the server is checked."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
     requests, failures = [], []
     server = urlsplit(tutor.url).netloc
 
@@ -42,28 +39,15 @@ def page(browser, tutor):
             if response.status >= 400 and not (response.status == 403 and "/voila/api/shutdown/" in response.url):
                 failures.append(f"{response.status} {response.url}")
 
-    page.on("response", answered)
-    page.on("websocket", lambda ws: requests.append(urlsplit(ws.url).path))
-    yield page
-    page.remove_listener("response", answered)
-    page.goto("about:blank")
-    context.close()
+    with new_page(browser, 60_000) as page:
+        page.on("response", answered)
+        page.on("websocket", lambda ws: requests.append(urlsplit(ws.url).path))
+        yield page
+        page.remove_listener("response", answered)
     assert requests, "the page made no request to the server"
     outside = [path for path in requests if not path.startswith(PREFIX)]
     assert not outside, f"requests outside {PREFIX}: {outside[:5]}"
     assert not failures, f"failed requests: {failures[:5]}"
-
-
-def wait_rendered(page) -> None:
-    """Voilà has run every cell: its spinner is gone and the page body holds the lesson."""
-    page.wait_for_load_state("networkidle")
-    expect(page.locator("body")).not_to_contain_text("Executing", timeout=60_000)
-    expect(page.locator(".jp-OutputArea-output, .jp-RenderedHTMLCommon").first).to_be_visible(timeout=60_000)
-
-
-def assert_no_error(page) -> None:
-    text = page.locator("body").inner_text()
-    assert not ERRORS.search(text), ERRORS.search(text).group(0) + ": " + text[:500]
 
 
 def test_the_landing_page_opens_under_the_prefix(tutor, page):

@@ -9,9 +9,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -20,93 +17,23 @@ from playwright.sync_api import expect
 
 from escoba_tutor.widgets.i18n import Translator
 
-ROOT = Path(__file__).resolve().parents[2]
-
 pytestmark = pytest.mark.browser
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """``escoba-tutor serve`` on a port of its own; ``restart()`` stops it and starts it again on that port."""
-
-    def __init__(self, log_dir: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log_dir = log_dir
-        self.starts = 0
-        self.process: subprocess.Popen | None = None
-        self.start()
-
-    def start(self) -> None:
-        self.starts += 1
-        self._log = (self.log_dir / f"server-{self.starts}.log").open("wb")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "escoba_tutor.cli", "serve", "--no-browser", "--port", str(self.port)],
-            cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(self.log_text())
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return
-            except OSError:
-                time.sleep(0.2)
-        raise TimeoutError(self.log_text())
-
-    def log_text(self) -> str:
-        return (self.log_dir / f"server-{self.starts}.log").read_text(errors="replace")[-3000:]
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)  # it stops its kernels
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self._log.close()
-
-    def restart(self) -> None:
-        self.stop()
-        self.start()
-
-    def kernel_pids(self, kernel_id: str) -> list[int]:
-        """The processes of one of this server's kernels (its command line names the kernel's file)."""
-        found = []
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            if kernel_id in command and parent == self.process.pid:
-                found.append(int(entry.name))
-        return found
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    tutor = Server(tmp_path_factory.mktemp("faults"))
-    yield tutor
-    tutor.stop()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(45_000)
-    yield page
-    page.goto("about:blank")
-    context.close()
+def kernel_pids(tutor, kernel_id: str) -> list[int]:
+    """The processes of one of the server's kernels (its command line names the kernel's file)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if kernel_id in command and parent == tutor.process.pid:
+            found.append(int(entry.name))
+    return found
 
 
 def button_name(label: str) -> re.Pattern:
@@ -159,9 +86,23 @@ class Game:
             self.wait_for_my_turn()
             self.play_first_capture()
         self.wait_for_my_turn()
-        position = self.position()
-        assert re.fullmatch(r"[0-9A-Z-]{10,}", position["code"]), position["code"]
-        return position
+        return self.settled_position()
+
+    def settled_position(self, timeout: float = 20) -> dict:
+        """The position once every widget shows the same moment: each widget applies its update on its own, so
+        the resume code can still be the one from before the computer's last move when the cards are new."""
+        from escoba_tutor import Game as EngineGame
+
+        deadline = time.monotonic() + timeout
+        while True:
+            position = self.position()
+            assert re.fullmatch(r"[0-9A-Z-]{10,}", position["code"]), position["code"]
+            saved = EngineGame.from_resume_code(position["code"])
+            if saved.turn == 0 and [c.code for c in saved.hand(0)] == position["hand"] and \
+                    sorted(c.code for c in saved.table) == sorted(position["table"]):
+                return position
+            assert time.monotonic() < deadline, ("the resume code never matched the cards shown", position)
+            self.page.wait_for_timeout(250)
 
     def resume(self, code: str) -> None:
         self.code_field.fill(code)
@@ -190,36 +131,42 @@ def expect_banner(page, lang: str, reason: str):
     return banner.get_by_role("button", name=_("Reload the page"), exact=True)
 
 
-def test_no_banner_while_all_is_well(server, page):
+def reload_with(reload_button, page, lang: str) -> Game:
+    """The banner's reload button clicked: the play page again, its table drawn."""
+    reload_button.click()
+    game = Game(page, lang)
+    expect(game.root.locator(".et-row").first).to_be_visible(timeout=90_000)
+    return game
+
+
+def test_no_banner_while_all_is_well(tutor, page):
     game = Game(page, "es")
-    game.open(f"{server.url}/voila/render/es/play.ipynb")
+    game.open(f"{tutor.url}voila/render/es/play.ipynb")
     game.play_a_few_moves(1)
     page.wait_for_timeout(12_000)  # longer than the watch's period: it has asked the server at least once
     expect(page.locator("#escoba-connection-lost")).to_have_count(0)
 
 
-def test_a_killed_kernel_costs_a_reload_and_the_resume_code(server, page):
+def test_a_killed_kernel_costs_a_reload_and_the_resume_code(tutor, page):
     game = Game(page, "es")
-    game.open(f"{server.url}/voila/render/es/play.ipynb")
+    game.open(f"{tutor.url}voila/render/es/play.ipynb")
     before = game.play_a_few_moves()
-    pids = server.kernel_pids(kernel_id(page))
+    pids = kernel_pids(tutor, kernel_id(page))
     assert pids, "the page's kernel process was not found"
     for pid in pids:
         os.kill(pid, signal.SIGKILL)  # the server starts it again, empty: the page's widgets are gone
     reload_button = expect_banner(page, "es", "ended")
     assert game.code.inner_text().strip() == before["code"]  # the code is still there to copy
-    reload_button.click()
-    game = Game(page, "es")
-    expect(game.root.locator(".et-row").first).to_be_visible(timeout=90_000)
+    game = reload_with(reload_button, page, "es")
     expect(page.locator("#escoba-connection-lost")).to_have_count(0)
     game.resume(before["code"])
     assert game.position() == before
 
 
-def test_a_shut_down_kernel_is_told_in_english(server, page):
+def test_a_shut_down_kernel_is_told_in_english(tutor, page):
     """What culling does to a kernel, done at once through the server's REST API."""
     game = Game(page, "en")
-    game.open(f"{server.url}/voila/render/en/play.ipynb")
+    game.open(f"{tutor.url}voila/render/en/play.ipynb")
     before = game.play_a_few_moves(2)
     status = page.evaluate("""async (id) => {
         document.cookie = "_xsrf=escoba-test; path=/";
@@ -228,24 +175,20 @@ def test_a_shut_down_kernel_is_told_in_english(server, page):
     }""", kernel_id(page))
     assert status == 204
     reload_button = expect_banner(page, "en", "ended")
-    reload_button.click()
-    game = Game(page, "en")
-    expect(game.root.locator(".et-row").first).to_be_visible(timeout=90_000)
+    game = reload_with(reload_button, page, "en")
     game.resume(before["code"])
     assert game.position() == before
 
 
-def test_a_restarted_server_costs_a_reload_and_the_resume_code(server, page):
+def test_a_restarted_server_costs_a_reload_and_the_resume_code(tutor, page):
     game = Game(page, "es")
-    game.open(f"{server.url}/voila/render/es/play.ipynb")
+    game.open(f"{tutor.url}voila/render/es/play.ipynb")
     before = game.play_a_few_moves()
-    server.stop()
+    tutor.stop()
     expect_banner(page, "es", "unreachable")
-    server.start()
+    tutor.start()
     # back on its port, the server no longer knows the page's kernel: the banner says the session has ended
     reload_button = expect_banner(page, "es", "ended")
-    reload_button.click()
-    game = Game(page, "es")
-    expect(game.root.locator(".et-row").first).to_be_visible(timeout=90_000)
+    game = reload_with(reload_button, page, "es")
     game.resume(before["code"])
     assert game.position() == before

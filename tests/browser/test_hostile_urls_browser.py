@@ -5,65 +5,22 @@ traceback or notebook source shows. (The parameters' checks one by one: tests/te
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
-import time
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from helpers import new_page
 from playwright.sync_api import expect
 
-ROOT = Path(__file__).resolve().parents[2]
 ERRORS = re.compile(r"Traceback|There was an error|Error executing|Exception|import escoba_tutor", re.I)
 
 pytestmark = pytest.mark.browser
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def tutor(tmp_path_factory):
-    port = free_port()
-    log = (tmp_path_factory.mktemp("hostile-urls") / "server.log").open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "escoba_tutor.cli", "serve", "--no-browser", "--port", str(port)],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        process.kill()
-        pytest.fail("the server did not start")
-    yield f"http://127.0.0.1:{port}"
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-    log.close()
-
-
 @pytest.fixture(scope="module")
 def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    yield page
-    page.goto("about:blank")
-    context.close()
+    with new_page(browser, 60_000) as page:
+        yield page
 
 
 FIFTY_CARDS = "+".join(["1o", "2o", "3o", "4o", "5o", "6o", "7o", "10o", "11o", "12o"] * 5)
@@ -84,7 +41,7 @@ CASES = [
 
 @pytest.mark.parametrize("lang, query, said, card", CASES, ids=[f"{c[0]}-{c[1][:24]}" for c in CASES])
 def test_a_bad_parameter_is_left_out_with_a_note(tutor, page, lang, query, said, card):
-    page.goto(f"{tutor}/voila/render/{lang}/02-captures.ipynb?{query}")
+    page.goto(f"{tutor.url}voila/render/{lang}/02-captures.ipynb?{query}")
     expect(page.locator(".escoba-capture-table .et-card:visible").first).to_be_visible(timeout=90_000)
     notice = page.locator(".escoba-notice")
     expect(notice).to_be_visible()
@@ -95,7 +52,7 @@ def test_a_bad_parameter_is_left_out_with_a_note(tutor, page, lang, query, said,
 
 
 def test_an_unknown_language_opens_the_default_landing_page_with_a_note(tutor, page):
-    page.goto(f"{tutor}/?lang=xx&lang=yy")
+    page.goto(f"{tutor.url}?lang=xx&lang=yy")
     expect(page.locator(".escoba-notice")).to_contain_text("«lang» aparece más de una vez", timeout=90_000)
     assert page.url.split("?")[0].endswith("/voila/render/es/index.ipynb")
     assert not ERRORS.search(page.locator("body").inner_text())
