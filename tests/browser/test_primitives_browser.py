@@ -229,6 +229,7 @@ def test_highlighted_cards_have_non_colour_markers(page):
         expect(card).to_have_attribute("aria-current", "true")
         expect(card.locator(".et-hl-mark")).to_be_visible()
         expect(card.locator(".et-hl-mark")).to_have_text("★")
+        card.evaluate("(el) => Promise.all(el.getAnimations().map((a) => a.finished))")  # the ring grows in 0.15 s
         assert card.evaluate("(el) => getComputedStyle(el).transform") != "none"  # raised
         assert "7px" in card.evaluate("(el) => getComputedStyle(el).boxShadow")  # thick ring
     plain = table.get_by_role("button", name="cinco de oros")
