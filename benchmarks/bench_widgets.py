@@ -30,14 +30,15 @@ import argparse
 import json
 import os
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _voila_bench import Server, free_port, rss_mib, write_notebook  # noqa: E402 - the shared server helpers, beside this file
 
 CHROMIUM = "/usr/bin/chromium"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -76,20 +77,6 @@ TARGETS = {"first": 1.2, "click": 1.1, "rss": 1.3}
 
 
 # ------------------------------------------------------------------------------------------------- servers
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def write_notebook(path: Path, cells: list[str]) -> None:
-    path.write_text(json.dumps({
-        "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": c.strip()}
-                  for c in cells],
-        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
-        "nbformat": 4, "nbformat_minor": 5}))
-
-
 # ``--nodelay``: Voilà with TCP_NODELAY on its websockets (Tornado leaves Nagle's algorithm on), to show how much of
 # a click's time is Nagle's algorithm holding back the second and later messages of one answer.
 NODELAY_VOILA = """
@@ -108,65 +95,16 @@ sys.exit(main())
 """
 
 
-class Voila:
-    def __init__(self, notebook: Path, nodelay: bool = False):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}/"
-        voila = shutil.which("voila")
-        command = [voila] if voila else [sys.executable, "-m", "voila"]
-        if nodelay:
-            command = [sys.executable, "-c", NODELAY_VOILA]
-        self.log = (notebook.parent / f"{notebook.stem}.log").open("wb")
-        # culling removes the kernels of the pages already measured (Voilà refuses the close-tab beacon)
-        self.process = subprocess.Popen(
-            [*command, str(notebook), "--no-browser", f"--port={self.port}", "--Voila.ip=127.0.0.1",
-             "--MappingKernelManager.cull_idle_timeout=20", "--MappingKernelManager.cull_interval=10"],
-            cwd=notebook.parent, stdout=self.log, stderr=subprocess.STDOUT)
-
-    def wait(self, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"voila exited with {self.process.returncode}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return
-            except OSError:
-                time.sleep(0.2)
-        raise TimeoutError("voila did not open its port")
-
-    def kernels(self) -> dict[int, float]:
-        """The ipykernel children of this server: pid -> start time (clock ticks since boot)."""
-        found = {}
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-            except OSError:
-                continue
-            fields = stat[stat.rindex(")") + 2:].split()
-            if int(fields[1]) == self.process.pid and b"ipykernel" in cmdline:
-                found[int(entry)] = float(fields[19])
-        return found
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)  # Voilà stops its kernels on SIGTERM
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
-
-
-def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise RuntimeError(f"no VmRSS for {pid}")
+def voila(notebook: Path, nodelay: bool = False) -> Server:
+    """Plain Voilà serving one notebook (not yet waited for). Culling removes the kernels of the pages already
+    measured (Voilà refuses the close-tab beacon)."""
+    port = free_port()
+    found = shutil.which("voila")
+    command = [sys.executable, "-c", NODELAY_VOILA] if nodelay else [found] if found else [sys.executable, "-m",
+                                                                                           "voila"]
+    return Server([*command, str(notebook), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+                   "--MappingKernelManager.cull_idle_timeout=20", "--MappingKernelManager.cull_interval=10"],
+                  port, notebook.parent / f"{notebook.stem}.log", notebook.parent)
 
 
 # --------------------------------------------------------------------------------------------------- pages
@@ -192,7 +130,7 @@ FIRST_IN_VIEW = """(selector) => [...document.querySelectorAll(selector)].some(
 class Page:
     """One notebook open in its own browser context (so its own kernel)."""
 
-    def __init__(self, browser, server: Voila, kind: str):
+    def __init__(self, browser, server: Server, kind: str):
         self.kind, self.server = kind, server
         self.context = browser.new_context(viewport={"width": 1280, "height": 900})
         self.page = self.context.new_page()
@@ -336,8 +274,8 @@ def main() -> None:
     for kind, cells in NOTEBOOKS.items():
         if kind == "bare4" and not args.control:
             continue
-        write_notebook(folder / f"{kind}.ipynb", cells)
-        servers[kind] = Voila(folder / f"{kind}.ipynb", nodelay=args.nodelay)
+        write_notebook(folder / f"{kind}.ipynb", *cells)
+        servers[kind] = voila(folder / f"{kind}.ipynb", nodelay=args.nodelay)
     kinds = list(servers)
     first, rss, clicks, click_p95 = ({k: [] for k in kinds} for _ in range(4))
     started = time.monotonic()
