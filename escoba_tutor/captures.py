@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import product, starmap
 
 from .cards import DECK, Card, Suit, as_card, cards_mask, format_cards, parse_cards, table_mask
 from .errors import CardError
@@ -76,10 +77,10 @@ class _Target:
 
     def __init__(self, total: int) -> None:
         patterns = list(_patterns(total))
-        # Each pattern for the expansion: its first part as (shift of its nibble, its takes by nibble), then the
-        # other parts likewise (shaped so that the hot loop unpacks a flat tuple).
-        parts = [[(4 * (v - 1), [row[m] for row in _TAKES[v - 1]]) for v, m in p] for p in patterns]
-        self.parts = [(*p[0], tuple(p[1:])) if p else (0, [[frozenset()]] * 16, ()) for p in parts]
+        # Each pattern for the expansion, flat: (shift of a part's nibble, that part's takes by nibble) for
+        # each part in turn; the empty pattern of total 0 takes the empty set.
+        self.parts = [tuple(x for v, m in p for x in (4 * (v - 1), [row[m] for row in _TAKES[v - 1]]))
+                      or (0, [[frozenset()]] * 16) for p in patterns]
         lanes = range(len(patterns))
         self.packed = sum(sum(m << 4 * (v - 1) for v, m in p) << _LANE * k for k, p in enumerate(patterns))
         self.spread = sum(1 << _LANE * k for k in lanes)           # table counts x spread: one copy per lane
@@ -95,6 +96,7 @@ class _Target:
 
 
 _TARGETS = [_Target(total) for total in range(15)]
+_union = frozenset.union
 
 
 def _captures_in_mask(table: int, target: int) -> list[frozenset[Card]]:
@@ -107,12 +109,20 @@ def _captures_in_mask(table: int, target: int) -> list[frozenset[Card]]:
     parts_of = plan.parts
     k = fits.find(128)
     while k >= 0:
-        shift, takes, more_parts = parts_of[k]
-        sets = takes[(table >> shift) & 15]
-        for shift, takes in more_parts:
-            more = takes[(table >> shift) & 15]
-            sets = [a | b for a in sets for b in more]
-        found += sets
+        parts = parts_of[k]
+        # Specialised by the number of parts (one to three cover 99% of captures): each capture is built by
+        # one union, with no intermediate sets.
+        if len(parts) == 2:
+            found += parts[1][(table >> parts[0]) & 15]
+        elif len(parts) == 4:
+            more = parts[3][(table >> parts[2]) & 15]
+            found += [a | b for a in parts[1][(table >> parts[0]) & 15] for b in more]
+        elif len(parts) == 6:
+            second, third = parts[3][(table >> parts[2]) & 15], parts[5][(table >> parts[4]) & 15]
+            found += [_union(a, b, c) for a in parts[1][(table >> parts[0]) & 15] for b in second for c in third]
+        else:
+            found += starmap(_union, product(*[parts[i + 1][(table >> parts[i]) & 15]
+                                                for i in range(0, len(parts), 2)]))
         k = fits.find(128, k + 1)
     return found
 

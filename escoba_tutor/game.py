@@ -23,7 +23,7 @@ import random
 from collections import namedtuple
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import filterfalse
+from itertools import filterfalse, repeat
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -462,7 +462,7 @@ class Game:
         for card in hand:
             captures = _captures_in_mask(table, 15 - card.value) if fifteen else captures_on(card, table, rules)
             if captures:
-                moves += [_new(Move, (card, taken)) for taken in captures]
+                moves += map(_new, repeat(Move), zip(repeat(card), captures))  # a C loop (zip reuses its pair)
                 if not rules.must_capture:
                     moves.append(_new(Move, (card, _NO_CARDS)))
             else:
@@ -509,6 +509,9 @@ class Game:
         A move the rules forbid raises an :class:`IllegalMoveError` that says why and lists the legal
         captures, and changes nothing.
         """
+        legal = self._legal
+        if legal and type(move) is Move and captured is None and move in legal:
+            return self._apply(move)  # a move just taken from legal_moves(): found by identity at once
         if self._s.winner is not None:
             raise GameOverError("the game is over: start a new one or undo", code="game_over")
         if type(move) is Move and captured is None:
@@ -520,8 +523,7 @@ class Game:
         elif not isinstance(move, Move):
             raise IllegalMoveError(f"a move must be a Move or text like '3c+1o+4b+7o', not {type(move).__name__}",
                                    code="bad_move_text")
-        legal = self._legal if self._legal is not None else self.legal_moves()
-        if move in legal:  # a move taken from legal_moves() is found by identity at once
+        if move in self.legal_moves():
             return self._apply(move)
         if move in self.renuncio_moves():
             return self._apply(move, renuncio=True)
