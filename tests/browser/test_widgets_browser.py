@@ -161,7 +161,7 @@ def screenshots(page, folder, name: str, size: tuple[int, int]) -> None:
     tall as the content for that one)."""
     width, height = size
     page.set_viewport_size({"width": width, "height": height})
-    page.wait_for_timeout(300)  # let the layout and the card transitions settle (nothing to wait for in the DOM)
+    page.wait_for_timeout(300)  # let the layout settle (nothing to wait for in the DOM)
     page.evaluate("() => document.querySelectorAll('*').forEach((el) => { el.scrollTop = 0; })")
     page.screenshot(path=folder / f"{name}-{width}x{height}.png")
     tall = page.evaluate("() => Math.max(...[...document.querySelectorAll('*')].map((el) => el.scrollHeight))")

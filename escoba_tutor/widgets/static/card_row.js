@@ -81,15 +81,24 @@ function render({ model, el }) {
     const row = source.get("rows").find((r) => r.id === source.get("selected"));
     return (row && row.cards) || [];
   };
+  // Selection and highlight changes are drawn in a microtask, after a click's message to the kernel has left
+  // (the drawing happens while it travels), and once for several changes in a row.
+  let paintQueued = false;
+  function paintSoon() {
+    if (paintQueued) return;
+    paintQueued = true;
+    queueMicrotask(() => { paintQueued = false; paint(); });
+  }
+
   async function follow() {
-    if (source) source.off(sourceEvents, paint);
+    if (source) source.off(sourceEvents, paintSoon);
     source = null;
     const ref = model.get("picker");
     if (ref && model.widget_manager) {
       const found = await model.widget_manager.get_model(String(ref).replace(/^IPY_MODEL_/, ""));
       if (model.get("picker") !== ref) return; // changed while it was looked up
       source = found;
-      source.on(sourceEvents, paint);
+      source.on(sourceEvents, paintSoon);
     }
     paint();
   }
@@ -133,7 +142,7 @@ function render({ model, el }) {
     if (again) again.focus({ preventScroll: true });
   }
 
-  // Selection and highlight only: update classes and ARIA in place (so CSS transitions run).
+  // Selection and highlight only: update classes and ARIA in place (no rebuild, so focus stays put).
   function paint() {
     const sel = new Set(model.get("selected")), hl = new Set([...model.get("highlighted"), ...chosenCards()]);
     const cards = faceUp();
@@ -194,15 +203,15 @@ function render({ model, el }) {
   const rebuildOn = "change:cards change:labels change:marks change:face_down change:back_label change:mode " +
     "change:deck change:size change:disabled change:group_label change:figure_words";
   model.on(rebuildOn, build);
-  model.on("change:selected change:highlighted", paint);
+  model.on("change:selected change:highlighted", paintSoon);
   model.on("change:picker", follow);
   build();
   follow();
   return () => {
     model.off(rebuildOn, build);
-    model.off("change:selected change:highlighted", paint);
+    model.off("change:selected change:highlighted", paintSoon);
     model.off("change:picker", follow);
-    if (source) source.off(sourceEvents, paint);
+    if (source) source.off(sourceEvents, paintSoon);
     source = null;
   };
 }

@@ -94,6 +94,15 @@ function render({ model, el }) {
     }
   }
 
+  // A new choice is drawn in a microtask, after the click's message to the kernel has left: the drawing then
+  // happens while the message travels instead of before it.
+  let paintQueued = false;
+  function paintSoon() {
+    if (paintQueued) return;
+    paintQueued = true;
+    queueMicrotask(() => { paintQueued = false; paint(); });
+  }
+
   function choose(tr) {
     focusId = tr.dataset.id;
     if (model.get("disabled") || model.get("selected") === tr.dataset.id) return paint();
@@ -143,11 +152,11 @@ function render({ model, el }) {
   wrap.addEventListener("focusin", onFocus);
   const rebuildOn = "change:headers change:rows change:caption change:deck change:disabled change:empty_text";
   model.on(rebuildOn, build);
-  model.on("change:selected", paint);
+  model.on("change:selected", paintSoon);
   build();
   return () => {
     model.off(rebuildOn, build);
-    model.off("change:selected", paint);
+    model.off("change:selected", paintSoon);
   };
 }
 
