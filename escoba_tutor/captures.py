@@ -110,8 +110,8 @@ def _captures_in_mask(table: int, target: int) -> list[frozenset[Card]]:
     k = fits.find(128)
     while k >= 0:
         parts = parts_of[k]
-        # Specialised by the number of parts (one to three cover 99% of captures): each capture is built by
-        # one union, with no intermediate sets.
+        # Specialised by the number of parts (one to three: 86% of captures on random tables, four take the
+        # general path): each capture is built by one union, with no intermediate sets.
         if len(parts) == 2:
             found += parts[1][(table >> parts[0]) & 15]
         elif len(parts) == 4:
