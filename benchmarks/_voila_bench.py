@@ -69,6 +69,19 @@ def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def new_kernel(server, before: set[int], what: str, timeout: float = 30) -> int:
+    """The pid of the kernel a page has just started: the newest of the server's kernels not in ``before``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        new = {pid: start for pid, start in server.kernels().items() if pid not in before}
+        if new or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    if not new:
+        raise RuntimeError(f"no new kernel found for {what}")
+    return max(new, key=new.get)
+
+
 def rss_mib(pid: int) -> float:
     """VmRSS of one process (0 once it is gone)."""
     try:

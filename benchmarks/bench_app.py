@@ -36,6 +36,7 @@ from _voila_bench import (
     LAUNCH_ARGS,
     ROOT,
     load_average,
+    new_kernel,
     rss_mib,
     tutor_server,
     voila_server,
@@ -66,16 +67,9 @@ def open_page(browser, server, path: str, selector: str) -> tuple[float, float]:
         text = page.locator("body").inner_text()
         if ERROR_TEXT.search(text):
             raise RuntimeError(f"{server.url + path} shows {ERROR_TEXT.search(text).group(0)!r}")
-        deadline = time.monotonic() + 30
-        while True:  # the kernel started for this page
-            new = {pid: start for pid, start in server.kernels().items() if pid not in before}
-            if new or time.monotonic() > deadline:
-                break
-            time.sleep(0.1)
-        if not new:
-            raise RuntimeError(f"no new kernel found for {server.url + path}")
+        kernel = new_kernel(server, before, server.url + path)
         time.sleep(1.5)  # let the kernel finish its start-up work (comm messages, garbage)
-        rss = rss_mib(max(new, key=new.get))
+        rss = rss_mib(kernel)
         page.goto("about:blank")
     finally:
         context.close()

@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _voila_bench import Server, free_port, rss_mib, write_notebook  # noqa: E402 - the shared server helpers, beside this file
+from _voila_bench import Server, free_port, new_kernel, rss_mib, write_notebook  # noqa: E402 - the shared server helpers, beside this file
 
 CHROMIUM = "/usr/bin/chromium"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -139,15 +139,7 @@ class Page:
         self.page.goto(server.url, wait_until="commit")
         self.first_ms = self.page.wait_for_function(FIRST_IN_VIEW, arg=FIRST[kind], polling=16).json_value()
         self.clicks = 0
-        deadline = time.monotonic() + 20
-        while True:  # the kernel started for this page
-            new = {pid: start for pid, start in server.kernels().items() if pid not in before}
-            if new or time.monotonic() > deadline:
-                break
-            time.sleep(0.1)
-        if not new:
-            raise RuntimeError(f"no new kernel found for the {kind} page")
-        self.kernel = max(new, key=new.get)
+        self.kernel = new_kernel(server, before, f"the {kind} page", timeout=20)
 
     def rss(self) -> float:
         time.sleep(1.5)  # let the kernel finish its start-up work (comm messages, garbage)
