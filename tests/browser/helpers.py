@@ -6,10 +6,14 @@ instead, as both are imported under the name ``conftest``. Fixtures stay in conf
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from playwright.sync_api import expect
+
+from escoba_tutor.captures import legal_captures
+from escoba_tutor.rules import rules_by_name
 
 ERRORS = re.compile(r"Traceback|There was an error|Error executing|Exception", re.I)
 
@@ -36,3 +40,36 @@ def wait_rendered(page) -> None:
 def assert_no_error(page) -> None:
     text = page.locator("body").inner_text()
     assert not ERRORS.search(text), ERRORS.search(text).group(0) + ": " + text[:500]
+
+
+def captures_shown(root, hand: str, table: str) -> dict:
+    """What a game table shows at one moment: the codes of its groups named ``hand`` and ``table``, and the ids
+    of its capture list's rows."""
+    return root.evaluate("""(root, [hand, table]) => {
+        const codes = (name) => [...(root.querySelector(`[role=group][aria-label="${name}"]`)
+            ?.querySelectorAll("[data-code]") ?? [])].map((card) => card.dataset.code);
+        return {hand: codes(hand), table: codes(table),
+                rows: [...root.querySelectorAll("[role=grid] tbody tr[data-id]")].map((row) => row.dataset.id)};
+    }""", [hand, table])
+
+
+def wait_captures_settled(root, hand: str, table: str, rules: str = "escoba", timeout: float = 20) -> None:
+    """Wait until the capture list is the one for the hand and table shown (groups named ``hand`` and ``table``).
+
+    Each widget applies the kernel's update on its own, so for a moment after a move the status line can say it is
+    my turn while the list still holds the rows of the position before: a click then chooses a capture that is gone
+    (the kernel drops it). A student would see the list change under their pointer; a test must not click then.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        shown = captures_shown(root, hand, table)
+        hand_cards, table_cards = shown["hand"], shown["table"]
+        expected = []
+        for card in hand_cards:
+            captures = legal_captures(card, table_cards, rules_by_name(rules))
+            expected += [f"{card}:" + "+".join(c.code for c in sorted(taken)) for taken in captures] or [
+                f"{card}:"]
+        if hand_cards and sorted(shown["rows"]) == sorted(expected):
+            return
+        assert time.monotonic() < deadline, ("the capture list never matched the cards shown", shown, expected)
+        root.page.wait_for_timeout(100)

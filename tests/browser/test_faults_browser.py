@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import wait_captures_settled
 from playwright.sync_api import expect
 
 from escoba_tutor.widgets.i18n import Translator
@@ -65,6 +66,7 @@ class Game:
         expect(self.root.locator(".et-live").first).to_contain_text(self._("Your turn."), timeout=30_000)
         expect(self.play_button).to_be_enabled()
         expect(self.grid.locator("tbody tr[data-id]").first).to_be_visible()
+        wait_captures_settled(self.root, self._("Your hand"), self._("Table"))
 
     def play_first_capture(self) -> None:
         row = self.grid.locator("tbody tr[data-id]").first

@@ -14,6 +14,7 @@ import re
 import time
 
 import pytest
+from helpers import wait_captures_settled
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -501,6 +502,7 @@ class Table:
     def play_one(self, by_cards: bool) -> str:
         """Choose the first capture (or, with no capture, the first card) and press Jugar; returns the card
         played. ``by_cards``: click the cards themselves instead of the row of the table of captures."""
+        wait_captures_settled(self.root, "Tu mano", "Mesa")
         row = self.grid.locator("tbody tr[data-id]").first
         row_id = row.get_attribute("data-id")
         card, taken = row_id.split(":")
