@@ -297,9 +297,9 @@ class PlayerView:
 
 # -------------------------------------------------------------------------------------------------- state
 class _State:
-    """Everything that changes during a game. Hands, table and piles are tuples, so a snapshot for undo is a
-    shallow copy; ``plays`` only grows within a deal, so a snapshot keeps its length and undo cuts it back.
-    ``log_sizes`` holds the lengths of the game's logs when the snapshot was taken."""
+    """Everything that changes during a game. Hands, table, piles and the per-side counts are tuples, so a
+    snapshot for undo is a shallow copy; ``plays`` only grows within a deal, so a snapshot keeps its length and
+    undo cuts it back. ``log_sizes`` holds the lengths of the game's logs when the snapshot was taken."""
 
     __slots__ = ("deal", "dealer", "deck", "dealt", "hands", "table", "table_mask", "piles", "escobas",
                  "last_capturer", "turn", "totals", "initial_table", "dealer_capture", "dealer_escobas",
@@ -309,8 +309,8 @@ class _State:
         other = _State.__new__(_State)
         other.deal, other.dealer, other.deck, other.dealt = self.deal, self.dealer, self.deck, self.dealt
         other.hands, other.table, other.table_mask = self.hands[:], self.table, self.table_mask
-        other.piles, other.escobas = self.piles[:], self.escobas[:]
-        other.hand_escobas, other.renuncios, other.sweeps = self.hand_escobas[:], self.renuncios[:], self.sweeps[:]
+        other.piles, other.escobas = self.piles[:], self.escobas
+        other.hand_escobas, other.renuncios, other.sweeps = self.hand_escobas, self.renuncios, self.sweeps
         other.last_capturer, other.turn, other.totals = self.last_capturer, self.turn, self.totals
         other.initial_table, other.dealer_capture = self.initial_table, self.dealer_capture
         other.dealer_escobas, other.round, other.winner = self.dealer_escobas, self.round, self.winner
@@ -320,6 +320,12 @@ class _State:
 
 #: The sides for each number of players: who plays with whom (four players: 0 and 2 against 1 and 3).
 SIDES = {2: ((0,), (1,)), 3: ((0,), (1,), (2,)), 4: ((0, 2), (1, 3))}
+
+
+def _plus(counts: tuple[int, ...], side: int, n: int) -> tuple[int, ...]:
+    """``counts`` with ``n`` added to one side's. The per-side counts are tuples: they change a few times a
+    deal, while the state is copied for undo at every round's end, which then shares them instead of copying."""
+    return counts[:side] + (counts[side] + n,) + counts[side + 1:]
 
 
 def _pairs_of_15(table: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -367,7 +373,8 @@ class Game:
         self._events: list = []
         self._moves: list[Move] = []
         self._deals: list[DealRecord] = []
-        self._undo: list[_State] = []
+        self._undo: list[_State | tuple[Card, ...]] = []  # a snapshot, or the table before an ordinary play
+        self._undo_last_capturer: list[int | None] = []  # for each ordinary play on the stack
         self._legal: tuple[Move, ...] | None = None
         state = self._s = _State()
         state.totals = (0,) * len(self.sides)
@@ -562,14 +569,19 @@ class Game:
         side = self.side_of[player]
         card, taken = move
         before = s.hands[player]
-        if player == s.dealer and len(before) == 1:
-            # The last card of a round: dealing or the deal's end follows, so keep the whole state.
+        following = (player + 1) % self.players
+        if not s.hands[following]:
+            # The round's last card (the next player has none): dealing or the deal's end follows, so keep the
+            # whole state.
             snapshot = s.copy()
             snapshot.log_sizes = (len(self._events), len(self._moves), len(self._deals))
             self._undo.append(snapshot)
-        else:  # an ordinary play changes only these
-            self._undo.append((player, before, s.table, s.table_mask, side, s.piles[side], s.escobas[side],
-                               s.last_capturer, len(s.plays), s.renuncios[side]))
+        else:
+            # An ordinary play: its PlayRecord and Play event say how to take it back, except for the table's
+            # order and who captured last before it. Those two go on the stack as they are, not in a new tuple:
+            # every object a play keeps alive is work for the garbage collector for the rest of the game.
+            self._undo.append(s.table)
+            self._undo_last_capturer.append(s.last_capturer)
         at = before.index(card)
         s.hands[player] = before[:at] + before[at + 1:]
         escoba = unscored = False
@@ -582,23 +594,23 @@ class Game:
             if not s.table:
                 if self.rules.last_play_escoba or s.dealt < 40 or any(s.hands):  # not the deal's last card
                     escoba = True
-                    s.escobas[side] += 1
+                    s.escobas = _plus(s.escobas, side, 1)
                 else:
                     unscored = True
-                    s.sweeps[side] += 1
+                    s.sweeps = _plus(s.sweeps, side, 1)
         else:
             s.table = s.table + (card,)  # the table keeps the order the cards were laid in
             s.table_mask += card.bit
             captured = ()
             if renuncio:
-                s.renuncios[side] += 1
+                s.renuncios = _plus(s.renuncios, side, 1)
         event = _new(Play, (s.deal, player, side, card, captured, escoba, renuncio, unscored))
         self._events.append(event)
         self._moves.append(move)
         s.plays.append(_new(PlayRecord, (player, before, move, escoba)))
-        s.turn = (player + 1) % self.players
+        s.turn = following
         self._legal = None
-        if not s.hands[s.turn]:
+        if not s.hands[following]:
             if s.dealt < 40:
                 self._deal_round()
             else:
@@ -616,14 +628,21 @@ class Game:
             del self._events[events:], self._moves[moves:], self._deals[deals:]
             del entry.plays[entry.plays_len:]
             self._s = entry
-        else:
+        else:  # an ordinary play (see _apply): the table before it, and the rest undone from its records
             s = self._s
-            player, s.hands[player], s.table, s.table_mask, side, s.piles[side], s.escobas[side], \
-                s.last_capturer, plays, s.renuncios[side] = entry
-            s.turn = player
-            del s.plays[plays:]
-            self._events.pop()
-            move = self._moves.pop()
+            player, before, move, _escoba = s.plays.pop()
+            event = self._events.pop()
+            self._moves.pop()
+            side = event.side
+            s.hands[player], s.table, s.turn = before, entry, player
+            s.table_mask = sum(map(_bit_of, entry))
+            s.last_capturer = self._undo_last_capturer.pop()
+            if event.captured:
+                s.piles[side] = s.piles[side][:-len(event.captured) - 1]
+            if event.escoba:
+                s.escobas = _plus(s.escobas, side, -1)
+            if event.renuncio:
+                s.renuncios = _plus(s.renuncios, side, -1)
         self._legal = None
         return move
 
@@ -649,8 +668,7 @@ class Game:
         s.table = s.initial_table
         s.table_mask = sum(c.bit for c in s.table)
         s.piles = [()] * len(self.sides)
-        s.escobas = [0] * len(self.sides)
-        s.hand_escobas, s.renuncios, s.sweeps = [0] * len(self.sides), [0] * len(self.sides), [0] * len(self.sides)
+        s.escobas = s.hand_escobas = s.renuncios = s.sweeps = (0,) * len(self.sides)
         s.last_capturer = None
         s.turn = mano
         s.plays = []
@@ -666,7 +684,7 @@ class Game:
             side = self.side_of[dealer]
             s.dealer_capture, s.dealer_escobas = taken, escobas
             s.piles[side] += taken
-            s.escobas[side] += escobas
+            s.escobas = _plus(s.escobas, side, escobas)
             s.last_capturer = side
             s.table = tuple(c for c in s.table if c not in taken)
             s.table_mask = sum(c.bit for c in s.table)
@@ -683,7 +701,7 @@ class Game:
             hand = s.hands[player]
             if sum(c.value for c in hand) == 15:
                 side = self.side_of[player]
-                s.hand_escobas[side] += 1
+                s.hand_escobas = _plus(s.hand_escobas, side, 1)
                 self._events.append(HandEscoba(s.deal, player, side, hand))
 
     def _deal_round(self) -> None:
@@ -782,7 +800,7 @@ class Game:
         hands = [tuple(sorted(hand, key=_by_index)) for hand in hands]
         table, deck = tuple(table), tuple(deck)
         piles = [tuple(pile) for pile in piles] if piles is not None else [()] * sides
-        escobas = list(escobas) if escobas is not None else [0] * sides
+        escobas = tuple(escobas) if escobas is not None else (0,) * sides
         totals = tuple(totals) if totals is not None else (0,) * sides
         placed = [card for part in (*hands, table, deck, *piles) for card in part]
         problem = None
@@ -809,7 +827,8 @@ class Game:
         s.piles, s.escobas, s.last_capturer, s.totals = piles, escobas, last_capturer, totals
         s.initial_table = tuple(card for pile in piles for card in pile) + table
         s.dealer_capture, s.dealer_escobas, s.plays = (), 0, []
-        s.hand_escobas, s.renuncios, s.sweeps = [0] * sides, [0] * sides, [0] * sides
+        s.hand_escobas = s.renuncios = s.sweeps = (0,) * sides
         s.round = 1 + max(0, s.dealt - (3 * players + 4)) // (3 * players)
         game._events, game._moves, game._deals, game._undo, game._legal = [], [], [], [], None
+        game._undo_last_capturer = []
         return game
