@@ -315,21 +315,7 @@ class _Search:
             return self.leaf(game, moves, mine)
         if len(moves) > 1 and depth > 1:  # likely best first, so that more of the rest is cut off
             moves = sorted(moves, key=_quick_gain, reverse=True)
-        best = -math.inf if mine else math.inf
-        for move in moves:
-            game.play(move)
-            value = self.value(game, depth - 1, alpha, beta)
-            game.undo()
-            if mine:
-                if value > best:
-                    best = value
-                    alpha = max(alpha, value)
-            elif value < best:
-                best = value
-                beta = min(beta, value)
-            if alpha >= beta:
-                break
-        return best
+        return self.best(game, moves, mine, alpha, beta, lambda _move, a, b: self.value(game, depth - 1, a, b))
 
     def exact(self, game: Game, last: int | None, alpha: float = -math.inf, beta: float = math.inf) -> float:
         """The value with best play by everyone to the deal's end (every card known), by alpha-beta search
@@ -352,10 +338,20 @@ class _Search:
         moves = game.legal_moves()
         if len(moves) > 1:
             moves = sorted(moves, key=_quick_gain, reverse=True)
+        best = self.best(game, moves, mine, alpha, beta,
+                         lambda move, a, b: self.exact(game, side if move.captured else last, a, b))
+        # 0: exact; 1: a lower bound (the search stopped at beta); -1: an upper bound (nothing beat alpha).
+        self.memo[key] = (best, 1 if best >= high else -1 if best <= low else 0)
+        return best
+
+    @staticmethod
+    def best(game: Game, moves, mine: bool, alpha: float, beta: float, child) -> float:
+        """Alpha-beta over ``moves``: each one played, valued by ``child(move, alpha, beta)`` and taken back; the
+        best value for the side to move (the highest when it is this side, else the lowest)."""
         best = -math.inf if mine else math.inf
         for move in moves:
             game.play(move)
-            value = self.exact(game, side if move.captured else last, alpha, beta)
+            value = child(move, alpha, beta)
             game.undo()
             if mine:
                 if value > best:
@@ -366,8 +362,6 @@ class _Search:
                 beta = min(beta, value)
             if alpha >= beta:
                 break
-        # 0: exact; 1: a lower bound (the search stopped at beta); -1: an upper bound (nothing beat alpha).
-        self.memo[key] = (best, 1 if best >= high else -1 if best <= low else 0)
         return best
 
     def final(self, game: Game) -> float:
