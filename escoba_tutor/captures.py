@@ -99,10 +99,18 @@ _TARGETS = [_Target(total) for total in range(15)]
 _union = frozenset.union
 
 
-def _captures_in_mask(table: int, target: int) -> list[frozenset[Card]]:
-    """Every set of cards of the bit set ``table`` whose capture values add up to ``target``."""
+def _value_counts(table: int) -> int:
+    """How many cards of each value the bit set ``table`` holds, one per nibble."""
     counts = table - ((table >> 1) & _LOW_BITS)
-    counts = (counts & _PAIR_BITS) + ((counts >> 2) & _PAIR_BITS)
+    return (counts & _PAIR_BITS) + ((counts >> 2) & _PAIR_BITS)
+
+
+def _captures_in_mask(table: int, target: int, counts: int | None = None) -> list[frozenset[Card]]:
+    """Every set of cards of the bit set ``table`` whose capture values add up to ``target``; ``counts``, when
+    given, is ``_value_counts(table)`` (a whole hand's captures on one table need it once)."""
+    if counts is None:
+        counts = table - ((table >> 1) & _LOW_BITS)
+        counts = (counts & _PAIR_BITS) + ((counts >> 2) & _PAIR_BITS)
     plan = _TARGETS[target]
     fits = plan.fitting(counts)
     found: list[frozenset[Card]] = []

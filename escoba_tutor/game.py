@@ -27,7 +27,7 @@ from itertools import filterfalse, repeat
 from operator import attrgetter
 from typing import NamedTuple
 
-from .captures import _captures_in_mask, capture_target, captures_on
+from .captures import _captures_in_mask, _value_counts, capture_target, captures_on
 from .cards import DECK, Card, as_card, format_cards, parse_card, parse_cards
 from .errors import (
     CardError,
@@ -465,9 +465,10 @@ class Game:
     def _moves_for(self, hand: Iterable[Card]) -> tuple[Move, ...]:
         rules, table = self.rules, self._s.table_mask
         fifteen = rules.capture == "fifteen"
+        counts = _value_counts(table)
         moves: list[Move] = []
         for card in hand:
-            captures = _captures_in_mask(table, 15 - card.value) if fifteen else captures_on(card, table, rules)
+            captures = _captures_in_mask(table, 15 - card.value, counts) if fifteen else captures_on(card, table, rules)
             if captures:
                 moves += map(_new, repeat(Move), zip(repeat(card), captures))  # a C loop (zip reuses its pair)
                 if not rules.must_capture:
