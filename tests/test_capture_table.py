@@ -126,6 +126,26 @@ def test_the_deck_picker_sets_the_table_and_the_hand():
     assert [row["id"] for row in widget.model.rows] == ["3c:1o+7o+4b"]
 
 
+def test_the_deck_picker_is_built_only_when_opened():
+    widget = CaptureTable(table="1o", hand="3c")
+    assert widget._deck_row is None and widget._deck_box.children == ()
+    widget._deck_toggle.value = True
+    assert len(widget._deck_row.cards) == 40 and widget._deck_row.selected == ["1o"]
+
+
+def test_a_fourth_card_picked_for_the_hand_is_refused_with_a_reason(caplog):
+    widget = CaptureTable(table="2c 3e 10b 12c", hand="5o 1e 12o")
+    widget._deck_toggle.value = True
+    widget._deck_target.index = 1
+    widget._deck_row.selected = ["5o", "1e", "12o", "1c"]
+    assert "como mucho 3 cartas" in widget._status.message  # said, not "something failed"
+    assert [c.code for c in widget.model.hand_cards] == ["5o", "1e", "12o"]  # the last valid hand stays
+    assert widget._deck_row.selected == ["5o", "1e", "12o"]  # and the deck shows it again
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+    widget._deck_row.selected = ["5o", "1e"]
+    assert widget.hand == "5o 1e" and widget._status.message == ""
+
+
 def test_scopa_and_the_language_switch():
     widget = CaptureTable(table="2c 3e 5b", hand="5o", rules="scopa", lang="en")
     assert [row["id"] for row in widget.model.rows] == ["5o:5b"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import html
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_string import HTMLStyle
 from traitlets import Any, Bool, Dict, HasTraits, Instance, Int, List, Tuple, Unicode, link, observe, validate
 
 from ..captures import CaptureCheck, capture_gains, check_capture, legal_captures
@@ -174,22 +175,26 @@ class CaptureTable(w.VBox):
         self.model = model or CaptureModel(hand=hand, table=table, rules=as_rules(rules))
         super().__init__(**kwargs)
         self.add_class("escoba-capture-table")
-        self._title = w.HTML()
+        # Each widget is a model the page must create before it draws anything: the children whose layout never
+        # changes share one Layout, and the labels and the buttons one style each (45 models became 30).
+        fixed, label_style, button_style = w.Layout(), HTMLStyle(), w.ButtonStyle()
+        self._title = w.HTML(layout=fixed, style=label_style)
         self._table_text = w.Text(continuous_update=False, layout=w.Layout(width="auto", flex="1 1 14em"))
         self._hand_text = w.Text(continuous_update=False, layout=w.Layout(width="auto", flex="1 1 10em"))
         self._inputs = w.HBox([self._table_text, self._hand_text], layout=w.Layout(flex_flow="row wrap"))
-        self._picker = RowPicker()
-        self._table_row = CardRow(mode="multi", picker=self._picker)
-        self._hand_row = CardRow(mode="single", picker=self._picker)
-        self._table_label = w.HTML()
-        self._hand_label = w.HTML()
-        self._check = w.Button(icon="check")
-        self._clear = w.Button(icon="eraser")
+        self._picker = RowPicker(layout=fixed)
+        self._table_row = CardRow(mode="multi", picker=self._picker, layout=fixed)
+        self._hand_row = CardRow(mode="single", picker=self._picker, layout=fixed)
+        self._table_label = w.HTML(layout=fixed, style=label_style)
+        self._hand_label = w.HTML(layout=fixed, style=label_style)
+        self._check = w.Button(icon="check", layout=fixed, style=button_style)
+        self._clear = w.Button(icon="eraser", layout=fixed, style=button_style)
         self._status = LiveRegion(sticky=True)
         self._controls = w.HBox([self._check, self._clear], layout=w.Layout(flex_flow="row wrap"))
-        self._deck_target = w.ToggleButtons()
-        self._deck_row = CardRow(mode="multi", size="small")
-        self._deck_box = w.VBox([self._deck_target, self._deck_row])
+        # The deck picker (40 cards) is built the first time it is opened: most pages never open it.
+        self._deck_target: w.ToggleButtons | None = None
+        self._deck_row: CardRow | None = None
+        self._deck_box = w.VBox()
         self._deck_toggle = w.ToggleButton(icon="th")
         self.children = [self._title, self._inputs, self._deck_toggle, self._deck_box, self._table_label,
                          self._table_row,
@@ -206,9 +211,7 @@ class CaptureTable(w.VBox):
         self._picker.observe(self._picked_row, "selected")
         self._hand_row.observe(self._built, "selected")
         self._table_row.observe(self._built, "selected")
-        self._deck_row.observe(self._deck_clicked, "selected")
         self._deck_toggle.observe(self._redraw, "value")
-        self._deck_target.observe(self._redraw, "value")
         self._check.on_click(self._check_clicked)
         self._clear.on_click(self._clear_clicked)
         self.model.observe(self._redraw, "revision")
@@ -289,13 +292,27 @@ class CaptureTable(w.VBox):
         self._deck_toggle.layout.display = "inline-flex" if self.editable else "none"
         self._deck_toggle.description = _("Pick cards from the deck")
         self._deck_box.layout.display = "flex" if self._deck_toggle.value and self.editable else "none"
-        self._deck_target.options = [_("Table"), _("Hand")]
-        self._deck_row.deck = self.deck
-        self._deck_row.group_label = _("The 40 cards")
-        self._deck_row.cards = [c.code for c in DECK]
-        self._deck_row.labels = [_.card_name(c) for c in DECK]
-        target = m.hand_cards if self._deck_target.index == 1 else m.table_cards
-        self._deck_row.selected = [c.code for c in target]
+        if self._deck_toggle.value and self._deck_row is None:
+            self._deck_target = w.ToggleButtons()
+            self._deck_row = CardRow(mode="multi", size="small")
+            self._deck_box.children = [self._deck_target, self._deck_row]
+            self._deck_row.observe(self._deck_clicked, "selected")
+            self._deck_target.observe(self._redraw, "value")
+        if self._deck_row is not None:
+            self._deck_target.options = [_("Table"), _("Hand")]
+            self._deck_row.deck = self.deck
+            self._deck_row.group_label = _("The 40 cards")
+            self._deck_row.cards = [c.code for c in DECK]
+            self._deck_row.labels = [_.card_name(c) for c in DECK]
+            target = [c.code for c in (m.hand_cards if self._deck_target.index == 1 else m.table_cards)]
+            if set(self._deck_row.selected) != set(target):
+                # In step with the position (a refused pick, e.g. a fourth card for the hand, is taken back):
+                # this is not a click, so _deck_clicked must not answer it.
+                self._deck_row.unobserve(self._deck_clicked, "selected")
+                try:
+                    self._deck_row.selected = target
+                finally:
+                    self._deck_row.observe(self._deck_clicked, "selected")
 
         figures = [_.rank_name(rank) for rank in (10, 11, 12)]
         for row_widget, cards, label in ((self._table_row, m.table_cards, _("Table")),
