@@ -109,8 +109,7 @@ def _captures_in_mask(table: int, target: int, counts: int | None = None) -> lis
     """Every set of cards of the bit set ``table`` whose capture values add up to ``target``; ``counts``, when
     given, is ``_value_counts(table)`` (a whole hand's captures on one table need it once)."""
     if counts is None:
-        counts = table - ((table >> 1) & _LOW_BITS)
-        counts = (counts & _PAIR_BITS) + ((counts >> 2) & _PAIR_BITS)
+        counts = _value_counts(table)
     plan = _TARGETS[target]
     fits = plan.fitting(counts)
     found: list[frozenset[Card]] = []
