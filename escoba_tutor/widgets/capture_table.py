@@ -16,7 +16,6 @@ from __future__ import annotations
 import html
 
 import ipywidgets as w
-from ipywidgets.widgets.widget_string import HTMLStyle
 from traitlets import Any, Bool, Dict, HasTraits, Instance, Int, List, Tuple, Unicode, link, observe, validate
 
 from ..captures import CaptureCheck, capture_gains, check_capture, legal_captures
@@ -24,6 +23,7 @@ from ..cards import DECK, Card, parse_card, parse_cards
 from ..errors import EscobaError
 from ..rules import ESCOBA, Rules, rules_by_name
 from .i18n import DEFAULT_LANGUAGE, Translator, normalize_language
+from .look import SharedLook
 from .primitives import CardRow, LiveRegion, RowPicker
 from .safety import guarded
 
@@ -171,24 +171,22 @@ class CaptureTable(w.VBox):
 
     def __init__(self, table: str = "", hand: str = "", *, rules: Rules | str = ESCOBA, lang: str = DEFAULT_LANGUAGE,
                  deck: str = "spanish", editable: bool = True, controls: bool = True,
-                 model: CaptureModel | None = None, **kwargs) -> None:
+                 model: CaptureModel | None = None, look: SharedLook | None = None, **kwargs) -> None:
         self.model = model or CaptureModel(hand=hand, table=table, rules=as_rules(rules))
         super().__init__(**kwargs)
         self.add_class("escoba-capture-table")
-        # Each widget is a model the page must create before it draws anything: the children whose layout never
-        # changes share one Layout, and the labels and the buttons one style each (45 models became 30).
-        fixed, label_style, button_style = w.Layout(), HTMLStyle(), w.ButtonStyle()
-        self._title = w.HTML(layout=fixed, style=label_style)
+        look = look or SharedLook()  # a composite that embeds this table can share its own
+        self._title = w.HTML(layout=look.layout, style=look.html)
         self._table_text = w.Text(continuous_update=False, layout=w.Layout(width="auto", flex="1 1 14em"))
         self._hand_text = w.Text(continuous_update=False, layout=w.Layout(width="auto", flex="1 1 10em"))
         self._inputs = w.HBox([self._table_text, self._hand_text], layout=w.Layout(flex_flow="row wrap"))
-        self._picker = RowPicker(layout=fixed)
-        self._table_row = CardRow(mode="multi", picker=self._picker, layout=fixed)
-        self._hand_row = CardRow(mode="single", picker=self._picker, layout=fixed)
-        self._table_label = w.HTML(layout=fixed, style=label_style)
-        self._hand_label = w.HTML(layout=fixed, style=label_style)
-        self._check = w.Button(icon="check", layout=fixed, style=button_style)
-        self._clear = w.Button(icon="eraser", layout=fixed, style=button_style)
+        self._picker = RowPicker(layout=look.layout)
+        self._table_row = CardRow(mode="multi", picker=self._picker, layout=look.layout)
+        self._hand_row = CardRow(mode="single", picker=self._picker, layout=look.layout)
+        self._table_label = w.HTML(layout=look.layout, style=look.html)
+        self._hand_label = w.HTML(layout=look.layout, style=look.html)
+        self._check = w.Button(icon="check", layout=look.layout, style=look.button)
+        self._clear = w.Button(icon="eraser", layout=look.layout, style=look.button)
         self._status = LiveRegion(sticky=True)
         self._controls = w.HBox([self._check, self._clear], layout=w.Layout(flex_flow="row wrap"))
         # The deck picker (40 cards) is built the first time it is opened: most pages never open it.

@@ -20,6 +20,7 @@ from ..game import Move
 from ..rules import PROFILES
 from .capture_table import CaptureModel, CaptureTable, captures_in_words, error_text, sentence_start
 from .i18n import DEFAULT_LANGUAGE, Translator, normalize_language
+from .look import SharedLook
 from .primitives import CardRow, LiveRegion
 from .safety import guarded
 from .session import GameSession
@@ -79,23 +80,25 @@ class GameTable(w.VBox):
         super().__init__(**kwargs)
         self.add_class("escoba-game-table")
         self._timer = None
-        self._title = w.HTML()
-        self._scores = w.HTML()
-        self._others = w.VBox()
+        look = self._look = SharedLook()
+        self._title = w.HTML(layout=look.layout, style=look.html)
+        self._scores = w.HTML(layout=look.layout, style=look.html)
+        self._others = w.VBox(layout=look.layout)
         self._other_rows: list[CardRow] = []
         self._other_labels: list[w.HTML] = []
         self._other_boxes: list[w.HBox] = []
         self._position = CaptureModel(rules=self.session.rules)
         # The table of captures without its own Check/Clear buttons and status line: in a game, Play plays.
-        self._captures = CaptureTable(model=self._position, editable=False, controls=False, lang=lang, deck=deck)
-        self._play = w.Button(button_style="primary", icon="play")
-        self._undo = w.Button(icon="undo")
+        self._captures = CaptureTable(model=self._position, editable=False, controls=False, lang=lang, deck=deck,
+                                      look=look)
+        self._play = w.Button(button_style="primary", icon="play", layout=look.layout, style=look.button)
+        self._undo = w.Button(icon="undo", layout=look.layout, style=look.button)
         self._announce = LiveRegion(sticky=True)  # what happened and what went wrong stay in view on a phone
-        self._handover = w.Button(button_style="primary")
-        self._next_deal = w.Button(button_style="primary")
-        self._sheet_box = w.VBox()
+        self._handover = w.Button(button_style="primary", style=look.button)  # (their own layouts: shown, hidden)
+        self._next_deal = w.Button(button_style="primary", style=look.button)
+        self._sheet_box = w.VBox(layout=look.layout)
         self._review = _DealReview(self)
-        self._seen_toggle = w.ToggleButton(icon="eye")
+        self._seen_toggle = w.ToggleButton(icon="eye", layout=look.layout, style=look.toggle)
         self._unseen = CardRow(size="small")
         self._setup = _Setup(self)
         self._saving = _Saving(self)
@@ -265,7 +268,7 @@ class GameTable(w.VBox):
         others = [p for p in range(s.players) if p != s.viewer]
         while len(self._other_rows) < len(others):
             self._other_rows.append(CardRow(size="small"))
-            self._other_labels.append(w.HTML())
+            self._other_labels.append(w.HTML(layout=self._look.layout, style=self._look.html))
             self._other_boxes.append(w.HBox([self._other_labels[-1], self._other_rows[-1]],
                                             layout=w.Layout(align_items="center", flex_flow="row wrap")))
         for row, label, player in zip(self._other_rows, self._other_labels, others):
@@ -300,8 +303,10 @@ class GameTable(w.VBox):
             score = "–".join(map(str, s.game.totals))
             winner = _("{name} wins the game, {score}!", name=names[s.game.winner], score=score)
         heading = _("End of deal {n}", n=record.deal + 1)
-        self._sheet_box.children = [w.HTML(f"<h4>{html.escape(heading)}</h4>"),
-                                    sheet, w.HTML(f"<p class='escoba-winner'>{html.escape(winner)}</p>")]
+        look = self._look
+        self._sheet_box.children = [w.HTML(f"<h4>{html.escape(heading)}</h4>", layout=look.layout, style=look.html),
+                                    sheet, w.HTML(f"<p class='escoba-winner'>{html.escape(winner)}</p>",
+                                                  layout=look.layout, style=look.html)]
 
     def _news(self, _: Translator) -> str:
         s = self.session
@@ -357,12 +362,16 @@ class _Setup(w.VBox):
     def __init__(self, table: GameTable) -> None:
         super().__init__()
         self._table = table
-        self._players = w.Dropdown(options=[2, 3, 4], value=table.session.players)
+        look = table._look
+        self._players = w.Dropdown(options=[2, 3, 4], value=table.session.players, layout=look.layout,
+                                   style=look.description)
         current = table.session.rules.name  # the server's house rules come first
-        self._rules = w.Dropdown(options=list(dict.fromkeys([current, *PROFILES])), value=current)
+        self._rules = w.Dropdown(options=list(dict.fromkeys([current, *PROFILES])), value=current,
+                                 layout=look.layout, style=look.description)
         self._mode = w.ToggleButtons(options=[("computer", "computer")], value="computer")
-        self._level = w.Dropdown(options=[("random", "random")], value="random")
-        self._new = w.Button(icon="refresh")
+        self._level = w.Dropdown(options=[("random", "random")], value="random", layout=look.layout,
+                                 style=look.description)
+        self._new = w.Button(icon="refresh", layout=look.layout, style=look.button)
         self.children = [w.HBox([self._players, self._rules, self._level, self._mode, self._new],
                                 layout=w.Layout(flex_flow="row wrap", align_items="center"))]
         self._new.on_click(lambda _b: table._guard(self._start))
@@ -431,8 +440,8 @@ class _ExpertReview(w.VBox):
     def __init__(self, table: GameTable) -> None:
         super().__init__()
         self._table = table
-        self._ask = w.Button(icon="graduation-cap")
-        self._text = w.HTML()
+        self._ask = w.Button(icon="graduation-cap", layout=table._look.layout, style=table._look.button)
+        self._text = w.HTML(layout=table._look.layout, style=table._look.html)
         self._answer: tuple | None = None  # (deal key, the costly move or None)
         self.children = [self._ask, self._text]
         self._ask.on_click(lambda _b: table._guard(self._asked))
@@ -484,11 +493,12 @@ class _Saving(w.VBox):
     def __init__(self, table: GameTable) -> None:
         super().__init__()
         self._table = table
-        self._download = w.HTML()
-        self._upload = w.FileUpload(accept=".json", multiple=False)
+        look = table._look
+        self._download = w.HTML(layout=look.layout, style=look.html)
+        self._upload = w.FileUpload(accept=".json", multiple=False, layout=look.layout, style=look.button)
         self._code = w.Text(layout=w.Layout(width="auto", flex="1 1 20em"))
-        self._resume = w.Button(icon="folder-open")
-        self._current = w.HTML()
+        self._resume = w.Button(icon="folder-open", layout=look.layout, style=look.button)
+        self._current = w.HTML(layout=look.layout, style=look.html)
         self.children = [self._download, self._upload, self._current,
                          w.HBox([self._code, self._resume], layout=w.Layout(flex_flow="row wrap"))]
         self._upload.observe(lambda change: table._guard(self._uploaded, change), "value")
@@ -539,11 +549,12 @@ class _DealReview(w.VBox):
         self._table = table
         self._step = 0
         self._open = w.ToggleButton(icon="history")
-        self._back = w.Button(icon="step-backward")
-        self._forward = w.Button(icon="step-forward")
-        self._text = w.HTML()
-        self._cards = CardRow(size="small")
-        self._body = w.VBox([w.HBox([self._back, self._forward]), self._text, self._cards])
+        look = table._look
+        self._back = w.Button(icon="step-backward", layout=look.layout, style=look.button)
+        self._forward = w.Button(icon="step-forward", layout=look.layout, style=look.button)
+        self._text = w.HTML(layout=look.layout, style=look.html)
+        self._cards = CardRow(size="small", layout=look.layout)
+        self._body = w.VBox([w.HBox([self._back, self._forward], layout=look.layout), self._text, self._cards])
         self.children = [self._open, self._body]
         self._open.observe(lambda _c: self.redraw(Translator(table.lang)), "value")
         self._back.on_click(lambda _b: self._move(-1))
