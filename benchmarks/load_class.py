@@ -22,11 +22,12 @@ all students are active (protocol: from sending the message to the kernel being 
 in; browser: from the click to the answer in the DOM); the memory of the server's process tree (server and
 kernels) at its peak, and per student above the idle server; errors (a page, a closed connection, an answer
 that never came, an error message on the page, a traceback in the server log). Then everybody leaves and the
-script watches culling bring the kernels and the memory down. The idle server it compares with is a warm one:
-before the class, one visit to each page (culled again) pays what the first page of each kind costs the server
-once (lazy imports, compiled templates); the server before any page is printed beside it. Targets (issue 8,
+script watches culling bring the kernels and the memory down. The idle server it compares with is the server
+just before the class (with ``--classes 2`` the second class comes to the server the first one left); once every
+kernel has gone the server starts afresh in its own process (``TutorVoila.after_culling``). Targets (issue 8,
 2 cores): 30 students all in within 60 s, no errors, p95 click -> update <= 300 ms, <= 90 MiB per student,
-memory back to the idle server within the culling time (idle timeout plus the culler's interval).
+memory back to the idle server within the culling time (idle timeout plus the culler's interval; a
+kernel's last activity can come a few seconds after its student left, so 10 s of slack).
 """
 
 from __future__ import annotations
@@ -175,13 +176,16 @@ class CapturePicker:
 
 
 async def protocol_student(student: Student, base: str, start: float, stop: asyncio.Event, interval: float,
-                           seed: int) -> None:
+                           entry_timeout: float, seed: int) -> None:
     rng = random.Random(seed)
     await asyncio.sleep(max(0.0, start + student.arrive_at - time.monotonic()))
     lesson = ROOT / "lessons" / student.page.split("render/")[1]
     page = PageClient(base, student.page, views=widget_outputs(lesson))
     try:
-        times = await page.open()
+        try:  # a page whose kernel died while Voilà drew it never ends: the student gives up
+            times = await asyncio.wait_for(page.open(), entry_timeout)
+        except asyncio.TimeoutError:
+            raise PageError(f"{student.page}: not usable after {entry_timeout:.0f} s") from None
         student.usable_s = times["usable_s"]
         behaviour = (GamePlayer if "play" in student.page else CapturePicker)(page, rng)
         await asyncio.sleep(rng.uniform(0, interval))
@@ -251,15 +255,8 @@ async def browser_student(student: Student, browser, base: str, start: float, st
 
 
 # ----------------------------------------------------------------------------------------------- one class
-MEMORY_CHECK_S = 15  # TutorVoila.memory_check_s: how often the server looks for culled kernels
-
-
-async def wait_until_culled(server, limit: float) -> None:
-    """Until the server runs no kernel (and has handed their memory back), or ``limit`` seconds."""
-    deadline = time.monotonic() + limit
-    while server.kernels() and time.monotonic() < deadline:
-        await asyncio.sleep(2)
-    await asyncio.sleep(MEMORY_CHECK_S + 3)
+AFRESH_S = 10  # the time a server takes to start afresh, with some slack
+BACK_MIB = 2  # "back to the idle server": within this many MiB of it
 
 
 async def classes(n: int, args, folder: Path) -> list[dict]:
@@ -273,21 +270,9 @@ async def classes(n: int, args, folder: Path) -> list[dict]:
     try:
         server.wait()
         await asyncio.sleep(3)  # the server settles
-        cold = server.tree_rss_mib()
-        # The first page of each kind costs the server memory once (lazy imports, compiled templates): one visit
-        # to each page, culled again, gives the idle server a class leaves behind it.
-        for path in PAGES:
-            lesson = ROOT / "lessons" / path.split("render/")[1]
-            page = PageClient(server.url, path, views=widget_outputs(lesson))
-            try:
-                await page.open()
-            finally:
-                await page.close()
-        await wait_until_culled(server, args.cull_idle * 60 + 90)
-        idle = server.tree_rss_mib()
         for number in range(1, args.classes + 1):
             results.append(await one_class(n, args, server, number))
-            results[-1].update({"cold_mib": cold, "idle_mib": idle})
+            results[-1]["idle_mib"] = results[-1]["baseline_mib"]
     finally:
         server.stop()
         if args.logs:
@@ -327,7 +312,7 @@ async def one_class(n: int, args, server, number: int) -> dict:
         tasks = [asyncio.ensure_future(
             browser_student(s, browser, server.url, start, stop, args.interval, args.entry_timeout, args.logs)
             if s.browser else
-            protocol_student(s, server.url, start, stop, args.interval, seed=1000 * n + s.number))
+            protocol_student(s, server.url, start, stop, args.interval, args.entry_timeout, seed=1000 * n + s.number))
             for s in students]
         deadline = args.arrival + args.entry_timeout
         while time.monotonic() - start < deadline:  # until everybody is in, or has failed, or time is up
@@ -353,13 +338,14 @@ async def one_class(n: int, args, server, number: int) -> dict:
             browser = None
         # everybody has left: watch culling (the idle time, then up to one culler interval, and some slack)
         cull_limit = args.cull_idle * 60 + min(60, max(1, args.cull_idle * 60 // 2))
-        after = []
+        after = []  # (seconds after leaving, tree RSS MiB, kernels), every second until the memory is back
+        back_at = None
         while time.monotonic() - left < cull_limit + 30:
-            await asyncio.sleep(2)
+            await asyncio.sleep(1)
             after.append((time.monotonic() - left, server.tree_rss_mib(), len(server.kernels())))
-            if after[-1][2] == 0:
-                # the server hands the freed memory back at its next look for culled kernels (every 15 s)
-                await asyncio.sleep(MEMORY_CHECK_S + 3)
+            if after[-1][2] == 0 and abs(after[-1][1] - baseline) <= BACK_MIB:  # not while it starts afresh
+                back_at = after[-1][0]
+                await asyncio.sleep(AFRESH_S)  # and it stays there
                 after.append((time.monotonic() - left, server.tree_rss_mib(), len(server.kernels())))
                 break
         log = server.log_tail(10_000_000)[log_from:]
@@ -392,9 +378,10 @@ async def one_class(n: int, args, server, number: int) -> dict:
         "browser_click_p95_ms": percentile(browser_clicks, 95), "click_p95_by_kind_ms": by_kind,
         "baseline_mib": baseline, "peak_mib": peak, "mib_per_student": (peak - baseline) / n,
         "errors": errors, "culled_after_s": next((when for when, _rss, kernels in after if kernels == 0), None),
+        "memory_back_s": back_at,
         "kernels_left": after[-1][2] if after else None, "after_mib": after[-1][1] if after else float("nan"),
         "cull_limit_s": cull_limit, "load_after": load_average(), "entry_cpu_s": cpu_entry,
-        "iopub_timeouts": iopub_timeouts,
+        "iopub_timeouts": iopub_timeouts, "afresh": log.count("starting afresh"),
     })
     return result
 
@@ -421,9 +408,12 @@ def report(r: dict) -> list[str]:
               + ("within" if r["culled_after_s"] <= r["cull_limit_s"] + 10 else "LATER than")
               + " the limit" if r["culled_after_s"] is not None
               else f"{r['kernels_left']} kernel(s) still running {r['cull_limit_s'] + 30} s after")
-    lines.append(f"  after leaving: {culled} (culling limit: {r['cull_limit_s']} s); memory {r['after_mib']:.0f} "
-                 f"MiB against {r['idle_mib']:.0f} MiB for the idle server "
-                 f"({r['after_mib'] - r['idle_mib']:+.0f} MiB; before its first page it had {r['cold_mib']:.0f} MiB)")
+    back = (f"back to the idle server's {r['memory_back_s']:.0f} s after the students left, "
+            + ("within" if r["memory_back_s"] <= r["cull_limit_s"] + 10 else "LATER than") + " the limit"
+            if r["memory_back_s"] is not None else "NOT back to the idle server's")
+    lines.append(f"  after leaving: {culled} (culling limit: {r['cull_limit_s']} s); memory {back}: "
+                 f"{r['after_mib']:.0f} MiB against {r['idle_mib']:.0f} MiB "
+                 f"({r['after_mib'] - r['idle_mib']:+.0f} MiB; the server started afresh {r['afresh']} time(s))")
     lines.append(f"  errors: {len(r['errors'])}" + "".join(f"\n    {e}" for e in r["errors"][:10]))
     if r["iopub_timeouts"]:
         lines.append(f"  the server log has {r['iopub_timeouts']} 'Timeout waiting for IOPub output': Voilà sent "
@@ -462,12 +452,14 @@ def main() -> None:
                 print("\n".join(report(result)), flush=True)
     print()
     print(f"{'N':>3} {'class':>5} {'in':>5} {'last in':>8} {'usable p50/p95':>15} {'click p95':>10} "
-          f"{'MiB/student':>12} {'errors':>7} {'culled after':>13} {'memory after / idle':>20}")
+          f"{'MiB/student':>12} {'errors':>7} {'culled after':>13} {'memory back after':>17} "
+          f"{'memory after / idle':>20}")
     for r in results:
         culled = f"{r['culled_after_s']:.0f} s" if r["culled_after_s"] is not None else "no"
+        back = f"{r['memory_back_s']:.0f} s" if r["memory_back_s"] is not None else "no"
         print(f"{r['students']:>3} {r['class']:>5} {r['in']:>2}/{r['students']:<2} {r['all_in_s']:>7.1f}s "
               f"{r['usable_p50_s']:>6.1f}/{r['usable_p95_s']:.1f} s {r['click_p95_ms']:>7.0f} ms "
-              f"{r['mib_per_student']:>12.0f} {len(r['errors']):>7} {culled:>13} "
+              f"{r['mib_per_student']:>12.0f} {len(r['errors']):>7} {culled:>13} {back:>17} "
               f"{r['after_mib']:>9.0f} / {r['idle_mib']:.0f} MiB")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))

@@ -3,8 +3,10 @@
 ``escoba-tutor`` (see cli.py) calls :func:`serve`. The server is Voilà itself, with two changes: ``/`` leads
 to the landing page of the chosen language (``?lang=en`` switches), and idle kernels are culled, since a
 closed tab keeps its kernel otherwise (Voilà's close beacon is refused while XSRF checks are on, and they stay
-on), and once kernels have gone the memory they used is handed back to the system. Voilà already lets a page
-send its kernel only widget messages, never code to run; a test (tests/test_app_security.py) holds it to that.
+on), and once kernels have gone the memory they used is handed back to the system; when the last one has gone,
+the ``escoba-tutor`` command's server starts afresh in its own process, on the port it holds open. Voilà
+already lets a page send its kernel only widget messages, never code to run; a test (tests/test_app_security.py)
+holds it to that.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import gc
 import os
 import socket
 import sys
+import time
 import webbrowser
 from pathlib import Path
 
@@ -88,12 +91,17 @@ def release_freed_memory() -> bool:
     return True
 
 
+LISTEN_FDS = "ESCOBA_TUTOR_LISTEN_FDS"  # set only for the server's own fresh start: the sockets it listens on
+
+
 def build_app_class():
     """The Voilà application class with the landing page (imported late: Voilà is heavy)."""
     from jupyter_server.utils import url_path_join
     from tornado import web
-    from tornado.ioloop import PeriodicCallback
-    from traitlets import Float, Unicode
+    from tornado.httpserver import HTTPServer
+    from tornado.ioloop import IOLoop, PeriodicCallback
+    from tornado.netutil import bind_sockets
+    from traitlets import Bool, Float, Unicode
     from voila.app import Voila
 
     class LandingHandler(web.RequestHandler):
@@ -112,7 +120,11 @@ def build_app_class():
         name = "escoba-tutor"
         default_lang = Unicode("es", config=True, help="the landing page's language when the URL names none")
 
-        memory_check_s = Float(15, config=True, help="how often to look for culled kernels, in seconds")
+        memory_check_s = Float(2, config=True, help="how often to look for culled kernels, in seconds")
+        start_afresh = Bool(False, config=True, help=(
+            "once a class has left (no kernel, no request for quiet_s seconds), start the server process afresh "
+            "on the same sockets: its memory goes back to an idle server's"))
+        quiet_s = Float(10, config=True, help="seconds without a request before the server may start afresh")
 
         def init_handlers(self):
             landing = (self.server_url, LandingHandler, {"server_url": self.server_url,
@@ -121,21 +133,72 @@ def build_app_class():
             # What start-up built lives as long as the server: the full collections that follow (the one after
             # culling among them) skip it, a few ms instead of about 170.
             gc.freeze()
-            self._kernels_before = 0
+            self._kernels_before, self._served, self._afresh = 0, False, False
+            self._last_request = time.monotonic()
+            log_request = self.app.log_request
+
+            def note_request(handler) -> None:  # every request, once answered (Tornado logs it then)
+                self._last_request = time.monotonic()
+                log_request(handler)
+
+            self.app.log_request = note_request
             PeriodicCallback(self.after_culling, self.memory_check_s * 1000).start()  # runs once the loop does
             return handlers
 
         def after_culling(self) -> None:
-            """Once kernels have gone (culled, or shut down), give the memory their connections used back."""
+            """Once kernels have gone (culled, or shut down), give the memory their connections used back.
+
+            Freed memory stays scattered in a long-lived Python process: after a class of 30 has left, the
+            server held 15-20 MiB more than before it (benchmarks/load_class.py), however much was handed back.
+            So once every kernel has gone and no request has come for a while, the server starts afresh: the
+            same process (the same pid) runs the program again on the sockets it listens on, which stay open
+            meanwhile, so a browser arriving then waits a few seconds and is served by the fresh server.
+            """
             kernels = len(self.kernel_manager.list_kernel_ids())
-            if kernels < self._kernels_before:
+            self._served = self._served or kernels > 0
+            quiet = time.monotonic() - self._last_request >= self.quiet_s
+            if self.start_afresh and self._served and not kernels and quiet:
+                self.start_afresh_now()
+            elif kernels < self._kernels_before:
                 release_freed_memory()
             self._kernels_before = kernels
+
+        def start_afresh_now(self) -> None:
+            self._afresh = True
+            IOLoop.current().stop()  # listen() goes on after the loop: Voilà's stop(), then the new start
+
+        def listen(self):
+            """Voilà's, on the sockets of the server's previous run when it starts afresh."""
+            inherited = os.environ.pop(LISTEN_FDS, None)
+            if inherited:
+                sockets = [socket.socket(fileno=int(fd)) for fd in inherited.split(",")]
+                self.open_browser = False
+            else:
+                sockets = bind_sockets(self.port, self.ip)  # serve() checked that the port is free
+            HTTPServer(self.app).add_sockets(sockets)
+            self.log.info("Voilà is running at:\n%s", self.display_url)
+            if self.open_browser:
+                self.launch_browser()
+            self.ioloop = IOLoop.current()
+            try:
+                self.ioloop.start()
+            except KeyboardInterrupt:
+                self.log.info("Stopping...")
+            finally:
+                self.stop()
+            if self._afresh:
+                self.log.info("Every kernel has gone: starting afresh on the same port.")
+                for sock in sockets:
+                    os.set_inheritable(sock.fileno(), True)
+                os.environ[LISTEN_FDS] = ",".join(str(sock.fileno()) for sock in sockets)
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os.execv(sys.executable, sys.orig_argv)
 
     return TutorVoila
 
 
-def voila_config(*, port: int, ip: str, lang: str, cull_idle: int, base_url: str = "/"):
+def voila_config(*, port: int, ip: str, lang: str, cull_idle: int, base_url: str = "/", start_afresh: bool = False):
     """The server's settings. A ``voila.json`` in the working folder can still add to them."""
     from traitlets.config import Config
 
@@ -144,6 +207,8 @@ def voila_config(*, port: int, ip: str, lang: str, cull_idle: int, base_url: str
     config.Voila.open_browser = False  # serve() opens the landing page itself
     config.Voila.port_retries = 0  # never another port than the URL printed for the class
     config.TutorVoila.default_lang = lang
+    # Starting afresh runs this process's command again: only for the escoba-tutor command, on POSIX
+    config.TutorVoila.start_afresh = start_afresh and os.name == "posix"
     config.MappingKernelManager.cull_idle_timeout = cull_idle
     config.MappingKernelManager.cull_interval = min(60, max(1, cull_idle // 2))
     config.VoilaConfiguration.show_tracebacks = False
@@ -151,23 +216,37 @@ def voila_config(*, port: int, ip: str, lang: str, cull_idle: int, base_url: str
     # the page is then sent without them: a lesson with no boards (measured with benchmarks/load_class.py).
     config.VoilaExecutor.iopub_timeout = 60
     config.VoilaConfiguration.file_allowlist = [r".*\.(png|jpg|svg|css)"]
+    if os.name == "posix":
+        # Kernels talk to the server over Unix sockets, not TCP ports: with TCP, 30 kernels starting at once can
+        # race for the same free port, and the loser dies before its page is drawn ("Address already in use",
+        # seen with benchmarks/load_class.py). No kernel port is open to anyone else on the machine either.
+        config.KernelManager.transport = "ipc"
     return config
 
 
 def serve(*, port: int = 8866, ip: str = "127.0.0.1", lang: str = "es", rules: str = "escoba",
-          open_browser: bool = True, cull_idle: int = 600, lessons: str | None = None, base_url: str = "/") -> int:
-    """Serve the course until Ctrl+C. Returns the exit code."""
+          open_browser: bool = True, cull_idle: int = 600, lessons: str | None = None, base_url: str = "/",
+          start_afresh: bool = False) -> int:
+    """Serve the course until Ctrl+C. Returns the exit code.
+
+    ``start_afresh``: once a class has left, the process runs its own command line again (see
+    ``TutorVoila.after_culling``); the ``escoba-tutor`` command asks for it, a Python session calling this must not.
+    """
     if lang not in LANGS:
         raise EscobaError(f"no language {lang!r}: choose es or en", code="bad_language")
     rules = as_rules(rules)
     folder = lessons_dir(lessons)
-    check_address(ip, port)
+    afresh = bool(os.environ.get(LISTEN_FDS))  # the same server starting afresh: its sockets are open
+    if not afresh:
+        check_address(ip, port)
     # Kernels inherit the server's environment: every widget on this server reads its house rules from here.
     os.environ["ESCOBA_TUTOR_RULES"] = rules.name
     os.environ["ESCOBA_TUTOR_LANG"] = lang
     url = f"http://{'127.0.0.1' if ip in ('0.0.0.0', '::') else ip}:{port}{base_url}"
     print(f"escoba-tutor: {url}  ({rules.name}; Ctrl+C to stop)", flush=True)
-    if ip not in ("127.0.0.1", "localhost", "::1"):
+    if afresh:
+        open_browser = False
+    elif ip not in ("127.0.0.1", "localhost", "::1"):
         print(f"escoba-tutor: listening on {ip}: anyone who can reach this machine on that network can use the "
               "course. Stop it with Ctrl+C when the class is over.", flush=True)
     app_class = build_app_class()
@@ -175,7 +254,8 @@ def serve(*, port: int = 8866, ip: str = "127.0.0.1", lang: str = "es", rules: s
         import threading
 
         threading.Timer(1.5, lambda: webbrowser.open(url)).start()
-    config = voila_config(port=port, ip=ip, lang=lang, cull_idle=cull_idle, base_url=base_url)
+    config = voila_config(port=port, ip=ip, lang=lang, cull_idle=cull_idle, base_url=base_url,
+                          start_afresh=start_afresh)
     app_class.launch_instance(argv=[str(folder)], config=config)
     return 0
 

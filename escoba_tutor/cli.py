@@ -239,7 +239,7 @@ def _serve(args: argparse.Namespace) -> int:
     base_url = "/" + args.base_url.strip("/") + "/" if args.base_url.strip("/") else "/"
     try:
         return serve(port=args.port, ip=args.ip, lang=args.lang, rules=args.rules, open_browser=args.browser,
-                     cull_idle=args.cull_idle * 60, lessons=args.lessons, base_url=base_url)
+                     cull_idle=args.cull_idle * 60, lessons=args.lessons, base_url=base_url, start_afresh=True)
     except EscobaError as error:  # the address or the lessons folder: say which option to change
         option = {"bad_ip": "--ip", "port_in_use": "--port", "port_refused": "--port",
                   "no_lessons": "--lessons"}.get(error.code)
