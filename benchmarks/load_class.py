@@ -26,8 +26,8 @@ script watches culling bring the kernels and the memory down. The idle server it
 just before the class (with ``--classes 2`` the second class comes to the server the first one left); once every
 kernel has gone the server starts afresh in its own process (``TutorVoila.after_culling``). Targets (issue 8,
 2 cores): 30 students all in within 60 s, no errors, p95 click -> update <= 300 ms, <= 90 MiB per student,
-memory back to the idle server within the culling time (idle timeout plus the culler's interval; a
-kernel's last activity can come a few seconds after its student left, so 10 s of slack).
+memory back to the idle server within the culling time (idle timeout plus the culler's interval, with 10 s of
+slack: a kernel's last activity can come after its student left, and stopping kernels takes a few seconds).
 """
 
 from __future__ import annotations
@@ -403,7 +403,8 @@ def report(r: dict) -> list[str]:
     lines.append("  p95 by action (ms): " + ", ".join(f"{k} {v:.0f}" for k, v in by_kind if v == v))
     lines.append(f"  server + kernels memory: idle server {r['baseline_mib']:.0f} MiB, peak {r['peak_mib']:.0f} MiB: "
                  f"{r['mib_per_student']:.0f} MiB per student (target <= {TARGETS['mib_per_student']})")
-    # a kernel's last activity can come seconds after its student left (a computer's move still due): 10 s slack
+    # 10 s of slack: a kernel's last activity can come seconds after its student left (a computer's move still
+    # due), and shutting 30 kernels down, then starting the server afresh, take a few seconds more
     culled = (f"all kernels culled {r['culled_after_s']:.0f} s after the students left, "
               + ("within" if r["culled_after_s"] <= r["cull_limit_s"] + 10 else "LATER than")
               + " the limit" if r["culled_after_s"] is not None
