@@ -8,17 +8,19 @@ and alternates their clicks:
 
 - time to first widget: from the navigation's start to the widget in view (the bare page's button; the
   CaptureTable's cards), read in the page (``performance.now()``);
-- click -> update: a real mouse click (Playwright) to the DOM showing the kernel's whole answer (the label's new
-  count; the capture table's status line and highlighted cards), timed in the page from the click event to the
-  mutation;
+- click -> update: a real mouse click (Playwright) to the DOM showing the update (the label's new count, which
+  comes with the kernel's answer; the capture table's status line and highlighted cards, which the browser draws
+  at once from the chosen row, before the kernel's answer, which then says the same), timed in the page from
+  the click event to the mutation; beside it, for information, the time until the kernel's answer (its first
+  widget message after the click) has reached the page;
 - kernel RSS: VmRSS of the page's kernel (the ipykernel child of that Voilà process) once the page has settled.
 
 Targets: first widget <= 1.2x bare, click p95 <= 1.1x bare, kernel RSS <= 1.3x bare.
 
-The comparison is like for like: on both pages one click is answered by one widget message from the kernel (the
-bare label's new text; the capture table's status line; the browser already shows the chosen row and its cards,
-and the choice is not echoed back). The profile at the end, in a fresh interpreter, lists the messages one click
-is answered with, and the import and build cost. ``--control`` adds a third page, a bare button that updates four
+On both pages one click is answered by one widget message from the kernel (the bare label's new text; the
+capture table's status line, the same text the browser already shows; the choice is not echoed back). The
+profile at the end, in a fresh interpreter, lists the messages one click is answered with, and the import and
+build cost. ``--control`` adds a third page, a bare button that updates four
 labels (four messages per answer, as the capture table once sent), to show what each extra message costs;
 ``--nodelay`` runs every server with TCP_NODELAY on its websockets (Nagle's algorithm off). The load average is
 printed at the start and the end: figures taken while other work loads the machine are noisy.
@@ -112,9 +114,11 @@ def voila(notebook: Path, nodelay: bool = False) -> Server:
 # state where ``done()`` holds; window.__result resolves to the milliseconds between them.
 ARM = """(doneSource) => {
   const done = new Function("return (" + doneSource + ")")();
+  window.__start = null;
   window.__result = new Promise((resolve) => {
     let start = null;
-    document.addEventListener("click", () => { start = performance.now(); }, { capture: true, once: true });
+    document.addEventListener("click", () => { start = window.__start = performance.now(); },
+                              { capture: true, once: true });
     const observer = new MutationObserver(() => {
       if (start !== null && done()) { observer.disconnect(); resolve(performance.now() - start); }
     });
@@ -122,6 +126,28 @@ ARM = """(doneSource) => {
     setTimeout(() => { observer.disconnect(); resolve(-1); }, 10000);
   });
 }"""
+
+# Notes when each widget message from the kernel reaches the page (the websocket's frames, text or binary), so a
+# click's time until the kernel's answer is in can be read beside its time until the page shows the update.
+WATCH_ANSWERS = """(() => {
+  window.__answers = [];
+  const decoder = new TextDecoder();
+  const Native = window.WebSocket;
+  window.WebSocket = function (...args) {
+    const socket = new Native(...args);
+    socket.addEventListener("message", (event) => {
+      const at = performance.now();
+      const data = typeof event.data === "string" ? event.data
+        : event.data instanceof ArrayBuffer ? decoder.decode(event.data) : "";
+      if (data.includes('"comm_msg"')) window.__answers.push(at);
+    });
+    return socket;
+  };
+  window.WebSocket.prototype = Native.prototype;
+  Object.assign(window.WebSocket, Native);
+})();"""
+ANSWER = """() => { const at = window.__answers.find((t) => t >= window.__start);
+  return at === undefined ? null : at - window.__start; }"""
 
 FIRST_IN_VIEW = """(selector) => [...document.querySelectorAll(selector)].some(
   (el) => el.offsetParent !== null && el.getBoundingClientRect().height > 0) && performance.now()"""
@@ -133,6 +159,7 @@ class Page:
     def __init__(self, browser, server: Server, kind: str):
         self.kind, self.server = kind, server
         self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.context.add_init_script(WATCH_ANSWERS)
         self.page = self.context.new_page()
         self.page.set_default_timeout(60_000)
         before = set(server.kernels())
@@ -145,8 +172,8 @@ class Page:
         time.sleep(1.5)  # let the kernel finish its start-up work (comm messages, garbage)
         return rss_mib(self.kernel)
 
-    def click(self) -> float:
-        """One click and the time until the kernel's answer is in the DOM (ms)."""
+    def click(self) -> tuple[float, float]:
+        """One click: the time until the page shows the update, and until the kernel's answer is in (ms)."""
         if self.kind in ("bare", "bare4"):
             expected = json.dumps(str(self.clicks + 1))
             done = (f"() => [...document.querySelectorAll('.widget-label')].every((l) => l.textContent === {expected})")
@@ -166,8 +193,9 @@ class Page:
         ms = self.page.evaluate("window.__result")
         if ms < 0:
             raise RuntimeError(f"the {self.kind} page did not update after a click")
+        answer = self.page.wait_for_function(ANSWER, polling=5, timeout=10_000).json_value()
         self.clicks += 1
-        return ms
+        return ms, answer
 
     def close(self) -> None:
         self.page.goto("about:blank")
@@ -269,7 +297,7 @@ def main() -> None:
         write_notebook(folder / f"{kind}.ipynb", *cells)
         servers[kind] = voila(folder / f"{kind}.ipynb", nodelay=args.nodelay)
     kinds = list(servers)
-    first, rss, clicks, click_p95 = ({k: [] for k in kinds} for _ in range(4))
+    first, rss, clicks, click_p95, answers = ({k: [] for k in kinds} for _ in range(5))
     started = time.monotonic()
     try:
         for server in servers.values():
@@ -288,7 +316,9 @@ def main() -> None:
                 this_rep = {k: [] for k in kinds}
                 for _ in range(args.clicks):  # the pages' clicks alternate
                     for kind in order:
-                        this_rep[kind].append(pages[kind].click())
+                        update_ms, answer_ms = pages[kind].click()
+                        this_rep[kind].append(update_ms)
+                        answers[kind].append(answer_ms)
                 for kind in order:
                     clicks[kind] += this_rep[kind]
                     click_p95[kind].append(p95(this_rep[kind]))
@@ -309,6 +339,8 @@ def main() -> None:
         ("click -> update p95, all clicks (ms)", {k: p95(clicks[k]) for k in kinds}, "click", "{:.1f}"),
         ("click -> update p95, median of reps (ms)", {k: median(click_p95[k]) for k in kinds}, None, "{:.1f}"),
         ("click -> update median (ms)", {k: median(clicks[k]) for k in kinds}, None, "{:.1f}"),
+        ("click -> kernel's answer in the page, p95 (ms)", {k: p95(answers[k]) for k in kinds}, None, "{:.1f}"),
+        ("click -> kernel's answer in the page, median", {k: median(answers[k]) for k in kinds}, None, "{:.1f}"),
         ("kernel RSS after load, median (MiB)", {k: median(rss[k]) for k in kinds}, "rss", "{:.1f}"),
     ]
     print()
@@ -318,7 +350,7 @@ def main() -> None:
     print(f"load average (1, 5, 15 min): {' '.join(f'{v:.2f}' for v in load_before)} at the start, "
           f"{' '.join(f'{v:.2f}' for v in os.getloadavg())} at the end, on {os.cpu_count()} cores")
     control = "bare4" in kinds
-    print(f"{'':42}{'bare':>8}{'CaptureTable':>14}{'ratio':>8}{'target':>9}  {'result':8}"
+    print(f"{'':48}{'bare':>8}{'CaptureTable':>14}{'ratio':>8}{'target':>9}  {'result':8}"
           + (f"{'bare, 4 labels':>16}" if control else ""))
     missed = []
     for name, value, target, fmt in rows:
@@ -329,7 +361,7 @@ def main() -> None:
             verdict = "met" if ratio <= TARGETS[target] else "MISSED"
             if verdict == "MISSED":
                 missed.append(name)
-        print(f"{name:42}{fmt.format(value['bare']):>8}{fmt.format(value['widget']):>14}{ratio:>7.2f}x{limit:>9}"
+        print(f"{name:48}{fmt.format(value['bare']):>8}{fmt.format(value['widget']):>14}{ratio:>7.2f}x{limit:>9}"
               f"  {verdict:8}" + (f"{fmt.format(value['bare4']):>16}" if control else ""))
     print()
     for label, values, fmt in (("first widget (s)", first, "{:.2f}"), ("kernel RSS (MiB)", rss, "{:.1f}"),

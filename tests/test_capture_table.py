@@ -44,6 +44,21 @@ def test_choosing_a_row_highlights_its_cards_and_says_it():
     assert widget._picker.selected == "" and widget._status.message == ""
 
 
+def test_a_row_picked_after_a_built_capture_replaces_it_and_its_verdict():
+    widget = CaptureTable(table="2c 3e 10b 12c", hand="5o")
+    # the status line shows a chosen row's label in the browser at once: the kernel must then say the same
+    assert widget._status.picker is widget._picker
+    widget._hand_row.selected = ["5o"]
+    widget._table_row.selected = ["2c", "3e"]
+    widget._check.click()
+    assert "no 15" in widget._status.message
+    widget._picker.selected = "5o:12c"
+    assert widget.selected == "5o:12c" and widget._picker.selected == "5o:12c"
+    assert widget._hand_row.selected == [] and widget._table_row.selected == [] and widget.model.verdict is None
+    label = next(row["label"] for row in widget._picker.rows if row["id"] == "5o:12c")
+    assert widget._status.message == label
+
+
 def record_messages(monkeypatch) -> list[str]:
     """What the kernel sends to the browser, as ``Widget.method(traits)``."""
     import ipywidgets

@@ -187,7 +187,8 @@ class CaptureTable(w.VBox):
         self._hand_label = w.HTML(layout=look.layout, style=look.html)
         self._check = w.Button(icon="check", layout=look.layout, style=look.button)
         self._clear = w.Button(icon="eraser", layout=look.layout, style=look.button)
-        self._status = LiveRegion(sticky=True)
+        # the status line says the chosen row at once in the browser; _message() says the same for a chosen row
+        self._status = LiveRegion(sticky=True, picker=self._picker)
         self._controls = w.HBox([self._check, self._clear], layout=w.Layout(flex_flow="row wrap"))
         # The deck picker (40 cards) is built the first time it is opened: most pages never open it.
         self._deck_target: w.ToggleButtons | None = None
@@ -242,7 +243,16 @@ class CaptureTable(w.VBox):
 
     @guarded
     def _picked_row(self, change) -> None:
-        self.model.selected = change["new"]
+        chosen = change["new"]
+        if chosen and (self._hand_row.selected or self._table_row.selected or self.model.verdict is not None):
+            # A row picked replaces the capture being built and its verdict (as building replaces a picked row):
+            # the status line then says the row, as the browser already does. One message for the picker.
+            with self._picker.hold_sync():
+                self._hand_row.selected = []
+                self._table_row.selected = []
+                self.model.verdict = None
+                self._picker.selected = chosen  # (the redraw above put back the model's choice)
+        self.model.selected = chosen
 
     @guarded
     def _built(self, change) -> None:

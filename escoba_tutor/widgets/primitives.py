@@ -348,6 +348,9 @@ class LiveRegion(anywidget.AnyWidget):
     #: Keep the line in view at the bottom of the screen while its widget is on screen (on a phone the control
     #: the learner used is often far from where the line sits).
     sticky = t.Bool(False).tag(sync=True)
+    #: A RowPicker whose chosen row's ``label`` the line shows at once when the learner chooses it, before the
+    #: kernel's message arrives (the owner makes that message the same text; a different one replaces it).
+    picker = t.Instance(RowPicker, allow_none=True).tag(sync=True, **widget_serialization)
 
     @t.validate("politeness")
     def _check_politeness(self, proposal):

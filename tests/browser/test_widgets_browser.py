@@ -264,6 +264,33 @@ def test_capture_chosen_by_mouse(capture_page):
     expect(ct.get_by_role("status")).to_have_text(REY_TAKES)
 
 
+def test_a_chosen_row_is_said_at_once_and_the_kernel_agrees(capture_page):
+    """The status line says the chosen row in the click's own task, before any message of the kernel's can arrive;
+    the kernel's answer, the same text, then changes nothing on the page."""
+    ct = capture_page.locator(".ct-mouse")
+    grid = ct.get_by_role("grid", name="Todas las bazas posibles")
+    first = grid.locator("tbody tr").nth(1)  # cinco de espadas: a row whose text differs from the others
+    capture_page.evaluate("""() => {
+        const live = document.querySelector('.ct-mouse .et-live');
+        window.__said = [];
+        // bubbling, at the document: after the row's own handler, still in the click's task
+        document.addEventListener('click', () => window.__said.push(['click task', live.textContent]),
+                                  {once: true});
+        new MutationObserver(() => window.__said.push(['changed', live.textContent]))
+            .observe(live, {childList: true, characterData: true, subtree: true});
+    }""")
+    first.click()
+    expect(ct.get_by_role("status")).to_have_text("cinco de espadas no se lleva nada: se queda en la mesa")
+    capture_page.wait_for_timeout(500)  # the kernel's answer has come by now
+    said = capture_page.evaluate("window.__said")
+    text = "cinco de espadas no se lleva nada: se queda en la mesa"
+    assert ["click task", text] in said, said
+    assert [what for what, _text in said].count("changed") == 1, f"the kernel's answer changed the line: {said}"
+    assert all(line == text for _what, line in said), said
+    grid.get_by_role("row", name=REY_TAKES).click()  # as the mouse test left it: the keyboard test compares with it
+    expect(ct.get_by_role("status")).to_have_text(REY_TAKES)
+
+
 def test_capture_chosen_by_keyboard_alone_gives_the_same_result(capture_page):
     page = capture_page
     ct = page.locator(".ct-keys")
