@@ -75,6 +75,11 @@ def _js(name: str) -> str:
 _SHARED_END = "// ==== end of shared card drawing ===="
 
 
+def _following(name: str) -> str:
+    """A module that follows another widget's model: follow.js (etFollow) in front of it."""
+    return _js("follow.js") + "\n" + _js(name)
+
+
 def _row_picker_esm() -> str:
     shared, found, _ = _js("card_row.js").partition(_SHARED_END)
     if not found:
@@ -217,7 +222,7 @@ class CardRow(anywidget.AnyWidget):
     does that as soon as the row is clicked, so a chosen capture shows its cards without waiting for the kernel.
     """
 
-    _esm = _STATIC / "card_row.js"
+    _esm = _following("card_row.js")
     _css = _CSS
 
     #: Card codes in display order ("7o", "10e", ...).
@@ -338,7 +343,7 @@ class LiveRegion(anywidget.AnyWidget):
     Setting the same text twice announces nothing the second time (nothing changed).
     """
 
-    _esm = _STATIC / "live_region.js"
+    _esm = _following("live_region.js")
     _css = _CSS
 
     #: The text shown and announced.

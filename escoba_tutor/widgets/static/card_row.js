@@ -74,9 +74,9 @@ function render({ model, el }) {
 
   // `picker`: a RowPicker model whose chosen row's cards are highlighted here too, at once on a click (the
   // kernel's answer is not waited for).
-  let source = null;
-  const sourceEvents = "change:selected change:rows";
+  let picker = null; // etFollow(...) below
   const chosenCards = () => {
+    const source = picker && picker.source();
     if (!source) return [];
     const row = source.get("rows").find((r) => r.id === source.get("selected"));
     return (row && row.cards) || [];
@@ -88,19 +88,6 @@ function render({ model, el }) {
     if (paintQueued) return;
     paintQueued = true;
     queueMicrotask(() => { paintQueued = false; paint(); });
-  }
-
-  async function follow() {
-    if (source) source.off(sourceEvents, paintSoon);
-    source = null;
-    const ref = model.get("picker");
-    if (ref && model.widget_manager) {
-      const found = await model.widget_manager.get_model(String(ref).replace(/^IPY_MODEL_/, ""));
-      if (model.get("picker") !== ref) return; // changed while it was looked up
-      source = found;
-      source.on(sourceEvents, paintSoon);
-    }
-    paint();
   }
 
   // Rebuild every card (cheap: at most 40), keeping keyboard focus where it was.
@@ -204,15 +191,12 @@ function render({ model, el }) {
     "change:deck change:size change:disabled change:group_label change:figure_words";
   model.on(rebuildOn, build);
   model.on("change:selected change:highlighted", paintSoon);
-  model.on("change:picker", follow);
   build();
-  follow();
+  picker = etFollow(model, "picker", "change:selected change:rows", paintSoon);
   return () => {
     model.off(rebuildOn, build);
     model.off("change:selected change:highlighted", paintSoon);
-    model.off("change:picker", follow);
-    if (source) source.off(sourceEvents, paintSoon);
-    source = null;
+    picker.stop();
   };
 }
 
