@@ -272,7 +272,6 @@ async def classes(n: int, args, folder: Path) -> list[dict]:
         await asyncio.sleep(3)  # the server settles
         for number in range(1, args.classes + 1):
             results.append(await one_class(n, args, server, number))
-            results[-1]["idle_mib"] = results[-1]["baseline_mib"]
     finally:
         server.stop()
         if args.logs:
@@ -413,8 +412,8 @@ def report(r: dict) -> list[str]:
             + ("within" if r["memory_back_s"] <= r["cull_limit_s"] + 10 else "LATER than") + " the limit"
             if r["memory_back_s"] is not None else "NOT back to the idle server's")
     lines.append(f"  after leaving: {culled} (culling limit: {r['cull_limit_s']} s); memory {back}: "
-                 f"{r['after_mib']:.0f} MiB against {r['idle_mib']:.0f} MiB "
-                 f"({r['after_mib'] - r['idle_mib']:+.0f} MiB; the server started afresh {r['afresh']} time(s))")
+                 f"{r['after_mib']:.0f} MiB against {r['baseline_mib']:.0f} MiB "
+                 f"({r['after_mib'] - r['baseline_mib']:+.0f} MiB; the server started afresh {r['afresh']} time(s))")
     lines.append(f"  errors: {len(r['errors'])}" + "".join(f"\n    {e}" for e in r["errors"][:10]))
     if r["iopub_timeouts"]:
         lines.append(f"  the server log has {r['iopub_timeouts']} 'Timeout waiting for IOPub output': Voilà sent "
@@ -461,7 +460,7 @@ def main() -> None:
         print(f"{r['students']:>3} {r['class']:>5} {r['in']:>2}/{r['students']:<2} {r['all_in_s']:>7.1f}s "
               f"{r['usable_p50_s']:>6.1f}/{r['usable_p95_s']:.1f} s {r['click_p95_ms']:>7.0f} ms "
               f"{r['mib_per_student']:>12.0f} {len(r['errors']):>7} {culled:>13} {back:>17} "
-              f"{r['after_mib']:>9.0f} / {r['idle_mib']:.0f} MiB")
+              f"{r['after_mib']:>9.0f} / {r['baseline_mib']:.0f} MiB")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
 

@@ -57,6 +57,11 @@ def test_a_row_picked_after_a_built_capture_replaces_it_and_its_verdict():
     assert widget._hand_row.selected == [] and widget._table_row.selected == [] and widget.model.verdict is None
     label = next(row["label"] for row in widget._picker.rows if row["id"] == "5o:12c")
     assert widget._status.message == label
+    widget._check.click()  # checked with nothing built: a verdict on its own, then a row picked replaces it
+    assert widget.model.verdict is not None
+    widget._picker.selected = "5o:2c+10b"
+    label = next(row["label"] for row in widget._picker.rows if row["id"] == "5o:2c+10b")
+    assert widget.model.verdict is None and widget._status.message == label
 
 
 def record_messages(monkeypatch) -> list[str]:

@@ -244,15 +244,14 @@ class CaptureTable(w.VBox):
     @guarded
     def _picked_row(self, change) -> None:
         chosen = change["new"]
-        if chosen and (self._hand_row.selected or self._table_row.selected or self.model.verdict is not None):
-            # A row picked replaces the capture being built and its verdict (as building replaces a picked row):
-            # the status line then says the row, as the browser already does. One message for the picker.
-            with self._picker.hold_sync():
+        # A row picked replaces the capture being built and its verdict (as building replaces a picked row), so
+        # the status line says the row, as the browser already does. The model's observers run once all is set.
+        with self.model.hold_trait_notifications():
+            if chosen:
                 self._hand_row.selected = []
                 self._table_row.selected = []
                 self.model.verdict = None
-                self._picker.selected = chosen  # (the redraw above put back the model's choice)
-        self.model.selected = chosen
+            self.model.selected = chosen
 
     @guarded
     def _built(self, change) -> None:

@@ -75,12 +75,7 @@ function render({ model, el }) {
   // `picker`: a RowPicker model whose chosen row's cards are highlighted here too, at once on a click (the
   // kernel's answer is not waited for).
   let picker = null; // etFollow(...) below
-  const chosenCards = () => {
-    const source = picker && picker.source();
-    if (!source) return [];
-    const row = source.get("rows").find((r) => r.id === source.get("selected"));
-    return (row && row.cards) || [];
-  };
+  const chosenCards = () => etChosenRow(picker)?.cards || [];
   // Selection and highlight changes are drawn in a microtask, after a click's message to the kernel has left
   // (the drawing happens while it travels), and once for several changes in a row.
   let paintQueued = false;

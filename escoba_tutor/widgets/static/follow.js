@@ -27,3 +27,9 @@ function etFollow(model, trait, events, handler) {
     },
   };
 }
+
+// The row a followed RowPicker model has chosen, or null.
+function etChosenRow(picker) {
+  const source = picker && picker.source();
+  return (source && source.get("rows").find((r) => r.id === source.get("selected"))) || null;
+}

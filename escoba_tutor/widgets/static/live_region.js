@@ -13,8 +13,7 @@ function render({ model, el }) {
   const show = (text) => { if (box.textContent !== text) box.textContent = text; };
   const update = () => show(model.get("message"));
   const chosen = () => {
-    const source = picker && picker.source();
-    const row = source && source.get("rows").find((r) => r.id === source.get("selected"));
+    const row = etChosenRow(picker);
     if (row && row.label) show(row.label);
     else update(); // no row (none chosen, or the kernel took a stale choice back): the kernel's own message
   };
