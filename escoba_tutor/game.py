@@ -23,9 +23,9 @@ import random
 from collections import namedtuple
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import filterfalse, repeat
+from itertools import chain, filterfalse, repeat
 from operator import attrgetter
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .captures import _captures_in_mask, _value_counts, capture_target, captures_on
 from .cards import DECK, Card, as_card, format_cards, parse_card, parse_cards
@@ -50,6 +50,7 @@ MAX_SEED = 2**53 - 1  # the largest integer a browser's JSON keeps exactly
 _by_index = attrgetter("index")
 _NO_CARDS: frozenset[Card] = frozenset()
 _bit_of = Card.bit.__get__
+_new_object = object.__new__
 _new = tuple.__new__  # builds a NamedTuple from a tuple in C, skipping the generated Python __new__ (hot path)
 
 
@@ -285,6 +286,17 @@ class PlayerView:
     history: tuple
     winner: int | None
 
+    if not TYPE_CHECKING:  # hidden from the type checker, which then still flags a misspelt field
+        def __getattr__(self, name):
+            """A field that :meth:`Game.view` leaves to be worked out when first read (``seen``, ``pile_sizes``,
+            ``history``), from the public parts it kept (``_later``); then kept like any field."""
+            work = _LATER_FIELDS.get(name)
+            later = self.__dict__.get("_later")
+            if work is None or later is None:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            value = self.__dict__[name] = work(self, *later)
+            return value
+
     @property
     def unseen(self) -> tuple[Card, ...]:
         """The cards this player has not seen in this deal: in other hands or still in the deck."""
@@ -293,6 +305,17 @@ class PlayerView:
     @property
     def my_turn(self) -> bool:
         return self.turn == self.player
+
+
+#: How a view from :meth:`Game.view` works out the fields it was not given, from ``_later``: the piles (a
+#: tuple of the pile tuples) and the game's event list with its length then. Only piles and public events are
+#: kept, never another player's hand. What this deal has shown everyone (the table dealt and every card played)
+#: is what lies on the table or in a pile during the deal, so ``seen`` needs no pass over the plays.
+_LATER_FIELDS = {
+    "seen": lambda view, piles, events, count: frozenset(chain(view.table, *piles, view.hand)),
+    "pile_sizes": lambda view, piles, events, count: tuple(map(len, piles)),
+    "history": lambda view, piles, events, count: tuple(events[:count]),
+}
 
 
 # -------------------------------------------------------------------------------------------------- state
@@ -497,18 +520,25 @@ class Game:
 
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see now."""
-        self._check_player(player)
+        if type(player) is not int or not 0 <= player < self.players:
+            self._check_player(player)
         s = self._s
-        seen = set(s.initial_table)
-        seen.update(record.move.card for record in s.plays)
-        seen.update(s.hands[player])
-        return PlayerView(
+        turn = None if s.winner is not None else s.turn
+        # Bots get a view before every decision, and most read only a few fields: the view is filled in
+        # directly (the frozen dataclass's __init__ sets each field through object.__setattr__), and its
+        # costlier fields are worked out when first read (see _LATER_FIELDS). The event list is only ever
+        # appended to (undo replaces it), so its first ``count`` events stay this moment's history.
+        view = _new_object(PlayerView)
+        view.__dict__.update(
             player=player, side=self.side_of[player], sides=self.sides, rules=self.rules, deal=s.deal,
-            dealer=s.dealer, turn=self.turn, hand=s.hands[player], table=s.table,
-            hand_sizes=tuple(len(h) for h in s.hands), pile_sizes=tuple(len(p) for p in s.piles),
-            escobas=tuple(s.escobas), deck_left=40 - s.dealt, totals=s.totals, seen=frozenset(seen),
-            legal_moves=self.legal_moves() if self.turn == player else (), history=tuple(self._events),
-            winner=s.winner)
+            dealer=s.dealer, turn=turn, hand=s.hands[player], table=s.table, hand_sizes=tuple(map(len, s.hands)),
+            escobas=s.escobas, deck_left=40 - s.dealt, totals=s.totals,
+            legal_moves=self.legal_moves() if turn == player else (), winner=s.winner,
+            _later=(tuple(s.piles), self._events, len(self._events)))
+        if turn is None:  # the game is over: a leftover nobody captured has left the table for no pile
+            view.__dict__["seen"] = frozenset(chain(s.initial_table, [record.move.card for record in s.plays],
+                                                    s.hands[player]))
+        return view
 
     # ------------------------------------------------------------------------------------- playing
     def play(self, move: Move | str, captured: Iterable[Card | str] | str | None = None) -> Play:
@@ -626,13 +656,15 @@ class Game:
         if type(entry) is _State:
             events, moves, deals = entry.log_sizes
             move = self._moves[moves]
-            del self._events[events:], self._moves[moves:], self._deals[deals:]
+            self._events = self._events[:events]  # a new list: views keep the old one (see view())
+            del self._moves[moves:], self._deals[deals:]
             del entry.plays[entry.plays_len:]
             self._s = entry
         else:  # an ordinary play (see _apply): the table before it, and the rest undone from its records
             s = self._s
             player, before, move, _escoba = s.plays.pop()
-            event = self._events.pop()
+            event = self._events[-1]
+            self._events = self._events[:-1]  # a new list: views keep the old one (see view())
             self._moves.pop()
             side = event.side
             s.hands[player], s.table, s.turn = before, entry, player

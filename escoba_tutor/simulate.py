@@ -327,14 +327,15 @@ def _play_game(players: int, rules: Rules, seed: int, number: int, seats: list[B
     bots = [_make(spec, bot_seed(seed, number, player)) for player, spec in enumerate(seats)]
     seconds: list[list[float]] = [[] for _ in range(players)]
     clock = time.perf_counter
-    while not game.is_over:
-        player = game.turn
-        view = game.view(player)
+    view_of, play = game.view, game.play
+    choosers = [bot.choose for bot in bots]
+    while (player := game.turn) is not None:  # None once the game is over
+        view = view_of(player)
         started = clock()
-        move = bots[player].choose(view)
+        move = choosers[player](view)
         seconds[player].append(clock() - started)
         try:
-            game.play(move)
+            play(move)
         except IllegalMoveError as error:  # a bot bug: say which bot, not just which move
             raise EscobaError(f"the {_bot_name(seats[player])!r} bot of player {player} chose an illegal move "
                               f"in game {number}: {error}", code="bad_bot_move", player=player) from error

@@ -25,6 +25,7 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
+from operator import attrgetter
 from typing import IO, Any, NamedTuple
 
 from .captures import legal_captures
@@ -50,8 +51,17 @@ _TABLE_CARDS = 4
 
 
 # ---------------------------------------------------------------------------------------------- writing
+_code = attrgetter("code")
+_index = attrgetter("index")
+
+
 def _codes(cards: Iterable[Card]) -> list[str]:
-    return [card.code for card in cards]
+    return list(map(_code, cards))
+
+
+def _sorted_codes(cards: Iterable[Card]) -> list[str]:
+    """The codes in deck order (as ``sorted(cards)``, with the order read in C rather than by ``Card.__lt__``)."""
+    return list(map(_code, sorted(cards, key=_index)))
 
 
 def deal_to_json(game_number: int, game: Game, record: DealRecord) -> dict[str, Any]:
@@ -66,12 +76,13 @@ def deal_to_json(game_number: int, game: Game, record: DealRecord) -> dict[str, 
         sides=[list(side) for side in game.sides],
         dealer=record.dealer,
         table=_codes(record.table),  # in the order dealt: the escoba-de-mano-by-pairs variant depends on it
-        dealer_capture=_codes(sorted(record.dealer_capture)),
+        dealer_capture=_sorted_codes(record.dealer_capture),
         dealer_escobas=record.dealer_escobas,
-        plays=[{"player": play.player, "hand": _codes(play.hand), "card": play.move.card.code,
-                "captured": _codes(sorted(play.move.captured)), "escoba": play.escoba}
-               for play in record.plays],
-        leftover=_codes(sorted(record.leftover)),
+        # Written for every play of every simulated deal: the records are unpacked, not read field by field.
+        plays=[{"player": player, "hand": list(map(_code, hand)), "card": card.code,
+                "captured": _sorted_codes(captured) if captured else [], "escoba": escoba}
+               for player, hand, (card, captured), escoba in record.plays],
+        leftover=_sorted_codes(record.leftover),
         leftover_to=record.leftover_to,
         piles=[_codes(pile) for pile in record.piles],
         escobas=list(record.escobas),
