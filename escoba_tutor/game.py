@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import chain, filterfalse, repeat
 from operator import attrgetter
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, NoReturn, cast
 
 from .captures import _captures_in_mask, _value_counts, capture_target, captures_on
 from .cards import DECK, Card, as_card, format_cards, parse_card, parse_cards
@@ -49,7 +49,7 @@ __all__ = ["Move", "Game", "PlayerView", "DealRecord", "PlayRecord", "DealStarte
 MAX_SEED = 2**53 - 1  # the largest integer a browser's JSON keeps exactly
 _by_index = attrgetter("index")
 _NO_CARDS: frozenset[Card] = frozenset()
-_bit_of = Card.bit.__get__
+_bit_of = attrgetter("bit")
 _new_object = object.__new__
 _new = tuple.__new__  # builds a NamedTuple from a tuple in C, skipping the generated Python __new__ (hot path)
 
@@ -123,7 +123,9 @@ class DealStarted(NamedTuple):
     dealer: int
     mano: int
     table: tuple[Card, ...]
-    kind = "deal_started"
+    @property
+    def kind(self) -> str:
+        return "deal_started"
 
     def __str__(self) -> str:
         return f"deal {self.deal}: player {self.dealer} deals, table {format_cards(self.table)}"
@@ -137,7 +139,9 @@ class EscobaDeMano(NamedTuple):
     escobas: int
     #: True when taken as pairs adding up to 15 (the escoba_de_mano_pairs variant); then the rest stays.
     pairs: bool = False
-    kind = "escoba_de_mano"
+    @property
+    def kind(self) -> str:
+        return "escoba_de_mano"
 
     def __str__(self) -> str:
         return f"player {self.player} takes {format_cards(self.cards)}: escoba de mano x{self.escobas}"
@@ -147,7 +151,9 @@ class CardsDealt(NamedTuple):
     deal: int
     round: int
     cards_each: int
-    kind = "cards_dealt"
+    @property
+    def kind(self) -> str:
+        return "cards_dealt"
 
     def __str__(self) -> str:
         return f"round {self.round}: {self.cards_each} cards to each player"
@@ -164,7 +170,9 @@ class Play(NamedTuple):
     renuncio: bool = False
     #: The "no escoba on the last play" variant: the deal's last card swept the table, which does not score.
     sweep_not_scored: bool = False
-    kind = "play"
+    @property
+    def kind(self) -> str:
+        return "play"
 
     @property
     def move(self) -> Move:
@@ -186,7 +194,9 @@ class HandEscoba(NamedTuple):
     player: int
     side: int
     cards: tuple[Card, ...]
-    kind = "escoba_en_mano"
+    @property
+    def kind(self) -> str:
+        return "escoba_en_mano"
 
     def __str__(self) -> str:
         return f"player {self.player} shows {format_cards(self.cards)}: escoba en mano"
@@ -196,7 +206,9 @@ class LeftoverTaken(NamedTuple):
     deal: int
     side: int | None
     cards: tuple[Card, ...]
-    kind = "leftover"
+    @property
+    def kind(self) -> str:
+        return "leftover"
 
     def __str__(self) -> str:
         who = "nobody" if self.side is None else f"side {self.side}"
@@ -207,7 +219,9 @@ class DealScored(NamedTuple):
     deal: int
     score: DealScore
     totals: tuple[int, ...]
-    kind = "deal_scored"
+    @property
+    def kind(self) -> str:
+        return "deal_scored"
 
     def __str__(self) -> str:
         return f"deal {self.deal} points {list(self.score.points)}, totals {list(self.totals)}"
@@ -216,10 +230,16 @@ class DealScored(NamedTuple):
 class GameWon(NamedTuple):
     side: int
     totals: tuple[int, ...]
-    kind = "game_won"
+    @property
+    def kind(self) -> str:
+        return "game_won"
 
     def __str__(self) -> str:
         return f"side {self.side} wins {'–'.join(map(str, self.totals))}"
+
+
+#: Every kind of event in a game's history.
+Event = DealStarted | EscobaDeMano | CardsDealt | Play | HandEscoba | LeftoverTaken | DealScored | GameWon
 
 
 class PlayRecord(NamedTuple):
@@ -283,7 +303,7 @@ class PlayerView:
     totals: tuple[int, ...]
     seen: frozenset[Card]
     legal_moves: tuple[Move, ...]
-    history: tuple
+    history: tuple[Event, ...]
     winner: int | None
 
     if not TYPE_CHECKING:  # hidden from the type checker, which then still flags a misspelt field
@@ -327,6 +347,29 @@ class _State:
     __slots__ = ("deal", "dealer", "deck", "dealt", "hands", "table", "table_mask", "piles", "escobas",
                  "last_capturer", "turn", "totals", "initial_table", "dealer_capture", "dealer_escobas",
                  "plays", "plays_len", "round", "winner", "log_sizes", "hand_escobas", "renuncios", "sweeps")
+    deal: int
+    dealer: int
+    deck: tuple[Card, ...]
+    dealt: int
+    hands: list[tuple[Card, ...]]
+    table: tuple[Card, ...]
+    table_mask: int
+    piles: list[tuple[Card, ...]]
+    escobas: tuple[int, ...]
+    last_capturer: int | None
+    turn: int
+    totals: tuple[int, ...]
+    initial_table: tuple[Card, ...]
+    dealer_capture: tuple[Card, ...]
+    dealer_escobas: int
+    plays: list[PlayRecord]
+    plays_len: int
+    round: int
+    winner: int | None
+    log_sizes: tuple[int, int, int]
+    hand_escobas: tuple[int, ...]
+    renuncios: tuple[int, ...]
+    sweeps: tuple[int, ...]
 
     def copy(self) -> _State:
         other = _State.__new__(_State)
@@ -393,7 +436,7 @@ class Game:
         self.sides: tuple[tuple[int, ...], ...] = SIDES[players]
         self.side_of: tuple[int, ...] = tuple(next(i for i, s in enumerate(self.sides) if p in s)
                                               for p in range(players))
-        self._events: list = []
+        self._events: list[Event] = []
         self._moves: list[Move] = []
         self._deals: list[DealRecord] = []
         self._undo: list[_State | tuple[Card, ...]] = []  # a snapshot, or the table before an ordinary play
@@ -466,7 +509,7 @@ class Game:
         return tuple(self._moves)
 
     @property
-    def history(self) -> tuple:
+    def history(self) -> tuple[Event, ...]:
         """Every event so far (public information only: no hidden hand appears)."""
         return tuple(self._events)
 
@@ -541,7 +584,7 @@ class Game:
         return view
 
     # ------------------------------------------------------------------------------------- playing
-    def play(self, move: Move | str, captured: Iterable[Card | str] | str | None = None) -> Play:
+    def play(self, move: Move | Card | str, captured: Iterable[Card | str] | str | None = None) -> Play:
         """Play a move (a :class:`Move`, its text ``3c+1o+4b+7o``, or a card and the cards it takes).
 
         A move the rules forbid raises an :class:`IllegalMoveError` that says why and lists the legal
@@ -555,7 +598,7 @@ class Game:
         if type(move) is Move and captured is None:
             pass
         elif captured is not None:
-            move = Move.of(move, captured)
+            move = Move.of(cast("Card | str", move), captured)  # a Move as the card: Move() refuses it
         elif isinstance(move, str):
             move = Move.from_text(move)
         elif not isinstance(move, Move):
@@ -567,11 +610,12 @@ class Game:
             return self._apply(move, renuncio=True)
         self._refuse(move)
 
-    def _refuse(self, move: Move) -> None:
+    def _refuse(self, move: Move) -> NoReturn:
+        """Raise the error that says why ``move`` is not legal now."""
         s = self._s
         card, taken = move
         hand = s.hands[s.turn]
-        legal = tuple(m.captured for m in self._legal if m.card is card and m.captured)
+        legal = tuple(m.captured for m in self.legal_moves() if m.card is card and m.captured)
         shown = " or ".join(format_cards(c) for c in legal) or "nothing"
         common = {"card": card.code, "taken": tuple(c.code for c in sorted(taken, key=_by_index)),
                   "legal_captures": legal, "player": s.turn}
@@ -653,7 +697,7 @@ class Game:
         if not self._undo:
             raise NothingToUndoError("there is no move to take back", code="nothing_to_undo")
         entry = self._undo.pop()
-        if type(entry) is _State:
+        if isinstance(entry, _State):
             events, moves, deals = entry.log_sizes
             move = self._moves[moves]
             self._events = self._events[:events]  # a new list: views keep the old one (see view())
@@ -663,7 +707,7 @@ class Game:
         else:  # an ordinary play (see _apply): the table before it, and the rest undone from its records
             s = self._s
             player, before, move, _escoba = s.plays.pop()
-            event = self._events[-1]
+            event = cast(Play, self._events[-1])  # an ordinary play's own event is the last one
             self._events = self._events[:-1]  # a new list: views keep the old one (see view())
             self._moves.pop()
             side = event.side
@@ -778,7 +822,7 @@ class Game:
         self._start_deal(s.deal + 1, (s.dealer + 1) % self.players)
 
     # ---------------------------------------------------------------------------------- comparing
-    def state_key(self) -> tuple:
+    def state_key(self) -> tuple[object, ...]:
         """Everything that defines the position, as a comparable value (for tests and saves)."""
         s = self._s
         return (self.rules, self.players, self.seed, self.first_dealer, s.deal, s.dealer, s.dealt,
@@ -830,35 +874,35 @@ class Game:
         """
         game = cls(players=players, rules=rules, seed=seed, dealer=dealer)
         sides = len(game.sides)
-        hands = [tuple(sorted(hand, key=_by_index)) for hand in hands]
-        table, deck = tuple(table), tuple(deck)
-        piles = [tuple(pile) for pile in piles] if piles is not None else [()] * sides
-        escobas = tuple(escobas) if escobas is not None else (0,) * sides
-        totals = tuple(totals) if totals is not None else (0,) * sides
-        placed = [card for part in (*hands, table, deck, *piles) for card in part]
+        hand_cards = [tuple(sorted(hand, key=_by_index)) for hand in hands]
+        table_cards, deck_cards = tuple(table), tuple(deck)
+        pile_cards: list[tuple[Card, ...]] = [tuple(pile) for pile in piles] if piles is not None else [()] * sides
+        side_escobas = tuple(escobas) if escobas is not None else (0,) * sides
+        side_totals = tuple(totals) if totals is not None else (0,) * sides
+        placed = [card for part in (*hand_cards, table_cards, deck_cards, *pile_cards) for card in part]
         problem = None
-        if len(hands) != players or any(len(hand) > 3 for hand in hands):
+        if len(hand_cards) != players or any(len(hand) > 3 for hand in hand_cards):
             problem = f"{players} hands of at most 3 cards are needed"
-        elif len(piles) != sides or len(escobas) != sides or len(totals) != sides:
+        elif len(pile_cards) != sides or len(side_escobas) != sides or len(side_totals) != sides:
             problem = f"piles, escobas and totals need one entry per side ({sides})"
         elif not all(type(card) is Card for card in placed) or len(set(placed)) != 40 or len(placed) != 40:
             problem = "each of the 40 cards must be in exactly one hand, the table, the deck or a pile"
-        elif len(deck) % (3 * players):
+        elif len(deck_cards) % (3 * players):
             problem = f"the deck left must deal whole rounds of 3 cards to {players} players"
-        elif type(turn) is not int or not 0 <= turn < players or not hands[turn]:
+        elif type(turn) is not int or not 0 <= turn < players or not hand_cards[turn]:
             problem = "the player to move must be a player with cards in hand"
         elif last_capturer is not None and last_capturer not in range(sides):
             problem = f"the last capturer must be a side from 0 to {sides - 1}"
         if problem:
             raise EscobaError(f"cannot build that position: {problem}", code="bad_position")
         s = game._s
-        s.deal, s.turn, s.hands, s.table = deal, turn, hands, table
-        s.table_mask = sum(card.bit for card in table)
-        s.dealt = 40 - len(deck)
-        left = set(deck)
-        s.deck = tuple(c for c in DECK if c not in left) + deck  # only the cards after ``dealt`` are read
-        s.piles, s.escobas, s.last_capturer, s.totals = piles, escobas, last_capturer, totals
-        s.initial_table = tuple(card for pile in piles for card in pile) + table
+        s.deal, s.turn, s.hands, s.table = deal, turn, hand_cards, table_cards
+        s.table_mask = sum(card.bit for card in table_cards)
+        s.dealt = 40 - len(deck_cards)
+        left = set(deck_cards)
+        s.deck = tuple(c for c in DECK if c not in left) + deck_cards  # only the cards after ``dealt`` are read
+        s.piles, s.escobas, s.last_capturer, s.totals = pile_cards, side_escobas, last_capturer, side_totals
+        s.initial_table = tuple(card for pile in pile_cards for card in pile) + table_cards
         s.dealer_capture, s.dealer_escobas, s.plays = (), 0, []
         s.hand_escobas = s.renuncios = s.sweeps = (0,) * sides
         s.round = 1 + max(0, s.dealt - (3 * players + 4)) // (3 * players)

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from itertools import combinations
 from operator import attrgetter
-from typing import IO, Any, NamedTuple
+from typing import IO, Any, NamedTuple, cast
 
 from .captures import legal_captures
 from .cards import Card, format_cards, parse_card
@@ -125,7 +126,7 @@ class TraceWriter:
         self.close()
 
 
-def open_trace(target: str | os.PathLike | IO[str]) -> TraceWriter:
+def open_trace(target: str | os.PathLike[str] | IO[str]) -> TraceWriter:
     """A :class:`TraceWriter` on a path (created or emptied now) or on an open text stream.
 
     A path that cannot be written raises an :class:`EscobaError` with code ``trace_unwritable`` at once,
@@ -208,12 +209,12 @@ def _is_int(value: Any) -> bool:
     return type(value) is int
 
 
-def _int(data: dict, key: str, low: int = 0, high: int | None = None, play: int | None = None) -> int:
+def _int(data: dict[str, Any], key: str, low: int = 0, high: int | None = None, play: int | None = None) -> int:
     value = data[key]
     if not _is_int(value) or value < low or (high is not None and value > high):
         upper = "" if high is None else f" to {high}"
         raise _Bad(f"{key!r} must be a whole number from {low}{upper}, not {value!r}"[:160], play)
-    return value
+    return cast(int, value)
 
 
 def _card(code: Any, key: str, play: int | None = None) -> Card:
@@ -237,14 +238,15 @@ def _cards(value: Any, key: str, play: int | None = None) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-def _int_list(data: dict, key: str, length: int) -> list[int]:
+def _int_list(data: dict[str, Any], key: str, length: int) -> list[int]:
     value = data[key]
     if not isinstance(value, list) or len(value) != length or not all(_is_int(v) for v in value):
         raise _Bad(f"{key!r} must be a list of {length} whole numbers, one per side, not {value!r}"[:160])
     return value
 
 
-def _keys(data: dict, required: tuple[str, ...], optional: tuple[str, ...] = (), play: int | None = None) -> None:
+def _keys(data: dict[str, Any], required: tuple[str, ...], optional: tuple[str, ...] = (),
+          play: int | None = None) -> None:
     missing = [k for k in required if k not in data]
     extra = [k for k in data if k not in required and k not in optional]
     if missing or extra:
@@ -331,7 +333,7 @@ def _dealer_takes(table: tuple[Card, ...], rules: Rules) -> tuple[frozenset[Card
     return frozenset(), 0
 
 
-def _check_deal(deal: _Deal, report) -> tuple[int, ...]:
+def _check_deal(deal: _Deal, report: Callable[..., None]) -> tuple[int, ...]:
     """Re-play one deal from its table and the stated hands; report what breaks. Returns the deal's points
     as scored from the stated piles (or the stated points when those piles cannot be scored)."""
     n, rules, sides = deal.players, deal.rules, len(deal.sides)
@@ -348,6 +350,7 @@ def _check_deal(deal: _Deal, report) -> tuple[int, ...]:
 
     # Escoba de mano (RULES.md §2): decided by the rules from the table alone.
     dealer_side = side_of[deal.dealer]
+    taken: AbstractSet[Card]
     taken, owed = _dealer_takes(deal.table, rules)
     if (frozenset(deal.dealer_capture), deal.dealer_escobas) != (taken, owed):
         total = sum(card.value for card in deal.table)
@@ -484,11 +487,11 @@ def _winner(totals: tuple[int, ...], target: int) -> int | None:
     return leaders[0] if best >= target and len(leaders) == 1 else None
 
 
-def _lines(source: str | os.PathLike | Iterable[str | bytes | dict]) -> Iterator[tuple[int, Any]]:
+def _lines(source: str | os.PathLike[str] | Iterable[str | bytes | dict[str, Any]]) -> Iterator[tuple[int, Any]]:
     """(line number, parsed object or a _Bad) for every non-blank line."""
     if isinstance(source, (str, os.PathLike)):
         with open(source, encoding="utf-8") as stream:
-            items: list = stream.readlines()
+            items: list[Any] = stream.readlines()
     else:
         items = list(source)
     for number, item in enumerate(items, 1):
@@ -508,7 +511,7 @@ def _lines(source: str | os.PathLike | Iterable[str | bytes | dict]) -> Iterator
             yield number, _Bad(f"not JSON: {error}"[:160])
 
 
-def check_trace(source: str | os.PathLike | Iterable[str | bytes | dict]) -> list[Problem]:
+def check_trace(source: str | os.PathLike[str] | Iterable[str | bytes | dict[str, Any]]) -> list[Problem]:
     """Every problem in a trace (a path, or its lines as text or parsed objects); an empty list if it is valid.
 
     Each game is re-played from its trace alone: turn order from the dealer (RULES.md §2), no card dealt
@@ -566,8 +569,9 @@ def check_trace(source: str | os.PathLike | Iterable[str | bytes | dict]) -> lis
         if deal.players != game.players or deal.rules != game.rules:
             report("the players or the rules change within the game")
         if game.won_after is not None:
-            report(f"side {_winner(game.totals, game.rules.target)} had already won after deal {game.won_after}, "
-                   "so no deal may follow")
+            # The totals are unknown again if a line that could not be read came between.
+            who = "a side" if game.totals is None else f"side {_winner(game.totals, game.rules.target)}"
+            report(f"{who} had already won after deal {game.won_after}, so no deal may follow")
         if game.next_deal is not None and deal.deal != game.next_deal:
             report(f"deal {game.next_deal} was expected here (a deal is missing or repeated)")
         if game.dealer is not None and deal.dealer != (game.dealer + 1) % deal.players:
