@@ -30,14 +30,14 @@ from operator import attrgetter
 from typing import IO, Any, NamedTuple, cast
 
 from .captures import legal_captures
-from .cards import Card, format_cards, parse_card
+from .cards import DECK, Card, format_cards, parse_card
 from .errors import EscobaError
 from .game import SIDES, DealRecord, Game
 from .rules import PROFILES, Rules
 from .scoring import DealFacts, score_deal
 
-__all__ = ["TRACE_KEYS", "PLAY_KEYS", "deal_to_json", "game_to_json", "TraceWriter", "open_trace", "Problem",
-           "check_trace"]
+__all__ = ["TRACE_KEYS", "PLAY_KEYS", "deal_to_json", "game_to_json", "game_lines", "TraceWriter", "open_trace",
+           "Problem", "check_trace"]
 
 #: The keys of every deal object, in the order they are written; "variants" is added (after "rules") only
 #: when the game's rules differ from their profile.
@@ -98,6 +98,55 @@ def game_to_json(game_number: int, game: Game) -> list[dict[str, Any]]:
     return [deal_to_json(game_number, game, record) for record in game.deals]
 
 
+# ------------------------------------------------------------------------- writing, fast (simulate --trace)
+# The trace lines that TraceWriter writes are json.dumps(deal_to_json(...)) character for character
+# (tests/test_trace.py checks it on every variant), built as text directly: the simulator writes one for every
+# deal it plays, and building the objects first would cost more than playing the deal's last plays. Card
+# codes and numbers need no escaping; the rules' names and options still go through json.dumps.
+_QUOTED = {card: f'"{card.code}"' for card in DECK}
+_quoted = _QUOTED.__getitem__
+
+
+def _card_list(cards: Iterable[Card]) -> str:
+    return "[" + ", ".join(map(_quoted, cards)) + "]"
+
+
+def _sorted_card_list(cards: Iterable[Card]) -> str:
+    return "[" + ", ".join(map(_quoted, sorted(cards, key=_index))) + "]"
+
+
+def _int_list_text(numbers: Iterable[int]) -> str:
+    return "[" + ", ".join(map(str, numbers)) + "]"
+
+
+def _play_text(player: int, hand: tuple[Card, ...], move: tuple[Card, frozenset[Card]], escoba: bool) -> str:
+    card, captured = move
+    taken = _sorted_card_list(captured) if captured else "[]"
+    return (f'{{"player": {player}, "hand": {_card_list(hand)}, "card": {_quoted(card)}, "captured": {taken}, '
+            f'"escoba": {"true" if escoba else "false"}}}')
+
+
+def game_lines(game_number: int, game: Game) -> list[str]:
+    """Every finished deal of ``game`` as a trace line (with its newline): ``json.dumps`` of
+    :func:`deal_to_json`, built as text."""
+    changes = game.rules.changes()
+    variants = f', "variants": {json.dumps(changes)}' if changes else ""
+    rules = (f', "rules": {json.dumps(game.rules.profile)}{variants}, "players": {game.players}, '
+             f'"sides": {json.dumps([list(side) for side in game.sides])}')
+    lines = []
+    for record in game.deals:
+        plays = ", ".join([_play_text(*play) for play in record.plays])
+        leftover_to = "null" if record.leftover_to is None else record.leftover_to
+        lines.append(
+            f'{{"game": {game_number}, "deal": {record.deal}{rules}, "dealer": {record.dealer}, '
+            f'"table": {_card_list(record.table)}, "dealer_capture": {_sorted_card_list(record.dealer_capture)}, '
+            f'"dealer_escobas": {record.dealer_escobas}, "plays": [{plays}], '
+            f'"leftover": {_sorted_card_list(record.leftover)}, "leftover_to": {leftover_to}, '
+            f'"piles": [{", ".join(map(_card_list, record.piles))}], "escobas": {_int_list_text(record.escobas)}, '
+            f'"points": {_int_list_text(record.score.points)}, "totals": {_int_list_text(record.totals)}}}\n')
+    return lines
+
+
 class TraceWriter:
     """Writes trace objects, one JSON line each, to a text file (opened by :func:`open_trace`) or stream."""
 
@@ -107,7 +156,7 @@ class TraceWriter:
         self.deals_written = 0
 
     def write_game(self, game_number: int, game: Game) -> None:
-        lines = [json.dumps(data) + "\n" for data in game_to_json(game_number, game)]
+        lines = game_lines(game_number, game)
         # One write per game, so a run stopped with Ctrl-C leaves whole games only.
         self._stream.write("".join(lines))
         self._stream.flush()
