@@ -566,7 +566,7 @@ class Game:
         if type(player) is not int or not 0 <= player < self.players:
             self._check_player(player)
         s = self._s
-        turn = None if s.winner is not None else s.turn
+        turn = s.turn if s.winner is None else None
         # Bots get a view before every decision, and most read only a few fields: the view is filled in
         # directly (the frozen dataclass's __init__ sets each field through object.__setattr__), and its
         # costlier fields are worked out when first read (see _LATER_FIELDS). The event list is only ever
@@ -576,7 +576,7 @@ class Game:
             player=player, side=self.side_of[player], sides=self.sides, rules=self.rules, deal=s.deal,
             dealer=s.dealer, turn=turn, hand=s.hands[player], table=s.table, hand_sizes=tuple(map(len, s.hands)),
             escobas=s.escobas, deck_left=40 - s.dealt, totals=s.totals,
-            legal_moves=self.legal_moves() if turn == player else (), winner=s.winner,
+            legal_moves=(self._legal or self.legal_moves()) if turn == player else (), winner=s.winner,
             _later=(tuple(s.piles), self._events, len(self._events)))
         if turn is None:  # the game is over: a leftover nobody captured has left the table for no pile
             view.__dict__["seen"] = frozenset(chain(s.initial_table, [record.move.card for record in s.plays],

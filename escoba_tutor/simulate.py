@@ -331,11 +331,12 @@ def _play_game(players: int, rules: Rules, seed: int, number: int, seats: list[B
     clock = time.perf_counter
     view_of, play = game.view, game.play
     choosers = [bot.choose for bot in bots]
+    timed = [spent.append for spent in seconds]
     while (player := game.turn) is not None:  # None once the game is over
         view = view_of(player)
         started = clock()
         move = choosers[player](view)
-        seconds[player].append(clock() - started)
+        timed[player](clock() - started)
         try:
             play(move)
         except IllegalMoveError as error:  # a bot bug: say which bot, not just which move

@@ -119,13 +119,6 @@ def _int_list_text(numbers: Iterable[int]) -> str:
     return "[" + ", ".join(map(str, numbers)) + "]"
 
 
-def _play_text(player: int, hand: tuple[Card, ...], move: tuple[Card, frozenset[Card]], escoba: bool) -> str:
-    card, captured = move
-    taken = _sorted_card_list(captured) if captured else "[]"
-    return (f'{{"player": {player}, "hand": {_card_list(hand)}, "card": {_quoted(card)}, "captured": {taken}, '
-            f'"escoba": {"true" if escoba else "false"}}}')
-
-
 def game_lines(game_number: int, game: Game) -> list[str]:
     """Every finished deal of ``game`` as a trace line (with its newline): ``json.dumps`` of
     :func:`deal_to_json`, built as text."""
@@ -135,7 +128,11 @@ def game_lines(game_number: int, game: Game) -> list[str]:
              f'"sides": {json.dumps([list(side) for side in game.sides])}')
     lines = []
     for record in game.deals:
-        plays = ", ".join([_play_text(*play) for play in record.plays])
+        plays = ", ".join([
+            f'{{"player": {player}, "hand": [{", ".join(map(_quoted, hand))}], "card": {_quoted(card)}, '
+            f'"captured": {_sorted_card_list(captured) if captured else "[]"}, '
+            f'"escoba": {"true" if escoba else "false"}}}'
+            for player, hand, (card, captured), escoba in record.plays])
         leftover_to = "null" if record.leftover_to is None else record.leftover_to
         lines.append(
             f'{{"game": {game_number}, "deal": {record.deal}{rules}, "dealer": {record.dealer}, '
