@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import random
 from collections import namedtuple
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import chain, filterfalse, repeat
 from operator import attrgetter
-from typing import TYPE_CHECKING, NamedTuple, NoReturn, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, cast
 
 from .captures import _captures_in_mask, _value_counts, capture_target, captures_on
 from .cards import DECK, Card, as_card, format_cards, parse_card, parse_cards
@@ -51,6 +51,7 @@ _by_index = attrgetter("index")
 _NO_CARDS: frozenset[Card] = frozenset()
 _bit_of = attrgetter("bit")
 _new_object = object.__new__
+_set_attribute = object.__setattr__
 _new = tuple.__new__  # builds a NamedTuple from a tuple in C, skipping the generated Python __new__ (hot path)
 
 
@@ -308,13 +309,13 @@ class PlayerView:
 
     if not TYPE_CHECKING:  # hidden from the type checker, which then still flags a misspelt field
         def __getattr__(self, name):
-            """A field that :meth:`Game.view` leaves to be worked out when first read (``seen``, ``pile_sizes``,
-            ``history``), from the public parts it kept (``_later``); then kept like any field."""
-            work = _LATER_FIELDS.get(name)
+            """A field that :meth:`Game.view` left to be filled in when first read, from the public parts it kept
+            (``_later``, see _LATER_PARTS); then kept like any field."""
             later = self.__dict__.get("_later")
-            if work is None or later is None:
+            if later is None or (name not in _LATER_INDEX and name not in _LATER_WORK):
                 raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-            value = self.__dict__[name] = work(self, *later)
+            value = later[_LATER_INDEX[name]] if name in _LATER_INDEX else _LATER_WORK[name](later)
+            self.__dict__[name] = value
             return value
 
     @property
@@ -327,14 +328,21 @@ class PlayerView:
         return self.turn == self.player
 
 
-#: How a view from :meth:`Game.view` works out the fields it was not given, from ``_later``: the piles (a
-#: tuple of the pile tuples) and the game's event list with its length then. Only piles and public events are
-#: kept, never another player's hand. What this deal has shown everyone (the table dealt and every card played)
-#: is what lies on the table or in a pile during the deal, so ``seen`` needs no pass over the plays.
-_LATER_FIELDS = {
-    "seen": lambda view, piles, events, count: frozenset(chain(view.table, *piles, view.hand)),
-    "pile_sizes": lambda view, piles, events, count: tuple(map(len, piles)),
-    "history": lambda view, piles, events, count: tuple(events[:count]),
+#: A view from :meth:`Game.view` holds its player, turn and legal moves (what a bot reads to choose) and, in
+#: ``_later``, these fields as they were, then the piles, the game's event list and its length then; every
+#: other field is filled in from those when first read. Only public parts are kept, never another player's hand.
+_LATER_PARTS = ("side", "sides", "rules", "deal", "dealer", "hand", "table", "hand_sizes", "escobas", "deck_left",
+                "totals", "winner")
+_LATER_INDEX = {name: index for index, name in enumerate(_LATER_PARTS)}
+_PILES, _EVENTS, _EVENT_COUNT = len(_LATER_PARTS), len(_LATER_PARTS) + 1, len(_LATER_PARTS) + 2
+#: What this deal has shown everyone (the table dealt and every card played) is what lies on the table or in a
+#: pile during the deal, so ``seen`` needs no pass over the plays. The event list is only ever appended to (undo
+#: replaces it), so its first events are still the history of the view's moment.
+_LATER_WORK: dict[str, Callable[[tuple[Any, ...]], object]] = {
+    "seen": lambda later: frozenset(chain(later[_LATER_INDEX["table"]], *later[_PILES],
+                                          later[_LATER_INDEX["hand"]])),
+    "pile_sizes": lambda later: tuple(map(len, later[_PILES])),
+    "history": lambda later: tuple(later[_EVENTS][:later[_EVENT_COUNT]]),
 }
 
 
@@ -567,17 +575,16 @@ class Game:
             self._check_player(player)
         s = self._s
         turn = s.turn if s.winner is None else None
-        # Bots get a view before every decision, and most read only a few fields: the view is filled in
-        # directly (the frozen dataclass's __init__ sets each field through object.__setattr__), and its
-        # costlier fields are worked out when first read (see _LATER_FIELDS). The event list is only ever
-        # appended to (undo replaces it), so its first ``count`` events stay this moment's history.
+        # Bots get a view before every decision, and most read only a few of its fields: the view is filled in
+        # directly (the frozen dataclass's __init__ sets each field through object.__setattr__) with what a
+        # bot reads to choose, the rest kept as they are now to be filled in when read (see _LATER_PARTS).
         view = _new_object(PlayerView)
-        view.__dict__.update(
-            player=player, side=self.side_of[player], sides=self.sides, rules=self.rules, deal=s.deal,
-            dealer=s.dealer, turn=turn, hand=s.hands[player], table=s.table, hand_sizes=tuple(map(len, s.hands)),
-            escobas=s.escobas, deck_left=40 - s.dealt, totals=s.totals,
-            legal_moves=(self._legal or self.legal_moves()) if turn == player else (), winner=s.winner,
-            _later=(tuple(s.piles), self._events, len(self._events)))
+        _set_attribute(view, "__dict__", {
+            "player": player, "turn": turn,
+            "legal_moves": (self._legal or self.legal_moves()) if turn == player else (),
+            "_later": (self.side_of[player], self.sides, self.rules, s.deal, s.dealer, s.hands[player], s.table,
+                       tuple(map(len, s.hands)), s.escobas, 40 - s.dealt, s.totals, s.winner, tuple(s.piles),
+                       self._events, len(self._events))})
         if turn is None:  # the game is over: a leftover nobody captured has left the table for no pile
             view.__dict__["seen"] = frozenset(chain(s.initial_table, [record.move.card for record in s.plays],
                                                     s.hands[player]))
