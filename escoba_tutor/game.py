@@ -336,8 +336,8 @@ _LATER_PARTS = ("side", "sides", "rules", "deal", "dealer", "hand", "table", "ha
 _LATER_INDEX = {name: index for index, name in enumerate(_LATER_PARTS)}
 _PILES, _EVENTS, _EVENT_COUNT = len(_LATER_PARTS), len(_LATER_PARTS) + 1, len(_LATER_PARTS) + 2
 #: What this deal has shown everyone (the table dealt and every card played) is what lies on the table or in a
-#: pile during the deal, so ``seen`` needs no pass over the plays. The event list is only ever appended to (undo
-#: replaces it), so its first events are still the history of the view's moment.
+#: pile during the deal, so ``seen`` needs no pass over the plays. A list a view holds is only ever appended to (undo
+#: then goes on with a copy, see Game._cut_events), so its first events stay the history of the view's moment.
 _LATER_WORK: dict[str, Callable[[tuple[Any, ...]], object]] = {
     "seen": lambda later: frozenset(chain(later[_LATER_INDEX["table"]], *later[_PILES],
                                           later[_LATER_INDEX["hand"]])),
@@ -445,6 +445,7 @@ class Game:
         self.side_of: tuple[int, ...] = tuple(next(i for i, s in enumerate(self.sides) if p in s)
                                               for p in range(players))
         self._events: list[Event] = []
+        self._events_in_view = False  # a view keeps the list: undo must then leave it as it is (see view())
         self._moves: list[Move] = []
         self._deals: list[DealRecord] = []
         self._undo: list[_State | tuple[Card, ...]] = []  # a snapshot, or the table before an ordinary play
@@ -585,6 +586,7 @@ class Game:
             "_later": (self.side_of[player], self.sides, self.rules, s.deal, s.dealer, s.hands[player], s.table,
                        tuple(map(len, s.hands)), s.escobas, 40 - s.dealt, s.totals, s.winner, tuple(s.piles),
                        self._events, len(self._events))})
+        self._events_in_view = True
         if turn is None:  # the game is over: a leftover nobody captured has left the table for no pile
             view.__dict__["seen"] = frozenset(chain(s.initial_table, [record.move.card for record in s.plays],
                                                     s.hands[player]))
@@ -707,7 +709,7 @@ class Game:
         if isinstance(entry, _State):
             events, moves, deals = entry.log_sizes
             move = self._moves[moves]
-            self._events = self._events[:events]  # a new list: views keep the old one (see view())
+            self._cut_events(events)
             del self._moves[moves:], self._deals[deals:]
             del entry.plays[entry.plays_len:]
             self._s = entry
@@ -715,7 +717,7 @@ class Game:
             s = self._s
             player, before, move, _escoba = s.plays.pop()
             event = cast(Play, self._events[-1])  # an ordinary play's own event is the last one
-            self._events = self._events[:-1]  # a new list: views keep the old one (see view())
+            self._cut_events(len(self._events) - 1)
             self._moves.pop()
             side = event.side
             s.hands[player], s.table, s.turn = before, entry, player
@@ -729,6 +731,15 @@ class Game:
                 s.renuncios = _plus(s.renuncios, side, -1)
         self._legal = None
         return move
+
+    def _cut_events(self, length: int) -> None:
+        """Keep the first ``length`` events. A view holds the list and reads its first events as its history,
+        so once one has, the game goes on with a shortened copy (a search that plays and undoes without views
+        cuts the list in place)."""
+        if self._events_in_view:
+            self._events, self._events_in_view = self._events[:length], False
+        else:
+            del self._events[length:]
 
     # ------------------------------------------------------------------------------------- dealing
     def _shuffled_deck(self, deal: int) -> tuple[Card, ...]:
@@ -914,5 +925,6 @@ class Game:
         s.hand_escobas = s.renuncios = s.sweeps = (0,) * sides
         s.round = 1 + max(0, s.dealt - (3 * players + 4)) // (3 * players)
         game._events, game._moves, game._deals, game._undo, game._legal = [], [], [], [], None
+        game._events_in_view = False
         game._undo_last_capturer = []
         return game
