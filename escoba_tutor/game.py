@@ -118,6 +118,10 @@ class Move(namedtuple("Move", "card captured")):
         return f"Move({self.text!r})"
 
 
+#: Each card laid on the table, as one shared move (moves are immutable): every position's legal moves have them.
+_LAID: dict[Card, Move] = {card: _new(Move, (card, _NO_CARDS)) for card in DECK}
+
+
 # ------------------------------------------------------------------------------------------------- events
 class DealStarted(NamedTuple):
     deal: int
@@ -547,9 +551,9 @@ class Game:
             if captures:
                 moves += map(_new, repeat(Move), zip(repeat(card), captures))  # a C loop (zip reuses its pair)
                 if not rules.must_capture:
-                    moves.append(_new(Move, (card, _NO_CARDS)))
+                    moves.append(_LAID[card])
             else:
-                moves.append(_new(Move, (card, _NO_CARDS)))
+                moves.append(_LAID[card])
         return tuple(moves)
 
     def renuncio_moves(self) -> tuple[Move, ...]:
@@ -559,8 +563,7 @@ class Game:
         if not self.rules.renuncio or s.winner is not None:
             return ()
         legal = self.legal_moves()
-        return tuple(_new(Move, (card, _NO_CARDS)) for card in s.hands[s.turn]
-                     if _new(Move, (card, _NO_CARDS)) not in legal)
+        return tuple(_LAID[card] for card in s.hands[s.turn] if _LAID[card] not in legal)
 
     def captures_for(self, card: Card | str) -> list[frozenset[Card]]:
         """The captures a card could make on the table now."""
