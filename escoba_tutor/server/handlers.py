@@ -143,6 +143,12 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
 class OwnerMixin(ClientMixin):
     """Only the browser that started a kernel may reach it: another gets 403, an unknown kernel 404."""
 
+    def write_error(self, status_code: int, **kwargs) -> None:
+        """A short text (Jupyter Server's error pages need templates that a websocket refusal cannot render)."""
+        error = kwargs.get("exc_info", (None, None, None))[1]
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.finish(f"{status_code}: {getattr(error, 'log_message', None) or self._reason}\n")
+
     def check_owner(self, kernel_id: str) -> None:
         if kernel_id not in self.kernel_manager:
             raise web.HTTPError(404, "no such kernel")
