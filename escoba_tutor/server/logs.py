@@ -70,8 +70,11 @@ def install_repeat_filter(*loggers: logging.Logger, burst: int = 5, window: floa
     (where the server's lines are written)."""
     shared = RepeatFilter(burst=burst, window=window)
     names = ("tornado.access", "tornado.application", "tornado.general", "asyncio")
-    for logger in {logging.getLogger(), *loggers, *(logging.getLogger(name) for name in names)}:
-        for handler in logger.handlers:
-            if not any(isinstance(f, RepeatFilter) for f in handler.filters):
-                handler.addFilter(shared)
+    handlers = [handler for logger in {logging.getLogger(), *loggers, *(logging.getLogger(name) for name in names)}
+                for handler in logger.handlers]
+    if logging.lastResort is not None:  # where a logger without handlers writes (Tornado's access lines here)
+        handlers.append(logging.lastResort)
+    for handler in handlers:
+        if not any(isinstance(f, RepeatFilter) for f in handler.filters):
+            handler.addFilter(shared)
     return shared
