@@ -28,6 +28,13 @@ kernel has gone the server starts afresh in its own process (``TutorVoila.after_
 2 cores): 30 students all in within 60 s, no errors, p95 click -> update <= 300 ms, <= 90 MiB per student,
 memory back to the idle server within the culling time (idle timeout plus the culler's interval, with 10 s of
 slack: a kernel's last activity can come after its student left, and stopping kernels takes a few seconds).
+
+The server runs with its class limits on, at their defaults (docs/classroom.md, "Limits"), and every student
+comes from one address, 127.0.0.1, as a class behind a school's NAT does. With ``--hammer`` one of the N
+students does not play but hammers while the others play: the 50-page loop (50 GETs of the play page, 10 at a
+time, keeping the server's cookie one round and throwing it away the next), and a page of its own that never
+reads its socket while sending 1.9 MB widget updates that its kernel echoes back. The others' clicks and the
+server's memory are then measured as usual, and what the hammering student got is printed.
 """
 
 from __future__ import annotations
