@@ -536,3 +536,25 @@ def test_bad_limits_on_the_command_line_print_one_line(capsys, args, expected):
     assert main(["serve", *args]) == 2
     err = capsys.readouterr().err
     assert expected in err and err.count("\n") == 1
+
+
+def test_the_register_counts_pages_being_sent_and_lets_go_of_what_never_finished():
+    now = [0.0]
+    register = ClassRegister(Limits(max_kernels=10, per_client=2, connect_s=60), clock=lambda: now[0])
+    first, second = register.admit("ana", "10.0.0.1"), register.admit("ana", "10.0.0.1")
+    with pytest.raises(Refused):  # two pages being rendered at once count before their kernels exist
+        register.admit("ana", "10.0.0.1")
+    register.release(first)  # a page that got no kernel (a redirect, an error) frees its place
+    register.bind(second, "k1")
+    third = register.admit("ana", "10.0.0.1")
+    now[0] = 10_000  # a ticket that was never bound nor released does not hold its place for ever
+    register.admit("ana", "10.0.0.1")
+    assert third not in register.pending and register.kernels() == 2  # k1 and the new page
+    assert register.unconnected() == []  # k1's page is still being sent: no clock yet
+    register.release(second)
+    register.release(second)  # twice (finished, then the connection closed): the same
+    assert register.socket_opened("k1") and register.socket_opened("k1") and not register.socket_opened("k1")
+    now[0] += 120
+    assert register.unconnected() == []  # connected once: never reaped for not connecting
+    register.forget("k1")
+    assert register.owner("k1") is None and not register.socket_opened("k1")

@@ -135,9 +135,16 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
         self.finish(page)
 
     def on_finish(self):
+        self._release()
+        super().on_finish()
+
+    def on_connection_close(self):
+        self._release()  # the browser went away while its page was being rendered
+        super().on_connection_close()
+
+    def _release(self) -> None:
         if self._ticket is not None:
             _register(self).release(self._ticket)
-        super().on_finish()
 
 
 class OwnerMixin(ClientMixin):

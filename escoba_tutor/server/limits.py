@@ -117,11 +117,16 @@ class Seat:
 
 @dataclass
 class Ticket:
-    """A kernel about to start for a page: it counts against the limits until it is bound or released."""
+    """A kernel about to start for a page: it counts against the limits until it is bound or released (or, should
+    neither ever happen, for ``TICKET_S`` seconds)."""
 
     client: str
     address: str
+    issued_at: float = 0.0
     kernel_id: str | None = None
+
+
+TICKET_S = 600  # far longer than any page takes to render (Voilà waits up to 60 s for a cell's outputs)
 
 
 @dataclass
@@ -142,11 +147,13 @@ class ClassRegister:
     def admit(self, client: str, address: str) -> Ticket:
         """A ticket for a new kernel, or :class:`Refused`. Counted at once: pages requested together cannot all
         pass the check before any kernel exists."""
+        now = self.clock()
+        self.pending = [ticket for ticket in self.pending if now - ticket.issued_at < TICKET_S]
         if self._count(client=client) >= self.limits.per_client:
             raise Refused("too_many_pages")
         if self.kernels() >= self.limits.max_kernels or self._count(address=address) >= self.limits.per_address:
             raise Refused("class_full")
-        ticket = Ticket(client, address)
+        ticket = Ticket(client, address, now)
         self.pending.append(ticket)
         return ticket
 
