@@ -167,9 +167,10 @@ class Server:
         return total / ticks
 
     def kernels(self) -> dict[int, float]:
-        """The ipykernel children of this server: pid -> start time (clock ticks since boot)."""
+        """The kernel children of this server (ipykernel, or escoba-tutor's launcher of it): pid -> start time
+        (clock ticks since boot)."""
         return {pid: start for pid, (parent, start, cmd) in _processes().items()
-                if parent == self.process.pid and b"ipykernel" in cmd}
+                if parent == self.process.pid and (b"ipykernel" in cmd or b"kernel_launch" in cmd)}
 
     def stop(self) -> None:
         if self.process.poll() is None:

@@ -32,7 +32,7 @@ slack: a kernel's last activity can come after its student left, and stopping ke
 The server runs with its class limits on, at their defaults (docs/classroom.md, "Limits"), and every student
 comes from one address, 127.0.0.1, as a class behind a school's NAT does. With ``--hammer`` one of the N
 students does not play but hammers while the others play: the 50-page loop (50 GETs of the play page, 10 at a
-time, keeping the server's cookie one round and throwing it away the next), and a page of its own that never
+time, one round with the cookie of the student's browser and the next with none), and a page of its own that never
 reads its socket while sending 1.9 MB widget updates that its kernel echoes back. The others' clicks and the
 server's memory are then measured as usual, and what the hammering student got is printed.
 """
@@ -274,8 +274,9 @@ class Hammer:
 
 
 async def hammer_pages(base: str, stop: asyncio.Event, hammer: Hammer) -> None:
-    """The 50-page loop: 50 GETs of the play page, 10 at a time, as a script does it: one round keeping the
-    server's cookie (one browser), the next throwing cookies away; again until the class ends."""
+    """The 50-page loop: 50 GETs of the play page, 10 at a time, as a script does it: one round with the cookie
+    of the student's browser, the next with no cookie at all (``curl`` in a shell loop); again until the class
+    ends."""
     from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 
     client = AsyncHTTPClient()
@@ -292,10 +293,10 @@ async def hammer_pages(base: str, stop: asyncio.Event, hammer: Hammer) -> None:
                 cookies[name.strip()] = value
         hammer.statuses[response.code] = hammer.statuses.get(response.code, 0) + 1
 
+    jar: dict[str, str] = {}  # the student's one browser (or a script with a cookie jar)
+    await one(jar)  # the first visit gets the server's cookie
     while not stop.is_set():
-        cookies: dict[str, str] | None = {} if hammer.rounds % 2 == 0 else None
-        if cookies is not None:
-            await one(cookies)  # the first visit gets the cookie
+        cookies = jar if hammer.rounds % 2 == 0 else None
         for _batch in range(5):
             await asyncio.gather(*(one(cookies) for _ in range(10)))
             if stop.is_set():
@@ -480,7 +481,7 @@ def report(r: dict) -> list[str]:
     n = r["students"]
     lines = [f"N = {n} ({n - r['browsers']} at protocol level, {r['browsers']} in Chromium), class {r['class']} on "
              f"this server; load average {r['load_before']} before, {r['load_after']} after"]
-    lines.append(f"  students in: {r['in']}/{n}, the last {r['all_in_s']:.1f} s after the first arrived "
+    lines.append(f"  students in: {r['in']}/{r['measured']}, the last {r['all_in_s']:.1f} s after the first arrived "
                  f"(target: all in within {TARGETS['all_in_s']} s)")
     lines.append(f"  page usable after arriving: p50 {r['usable_p50_s']:.1f} s, p95 {r['usable_p95_s']:.1f} s; the "
                  f"server and kernels used {r['entry_cpu_s']:.0f} CPU s until all were in "
@@ -535,7 +536,8 @@ def main() -> None:
                         help="keep the servers' logs here, and a screenshot of any Chromium student who failed")
     parser.add_argument("--hammer", action="store_true",
                         help="one of the N students hammers while the others play: the 50-page loop (50 GETs of "
-                             "the play page, 10 at a time, keeping the cookie one round and not the next) and a page "
+                             "the play page, 10 at a time, with the browser's cookie one round and none the next) "
+                             "and a page "
                              "that never reads its socket while sending 1.9 MB widget updates")
     parser.add_argument("--iopub-timeout", type=int,
                         help="diagnosis: run the server with VoilaExecutor.iopub_timeout at this many seconds "
