@@ -342,9 +342,12 @@ def test_a_kernel_whose_page_never_connects_is_stopped(tmp_path_factory):
             connection.close()
 
         run(connect_one())
-        wait_until(lambda: ana.get(f"api/kernels/{idle}")[0] == 404, 10, "the unconnected kernel stopped")
+        # (asking the server about the kernel would count as its page being alive: the log is watched instead)
+        wait_until(lambda: f"kernel {idle}: its page never connected" in server.log.read_text(), 10,
+                   "the unconnected kernel stopped")
+        assert ana.get(f"api/kernels/{idle}")[0] == 404
         assert ana.get(f"api/kernels/{used}")[0] == 200
-        assert "its page never connected" in server.log.read_text()
+        assert f"kernel {used}: its page never connected" not in server.log.read_text()
     finally:
         server.stop()
 
@@ -558,3 +561,12 @@ def test_the_register_counts_pages_being_sent_and_lets_go_of_what_never_finished
     assert register.unconnected() == []  # connected once: never reaped for not connecting
     register.forget("k1")
     assert register.owner("k1") is None and not register.socket_opened("k1")
+    slow = register.admit("eva", "10.0.0.1")
+    register.bind(slow, "k2")
+    register.release(slow)
+    now[0] += 50
+    register.page_alive("k2")  # a slow page's script asks about its kernel: it gets another minute to connect
+    now[0] += 50
+    assert register.unconnected() == []
+    now[0] += 20
+    assert register.unconnected() == ["k2"]

@@ -157,10 +157,10 @@ class OwnerMixin(ClientMixin):
         self.finish(f"{status_code}: {getattr(error, 'log_message', None) or self._reason}\n")
 
     def check_owner(self, kernel_id: str) -> None:
-        if kernel_id not in self.kernel_manager:
-            raise web.HTTPError(404, "no such kernel")
         owner = _register(self).owner(kernel_id)
-        if owner is None or owner != self.client_id():
+        if kernel_id not in self.kernel_manager or owner is None:  # no such kernel, or one being shut down
+            raise web.HTTPError(404, "no such kernel")
+        if owner != self.client_id():
             self.log.warning("refused kernel %s to %s: another page started it", kernel_id, self.request.remote_ip)
             raise web.HTTPError(403, "this kernel belongs to another page")
 
@@ -175,6 +175,9 @@ class OwnedKernelHandler(OwnerMixin, KernelHandler):
         await super().prepare()
         if not self._finished:
             self.check_owner(self._kernel_id())
+            # Voilà's page asks for its kernel before it connects: a page this far is alive, however slowly it
+            # loads on a busy machine, so its time to connect starts again
+            _register(self).page_alive(self._kernel_id())
 
 
 class OwnedShutdownHandler(OwnerMixin, VoilaShutdownKernelHandler):

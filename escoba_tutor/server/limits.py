@@ -177,6 +177,12 @@ class ClassRegister:
         seat = self.seats.get(kernel_id)
         return seat.client if seat else None
 
+    def page_alive(self, kernel_id: str) -> None:
+        """The kernel's page has asked about it: its time to connect starts again."""
+        seat = self.seats.get(kernel_id)
+        if seat is not None and seat.sent_at is not None:
+            seat.sent_at = self.clock()
+
     def socket_opened(self, kernel_id: str) -> bool:
         """A page connects to its kernel; False when the kernel already has all the connections it may have."""
         seat = self.seats.get(kernel_id)

@@ -1,9 +1,10 @@
 """No error loop floods the log: repeated lines are collapsed into a count.
 
 A page that sends 20,000 refused messages, or a server out of file handles retrying an accept, used to write one
-line each (623,499 identical lines, 355 MB, in one probe). :class:`RepeatFilter` lets the first few lines of a kind
-through in each window of time and then one line that says how many were left out. Lines are of one kind when
-they differ only in numbers and ids (the times and sizes of an access line, a kernel's id).
+line each (623,499 identical lines, 355 MB, in one probe). :class:`RepeatFilter` lets the first few warnings and
+errors of a kind (and access lines) through in each window of time and then one line that says how many were left
+out. Lines are of one kind when they differ only in numbers and ids (the times and sizes of an access line, a
+kernel's id). Lines below warnings (a kernel started, a page served) all go through.
 
 >>> import logging
 >>> clock = iter(range(100)).__next__
@@ -41,6 +42,8 @@ class RepeatFilter(logging.Filter):
         self._kinds: dict[tuple, list] = {}  # kind -> [window start, lines let through, lines left out]
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.WARNING and record.name != "tornado.access":
+            return True  # what the server does (a kernel started, a page served) is never a loop of errors
         try:
             text = str(record.msg)
         except Exception:  # noqa: BLE001 - a filter never stops a line it cannot read
