@@ -167,9 +167,10 @@ class Server:
         return total / ticks
 
     def kernels(self) -> dict[int, float]:
-        """The ipykernel children of this server: pid -> start time (clock ticks since boot)."""
+        """The kernel children of this server (ipykernel, or escoba-tutor's launcher of it): pid -> start time
+        (clock ticks since boot)."""
         return {pid: start for pid, (parent, start, cmd) in _processes().items()
-                if parent == self.process.pid and b"ipykernel" in cmd}
+                if parent == self.process.pid and (b"ipykernel" in cmd or b"kernel_launch" in cmd)}
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -259,8 +260,17 @@ class PageClient:
 
         times, start = {}, time.monotonic()
         client = AsyncHTTPClient()
-        response = await client.fetch(HTTPRequest(self.base + self.path, request_timeout=600, connect_timeout=60),
-                                       raise_error=False)
+        cookies: dict[str, str] = {}
+        for _visit in range(2):  # a browser's first visit gets the server's cookie and is sent to the page again
+            headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else {}
+            response = await client.fetch(HTTPRequest(self.base + self.path, headers=headers, request_timeout=600,
+                                                      connect_timeout=60, follow_redirects=False),
+                                          raise_error=False)
+            for cookie in response.headers.get_list("Set-Cookie"):
+                name, _, value = cookie.split(";")[0].partition("=")
+                cookies[name.strip()] = value
+            if response.code not in (301, 302):
+                break
         if response.code != 200:
             raise PageError(f"GET {self.path}: HTTP {response.code}")
         page = response.body.decode(errors="replace")
@@ -276,12 +286,13 @@ class PageClient:
         if len(self.views) < (self.expected_views or 1):
             raise PageError(f"GET {self.path}: {len(self.views)} widget output(s) in the page, not "
                             f"{self.expected_views or 'at least 1'}")
-        cookies = "; ".join(c.split(";")[0] for c in response.headers.get_list("Set-Cookie"))
+        self.cookies = cookies
         origin = self.base.split("/", 3)
         url = (self.base.replace("http", "ws", 1)
                + f"api/kernels/{self.kernel_id}/channels?session_id={self.session}")
         self._connection = await websocket_connect(HTTPRequest(
-            url, headers={"Cookie": cookies, "Origin": f"{origin[0]}//{origin[2]}"}, connect_timeout=60,
+            url, headers={"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()),
+                          "Origin": f"{origin[0]}//{origin[2]}"}, connect_timeout=60,
             request_timeout=60))
         self._reader = asyncio.ensure_future(self._read())
         times["socket_s"] = time.monotonic() - start

@@ -28,6 +28,13 @@ kernel has gone the server starts afresh in its own process (``TutorVoila.after_
 2 cores): 30 students all in within 60 s, no errors, p95 click -> update <= 300 ms, <= 90 MiB per student,
 memory back to the idle server within the culling time (idle timeout plus the culler's interval, with 10 s of
 slack: a kernel's last activity can come after its student left, and stopping kernels takes a few seconds).
+
+The server runs with its class limits on, at their defaults (docs/classroom.md, "Limits"), and every student
+comes from one address, 127.0.0.1, as a class behind a school's NAT does. With ``--hammer`` one of the N
+students does not play but hammers while the others play: the 50-page loop (50 GETs of the play page, 10 at a
+time, one round with the cookie of the student's browser and the next with none), and a page of its own that never
+reads its socket while sending 1.9 MB widget updates that its kernel echoes back. The others' clicks and the
+server's memory are then measured as usual, and what the hammering student got is printed.
 """
 
 from __future__ import annotations
@@ -250,8 +257,83 @@ async def browser_student(student: Student, browser, base: str, start: float, st
                 (logs / f"student-{student.number}-console.txt").write_text("\n".join(console))
     finally:
         with contextlib.suppress(Exception):  # leaving a broken page is not a new error
-            await page.goto("about:blank")  # Voilà's close beacon (refused under XSRF: culling cleans up)
+            await page.goto("about:blank")  # Voilà's close beacon: the server stops the kernel
         await context.close()
+
+
+# ------------------------------------------------------------------------------------- one student hammering
+@dataclass
+class Hammer:
+    """What the hammering student got: pages by HTTP status, and slow-reader connections the server dropped."""
+
+    statuses: dict[int, int] = field(default_factory=dict)
+    rounds: int = 0
+    slow_sent_mib: float = 0.0
+    slow_dropped: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+async def hammer_pages(base: str, stop: asyncio.Event, hammer: Hammer) -> None:
+    """The 50-page loop: 50 GETs of the play page, 10 at a time, as a script does it: one round with the cookie
+    of the student's browser, the next with no cookie at all (``curl`` in a shell loop); again until the class
+    ends."""
+    from tornado.httpclient import AsyncHTTPClient, HTTPRequest
+
+    client = AsyncHTTPClient()
+    url = base + "voila/render/es/play.ipynb"
+
+    async def one(cookies: dict[str, str] | None) -> None:
+        """One GET; ``cookies`` (None: thrown away) keeps what the server sets."""
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else {}
+        response = await client.fetch(HTTPRequest(url, headers=headers, request_timeout=300,
+                                                  follow_redirects=False), raise_error=False)
+        if cookies is not None:
+            for cookie in response.headers.get_list("Set-Cookie"):
+                name, _, value = cookie.split(";")[0].partition("=")
+                cookies[name.strip()] = value
+        hammer.statuses[response.code] = hammer.statuses.get(response.code, 0) + 1
+
+    jar: dict[str, str] = {}  # the student's one browser (or a script with a cookie jar)
+    await one(jar)  # the first visit gets the server's cookie
+    while not stop.is_set():
+        cookies = jar if hammer.rounds % 2 == 0 else None
+        for _batch in range(5):
+            await asyncio.gather(*(one(cookies) for _ in range(10)))
+            if stop.is_set():
+                return
+        hammer.rounds += 1
+        await pause(stop, 5)
+
+
+async def hammer_slow_reader(base: str, stop: asyncio.Event, hammer: Hammer) -> None:
+    """A page of its own whose socket is never read, while it sends 1.9 MB widget updates that its kernel echoes
+    back (a button's description); when the server drops the connection, a new one, until the class ends."""
+    from tornado.httpclient import HTTPRequest
+    from tornado.websocket import websocket_connect
+
+    page = PageClient(base, "voila/render/es/play.ipynb")
+    try:
+        await page.open()
+        button = page.find(_model_name="ButtonModel")[0]
+        await page.close()
+        url = base.replace("http", "ws", 1) + f"api/kernels/{page.kernel_id}/channels?session_id=slow"
+        cookie = "; ".join(f"{k}={v}" for k, v in page.cookies.items())
+        big = json.dumps(page._message("comm_msg", {"comm_id": button, "data": {
+            "method": "update", "buffer_paths": [], "state": {"description": "x" * 1_900_000}}}))
+        while not stop.is_set():
+            connection = await websocket_connect(HTTPRequest(url, headers={"Cookie": cookie}))
+            try:
+                while not stop.is_set():
+                    await connection.write_message(big)
+                    hammer.slow_sent_mib += len(big) / 2**20
+                    await asyncio.sleep(0.2)
+            except Exception:  # noqa: BLE001 - the server dropped this page: what the limit is for
+                hammer.slow_dropped += 1
+            finally:
+                connection.close()
+            await pause(stop, 1)
+    except Exception as error:  # noqa: BLE001 - reported with the figures
+        hammer.errors.append(f"slow reader: {error!r}"[:200])
 
 
 # ----------------------------------------------------------------------------------------------- one class
@@ -290,6 +372,8 @@ async def one_class(n: int, args, server, number: int) -> dict:
         browser_numbers = {int((i + 0.5) * n / count) for i in range(count)}
     students = [Student(i, BROWSER_PAGE if i in browser_numbers else PAGES[i % len(PAGES)], i in browser_numbers,
                         args.arrival * i / max(1, n - 1)) for i in range(n)]
+    if args.hammer:  # the last student hammers instead of playing: the others are measured
+        students = [s for s in students if s.number != n - 1 or s.browser]
     playwright = browser = None
     try:
         baseline, cpu_before = server.tree_rss_mib(), server.tree_cpu_s()
@@ -322,13 +406,17 @@ async def one_class(n: int, args, server, number: int) -> dict:
         entered = [s for s in students if s.usable_s is not None]
         all_in = max((s.arrive_at + s.usable_s for s in entered), default=float("nan"))
         active_from = time.monotonic() - start
-        print(f"  N={n}: {len(entered)}/{n} in, the last {all_in:.1f} s after the first arrived; "
+        print(f"  N={n}: {len(entered)}/{len(students)} in, the last {all_in:.1f} s after the first arrived; "
               f"all active for {args.active} s (load {load_average()})", flush=True)
+        hammer = Hammer()
+        hammering = [asyncio.ensure_future(hammer_pages(server.url, stop, hammer)),
+                     asyncio.ensure_future(hammer_slow_reader(server.url, stop, hammer))] if args.hammer else []
         await asyncio.sleep(args.active)
         active_to = time.monotonic() - start
         peak = max((rss for _when, rss, _k in samples), default=float("nan"))
+        kernels_peak = max((k for _when, _rss, k in samples if active_from <= _when), default=0)
         stop.set()
-        await asyncio.gather(*tasks)
+        await asyncio.gather(*tasks, *hammering)
         await sampler
         left = time.monotonic()
         if browser is not None:
@@ -368,8 +456,12 @@ async def one_class(n: int, args, server, number: int) -> dict:
     kinds = sorted({w for st in students for _t, _s, w in st.clicks})
     by_kind = {w: percentile([s * 1000 for st in students for when, s, what in st.clicks
                               if what == w and active_from <= when <= active_to], 95) for w in kinds}
+    if args.hammer:
+        result["hammer"] = {"statuses": hammer.statuses, "rounds": hammer.rounds,
+                            "slow_sent_mib": hammer.slow_sent_mib, "slow_dropped": hammer.slow_dropped,
+                            "errors": hammer.errors, "kernels_peak": kernels_peak}
     result.update({
-        "in": len(entered), "browsers": len(browser_numbers), "all_in_s": all_in,
+        "measured": len(students), "in": len(entered), "browsers": len(browser_numbers), "all_in_s": all_in,
         "usable_p50_s": percentile(usable, 50), "usable_p95_s": percentile(usable, 95),
         "clicks": len(protocol_clicks), "click_p50_ms": percentile(protocol_clicks, 50),
         "click_p95_ms": percentile(protocol_clicks, 95), "click_max_ms": max(protocol_clicks, default=float("nan")),
@@ -389,7 +481,7 @@ def report(r: dict) -> list[str]:
     n = r["students"]
     lines = [f"N = {n} ({n - r['browsers']} at protocol level, {r['browsers']} in Chromium), class {r['class']} on "
              f"this server; load average {r['load_before']} before, {r['load_after']} after"]
-    lines.append(f"  students in: {r['in']}/{n}, the last {r['all_in_s']:.1f} s after the first arrived "
+    lines.append(f"  students in: {r['in']}/{r['measured']}, the last {r['all_in_s']:.1f} s after the first arrived "
                  f"(target: all in within {TARGETS['all_in_s']} s)")
     lines.append(f"  page usable after arriving: p50 {r['usable_p50_s']:.1f} s, p95 {r['usable_p95_s']:.1f} s; the "
                  f"server and kernels used {r['entry_cpu_s']:.0f} CPU s until all were in "
@@ -415,6 +507,13 @@ def report(r: dict) -> list[str]:
                  f"{r['after_mib']:.0f} MiB against {r['baseline_mib']:.0f} MiB "
                  f"({r['after_mib'] - r['baseline_mib']:+.0f} MiB; the server started afresh {r['afresh']} time(s))")
     lines.append(f"  errors: {len(r['errors'])}" + "".join(f"\n    {e}" for e in r["errors"][:10]))
+    if "hammer" in r:
+        h = r["hammer"]
+        lines.append(f"  one student hammering while {r['measured']} play: {h['rounds']} rounds of the 50-page loop, "
+                     f"pages by HTTP status {dict(sorted(h['statuses'].items()))}; slow reader: "
+                     f"{h['slow_sent_mib']:.0f} MiB sent, dropped by the server {h['slow_dropped']} time(s); "
+                     f"at most {h['kernels_peak']} kernels on the server while all played"
+                     + "".join(f"\n    hammer: {e}" for e in h["errors"]))
     if r["iopub_timeouts"]:
         lines.append(f"  the server log has {r['iopub_timeouts']} 'Timeout waiting for IOPub output': Voilà sent "
                      "pages without the outputs of a cell")
@@ -435,6 +534,11 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--logs", type=Path,
                         help="keep the servers' logs here, and a screenshot of any Chromium student who failed")
+    parser.add_argument("--hammer", action="store_true",
+                        help="one of the N students hammers while the others play: the 50-page loop (50 GETs of "
+                             "the play page, 10 at a time, with the browser's cookie one round and none the next) "
+                             "and a page "
+                             "that never reads its socket while sending 1.9 MB widget updates")
     parser.add_argument("--iopub-timeout", type=int,
                         help="diagnosis: run the server with VoilaExecutor.iopub_timeout at this many seconds "
                              "(through a voila.json in its working folder; Voilà's default is 4)")

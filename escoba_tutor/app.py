@@ -1,12 +1,13 @@
 """The app: the lessons served by Voilà, with a landing page per language.
 
-``escoba-tutor`` (see cli.py) calls :func:`serve`. The server is Voilà itself, with two changes: ``/`` leads
-to the landing page of the chosen language (``?lang=en`` switches), and idle kernels are culled, since a
-closed tab keeps its kernel otherwise (Voilà's close beacon is refused while XSRF checks are on, and they stay
-on), and once kernels have gone the memory they used is handed back to the system; when the last one has gone,
-the ``escoba-tutor`` command's server starts afresh in its own process, on the port it holds open. Voilà
-already lets a page send its kernel only widget messages, never code to run; a test (tests/test_app_security.py)
-holds it to that.
+``escoba-tutor`` (see cli.py) calls :func:`serve`. The server is Voilà itself, with these changes: ``/`` leads
+to the landing page of the chosen language (``?lang=en`` switches); one student cannot take the class down
+(limits on kernels, connections, messages and memory, each kernel bound to the browser that started it, only
+the host names the server is reached by: the :mod:`escoba_tutor.server` package, docs/hostile-input.md); a left
+page frees its kernel, and idle kernels are culled; once kernels have gone the memory they used is handed back
+to the system, and when the last one has gone the ``escoba-tutor`` command's server starts afresh in its own
+process, on the port it holds open. A page may send its kernel only widget messages, never code to run; tests
+(tests/test_app_security.py, tests/test_app_limits.py) hold it to that.
 """
 
 from __future__ import annotations
@@ -101,16 +102,25 @@ def build_app_class():
     from tornado.httpserver import HTTPServer
     from tornado.ioloop import IOLoop, PeriodicCallback
     from tornado.netutil import bind_sockets
-    from traitlets import Bool, Float, Unicode
+    from traitlets import Bool, Float, Int, List, Unicode
     from voila.app import Voila
 
-    class LandingHandler(web.RequestHandler):
-        """``/`` and ``/?lang=en``: to the landing notebook of that language, keeping the query string."""
+    from .server import handlers as guarded
+    from .server.hosts import AllowedHosts
+    from .server.kernels import KERNEL_MEMORY_ENV
+    from .server.limits import ClassRegister, Limits, default_max_kernels, machine_memory_mib, raise_open_files
+    from .server.logs import install_repeat_filter
+
+    class LandingHandler(guarded.ClientMixin, web.RequestHandler):
+        """``/`` and ``/?lang=en``: to the landing notebook of that language, keeping the query string (and the
+        browser's cookie given on the way, which spares the lesson page a redirect)."""
 
         def initialize(self, server_url: str, default_lang: str) -> None:
             self.server_url, self.default_lang = server_url, default_lang
 
         def get(self) -> None:
+            if self.client_id() is None:
+                self.issue_client()
             lang = self.get_argument("lang", self.default_lang)
             lang = lang if lang in LANGS else self.default_lang  # the landing page explains a bad ?lang=
             query = f"?{self.request.query}" if self.request.query else ""
@@ -126,10 +136,65 @@ def build_app_class():
             "on the same sockets: its memory goes back to an idle server's"))
         quiet_s = Float(10, config=True, help="seconds without a request before the server may start afresh")
 
+        # The class limits (docs/classroom.md, "Limits"): Limits holds their defaults
+        max_kernels = Int(0, config=True, help="kernels on the server at most (0: from the machine's memory)")
+        kernels_per_client = Int(Limits.per_client, config=True, help="pages with a kernel per browser")
+        kernels_per_address = Int(Limits.per_address, config=True, help=(
+            "pages with a kernel per network address (a school behind one address counts once)"))
+        connect_s = Float(Limits.connect_s, config=True, help=(
+            "seconds a kernel may wait for its page to connect before it is shut down"))
+        sockets_per_kernel = Int(Limits.sockets_per_kernel, config=True, help="websockets per kernel at most")
+        kernel_memory_mib = Int(Limits.kernel_memory_mib, config=True, help=(
+            "MiB of data a kernel may allocate (0: no limit)"))
+        message_bytes = Int(Limits.message_bytes, config=True, help="bytes in one websocket message from a page")
+        write_buffer_bytes = Int(Limits.write_buffer_bytes, config=True, help=(
+            "bytes that may wait unsent to one page before its connection is dropped"))
+        allowed_hosts = List(Unicode(), config=True, help=(
+            "more host names the server answers to (a proxy's or JupyterHub's), besides its own"))
+        reap_check_s = Float(10, config=True, help="how often to look for kernels whose page never connected")
+
+        def class_limits(self) -> Limits:
+            soft, _hard = raise_open_files()
+            total = self.max_kernels or default_max_kernels(machine_memory_mib(), soft or 1 << 20)
+            return Limits(max_kernels=total, per_client=self.kernels_per_client,
+                          per_address=self.kernels_per_address, connect_s=self.connect_s,
+                          sockets_per_kernel=self.sockets_per_kernel, kernel_memory_mib=self.kernel_memory_mib,
+                          message_bytes=self.message_bytes, write_buffer_bytes=self.write_buffer_bytes)
+
+        def setup_template_dirs(self):
+            """Voilà's, with the project's page template first (it loads nothing from another origin)."""
+            super().setup_template_dirs()
+            self.template_paths.insert(0, str(Path(__file__).resolve().parent / "server" / "templates"))
+
+        def init_settings(self):
+            from .server.kernels import TutorMappingKernelManager
+
+            # every kernel is bound to its page by this kernel manager: no other will do
+            self.voila_configuration.multi_kernel_manager_class = TutorMappingKernelManager
+            settings = super().init_settings()
+            self.limits = self.class_limits()
+            self.register = ClassRegister(self.limits)
+            self.kernel_manager.register = self.register
+            self.kernel_manager.allowed_message_types = list(guarded.PAGE_MESSAGES)  # no shutdown_request
+            # kernels inherit the server's environment (kernel_launch reads the limit there)
+            os.environ[KERNEL_MEMORY_ENV] = str(self.limits.kernel_memory_mib)
+            return {**settings, "escoba_register": self.register, "escoba_default_lang": self.default_lang,
+                    "escoba_log": self.log, "websocket_max_message_size": self.limits.message_bytes}
+
         def init_handlers(self):
             landing = (self.server_url, LandingHandler, {"server_url": self.server_url,
                                                          "default_lang": self.default_lang})
-            handlers = [landing, *super().init_handlers()]  # first, so it wins over the file tree at /
+            none = [(url_path_join(self.server_url, name), guarded.NotFoundHandler) for name in ("login", "logout")]
+            swaps = {"TornadoVoilaHandler": guarded.TutorRenderHandler, "KernelHandler": guarded.OwnedKernelHandler,
+                     "VoilaKernelWebsocketHandler": guarded.TutorKernelWebsocketHandler,
+                     "VoilaShutdownKernelHandler": guarded.OwnedShutdownHandler}
+            voila = [(rule[0], swaps.get(rule[1].__name__, rule[1]), *rule[2:]) for rule in super().init_handlers()]
+            handlers = [landing, *none, *voila]  # first, so they win over the file tree at / and Voilà's login
+            self.log.info("Limits: %d kernels on the server, %d per browser, %d per address, %d MiB of data per "
+                          "kernel; open files: %s", self.limits.max_kernels, self.limits.per_client,
+                          self.limits.per_address, self.limits.kernel_memory_mib, raise_open_files()[0] or "no limit")
+            install_repeat_filter(self.log)
+            PeriodicCallback(self.reap_unconnected, self.reap_check_s * 1000).start()
             # What start-up built lives as long as the server: the full collections that follow (the one after
             # culling among them) skip it, a few ms instead of about 170.
             gc.freeze()
@@ -144,6 +209,17 @@ def build_app_class():
             self.app.log_request = note_request
             PeriodicCallback(self.after_culling, self.memory_check_s * 1000).start()  # runs once the loop does
             return handlers
+
+        async def reap_unconnected(self) -> None:
+            """Shut down the kernels whose page never connected (a script's GET, a page closed while loading)."""
+            for kernel_id in self.register.unconnected():
+                self.register.forget(kernel_id)
+                if kernel_id in self.kernel_manager:
+                    self.log.info("Shutting down kernel %s: its page never connected", kernel_id)
+                    try:
+                        await self.kernel_manager.shutdown_kernel(kernel_id)
+                    except Exception:  # noqa: BLE001 - gone meanwhile: nothing left to stop
+                        self.log.debug("kernel %s was already gone", kernel_id)
 
         def after_culling(self) -> None:
             """Once kernels have gone (culled, or shut down), give the memory their connections used back.
@@ -175,7 +251,8 @@ def build_app_class():
                 self.open_browser = False
             else:
                 sockets = bind_sockets(self.port, self.ip)  # serve() checked that the port is free
-            HTTPServer(self.app).add_sockets(sockets)
+            gate = guarded.HostGate(self.app, AllowedHosts(self.ip, self.allowed_hosts))
+            HTTPServer(gate).add_sockets(sockets)
             self.log.info("Voilà is running at:\n%s", self.display_url)
             if self.open_browser:
                 self.launch_browser()
@@ -198,11 +275,18 @@ def build_app_class():
     return TutorVoila
 
 
-def voila_config(*, port: int, ip: str, lang: str, cull_idle: int, base_url: str = "/", start_afresh: bool = False):
+def voila_config(*, port: int, ip: str, lang: str, cull_idle: int, base_url: str = "/", start_afresh: bool = False,
+                 max_kernels: int = 0, kernel_memory: int | None = None, allow_hosts: tuple[str, ...] = ()):
     """The server's settings. A ``voila.json`` in the working folder can still add to them."""
     from traitlets.config import Config
 
     config = Config()
+    if max_kernels:
+        config.TutorVoila.max_kernels = max_kernels
+    if kernel_memory is not None:
+        config.TutorVoila.kernel_memory_mib = kernel_memory
+    if allow_hosts:
+        config.TutorVoila.allowed_hosts = list(allow_hosts)
     config.Voila.port, config.Voila.ip, config.Voila.base_url = port, ip, base_url
     config.Voila.open_browser = False  # serve() opens the landing page itself
     config.Voila.port_retries = 0  # never another port than the URL printed for the class
@@ -226,8 +310,12 @@ def voila_config(*, port: int, ip: str, lang: str, cull_idle: int, base_url: str
 
 def serve(*, port: int = 8866, ip: str = "127.0.0.1", lang: str = "es", rules: str = "escoba",
           open_browser: bool = True, cull_idle: int = 600, lessons: str | None = None, base_url: str = "/",
-          start_afresh: bool = False) -> int:
+          start_afresh: bool = False, max_kernels: int = 0, kernel_memory: int | None = None,
+          allow_hosts: tuple[str, ...] = ()) -> int:
     """Serve the course until Ctrl+C. Returns the exit code.
+
+    ``max_kernels`` (0: from the machine's memory), ``kernel_memory`` (MiB; 0: no limit) and ``allow_hosts`` are the
+    limits of docs/classroom.md that the command line can change.
 
     ``start_afresh``: once a class has left, the process runs its own command line again (see
     ``TutorVoila.after_culling``); the ``escoba-tutor`` command asks for it, a Python session calling this must not.
@@ -255,7 +343,8 @@ def serve(*, port: int = 8866, ip: str = "127.0.0.1", lang: str = "es", rules: s
 
         threading.Timer(1.5, lambda: webbrowser.open(url)).start()
     config = voila_config(port=port, ip=ip, lang=lang, cull_idle=cull_idle, base_url=base_url,
-                          start_afresh=start_afresh)
+                          start_afresh=start_afresh, max_kernels=max_kernels, kernel_memory=kernel_memory,
+                          allow_hosts=tuple(allow_hosts))
     app_class.launch_instance(argv=[str(folder)], config=config)
     return 0
 

@@ -217,6 +217,20 @@ def _minutes(text: str) -> int:
     return minutes
 
 
+def _kernels(text: str) -> int:
+    kernels = _whole(text, "the number of kernels")
+    if not 1 <= kernels <= 10_000:
+        raise argparse.ArgumentTypeError(f"the number of kernels must be from 1 to 10000, not {kernels}")
+    return kernels
+
+
+def _mebibytes(text: str) -> int:
+    mib = _whole(text, "the memory")
+    if mib != 0 and not 128 <= mib <= 1 << 20:
+        raise argparse.ArgumentTypeError(f"the memory must be 0 (no limit) or from 128 to 1048576 MiB, not {mib}")
+    return mib
+
+
 def _serve_options(parser: argparse.ArgumentParser, defaults_only: bool = False) -> None:
     """The serve options; on the bare command they are accepted too (``escoba-tutor --port 9000``)."""
     parser.add_argument("--port", type=_port, default=8866, help="the port (default 8866)")
@@ -232,6 +246,14 @@ def _serve_options(parser: argparse.ArgumentParser, defaults_only: bool = False)
     parser.add_argument("--lessons", metavar="DIR", help="the lessons folder (default: the project's lessons/)")
     parser.add_argument("--base-url", type=_url_prefix, default="/", metavar="PATH",
                         help="serve under this URL prefix (default /)")
+    parser.add_argument("--max-kernels", type=_kernels, default=0, metavar="N",
+                        help="students' pages open at once, at most (default: from this computer's memory, about "
+                             "one per 130 MiB; see docs/classroom.md)")
+    parser.add_argument("--kernel-memory", type=_mebibytes, default=None, metavar="MIB",
+                        help="memory one student's kernel may allocate, in MiB (default 512; 0: no limit)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="another host name the students reach this server by (a proxy's, the school's name "
+                             "for this computer); repeat for several")
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -240,7 +262,9 @@ def _serve(args: argparse.Namespace) -> int:
     base_url = "/" + args.base_url.strip("/") + "/" if args.base_url.strip("/") else "/"
     try:
         return serve(port=args.port, ip=args.ip, lang=args.lang, rules=args.rules, open_browser=args.browser,
-                     cull_idle=args.cull_idle * 60, lessons=args.lessons, base_url=base_url, start_afresh=True)
+                     cull_idle=args.cull_idle * 60, lessons=args.lessons, base_url=base_url, start_afresh=True,
+                     max_kernels=args.max_kernels, kernel_memory=args.kernel_memory,
+                     allow_hosts=tuple(args.allow_host))
     except EscobaError as error:  # the address or the lessons folder: say which option to change
         option = {"bad_ip": "--ip", "port_in_use": "--port", "port_refused": "--port",
                   "no_lessons": "--lessons"}.get(error.code)

@@ -9,6 +9,7 @@ import platform
 import re
 import time
 import urllib.request
+from http.cookiejar import CookieJar
 
 import pytest
 
@@ -81,18 +82,21 @@ def test_a_real_server_starts_afresh_in_the_same_process_and_serves_on(tutor_ser
     monkeypatch.setenv("JUPYTER_CONFIG_DIR", str(config))
     server = tutor_server_factory()
     pid = server.process.pid
-    with urllib.request.urlopen(server.url + "voila/render/es/02-captures.ipynb", timeout=60) as response:
+    jar = CookieJar()  # a browser's cookies: the server's own (a kernel answers only the browser that started it)
+    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    with browser.open(server.url + "voila/render/es/02-captures.ipynb", timeout=60) as response:
         kernel = re.search(r'"kernelId": *"([0-9a-f-]+)"', response.read().decode()).group(1)
+    xsrf = next(cookie.value for cookie in jar if cookie.name == "_xsrf")
     request = urllib.request.Request(server.url + f"api/kernels/{kernel}", method="DELETE",
-                                     headers={"Cookie": "_xsrf=test", "X-XSRFToken": "test"})
-    with urllib.request.urlopen(request, timeout=30) as response:
+                                     headers={"X-XSRFToken": xsrf})
+    with browser.open(request, timeout=30) as response:
         assert response.status == 204  # what culling does to the last student's kernel
     deadline = time.monotonic() + 30
     while "starting afresh" not in server.log.read_text() and time.monotonic() < deadline:
         time.sleep(0.2)
     assert "Every kernel has gone: starting afresh on the same port." in server.log.read_text()
     assert server.process.poll() is None  # the same process, not a new one
-    with urllib.request.urlopen(server.url + "voila/render/es/02-captures.ipynb", timeout=60) as response:
+    with browser.open(server.url + "voila/render/es/02-captures.ipynb", timeout=60) as response:
         assert response.status == 200 and "kernelId" in response.read().decode()
     log = server.log.read_text()
     assert log.count("Voilà is running at") == 2 and server.process.pid == pid

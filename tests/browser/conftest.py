@@ -119,7 +119,7 @@ def open_page(browser):
     yield opener
     for context in contexts:
         for page in context.pages:
-            page.goto("about:blank")  # Voilà's close beacon (refused under XSRF; culling and SIGTERM clean up)
+            page.goto("about:blank")  # Voilà's close beacon: the escoba-tutor server stops the kernel
         context.close()
 
 

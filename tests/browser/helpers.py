@@ -21,7 +21,7 @@ ERRORS = re.compile(r"Traceback|There was an error|Error executing|Exception", r
 @contextmanager
 def new_page(browser, timeout: float) -> Iterator:
     """A page in a fresh 1280×900 context with ``timeout`` (ms) as its default; left for about:blank (which sends
-    Voilà's close beacon, refused under XSRF: culling and SIGTERM clean up) and closed at the end."""
+    Voilà's close beacon, which stops its kernel) and closed at the end."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(timeout)

@@ -1,0 +1,320 @@
+"""The server's handlers, Voilà's own with the class limits applied (see docs/hostile-input.md, "Resource limits").
+
+- :class:`HostGate` sits in front of every handler: an unknown ``Host`` (DNS rebinding) gets 403, an odd path
+  (a NUL byte, ``..`` once decoded) 400 or 404.
+- :class:`TutorRenderHandler` (a lesson page): a browser without the server's cookie gets it and comes back (one
+  redirect); then the page's kernel is admitted against the limits, or the student gets a short page in the
+  lesson's language (the class is full: 503; this browser has too many pages open: 429), never an error. The page
+  also gets the ``_xsrf`` cookie that Voilà's close beacon sends back, so a left page frees its kernel.
+- :class:`OwnedKernelHandler`, :class:`OwnedShutdownHandler`, :class:`TutorKernelWebsocketHandler`: only the
+  browser that started a kernel may ask about it, stop it or connect to it (another gets 403); at most
+  ``sockets_per_kernel`` connections; a page may send only the widget messages of :data:`PAGE_MESSAGES` (others
+  are dropped, and the log says so a few times, then counts); a connection whose unsent data passes
+  ``write_buffer_bytes`` (a page that does not read) is dropped.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import secrets
+
+from jupyter_server.services.kernels.connection.base import (
+    deserialize_binary_message,
+    deserialize_msg_from_ws_v1,
+)
+from jupyter_server.services.kernels.handlers import KernelHandler
+from tornado import web
+from tornado.routing import Router
+from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
+from voila.tornado.handler import TornadoVoilaHandler
+from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
+
+from ..widgets.i18n import LANGUAGES, Translator
+from .hosts import AllowedHosts, odd_path
+from .kernels import CURRENT_TICKET
+from .limits import ClassRegister, Limits, Refused
+
+__all__ = ["CLIENT_COOKIE", "PAGE_MESSAGES", "PAGE_COMM_TARGETS", "PAGE_COMM_METHODS", "HostGate", "ClientMixin",
+           "TutorRenderHandler", "OwnedKernelHandler", "OwnedShutdownHandler", "TutorKernelWebsocketHandler",
+           "NotFoundHandler", "screen_message"]
+
+CLIENT_COOKIE = "escoba_client"
+V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
+# What a page sends its kernel: the widget manager opens its control comm and asks for every widget's state, a
+# widget sends its changes and its events (a click), and the page asks what the kernel is and which comms it has.
+PAGE_MESSAGES = ("comm_open", "comm_msg", "comm_close", "comm_info_request", "kernel_info_request")
+PAGE_COMM_TARGETS = ("jupyter.widget.control",)  # a page opens no widget of its own (Text, Output...) in the kernel
+PAGE_COMM_METHODS = ("update", "custom", "request_state", "request_states")
+
+
+def _register(handler) -> ClassRegister:
+    return handler.settings["escoba_register"]
+
+
+def _limits(handler) -> Limits:
+    return handler.settings["escoba_register"].limits
+
+
+class ClientMixin:
+    """The browser's own id: a random value in a cookie signed with the server's secret, so a script cannot make
+    up new ones and must ask the server for each (docs/hostile-input.md)."""
+
+    def client_id(self) -> str | None:
+        value = self.get_signed_cookie(CLIENT_COOKIE, max_age_days=7)
+        return value.decode("ascii", "replace") if value else None
+
+    def issue_client(self) -> str:
+        client = secrets.token_urlsafe(18)
+        path = self.settings.get("base_url", "/") or "/"
+        self.set_signed_cookie(CLIENT_COOKIE, client, expires_days=None, httponly=True, samesite="Lax", path=path)
+        return client
+
+
+def page_language(handler) -> str:
+    """The language of the lesson asked for (``/voila/render/en/...``), else ``?lang=``, else the server's."""
+    found = re.search(r"/render/([a-z]{2})/", handler.request.path)
+    lang = found.group(1) if found else handler.get_argument("lang", "")
+    return lang if lang in LANGUAGES else handler.settings.get("escoba_default_lang", "es")
+
+
+def notice_page(lang: str, title: str, text: str) -> str:
+    _ = Translator(lang)
+    return f"""<!DOCTYPE html>
+<html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(_(title))}</title>
+<style>body{{font-family:system-ui,sans-serif;font-size:1.2rem;line-height:1.5;max-width:36rem;margin:3rem auto;
+padding:0 1rem;color:#1a1a1a}}a{{display:inline-block;padding:.5rem 1rem;border:2px solid #0b57d0;border-radius:6px;
+color:#0b57d0;text-decoration:underline}}a:focus{{outline:3px solid #0b57d0;outline-offset:3px}}</style></head>
+<body><main><h1>{html.escape(_(title))}</h1><p>{html.escape(text)}</p>
+<p><a href="">{html.escape(_("Reload the page"))}</a></p></main></body></html>
+"""
+
+
+class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
+    """A lesson page, its kernel admitted against the limits."""
+
+    _ticket = None
+
+    async def prepare(self):
+        await super().prepare()
+        if self._finished or self.request.method != "GET":
+            return
+        client = self.client_id()
+        if client is None:  # first visit: the cookie, then the same address again (browsers keep cookies)
+            self.issue_client()
+            self.redirect(self.request.uri)
+            return
+        self.xsrf_token  # noqa: B018 - sets the _xsrf cookie, which Voilà's close beacon sends back
+        try:
+            self._ticket = _register(self).admit(client, self.request.remote_ip)
+        except Refused as refused:
+            self.refuse(refused.reason)
+            return
+        CURRENT_TICKET.set(self._ticket)
+
+    def refuse(self, reason: str) -> None:
+        lang, limits = page_language(self), _limits(self)
+        _ = Translator(lang)
+        if reason == "too_many_pages":
+            self.set_status(429)
+            page = notice_page(lang, "Too many pages open", _(
+                "This browser already has {count} pages of the course open. Close the ones you are not using, then "
+                "reload this page.", count=limits.per_client))
+        else:
+            self.set_status(503)
+            page = notice_page(lang, "The class is full", _(
+                "This server is already serving as many pages as it can. Wait a minute and reload this page; if it "
+                "still does not open, tell your teacher."))
+        self.log.warning("no kernel for a page from %s: %s (%d kernels on the server)", self.request.remote_ip,
+                         reason, _register(self).kernels())
+        self.set_header("Retry-After", "60")
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(page)
+
+    def on_finish(self):
+        self._release()
+        super().on_finish()
+
+    def on_connection_close(self):
+        self._release()  # the browser went away while its page was being rendered
+        super().on_connection_close()
+
+    def _release(self) -> None:
+        if self._ticket is not None:
+            _register(self).release(self._ticket)
+
+
+class OwnerMixin(ClientMixin):
+    """Only the browser that started a kernel may reach it: another gets 403, an unknown kernel 404."""
+
+    def write_error(self, status_code: int, **kwargs) -> None:
+        """A short text (Jupyter Server's error pages need templates that a websocket refusal cannot render)."""
+        error = kwargs.get("exc_info", (None, None, None))[1]
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.finish(f"{status_code}: {getattr(error, 'log_message', None) or self._reason}\n")
+
+    def check_owner(self, kernel_id: str) -> None:
+        owner = _register(self).owner(kernel_id)
+        if kernel_id not in self.kernel_manager or owner is None:  # no such kernel, or one being shut down
+            raise web.HTTPError(404, "no such kernel")
+        if owner != self.client_id():
+            self.log.warning("refused kernel %s to %s: another page started it", kernel_id, self.request.remote_ip)
+            raise web.HTTPError(403, "this kernel belongs to another page")
+
+    def _kernel_id(self) -> str:
+        return self.path_kwargs.get("kernel_id") or (self.path_args[0] if self.path_args else "")
+
+
+class OwnedKernelHandler(OwnerMixin, KernelHandler):
+    """``api/kernels/<id>``: the page asks whether its kernel still exists (connection.js), or stops it."""
+
+    async def prepare(self):
+        await super().prepare()
+        if not self._finished:
+            self.check_owner(self._kernel_id())
+            # Voilà's page asks for its kernel before it connects: a page this far is alive, however slowly it
+            # loads on a busy machine, so its time to connect starts again
+            _register(self).page_alive(self._kernel_id())
+
+
+class OwnedShutdownHandler(OwnerMixin, VoilaShutdownKernelHandler):
+    """``voila/api/shutdown/<id>``: the beacon a page sends when it is left. XSRF checks stay on: the page sends
+    the ``_xsrf`` cookie's value, which :class:`TutorRenderHandler` makes sure exists."""
+
+    async def prepare(self):
+        await super().prepare()
+        if not self._finished:
+            self.check_owner(self._kernel_id())
+
+
+def screen_message(message: str | bytes, protocol: str | None) -> str | None:
+    """None for a message a page may send its kernel; otherwise what is wrong with it, in a few words.
+
+    >>> screen_message(json.dumps({"channel": "shell", "header": {"msg_type": "execute_request"}, "content": {}}), None)
+    'execute_request'
+    >>> screen_message(json.dumps({"channel": "shell", "header": {"msg_type": "comm_open"},
+    ...                            "content": {"target_name": "jupyter.widget"}}), None)
+    'comm_open to jupyter.widget'
+    """
+    try:
+        if isinstance(message, bytes) and protocol == V1_PROTOCOL:
+            channel, parts = deserialize_msg_from_ws_v1(message)
+            header, content = json.loads(parts[0]), json.loads(parts[3])
+        else:
+            found = deserialize_binary_message(message) if isinstance(message, bytes) else json.loads(message)
+            channel, header, content = found.get("channel"), found["header"], found.get("content") or {}
+        kind = header["msg_type"]
+    except Exception:  # noqa: BLE001 - anything unreadable is refused, whatever broke
+        return "unreadable message"
+    if kind not in PAGE_MESSAGES:
+        return str(kind)[:40]
+    if channel != "shell":
+        return f"{kind} on channel {str(channel)[:20]}"
+    if kind == "comm_open" and content.get("target_name") not in PAGE_COMM_TARGETS:
+        return f"comm_open to {str(content.get('target_name'))[:40]}"
+    if kind == "comm_msg" and (content.get("data") or {}).get("method") not in PAGE_COMM_METHODS:
+        return f"comm_msg {str((content.get('data') or {}).get('method'))[:20]}"
+    return None
+
+
+class TutorKernelWebsocketHandler(OwnerMixin, VoilaKernelWebsocketHandler):
+    """A page's connection to its kernel, within the limits."""
+
+    _counted: str | None = None
+    _unsent = 0
+    _dropped = False
+
+    async def get(self, kernel_id):
+        self.check_owner(kernel_id)
+        if not _register(self).socket_opened(kernel_id):
+            self.log.warning("refused a connection to kernel %s: it has %d already", kernel_id,
+                             _limits(self).sockets_per_kernel)
+            raise web.HTTPError(429, "this kernel has all the connections it may have")
+        self._counted = kernel_id
+        try:
+            await super().get(kernel_id=kernel_id)
+        except BaseException:
+            self._uncount()
+            raise
+        if self.ws_connection is None:
+            self._uncount()
+
+    def _uncount(self) -> None:
+        if self._counted is not None:
+            _register(self).socket_closed(self._counted)
+            self._counted = None
+
+    def on_close(self):
+        self._uncount()
+        if getattr(self, "connection", None) is not None:
+            super().on_close()
+
+    def on_message(self, ws_message):
+        refused = screen_message(ws_message, self.selected_subprotocol)
+        if refused is not None:
+            self.log.warning("dropped a message from the page of kernel %s: %s", self._counted, refused)
+            return None
+        return super().on_message(ws_message)
+
+    def write_message(self, message, binary=False):
+        size = len(message) if isinstance(message, (bytes, str)) else 0
+        if self._dropped:
+            return None
+        if self._unsent + size > _limits(self).write_buffer_bytes:
+            self._drop_slow_reader()
+            return None
+        sent = super().write_message(message, binary)
+        if sent is not None and size:
+            self._unsent += size
+
+            def written(_future) -> None:
+                self._unsent -= size
+
+            sent.add_done_callback(written)
+        return sent
+
+    def _drop_slow_reader(self) -> None:
+        self._dropped = True
+        self.log.warning("dropped the connection to kernel %s: its page has not read %d bytes", self._counted,
+                         self._unsent)
+        stream = getattr(self.ws_connection, "stream", None)
+        if stream is not None:
+            stream.close()  # at once: a closing handshake would wait behind the unsent data
+
+
+class NotFoundHandler(web.RequestHandler):
+    """``/login``, ``/logout``: a course server has no accounts."""
+
+    def prepare(self) -> None:
+        raise web.HTTPError(404)
+
+
+class _Refusal(web.RequestHandler):
+    def initialize(self, status: int, reason: str) -> None:
+        self.status, self.reason = status, reason
+
+    def prepare(self) -> None:
+        self.set_status(self.status)
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.finish(self.reason + "\n")
+
+
+class HostGate(Router):
+    """In front of the application: unknown hosts and odd paths never reach a handler."""
+
+    def __init__(self, app: web.Application, hosts: AllowedHosts) -> None:
+        self.app, self.hosts = app, hosts
+
+    def find_handler(self, request, **kwargs):
+        if not self.hosts.allows(request.host):
+            self.app.settings["escoba_log"].warning("refused a request for host %r", request.host[:80])
+            return self.app.get_handler_delegate(request, _Refusal, {
+                "status": 403, "reason": "This server does not answer to that host name (see --allow-host)."})
+        status = odd_path(request.path)
+        if status is not None:
+            return self.app.get_handler_delegate(request, _Refusal, {
+                "status": status, "reason": "Bad request." if status == 400 else "Not found."})
+        return self.app.find_handler(request, **kwargs)

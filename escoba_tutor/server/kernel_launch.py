@@ -1,0 +1,95 @@
+"""A student's kernel: ipykernel, with a memory limit and its log kept on the server.
+
+``python -m escoba_tutor.server.kernel_launch -f CONNECTION_FILE`` is what :class:`.kernels.TutorKernelManager`
+starts in place of ``python -m ipykernel_launcher``. Before the kernel starts:
+
+- **memory**: the data the process may allocate (``RLIMIT_DATA``, soft and hard, so the kernel cannot raise it
+  again) is capped at ``ESCOBA_TUTOR_KERNEL_MEMORY_MIB`` (set by the server; 0 or unset: no cap). A kernel that
+  reaches it gets ``MemoryError`` in the failing callback, which is logged and told to the student in a short
+  message, or dies and the page says its session has ended. Linux counts every private writable mapping; other
+  systems may not enforce this limit.
+- **the log**: ipykernel sends whatever the kernel writes to its standard error to the page's socket. The project's
+  logger (``escoba_tutor``: a widget callback's failure, with its traceback) and ipykernel's own log (an error in
+  a widget message) write instead to a copy of the standard error the kernel inherited from the server, which is
+  the server's log. A callback error that IPython would show as a traceback on the page's socket is written there
+  too; the page gets nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+
+MIB = 1024 * 1024
+MEMORY_ENV = "ESCOBA_TUTOR_KERNEL_MEMORY_MIB"
+
+
+def limit_memory(mib: int) -> None:
+    """Cap the data this process may allocate (both limits: the kernel's code cannot raise it again)."""
+    if mib <= 0:
+        return
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit
+        return
+    cap = mib * MIB
+    _soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    if hard != resource.RLIM_INFINITY:
+        cap = min(cap, hard)
+    resource.setrlimit(resource.RLIMIT_DATA, (cap, cap))
+
+
+def server_log_stream():
+    """The standard error the server gave this process, before ipykernel sends file descriptor 2 to the page."""
+    return os.fdopen(os.dup(2), "w", buffering=1, encoding="utf-8", errors="replace")
+
+
+def log_to_server(stream, *loggers: logging.Logger) -> logging.Handler:
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logging.Formatter(f"[escoba-tutor kernel {os.getpid()}] %(levelname)s %(name)s: "
+                                           "%(message)s"))
+    for logger in loggers:
+        logger.handlers[:] = [handler]
+        logger.propagate = False
+    return handler
+
+
+def keep_tracebacks_off_the_page(shell, handler: logging.Handler) -> None:
+    """IPython shows an error raised in a widget callback (ipywidgets' ``on_click`` dispatcher) as a traceback on
+    the page's socket. While the kernel answers a widget message, write it to the server's log instead; a cell's
+    error (when Voilà renders the page) goes on as before, since Voilà needs it to show its own short note."""
+    shown = shell.showtraceback
+    log = logging.getLogger("escoba_tutor.kernel")
+    log.handlers[:] = [handler]
+    log.propagate = False
+
+    def showtraceback(*args, **kwargs):
+        parent = getattr(getattr(shell, "kernel", None), "get_parent", lambda *a: {})("shell") or {}
+        if parent.get("header", {}).get("msg_type") == "comm_msg":
+            log.error("a widget callback failed", exc_info=True)
+            return None
+        return shown(*args, **kwargs)
+
+    shell.showtraceback = showtraceback
+
+
+def main() -> None:
+    limit_memory(int(os.environ.get(MEMORY_ENV, "0") or 0))
+    stream = server_log_stream()
+    handler = log_to_server(stream, logging.getLogger("escoba_tutor"))
+    logging.getLogger("escoba_tutor").setLevel(logging.INFO)
+    from ipykernel.kernelapp import IPKernelApp
+
+    app = IPKernelApp.instance()
+    app.initialize(sys.argv[1:])
+    for known in app.log.handlers:
+        if isinstance(known, logging.StreamHandler):
+            known.setStream(stream)
+    if getattr(app, "shell", None) is not None:
+        keep_tracebacks_off_the_page(app.shell, handler)
+    app.start()
+
+
+if __name__ == "__main__":
+    main()

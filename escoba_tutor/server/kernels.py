@@ -1,0 +1,60 @@
+"""The kernel managers: every kernel is bound to the browser that started it, and starts with a memory limit.
+
+:class:`TutorMappingKernelManager` (Voilà's ``multi_kernel_manager_class``) records in the server's
+:class:`~.limits.ClassRegister` which page's ticket a new kernel belongs to (the page's handler sets
+:data:`CURRENT_TICKET` before Voilà starts the kernel) and forgets a kernel once it is shut down or gone.
+:class:`TutorKernelManager` starts each kernel through :mod:`.kernel_launch`, which sets the kernel's memory limit
+and sends its log to the server's log instead of the page.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager, ServerKernelManager
+from traitlets import default
+
+from .limits import ClassRegister, Ticket
+
+__all__ = ["CURRENT_TICKET", "TutorKernelManager", "TutorMappingKernelManager", "KERNEL_MEMORY_ENV"]
+
+CURRENT_TICKET: ContextVar[Ticket | None] = ContextVar("escoba_tutor_ticket", default=None)
+KERNEL_MEMORY_ENV = "ESCOBA_TUTOR_KERNEL_MEMORY_MIB"
+LAUNCHER = "escoba_tutor.server.kernel_launch"
+
+
+class TutorKernelManager(ServerKernelManager):
+    """One kernel, started as ``python -m escoba_tutor.server.kernel_launch`` instead of ``-m ipykernel_launcher``
+    (the same kernel, with its memory limit set first)."""
+
+    def format_kernel_cmd(self, extra_arguments=None):
+        command = super().format_kernel_cmd(extra_arguments)
+        for at in range(len(command) - 1):
+            if command[at] == "-m" and command[at + 1] == "ipykernel_launcher":
+                return [*command[:at + 1], LAUNCHER, *command[at + 2:]]
+        return command
+
+
+class TutorMappingKernelManager(AsyncMappingKernelManager):
+    register: ClassRegister | None = None  # set by the app once its limits are known
+
+    @default("kernel_manager_class")
+    def _default_kernel_manager_class(self):
+        return "escoba_tutor.server.kernels.TutorKernelManager"
+
+    async def start_kernel(self, *args, **kwargs):
+        kernel_id = await super().start_kernel(*args, **kwargs)
+        ticket = CURRENT_TICKET.get()
+        if ticket is not None and self.register is not None and ticket.kernel_id is None:
+            self.register.bind(ticket, kernel_id)
+        return kernel_id
+
+    async def shutdown_kernel(self, kernel_id, now=False, restart=False):
+        if not restart and self.register is not None:
+            self.register.forget(kernel_id)
+        return await super().shutdown_kernel(kernel_id, now=now, restart=restart)
+
+    def remove_kernel(self, kernel_id):
+        if self.register is not None:
+            self.register.forget(kernel_id)
+        return super().remove_kernel(kernel_id)

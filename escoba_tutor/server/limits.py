@@ -1,0 +1,209 @@
+"""What one client may cost the class server, and the register of who started which kernel.
+
+One *client* is one browser: the server gives every browser a signed cookie of its own before it starts a kernel
+for it, so thirty students behind one school address (NAT) are thirty clients. A script that throws its cookies
+away is a new client on every page, so every address has a cap of its own too, high enough for a class.
+
+Plain Python: the handlers (:mod:`.handlers`) and the kernel manager (:mod:`.kernels`) call the register.
+
+>>> register = ClassRegister(Limits(max_kernels=3, per_client=2, per_address=3))
+>>> a = register.admit("ana", "10.0.0.5"); register.bind(a, "k1")
+>>> b = register.admit("ana", "10.0.0.5"); register.bind(b, "k2")
+>>> register.admit("ana", "10.0.0.5")
+Traceback (most recent call last):
+...
+escoba_tutor.server.limits.Refused: too_many_pages
+>>> c = register.admit("luis", "10.0.0.5"); register.bind(c, "k3")
+>>> register.admit("eva", "10.0.0.9")
+Traceback (most recent call last):
+...
+escoba_tutor.server.limits.Refused: class_full
+>>> register.forget("k1"); register.owner("k3")
+'luis'
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+__all__ = ["Limits", "ClassRegister", "Refused", "default_max_kernels", "machine_memory_mib", "raise_open_files"]
+
+MIB = 1024 * 1024
+KERNEL_BUDGET_MIB = 100  # a student's kernel: about 77 MiB resident on the play page (docs/classroom.md), with room
+SYSTEM_RESERVE_MIB = 1024  # the system, the server and the teacher's own programs
+MEMORY_SHARE = 0.75  # of what is left, the share the kernels may fill
+FILES_PER_KERNEL = 20  # a student costs the server about 14 file handles (kernel sockets, websockets, pipes)
+FILES_RESERVE = 256  # the server's own files and listening sockets
+
+
+def machine_memory_mib() -> int:
+    """The machine's physical memory, in MiB (0 where the system does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // MIB
+    except (ValueError, OSError, AttributeError):
+        return 0
+
+
+def default_max_kernels(memory_mib: int, open_files: int) -> int:
+    """How many kernels the machine holds: three quarters of its memory beyond 1 GiB, at 100 MiB a kernel, and no
+    more than its open-file limit allows.
+
+    >>> default_max_kernels(16 * 1024, 1 << 20), default_max_kernels(8 * 1024, 1 << 20)
+    (115, 53)
+    >>> default_max_kernels(16 * 1024, 1024)  # 1024 open files: 38 kernels at most
+    38
+    """
+    by_memory = int((memory_mib - SYSTEM_RESERVE_MIB) * MEMORY_SHARE // KERNEL_BUDGET_MIB) if memory_mib else 60
+    by_files = (open_files - FILES_RESERVE) // FILES_PER_KERNEL
+    return max(2, min(by_memory, by_files))
+
+
+def raise_open_files() -> tuple[int, int]:
+    """Raise this process's soft limit of open files to its hard limit (as Jupyter Server does), so that a class
+    does not run out of file handles at the usual soft limit of 1024. Returns the (soft, hard) limits now in
+    force; (0, 0) where the system has no such limit."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return (0, 0)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        except (ValueError, OSError):  # macOS refuses more than OPEN_MAX: keep what there is
+            wanted = soft
+        soft = wanted
+    return (soft, hard)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits of one server (``escoba-tutor --max-kernels``, ``--kernel-memory``, or ``TutorVoila`` settings in a
+    ``voila.json``; docs/classroom.md lists them)."""
+
+    max_kernels: int  # every kernel on the server
+    per_client: int = 5  # pages with a kernel, per browser
+    per_address: int = 64  # per network address: a class of 30 behind one NAT address, twice over
+    connect_s: float = 60  # a kernel whose page has not connected this long after it was sent is shut down
+    sockets_per_kernel: int = 2  # the page's websocket, and one more while a reconnecting page replaces it
+    kernel_memory_mib: int = 512  # the data a kernel may allocate (RLIMIT_DATA); 0: no limit
+    message_bytes: int = 2 * MIB  # one websocket message from a page (a save file is a few kB)
+    write_buffer_bytes: int = 16 * MIB  # what may wait unsent to one page before the server drops it
+
+
+class Refused(Exception):
+    """No kernel for this page: ``class_full`` (the server or the address holds its maximum) or ``too_many_pages``
+    (this browser holds its maximum)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class Seat:
+    """One kernel: who started it and what its page did since."""
+
+    client: str
+    address: str
+    sent_at: float | None = None  # the page was sent (clock time); None while it is being rendered
+    sockets: int = 0
+    connected: bool = False
+
+
+@dataclass
+class Ticket:
+    """A kernel about to start for a page: it counts against the limits until it is bound or released (or, should
+    neither ever happen, for ``TICKET_S`` seconds)."""
+
+    client: str
+    address: str
+    issued_at: float = 0.0
+    kernel_id: str | None = None
+
+
+TICKET_S = 600  # far longer than any page takes to render (Voilà waits up to 60 s for a cell's outputs)
+
+
+@dataclass
+class ClassRegister:
+    limits: Limits
+    clock: Callable[[], float] = time.monotonic
+    seats: dict[str, Seat] = field(default_factory=dict)
+    pending: list[Ticket] = field(default_factory=list)
+
+    def _count(self, **which: str) -> int:
+        (key, value), = which.items()
+        return (sum(getattr(seat, key) == value for seat in self.seats.values())
+                + sum(getattr(ticket, key) == value for ticket in self.pending))
+
+    def kernels(self) -> int:
+        return len(self.seats) + len(self.pending)
+
+    def admit(self, client: str, address: str) -> Ticket:
+        """A ticket for a new kernel, or :class:`Refused`. Counted at once: pages requested together cannot all
+        pass the check before any kernel exists."""
+        now = self.clock()
+        self.pending = [ticket for ticket in self.pending if now - ticket.issued_at < TICKET_S]
+        if self._count(client=client) >= self.limits.per_client:
+            raise Refused("too_many_pages")
+        if self.kernels() >= self.limits.max_kernels or self._count(address=address) >= self.limits.per_address:
+            raise Refused("class_full")
+        ticket = Ticket(client, address, now)
+        self.pending.append(ticket)
+        return ticket
+
+    def bind(self, ticket: Ticket, kernel_id: str) -> None:
+        """The ticket's kernel has started."""
+        if ticket in self.pending:
+            self.pending.remove(ticket)
+        ticket.kernel_id = kernel_id
+        self.seats[kernel_id] = Seat(ticket.client, ticket.address)
+
+    def release(self, ticket: Ticket) -> None:
+        """The page is done (sent, or failed): a ticket that never got a kernel counts no more; a kernel's page
+        starts its time to connect."""
+        if ticket in self.pending:
+            self.pending.remove(ticket)
+        seat = self.seats.get(ticket.kernel_id or "")
+        if seat is not None and seat.sent_at is None:
+            seat.sent_at = self.clock()
+
+    def owner(self, kernel_id: str) -> str | None:
+        seat = self.seats.get(kernel_id)
+        return seat.client if seat else None
+
+    def page_alive(self, kernel_id: str) -> None:
+        """The kernel's page has asked about it: its time to connect starts again."""
+        seat = self.seats.get(kernel_id)
+        if seat is not None and seat.sent_at is not None:
+            seat.sent_at = self.clock()
+
+    def socket_opened(self, kernel_id: str) -> bool:
+        """A page connects to its kernel; False when the kernel already has all the connections it may have."""
+        seat = self.seats.get(kernel_id)
+        if seat is None or seat.sockets >= self.limits.sockets_per_kernel:
+            return False
+        seat.sockets += 1
+        seat.connected = True
+        return True
+
+    def socket_closed(self, kernel_id: str) -> None:
+        seat = self.seats.get(kernel_id)
+        if seat is not None:
+            seat.sockets = max(0, seat.sockets - 1)
+
+    def forget(self, kernel_id: str) -> None:
+        """The kernel has been shut down (by its page, by culling, or by :meth:`unconnected`)."""
+        self.seats.pop(kernel_id, None)
+
+    def unconnected(self) -> list[str]:
+        """The kernels whose page was sent more than ``connect_s`` ago and never connected (a script's GET, a
+        page closed while it loaded)."""
+        now = self.clock()
+        return [kernel_id for kernel_id, seat in self.seats.items()
+                if not seat.connected and seat.sent_at is not None and now - seat.sent_at >= self.limits.connect_s]
