@@ -1,0 +1,106 @@
+# JupyterHub for escoba-tutor on one server: every student logs in and gets their own course server.
+#
+#   jupyterhub -f deploy/jupyterhub/jupyterhub_config.py
+#
+# What it sets up (docs/classroom.md, "A school's JupyterHub"):
+# - students log in with their school accounts (Google Workspace for Education below; see "Logging in");
+# - each student's server is `python -m escoba_tutor.hub` from the course's own environment: the escoba-tutor
+#   app (Voilà) with its class limits, behind the hub's login, under /user/<name>/; students land on the Spanish
+#   landing page (default_url);
+# - idle servers are stopped by jupyterhub-idle-culler, idle kernels by the course server itself.
+#
+# Two Python environments (run as root, once):
+#   python3 -m venv /opt/jupyterhub && /opt/jupyterhub/bin/pip install jupyterhub jupyterhub-idle-culler \
+#       jupyterhub-systemdspawner oauthenticator && npm install -g configurable-http-proxy
+#   python3 -m venv /opt/escoba-tutor && /opt/escoba-tutor/bin/pip install "escoba-tutor[hub]"
+# (from a checkout: `/opt/escoba-tutor/bin/pip install "/path/to/escoba-tutor[hub]"`, and set
+# ESCOBA_TUTOR_LESSONS to its lessons/ folder). The course environment needs jupyterhub too: the course
+# server checks logins with the hub's own code (the `hub` extra installs it).
+#
+# Settings come from the environment, so this file can stay as it is:
+#   ESCOBA_HUB_URL             the address students open, e.g. https://escoba.ies-ejemplo.es (required for real use)
+#   ESCOBA_HUB_DOMAIN          the school's Google Workspace domain, e.g. ies-ejemplo.es
+#   ESCOBA_HUB_ADMINS          teachers' accounts, separated by commas (they can see and stop students' servers)
+#   ESCOBA_TUTOR_PYTHON        the course environment's python (default /opt/escoba-tutor/bin/python)
+#   ESCOBA_HUB_CULL_TIMEOUT    seconds before an idle student's server is stopped (default 1200)
+#   ESCOBA_HUB_MEMORY          memory per student (default 512M; a student uses about 80 MiB per open lesson)
+import os
+import sys
+from urllib.parse import urlsplit
+
+c = get_config()  # noqa: F821 - JupyterHub provides get_config() to its config files
+
+# ------------------------------------------------------------------------------------------- the hub itself
+public_url = os.environ.get("ESCOBA_HUB_URL", "")
+if public_url:
+    c.JupyterHub.public_url = public_url  # also tells each course server the host name it is reached by
+    c.JupyterHub.bind_url = os.environ.get("ESCOBA_HUB_BIND_URL", "http://:8000")
+    # TLS: put the hub behind the school's web server (nginx, Caddy) for https, or set
+    # c.JupyterHub.ssl_cert / c.JupyterHub.ssl_key here.
+c.JupyterHub.cleanup_servers = True
+# The hub learns how recently each student used their server from the proxy, every this many seconds; the
+# idle culler reads it.
+c.JupyterHub.last_activity_interval = 60
+
+# ------------------------------------------------------------------------------------------------ logging in
+# Google Workspace for Education: students sign in with their school account, and only that domain gets in.
+# Register an OAuth client (Google Cloud console, "Web application", redirect URI
+# <ESCOBA_HUB_URL>/hub/oauth_callback) and give the hub OAUTH_CLIENT_ID and OAUTH_CLIENT_SECRET in its
+# environment. Other choices, same idea: Microsoft 365 ("azuread" from oauthenticator), a Moodle or other
+# OpenID Connect provider ("generic-oauth"), or accounts made by the teacher (jupyterhub-nativeauthenticator,
+# "native"). Never DummyAuthenticator: it lets anyone in with any name.
+c.JupyterHub.authenticator_class = "google"
+c.GoogleOAuthenticator.oauth_callback_url = (public_url.rstrip("/") + "/hub/oauth_callback") if public_url else ""
+domain = os.environ.get("ESCOBA_HUB_DOMAIN", "")
+if domain:
+    c.GoogleOAuthenticator.hosted_domain = [domain]
+    c.GoogleOAuthenticator.allow_all = True  # everyone of the school's domain
+    c.GoogleOAuthenticator.login_service = domain
+admins = {name.strip() for name in os.environ.get("ESCOBA_HUB_ADMINS", "").split(",") if name.strip()}
+if admins:
+    c.Authenticator.admin_users = admins
+    c.JupyterHub.admin_access = False  # teachers stop and start servers; they do not open students' pages
+
+# ------------------------------------------------------------------------------------- each student's server
+# systemd's dynamic users: every student's server runs as a user of its own, made for it, with its own memory
+# and CPU limits; no Unix account per student is needed.
+c.JupyterHub.spawner_class = "systemdspawner"
+c.SystemdSpawner.dynamic_users = True
+c.SystemdSpawner.mem_limit = os.environ.get("ESCOBA_HUB_MEMORY", "512M")
+c.SystemdSpawner.cpu_limit = 1.0
+c.SystemdSpawner.unit_name_template = "escoba-{USERNAME}"
+
+course_python = os.environ.get("ESCOBA_TUTOR_PYTHON", "/opt/escoba-tutor/bin/python")
+c.Spawner.cmd = [course_python, "-m", "escoba_tutor.hub"]
+# Where the hub sends a student once logged in: the Spanish landing page (/voila/render/en/index.ipynb for the
+# English one). The course server also answers its own /, which leads there too.
+c.Spawner.default_url = "/voila/render/es/index.ipynb"
+c.Spawner.environment = {
+    # idle kernels inside a student's server (a closed tab): stopped after 10 minutes
+    "ESCOBA_TUTOR_CULL_IDLE": "600",
+    # a student has one server; this many lesson pages open in it at once
+    "ESCOBA_TUTOR_MAX_KERNELS": "4",
+    # more names the school reaches the hub by, besides ESCOBA_HUB_URL's (comma-separated)
+    "ESCOBA_TUTOR_ALLOW_HOSTS": os.environ.get("ESCOBA_TUTOR_ALLOW_HOSTS", ""),
+}
+if os.environ.get("ESCOBA_TUTOR_LESSONS"):
+    c.Spawner.environment["ESCOBA_TUTOR_LESSONS"] = os.environ["ESCOBA_TUTOR_LESSONS"]
+# A class logging in together starts 30 servers at once: give each time to start on a busy machine.
+c.Spawner.start_timeout = 120
+c.Spawner.http_timeout = 120
+
+# -------------------------------------------------------------------------------------- stopping idle servers
+cull_timeout = int(os.environ.get("ESCOBA_HUB_CULL_TIMEOUT", "1200"))
+c.JupyterHub.services = [{
+    "name": "idle-culler",
+    "command": [sys.executable, "-m", "jupyterhub_idle_culler", f"--timeout={cull_timeout}",
+                f"--cull-every={max(10, min(300, cull_timeout // 4))}"],
+}]
+c.JupyterHub.load_roles = [{
+    "name": "idle-culler",
+    "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
+    "services": ["idle-culler"],
+}]
+
+if public_url and not urlsplit(public_url).hostname:
+    raise SystemExit(f"ESCOBA_HUB_URL must be a full address such as https://escoba.example.es, not {public_url!r}")

@@ -1,0 +1,129 @@
+"""The course as a student's own server on a JupyterHub: ``python -m escoba_tutor.hub``.
+
+JupyterHub starts this command for each student (``Spawner.cmd``, deploy/jupyterhub/) and tells it, through the
+environment, where to listen (``JUPYTERHUB_SERVICE_URL``), its URL prefix (``/user/<name>/``) and how to check who
+is asking. It runs the same server as the ``escoba-tutor`` command, with its limits, and in front of every page
+the hub's login: only the student whose server it is (and the hub's admins, if the hub allows it) get in.
+
+Host names: the student's browser reaches this server through the hub's proxy, which passes on the name the
+browser asked for. Loopback names are always allowed; the hub's public address (``JUPYTERHUB_PUBLIC_URL``, set
+when the hub's ``public_url`` is) is added, and ``ESCOBA_TUTOR_ALLOW_HOSTS`` (names separated by commas) adds
+more: the school's names for the hub.
+
+Other settings from the environment: ``ESCOBA_TUTOR_LANG`` (es or en; else the language of the hub's
+``default_url``, ``/voila/render/es/index.ipynb``), ``ESCOBA_TUTOR_RULES`` (house rules),
+``ESCOBA_TUTOR_CULL_IDLE`` (seconds before an idle kernel is stopped, default 600), ``ESCOBA_TUTOR_MAX_KERNELS``
+(pages with a kernel on this student's server, default 4), ``ESCOBA_TUTOR_LESSONS`` (the lessons folder).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Mapping
+from urllib.parse import urlsplit
+
+from .errors import EscobaError
+
+__all__ = ["hub_settings", "main"]
+
+NEEDED = ("JUPYTERHUB_SERVICE_URL", "JUPYTERHUB_SERVICE_PREFIX", "JUPYTERHUB_API_TOKEN", "JUPYTERHUB_API_URL")
+
+
+def _whole(env: Mapping[str, str], name: str, default: int) -> int:
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise EscobaError(f"{name} must be a whole number, not {text!r}", code="bad_setting") from None
+    if value < 0:
+        raise EscobaError(f"{name} must be 0 or more, not {value}", code="bad_setting")
+    return value
+
+
+def hub_settings(env: Mapping[str, str]) -> dict:
+    """The server's settings from the environment JupyterHub gives it; a clear error when it is not there.
+
+    >>> settings = hub_settings({"JUPYTERHUB_SERVICE_URL": "http://127.0.0.1:50123/user/ana/",
+    ...     "JUPYTERHUB_SERVICE_PREFIX": "/user/ana/", "JUPYTERHUB_API_TOKEN": "t",
+    ...     "JUPYTERHUB_API_URL": "http://127.0.0.1:8081/hub/api",
+    ...     "JUPYTERHUB_PUBLIC_URL": "https://aula.example.es/", "ESCOBA_TUTOR_ALLOW_HOSTS": "hub.example.es, x.es"})
+    >>> settings["ip"], settings["port"], settings["base_url"], settings["allow_hosts"]
+    ('127.0.0.1', 50123, '/user/ana/', ('aula.example.es', 'hub.example.es', 'x.es'))
+    >>> hub_settings({})
+    Traceback (most recent call last):
+    ...
+    escoba_tutor.errors.EscobaError: not started by JupyterHub: JUPYTERHUB_SERVICE_URL, JUPYTERHUB_SERVICE_PREFIX, \
+JUPYTERHUB_API_TOKEN, JUPYTERHUB_API_URL missing from the environment
+    """
+    missing = [name for name in NEEDED if not env.get(name)]
+    if missing:
+        raise EscobaError(f"not started by JupyterHub: {', '.join(missing)} missing from the environment",
+                          code="not_on_hub")
+    bind = urlsplit(env["JUPYTERHUB_SERVICE_URL"])
+    hosts = [urlsplit(env["JUPYTERHUB_PUBLIC_URL"]).hostname] if env.get("JUPYTERHUB_PUBLIC_URL") else []
+    hosts += [name.strip() for name in env.get("ESCOBA_TUTOR_ALLOW_HOSTS", "").split(",")]
+    prefix = "/" + env["JUPYTERHUB_SERVICE_PREFIX"].strip("/") + "/"
+    # the hub's default_url names the landing page, and so the language students land in
+    landing = re.search(r"/render/([a-z]{2})/", env.get("JUPYTERHUB_DEFAULT_URL", ""))
+    return {"ip": bind.hostname or "127.0.0.1", "port": bind.port or 8888, "base_url": prefix,
+            "allow_hosts": tuple(dict.fromkeys(host for host in hosts if host)),
+            "lang": env.get("ESCOBA_TUTOR_LANG") or (landing.group(1) if landing else "es"),
+            "rules": env.get("ESCOBA_TUTOR_RULES", "escoba"),
+            "cull_idle": _whole(env, "ESCOBA_TUTOR_CULL_IDLE", 600),
+            "max_kernels": _whole(env, "ESCOBA_TUTOR_MAX_KERNELS", 4) or 4,
+            "lessons": env.get("ESCOBA_TUTOR_LESSONS") or None}
+
+
+def identity_provider_class(prefix: str):
+    """JupyterHub's own login check for a Jupyter server, with its two pages (the end of the hub's login and
+    logging out) under this server's prefix, where the hub sends the browser (Voilà would add them at ``/``)."""
+    from jupyter_server.utils import url_path_join
+    from jupyterhub.singleuser.extension import JupyterHubIdentityProvider
+
+    class HubIdentityProvider(JupyterHubIdentityProvider):
+        def get_handlers(self):
+            return [(url_path_join(prefix, path), *rest) for path, *rest in super().get_handlers()]
+
+    return HubIdentityProvider
+
+
+def serve_on_hub(env: Mapping[str, str]) -> int:
+    from jupyterhub.singleuser.extension import JupyterHubAuthorizer
+
+    from .app import LANGS, build_app_class, lessons_dir, voila_config
+    from .rules import as_rules
+
+    settings = hub_settings(env)
+    if settings["lang"] not in LANGS:
+        raise EscobaError(f"ESCOBA_TUTOR_LANG: no language {settings['lang']!r}: choose es or en",
+                          code="bad_language")
+    rules = as_rules(settings["rules"])
+    folder = lessons_dir(settings["lessons"])
+    os.environ["ESCOBA_TUTOR_RULES"] = rules.name  # kernels inherit them, as under the escoba-tutor command
+    os.environ["ESCOBA_TUTOR_LANG"] = settings["lang"]
+    config = voila_config(port=settings["port"], ip=settings["ip"], lang=settings["lang"],
+                          cull_idle=settings["cull_idle"], base_url=settings["base_url"],
+                          max_kernels=settings["max_kernels"], allow_hosts=settings["allow_hosts"])
+    config.Voila.identity_provider_class = identity_provider_class(settings["base_url"])
+    config.Voila.authorizer_class = JupyterHubAuthorizer
+    config.Voila.auto_token = True  # the hub's identity provider brings its own token: Voilà must not set one
+    print(f"escoba-tutor: the course for {env.get('JUPYTERHUB_USER', '?')} at {settings['base_url']} "
+          f"({rules.name})", flush=True)
+    build_app_class().launch_instance(argv=[str(folder)], config=config)
+    return 0
+
+
+def main() -> int:
+    try:
+        return serve_on_hub(os.environ)
+    except EscobaError as error:
+        print(f"escoba-tutor (hub): {error}", file=sys.stderr, flush=True)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,238 @@
+"""The course on a real JupyterHub: deploy/jupyterhub/jupyterhub_config.py, as shipped, with only what a test
+machine needs changed (the dummy login, a local process spawner, loopback ports, short culling times).
+
+The hub (jupyterhub from PyPI, configurable-http-proxy from npm, installed into ``.cache/`` of the checkout the
+first time) is reached by a school's host name, ``aula.escoba.test``, which Chromium resolves to 127.0.0.1: the
+name the proxy passes on to each student's course server, which must allow it (the host allow-list) and no
+other. Three students log in, land on the Spanish landing page under ``/user/<name>/``, answer a capture over the
+kernel websocket and follow a link to a lesson; every request their pages make stays on the hub and none fails.
+Then they leave, and the idle culler stops their servers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from helpers import assert_no_error, wait_rendered
+from playwright.sync_api import expect
+
+pytest.importorskip("jupyterhub", reason="the JupyterHub test needs the hub extra: pip install -e '.[hub]'")
+pytest.importorskip("jupyterhub_idle_culler", reason="the JupyterHub test needs the hub extra: pip install -e '.[hub]'")
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = ROOT / "deploy" / "jupyterhub" / "jupyterhub_config.py"
+PROXY_DIR = ROOT / ".cache" / "configurable-http-proxy"  # the test's own npm folder
+SCHOOL_HOST = "aula.escoba.test"
+STUDENTS = ("ana", "bruno", "carmen")
+CULL_TIMEOUT = 20  # seconds idle before the culler stops a student's server
+WAIT = 60_000  # ms for what the page shows: the machine may be busy
+WATCH_TOKEN = "escoba-hub-test-" + os.urandom(8).hex()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def proxy_command() -> str:
+    """configurable-http-proxy, installed from npm into the test's folder if it is not there yet."""
+    command = PROXY_DIR / "node_modules" / ".bin" / "configurable-http-proxy"
+    if command.exists():
+        return str(command)
+    if shutil.which("npm") is None:
+        pytest.skip("the JupyterHub test needs npm to install configurable-http-proxy (apt-get install npm)")
+    PROXY_DIR.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(PROXY_DIR),
+                           "configurable-http-proxy@4"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and command.exists(), f"npm could not install configurable-http-proxy:\n{done.stderr}"
+    return str(command)
+
+
+TEST_CONFIG = """\
+import sys
+c = get_config()
+load_subconfig({shipped!r})
+# what a test machine needs instead: anyone may log in with any name (never on a real hub)
+c.JupyterHub.authenticator_class = "dummy"
+c.Authenticator.allow_all = True
+# the students' servers run as this user, in folders of the test's own
+c.JupyterHub.spawner_class = "simple"
+c.SimpleLocalProcessSpawner.home_dir_template = {homes!r} + "/{{username}}"
+c.Spawner.cmd = [sys.executable, "-m", "escoba_tutor.hub"]
+c.Spawner.ip = "127.0.0.1"
+c.JupyterHub.hub_bind_url = "http://127.0.0.1:{hub_port}"
+c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{api_port}"
+c.ConfigurableHTTPProxy.command = [{proxy!r}]
+c.ConfigurableHTTPProxy.pid_file = {folder!r} + "/proxy.pid"
+c.JupyterHub.db_url = "sqlite:///" + {folder!r} + "/hub.sqlite"
+c.JupyterHub.cookie_secret_file = {folder!r} + "/cookie_secret"
+c.JupyterHub.last_activity_interval = 3
+c.JupyterHub.services[0]["command"] = [sys.executable, "-m", "jupyterhub_idle_culler",
+                                       "--timeout={cull}", "--cull-every=4"]
+c.JupyterHub.services.append({{"name": "test-watch", "api_token": {token!r}}})
+c.JupyterHub.load_roles.append({{"name": "test-watch", "scopes": ["list:users", "read:users", "read:servers"],
+                                "services": ["test-watch"]}})
+"""
+
+
+class Hub:
+    def __init__(self, folder: Path, proxy: str) -> None:
+        self.folder, self.port = folder, free_port()
+        self.url = f"http://{SCHOOL_HOST}:{self.port}/"
+        self.local = f"http://127.0.0.1:{self.port}/"
+        (folder / "homes").mkdir()
+        config = folder / "jupyterhub_config.py"
+        config.write_text(TEST_CONFIG.format(
+            shipped=str(SHIPPED), homes=str(folder / "homes"), hub_port=free_port(), api_port=free_port(),
+            proxy=proxy, folder=str(folder), cull=CULL_TIMEOUT, token=WATCH_TOKEN))
+        env = {**os.environ, "ESCOBA_HUB_URL": self.url.rstrip("/"), "ESCOBA_HUB_BIND_URL": self.local.rstrip("/"),
+               "ESCOBA_HUB_CULL_TIMEOUT": str(CULL_TIMEOUT)}
+        self.log = folder / "hub.log"
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", str(config)], cwd=folder,
+                                            env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def api(self, path: str):
+        request = urllib.request.Request(self.local + "hub/api/" + path,
+                                         headers={"Authorization": f"token {WATCH_TOKEN}"})
+        with urllib.request.urlopen(request, timeout=20) as answer:
+            return json.load(answer)
+
+    def wait(self, timeout: float = 120) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, f"the hub stopped:\n{self.log.read_text()[-3000:]}"
+            try:
+                self.api("")
+                return
+            except OSError:
+                time.sleep(0.5)
+        raise AssertionError(f"the hub did not answer within {timeout} s:\n{self.log.read_text()[-3000:]}")
+
+    def servers(self, name: str) -> dict:
+        return self.api(f"users/{name}").get("servers", {})
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)  # the hub's own session: the hub, its proxy, its servers
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory):
+    proxy = proxy_command()
+    hub = Hub(tmp_path_factory.mktemp("hub"), proxy)
+    try:
+        hub.wait()
+        yield hub
+    finally:
+        hub.stop()
+    log = hub.log.read_text(errors="replace")
+    assert "Traceback" not in log, log[log.index("Traceback") - 2000:][:4000]
+
+
+@pytest.fixture(scope="module")
+def school_browser(browser_type, browser_type_launch_args):
+    """Chromium that finds the hub by the school's name, as a classroom's computers would."""
+    args = [*browser_type_launch_args.get("args", []), f"--host-resolver-rules=MAP {SCHOOL_HOST} 127.0.0.1"]
+    browser = browser_type.launch(**{**browser_type_launch_args, "args": args})
+    yield browser
+    browser.close()
+
+
+def log_in(page, hub: Hub, name: str) -> None:
+    page.goto(hub.url + "hub/login")
+    page.get_by_label(re.compile("user ?name", re.I)).fill(name)
+    page.get_by_label(re.compile("password", re.I)).fill("any")
+    page.get_by_role("button", name=re.compile("sign in", re.I)).click()
+
+
+def visit(school_browser, hub: Hub, name: str) -> None:
+    """One student: log in, land on the course, answer a capture, follow a link; then leave."""
+    prefix = f"/user/{name}/"
+    requests, failures = [], []
+
+    def answered(response) -> None:
+        if urlsplit(response.url).hostname == SCHOOL_HOST:
+            requests.append(urlsplit(response.url).path)
+            if response.status >= 400:
+                failures.append(f"{response.status} {response.url}")
+
+    context = school_browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(120_000)  # a server starting and a lesson running on a busy machine
+    page.on("response", answered)
+    page.on("websocket", lambda ws: requests.append(urlsplit(ws.url).path))
+    try:
+        log_in(page, hub, name)
+        page.wait_for_url(re.compile(re.escape(prefix) + r"voila/render/es/index\.ipynb"), timeout=180_000)
+        wait_rendered(page)
+        expect(page.get_by_role("heading", name=re.compile("Escoba: aprende a jugar"))).to_be_visible(timeout=WAIT)
+        assert_no_error(page)
+        assert hub.servers(name)[""]["ready"], "the student's server is not running"
+
+        # a capture answered over the kernel websocket: the kernel's answer comes back to the status line
+        table = page.locator(".escoba-capture-table").first
+        row = table.locator("tr[data-id]").first
+        row.click()
+        expect(table.locator(".et-live")).to_have_text(row.get_attribute("aria-label"), timeout=WAIT)
+        expect(row).to_have_attribute("aria-selected", "true", timeout=WAIT)
+        assert any(path.startswith(f"{prefix}api/kernels/") and path.endswith("/channels") for path in requests)
+
+        # every link of the landing page leads to a lesson of this server, under the student's prefix
+        hrefs = page.locator("main a[href], .jp-RenderedHTMLCommon a[href]").evaluate_all(
+            "links => links.map(link => link.href)")
+        lessons = [urlsplit(href) for href in hrefs if urlsplit(href).path.endswith(".ipynb")]
+        assert len(lessons) >= 5, hrefs
+        for link in lessons:
+            assert link.hostname == SCHOOL_HOST and link.path.startswith(f"{prefix}voila/render/"), link.geturl()
+            lesson = ROOT / "lessons" / link.path[len(f"{prefix}voila/render/"):]
+            assert lesson.is_file(), f"the link {link.geturl()} names no lesson"
+        page.locator("a[href='02-captures.ipynb']").first.click()
+        wait_rendered(page)
+        assert urlsplit(page.url).path == f"{prefix}voila/render/es/02-captures.ipynb"
+        expect(page.locator(".escoba-capture-table .et-card:visible").first).to_be_visible(timeout=WAIT)
+        assert_no_error(page)
+        page.goto("about:blank")  # the student leaves: Voilà's close beacon frees the kernel
+    finally:
+        context.close()
+    outside = [path for path in requests if not (path.startswith(prefix) or path.startswith("/hub/"))]
+    assert not outside, f"requests outside {prefix} and /hub/: {outside[:5]}"
+    assert not failures, f"failed requests: {failures[:5]}"
+
+
+def test_three_students_log_in_land_on_the_course_answer_and_are_culled(hub, school_browser):
+    for name in STUDENTS:
+        visit(school_browser, hub, name)
+    # the proxy passes on the host name the browser used: a student's server refuses one it was not given
+    running = [name for name in STUDENTS if hub.servers(name)]
+    assert running, "every server was stopped before the idle time ran out"
+    request = urllib.request.Request(hub.local + f"user/{running[-1]}/", headers={"Host": "elsewhere.example"})
+    with pytest.raises(urllib.request.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=20)
+    assert refused.value.code == 403 and b"host name" in refused.value.read()
+    # idle: the culler stops every server (its timeout, plus its interval and the hub's activity updates)
+    deadline = time.monotonic() + CULL_TIMEOUT + 60
+    while time.monotonic() < deadline and any(hub.servers(name) for name in STUDENTS):
+        time.sleep(2)
+    assert not any(hub.servers(name) for name in STUDENTS), {name: hub.servers(name) for name in STUDENTS}
+    assert "Culling server" in hub.log.read_text(errors="replace")
