@@ -240,8 +240,10 @@ class PageClient:
     """One student's page at protocol level. ``await open()``, then ``models`` mirrors every widget's state and
     ``await update(...)`` / ``await click(...)`` change one, returning the seconds until the kernel's answer."""
 
-    def __init__(self, base: str, path: str, answer_timeout: float = 30, views: int | None = None) -> None:
+    def __init__(self, base: str, path: str, answer_timeout: float = 30, views: int | None = None,
+                 cookies: dict[str, str] | None = None) -> None:
         self.base, self.path, self.answer_timeout = base.rstrip("/") + "/", path.lstrip("/"), answer_timeout
+        self.first_cookies = dict(cookies or {})  # a login's, behind a hub
         self.expected_views = views  # the widget outputs the page must hold (None: at least one)
         self.views: list[str] = []
         self.models: dict[str, dict] = {}
@@ -260,7 +262,7 @@ class PageClient:
 
         times, start = {}, time.monotonic()
         client = AsyncHTTPClient()
-        cookies: dict[str, str] = {}
+        cookies: dict[str, str] = dict(self.first_cookies)
         for _visit in range(2):  # a browser's first visit gets the server's cookie and is sent to the page again
             headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else {}
             response = await client.fetch(HTTPRequest(self.base + self.path, headers=headers, request_timeout=600,

@@ -183,17 +183,22 @@ class CapturePicker:
 
 
 async def protocol_student(student: Student, base: str, start: float, stop: asyncio.Event, interval: float,
-                           entry_timeout: float, seed: int) -> None:
+                           entry_timeout: float, seed: int, log_in=None) -> None:
     rng = random.Random(seed)
     await asyncio.sleep(max(0.0, start + student.arrive_at - time.monotonic()))
     lesson = ROOT / "lessons" / student.page.split("render/")[1]
     page = PageClient(base, student.page, views=widget_outputs(lesson))
     try:
         try:  # a page whose kernel died while Voilà drew it never ends: the student gives up
+            arrived = time.monotonic()
+            if log_in is not None:  # --hub: the hub's login, and the student's own server started
+                base, cookies = await asyncio.wait_for(log_in(student.number, student.page), entry_timeout)
+                page = PageClient(base, student.page, views=widget_outputs(lesson), cookies=cookies)
+            logged_in_s = time.monotonic() - arrived
             times = await asyncio.wait_for(page.open(), entry_timeout)
         except asyncio.TimeoutError:
             raise PageError(f"{student.page}: not usable after {entry_timeout:.0f} s") from None
-        student.usable_s = times["usable_s"]
+        student.usable_s = logged_in_s + times["usable_s"]
         behaviour = (GamePlayer if "play" in student.page else CapturePicker)(page, rng)
         await asyncio.sleep(rng.uniform(0, interval))
         while not stop.is_set():
@@ -347,7 +352,12 @@ async def classes(n: int, args, folder: Path) -> list[dict]:
 
     AsyncHTTPClient.configure(None, max_clients=200)  # the default 10 would queue the students' GETs
     settings = {"VoilaExecutor": {"iopub_timeout": args.iopub_timeout}} if args.iopub_timeout else None
-    server = tutor_server(folder, "--cull-idle", str(args.cull_idle), voila_json=settings)
+    if args.hub:
+        from _hub_bench import HubServer
+
+        server = HubServer(folder, args.cull_idle)
+    else:
+        server = tutor_server(folder, "--cull-idle", str(args.cull_idle), voila_json=settings)
     results: list[dict] = []
     try:
         server.wait()
@@ -395,7 +405,8 @@ async def one_class(n: int, args, server, number: int) -> dict:
         tasks = [asyncio.ensure_future(
             browser_student(s, browser, server.url, start, stop, args.interval, args.entry_timeout, args.logs)
             if s.browser else
-            protocol_student(s, server.url, start, stop, args.interval, args.entry_timeout, seed=1000 * n + s.number))
+            protocol_student(s, server.url, start, stop, args.interval, args.entry_timeout, seed=1000 * n + s.number,
+                             log_in=getattr(server, "log_in", None)))
             for s in students]
         deadline = args.arrival + args.entry_timeout
         while time.monotonic() - start < deadline:  # until everybody is in, or has failed, or time is up
@@ -542,7 +553,12 @@ def main() -> None:
     parser.add_argument("--iopub-timeout", type=int,
                         help="diagnosis: run the server with VoilaExecutor.iopub_timeout at this many seconds "
                              "(through a voila.json in its working folder; Voilà's default is 4)")
+    parser.add_argument("--hub", action="store_true",
+                        help="the class comes through a real JupyterHub (deploy/jupyterhub/), each student logging "
+                             "in and getting a course server of their own; protocol-level students only")
     args = parser.parse_args()
+    if args.hub:
+        args.browsers = 0  # a browser student would need the hub's login in Chromium: the protocol measures it
     sizes = [int(x) for x in args.students.split(",") if x.strip()]
     if args.browsers and not Path(CHROMIUM).exists():
         sys.exit(f"needs Debian's Chromium at {CHROMIUM} (or --browsers 0): apt-get install chromium")
