@@ -35,6 +35,10 @@ students does not play but hammers while the others play: the 50-page loop (50 G
 time, one round with the cookie of the student's browser and the next with none), and a page of its own that never
 reads its socket while sending 1.9 MB widget updates that its kernel echoes back. The others' clicks and the
 server's memory are then measured as usual, and what the hammering student got is printed.
+
+With ``--hub`` the class comes through a real JupyterHub instead (``_hub_bench.py``): each student logs in at the
+hub, which starts the student's own course server; there are no Chromium students, memory is the hub's whole
+tree, and culling is the hub's idle culler stopping every student's server.
 """
 
 from __future__ import annotations
