@@ -30,6 +30,7 @@ c.JupyterHub.spawner_class = "simple"
 c.SimpleLocalProcessSpawner.home_dir_template = {folder!r} + "/homes/{{username}}"
 c.Spawner.cmd = [sys.executable, "-m", "escoba_tutor.hub"]
 c.Spawner.ip = "127.0.0.1"
+c.Spawner.environment["ESCOBA_TUTOR_ACTIVITY_S"] = "5"
 c.Spawner.environment["ESCOBA_TUTOR_CULL_IDLE"] = "{cull}"
 c.JupyterHub.bind_url = "http://127.0.0.1:{port}"
 c.JupyterHub.hub_bind_url = "http://127.0.0.1:{hub_port}"

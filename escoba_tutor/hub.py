@@ -13,7 +13,8 @@ more: the school's names for the hub.
 Other settings from the environment: ``ESCOBA_TUTOR_LANG`` (es or en; else the language of the hub's
 ``default_url``, ``/voila/render/es/index.ipynb``), ``ESCOBA_TUTOR_RULES`` (house rules),
 ``ESCOBA_TUTOR_CULL_IDLE`` (seconds before an idle kernel is stopped, default 600), ``ESCOBA_TUTOR_MAX_KERNELS``
-(pages with a kernel on this student's server, default 4), ``ESCOBA_TUTOR_LESSONS`` (the lessons folder).
+(pages with a kernel on this student's server, default 4), ``ESCOBA_TUTOR_LESSONS`` (the lessons folder),
+``ESCOBA_TUTOR_ACTIVITY_S`` (how often the hub is told of the students' last activity, default 60 s).
 """
 
 from __future__ import annotations
@@ -91,6 +92,52 @@ def identity_provider_class(prefix: str):
     return HubIdentityProvider
 
 
+def report_activity(app_class, env: Mapping[str, str], every_s: float):
+    """The app class, telling the hub every ``every_s`` seconds when a student last used a kernel.
+
+    The hub's idle culler goes by the last activity the hub knows of. Its proxy notes requests, not the widget
+    messages on an open kernel websocket, so a student clicking away in a lesson would look idle and lose their
+    server: the course server reports its kernels' last activity itself, as Jupyter's own single-user server
+    does (``JUPYTERHUB_ACTIVITY_URL``)."""
+    import json
+    from datetime import timezone
+
+    from tornado.httpclient import AsyncHTTPClient, HTTPRequest
+    from tornado.ioloop import PeriodicCallback
+
+    url, token, server_name = env.get("JUPYTERHUB_ACTIVITY_URL"), env["JUPYTERHUB_API_TOKEN"], env.get(
+        "JUPYTERHUB_SERVER_NAME", "")
+
+    class HubReportingApp(app_class):
+        _last_sent = None
+
+        def init_handlers(self):
+            handlers = super().init_handlers()
+            if url:
+                PeriodicCallback(self.send_activity, every_s * 1000).start()
+            return handlers
+
+        def last_kernel_activity(self):
+            times = [getattr(self.kernel_manager.get_kernel(kernel_id), "last_activity", None)
+                     for kernel_id in self.kernel_manager.list_kernel_ids()]
+            return max((when for when in times if when is not None), default=None)
+
+        async def send_activity(self) -> None:
+            last = self.last_kernel_activity()
+            if last is None or (self._last_sent is not None and last <= self._last_sent):
+                return  # nothing new: the hub keeps what it knew, and the server ages towards culling
+            stamp = (last if last.tzinfo else last.replace(tzinfo=timezone.utc)).isoformat().replace("+00:00", "Z")
+            body = json.dumps({"servers": {server_name: {"last_activity": stamp}}, "last_activity": stamp})
+            try:
+                await AsyncHTTPClient().fetch(HTTPRequest(url, method="POST", body=body, request_timeout=20, headers={
+                    "Authorization": f"token {token}", "Content-Type": "application/json"}))
+                self._last_sent = last
+            except Exception as error:  # noqa: BLE001 - the hub busy or restarting: tell it next time
+                self.log.warning("could not tell the hub of the last activity: %s", error)
+
+    return HubReportingApp
+
+
 def serve_on_hub(env: Mapping[str, str]) -> int:
     from jupyterhub.singleuser.extension import JupyterHubAuthorizer
 
@@ -113,7 +160,8 @@ def serve_on_hub(env: Mapping[str, str]) -> int:
     config.Voila.auto_token = True  # the hub's identity provider brings its own token: Voilà must not set one
     print(f"escoba-tutor: the course for {env.get('JUPYTERHUB_USER', '?')} at {settings['base_url']} "
           f"({rules.name})", flush=True)
-    build_app_class().launch_instance(argv=[str(folder)], config=config)
+    every_s = _whole(env, "ESCOBA_TUTOR_ACTIVITY_S", 60) or 60
+    report_activity(build_app_class(), env, every_s).launch_instance(argv=[str(folder)], config=config)
     return 0
 
 

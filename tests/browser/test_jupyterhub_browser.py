@@ -75,6 +75,7 @@ c.JupyterHub.spawner_class = "simple"
 c.SimpleLocalProcessSpawner.home_dir_template = {homes!r} + "/{{username}}"
 c.Spawner.cmd = [sys.executable, "-m", "escoba_tutor.hub"]
 c.Spawner.ip = "127.0.0.1"
+c.Spawner.environment["ESCOBA_TUTOR_ACTIVITY_S"] = "5"
 c.JupyterHub.hub_bind_url = "http://127.0.0.1:{hub_port}"
 c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{api_port}"
 c.ConfigurableHTTPProxy.command = [{proxy!r}]
