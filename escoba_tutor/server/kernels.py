@@ -54,6 +54,11 @@ class TutorMappingKernelManager(AsyncMappingKernelManager):
             self.register.forget(kernel_id)
         return await super().shutdown_kernel(kernel_id, now=now, restart=restart)
 
+    async def cull_kernel_if_idle(self, kernel_id):
+        if kernel_id not in self._kernels:  # shut down meanwhile (its page left, or never connected): nothing to cull
+            return None
+        return await super().cull_kernel_if_idle(kernel_id)
+
     def remove_kernel(self, kernel_id):
         if self.register is not None:
             self.register.forget(kernel_id)
