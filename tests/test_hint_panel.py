@@ -26,9 +26,11 @@ def test_the_moves_are_ranked_best_first_and_the_first_is_the_experts_move():
 
 def test_an_escoba_is_explained_as_one_and_shown_in_both_languages():
     panel = HintPanel(table="1o 7o 2c 2b", hand="3c 7e 12b", lang="es")
-    assert "barre la mesa" in panel._table.value and "tres de copas se lleva" in panel._table.value
+    assert "Se lleva todas las cartas de la mesa: escoba" in panel._table.value
+    assert "El tres de copas, llevándose el as de oros" in panel._table.value
     panel.lang = "en"
-    assert "sweeps the table" in panel._table.value and "three of cups takes" in panel._table.value
+    assert "It takes every card on the table: an escoba" in panel._table.value
+    assert "The three of cups, taking the ace of coins" in panel._table.value
 
 
 def test_the_same_position_always_gets_the_same_hints():
@@ -53,10 +55,13 @@ def test_every_reason_code_has_its_own_words_in_both_languages(code):
 
 
 def test_moves_and_values_read_as_each_language_writes_them():
-    assert move_words(ES, Move("12b")) == "rey de bastos, a la mesa"
-    assert move_words(EN, Move("3c", "1o 4b")) == "three of cups takes ace of coins and four of clubs"
-    assert points_words(ES, 1.25) == "+1,2" or points_words(ES, 1.25) == "+1,3"
-    assert points_words(EN, -0.5) == "−0.5"
+    assert move_words(ES, Move("12b")) == "el rey de bastos, sin llevarse nada"
+    assert move_words(ES, Move("10c")) == "la sota de copas, sin llevarse nada"  # the article agrees with the card
+    assert move_words(EN, Move("3c", "1o 4b")) == "the three of cups, taking the ace of coins and the four of clubs"
+    # what a move is worth, in words a student reads (not "+1,2" or "−0.5")
+    assert points_words(ES, 1.25) in ("1,2 puntos más que el otro bando", "1,3 puntos más que el otro bando")
+    assert points_words(EN, -0.5) == "0.5 points fewer than the other side"
+    assert points_words(ES, 0.01) == "los mismos puntos que el otro bando"
 
 
 def test_a_game_view_gives_the_hints_of_that_player_only():
