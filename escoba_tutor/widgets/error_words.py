@@ -18,7 +18,6 @@ from __future__ import annotations
 import string
 import warnings
 
-from ..cards import parse_card
 from ..errors import EscobaError
 from .i18n import N_, Translator
 from .phrases import alternatives
@@ -78,7 +77,7 @@ ERROR_WORDS = {
     "rules_players": N_("these rules need another number of players"),
     # exercises and the computer's players
     "bad_seed": N_("the exercise number must be a whole number, 0 or more"),
-    "bad_kind": N_("the exercises are about captures, the setenta and the points"),
+    "bad_kind": N_("the drills are: captures, setenta and points"),
     "bad_item": N_("there is no such line on the score sheet"),
     "bad_answer": N_("that answer cannot be checked: give it as the exercise asks"),
     "bad_count": N_("the number of exercises must be a whole number from 1 up"),

@@ -37,7 +37,7 @@ def side_names(_: Translator, session: GameSession) -> list[str]:
         return [_("Your team"), _("The computer's team")]
     if session.players == 3:
         return [_("You"), _("Computer 1"), _("Computer 2")]
-    return [_("You"), _("Computer")]
+    return [_("You"), _("The computer")]
 
 
 def you_side(session: GameSession) -> int | None:
@@ -368,7 +368,8 @@ class GameTable(w.VBox):
             return _("The game is over.")
         if s.phase == "deal_over" and s.game.deals:
             record = s.game.deals[min(s.deals_seen, len(s.game.deals) - 1)]
-            return f"{leftover_words(_, s, record)} {_('Here is the score.')}"
+            score = _("Here is the score.")
+            return f"{leftover_words(_, s, record)} {score}"
         said = [describe_play(_, s, e.player, e.card, e.captured, e.escoba) for e in s.events]
         if s.computer_to_move:
             said.append(_("{name} is thinking…", name=player_name(_, s, s.game.turn)))
@@ -380,7 +381,8 @@ class GameTable(w.VBox):
 def _problem_text(_: Translator, problem: EscobaError) -> str:
     """A refused action in a sentence (the words of its code); a refused play asks the student to choose again."""
     said = sentence_start(error_words(_, {"code": problem.code, **problem.params})) + "."
-    return f"{said} {_('Choose again.')}" if isinstance(problem, IllegalMoveError) else said
+    again = _("Choose again.")  # (not inside the f-string: the catalog extractor would not see it)
+    return f"{said} {again}" if isinstance(problem, IllegalMoveError) else said
 
 
 class _Setup(w.VBox):

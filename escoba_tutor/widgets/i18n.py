@@ -108,12 +108,8 @@ class Translator:
     def plural(self, singular: str, plural: str, n: int, /, **params: object) -> str:
         """The form of a message for the count ``n``, chosen by the language's plural rule (gettext's
         ``Plural-Forms``), with ``{n}`` and the other placeholders filled in."""
-        forms = self._messages.get((singular, plural))
-        if forms:
-            text = forms[min(self._plural_index(n), len(forms) - 1)]
-        else:  # an id with no translation is English: one form for 1, the other for every other count
-            text = singular if n == 1 else plural
-        return text.format(n=n, **params)
+        forms = self._messages.get((singular, plural)) or (singular, plural)  # untranslated: the English forms
+        return forms[min(self._plural_index(n), len(forms) - 1)].format(n=n, **params)
 
     def card_name(self, card: Card | str) -> str:
         """The card's name alone, for labels and lists: ``siete de oros``."""

@@ -27,11 +27,11 @@ from ..drills import PRIMERA_ITEM
 from ..errors import EscobaError
 from ..rules import ESCOBA, Rules, as_rules
 from ..scoring import ScoreLine, Setenta, score_deal, setenta
+from .error_words import error_dict, error_words
 from .i18n import DEFAULT_LANGUAGE, Translator, normalize_language
+from .phrases import and_list, the_cards
 from .primitives import CardRow, LiveRegion, RowPicker
 from .safety import guarded
-from .error_words import error_dict, error_words
-from .phrases import and_list, the_cards
 from .score_sheet import reason_text, setenta_text, side_names
 
 __all__ = ["SetentaModel", "SetentaExplainer", "MAX_SIDES"]
