@@ -39,6 +39,8 @@ def test_a_missing_suit_is_invalid_and_the_point_goes_to_the_valid_setenta():
     assert rows(widget, 1) == [["6o", "oros", "18"], ["7c", "copas", "21"], ["7e", "espadas", "21"],
                                ["—", "bastos", "ninguna carta"], ["", "Suma", "inválida: le faltan bastos"]]
     assert widget._side_parts[1][2].rows[3]["tone"] == "warn"  # the words say it too: colour is not the only cue
+    # ★ (the "good" tone) means an escoba row and nothing else: a valid sum is said in words, with no star
+    assert all(row["tone"] != "good" for side in widget._side_parts for row in side[2].rows)
     assert "Luis, bastos: ninguna carta de este palo, así que la setenta no vale." in [
         row["label"] for row in widget._side_parts[1][2].rows]
     assert widget._status.message == ("Ana se lleva el punto de la setenta: 70 es la única setenta válida "

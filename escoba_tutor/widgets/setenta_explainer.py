@@ -329,7 +329,7 @@ class SetentaExplainer(w.VBox):
         if step["kind"] == "sum":
             value = self.model.setentas[side]
             return {"id": f"{side}-sum", "cells": ["", _("Sum"), self._sum_cell(_, value)],
-                    "label": self._step_text(_, names, step), "tone": "good" if self._sum_ok(value) else "warn"}
+                    "label": self._step_text(_, names, step), "tone": "" if self._sum_ok(value) else "warn"}  # (★ is an escoba's: not used here)
         suit = _.suit_name(step["suit"])
         if step["card"]:
             return {"id": f"{side}-{step['suit']}", "cells": [step["card"], suit, str(step["value"])],

@@ -249,7 +249,7 @@ def test_capture_chosen_by_mouse(capture_page):
     for name in ("as de oros", "cuatro de bastos"):
         card = table.get_by_role("button", name=name)
         expect(card).to_have_attribute("aria-current", "true")
-        expect(card.locator(".et-hl-mark")).to_be_visible()  # the ★: not colour alone
+        expect(card.locator(".et-hl-mark")).to_be_visible()  # the ▼: not colour alone
     expect(table.get_by_role("button", name="siete de oros")).not_to_have_attribute("aria-current", "true")
     expect(hand.get_by_role("button", name="rey de bastos")).to_have_attribute("aria-current", "true")
     expect(hand.locator(".is-hl")).to_have_count(1)
