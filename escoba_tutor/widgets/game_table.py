@@ -351,7 +351,10 @@ class GameTable(w.VBox):
         winner = ""
         if s.phase == "game_over" and s.game.winner is not None:
             score = "–".join(map(str, s.game.totals))
-            winner = _("{name} wins the game, {score}!", name=names[s.game.winner], score=score)
+            if s.game.winner == you_side(s):
+                winner = _("You win the game, {score}!", score=score)
+            else:
+                winner = _("{name} wins the game, {score}!", name=names[s.game.winner], score=score)
         heading = _("End of deal {n}", n=record.deal + 1)
         look = self._look
         self._sheet_box.children = [w.HTML(f"<h4>{html.escape(heading)}</h4>", layout=look.layout, style=look.html),

@@ -66,9 +66,9 @@ REASON_WORDS = {
     "escoba": N_("it takes every card on the table: an escoba, one sure point"),
     "takes_siete_de_oros": N_("it takes the seven of coins, one sure point"),
     "leaves_sweepable": N_plural("then the table adds up to {total}: a card worth {value} would take it all (an "
-                                 "escoba), and {n} such card has not been seen yet",
+                                 "escoba), and {n} card like that has not come out yet",
                                  "then the table adds up to {total}: a card worth {value} would take it all (an "
-                                 "escoba), and {n} such cards have not been seen yet"),
+                                 "escoba), and {n} cards like that have not come out yet"),
     "lays_siete_de_oros": N_("it leaves the seven of coins on the table, for the others to take"),
     "takes_sevens": N_plural("it takes a seven ({cards}), good for the setenta",
                              "it takes {n} sevens ({cards}), good for the setenta"),
@@ -85,7 +85,7 @@ def reason_words(_: Translator, reason: Reason) -> str:
     """One reason of :mod:`escoba_tutor.hints` in words.
 
     >>> reason_words(Translator("es"), Reason("leaves_sweepable", total=11, sweeper_value=4, unseen=2))
-    'luego la mesa suma 11: una carta que valga 4 se la llevaría entera (escoba), y aún no han salido 2 así'
+    'luego la mesa suma 11: una carta que valga 4 se la llevaría entera (escoba), y aún quedan 2 así sin salir'
     """
     code = reason.code
     if code not in REASON_WORDS:
