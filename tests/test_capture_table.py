@@ -13,12 +13,12 @@ def cells(widget):
 
 def test_the_worked_example_of_the_rules():
     widget = CaptureTable(table="1o 4b 7o", hand="3c")
-    assert cells(widget) == [["3c", "1o 7o 4b", "3 + 1 + 7 + 4 = 15", "una escoba, el siete de oros, 2 oros, "
-                                                                      "1 siete y 4 cartas"]]
+    assert cells(widget) == [["3c", "1o 7o 4b", "3 + 1 + 7 + 4 = 15", "una escoba y 4 cartas (el siete de oros, "
+                                                                      "2 oros y 1 siete)"]]
     assert widget._picker.rows[0]["tone"] == "good"
     assert widget._picker.rows[0]["label"] == ("El tres de copas se lleva el as de oros, el siete de oros y el cuatro "
-                                               "de bastos: 3 + 1 + 7 + 4 = 15. Gana una escoba, el siete de oros, 2 "
-                                               "oros, 1 siete y 4 cartas.")
+                                               "de bastos: 3 + 1 + 7 + 4 = 15. Gana una escoba y 4 cartas (el siete "
+                                               "de oros, 2 oros y 1 siete).")
 
 
 def test_two_captures_and_figures_shown_with_their_value():

@@ -52,18 +52,18 @@ def describe_sum(_: Translator, card: Card, taken: tuple[Card, ...], rules: Rule
 
 
 def describe_gains(_: Translator, gains) -> str:
-    """What a capture puts in the pile: ``an escoba, the seven of coins, 2 coins, 1 seven and 4 cards``."""
-    parts = []
-    if gains.escoba:
-        parts.append(_("an escoba"))
+    """What a capture wins: ``an escoba and 4 cards (the seven of coins, 2 coins and 1 seven)``; ``2 cards``."""
+    details = []
     if gains.siete_de_oros:
-        parts.append(_.the_card("7o"))
+        details.append(_.the_card("7o"))
     if gains.oros:
-        parts.append(_.plural("{n} card of coins", "{n} cards of coins", gains.oros))
+        details.append(_.plural("{n} coin", "{n} coins", gains.oros))
     if gains.sevens:
-        parts.append(_.plural("{n} seven", "{n} sevens", gains.sevens))
-    parts.append(_.plural("{n} card", "{n} cards", gains.cards))
-    return and_list(_, parts)
+        details.append(_.plural("{n} seven", "{n} sevens", gains.sevens))
+    cards = _.plural("{n} card", "{n} cards", gains.cards)
+    if details:
+        cards = _("{cards} ({which})", cards=cards, which=and_list(_, details))
+    return and_list(_, [_("an escoba"), cards] if gains.escoba else [cards])
 
 
 class CaptureModel(HasTraits):

@@ -613,6 +613,7 @@ class _DealReview(w.VBox):
         self._cards.cards = [c.code for c in table]
         self._cards.labels = [_.card_name(c) for c in table]
         self._cards.deck = self._table.deck
+        self._cards.figure_words = [_.rank_name(rank) for rank in (10, 11, 12)]
         self._cards.group_label = _("The table")
         if self._step == len(record.plays):
             text = leftover_words(_, self._table.session, record)

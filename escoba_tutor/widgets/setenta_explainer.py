@@ -313,6 +313,7 @@ class SetentaExplainer(w.VBox):
             best = [s for s in steps if s["kind"] == "suit" and s["card"]]
             heading.value = f"<h4>{escape(names[side])}</h4>"
             row.deck = picker.deck = self.deck
+            row.figure_words = [_.rank_name(rank) for rank in (10, 11, 12)]  # (under the card: sota / jack)
             row.cards = [c.code for c in pile]
             row.labels = [_.card_name(c) for c in pile]
             row.group_label = _("{side}'s pile", side=names[side])
@@ -326,10 +327,10 @@ class SetentaExplainer(w.VBox):
     # ------------------------------------------------------------------------------------------------ words
     def _row(self, _: Translator, names: list[str], step: dict) -> dict:
         side = step["side"]
-        if step["kind"] == "sum":
+        if step["kind"] == "sum":  # a valid sum has no tone: "good" (★) is an escoba's mark
             value = self.model.setentas[side]
             return {"id": f"{side}-sum", "cells": ["", _("Sum"), self._sum_cell(_, value)],
-                    "label": self._step_text(_, names, step), "tone": "" if self._sum_ok(value) else "warn"}  # (★ is an escoba's: not used here)
+                    "label": self._step_text(_, names, step), "tone": "" if self._sum_ok(value) else "warn"}
         suit = _.suit_name(step["suit"])
         if step["card"]:
             return {"id": f"{side}-{step['suit']}", "cells": [step["card"], suit, str(step["value"])],
