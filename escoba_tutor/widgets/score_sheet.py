@@ -288,8 +288,11 @@ class ScoreSheetModel(HasTraits):
 
 # -------------------------------------------------------------------------------------------------- view
 # One style block per sheet, scoped to its class; fixed colours (as the primitives' CSS) so any theme reads it.
+# The caption names the table for screen readers only: the heading above already shows "Points of the deal", and
+# the sheet says it once.
 _STYLE = ("<style>.escoba-sheet{border-collapse:collapse;background:#fffdf7;color:#1a1a1a;font-size:1rem;"
-          "line-height:1.4;min-width:20em}.escoba-sheet caption{text-align:left;font-weight:700;padding:0.3em 0}"
+          "line-height:1.4;min-width:20em}.escoba-sheet caption{position:absolute;width:1px;height:1px;"
+          "overflow:hidden;clip-path:inset(50%);white-space:nowrap}"
           ".escoba-sheet th,.escoba-sheet td{border:1px solid #8a8a8a;padding:0.3em 0.6em;text-align:left;"
           "vertical-align:top}.escoba-sheet td.num{text-align:right}.escoba-sheet tfoot{font-weight:700}</style>")
 
@@ -354,8 +357,7 @@ class ScoreSheet(w.VBox):
         m = self.model
         # Text first, then markup: a _() call inside an f-string is not seen by the catalog extractor.
         title, nothing = _("Points of the deal"), _("No deal to score yet.")
-        # With a sheet shown, its caption is the title (said once, not twice).
-        self._title.value = f"<h3 class='escoba-title'>{escape(title)}</h3>" if m.deal is None else ""
+        self._title.value = f"<h3 class='escoba-title'>{escape(title)}</h3>"
         self._table.value = self._html(_) if m.deal is not None else f"<p>{escape(nothing)}</p>"
         self._status.message = _("Check the input: {problem}", problem=problem_text(_, m.error)) if m.error else ""
 
