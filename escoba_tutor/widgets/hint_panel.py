@@ -207,7 +207,7 @@ class HintModel(HasTraits):
 _STYLE = ("<style>.escoba-hints{border-collapse:collapse;background:#fffdf7;color:#1a1a1a;font-size:1rem;"
           "line-height:1.4}.escoba-hints caption{text-align:left;font-weight:700;padding:0.3em 0}"
           ".escoba-hints th,.escoba-hints td{border:1px solid #8a8a8a;padding:0.3em 0.6em;text-align:left;"
-          "vertical-align:top}.escoba-hints td.num{text-align:right;white-space:nowrap}"
+          "vertical-align:top}.escoba-hints td.num{min-width:7em}"
           ".escoba-hints tr.best{font-weight:700;background:#eef6e8}</style>")
 
 
