@@ -109,7 +109,7 @@ CARD_HINT_WORDS = {
     "french_figure": N_("in a French deck the knight is Q and the king is K: write {fix}"),
     "french_ace": N_("in a French deck the ace is A: write {fix}"),
     "spanish_suit_number": N_("with a Spanish suit letter, write the number: {fix}"),
-    "french_rank_capital": N_("French ranks are capital letters: {fix}"),
+    "french_rank_capital": N_("the French letters A, J, Q and K are capitals: {fix}"),
     "spanish_suit_lowercase": N_("Spanish suit letters are lowercase: {fix}"),
     "french_suit_capital": N_("French suit letters are capitals: {fix}"),
     "rank_range": N_("ranks go from 1 to 7, then 10, 11 and 12"),
