@@ -387,6 +387,16 @@ def error_text(_: Translator, error: dict) -> str:
     return error_words(_, error)
 
 
+def card_names(_: Translator, cards) -> str:
+    """Cards in a sentence, each with its article: ``el as de oros y el cuatro de bastos``."""
+    return the_cards(_, cards)
+
+
+def captures_in_words(_: Translator, captures) -> str:
+    """Several possible captures in a sentence: ``el rey de copas, o el dos de copas y la sota de bastos``."""
+    return alternatives(_, captures)
+
+
 #: What a capture the learner built says, by the verdict's reason (``ok`` with no card taken: "nothing").
 VERDICT_WORDS = {
     "ok": N_("Right! {card} takes {taken}: together they make {total}."),
