@@ -240,3 +240,16 @@ def test_the_sheet_agrees_with_score_deal():
 def test_positional_arguments_in_the_documented_order():
     sheet = ScoreSheet(None, SIX_POINTS, [2, 0], ["Ana", "Luis"], "escoba", "en")
     assert table(sheet).head[0] == ["Item", "Ana", "Luis", "Why"] and sheet.model.deal.points == (6, 0)
+
+
+def test_names_inside_a_sentence_read_as_part_of_it():
+    piles = ["1o 2o 3o 4o 5o 6o 7o 10o 11o 12o 1c 2c 3c 4c 5c 6c 7c 10c 11c 12c",
+             "1e 2e 3e 4e 5e 6e 7e 10e 11e 12e 1b 2b 3b 4b 5b 6b 7b 10b 11b 12b"]
+    sheet = ScoreSheet(piles=piles, escobas=[0, 0], rules="escoba+ties_both_score", names=["Tú", "El ordenador"],
+                       you=0)
+    rows = body(sheet)
+    assert rows["Cartas"][-1] == "empate a 20: puntuáis el ordenador y tú"  # not «puntúan Tú y El ordenador»
+    assert rows["Siete de oros (velo)"][-1] == "tienes el siete de oros"  # not «Tú tiene»
+    sheet.names, sheet.lang = ["You", "The computer"], "en"
+    assert body(sheet)["Cards"][-1] == "tie at 20: the computer and you each score"
+    assert body(sheet)["Seven of coins"][-1] == "you have the seven of coins"  # not "You has"

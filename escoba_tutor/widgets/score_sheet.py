@@ -173,14 +173,28 @@ def reason_text(_: Translator, line: ScoreLine, names: list[str], you: int | Non
     if isinstance(message, tuple):
         message = message[1] if you is not None and you in line.winners else message[0]
     shown = [value_text(_, line, i) for i in range(len(line.values))]
-    in_sentence = [_("you") if i == you else name for i, name in enumerate(names)]
+    # Inside a sentence "you" is a pronoun, and a name made of an article and a noun ("The computer") starts in
+    # lowercase; a sentence that starts with the winner keeps its capital.
+    in_sentence = [_("you") if i == you else mid_sentence(name) for i, name in enumerate(names)]
     winners = [names[i] for i in line.winners]
-    params = {"winner": and_list(_, winners), "winners": and_list(_, winners), "values": " – ".join(shown),
-              "others": and_list(_, [names[i] for i in line.winners if i != you])}
+    params = {"winner": and_list(_, winners), "winners": and_list(_, [in_sentence[i] for i in line.winners]),
+              "values": " – ".join(shown), "others": and_list(_, [in_sentence[i] for i in line.winners if i != you])}
+    if not _(message).startswith("{winner}"):
+        params["winner"] = and_list(_, [in_sentence[i] for i in line.winners])
     if line.reason in ("tie", "tie_both_score", "third_side"):
         params["top"] = _top_text(_, line, shown)
         params["tied"] = and_list(_, [in_sentence[i] for i in _tied_sides(line)])
     return fill(_, message, params)
+
+
+_ARTICLES = {"el", "la", "los", "las", "tu", "the", "your"}
+
+
+def mid_sentence(name: str) -> str:
+    """A side's name inside a sentence: ``el ordenador`` for «El ordenador», ``the computer's team``; a proper
+    name (``Ana``, ``Ordenador 1``) is left as it is."""
+    first = name.split(" ", 1)[0]
+    return first.lower() + name[len(first):] if first.lower() in _ARTICLES else name
 
 
 def _tied_sides(line: ScoreLine) -> list[int]:
