@@ -223,3 +223,12 @@ def test_every_hint_reason_is_said_without_a_fallback():
                                 unseen=count)
                 for lang in LANGUAGES:
                     assert "{" not in reason_words(Translator(lang), reason)
+
+
+def test_the_hint_reasons_are_spanish_in_spanish():
+    es = Translator("es")
+    for code, message in HINT_WORDS.items():
+        if isinstance(message, tuple):  # a message with plural forms
+            assert es._messages.get(message), f"{code}: {message!r} has no Spanish plural forms"
+        else:
+            assert es(message) != message, f"{code}: {message!r} has no Spanish words"
