@@ -94,7 +94,8 @@ def reason_words(_: Translator, reason: Reason) -> str:
     params = {"total": reason.total, "value": reason.sweeper_value, "cards": the_cards(_, reason.cards)}
     message = REASON_WORDS[code]
     if isinstance(message, tuple):
-        return _.plural(*message, getattr(reason, _COUNTS[code]) or 0, **params)
+        singular, plural = message
+        return _.plural(singular, plural, getattr(reason, _COUNTS[code]) or 0, **params)
     return fill(_, message, params)
 
 
