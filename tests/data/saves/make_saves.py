@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from escoba_tutor import Game
-from escoba_tutor.save import VERSION
+from escoba_tutor.save import VERSION, dump_code, dump_json
 
 HERE = Path(__file__).parent
 
@@ -48,6 +48,17 @@ GAMES = (
     ("2p-scopa-no-last-play-escoba", 2, "scopa+no_last_play_escoba+target=5", 59, 1, None),
     ("2p-escoba-target-31-large-seed", 2, "escoba+target=31", 2**53 - 1, 0, 25),
 )
+
+#: From format version 2: how some of the games are played (level, mode, names); the others say nothing.
+SETUPS = {
+    "2p-escoba-first-deal": ("greedy", "computer", ()),
+    "2p-escoba-third-deal": (None, "pass_and_play", ("Lucía", "Íñigo")),
+    "2p-escoba-finished": ("expert", "computer", ()),
+    "3p-escoba": ("greedy", "computer", ("Ana", "Ordenador 1", "Ordenador 2")),
+    "4p-escoba": ("random", "computer", ()),
+    "2p-scopa": ("expert", None, ()),
+    "3p-chile": ("greedy", "computer", ()),
+}
 
 
 def codes(cards) -> list[str]:
@@ -97,10 +108,17 @@ def main() -> int:
         game = Game(players=players, rules=rules, seed=seed, dealer=dealer)
         not_first = play(game, random.Random(f"{name}:{seed}"), moves)
         save_file = f"{name}.json"
-        (folder / save_file).write_text(game.to_json(), encoding="utf-8")
-        index.append({"name": name, "players": players, "rules": game.rules.name, "seed": seed,
-                      "first_dealer": dealer, "code": game.resume_code(), "save_file": save_file,
-                      "choices_not_first": not_first, "position": position(game)})
+        entry = {"name": name, "players": players, "rules": game.rules.name, "seed": seed, "first_dealer": dealer}
+        if VERSION == 1:
+            save, code = game.to_json(), game.resume_code()
+        else:
+            level, mode, names = SETUPS.get(name, (None, None, ()))
+            save = dump_json(game, level=level, mode=mode, names=names)
+            code = dump_code(game, level=level, mode=mode, names=names)
+            entry.update(level=level, mode=mode, names=list(names))
+        (folder / save_file).write_text(save, encoding="utf-8")
+        index.append({**entry, "code": code, "save_file": save_file, "choices_not_first": not_first,
+                      "position": position(game)})
     with open(folder / "index.json", "w", encoding="utf-8") as stream:
         json.dump({"format_version": VERSION, "games": index}, stream, ensure_ascii=False, indent=1)
         stream.write("\n")
