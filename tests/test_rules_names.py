@@ -73,3 +73,43 @@ def test_simulate_rules_refuses_them_by_name(capsys):
     assert main(["simulate", "--games", "1", "--rules", "escoba+target=5+target=31", "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert "argument --rules" in err and "'target=5' and 'target=31'" in err
+
+
+# --------------------------------------------------------------------- a game table that seats other players
+def shown_text(widget) -> str:
+    """Every text the widget tree shows (HTML values and descriptions), for a test that reads the page."""
+    parts = [str(getattr(widget, "value", "")) if type(widget).__name__ == "HTML" else ""]
+    for child in getattr(widget, "children", ()):
+        parts.append(shown_text(child))
+    return " ".join(part for part in parts if part)
+
+
+@pytest.mark.parametrize("players, rules, seated, lang, words", [
+    (4, "escoba+three_player_ties", 3, "es",
+     "La regla de empates a tres necesita 3 jugadores: esta partida es de 3 jugadores, no de 4."),
+    (4, "escoba+three_player_ties", 3, "en",
+     "The three-player tie rule needs 3 players: this game has 3 players, not 4."),
+    (2, "escoba+chile", 3, "es",
+     "Las reglas de Chile se juegan entre 3 o 4 jugadores: esta partida es de 3 jugadores, no de 2."),
+    (2, "escoba+chile", 3, "en", "The Chile rules are played by 3 or 4 players: this game has 3 players, not 2."),
+])
+def test_the_game_table_says_when_the_rules_change_the_player_count(players, rules, seated, lang, words):
+    from escoba_tutor.widgets import GameTable
+
+    table = GameTable(players=players, rules=rules, seed=3, lang=lang, delay=0)
+    assert table.session.players == seated
+    assert table.session.players_note == {"asked": players, "players": seated, "option": rules.split("+")[1]}
+    assert words in shown_text(table)
+    table.lang = "en" if lang == "es" else "es"            # the note follows the language
+    assert words not in shown_text(table) and ("3 players" in shown_text(table) or "3 jugadores" in shown_text(table))
+
+
+def test_no_note_when_the_player_count_is_kept():
+    from escoba_tutor.widgets import GameTable
+
+    table = GameTable(players=3, rules="escoba+chile", seed=3, lang="en", delay=0)
+    assert table.session.players == 3 and table.session.players_note is None
+    assert "players, not" not in shown_text(table)
+    noted = GameTable(players=2, rules="escoba+chile", seed=3, lang="en", delay=0)
+    noted.session.load(table.session.resume_code())      # a loaded game has the players its save says
+    assert noted.session.players_note is None and "players, not" not in shown_text(noted)

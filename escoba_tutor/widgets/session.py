@@ -61,6 +61,9 @@ class GameSession(HasTraits):
     deals_seen = Int(0)
     events = List()
     problem = Any(None)  # the last refused action: an EscobaError (its code and params say why)
+    #: When the house rules seated another number of players than asked (Chile: 3 or 4; the three-player tie
+    #: rule: 3): ``{"asked": 2, "players": 3, "option": "chile"}``; None otherwise.
+    players_note = Any(None)
     game = Instance(Game)
 
     def __init__(self, players: int = 2, rules: Rules | str = ESCOBA, seed: int | None = None,
@@ -101,11 +104,16 @@ class GameSession(HasTraits):
         players = self.players if players is None else players
         rules = self.rules if rules is None else rules
         rules = rules if isinstance(rules, Rules) else rules_by_name(rules)
+        note = None
         try:
             rules.check_players(players)
         except EscobaError:  # house rules for 3 or 4 players (Chile, the three-player tie rule): seat enough players
-            players = next(n for n in (3, 4) if _fits(rules, n))
+            seated = next(n for n in (3, 4) if _fits(rules, n))
+            note = {"asked": players, "players": seated,
+                    "option": "three_player_ties" if rules.three_player_ties else "chile"}
+            players = seated
         game = Game(players=players, rules=rules, seed=seed)
+        self.players_note = note  # before the redraw that adopting the game causes
         self._adopt(game)
 
     def _adopt(self, game: Game) -> None:
@@ -233,5 +241,6 @@ class GameSession(HasTraits):
             if saved.mode is not None:
                 self.mode = saved.mode
             self.names = list(saved.names)
+        self.players_note = None
         self._adopt(saved.game)
         return True
