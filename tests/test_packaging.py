@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
 LESSON_FILES = sorted(str(p.relative_to(ROOT / "lessons")) for p in (ROOT / "lessons").glob("*/*.ipynb"))
 EDITED = "Esta copia la ha editado el profesor."
+WAIT_MS = 120_000  # a page's first widget (a kernel starting, the lesson's cells run) on a busy machine
 # The dependencies' wheels, kept between runs so that a run installs offline (pip install --no-index): the first
 # run, or one after a dependency changed, downloads them (through pip's own cache).
 WHEELHOUSE = Path(os.environ.get("ESCOBA_TUTOR_WHEELHOUSE",
@@ -186,12 +187,13 @@ def test_a_lesson_from_the_installed_package_renders_its_widget(installed, page,
     try:
         start = time.monotonic()
         server.wait()
-        page.set_default_timeout(90_000)
+        page.set_default_timeout(WAIT_MS)
         page.goto(server.url)                             # the landing page, then a lesson with a widget
-        expect(page).to_have_url(re.compile(r"/voila/render/es/index\.ipynb"))
+        expect(page).to_have_url(re.compile(r"/voila/render/es/index\.ipynb"), timeout=WAIT_MS)
         page.goto(server.url + "voila/render/es/02-captures.ipynb")
-        expect(page.locator(".et-card:visible").first).to_be_visible()   # drawn by the widget's own script
-        expect(page.locator("[role=grid]").first).to_be_visible()       # the table of captures
+        # Drawn by the widgets' own scripts, from the state the kernel computed: the cards and the table of captures
+        expect(page.locator(".et-card:visible").first).to_be_visible(timeout=WAIT_MS)
+        expect(page.locator("[role=grid] tbody tr").first).to_be_visible(timeout=WAIT_MS)
         assert not re.search(r"Traceback|There was an error|Error executing", page.locator("body").inner_text())
         timings["serve and render"] = time.monotonic() - start
     finally:
@@ -215,9 +217,9 @@ def test_an_edited_copy_of_the_lessons_is_served(installed, page, tmp_path):
                                                                 "--lessons", copy])
     try:
         server.wait()
-        page.set_default_timeout(90_000)
+        page.set_default_timeout(WAIT_MS)
         page.goto(server.url)
-        expect(page.locator("body")).to_contain_text(EDITED)
+        expect(page.locator("body")).to_contain_text(EDITED, timeout=WAIT_MS)
     finally:
         page.goto("about:blank")
         server.stop()
