@@ -33,7 +33,7 @@ import hashlib
 import json
 import unicodedata
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,11 +73,11 @@ class SavedGame:
     names: tuple[str, ...] = ()
 
 
-def _canonical_key(move: Move) -> tuple:
+def _canonical_key(move: Move) -> tuple[int, tuple[int, ...]]:
     return _PLACE[move.card.code], tuple(sorted(_PLACE[card.code] for card in move.captured))
 
 
-def canonical_order(moves) -> list[Move]:
+def canonical_order(moves: Iterable[Move]) -> list[Move]:
     """Moves in the save format's order (version 2): by the card played, in deck order; then by the cards taken,
     compared as lists in deck order, a card laid down (nothing taken) first.
 
@@ -88,7 +88,7 @@ def canonical_order(moves) -> list[Move]:
     return sorted(moves, key=_canonical_key)
 
 
-def _v1_key(move: Move, renuncio: bool) -> tuple:
+def _v1_key(move: Move, renuncio: bool) -> tuple[bool, int, bool, tuple[tuple[int, int], ...], tuple[int, ...]]:
     """The order escoba-tutor 0.1 offered moves in, which version 1 codes count in. The moves the rules allow, by
     the card played in deck order, then the renuncio lay-downs (that variant). For one card: its captures, then
     the card laid down. Captures are ordered by their values: the highest value first, fewer cards of it first,
@@ -223,11 +223,11 @@ def read_json(text: str | bytes) -> SavedGame:
     moves = _require(data, "moves", list)
     summary = _require(data, "summary", dict)
     level = mode = None
-    names: list = []
+    raw_names: list[Any] = []
     if version >= 2:
         level = _require(data, "level", (str, type(None)))
         mode = _require(data, "mode", (str, type(None)))
-        names = _require(data, "names", list)
+        raw_names = _require(data, "names", list)
     if len(moves) > MAX_MOVES or not all(isinstance(m, str) for m in moves):
         raise SaveFormatError("this save's moves are not a list of moves like '3c+1o+4b+7o'", field="moves")
     try:
@@ -235,7 +235,7 @@ def read_json(text: str | bytes) -> SavedGame:
     except EscobaError as error:
         raise SaveFormatError(f"this save's rules cannot be used: {error}", field="rules") from None
     game = _new_game(players, rules, seed, first_dealer)
-    names = _check_setup(game, level, mode, names)
+    names = _check_setup(game, level, mode, raw_names)
     for number, text_move in enumerate(moves, 1):
         _replay(game, number, text_move)
     if summary != _summary(game):
@@ -388,7 +388,7 @@ def read_code(code: str) -> SavedGame:
     if version < 1:
         raise SaveFormatError(f"this resume code has an unknown format version {version}", version=version)
     level = mode = None
-    names: list[str] = []
+    raw_names: list[str] = []
     try:
         if len(numbers) < 4:
             raise IndexError
@@ -397,7 +397,7 @@ def read_code(code: str) -> SavedGame:
             raise SaveFormatError("this resume code's seed is out of range")
         rules, position = rules_from_numbers(numbers, 4)
         if version >= 2:
-            level, mode, names, position = _read_setup(numbers, position)
+            level, mode, raw_names, position = _read_setup(numbers, position)
         count = numbers[position]
     except (IndexError, ValueError) as error:
         if isinstance(error, SaveError):
@@ -409,7 +409,7 @@ def read_code(code: str) -> SavedGame:
     if count > MAX_MOVES:
         raise SaveFormatError("this resume code holds more moves than any game has")
     game = _new_game(players, rules, seed, first_dealer)
-    names = _check_setup(game, level, mode, names)
+    names = _check_setup(game, level, mode, raw_names)
     read = 0
     for number in range(1, count + 1):
         offered = _offered(game, version)
@@ -434,7 +434,6 @@ def read_code(code: str) -> SavedGame:
 
 def read_save(text: str | bytes) -> SavedGame:
     """A save file's text (JSON) or a resume code, whichever ``text`` is."""
-    stripped = text.strip() if isinstance(text, (str, bytes, bytearray)) else text
-    if isinstance(stripped, (bytes, bytearray)) or (isinstance(stripped, str) and stripped.startswith("{")):
-        return read_json(text)
-    return read_code(text)
+    if isinstance(text, str) and not text.strip().startswith("{"):
+        return read_code(text)
+    return read_json(text)  # file contents (text or bytes); anything else is refused there
