@@ -53,7 +53,8 @@ def test_the_seed_in_the_address_reaches_every_drill_and_game(address):
     address("seed=42")
     show_capture_table("en", table="1o 4b 7o", hand="3c")
     assert inner(show_drill("en", "captures", seed=9)).model.seed == 42
-    assert inner(show_game("en", seed=1)).session.seed == 42
+    game = inner(show_game("en", seed=1, level="difícil"))
+    assert game.session.seed == 42 and game.session.level == "expert"
     address("")
     assert inner(show_drill("en", "captures", seed=9)).model.seed == 9
 

@@ -74,7 +74,8 @@ class ConnectionWatch(anywidget.AnyWidget):
     """
 
     _esm = (_STATIC / "connection.js").read_text(encoding="utf-8")
-    _css = (_STATIC / "connection.css").read_text(encoding="utf-8")
+    # The page's own styling (lesson text and its links) comes with the watch: every lesson page shows one.
+    _css = "\n".join((_STATIC / name).read_text(encoding="utf-8") for name in ("connection.css", "page.css"))
 
     lang = t.Unicode("es")
     texts = t.Dict(value_trait=t.Unicode(), key_trait=t.Unicode()).tag(sync=True)
@@ -318,11 +319,12 @@ def show_drill(lang: str, kind: str, seed: int, *, rules: Rules | str | None = N
 def show_game(lang: str, seed: int | None = None, *, level: str | None = None, players: int = 2,
               rules: Rules | str | None = None) -> w.Widget:
     """A :class:`GameTable` against the computer: game ``seed`` (or the address's ``?seed=``; ``None`` deals a new
-    game each time), at ``level`` (the table's own default when ``None``)."""
+    game each time), at ``level``: fácil, medio or difícil (the table's own default when ``None``)."""
+    from ..bots import LEVELS
     from .game_table import GameTable
 
     p = current_page(lang)
-    options = {} if level is None else {"level": level}
+    options = {} if level is None else {"level": LEVELS.get(level.strip().lower(), level)}
     return p.show(GameTable(players=players, seed=p.seed(seed), rules=p.rules_or(rules), lang=p.lang, **options))
 
 
