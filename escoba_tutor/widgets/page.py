@@ -229,7 +229,6 @@ class Page:
         page's connection (last, so the lesson's first output stays the same)."""
         return w.VBox([self.notice(), widget, self.connection_watch()])
 
-
     def show(self, widget: w.Widget) -> w.Widget:
         """The widget as a lesson cell shows it: the page's first one with :meth:`with_notice`."""
         if self._noticed:
