@@ -341,7 +341,8 @@ def show_tournament(lang: str, levels: str = "medio,fácil", games: int = 40, se
     result = simulate(players=2, games=games, seed=seed, bots=levels, progress=False)
     rows = []
     for side, bot in enumerate(result.bots):
-        percent = f"{100 * result.win_rates[side]:.0f}" + (" %" if p.lang == "es" else "%")  # Spain spaces the %
+        # Spanish writes a (non-breaking) space before the %, English none.
+        percent = f"{100 * result.win_rates[side]:.0f}" + ("\u00a0%" if p.lang == "es" else "%")
         won = f"{result.wins[side]} ({percent})"
         numbers = [won, _number(result.points_per_deal[side], p.lang), _number(result.escobas_per_deal[side], p.lang)]
         cells = "".join(f"<td>{html.escape(n)}</td>" for n in numbers)
