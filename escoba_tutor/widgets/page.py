@@ -58,6 +58,7 @@ _WHOLE_NUMBER = re.compile(r"[0-9]{1,20}")  # ASCII digits only: int() also read
 _CARD_PARAMETERS = ("table", "hand")
 _MOST_CARDS = {"table": MAX_TABLE, "hand": MAX_HAND}
 _STATIC = Path(__file__).with_name("static")
+_PAGE_CSS = (_STATIC / "page.css").read_text(encoding="utf-8")
 
 
 class ConnectionWatch(anywidget.AnyWidget):
@@ -74,8 +75,7 @@ class ConnectionWatch(anywidget.AnyWidget):
     """
 
     _esm = (_STATIC / "connection.js").read_text(encoding="utf-8")
-    # The page's own styling (lesson text and its links) comes with the watch: every lesson page shows one.
-    _css = "\n".join((_STATIC / name).read_text(encoding="utf-8") for name in ("connection.css", "page.css"))
+    _css = (_STATIC / "connection.css").read_text(encoding="utf-8")
 
     lang = t.Unicode("es")
     texts = t.Dict(value_trait=t.Unicode(), key_trait=t.Unicode()).tag(sync=True)
@@ -235,6 +235,7 @@ class Page:
             return widget
         self._noticed = True
         self.seed(None)  # a bad ?seed= is told with the first widget, even when a later one uses the seed
+        _show_page_style()
         return self.with_notice(widget)
 
     def position(self, table: str, hand: str) -> tuple[str, str]:
@@ -248,6 +249,18 @@ class Page:
     def rules_or(self, rules: Rules | str | None) -> Rules | str:
         """``None``: the server's rules; otherwise the rules a lesson names."""
         return self.rules if rules is None else rules
+
+
+def _show_page_style() -> None:
+    """The lesson page's own styling (``static/page.css``: lesson text and its links), as an HTML output of the
+    page's first widget cell. An output, not a widget's stylesheet: Voilà writes outputs into the page as the cells
+    run, while a widget's stylesheet arrives only once its view has been drawn, so links would show without their
+    underline until then."""
+    from IPython import get_ipython
+    from IPython.display import HTML, display
+
+    if get_ipython() is not None:  # in a notebook or under Voilà; plain Python has no page to style
+        display(HTML(f"<style>{_PAGE_CSS}</style>"))
 
 
 def page(lang: str) -> Page:
