@@ -24,7 +24,7 @@ def sized(browser):
         context = browser.new_context(viewport=viewport)
         contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(60_000)
+        page.set_default_timeout(120_000)  # lesson 8 plays a tournament and asks the expert as it opens
         return page
 
     yield opener
@@ -60,7 +60,7 @@ def test_axe_finds_no_serious_violation_and_links_in_text_stand_apart(tutor, siz
 
 @pytest.mark.parametrize(("viewport", "least"), [(PHONE, 16.0), (PROJECTOR, 18.0)])
 def test_lesson_text_grows_with_the_screen_like_the_widgets(tutor, sized, screenshot_dir, viewport, least):
-    for lang, name in (("es", "04-end-of-deal"), ("en", "08-strategy")):
+    for lang, name in (("es", "04-end-of-deal"), ("en", "05-scoring")):
         page = sized(viewport)
         open_lesson(page, tutor, lang, name)
         size = page.locator(".jp-RenderedMarkdown p").first.evaluate("p => parseFloat(getComputedStyle(p).fontSize)")
