@@ -261,7 +261,7 @@ class GameTable(w.VBox):
         view = game.view(s.viewer)
         names = side_names(_, s)
         title = _("A game of Escoba") if game.rules.capture == "fifteen" else _("A game of Scopa")
-        self._title.value = f"<h3 class='escoba-title'>{html.escape(title)}</h3>"
+        self._title.value = f"<h3 class='escoba-title'>{html.escape(title)}</h3>" + self._players_note(_)
         self._scores.value = self._scoreboard(_, names, view)
         self._draw_others(_, view)
         playing = s.phase == "play"
@@ -292,6 +292,19 @@ class GameTable(w.VBox):
         self._setup.redraw(_)
         self._saving.redraw(_)
         self._announce.message = self._news(_)
+
+    def _players_note(self, _: Translator) -> str:
+        """Say it when the house rules seated another number of players than was asked for."""
+        note = self.session.players_note
+        if not note:
+            return ""
+        if note["option"] == "three_player_ties":
+            text = _("The three-player tie rule needs 3 players: this game has 3 players, not {asked}.",
+                     asked=note["asked"])
+        else:
+            text = _("The Chile rules are played by 3 or 4 players: this game has {players} players, not {asked}.",
+                     players=note["players"], asked=note["asked"])
+        return f"<p class='escoba-players-note' role='note'>{html.escape(text)}</p>"
 
     def _scoreboard(self, _: Translator, names: list[str], view) -> str:
         s = self.session
@@ -553,11 +566,13 @@ class _Saving(w.VBox):
     def _saved(self) -> tuple[str, str]:
         """The save file (base64) and the resume code, made again only when the game has changed: the code
         replays the whole game, which a redraw per click should not pay for."""
-        game = self._table.session.game
-        key = (id(game), game.seed, game.players, game.rules, len(game.moves), game.moves[-1] if game.moves else None)
+        session = self._table.session
+        game = session.game
+        key = (id(game), game.seed, game.players, game.rules, len(game.moves), game.moves[-1] if game.moves else None,
+               session.level, session.mode, tuple(session.names))
         if getattr(self, "_saved_key", None) != key:
             self._saved_key = key
-            self._saved_value = (base64.b64encode(game.to_json().encode()).decode(), game.resume_code())
+            self._saved_value = (base64.b64encode(session.save_json().encode()).decode(), session.resume_code())
         return self._saved_value
 
     def redraw(self, _: Translator) -> None:
