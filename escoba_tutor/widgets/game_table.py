@@ -708,11 +708,13 @@ class _Saving(w.VBox):
     def saved(self) -> tuple[str, str]:
         """The save file (base64) and the resume code, made again only when the game has changed: the code
         replays the whole game, which a redraw per click should not pay for."""
-        game = self._table.session.game
-        key = (id(game), game.seed, game.players, game.rules, len(game.moves), game.moves[-1] if game.moves else None)
+        session = self._table.session
+        game = session.game
+        key = (id(game), game.seed, game.players, game.rules, len(game.moves), game.moves[-1] if game.moves else None,
+               session.level, session.mode, tuple(session.names))
         if getattr(self, "_saved_key", None) != key:
             self._saved_key = key
-            self._saved_value = (base64.b64encode(game.to_json().encode()).decode(), game.resume_code())
+            self._saved_value = (base64.b64encode(session.save_json().encode()).decode(), session.resume_code())
         return self._saved_value
 
     def redraw(self, _: Translator) -> None:
