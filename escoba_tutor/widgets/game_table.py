@@ -17,8 +17,9 @@ import ipywidgets as w
 from traitlets import Float, Unicode, observe, validate
 
 from ..errors import EscobaError
-from ..game import Game, Move
+from ..game import Move
 from ..rules import PROFILES
+from ..save import read_save
 from .capture_table import CaptureModel, CaptureTable, captures_in_words, error_text, sentence_start
 from .i18n import DEFAULT_LANGUAGE, Translator, normalize_language
 from .look import SharedLook
@@ -60,7 +61,7 @@ def describe_play(_: Translator, session: GameSession, player: int, card, captur
     return _("{who}: {card}, takes {taken}.", who=who, card=card, taken=taken)
 
 
-LEVELS = ("random", "greedy", "expert")
+GAME_LEVELS = ("random", "greedy", "expert")
 
 #: A second click on Undo this soon after the first (seconds) is the same action: a double click takes back one move.
 UNDO_REPEAT = 0.6
@@ -446,7 +447,7 @@ class _ContinueOffer(w.VBox):
             return None
         if self._checked is None or self._checked[0] != code:
             try:
-                ok = not Game.from_resume_code(code).is_over
+                ok = not read_save(code).game.is_over
             except EscobaError:
                 ok = False  # a code spoiled in the browser's storage: nothing to offer
             self._checked = (code, ok)
@@ -463,7 +464,7 @@ class _ContinueOffer(w.VBox):
         with session.hold_trait_notifications():
             if found.get("mode") in MODES:
                 session.mode = found["mode"]
-            if found.get("level") in LEVELS:
+            if found.get("level") in GAME_LEVELS:
                 session.level = found["level"]
         session.load(found["code"])
 
@@ -534,7 +535,7 @@ class _Setup(w.VBox):
 
     def _level_chosen(self, change) -> None:
         session = self._table.session
-        if self._drawing or change["new"] == session.level or change["new"] not in LEVELS:
+        if self._drawing or change["new"] == session.level or change["new"] not in GAME_LEVELS:
             return
         session.level = change["new"]  # applies at once (the session makes new computer players)
         _ = Translator(self._table.lang)
