@@ -195,6 +195,11 @@ class CaptureTable(w.VBox):
         self._deck_row: CardRow | None = None
         self._deck_box = w.VBox()
         self._deck_toggle = w.ToggleButton(icon="th")
+        # Names for the page's style sheet (a game lays these parts out in two columns on a wide screen)
+        for part, name in ((self._title, "escoba-ct-title"), (self._table_label, "escoba-ct-label"),
+                           (self._hand_label, "escoba-ct-label"), (self._table_row, "escoba-ct-cards"),
+                           (self._hand_row, "escoba-ct-cards"), (self._picker, "escoba-ct-list")):
+            part.add_class(name)
         self.children = [self._title, self._inputs, self._deck_toggle, self._deck_box, self._table_label,
                          self._table_row,
                          self._hand_label, self._hand_row, self._picker, self._controls, self._status]

@@ -132,6 +132,12 @@ class GameTable(w.VBox):
         self._actions = w.HBox([self._play, self._undo, self._hint.button], layout=w.Layout(flex_flow="row wrap"))
         self._board = w.VBox([self._others, self._captures, self._actions, self._hint])
         self._board.add_class("escoba-board")
+        self._scores.add_class("escoba-scoreboard")
+        self._title.add_class("escoba-game-title")
+        self._announce.add_class("escoba-game-status")
+        self._actions.add_class("escoba-actions")
+        self._others.add_class("escoba-others")
+        self._hint.add_class("escoba-hint")
         self._sheet_box.add_class("escoba-deal-end")
         self._expert_review = _ExpertReview(self)
         # At a deal's end the finished deal stays in view (the board shows how it ended) and right under it come
