@@ -200,6 +200,8 @@ class CaptureTable(w.VBox):
                            (self._hand_label, "escoba-ct-label"), (self._table_row, "escoba-ct-cards"),
                            (self._hand_row, "escoba-ct-cards"), (self._picker, "escoba-ct-list")):
             part.add_class(name)
+        self._hand_label.add_class("escoba-ct-hand")
+        self._hand_row.add_class("escoba-ct-hand")
         self.children = [self._title, self._inputs, self._deck_toggle, self._deck_box, self._table_label,
                          self._table_row,
                          self._hand_label, self._hand_row, self._picker, self._controls, self._status]

@@ -490,7 +490,7 @@ def test_screenshots_of_the_game_and_the_deal_end(open_page, app_url, screenshot
     expect(root.locator(".et-table")).to_be_visible(timeout=120_000)
     expect(root.locator(".et-live", has_text=re.compile("Te toca|Your turn"))).to_be_visible(timeout=30_000)
     root.locator(".et-table tbody tr[data-id]").first.click()
-    root.get_by_role("button", name=re.compile("^(Jugar|Play)$")).click()
+    root.get_by_role("button", name=re.compile(r"^\W*(Jugar|Play)\s*$")).click()
     expect(root.get_by_role("heading", name=re.compile("^(Fin de la mano|End of deal)"))).to_be_visible()
     for size in (PHONE, LAPTOP, PROJECTOR):
         screenshots(end, screenshot_dir, f"deal-end-{lang}", size)
