@@ -51,6 +51,11 @@ NOTEBOOKS = {
     "game_en": [WATCH, game_cell("en")],
     "deal_end": [WATCH, game_cell("es", TO_THE_LAST_CARD)],
     "deal_end_en": [WATCH, game_cell("en", TO_THE_LAST_CARD)],
+    "capture": [WATCH, """
+from escoba_tutor.widgets import CaptureTable
+
+W.VBox([W.HTML("<h1>Bazas</h1>"), CaptureTable(table="1o 4b 7o", hand="3c 5e 12b"), kernel_errors])
+"""],
 }
 
 
@@ -470,6 +475,40 @@ def test_every_kind_of_control_shows_a_focus_ring_by_keyboard(open_page, app_url
             break
     weak = {kind: r for kind, r in results.items() if r[0] < r[1]}
     assert set(results) == expected and not weak, f"ring pixels vs needed: {results}"
+
+
+# ======================================================================== which toggle is on; icons; touch targets
+def test_the_deck_picker_shows_which_target_is_on(open_page, app_url):
+    page = open_page(app_url("capture"))
+    root = page.locator(".escoba-capture-table")
+    expect(root.locator(".et-table")).to_be_visible(timeout=120_000)
+    root.get_by_role("button", name="Elegir cartas de la baraja").click()
+    table, hand = root.get_by_role("button", name="Mesa", exact=True), root.get_by_role("button", name="Mano",
+                                                                                          exact=True)
+    expect(table).to_be_visible()
+    look = "(b) => [getComputedStyle(b).backgroundColor, getComputedStyle(b, '::before').content]"
+    assert table.evaluate(look) == ["rgb(11, 61, 145)", '"✓"'], table.evaluate(look)
+    assert hand.evaluate(look)[1] in ("none", "normal") and hand.evaluate(look)[0] != "rgb(11, 61, 145)"
+    hand.click()
+    expect(hand).to_have_class(re.compile(r"\bmod-active\b"))
+    assert hand.evaluate(look) == ["rgb(11, 61, 145)", '"✓"']
+    assert_no_errors(page)
+
+
+def test_icons_sit_on_the_text_line_and_targets_are_big_enough(game_page):
+    t = Table(game_page)
+    for name in ("Pista", "Deshacer", "Partida nueva"):
+        button = t.root.get_by_role("button", name=name)
+        centres = button.evaluate("""(b) => { const i = b.querySelector('i').getBoundingClientRect();
+            const r = document.createRange(); r.selectNodeContents(b); const all = r.getClientRects();
+            const text = [...all].filter((x) => x.width > 0).at(-1);
+            return [i.top + i.height / 2, text.top + text.height / 2]; }""")
+        assert abs(centres[0] - centres[1]) <= 3, (name, centres)
+    download = t.root.get_by_role("link", name=re.compile("Descargar esta partida")).bounding_box()
+    assert download["height"] >= 24, download
+    for target in t.root.locator(".jupyter-button:visible").all():
+        box = target.bounding_box()
+        assert box["height"] >= 24 and box["width"] >= 24, box
 
 
 # =========================================================================================== screenshots, looked at
