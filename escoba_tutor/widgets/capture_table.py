@@ -313,7 +313,12 @@ class CaptureTable(w.VBox):
             self._deck_row.observe(self._deck_clicked, "selected")
             self._deck_target.observe(self._redraw, "value")
         if self._deck_row is not None:
-            self._deck_target.options = [_("Table"), _("Hand")]
+            index = self._deck_target.index
+            labels = (_("Table"), _("Hand"))
+            if tuple(self._deck_target.options) != labels:
+                self._deck_target.options = labels
+            if self._deck_target.index != (index if index in (0, 1) else 0):
+                self._deck_target.index = index if index in (0, 1) else 0  # one is always on, and shows it
             self._deck_row.deck = self.deck
             self._deck_row.group_label = _("The 40 cards")
             self._deck_row.cards = [c.code for c in DECK]
