@@ -199,6 +199,13 @@ class CaptureTable(w.VBox):
         self._deck_row: CardRow | None = None
         self._deck_box = w.VBox()
         self._deck_toggle = w.ToggleButton(icon="th")
+        # Names for the page's style sheet (a game lays these parts out in two columns on a wide screen)
+        for part, name in ((self._title, "escoba-ct-title"), (self._table_label, "escoba-ct-label"),
+                           (self._hand_label, "escoba-ct-label"), (self._table_row, "escoba-ct-cards"),
+                           (self._hand_row, "escoba-ct-cards"), (self._picker, "escoba-ct-list")):
+            part.add_class(name)
+        self._hand_label.add_class("escoba-ct-hand")
+        self._hand_row.add_class("escoba-ct-hand")
         self.children = [self._title, self._inputs, self._deck_toggle, self._deck_box, self._table_label,
                          self._table_row,
                          self._hand_label, self._hand_row, self._picker, self._controls, self._status]
@@ -310,7 +317,12 @@ class CaptureTable(w.VBox):
             self._deck_row.observe(self._deck_clicked, "selected")
             self._deck_target.observe(self._redraw, "value")
         if self._deck_row is not None:
-            self._deck_target.options = [_("Table"), _("Hand")]
+            index = self._deck_target.index
+            labels = (_("Table"), _("Hand"))
+            if tuple(self._deck_target.options) != labels:
+                self._deck_target.options = labels
+            if self._deck_target.index != (index if index in (0, 1) else 0):
+                self._deck_target.index = index if index in (0, 1) else 0  # one is always on, and shows it
             self._deck_row.deck = self.deck
             self._deck_row.group_label = _("The 40 cards")
             self._deck_row.cards = [c.code for c in DECK]

@@ -386,17 +386,23 @@ class ScoreSheet(w.VBox):
         parts = [_STYLE, f'<table class="escoba-sheet"><caption>{caption}</caption>',
                  f'<thead><tr><th scope="col" rowspan="2">{item}</th>{head_sides}'
                  f'<th scope="col" rowspan="2">{why}</th></tr><tr>{sub}</tr></thead><tbody>']
+        # Each cell names its column (data-label): a narrow screen shows every point as a block of labelled lines.
+        labels = [escape(f"{n} · {h}", quote=True) for n in names for h in (_("Holds"), _("Points"))]
+        why_label = escape(_("Why"), quote=True)
         for row in m.rows(_, self.names, self.you):
-            cells = "".join(f'<td class="num">{escape(c)}</td>' for c in row[1:-1])
-            parts.append(f'<tr><th scope="row">{escape(row[0])}</th>{cells}<td>{escape(row[-1])}</td></tr>')
+            cells = "".join(f'<td class="num" data-label="{label}">{escape(c)}</td>'
+                            for label, c in zip(labels, row[1:-1]))
+            parts.append(f'<tr><th scope="row">{escape(row[0])}</th>{cells}'
+                         f'<td data-label="{why_label}">{escape(row[-1])}</td></tr>')
         parts.append("</tbody><tfoot>")
-        parts.append(self._total_row(_("Total of the deal"), [str(p) for p in m.deal.points], _))
+        parts.append(self._total_row(_("Total of the deal"), [str(p) for p in m.deal.points], names))
         if m.game_totals is not None:
-            parts.append(self._total_row(_("Game total"), [str(t) for t in m.game_totals], _))
+            parts.append(self._total_row(_("Game total"), [str(t) for t in m.game_totals], names))
         parts.append("</tfoot></table>")
         return "".join(parts)
 
     @staticmethod
-    def _total_row(title: str, values: list[str], _: Translator) -> str:
-        cells = "".join(f'<td class="num"></td><td class="num">{escape(v)}</td>' for v in values)
+    def _total_row(title: str, values: list[str], names: list[str]) -> str:
+        cells = "".join(f'<td class="num"></td><td class="num" data-label="{escape(name, quote=True)}">{escape(v)}</td>'
+                        for name, v in zip(names, values))
         return f'<tr><th scope="row">{escape(title)}</th>{cells}<td></td></tr>'

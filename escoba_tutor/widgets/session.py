@@ -94,6 +94,13 @@ class GameSession(HasTraits):
     def _lang_changed(self, change) -> None:
         self.revision += 1
 
+    @observe("level")
+    def _level_changed(self, change) -> None:
+        """A new level applies at once: the computer's next move is the new level's."""
+        if self.trait_has_value("game") and change["old"] != change["new"]:
+            self._bots = self._make_bots(self.game)
+            self.revision += 1
+
     # ------------------------------------------------------------------------------------------- setup
     @property
     def humans(self) -> tuple[int, ...]:
@@ -119,14 +126,17 @@ class GameSession(HasTraits):
     def _adopt(self, game: Game) -> None:
         self.game = game
         self.players, self.rules, self.seed = game.players, game.rules, game.seed
-        rng = random.Random(game.seed)
-        self._bots = {seat: make_bot(self.level, seed=rng.randrange(1 << 30)) for seat in range(game.players)
-                      if seat not in self.humans}
+        self._bots = self._make_bots(game)
         self.deals_seen = len(game.deals)
         self.viewer = game.turn if game.turn in self.humans else self.humans[0]
         self.events = []
         self.problem = None
         self._settle()
+
+    def _make_bots(self, game: Game) -> dict:
+        rng = random.Random(game.seed)
+        return {seat: make_bot(self.level, seed=rng.randrange(1 << 30)) for seat in range(game.players)
+                if seat not in self.humans}
 
     # ------------------------------------------------------------------------------------------ playing
     @property
@@ -192,11 +202,12 @@ class GameSession(HasTraits):
             self._settle()
 
     def undo(self) -> bool:
-        """Take back the learner's last move, and the computer's moves after it."""
+        """Take back the learner's last move, and the computer's moves after it, inside the deal under way: a
+        finished deal has been scored and shown, and stays as it ended."""
         self.problem = None
         game = self.game
-        plays = [e for e in game.history if e.kind == "play"]
-        if not any(e.player in self.humans for e in plays):
+        plays = [e for e in game.history if e.kind == "play" and e.deal == game.deal]
+        if self.phase not in ("play", "handover") or not any(e.player in self.humans for e in plays):
             self.problem = NothingToUndoError("there is no move of yours to take back", code="nothing_to_undo")
             self.revision += 1
             return False

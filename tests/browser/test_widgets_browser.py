@@ -588,9 +588,10 @@ def test_a_whole_deal_played_by_clicking(game_page):
         assert len(played) <= 18, "a deal gives each of 2 players 18 cards"
     assert len(played) == 18, played
     assert len(set(played)) == 18
-    # who takes the cards left on the table, then the score
+    # who takes the cards left on the table, then the score, then what to press
     expect(t.announce).to_have_text(re.compile(r"^Fin de la mano: quedan? \d+ cartas? en la mesa \(.*\)\. "
-                                               r".*(te las? llevas tú|se las? lleva)\. Aquí tienes los puntos\.$"))
+                                               r".*(te las? llevas tú|se las? lleva)\. Aquí tienes los puntos\. "
+                                               r"Pulsa «Siguiente mano» para seguir\.$"))
     expect(t.sheet_heading).to_have_text("Fin de la mano 1")
     sheet = t.root.locator("table.escoba-sheet")
     expect(sheet.locator("caption")).to_have_text("Puntos de la mano")
@@ -640,7 +641,7 @@ RECORD_ANNOUNCEMENTS = """() => {
 }"""
 
 
-def test_a_double_click_on_a_capture_plays_it_once(game_page):
+def test_a_double_click_on_a_capture_chooses_it_and_play_plays_it_once(game_page):
     t = Table(game_page)
     assert t.wait_for_my_turn_or_the_sheet()
     before = t.human_plays()
@@ -648,7 +649,11 @@ def test_a_double_click_on_a_capture_plays_it_once(game_page):
     card = row.get_attribute("data-id").split(":")[0]
     name = t.hand.locator(f"[data-code='{card}']").get_attribute("aria-label")
     game_page.evaluate(RECORD_ANNOUNCEMENTS)
-    row.dblclick()  # click, click, dblclick: the capture is chosen, then played, once
+    row.dblclick()  # click, click, dblclick: the capture is chosen, and nothing more
+    expect(row).to_have_attribute("aria-selected", "true")
+    game_page.wait_for_timeout(1000)
+    assert t.human_plays() == before
+    t.play.dblclick()  # Play, twice: played once
     expect(t.root.locator(".et-live", has_text=my_play(name))).to_be_visible()
     assert t.wait_for_my_turn_or_the_sheet()
     assert t.human_plays() == before + 1
@@ -667,7 +672,8 @@ def test_clicks_during_the_computers_turn_say_why_and_play_nothing(open_page, ap
     t.play.click()
     expect(t.announce).to_contain_text("El ordenador está pensando…")
     expect(t.play).to_be_enabled()  # clickable, so that a click can say why it does nothing
-    t.grid.locator("tbody tr[data-id]").first.dblclick()
+    t.grid.locator("tbody tr[data-id]").first.dblclick()  # chooses, plays nothing
+    t.play.click()
     expect(t.announce).to_contain_text("Espera: juega el ordenador.")
     page.evaluate(RECORD_ANNOUNCEMENTS)
     t.play.click()
@@ -769,6 +775,7 @@ def test_resume_code_on_a_fresh_page(open_page, app_url, saved):
     expect(t.root.locator("code.escoba-code")).to_have_text(saved["code"])
     # a new game, then the downloaded file uploaded: the same position again
     t.root.get_by_role("button", name="Partida nueva").click()
+    t.root.get_by_role("button", name="Sí, partida nueva").click()  # a game under way: asked first
     expect(t.scores.locator("caption")).to_contain_text("mano 1")
     with page.expect_file_chooser() as chooser:
         t.root.get_by_role("button", name="Cargar una partida").click()
