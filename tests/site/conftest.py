@@ -122,8 +122,14 @@ class SiteVisit:
         self.context.close()
 
 
+@pytest.fixture(scope="session")
+def new_visit(site_browser, site_server):
+    """Opens a new :class:`SiteVisit` (the caller closes it)."""
+    return lambda: SiteVisit(site_browser, site_server)
+
+
 @pytest.fixture
-def visit(site_browser, site_server):
-    visit = SiteVisit(site_browser, site_server)
+def visit(new_visit):
+    visit = new_visit()
     yield visit
     visit.close()
