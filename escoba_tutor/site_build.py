@@ -31,6 +31,8 @@ import tempfile
 import time
 import zipfile
 from collections.abc import Callable, Iterable
+from typing import Any
+from email.message import Message
 from email.parser import Parser
 from pathlib import Path
 
@@ -173,7 +175,7 @@ def _stand_in_wheel(name: str, folder: Path) -> Path:
     return path
 
 
-def _wheel_metadata(path: Path):
+def _wheel_metadata(path: Path) -> tuple[Message, list[str]]:
     with zipfile.ZipFile(path) as wheel:
         names = wheel.namelist()
         metadata = Parser().parsestr(wheel.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode())
@@ -193,7 +195,7 @@ def _wheel_metadata(path: Path):
 def _browser_environment(python: str) -> dict[str, str]:
     from packaging.markers import default_environment
 
-    environment = default_environment()
+    environment = {key: str(value) for key, value in default_environment().items()}
     environment.update(sys_platform="emscripten", platform_system="Emscripten", os_name="posix",
                        platform_machine="wasm32", implementation_name="cpython",
                        platform_python_implementation="CPython", python_full_version=python,
@@ -213,7 +215,8 @@ def write_lock(pyodide_lock: Path, wheels: Iterable[Path], out: Path) -> dict[st
     for wheel in wheels:
         metadata, imports = _wheel_metadata(wheel)
         found[canonicalize_name(metadata["Name"])] = (wheel, metadata, imports)
-    packages, left_out = {}, {}
+    packages: dict[str, dict[str, Any]] = {}
+    left_out: dict[str, list[str]] = {}
     for name, (wheel, metadata, imports) in sorted(found.items()):
         depends = set(_EXTRA_DEPENDS.get(name, ()))
         for text in metadata.get_all("Requires-Dist") or []:
@@ -272,7 +275,7 @@ def _fix_page(page: Path) -> None:
     base = config.get("baseUrl", "./")
     settings = config.setdefault("litePluginSettings", {}).setdefault(_KERNEL_PLUGIN, {})
 
-    def from_root(url):
+    def from_root(url: Any) -> Any:
         return base + url[2:] if isinstance(url, str) and url.startswith("./") else url
 
     for key in ("pyodideUrl", "pipliteWheelUrl"):
@@ -308,8 +311,8 @@ def size_of(folder: Path) -> int:
     return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
 
 
-def build_site(destination: str | os.PathLike, cache: str | os.PathLike | None = None,
-               lessons: str | os.PathLike | None = None, log: Log = print) -> Path:
+def build_site(destination: str | os.PathLike[str], cache: str | os.PathLike[str] | None = None,
+               lessons: str | os.PathLike[str] | None = None, log: Log = print) -> Path:
     """Build the static site into ``destination`` (a new or empty folder) and return its path.
 
     ``cache`` keeps the npm packages and wheels between builds. Nothing is written to ``destination`` unless
