@@ -31,10 +31,10 @@ import tempfile
 import time
 import zipfile
 from collections.abc import Callable, Iterable
-from typing import Any
 from email.message import Message
 from email.parser import Parser
 from pathlib import Path
+from typing import Any
 
 from .errors import EscobaError
 
