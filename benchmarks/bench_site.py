@@ -197,11 +197,11 @@ def main() -> None:
     print()
     print(f"static site vs served app: {args.reps} repetitions, {time.monotonic() - started:.0f} s in all; "
           f"load average after: {load_average()} (2 cores)")
-    print(f"{'':30}{'site':>9}{'served':>9}{'ratio':>8}  {'target':14}result")
+    print(f"{'':30}{'site':>9}{'served':>9}{'ratio':>8}  {'target':16}result")
     for label, mine, theirs, met, target in rows:
         ratio = f"{mine / theirs:.2f}x" if theirs else ""
         theirs_text = f"{theirs:.2f}" if theirs is not None else ""
-        print(f"{label:30}{mine:>9.2f}{theirs_text:>9}{ratio:>8}  {target:14}{'met' if met else 'MISSED'}")
+        print(f"{label:30}{mine:>9.2f}{theirs_text:>9}{ratio:>8}  {target:16}{'met' if met else 'MISSED'}")
     print(f"expert decision p50 (ms): site {p50:.1f}, native {native.decision_ms[0][0]:.1f}; decisions timed: "
           f"site {count}, native {native.decisions[0]}")
 
