@@ -153,7 +153,31 @@ def build_parser() -> argparse.ArgumentParser:
                        help="where to write the page (default worksheet-S-LANG.html here; - for standard output)")
     sheet.add_argument("--rules", type=_rules, default=PROFILES["escoba"], metavar="NAME",
                        help="rules profile and options, e.g. scopa or escoba+figuras (default escoba)")
+    site = commands.add_parser(
+        "build-site", help="write the course as a static site that runs in the browser, with no server",
+        description="Write every lesson, the landing pages and the play page, in Spanish and English, as static "
+                    "pages that run the course in the student's browser (Voici and Pyodide); any static host serves "
+                    "the folder, and the pages load nothing from any other site. Needs the site extra (pip install "
+                    "\"escoba-tutor[site]\"), npm, and the npm and PyPI registries while it builds.")
+    site.add_argument("directory", metavar="DIR", help="a new or empty folder to write the site into")
+    site.add_argument("--cache", metavar="DIR",
+                      help="keep the downloaded Pyodide, icons and wheels here, for the next build")
+    site.add_argument("--lessons", metavar="DIR", help="the lessons folder (default: the project's lessons/)")
     return parser
+
+
+def _build_site(args: argparse.Namespace) -> int:
+    from .site_build import build_site
+
+    try:
+        build_site(args.directory, cache=args.cache, lessons=args.lessons)
+    except EscobaError as error:
+        option = {"site_not_empty": "DIR", "no_lessons": "--lessons"}.get(error.code)
+        if option is None:
+            print(f"{PROG} build-site: error: {error}", file=sys.stderr)
+            return EXIT_FAILED
+        raise _UsageError("build-site", f"argument {option}: {error}") from None
+    return EXIT_OK
 
 
 def _sheet_count(text: str) -> int:
@@ -380,6 +404,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _check_trace(args)
         if args.command == "worksheet":
             return _worksheet(args)
+        if args.command == "build-site":
+            return _build_site(args)
         if args.command == "copy-lessons":
             return _copy_lessons(args)
         if args.command in (None, "serve"):

@@ -35,6 +35,7 @@ from __future__ import annotations
 import html
 import os
 import re
+import sys
 from pathlib import Path
 from urllib.parse import parse_qs
 
@@ -68,7 +69,8 @@ class ConnectionWatch(anywidget.AnyWidget):
 
     The watching is done in the browser (``static/connection.js``): a page without its kernel cannot ask
     Python anything. ``check_every`` is how often, in seconds, the browser asks the server whether the page's
-    kernel still exists (a click or a key press asks too).
+    kernel still exists (a click or a key press asks too). ``server`` is False where Python runs in the page
+    itself (the static site, Pyodide): there is no server to lose, so the watch says nothing and asks nothing.
 
     >>> ConnectionWatch(lang="en").texts["reload"]
     'Reload the page'
@@ -80,6 +82,7 @@ class ConnectionWatch(anywidget.AnyWidget):
     lang = t.Unicode("es")
     texts = t.Dict(value_trait=t.Unicode(), key_trait=t.Unicode()).tag(sync=True)
     check_every = t.Float(10.0, min=1.0, max=600.0).tag(sync=True)
+    server = t.Bool(True).tag(sync=True)
 
     @t.validate("lang")
     def _valid_lang(self, proposal):
@@ -148,7 +151,7 @@ class Page:
         return value
 
     def seed(self, default: int | None) -> int | None:
-        """``?seed=N``, a whole number from 0 to 2**53 - 1; otherwise ``default``."""
+        """``?seed=N``, a whole number from 0 to MAX_SEED (2**53 - 2); otherwise ``default``."""
         raw = self._raw("seed")
         if raw is None or raw == "":
             return default
@@ -222,7 +225,7 @@ class Page:
 
     def connection_watch(self) -> ConnectionWatch:
         """The banner that tells the learner when the page has lost its server session."""
-        return ConnectionWatch(lang=self.lang)
+        return ConnectionWatch(lang=self.lang, server=not in_browser())
 
     def with_notice(self, widget: w.Widget) -> w.VBox:
         """The widget, with the note about unused parameters above it (when there is one), and the watch on the
@@ -261,6 +264,11 @@ def _show_page_style() -> None:
 
     if get_ipython() is not None:  # in a notebook or under Voilà; plain Python has no page to style
         display(HTML(f"<style>{_PAGE_CSS}</style>"))
+
+
+def in_browser() -> bool:
+    """True when Python runs inside the browser page (Pyodide, on the static site), with no server behind it."""
+    return sys.platform == "emscripten"
 
 
 def page(lang: str) -> Page:
