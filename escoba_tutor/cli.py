@@ -154,7 +154,7 @@ def _sheet_count(text: str) -> int:
 
 
 def _worksheet(args: argparse.Namespace) -> int:
-    from .widgets.worksheet import worksheet_html
+    from .worksheet import worksheet_html
 
     if args.seed + args.count - 1 > MAX_SEED:
         raise _UsageError("worksheet", f"argument --seed: the seed must be at most {MAX_SEED - args.count + 1} "
