@@ -580,9 +580,9 @@ _SHOWN_PLAYS = 4  # the last plays shown; more when the last capture was earlier
 
 
 def leftover_drill(seed: int, rules: Rules | str = ESCOBA) -> LeftoverDrill:
-    """The end of a real 2-player deal (random legal moves from ``seed``). About half the positions end with a
-    card laid down after the last capture (so the side that played last is not the one that takes the
-    leftover), and under the Escoba capture rule about a quarter do not check out.
+    """The end of a real 2-player deal (random legal moves from ``seed``). About half the positions end with the
+    other side laying a card down after the last capture (so the side that played last is not the one that
+    takes the leftover), and under the Escoba capture rule about a quarter do not check out.
 
     >>> drill = leftover_drill(3)
     >>> drill.total % 15 == 10 or not drill.checks_out
@@ -595,7 +595,9 @@ def leftover_drill(seed: int, rules: Rules | str = ESCOBA) -> LeftoverDrill:
     want_laid_last = rng.random() < 0.5
     for attempt in range(_ATTEMPTS):
         record = _play_deal(Game(players=2, rules=rules, seed=(seed * 7919 + attempt) % (MAX_SEED + 1)), rng)
-        laid_last = not record.plays[-1].move.captured
+        last = record.plays[-1]
+        # "laid last": the side that played last laid its card down and is not the one that takes the leftover
+        laid_last = not last.move.captured and last.player % 2 != record.leftover_to
         if record.leftover and laid_last == want_laid_last:
             break
     plays = _plays_of(record)

@@ -107,7 +107,7 @@ class EscobasView(KindView):
             if not sweeps:
                 lines.append(_("{side}: 0, no capture left the table empty.", side=name))
                 continue
-            made = [_("the escoba de mano") if what == "escoba_de_mano" else the_card(_, card)
+            made = [_("the escoba de mano") if what == "escoba_de_mano" else _("with {card}", card=the_card(_, card))
                     for what, card in sweeps]
             how = ", ".join(made)
             lines.append(_.plural("{side}: {n} escoba ({how}).", "{side}: {n} escobas ({how}).",
