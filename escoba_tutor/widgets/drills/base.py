@@ -65,7 +65,7 @@ def choice_box(on_change) -> w.Dropdown:
     """A native select for one question: its value is read out by screen readers (ToggleButtons show the choice
     only by their look). The first option, "", means not answered yet."""
     choice = w.Dropdown(options=[("…", "")], value="", style={"description_width": "initial"},
-                        layout=w.Layout(width="auto"))
+                        layout=w.Layout(width="auto", max_width="36em"))
     choice.observe(on_change, "value")
     return choice
 

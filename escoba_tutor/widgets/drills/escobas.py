@@ -42,7 +42,7 @@ class EscobasView(KindView):
         self.captures = RowPicker(disabled=True)
         self.boxes_of = []
         for side in range(len(drill.escobas)):
-            box = w.Text(continuous_update=False, layout=w.Layout(width="auto", flex="1 1 12em"),
+            box = w.Text(continuous_update=False, layout=w.Layout(width="auto", max_width="36em"),
                          style={"description_width": "initial"})
             box.observe(lambda change, side=side: self.typed(side, change), "value")
             self.boxes_of.append(box)
@@ -64,10 +64,11 @@ class EscobasView(KindView):
                 said = _("{side} plays {card} and takes {taken}.", side=names[side], card=the_card(_, card),
                          taken=the_cards(_, taken))
             on_table = _("On the table: {cards}.", cards=the_cards(_, before))
-            rows.append({"id": str(n), "cells": [names[side], format_cards(before), played, format_cards(taken)],
-                         "label": f"{on_table} {said}"})
+            rows.append({"id": str(n), "cells": [format_cards(before), names[side], played, format_cards(taken)],
+                         "cards": [c.code for c in before], "label": f"{on_table} {said}"})
+        self.captures.deck = self.frame.deck
         self.captures.caption = _("The captures of the deal")
-        self.captures.headers = [_("Who"), _("Table before"), _("Plays"), _("Takes")]
+        self.captures.headers = [_("Table before"), _("Who"), _("Plays"), _("Takes")]
         self.captures.rows = rows
         for side, box in enumerate(self.boxes_of):
             box.description = _("Escobas of {side}", side=names[side])

@@ -56,7 +56,7 @@ class LeftoverView(KindView):
         self.taker = choice_box(lambda change: self.chose("taker", change))
         controls = [self.plays, self.table_label, self.table_row, self.taker]
         if "total" in drill.items:
-            self.total_box = w.Text(continuous_update=False, layout=w.Layout(width="auto", flex="1 1 14em"),
+            self.total_box = w.Text(continuous_update=False, layout=w.Layout(width="auto", max_width="36em"),
                                     style={"description_width": "initial"})
             self.total_box.observe(lambda change: self.typed(0, change), "value")
             self.checks = choice_box(lambda change: self.chose("checks_out", change))
