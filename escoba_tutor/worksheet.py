@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from html import escape
 
+from babel.numbers import format_decimal
+
 from .cards import SUITS, Card, format_cards
 from .drills import (
     MAX_SEED,
@@ -118,6 +120,10 @@ _MOVE_REASONS = {
     "leaves_unsweepable": N_("it leaves {total} on the table, which no card can sweep"),
     "lays_card": N_("it lays a card down without risk"),
 }
+
+
+# The reasons that tell what is wrong with a move (the others say what it does, good or not).
+_RISKS = ("leaves_sweepable", "lays_siete_de_oros")
 
 
 def _word(_: Translator, message: str, **params: object) -> str:
@@ -384,7 +390,7 @@ def _leftover_answer(_: Translator, drill: LeftoverDrill) -> str:
     lines = [who]
     if drill.total is not None:
         rest = drill.total % 15
-        lines.append(_("They add up to {total} = {times} × 15 + {rest}.", total=drill.total, times=drill.total // 15,
+        lines.append(_("They add up to {total} = 15 × {times} + {rest}.", total=drill.total, times=drill.total // 15,
                        rest=rest))
         lines.append(_("It checks out: 15 × something + 10.") if drill.checks_out else
                      _("It does not check out (it should be 15 × something + 10): a mistake was made in the deal."))
@@ -409,9 +415,12 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> str:
         move = _move_text(_, hint.move)
         lines.append(f"<li>{escape(move[:1].upper() + move[1:])}: {escape(_move_reason(_, hint.reason))}</li>")
     worst = drill.ranking[-1]
-    loss = format(worst.loss, ".1f")
-    avoid = _("Avoid {move}: {why} (about {loss} points worse).", move=_move_text(_, worst.move),
-              why=_move_reason(_, worst.reason), loss=loss)
+    loss = format_decimal(worst.loss, format="0.0", locale=_.lang)
+    if worst.reason.code in _RISKS:  # the reason says what is wrong with the move
+        avoid = _("Avoid {move}: {why} (about {loss} points worse).", move=_move_text(_, worst.move),
+                  why=_move_reason(_, worst.reason), loss=loss)
+    else:
+        avoid = _("Avoid {move}: about {loss} points worse.", move=_move_text(_, worst.move), loss=loss)
     good = _("Good moves:")
     return f"<li>{_key_number(_, drill)} {escape(good)}<ul>{''.join(lines)}</ul><p>{escape(avoid)}</p></li>"
 
