@@ -23,7 +23,7 @@ from ..safety import guarded
 from ..score_sheet import error_dict, join_words, problem_text, side_names, translated
 
 __all__ = ["Drill", "DrillModel", "KindView", "VIEWS", "the_card", "the_cards", "close_tree", "choice_box",
-           "read_number"]
+           "read_number", "fill_row"]
 
 #: The kinds in the learner's words, for the message that lists them.
 KIND_NAMES = {"captures": N_("captures (find every capture)"), "setenta": N_("setenta (work out the setenta)"),
@@ -52,6 +52,18 @@ def the_cards(_: Translator, cards) -> str:
         return "".join(names)
     first, last = ", ".join(names[:-1]), names[-1]
     return _("{first} and {last}", first=first, last=last)
+
+
+def fill_row(row, _: Translator, cards, label: str, deck: str, *, marks: bool = False) -> None:
+    """Show ``cards`` in a CardRow, named for the learner: their names, the face cards' words on their faces in
+    the learner's language, and (``marks``) a face card's capture value on its corner."""
+    row.deck = deck
+    row.cards = [c.code for c in cards]
+    row.labels = [_.card_name(c) for c in cards]
+    row.figure_words = [_.rank_name(rank) for rank in (10, 11, 12)]
+    if marks:
+        row.marks = {c.code: str(c.value) for c in cards if c.is_figure}
+    row.group_label = label
 
 
 def close_tree(widget: w.Widget) -> None:

@@ -10,7 +10,7 @@ from ..capture_table import describe_sum
 from ..i18n import N_, Translator
 from ..primitives import CardRow, RowPicker
 from ..safety import guarded
-from .base import VIEWS, DrillModel, KindView, the_card, the_cards
+from .base import VIEWS, DrillModel, KindView, fill_row, the_card, the_cards
 
 __all__ = ["CapturesView"]
 
@@ -78,11 +78,7 @@ class CapturesView(KindView):
         self.hand_label.value = f"<b>{you_play}</b>"
         self.table_label.value = f"<b>{table}</b>"
         for row, cards, label in ((self.hand_row, (drill.card,), you_play), (self.table_row, drill.table, table)):
-            row.deck = deck
-            row.cards = [c.code for c in cards]
-            row.labels = [_.card_name(c) for c in cards]
-            row.marks = {c.code: str(c.value) for c in cards if c.is_figure}
-            row.group_label = label
+            fill_row(row, _, cards, label, deck, marks=True)
         self.hand_row.highlighted = [drill.card.code]
         self.add_button.description = _("Add this capture")
         self.remove_button.description = _("Remove the chosen capture")

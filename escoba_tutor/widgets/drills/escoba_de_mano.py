@@ -9,7 +9,7 @@ import ipywidgets as w
 from ...drills import NOBODY, EscobaDeManoDrill
 from ..i18n import N_, Translator
 from ..primitives import CardRow
-from .base import VIEWS, DrillModel, KindView, choice_box, set_options
+from .base import VIEWS, DrillModel, KindView, choice_box, fill_row, set_options
 
 __all__ = ["EscobaDeManoView"]
 
@@ -40,10 +40,7 @@ class EscobaDeManoView(KindView):
     def draw(self, _: Translator, drill: EscobaDeManoDrill, names: list[str]) -> None:
         dealt = _("{dealer} deals. The four cards face up on the table:", dealer=names[drill.dealer])
         self.dealt.value = f"<p><b>{escape(dealt)}</b></p>"
-        self.table_row.deck = self.frame.deck
-        self.table_row.cards = [c.code for c in drill.table]
-        self.table_row.labels = [_.card_name(c) for c in drill.table]
-        self.table_row.group_label = _("The table dealt")
+        fill_row(self.table_row, _, drill.table, _("The table dealt"), self.frame.deck)
         choices = self.model.choices
         set_options(self.escobas, [(_("choose…"), ""), (_("none"), "0"), ("1", "1"), ("2", "2")],
                     choices.get("escobas", ""))

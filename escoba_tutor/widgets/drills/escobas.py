@@ -65,7 +65,7 @@ class EscobasView(KindView):
                          taken=the_cards(_, taken))
             on_table = _("On the table: {cards}.", cards=the_cards(_, before))
             rows.append({"id": str(n), "cells": [format_cards(before), names[side], played, format_cards(taken)],
-                         "cards": [c.code for c in before], "label": f"{on_table} {said}"})
+                         "label": f"{on_table} {said}"})  # codes, no small cards: a phone must not scroll
         self.captures.deck = self.frame.deck
         self.captures.caption = _("The captures of the deal")
         self.captures.headers = [_("Table before"), _("Who"), _("Plays"), _("Takes")]

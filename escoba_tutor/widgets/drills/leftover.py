@@ -10,7 +10,17 @@ import ipywidgets as w
 from ...drills import NOBODY, LeftoverDrill
 from ..i18n import N_, Translator
 from ..primitives import CardRow
-from .base import VIEWS, DrillModel, KindView, choice_box, read_number, set_options, the_card, the_cards
+from .base import (
+    VIEWS,
+    DrillModel,
+    KindView,
+    choice_box,
+    fill_row,
+    read_number,
+    set_options,
+    the_card,
+    the_cards,
+)
 
 __all__ = ["LeftoverView", "play_sentence"]
 
@@ -69,10 +79,7 @@ class LeftoverView(KindView):
         self.plays.value = f"<p><b>{escape(last)}</b></p><ol>{said}</ol>"
         left = _("Left on the table at the end")
         self.table_label.value = f"<b>{escape(left)}</b>"
-        self.table_row.deck = self.frame.deck
-        self.table_row.cards = [c.code for c in drill.table]
-        self.table_row.labels = [_.card_name(c) for c in drill.table]
-        self.table_row.group_label = left
+        fill_row(self.table_row, _, drill.table, left, self.frame.deck)
         choices = self.model.choices
         options = [(_("choose…"), "")] + [(name, str(i)) for i, name in enumerate(names)] + [(_("Nobody"), "none")]
         set_options(self.taker, options, choices.get("taker", ""))

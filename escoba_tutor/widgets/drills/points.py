@@ -11,7 +11,7 @@ from ...drills import PointsDrill
 from ..i18n import N_, Translator
 from ..primitives import CardRow
 from ..score_sheet import ScoreSheet, item_name, reason_text
-from .base import VIEWS, DrillModel, KindView, choice_box, set_options
+from .base import VIEWS, DrillModel, KindView, choice_box, fill_row, set_options
 
 __all__ = ["PointsView", "sides_of"]
 
@@ -62,10 +62,7 @@ class PointsView(KindView):
             escobas = _.plural("{n} escoba", "{n} escobas", drill.escobas[side])
             pile_size = _.plural("{n} card", "{n} cards", len(pile))
             heading.value = f"<h4>{escape(names[side])} · {escape(pile_size)} · {escape(escobas)}</h4>"
-            row.deck = self.frame.deck
-            row.cards = [c.code for c in pile]
-            row.labels = [_.card_name(c) for c in pile]
-            row.group_label = _("{side}'s pile", side=names[side])
+            fill_row(row, _, pile, _("{side}'s pile", side=names[side]), self.frame.deck)
         for item, choice in self.choices.items():
             options = [(_("choose…"), "")] + [(names[side], str(side)) for side in range(len(drill.piles))]
             options.append((_("Nobody"), "none"))

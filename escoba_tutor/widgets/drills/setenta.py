@@ -13,7 +13,7 @@ from ..i18n import N_, Translator
 from ..primitives import CardRow
 from ..score_sheet import join_words
 from ..setenta_explainer import SetentaExplainer
-from .base import VIEWS, DrillModel, KindView, the_card
+from .base import VIEWS, DrillModel, KindView, fill_row, the_card
 
 __all__ = ["SetentaView", "read_setenta_answer", "INVALID_WORDS"]
 
@@ -82,10 +82,7 @@ class SetentaView(KindView):
         for side, (heading, row, text) in enumerate(self.parts):
             pile = drill.piles[side]
             heading.value = f"<h4>{escape(names[side])}</h4>"
-            row.deck = self.frame.deck
-            row.cards = [c.code for c in pile]
-            row.labels = [_.card_name(c) for c in pile]
-            row.group_label = _("{side}'s pile", side=names[side])
+            fill_row(row, _, pile, _("{side}'s pile", side=names[side]), self.frame.deck)
             text.description = _("Setenta of {side}", side=names[side])
             text.placeholder = _("a number, or “invalid”")
             wanted = self.model.answers[side] if side < len(self.model.answers) else ""

@@ -14,7 +14,7 @@ from ..hint_panel import points_words, reason_words
 from ..i18n import N_, Translator
 from ..primitives import CardRow, RowPicker
 from ..safety import guarded
-from .base import VIEWS, DrillModel, KindView, the_card, the_cards
+from .base import VIEWS, DrillModel, KindView, fill_row, the_card, the_cards
 
 __all__ = ["StrategyView", "move_sentence"]
 
@@ -65,11 +65,7 @@ class StrategyView(KindView):
         self.hand_label.value = f"<b>{escape(hand)}</b>"
         self.table_label.value = f"<b>{escape(table)}</b>"
         for row, cards, label in ((self.hand_row, drill.hand, hand), (self.table_row, drill.table, table)):
-            row.deck = deck
-            row.cards = [c.code for c in cards]
-            row.labels = [_.card_name(c) for c in cards]
-            row.marks = {c.code: str(c.value) for c in cards if c.is_figure}
-            row.group_label = label
+            fill_row(row, _, cards, label, deck, marks=True)
         moves = sorted((h.move for h in drill.ranking),
                        key=lambda m: (m.card.index, sorted(c.index for c in m.captured)))
         rows = []
