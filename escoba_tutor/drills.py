@@ -23,7 +23,7 @@ everywhere (it does not depend on ``PYTHONHASHSEED``).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -490,7 +490,9 @@ def _is_whole(value: object, low: int, high: int) -> bool:
 
 def _check_side(value: object, sides: int, what: str) -> int | None:
     """A side given as an answer: its number, or None for nobody; anything else is refused."""
-    if value is None or _is_whole(value, 0, sides - 1):
+    if value is None:
+        return None
+    if isinstance(value, int) and _is_whole(value, 0, sides - 1):
         return value
     raise EscobaError(f"{what}: a side from 0 to {sides - 1}, or None for nobody, not {value!r}"[:120],
                       code="bad_answer")
@@ -772,7 +774,7 @@ class StrategyDrill:
         """The moves that count as right: within :data:`STRATEGY_TOLERANCE` of the best."""
         return tuple(h for h in self.ranking if h.loss <= STRATEGY_TOLERANCE + 1e-9)
 
-    def check(self, move: Move | str | tuple) -> StrategyCheck:
+    def check(self, move: Move | str | tuple[Card | str, Iterable[Card | str]]) -> StrategyCheck:
         """Judge a move (a :class:`Move`, its text like ``"3c+1o+4b"``, or (card, taken)). A move that is not
         legal here is refused with an :class:`EscobaError` that says so.
 
@@ -814,7 +816,9 @@ def strategy_drill(seed: int, rules: Rules | str = ESCOBA) -> StrategyDrill:
             game.play(rng.choice(game.legal_moves()))
         if game.deals or len(game.legal_moves()) < 2:
             continue
-        view = game.view(game.turn)
+        turn = game.turn
+        assert turn is not None  # the deal is not over
+        view = game.view(turn)
         ranking = tuple(hints(view, bot))
         if ranking[-1].loss > STRATEGY_TOLERANCE + 1e-9:
             break
@@ -846,7 +850,7 @@ class EscobasDrill:
         played, the cards taken), ``what`` being ``escoba_de_mano`` (the dealer takes the table dealt; no card
         played), ``capture``, or ``leftover`` (the cards left, taken at the end; no card played)."""
         record, sides = self.record, len(self.escobas)
-        shown = []
+        shown: list[tuple[str, int, tuple[Card, ...], Card | None, tuple[Card, ...]]] = []
         if record.dealer_capture:
             shown.append(("escoba_de_mano", record.dealer % sides, record.table, None,
                           tuple(sorted(record.dealer_capture))))
@@ -989,15 +993,20 @@ def game_end_drill(seed: int, rules: Rules | str = ESCOBA) -> GameEndDrill:
         kind = ("none_reaches" if not any(reached) else "tie_on_top" if totals[0] == totals[1]
                 else "both_reach" if all(reached) else "one_reaches")
         # In "both_reach" the side that led before the deal should not always be the winner.
-        if kind == want and sum(points) and (kind != "both_reach" or before[0] != before[1]):
+        if kind == want and sum(points) > 0 and (kind != "both_reach" or before[0] != before[1]):
             break
     return GameEndDrill(seed, rules, before, points)
 
 
 # --------------------------------------------------------------------------------------------------- kinds
-_MAKERS = {"captures": capture_drill, "setenta": setenta_drill, "points": points_drill, "leftover": leftover_drill,
-           "escoba_de_mano": escoba_de_mano_drill, "strategy": strategy_drill, "escobas": escobas_drill,
-           "game_end": game_end_drill}
+#: Any drill the generators make.
+AnyDrill = (CaptureDrill | SetentaDrill | PointsDrill | LeftoverDrill | EscobaDeManoDrill | StrategyDrill | EscobasDrill
+            | GameEndDrill)
+
+_MAKERS: dict[str, Callable[..., AnyDrill]] = {
+    "captures": capture_drill, "setenta": setenta_drill, "points": points_drill, "leftover": leftover_drill,
+    "escoba_de_mano": escoba_de_mano_drill, "strategy": strategy_drill, "escobas": escobas_drill,
+    "game_end": game_end_drill}
 
 
 def kinds_for(rules: Rules | str = ESCOBA) -> tuple[str, ...]:
@@ -1010,11 +1019,12 @@ def kinds_for(rules: Rules | str = ESCOBA) -> tuple[str, ...]:
     return tuple(k for k in KINDS if k != "escoba_de_mano" or rules.escoba_de_mano != "none")
 
 
-def make_drill(kind: str, seed: int, rules: Rules | str = ESCOBA):
+def make_drill(kind: str, seed: int, rules: Rules | str = ESCOBA) -> AnyDrill:
     """The drill of a kind (one of :data:`KINDS`) for a seed."""
     if kind not in _MAKERS:
         raise EscobaError(f"no drill is called {str(kind)[:20]!r}: choose one of {', '.join(KINDS)}",
                           code="bad_kind", value=str(kind)[:20])
     if kind == "setenta":
         return setenta_drill(seed, rules=rules)
-    return _MAKERS[kind](seed, rules)
+    maker: Callable[[int, Rules | str], AnyDrill] = _MAKERS[kind]
+    return maker(seed, rules)

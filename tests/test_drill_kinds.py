@@ -457,3 +457,23 @@ def test_every_new_kind_switches_reuses_and_shows_its_answer(kind):
     assert widget.answer_box.children and widget.answer_button.description == "Hide the answer"
     widget.check_button.click()  # nothing answered: each question says so, nothing raises
     assert widget.status.message and "Something went wrong" not in widget.status.message
+
+
+# ================================================================================================ properties
+@given(seeds)
+def test_a_leftover_checks_out_exactly_when_it_is_the_deals(seed):
+    drill = leftover_drill(seed)
+    # RULES.md §4: every capture takes a multiple of 15 and the deck sums to 220, so the real leftover is 10 mod 15
+    assert sum(value(c.code) for c in drill.record.leftover) % 15 == 10
+    assert drill.checks_out == (drill.table == tuple(sorted(drill.record.leftover)))
+    assert drill.check(drill.taker if drill.taker is not None else NOBODY, drill.total, drill.checks_out)[0].ok
+
+
+@given(seeds, st.sampled_from(["escoba", "escoba+escoba_de_mano_15_20"]))
+def test_an_escoba_de_mano_is_judged_by_the_totals_of_the_rules(seed, rules):
+    drill = escoba_de_mano_drill(seed, rules)
+    total = sum(value(c.code) for c in drill.table)
+    two = 20 if rules.endswith("15_20") else 30
+    assert drill.escobas == (1 if total == 15 else 2 if total == two else 0)
+    assert all(a.ok for a in drill.check(drill.escobas, drill.dealer if drill.escobas else NOBODY))
+
