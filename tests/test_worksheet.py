@@ -171,6 +171,11 @@ def test_the_command_writes_the_page(tmp_path, capsys):
     assert "wrote" in out and str(target) in out
 
 
+def test_the_command_chooses_kinds(capsys):
+    assert main(["worksheet", "--seed", "5", "--lang", "en", "--kinds", "game_end, leftover", "--output", "-"]) == 0
+    assert capsys.readouterr().out == worksheet_html(5, "en", kinds=("game_end", "leftover"))
+
+
 def test_the_default_file_and_standard_output(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert main(["worksheet", "--seed", "5"]) == 0
@@ -191,6 +196,9 @@ def test_the_default_file_and_standard_output(tmp_path, monkeypatch, capsys):
     (["worksheet", "--seed", "1", "--rules", "nope"], "--rules"),
     (["worksheet", "--seed", "1", "--rules", "escoba+chile"], "3 or 4 players"),
     (["worksheet", "--seed", "1", "--output", "/no/such/folder/sheet.html"], "cannot write"),
+    (["worksheet", "--seed", "1", "--kinds", "poker"], "no kind of exercise is called 'poker'"),
+    (["worksheet", "--seed", "1", "--kinds", ","], "no kind of exercise"),
+    (["worksheet", "--seed", "1", "--rules", "scopa", "--kinds", "escoba_de_mano"], "no escoba_de_mano exercise"),
 ])
 def test_bad_arguments_get_one_line_and_exit_2(argv, said, capsys):
     assert main(argv) == 2
