@@ -11,6 +11,7 @@ from ...cards import format_cards
 from ...drills import EscobasDrill
 from ..i18n import N_, Translator
 from ..primitives import RowPicker
+from ..score_sheet import join_words
 from .base import VIEWS, DrillModel, KindView, read_number, the_card, the_cards
 
 __all__ = ["EscobasView"]
@@ -102,15 +103,17 @@ class EscobasView(KindView):
     def answer(self, _: Translator, drill: EscobasDrill, names: list[str], current):
         current = current or w.HTML()
         lines = []
+        record = drill.record
         for side, name in enumerate(names):
-            sweeps = [(what, card) for what, who, before, card, taken in drill.captures
-                      if who == side and what != "leftover" and len(taken) == len(before)]
-            if not sweeps:
+            # the plays the referee marked as escobas (a sweep that does not score, in a variant, is not marked)
+            made = [_("with {card}", card=the_card(_, play.move.card)) for play in record.plays
+                    if play.escoba and play.player % len(names) == side]
+            if record.dealer_escobas and record.dealer % len(names) == side:
+                made.insert(0, _("the escoba de mano"))
+            if not made:
                 lines.append(_("{side}: 0, no capture left the table empty.", side=name))
                 continue
-            made = [_("the escoba de mano") if what == "escoba_de_mano" else _("with {card}", card=the_card(_, card))
-                    for what, card in sweeps]
-            how = ", ".join(made)
+            how = join_words(_, made)
             lines.append(_.plural("{side}: {n} escoba ({how}).", "{side}: {n} escobas ({how}).",
                                   drill.escobas[side], side=name, how=how))
         lines.append(_("Taking the cards left at the end is never an escoba."))
