@@ -356,7 +356,7 @@ def test_the_leftover_drill_in_the_widget():
         "bando que se llevó una baza: Bando 2.",
         "Suma: has contado las figuras por el número que llevan; para sumar, la sota vale 8, el caballo 9 y el rey "
         "10: 10.",
-        "Cuenta: bien, 10 = 15 × 0 + 10, así que cuadra."]
+        "Comprobación: bien, 10 = 15 × 0 + 10, así que cuadra."]
     view.taker.value, view.total_box.value = "1", "10"
     assert widget.model.result is None  # a changed answer clears the verdict
     widget.check_button.click()

@@ -21,7 +21,13 @@ from test_widgets_browser import (
     tab_until,
 )
 
-from escoba_tutor.drills import escoba_de_mano_drill, game_end_drill, leftover_drill, strategy_drill
+from escoba_tutor.drills import (
+    escoba_de_mano_drill,
+    escobas_drill,
+    game_end_drill,
+    leftover_drill,
+    strategy_drill,
+)
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -211,6 +217,22 @@ def test_the_escobas_line_and_the_end_of_the_game_by_mouse(es_page):
     end.get_by_label("¿Quién ha ganado?").select_option(label="Gana Bando 2")
     end.get_by_role("button", name="Comprobar").click()
     expect(status(page, "game_end")).to_have_text(re.compile(r"^Bien\."))
+    assert_no_errors(page)
+
+
+def test_the_escobas_line_by_keyboard_alone(en_page):
+    page, box = en_page, drill(en_page, "escobas")
+    position = escobas_drill(0)
+    captures = box.get_by_role("grid", name="The captures of the deal")
+    expect(captures.locator("tbody tr")).to_have_count(len(position.captures))
+    tab_into(page, box)
+    tab_until(page, box.get_by_label("Escobas of Side 1"), "Tab", limit=30)
+    page.keyboard.type(str(position.escobas[0]))
+    page.keyboard.press("Tab")
+    page.keyboard.type(str(position.escobas[1]))
+    tab_until(page, box.get_by_role("button", name="Check"), "Tab")
+    page.keyboard.press("Enter")
+    expect(status(page, "escobas")).to_contain_text("2 of 2 right.")
     assert_no_errors(page)
 
 
