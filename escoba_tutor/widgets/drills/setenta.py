@@ -71,7 +71,7 @@ class SetentaView(KindView):
         boxes = []
         for side in range(len(drill.piles)):
             heading, row = w.HTML(), CardRow(mode="none")
-            text = w.Text(continuous_update=False, layout=w.Layout(width="auto", flex="1 1 18em"),
+            text = w.Text(continuous_update=False, layout=w.Layout(width="auto", max_width="36em"),
                           style={"description_width": "initial"})
             text.observe(lambda change, side=side: self.typed(side, change), "value")
             self.parts.append((heading, row, text))
