@@ -19,7 +19,9 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
+from typing import Any
 
 from babel.numbers import format_decimal
 
@@ -83,7 +85,7 @@ def _check(seed: object, lang: object, count: object) -> tuple[int, Translator, 
     if type(seed) is not int or not 0 <= seed <= MAX_SEED - count + 1:
         raise EscobaError(f"the seed must be from 0 to {MAX_SEED - count + 1} for {count} exercises, not {seed!r}"
                           [:120], code="bad_seed")
-    return seed, Translator(lang), count
+    return seed, Translator(str(lang)), count
 
 
 # ----------------------------------------------------------------------------------- words of this page
@@ -346,8 +348,8 @@ def _capture_answer(_: Translator, drill: CaptureDrill) -> str:
         said = _("{card} takes nothing: it stays on the table.", card=_the(_, drill.card))
         return f"<li>{_key_number(_, drill)} {escape(said)}</li>"
     lines = []
-    for taken in drill.answer:
-        taken = tuple(sorted(taken))
+    for capture in drill.answer:
+        taken = tuple(sorted(capture))
         text = f"{drill.card.code} + {format_cards(taken)}: {_sum(_, drill.card, taken, drill.rules)}"
         if len(taken) == len(drill.table):
             text += " — " + _("escoba!")
@@ -445,7 +447,9 @@ def _game_end_answer(_: Translator, drill: GameEndDrill) -> str:
 
 
 # ------------------------------------------------------------------------------------------------------ page
-_PARTS = {  # kind -> (heading, what to do, exercise, answer); the headings are numbered on the page
+# kind -> (heading, what to do, exercise, answer); the headings are numbered on the page. "What to do" is None
+# where it depends on the rules (see _captures_text).
+_PARTS: dict[str, tuple[str, str | None, Callable[[Translator, Any], str], Callable[[Translator, Any], str]]] = {
     "captures": (N_("Find every capture"), None, _capture_task, _capture_answer),
     "setenta": (N_("Work out the setenta"),
                 N_("For each side: the best card of each suit (7 = 21, 6 = 18, ace = 16, 5 = 15, 4 = 14, 3 = 13, "
@@ -484,7 +488,7 @@ def _escoba_de_mano_text(_: Translator, rules: Rules) -> str:
     if rules.escoba_de_mano == "15/20":
         return _("If the four cards dealt face up add up to 15, the dealer takes them: one escoba; if they add up "
                  "to 20, two.")
-    return _word(_, _PARTS["escoba_de_mano"][1])
+    return _word(_, _PARTS["escoba_de_mano"][1] or "")
 
 
 def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | str = ESCOBA,
@@ -518,7 +522,7 @@ def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | s
         heading, text, task, _answer = _PARTS[kind]
         headings[kind] = f"{number}. {_word(_, heading)}"
         said = (_captures_text(_, rules) if kind == "captures" else _escoba_de_mano_text(_, rules)
-                if kind == "escoba_de_mano" else _word(_, text))
+                if kind == "escoba_de_mano" else _word(_, text or ""))
         tasks = "".join(task(_, d) for d in drills[kind])
         html.append(f"<section class='part' id='{kind}'><h2>{escape(headings[kind])}</h2><p>{escape(said)}</p>"
                     f"<ol class='exercises'>{tasks}</ol></section>\n")

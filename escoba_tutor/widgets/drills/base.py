@@ -119,9 +119,9 @@ class DrillModel(HasTraits):
     seed = Any(0)
     rules = Any(ESCOBA)
     drill = Any(None)
-    built = List()
-    answers = List()
-    choices = Dict()
+    built: List = List()
+    answers: List = List()
+    choices: Dict = Dict()
     result = Any(None)
     show_answer = Bool(False)
     error = Dict()
@@ -321,7 +321,7 @@ class Drill(w.VBox):
                          self.feedback, self.answer_box, self.status]
         self.view: KindView | None = None
         self.note = ""  # what the last action says, when it is not a check (e.g. "capture added")
-        self._built_for = None  # the layout the view was built for
+        self._built_for: tuple | None = None  # the layout the view was built for
         self._answer_widgets: dict = {}  # kind -> the widget that shows the worked answer, made when first asked
         self.syncing = False  # True while the frame writes the controls: their observers then do nothing
         for name in self._LINKED:  # the model's values first: a link copies left to right
@@ -373,13 +373,14 @@ class Drill(w.VBox):
             self.seed = change["new"]
 
     # -------------------------------------------------------------------------------------------- drawing
-    def _build(self, drill) -> None:
+    def _build(self, drill) -> KindView:
         """The kind's view for this exercise; the controls of the one before are closed."""
         if self.view is not None:
             self.view.close()
-        self.view = VIEWS[drill.kind](self, drill)
+        view = self.view = VIEWS[drill.kind](self, drill)
         self._built_for = VIEWS[drill.kind].layout_of(drill)
-        self.position.children = self.view.controls
+        self.position.children = view.controls
+        return view
 
     @guarded
     def _redraw(self, change=None) -> None:
@@ -394,9 +395,9 @@ class Drill(w.VBox):
             return
         drill = m.drill
         kind = VIEWS[drill.kind]
-        if self.view is None or kind.layout_of(drill) != self._built_for:
-            self._build(drill)
         view = self.view
+        if view is None or kind.layout_of(drill) != self._built_for:
+            view = self._build(drill)
         names = side_names(_, self.names, view.sides(drill))
         self.syncing = True
         try:
@@ -439,5 +440,5 @@ class Drill(w.VBox):
             return _("Check the exercise: {problem}", problem=self._problem(_, self.model.error))
         if lines:
             return "\n".join(lines)
-        return self.view.note_text(_, self.note) if self.note else ""
+        return self.view.note_text(_, self.note) if self.note and self.view is not None else ""
 

@@ -60,7 +60,8 @@ class EscobasView(KindView):
             elif what == "leftover":
                 played, said = _("the cards left, at the end"), _("{side} takes the cards left at the end.",
                                                                     side=names[side])
-            else:
+            else:  # a capture: a card was played
+                assert card is not None
                 played = card.code
                 said = _("{side} plays {card} and takes {taken}.", side=names[side], card=the_card(_, card),
                          taken=the_cards(_, taken))

@@ -55,7 +55,7 @@ class LeftoverView(KindView):
         taker = model.choices.get("taker")
         taker = NOBODY if taker == "none" else int(taker) if taker in ("0", "1") else None
         typed = read_number(model.answers[0] if model.answers else "", 999)
-        checks = {"yes": True, "no": False}.get(model.choices.get("checks_out"))
+        checks = {"yes": True, "no": False}.get(str(model.choices.get("checks_out")))
         answers = drill.check(taker, typed if isinstance(typed, int) else None, checks)
         return {"answers": answers, "typed": typed}
 
@@ -129,20 +129,21 @@ class LeftoverView(KindView):
                          "the knight 9 and the king 10: {total}.", total=drill.total)
             return _("Total: not {given}. Add the capture values again (jack 8, knight 9, king 10).",
                      given=answer.given)
-        rest = drill.total % 15
+        total = drill.total or 0  # asked only under the Escoba rule, where there is a total
+        rest = total % 15
         if answer.mistake == "unanswered":
             return _("Check: say whether the deal checks out.")
         if answer.ok and drill.checks_out:
-            return _("Check: right, {total} = 15 × {times} + 10, so it checks out.", total=drill.total,
-                     times=drill.total // 15)
+            return _("Check: right, {total} = 15 × {times} + 10, so it checks out.", total=total,
+                     times=total // 15)
         if answer.ok:
             return _("Check: right, {total} = 15 × {times} + {rest}, not + 10: a mistake was made in the deal.",
-                     total=drill.total, times=drill.total // 15, rest=rest)
+                     total=total, times=total // 15, rest=rest)
         if answer.mistake == "checks_out":
             return _("Check: it does check out: {total} = 15 × {times} + 10, as it always is when every capture "
-                     "made 15.", total=drill.total, times=drill.total // 15)
+                     "made 15.", total=total, times=total // 15)
         return _("Check: it does not: {total} = 15 × {times} + {rest}. After a deal played right it is always "
-                 "15 × something + 10 (10, 25, 40, 55…).", total=drill.total, times=drill.total // 15, rest=rest)
+                 "15 × something + 10 (10, 25, 40, 55…).", total=total, times=total // 15, rest=rest)
 
     def answer(self, _: Translator, drill: LeftoverDrill, names: list[str], current):
         current = current or w.HTML()

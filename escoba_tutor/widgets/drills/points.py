@@ -43,8 +43,8 @@ class PointsView(KindView):
 
     @staticmethod
     def judge(drill: PointsDrill, model: DrillModel):
-        return drill.check({item: sides_of(key) for item, key in model.choices.items()
-                            if sides_of(key) is not None})
+        return drill.check({item: sides for item, key in model.choices.items()
+                            if (sides := sides_of(key)) is not None})
 
     def build(self, drill: PointsDrill) -> list[w.Widget]:
         self.parts = []
