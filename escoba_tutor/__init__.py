@@ -35,7 +35,7 @@ __version__ = "0.1.0"
 _LAZY = {"ExpertBot": "expert", "Hint": "hints", "Reason": "hints", "costliest_move": "hints"}
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name in _LAZY:
         import importlib
 

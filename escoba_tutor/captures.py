@@ -12,9 +12,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import product, starmap
+from typing import Any
 
 from .cards import DECK, Card, Suit, as_card, cards_mask, format_cards, parse_cards, table_mask
 from .errors import CardError
@@ -49,7 +50,7 @@ _GUARD = 0x8888888888
 _LANE = 48  # 40 bits of counts, and room above them so that no lane's arithmetic reaches the next
 
 
-def _patterns(total: int, largest: int = 10):
+def _patterns(total: int, largest: int = 10) -> Iterator[tuple[tuple[int, int], ...]]:
     """The ways to make ``total`` from values 1..largest, at most four cards a value, largest value first."""
     if total == 0:
         yield ()
@@ -74,6 +75,14 @@ class _Target:
     """The patterns of one target total, packed for the one-subtraction check."""
 
     __slots__ = ("parts", "packed", "spread", "guards", "nonzero", "tops", "width")
+    #: Per pattern, flat: a part's nibble shift (int) then its takes by nibble (list), for each part.
+    parts: list[tuple[Any, ...]]
+    packed: int
+    spread: int
+    guards: int
+    nonzero: int
+    tops: int
+    width: int
 
     def __init__(self, total: int) -> None:
         patterns = list(_patterns(total))

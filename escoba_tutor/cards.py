@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from enum import Enum
+from typing import Any
 
 from .errors import CardError
 
@@ -112,7 +113,7 @@ class Card:
     def __delattr__(self, name: str) -> None:
         raise AttributeError("cards are immutable")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[int], Card], tuple[int]]:
         return (_card_at, (self.index,))
 
     def __repr__(self) -> str:
@@ -298,7 +299,7 @@ def parse_cards(text: str | Iterable[str | Card], *, allow_empty: bool = True) -
     escoba_tutor.errors.CardError: 7o is given twice ('7o' and '7D'): the deck has one of each card
     """
     if isinstance(text, str):
-        tokens: Iterable = (match.group() for match in _TOKENS.finditer(text))  # lazily: stop at the first fault
+        tokens: Iterable[Any] = (match.group() for match in _TOKENS.finditer(text))  # lazily: stop at the first fault
     elif isinstance(text, Card):
         tokens = [text]
     else:
@@ -331,7 +332,8 @@ def as_cards(cards: str | Iterable[str | Card]) -> tuple[Card, ...]:
     return parse_cards(cards)
 
 
-_bit_of = Card.bit.__get__  # raises TypeError for anything that is not a Card
+# The slot's own descriptor: it raises TypeError for anything that is not a Card.
+_bit_of: Callable[[Card], int] = Card.__dict__["bit"].__get__
 
 
 def table_mask(cards: str | Iterable[str | Card]) -> int:

@@ -19,6 +19,7 @@ import random
 import re
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from . import __version__
 from .bots import bot_names, make_bot
@@ -36,7 +37,7 @@ EXIT_OK, EXIT_PROBLEMS, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 1, 2, 
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         # One line instead of argparse's usage block: the message says what to fix, --help the rest.
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 

@@ -7,7 +7,10 @@ for developers and logs; the widgets render their own text from ``code`` and ``p
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .cards import Card
 
 
 class EscobaError(ValueError):
@@ -51,8 +54,9 @@ class IllegalMoveError(EscobaError):
     code = "illegal_move"
 
     @property
-    def legal_captures(self) -> tuple:
-        return self.params.get("legal_captures", ())
+    def legal_captures(self) -> tuple[frozenset[Card], ...]:
+        captures: tuple[frozenset[Card], ...] = self.params.get("legal_captures", ())
+        return captures
 
 
 class NotYourCardError(IllegalMoveError):

@@ -31,11 +31,13 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .cards import DECK, SUITS, Card, Suit
 from .errors import EscobaError
 from .game import EscobaDeMano, Game, Move, Play, PlayerView
+from .rules import Rules
 
 __all__ = ["ExpertBot", "MoveValue", "GAME_WEIGHT", "public_piles"]
 
@@ -64,7 +66,7 @@ def _most(mine: int, theirs: int, total: int) -> float:
     return _tail(remaining, needed - mine) - _tail(remaining, needed - theirs)
 
 
-def _suit_lead(order, taken: int, mine: int, theirs: int) -> float:
+def _suit_lead(order: list[tuple[int, int]], taken: int, mine: int, theirs: int) -> float:
     """How much better my expected best setenta card of a suit is than theirs: each loose card of the suit
     (``order``: (bit, value), best first; ``taken`` the bits of the captured cards) comes to either side with
     chance one half."""
@@ -83,7 +85,7 @@ def _suit_lead(order, taken: int, mine: int, theirs: int) -> float:
     return lead + my_chance * mine - their_chance * theirs
 
 
-def _best_held(order, held: int) -> int:
+def _best_held(order: list[tuple[int, int]], held: int) -> int:
     """The best setenta value among the cards of a suit (``order``, best first) whose bits are in ``held``."""
     for bit, value in order:
         if bit & held:
@@ -110,7 +112,8 @@ def _linear_worth(card: Card) -> float:
 _WORTH = {card: _linear_worth(card) for card in DECK}
 
 
-def estimate_points(piles, escobas, rules, side: int, material: float = 1.0) -> float:
+def estimate_points(piles: Sequence[Sequence[Card]], escobas: Sequence[int], rules: Rules, side: int,
+                    material: float = 1.0) -> float:
     """The deal points ``side`` can expect to score minus those of the best other side, judged from the piles
     and escobas so far (the cards not yet captured are taken as shared out at random).
 
@@ -148,7 +151,7 @@ def estimate_points(piles, escobas, rules, side: int, material: float = 1.0) -> 
     return sure + material * open_items
 
 
-def _mask(cards) -> int:
+def _mask(cards: Iterable[Card]) -> int:
     return sum(c.bit for c in cards)
 
 
@@ -280,7 +283,7 @@ class ExpertBot:
         return hashlib.sha256(repr(key).encode()).hexdigest()
 
     @staticmethod
-    def _world(view: PlayerView, piles, last, unseen: list[Card]) -> Game:
+    def _world(view: PlayerView, piles: Sequence[Sequence[Card]], last: int | None, unseen: list[Card]) -> Game:
         """The real game at the view's position, with the hidden cards dealt as ``unseen`` is ordered."""
         hands: list[tuple[Card, ...]] = []
         at = 0
@@ -299,18 +302,20 @@ class _Search:
     """Minimax over the real engine for one side: its players take the best value, the others the worst
     (a deal is zero-sum between two sides; with three, the others are taken to play against this side)."""
 
-    def __init__(self, side: int, deal: int, rules, leaf_reply: float, material: float = 1.0) -> None:
+    def __init__(self, side: int, deal: int, rules: Rules, leaf_reply: float, material: float = 1.0) -> None:
         self.side, self.deal, self.rules, self.leaf_reply, self.material = side, deal, rules, leaf_reply, material
         self.nodes = 0
-        self.memo: dict[tuple, float] = {}
+        self.memo: dict[tuple[object, ...], tuple[float, int]] = {}
 
     def value(self, game: Game, depth: int, alpha: float, beta: float) -> float:
         """The value of the position for ``self.side`` after at most ``depth`` more plays."""
         self.nodes += 1
         if game.deal != self.deal or game.is_over:
             return self.final(game)
-        moves = game.legal_moves()
-        mine = game.side_of[game.turn] == self.side
+        moves: Sequence[Move] = game.legal_moves()
+        turn = game.turn
+        assert turn is not None  # the game is not over
+        mine = game.side_of[turn] == self.side
         if depth <= 0:
             return self.leaf(game, moves, mine)
         if len(moves) > 1 and depth > 1:  # likely best first, so that more of the rest is cut off
@@ -333,9 +338,11 @@ class _Search:
             if kind == 0 or (kind > 0 and value >= beta) or (kind < 0 and value <= alpha):
                 return value
         low, high = alpha, beta
-        side = game.side_of[game.turn]
+        turn = game.turn
+        assert turn is not None  # the game is not over
+        side = game.side_of[turn]
         mine = side == self.side
-        moves = game.legal_moves()
+        moves: Sequence[Move] = game.legal_moves()
         if len(moves) > 1:
             moves = sorted(moves, key=_quick_gain, reverse=True)
         best = self.best(game, moves, mine, alpha, beta,
@@ -345,7 +352,8 @@ class _Search:
         return best
 
     @staticmethod
-    def best(game: Game, moves, mine: bool, alpha: float, beta: float, child) -> float:
+    def best(game: Game, moves: Sequence[Move], mine: bool, alpha: float, beta: float,
+             child: Callable[[Move, float, float], float]) -> float:
         """Alpha-beta over ``moves``: each one played, valued by ``child(move, alpha, beta)`` and taken back; the
         best value for the side to move (the highest when it is this side, else the lowest)."""
         best = -math.inf if mine else math.inf
@@ -367,12 +375,12 @@ class _Search:
     def final(self, game: Game) -> float:
         """A deal the search played to its end: the engine's own score, and the game's result if it ended."""
         points = game.deals[-1].score.points
-        value = points[self.side] - max(p for i, p in enumerate(points) if i != self.side)
+        value: float = points[self.side] - max(p for i, p in enumerate(points) if i != self.side)
         if game.is_over:
             value += GAME_WEIGHT if game.winner == self.side else -GAME_WEIGHT
         return value
 
-    def leaf(self, game: Game, moves, mine: bool) -> float:
+    def leaf(self, game: Game, moves: Sequence[Move], mine: bool) -> float:
         """The estimate of the deal's points, and part of the best capture the player to move has now."""
         value = estimate_points(game.piles, game.escobas, self.rules, self.side, self.material)
         if self.leaf_reply:

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import random
 from collections import namedtuple
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import filterfalse, repeat
+from itertools import chain, filterfalse, repeat
 from operator import attrgetter
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, cast
 
 from .captures import _captures_in_mask, _value_counts, capture_target, captures_on
 from .cards import DECK, Card, as_card, format_cards, parse_card, parse_cards
@@ -49,7 +49,9 @@ __all__ = ["Move", "Game", "PlayerView", "DealRecord", "PlayRecord", "DealStarte
 MAX_SEED = 2**53 - 1  # the largest integer a browser's JSON keeps exactly
 _by_index = attrgetter("index")
 _NO_CARDS: frozenset[Card] = frozenset()
-_bit_of = Card.bit.__get__
+_bit_of = attrgetter("bit")
+_new_object = object.__new__
+_set_attribute = object.__setattr__
 _new = tuple.__new__  # builds a NamedTuple from a tuple in C, skipping the generated Python __new__ (hot path)
 
 
@@ -116,13 +118,19 @@ class Move(namedtuple("Move", "card captured")):
         return f"Move({self.text!r})"
 
 
+#: Each card laid on the table, as one shared move (moves are immutable): every position's legal moves have them.
+_LAID: dict[Card, Move] = {card: _new(Move, (card, _NO_CARDS)) for card in DECK}
+
+
 # ------------------------------------------------------------------------------------------------- events
 class DealStarted(NamedTuple):
     deal: int
     dealer: int
     mano: int
     table: tuple[Card, ...]
-    kind = "deal_started"
+    @property
+    def kind(self) -> str:
+        return "deal_started"
 
     def __str__(self) -> str:
         return f"deal {self.deal}: player {self.dealer} deals, table {format_cards(self.table)}"
@@ -136,7 +144,9 @@ class EscobaDeMano(NamedTuple):
     escobas: int
     #: True when taken as pairs adding up to 15 (the escoba_de_mano_pairs variant); then the rest stays.
     pairs: bool = False
-    kind = "escoba_de_mano"
+    @property
+    def kind(self) -> str:
+        return "escoba_de_mano"
 
     def __str__(self) -> str:
         return f"player {self.player} takes {format_cards(self.cards)}: escoba de mano x{self.escobas}"
@@ -146,7 +156,9 @@ class CardsDealt(NamedTuple):
     deal: int
     round: int
     cards_each: int
-    kind = "cards_dealt"
+    @property
+    def kind(self) -> str:
+        return "cards_dealt"
 
     def __str__(self) -> str:
         return f"round {self.round}: {self.cards_each} cards to each player"
@@ -163,7 +175,9 @@ class Play(NamedTuple):
     renuncio: bool = False
     #: The "no escoba on the last play" variant: the deal's last card swept the table, which does not score.
     sweep_not_scored: bool = False
-    kind = "play"
+    @property
+    def kind(self) -> str:
+        return "play"
 
     @property
     def move(self) -> Move:
@@ -185,7 +199,9 @@ class HandEscoba(NamedTuple):
     player: int
     side: int
     cards: tuple[Card, ...]
-    kind = "escoba_en_mano"
+    @property
+    def kind(self) -> str:
+        return "escoba_en_mano"
 
     def __str__(self) -> str:
         return f"player {self.player} shows {format_cards(self.cards)}: escoba en mano"
@@ -195,7 +211,9 @@ class LeftoverTaken(NamedTuple):
     deal: int
     side: int | None
     cards: tuple[Card, ...]
-    kind = "leftover"
+    @property
+    def kind(self) -> str:
+        return "leftover"
 
     def __str__(self) -> str:
         who = "nobody" if self.side is None else f"side {self.side}"
@@ -206,7 +224,9 @@ class DealScored(NamedTuple):
     deal: int
     score: DealScore
     totals: tuple[int, ...]
-    kind = "deal_scored"
+    @property
+    def kind(self) -> str:
+        return "deal_scored"
 
     def __str__(self) -> str:
         return f"deal {self.deal} points {list(self.score.points)}, totals {list(self.totals)}"
@@ -215,10 +235,16 @@ class DealScored(NamedTuple):
 class GameWon(NamedTuple):
     side: int
     totals: tuple[int, ...]
-    kind = "game_won"
+    @property
+    def kind(self) -> str:
+        return "game_won"
 
     def __str__(self) -> str:
         return f"side {self.side} wins {'–'.join(map(str, self.totals))}"
+
+
+#: Every kind of event in a game's history.
+Event = DealStarted | EscobaDeMano | CardsDealt | Play | HandEscoba | LeftoverTaken | DealScored | GameWon
 
 
 class PlayRecord(NamedTuple):
@@ -282,8 +308,19 @@ class PlayerView:
     totals: tuple[int, ...]
     seen: frozenset[Card]
     legal_moves: tuple[Move, ...]
-    history: tuple
+    history: tuple[Event, ...]
     winner: int | None
+
+    if not TYPE_CHECKING:  # hidden from the type checker, which then still flags a misspelt field
+        def __getattr__(self, name):
+            """A field that :meth:`Game.view` left to be filled in when first read, from the public parts it kept
+            (``_later``, see _LATER_PARTS); then kept like any field."""
+            later = self.__dict__.get("_later")
+            if later is None or (name not in _LATER_INDEX and name not in _LATER_WORK):
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            value = later[_LATER_INDEX[name]] if name in _LATER_INDEX else _LATER_WORK[name](later)
+            self.__dict__[name] = value
+            return value
 
     @property
     def unseen(self) -> tuple[Card, ...]:
@@ -295,6 +332,24 @@ class PlayerView:
         return self.turn == self.player
 
 
+#: A view from :meth:`Game.view` holds its player, turn and legal moves (what a bot reads to choose) and, in
+#: ``_later``, these fields as they were, then the piles, the game's event list and its length then; every
+#: other field is filled in from those when first read. Only public parts are kept, never another player's hand.
+_LATER_PARTS = ("side", "sides", "rules", "deal", "dealer", "hand", "table", "hand_sizes", "escobas", "deck_left",
+                "totals", "winner")
+_LATER_INDEX = {name: index for index, name in enumerate(_LATER_PARTS)}
+_PILES, _EVENTS, _EVENT_COUNT = len(_LATER_PARTS), len(_LATER_PARTS) + 1, len(_LATER_PARTS) + 2
+#: What this deal has shown everyone (the table dealt and every card played) is what lies on the table or in a
+#: pile during the deal, so ``seen`` needs no pass over the plays. A list a view holds is only ever appended to (undo
+#: then goes on with a copy, see Game._cut_events), so its first events stay the history of the view's moment.
+_LATER_WORK: dict[str, Callable[[tuple[Any, ...]], object]] = {
+    "seen": lambda later: frozenset(chain(later[_LATER_INDEX["table"]], *later[_PILES],
+                                          later[_LATER_INDEX["hand"]])),
+    "pile_sizes": lambda later: tuple(map(len, later[_PILES])),
+    "history": lambda later: tuple(later[_EVENTS][:later[_EVENT_COUNT]]),
+}
+
+
 # -------------------------------------------------------------------------------------------------- state
 class _State:
     """Everything that changes during a game. Hands, table, piles and the per-side counts are tuples, so a
@@ -304,6 +359,29 @@ class _State:
     __slots__ = ("deal", "dealer", "deck", "dealt", "hands", "table", "table_mask", "piles", "escobas",
                  "last_capturer", "turn", "totals", "initial_table", "dealer_capture", "dealer_escobas",
                  "plays", "plays_len", "round", "winner", "log_sizes", "hand_escobas", "renuncios", "sweeps")
+    deal: int
+    dealer: int
+    deck: tuple[Card, ...]
+    dealt: int
+    hands: list[tuple[Card, ...]]
+    table: tuple[Card, ...]
+    table_mask: int
+    piles: list[tuple[Card, ...]]
+    escobas: tuple[int, ...]
+    last_capturer: int | None
+    turn: int
+    totals: tuple[int, ...]
+    initial_table: tuple[Card, ...]
+    dealer_capture: tuple[Card, ...]
+    dealer_escobas: int
+    plays: list[PlayRecord]
+    plays_len: int
+    round: int
+    winner: int | None
+    log_sizes: tuple[int, int, int]
+    hand_escobas: tuple[int, ...]
+    renuncios: tuple[int, ...]
+    sweeps: tuple[int, ...]
 
     def copy(self) -> _State:
         other = _State.__new__(_State)
@@ -370,7 +448,8 @@ class Game:
         self.sides: tuple[tuple[int, ...], ...] = SIDES[players]
         self.side_of: tuple[int, ...] = tuple(next(i for i, s in enumerate(self.sides) if p in s)
                                               for p in range(players))
-        self._events: list = []
+        self._events: list[Event] = []
+        self._events_in_view = False  # a view keeps the list: undo must then leave it as it is (see view())
         self._moves: list[Move] = []
         self._deals: list[DealRecord] = []
         self._undo: list[_State | tuple[Card, ...]] = []  # a snapshot, or the table before an ordinary play
@@ -443,7 +522,7 @@ class Game:
         return tuple(self._moves)
 
     @property
-    def history(self) -> tuple:
+    def history(self) -> tuple[Event, ...]:
         """Every event so far (public information only: no hidden hand appears)."""
         return tuple(self._events)
 
@@ -472,9 +551,9 @@ class Game:
             if captures:
                 moves += map(_new, repeat(Move), zip(repeat(card), captures))  # a C loop (zip reuses its pair)
                 if not rules.must_capture:
-                    moves.append(_new(Move, (card, _NO_CARDS)))
+                    moves.append(_LAID[card])
             else:
-                moves.append(_new(Move, (card, _NO_CARDS)))
+                moves.append(_LAID[card])
         return tuple(moves)
 
     def renuncio_moves(self) -> tuple[Move, ...]:
@@ -484,8 +563,7 @@ class Game:
         if not self.rules.renuncio or s.winner is not None:
             return ()
         legal = self.legal_moves()
-        return tuple(_new(Move, (card, _NO_CARDS)) for card in s.hands[s.turn]
-                     if _new(Move, (card, _NO_CARDS)) not in legal)
+        return tuple(_LAID[card] for card in s.hands[s.turn] if _LAID[card] not in legal)
 
     def captures_for(self, card: Card | str) -> list[frozenset[Card]]:
         """The captures a card could make on the table now."""
@@ -497,21 +575,28 @@ class Game:
 
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see now."""
-        self._check_player(player)
+        if type(player) is not int or not 0 <= player < self.players:
+            self._check_player(player)
         s = self._s
-        seen = set(s.initial_table)
-        seen.update(record.move.card for record in s.plays)
-        seen.update(s.hands[player])
-        return PlayerView(
-            player=player, side=self.side_of[player], sides=self.sides, rules=self.rules, deal=s.deal,
-            dealer=s.dealer, turn=self.turn, hand=s.hands[player], table=s.table,
-            hand_sizes=tuple(len(h) for h in s.hands), pile_sizes=tuple(len(p) for p in s.piles),
-            escobas=tuple(s.escobas), deck_left=40 - s.dealt, totals=s.totals, seen=frozenset(seen),
-            legal_moves=self.legal_moves() if self.turn == player else (), history=tuple(self._events),
-            winner=s.winner)
+        turn = s.turn if s.winner is None else None
+        # Bots get a view before every decision, and most read only a few of its fields: the view is filled in
+        # directly (the frozen dataclass's __init__ sets each field through object.__setattr__) with what a
+        # bot reads to choose, the rest kept as they are now to be filled in when read (see _LATER_PARTS).
+        view = _new_object(PlayerView)
+        _set_attribute(view, "__dict__", {
+            "player": player, "turn": turn,
+            "legal_moves": (self._legal or self.legal_moves()) if turn == player else (),
+            "_later": (self.side_of[player], self.sides, self.rules, s.deal, s.dealer, s.hands[player], s.table,
+                       tuple(map(len, s.hands)), s.escobas, 40 - s.dealt, s.totals, s.winner, tuple(s.piles),
+                       self._events, len(self._events))})
+        self._events_in_view = True
+        if turn is None:  # the game is over: a leftover nobody captured has left the table for no pile
+            view.__dict__["seen"] = frozenset(chain(s.initial_table, [record.move.card for record in s.plays],
+                                                    s.hands[player]))
+        return view
 
     # ------------------------------------------------------------------------------------- playing
-    def play(self, move: Move | str, captured: Iterable[Card | str] | str | None = None) -> Play:
+    def play(self, move: Move | Card | str, captured: Iterable[Card | str] | str | None = None) -> Play:
         """Play a move (a :class:`Move`, its text ``3c+1o+4b+7o``, or a card and the cards it takes).
 
         A move the rules forbid raises an :class:`IllegalMoveError` that says why and lists the legal
@@ -525,7 +610,7 @@ class Game:
         if type(move) is Move and captured is None:
             pass
         elif captured is not None:
-            move = Move.of(move, captured)
+            move = Move.of(cast("Card | str", move), captured)  # a Move as the card: Move() refuses it
         elif isinstance(move, str):
             move = Move.from_text(move)
         elif not isinstance(move, Move):
@@ -537,11 +622,12 @@ class Game:
             return self._apply(move, renuncio=True)
         self._refuse(move)
 
-    def _refuse(self, move: Move) -> None:
+    def _refuse(self, move: Move) -> NoReturn:
+        """Raise the error that says why ``move`` is not legal now."""
         s = self._s
         card, taken = move
         hand = s.hands[s.turn]
-        legal = tuple(m.captured for m in self._legal if m.card is card and m.captured)
+        legal = tuple(m.captured for m in self.legal_moves() if m.card is card and m.captured)
         shown = " or ".join(format_cards(c) for c in legal) or "nothing"
         common = {"card": card.code, "taken": tuple(c.code for c in sorted(taken, key=_by_index)),
                   "legal_captures": legal, "player": s.turn}
@@ -625,16 +711,18 @@ class Game:
         if not self._undo:
             raise NothingToUndoError("there is no move to take back", code="nothing_to_undo")
         entry = self._undo.pop()
-        if type(entry) is _State:
+        if isinstance(entry, _State):
             events, moves, deals = entry.log_sizes
             move = self._moves[moves]
-            del self._events[events:], self._moves[moves:], self._deals[deals:]
+            self._cut_events(events)
+            del self._moves[moves:], self._deals[deals:]
             del entry.plays[entry.plays_len:]
             self._s = entry
         else:  # an ordinary play (see _apply): the table before it, and the rest undone from its records
             s = self._s
             player, before, move, _escoba = s.plays.pop()
-            event = self._events.pop()
+            event = cast(Play, self._events[-1])  # an ordinary play's own event is the last one
+            self._cut_events(len(self._events) - 1)
             self._moves.pop()
             side = event.side
             s.hands[player], s.table, s.turn = before, entry, player
@@ -648,6 +736,15 @@ class Game:
                 s.renuncios = _plus(s.renuncios, side, -1)
         self._legal = None
         return move
+
+    def _cut_events(self, length: int) -> None:
+        """Keep the first ``length`` events. A view holds the list and reads its first events as its history,
+        so once one has, the game goes on with a shortened copy (a search that plays and undoes without views
+        cuts the list in place)."""
+        if self._events_in_view:
+            self._events, self._events_in_view = self._events[:length], False
+        else:
+            del self._events[length:]
 
     # ------------------------------------------------------------------------------------- dealing
     def _shuffled_deck(self, deal: int) -> tuple[Card, ...]:
@@ -748,7 +845,7 @@ class Game:
         self._start_deal(s.deal + 1, (s.dealer + 1) % self.players)
 
     # ---------------------------------------------------------------------------------- comparing
-    def state_key(self) -> tuple:
+    def state_key(self) -> tuple[object, ...]:
         """Everything that defines the position, as a comparable value (for tests and saves)."""
         s = self._s
         return (self.rules, self.players, self.seed, self.first_dealer, s.deal, s.dealer, s.dealt,
@@ -800,38 +897,39 @@ class Game:
         """
         game = cls(players=players, rules=rules, seed=seed, dealer=dealer)
         sides = len(game.sides)
-        hands = [tuple(sorted(hand, key=_by_index)) for hand in hands]
-        table, deck = tuple(table), tuple(deck)
-        piles = [tuple(pile) for pile in piles] if piles is not None else [()] * sides
-        escobas = tuple(escobas) if escobas is not None else (0,) * sides
-        totals = tuple(totals) if totals is not None else (0,) * sides
-        placed = [card for part in (*hands, table, deck, *piles) for card in part]
+        hand_cards = [tuple(sorted(hand, key=_by_index)) for hand in hands]
+        table_cards, deck_cards = tuple(table), tuple(deck)
+        pile_cards: list[tuple[Card, ...]] = [tuple(pile) for pile in piles] if piles is not None else [()] * sides
+        side_escobas = tuple(escobas) if escobas is not None else (0,) * sides
+        side_totals = tuple(totals) if totals is not None else (0,) * sides
+        placed = [card for part in (*hand_cards, table_cards, deck_cards, *pile_cards) for card in part]
         problem = None
-        if len(hands) != players or any(len(hand) > 3 for hand in hands):
+        if len(hand_cards) != players or any(len(hand) > 3 for hand in hand_cards):
             problem = f"{players} hands of at most 3 cards are needed"
-        elif len(piles) != sides or len(escobas) != sides or len(totals) != sides:
+        elif len(pile_cards) != sides or len(side_escobas) != sides or len(side_totals) != sides:
             problem = f"piles, escobas and totals need one entry per side ({sides})"
         elif not all(type(card) is Card for card in placed) or len(set(placed)) != 40 or len(placed) != 40:
             problem = "each of the 40 cards must be in exactly one hand, the table, the deck or a pile"
-        elif len(deck) % (3 * players):
+        elif len(deck_cards) % (3 * players):
             problem = f"the deck left must deal whole rounds of 3 cards to {players} players"
-        elif type(turn) is not int or not 0 <= turn < players or not hands[turn]:
+        elif type(turn) is not int or not 0 <= turn < players or not hand_cards[turn]:
             problem = "the player to move must be a player with cards in hand"
         elif last_capturer is not None and last_capturer not in range(sides):
             problem = f"the last capturer must be a side from 0 to {sides - 1}"
         if problem:
             raise EscobaError(f"cannot build that position: {problem}", code="bad_position")
         s = game._s
-        s.deal, s.turn, s.hands, s.table = deal, turn, hands, table
-        s.table_mask = sum(card.bit for card in table)
-        s.dealt = 40 - len(deck)
-        left = set(deck)
-        s.deck = tuple(c for c in DECK if c not in left) + deck  # only the cards after ``dealt`` are read
-        s.piles, s.escobas, s.last_capturer, s.totals = piles, escobas, last_capturer, totals
-        s.initial_table = tuple(card for pile in piles for card in pile) + table
+        s.deal, s.turn, s.hands, s.table = deal, turn, hand_cards, table_cards
+        s.table_mask = sum(card.bit for card in table_cards)
+        s.dealt = 40 - len(deck_cards)
+        left = set(deck_cards)
+        s.deck = tuple(c for c in DECK if c not in left) + deck_cards  # only the cards after ``dealt`` are read
+        s.piles, s.escobas, s.last_capturer, s.totals = pile_cards, side_escobas, last_capturer, side_totals
+        s.initial_table = tuple(card for pile in pile_cards for card in pile) + table_cards
         s.dealer_capture, s.dealer_escobas, s.plays = (), 0, []
         s.hand_escobas = s.renuncios = s.sweeps = (0,) * sides
         s.round = 1 + max(0, s.dealt - (3 * players + 4)) // (3 * players)
         game._events, game._moves, game._deals, game._undo, game._legal = [], [], [], [], None
+        game._events_in_view = False
         game._undo_last_capturer = []
         return game

@@ -18,6 +18,7 @@ escoba_tutor.errors.RulesError: option 'capture' cannot be 'sideways': choose on
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +33,7 @@ class Option:
 
     name: str
     help: str
-    choices: tuple = ()
+    choices: tuple[Any, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
 
@@ -43,7 +44,8 @@ class Option:
                 raise RulesError(f"option {self.name!r} cannot be {value!r}: choose one of {shown}",
                                  option=self.name, value=repr(value)[:40])
         else:
-            if type(value) is not int or not (self.minimum <= value <= self.maximum):
+            low, high = self.minimum or 0, self.maximum or 0  # a range option sets both
+            if type(value) is not int or not (low <= value <= high):
                 raise RulesError(f"option {self.name!r} must be a whole number from {self.minimum} to "
                                  f"{self.maximum}, not {value!r}", option=self.name, value=repr(value)[:40])
 
@@ -150,7 +152,7 @@ VARIANTS: dict[str, Variant] = {v.name: v for v in (
 _VARIANT_OF_CHANGE = {next(iter(v.changes.items())): v.name for v in VARIANTS.values() if len(v.changes) == 1}
 
 # Options that cannot go together, each with the reason given to the user.
-_CONFLICTS = (
+_CONFLICTS: tuple[tuple[Callable[[Rules], bool], str], ...] = (
     (lambda r: r.renuncio and not r.must_capture,
      "renuncio penalises laying a card that could capture, which capture_optional allows: choose one"),
     (lambda r: r.ties == "both_score" and r.three_player_ties,
@@ -187,7 +189,8 @@ class Rules:
     chile: bool = False
     must_capture: bool = True
     last_play_escoba: bool = True
-    _escoba_de_mano_totals: dict = field(default=None, init=False, repr=False, compare=False, hash=False)
+    _escoba_de_mano_totals: dict[int, int] = field(default_factory=dict, init=False, repr=False, compare=False,
+                                                   hash=False)
 
     def __post_init__(self) -> None:
         for option in OPTIONS:

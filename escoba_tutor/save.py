@@ -63,7 +63,7 @@ def dump_json(game: Game) -> str:
     return json.dumps({**body, "checksum": _checksum(body)}, ensure_ascii=False, indent=1)
 
 
-def _require(data: dict, key: str, kind: type | tuple) -> Any:
+def _require(data: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
     if key not in data:
         raise SaveFormatError(f"this save has no {key!r}: the file is cut short or is not a game save",
                               field=key)

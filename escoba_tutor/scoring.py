@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .cards import SUITS, Card, Suit, as_cards
 from .errors import CardError, EscobaError
@@ -111,7 +112,7 @@ class ScoreLine:
     """
 
     item: str
-    values: tuple
+    values: tuple[Any, ...]
     points: tuple[int, ...]
     winners: tuple[int, ...]
     reason: str
@@ -171,7 +172,7 @@ class DealFacts:
         return tuple(value) if value is not None else (0,) * sides
 
 
-def _top(values: Sequence, rules: Rules, *, tie_rule: bool) -> tuple[tuple[int, ...], str]:
+def _top(values: Sequence[Any], rules: Rules, *, tie_rule: bool) -> tuple[tuple[int, ...], str]:
     """Who gets a 'strictly the most' point: one side alone on top; on a tie, nobody, unless a tie rule of the
     rules applies (``tie_rule``: this item is one the tie variants speak of)."""
     best = max(values)
@@ -183,7 +184,7 @@ def _top(values: Sequence, rules: Rules, *, tie_rule: bool) -> tuple[tuple[int, 
     return (), "tie"
 
 
-def _third_side(line_values: Sequence, top: tuple[int, ...], reason: str, has_any: Sequence[bool],
+def _third_side(line_values: Sequence[Any], top: tuple[int, ...], reason: str, has_any: Sequence[bool],
                 rules: Rules) -> tuple[tuple[int, ...], str]:
     """The three-player tie rule: two sides tied on top give the point to the third side, if it has any."""
     if rules.three_player_ties and reason == "tie" and len(line_values) == 3:
@@ -196,7 +197,7 @@ def _third_side(line_values: Sequence, top: tuple[int, ...], reason: str, has_an
     return top, reason
 
 
-def _line(item: str, values: tuple, winners: tuple[int, ...], reason: str, worth: int = 1) -> ScoreLine:
+def _line(item: str, values: tuple[Any, ...], winners: tuple[int, ...], reason: str, worth: int = 1) -> ScoreLine:
     points = tuple(worth if i in winners else 0 for i in range(len(values)))
     return ScoreLine(item, values, points, winners, reason)
 
@@ -301,48 +302,49 @@ def _renuncio_line(points: tuple[int, ...], renuncios: tuple[int, ...]) -> Score
 
 def score_deal(piles: Sequence[str | Iterable[Card | str]], escobas: Sequence[int], rules: Rules = ESCOBA,
                *, facts: DealFacts | None = None) -> DealScore:
-    """Score one deal from each side's pile of captured cards and number of escobas.
+    """Score one deal from each side's pile of captured side_piles and number of escobas.
 
-    The piles need not hold all 40 cards (a lesson may score a made-up end of deal), but no card may be in
+    The piles need not hold all 40 side_piles (a lesson may score a made-up end of deal), but no card may be in
     two piles. ``facts`` carries what some variants score besides the piles (see :class:`DealFacts`).
     """
     rules = as_rules(rules)
     if isinstance(piles, str) or not isinstance(piles, Iterable):
-        raise EscobaError("piles must be a list with one pile of cards per side", code="bad_piles")
-    piles = [as_cards(pile) for pile in piles]
-    if not 2 <= len(piles) <= 4:
-        raise EscobaError(f"a deal is scored for 2 to 4 sides, not {len(piles)}", code="side_count")
-    escobas = _per_side("escobas", escobas, len(piles))
-    if rules.three_player_ties and len(piles) != 3:
+        raise EscobaError("piles must be a list with one pile of side_piles per side", code="bad_piles")
+    side_piles = [as_cards(pile) for pile in piles]  # checked cards, one tuple per side
+    if not 2 <= len(side_piles) <= 4:
+        raise EscobaError(f"a deal is scored for 2 to 4 sides, not {len(side_piles)}", code="side_count")
+    escobas = _per_side("escobas", escobas, len(side_piles))
+    if rules.three_player_ties and len(side_piles) != 3:
         raise EscobaError("the three-player tie rule scores exactly 3 sides", code="rules_players")
     facts = facts or DealFacts()
     if not isinstance(facts, DealFacts):
         raise EscobaError("facts must be a DealFacts", code="bad_facts")
     for name in ("escobas_de_mano", "hand_escobas", "renuncios", "last_play_sweeps"):
         if getattr(facts, name) is not None:
-            _per_side(name, getattr(facts, name), len(piles))
-    if any(m > n for m, n in zip(facts.get("escobas_de_mano", len(piles)), escobas)):
+            _per_side(name, getattr(facts, name), len(side_piles))
+    if any(m > n for m, n in zip(facts.get("escobas_de_mano", len(side_piles)), escobas)):
         raise EscobaError("escobas de mano are counted among a side's escobas, so they cannot be more",
                           code="bad_escobas")
-    if len(set().union(*piles)) != sum(len(pile) for pile in piles):
+    if len(set().union(*side_piles)) != sum(len(pile) for pile in side_piles):
         seen: set[Card] = set()
-        for pile in piles:
+        for pile in side_piles:
             for card in pile:
                 if card in seen:
                     raise CardError(f"{card} is in two piles: each card is captured once",
                                     code="card_in_two_piles", token=card.code, card=card.code)
                 seen.add(card)
-    return score_piles(piles, escobas, rules, facts)
+    return score_piles(side_piles, escobas, rules, facts)
 
 
 def _per_side(name: str, values: object, sides: int) -> list[int]:
+    counts: list[int] | None
     try:
-        values = list(values)  # type: ignore[call-overload]
+        counts = list(values)  # type: ignore[call-overload]
     except TypeError:
-        values = None
-    if values is None or len(values) != sides or not all(type(n) is int and 0 <= n <= 40 for n in values):
+        counts = None
+    if counts is None or len(counts) != sides or not all(type(n) is int and 0 <= n <= 40 for n in counts):
         raise EscobaError(f"{name} must be {sides} whole numbers from 0 to 40, one per side", code="bad_escobas")
-    return values
+    return counts
 
 
 def score_piles(piles: Sequence[Sequence[Card]], escobas: Sequence[int], rules: Rules,

@@ -25,9 +25,9 @@ import math
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, Any
 
 from .bots import LEVELS, Bot, make_bot
 from .errors import EscobaError, IllegalMoveError
@@ -149,11 +149,11 @@ class SimulationResult:
         interval, and the bot's decision time (median and 95th percentile, in milliseconds)."""
         header = (f"{self.rules}, {self.players} players, {self.games} games, seed {self.seed}: "
                   f"{self.deals} deals played")
-        rows = [("side", "players", "bot", "games won", "points/deal", "escobas/deal")]
+        rows: list[tuple[str, ...]] = [("side", "players", "bot", "games won", "points/deal", "escobas/deal")]
         if stats:
             rows[0] += ("wins 95% interval", "margin/deal", "ms/move p50", "p95")
         for side, members in enumerate(self.sides):
-            row = (str(side), "+".join(map(str, members)), self.bots[side],
+            row: tuple[str, ...] = (str(side), "+".join(map(str, members)), self.bots[side],
                    f"{self.wins[side]} ({100 * self.win_rates[side]:.1f}%)",
                    f"{self.points_per_deal[side]:.2f}", f"{self.escobas_per_deal[side]:.2f}")
             if stats:
@@ -214,7 +214,7 @@ def _make(spec: BotSpec, seed: int) -> Bot:
 
 
 def simulate(players: int, games: int, seed: int, rules: Rules | str = ESCOBA,
-             bots: str | Sequence[BotSpec] = ("random",), trace: str | os.PathLike | IO[str] | None = None,
+             bots: str | Sequence[BotSpec] = ("random",), trace: str | os.PathLike[str] | IO[str] | None = None,
              progress: bool = True, jobs: int = 1) -> SimulationResult:
     """Play ``games`` whole games between bots and summarise them per side.
 
@@ -264,6 +264,7 @@ def simulate(players: int, games: int, seed: int, rules: Rules | str = ESCOBA,
     try:
         with tqdm(total=games, unit="game", desc="simulating", disable=not progress, leave=False) as bar:
             for number, game, seconds in _games(players, rules, seed, games, seats, jobs):
+                assert game.winner is not None  # a played game is over
                 wins[game.winner] += 1
                 for record in game.deals:
                     deals += 1
@@ -294,7 +295,7 @@ def simulate(players: int, games: int, seed: int, rules: Rules | str = ESCOBA,
 
 # What the worker processes of a run with jobs need; they inherit it when they are forked, so bot factories
 # that cannot be pickled (a lambda in a test) work too.
-_RUN: tuple = ()
+_RUN: tuple[Any, ...] = ()
 
 
 def _play_numbered(number: int) -> tuple[int, Game, list[list[float]]]:
@@ -302,7 +303,8 @@ def _play_numbered(number: int) -> tuple[int, Game, list[list[float]]]:
     return (number, *_play_game(players, rules, seed, number, seats))
 
 
-def _games(players: int, rules: Rules, seed: int, games: int, seats: list[BotSpec], jobs: int):
+def _games(players: int, rules: Rules, seed: int, games: int, seats: list[BotSpec], jobs: int
+           ) -> Iterator[tuple[int, Game, list[list[float]]]]:
     """Each game with its number and each seat's decision times, in the order of the game numbers."""
     global _RUN
     if jobs == 1 or games == 1 or "fork" not in multiprocessing.get_all_start_methods():
@@ -327,14 +329,16 @@ def _play_game(players: int, rules: Rules, seed: int, number: int, seats: list[B
     bots = [_make(spec, bot_seed(seed, number, player)) for player, spec in enumerate(seats)]
     seconds: list[list[float]] = [[] for _ in range(players)]
     clock = time.perf_counter
-    while not game.is_over:
-        player = game.turn
-        view = game.view(player)
+    view_of, play = game.view, game.play
+    choosers = [bot.choose for bot in bots]
+    timed = [spent.append for spent in seconds]
+    while (player := game.turn) is not None:  # None once the game is over
+        view = view_of(player)
         started = clock()
-        move = bots[player].choose(view)
-        seconds[player].append(clock() - started)
+        move = choosers[player](view)
+        timed[player](clock() - started)
         try:
-            game.play(move)
+            play(move)
         except IllegalMoveError as error:  # a bot bug: say which bot, not just which move
             raise EscobaError(f"the {_bot_name(seats[player])!r} bot of player {player} chose an illegal move "
                               f"in game {number}: {error}", code="bad_bot_move", player=player) from error

@@ -22,20 +22,22 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from itertools import combinations
-from typing import IO, Any, NamedTuple
+from operator import attrgetter
+from typing import IO, Any, NamedTuple, cast
 
 from .captures import legal_captures
-from .cards import Card, format_cards, parse_card
+from .cards import DECK, Card, format_cards, parse_card
 from .errors import EscobaError
 from .game import SIDES, DealRecord, Game
 from .rules import PROFILES, Rules
 from .scoring import DealFacts, score_deal
 
-__all__ = ["TRACE_KEYS", "PLAY_KEYS", "deal_to_json", "game_to_json", "TraceWriter", "open_trace", "Problem",
-           "check_trace"]
+__all__ = ["TRACE_KEYS", "PLAY_KEYS", "deal_to_json", "game_to_json", "game_lines", "TraceWriter", "open_trace",
+           "Problem", "check_trace"]
 
 #: The keys of every deal object, in the order they are written; "variants" is added (after "rules") only
 #: when the game's rules differ from their profile.
@@ -50,8 +52,17 @@ _TABLE_CARDS = 4
 
 
 # ---------------------------------------------------------------------------------------------- writing
+_code = attrgetter("code")
+_index = attrgetter("index")
+
+
 def _codes(cards: Iterable[Card]) -> list[str]:
-    return [card.code for card in cards]
+    return list(map(_code, cards))
+
+
+def _sorted_codes(cards: Iterable[Card]) -> list[str]:
+    """The codes in deck order (as ``sorted(cards)``, with the order read in C rather than by ``Card.__lt__``)."""
+    return list(map(_code, sorted(cards, key=_index)))
 
 
 def deal_to_json(game_number: int, game: Game, record: DealRecord) -> dict[str, Any]:
@@ -66,12 +77,13 @@ def deal_to_json(game_number: int, game: Game, record: DealRecord) -> dict[str, 
         sides=[list(side) for side in game.sides],
         dealer=record.dealer,
         table=_codes(record.table),  # in the order dealt: the escoba-de-mano-by-pairs variant depends on it
-        dealer_capture=_codes(sorted(record.dealer_capture)),
+        dealer_capture=_sorted_codes(record.dealer_capture),
         dealer_escobas=record.dealer_escobas,
-        plays=[{"player": play.player, "hand": _codes(play.hand), "card": play.move.card.code,
-                "captured": _codes(sorted(play.move.captured)), "escoba": play.escoba}
-               for play in record.plays],
-        leftover=_codes(sorted(record.leftover)),
+        # Written for every play of every simulated deal: the records are unpacked, not read field by field.
+        plays=[{"player": player, "hand": list(map(_code, hand)), "card": card.code,
+                "captured": _sorted_codes(captured) if captured else [], "escoba": escoba}
+               for player, hand, (card, captured), escoba in record.plays],
+        leftover=_sorted_codes(record.leftover),
         leftover_to=record.leftover_to,
         piles=[_codes(pile) for pile in record.piles],
         escobas=list(record.escobas),
@@ -86,6 +98,52 @@ def game_to_json(game_number: int, game: Game) -> list[dict[str, Any]]:
     return [deal_to_json(game_number, game, record) for record in game.deals]
 
 
+# ------------------------------------------------------------------------- writing, fast (simulate --trace)
+# The trace lines that TraceWriter writes are json.dumps(deal_to_json(...)) character for character
+# (tests/test_trace.py checks it on every variant), built as text directly: the simulator writes one for every
+# deal it plays, and building the objects first would cost more than playing the deal's last plays. Card
+# codes and numbers need no escaping; the rules' names and options still go through json.dumps.
+_QUOTED = {card: f'"{card.code}"' for card in DECK}
+_quoted = _QUOTED.__getitem__
+
+
+def _card_list(cards: Iterable[Card]) -> str:
+    return "[" + ", ".join(map(_quoted, cards)) + "]"
+
+
+def _sorted_card_list(cards: Iterable[Card]) -> str:
+    return "[" + ", ".join(map(_quoted, sorted(cards, key=_index))) + "]"
+
+
+def _int_list_text(numbers: Iterable[int]) -> str:
+    return "[" + ", ".join(map(str, numbers)) + "]"
+
+
+def game_lines(game_number: int, game: Game) -> list[str]:
+    """Every finished deal of ``game`` as a trace line (with its newline): ``json.dumps`` of
+    :func:`deal_to_json`, built as text."""
+    changes = game.rules.changes()
+    variants = f', "variants": {json.dumps(changes)}' if changes else ""
+    rules = (f', "rules": {json.dumps(game.rules.profile)}{variants}, "players": {game.players}, '
+             f'"sides": {json.dumps([list(side) for side in game.sides])}')
+    lines = []
+    for record in game.deals:
+        plays = ", ".join([
+            f'{{"player": {player}, "hand": [{", ".join(map(_quoted, hand))}], "card": {_quoted(card)}, '
+            f'"captured": {_sorted_card_list(captured) if captured else "[]"}, '
+            f'"escoba": {"true" if escoba else "false"}}}'
+            for player, hand, (card, captured), escoba in record.plays])
+        leftover_to = "null" if record.leftover_to is None else record.leftover_to
+        lines.append(
+            f'{{"game": {game_number}, "deal": {record.deal}{rules}, "dealer": {record.dealer}, '
+            f'"table": {_card_list(record.table)}, "dealer_capture": {_sorted_card_list(record.dealer_capture)}, '
+            f'"dealer_escobas": {record.dealer_escobas}, "plays": [{plays}], '
+            f'"leftover": {_sorted_card_list(record.leftover)}, "leftover_to": {leftover_to}, '
+            f'"piles": [{", ".join(map(_card_list, record.piles))}], "escobas": {_int_list_text(record.escobas)}, '
+            f'"points": {_int_list_text(record.score.points)}, "totals": {_int_list_text(record.totals)}}}\n')
+    return lines
+
+
 class TraceWriter:
     """Writes trace objects, one JSON line each, to a text file (opened by :func:`open_trace`) or stream."""
 
@@ -95,7 +153,7 @@ class TraceWriter:
         self.deals_written = 0
 
     def write_game(self, game_number: int, game: Game) -> None:
-        lines = [json.dumps(data) + "\n" for data in game_to_json(game_number, game)]
+        lines = game_lines(game_number, game)
         # One write per game, so a run stopped with Ctrl-C leaves whole games only.
         self._stream.write("".join(lines))
         self._stream.flush()
@@ -114,7 +172,7 @@ class TraceWriter:
         self.close()
 
 
-def open_trace(target: str | os.PathLike | IO[str]) -> TraceWriter:
+def open_trace(target: str | os.PathLike[str] | IO[str]) -> TraceWriter:
     """A :class:`TraceWriter` on a path (created or emptied now) or on an open text stream.
 
     A path that cannot be written raises an :class:`EscobaError` with code ``trace_unwritable`` at once,
@@ -197,12 +255,12 @@ def _is_int(value: Any) -> bool:
     return type(value) is int
 
 
-def _int(data: dict, key: str, low: int = 0, high: int | None = None, play: int | None = None) -> int:
+def _int(data: dict[str, Any], key: str, low: int = 0, high: int | None = None, play: int | None = None) -> int:
     value = data[key]
     if not _is_int(value) or value < low or (high is not None and value > high):
         upper = "" if high is None else f" to {high}"
         raise _Bad(f"{key!r} must be a whole number from {low}{upper}, not {value!r}"[:160], play)
-    return value
+    return cast(int, value)
 
 
 def _card(code: Any, key: str, play: int | None = None) -> Card:
@@ -226,14 +284,15 @@ def _cards(value: Any, key: str, play: int | None = None) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-def _int_list(data: dict, key: str, length: int) -> list[int]:
+def _int_list(data: dict[str, Any], key: str, length: int) -> list[int]:
     value = data[key]
     if not isinstance(value, list) or len(value) != length or not all(_is_int(v) for v in value):
         raise _Bad(f"{key!r} must be a list of {length} whole numbers, one per side, not {value!r}"[:160])
     return value
 
 
-def _keys(data: dict, required: tuple[str, ...], optional: tuple[str, ...] = (), play: int | None = None) -> None:
+def _keys(data: dict[str, Any], required: tuple[str, ...], optional: tuple[str, ...] = (),
+          play: int | None = None) -> None:
     missing = [k for k in required if k not in data]
     extra = [k for k in data if k not in required and k not in optional]
     if missing or extra:
@@ -320,7 +379,7 @@ def _dealer_takes(table: tuple[Card, ...], rules: Rules) -> tuple[frozenset[Card
     return frozenset(), 0
 
 
-def _check_deal(deal: _Deal, report) -> tuple[int, ...]:
+def _check_deal(deal: _Deal, report: Callable[..., None]) -> tuple[int, ...]:
     """Re-play one deal from its table and the stated hands; report what breaks. Returns the deal's points
     as scored from the stated piles (or the stated points when those piles cannot be scored)."""
     n, rules, sides = deal.players, deal.rules, len(deal.sides)
@@ -337,6 +396,7 @@ def _check_deal(deal: _Deal, report) -> tuple[int, ...]:
 
     # Escoba de mano (RULES.md §2): decided by the rules from the table alone.
     dealer_side = side_of[deal.dealer]
+    taken: AbstractSet[Card]
     taken, owed = _dealer_takes(deal.table, rules)
     if (frozenset(deal.dealer_capture), deal.dealer_escobas) != (taken, owed):
         total = sum(card.value for card in deal.table)
@@ -473,11 +533,11 @@ def _winner(totals: tuple[int, ...], target: int) -> int | None:
     return leaders[0] if best >= target and len(leaders) == 1 else None
 
 
-def _lines(source: str | os.PathLike | Iterable[str | bytes | dict]) -> Iterator[tuple[int, Any]]:
+def _lines(source: str | os.PathLike[str] | Iterable[str | bytes | dict[str, Any]]) -> Iterator[tuple[int, Any]]:
     """(line number, parsed object or a _Bad) for every non-blank line."""
     if isinstance(source, (str, os.PathLike)):
         with open(source, encoding="utf-8") as stream:
-            items: list = stream.readlines()
+            items: list[Any] = stream.readlines()
     else:
         items = list(source)
     for number, item in enumerate(items, 1):
@@ -497,7 +557,7 @@ def _lines(source: str | os.PathLike | Iterable[str | bytes | dict]) -> Iterator
             yield number, _Bad(f"not JSON: {error}"[:160])
 
 
-def check_trace(source: str | os.PathLike | Iterable[str | bytes | dict]) -> list[Problem]:
+def check_trace(source: str | os.PathLike[str] | Iterable[str | bytes | dict[str, Any]]) -> list[Problem]:
     """Every problem in a trace (a path, or its lines as text or parsed objects); an empty list if it is valid.
 
     Each game is re-played from its trace alone: turn order from the dealer (RULES.md §2), no card dealt
@@ -555,8 +615,9 @@ def check_trace(source: str | os.PathLike | Iterable[str | bytes | dict]) -> lis
         if deal.players != game.players or deal.rules != game.rules:
             report("the players or the rules change within the game")
         if game.won_after is not None:
-            report(f"side {_winner(game.totals, game.rules.target)} had already won after deal {game.won_after}, "
-                   "so no deal may follow")
+            # The totals are unknown again if a line that could not be read came between.
+            who = "a side" if game.totals is None else f"side {_winner(game.totals, game.rules.target)}"
+            report(f"{who} had already won after deal {game.won_after}, so no deal may follow")
         if game.next_deal is not None and deal.deal != game.next_deal:
             report(f"deal {game.next_deal} was expected here (a deal is missing or repeated)")
         if game.dealer is not None and deal.dealer != (game.dealer + 1) % deal.players:

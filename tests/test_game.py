@@ -507,3 +507,22 @@ def test_a_random_game_goes_on_after_refusals():
                 game.play(bad)
         assert game.state_key() == before
         play_randomly(game, rng, 1)
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_view_keeps_its_moment_after_undo_and_other_moves(seed):
+    """A view fills in some fields only when they are read: they must still be those of its moment."""
+    game = Game(players=2, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(20):
+        game.play(rng.choice(game.legal_moves()))
+    views = [game.view(player) for player in (0, 1)]
+    expected = [(view.player, game.history, game.table, game.piles, game.hand(view.player)) for view in views]
+    for _ in range(3):
+        game.undo()
+    for _ in range(8):  # other moves after the undo, across a round's end
+        game.play(game.legal_moves()[-1])
+    for view, (player, history, table, piles, hand) in zip(views, expected):
+        assert (view.player, view.history, view.table, view.hand) == (player, history, table, hand)
+        assert view.pile_sizes == tuple(map(len, piles))
+        assert view.seen == frozenset([*table, *hand, *(card for pile in piles for card in pile)])

@@ -94,6 +94,27 @@ def test_cards_already_captured_make_a_later_moment_of_the_deal():
         position_view("5o 6c", "4c 11e 2o")
 
 
+@pytest.mark.parametrize("seed", [2, 9, 31])
+@pytest.mark.parametrize("rules", ["escoba", "escoba+capture_optional", "scopa"])
+def test_a_position_from_cards_is_what_the_game_shows_at_that_moment(seed, rules):
+    """The cards a lesson gives (hand, table, captured) make the same moves and the same knowledge as the game
+    they come from, at each turn of its first deal with the same number of cards in both hands."""
+    game = Game(players=2, rules=rules, seed=seed, dealer=1)
+    checked = 0
+    while game.deals == () and not game.is_over:
+        turn = game.turn
+        if turn == 0 and len(game.hand(0)) == len(game.hand(1)):
+            real = game.view(0)
+            built = position_view(game.table, game.hand(0), [c for pile in game.piles for c in pile], rules)
+            assert set(built.legal_moves) == set(real.legal_moves) and built.legal_moves
+            assert (built.seen, built.deck_left, built.hand_sizes, sum(built.pile_sizes)) == (
+                real.seen, real.deck_left, real.hand_sizes, sum(real.pile_sizes))
+            assert set(built.hand) == set(real.hand) and built.my_turn
+            checked += 1
+        game.play(game.legal_moves()[0])
+    assert checked >= 3
+
+
 def test_set_position_refuses_an_unknown_input():
     panel = HintPanel(table="1o 7o 2c 2b", hand="3c 7e 12b")
     with pytest.raises(TypeError, match="table_cards"):

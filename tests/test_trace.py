@@ -12,7 +12,16 @@ import pytest
 
 from escoba_tutor import ESCOBA, Game, parse_cards, rules_by_name
 from escoba_tutor.simulate import simulate
-from escoba_tutor.trace import PLAY_KEYS, TRACE_KEYS, Problem, _dealer_takes, check_trace, game_to_json
+from escoba_tutor.trace import (
+    PLAY_KEYS,
+    TRACE_KEYS,
+    Problem,
+    TraceWriter,
+    _dealer_takes,
+    check_trace,
+    game_lines,
+    game_to_json,
+)
 
 CODE = re.compile(r"(?:[1-7]|1[012])[oceb]")
 
@@ -325,3 +334,23 @@ def test_problem_text_names_where():
     problem = Problem(line=3, game=0, deal=2, play=5, message="7o is not in player 1's hand")
     assert str(problem) == "line 3, game 0, deal 2, play 5: 7o is not in player 1's hand"
     assert str(Problem(None, None, None, None, "empty")) == "empty"
+
+
+@pytest.mark.parametrize(("rules", "players"), [
+    ("escoba", 2), ("escoba", 3), ("escoba", 4), ("scopa", 2), ("escoba+capture_optional", 2),
+    ("escoba+escoba_de_mano_pairs", 2), ("escoba+renuncio", 2), ("escoba+chile", 3), ("escoba+target=31", 4),
+    ("escoba+no_last_play_escoba+ties_both_score", 2),
+])
+def test_the_written_lines_are_the_trace_objects_as_json(rules, players):
+    """The writer builds its lines as text; they must be json.dumps of deal_to_json, character for character."""
+    for seed in range(4):
+        game = Game(players=players, rules=rules, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            game.play(rng.choice(game.legal_moves() + game.renuncio_moves()))
+        expected = [json.dumps(data) + "\n" for data in game_to_json(seed, game)]
+        assert game_lines(seed, game) == expected
+        stream = io.StringIO()
+        with TraceWriter(stream) as writer:
+            writer.write_game(seed, game)
+        assert stream.getvalue() == "".join(expected) and writer.deals_written == len(expected)

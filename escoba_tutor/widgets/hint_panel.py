@@ -26,7 +26,7 @@ from traitlets import Any, Dict, HasTraits, Int, List, Unicode, observe, validat
 from ..cards import DECK, as_cards
 from ..errors import EscobaError
 from ..expert import ExpertBot
-from ..game import SIDES, Move, PlayerView
+from ..game import Game, Move, PlayerView
 from ..hints import Hint, Reason, hints
 from ..rules import ESCOBA, as_rules
 from .i18n import DEFAULT_LANGUAGE, Translator, normalize_language
@@ -111,25 +111,13 @@ def position_view(table, hand, seen=(), rules=ESCOBA) -> PlayerView:
         missing = (deck_left % 6) if deck_left >= 0 else deck_left
         raise EscobaError(f"these cards cannot be a moment of a 2-player deal: {missing} more cards must be "
                           "among those already captured (seen)", code="bad_position", missing=missing)
-    legal = _legal_moves(hand, table, rules)
-    piles = ((len(seen) + 1) // 2, len(seen) // 2)  # shared out evenly: whose they are is not said
-    return PlayerView(player=0, side=0, sides=SIDES[2], rules=rules, deal=0, dealer=1, turn=0, hand=hand,
-                      table=table, hand_sizes=(len(hand), len(hand)), pile_sizes=piles, escobas=(0, 0),
-                      deck_left=deck_left, totals=(0, 0), seen=frozenset(everything), legal_moves=legal,
-                      history=(), winner=None)
-
-
-def _legal_moves(hand, table, rules) -> tuple[Move, ...]:
-    from ..captures import captures_on
-
-    mask = sum(c.bit for c in table)
-    moves = []
-    for card in hand:
-        captures = captures_on(card, mask, rules)
-        moves += [Move(card, taken) for taken in captures]
-        if not captures or not rules.must_capture:
-            moves.append(Move(card))
-    return tuple(moves)
+    # The game itself holds the position, so the moves and the view are the ones a game gives: the other player
+    # gets as many cards as the learner from the unseen ones (the view only says how many), the rest is the deck.
+    unseen = [card for card in DECK if card not in everything]
+    other, deck = unseen[:len(hand)], unseen[len(hand):]
+    piles = (seen[:(len(seen) + 1) // 2], seen[(len(seen) + 1) // 2:])  # shared out evenly: whose is not said
+    game = Game.at_position(2, rules, dealer=1, turn=0, hands=(hand, other), table=table, deck=deck, piles=piles)
+    return game.view(0)
 
 
 class HintModel(HasTraits):
