@@ -26,6 +26,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import TypeVar
 
 from .captures import CaptureCheck, check_capture, legal_captures
 from .cards import DECK, SUITS, Card, Suit, as_cards, format_cards
@@ -54,6 +55,7 @@ _MAX_SEVERAL = 5  # more captures than this is a search, not a lesson
 # classic slip is to count the sota as 8), or missing a suit (an invalid setenta).
 _PILE_MIX = (("plain", 0.50), ("figures_only", 0.25), ("missing", 0.25))
 _ATTEMPTS = 500
+T = TypeVar("T")
 
 
 def _check_seed(seed: object) -> int:
@@ -200,7 +202,7 @@ def _counted(pile: Sequence[Card], rules: Rules) -> list[Card]:
     return [c for c in pile if c.rank <= 7] if rules.setenta_cards == "low" else list(pile)
 
 
-def _subsets(items: Sequence) -> Iterable[tuple]:
+def _subsets(items: Sequence[T]) -> Iterable[tuple[T, ...]]:
     """Non-empty subsets, smallest first: the simplest explanation of a number wins."""
     for size in range(1, len(items) + 1):
         yield from combinations(items, size)
@@ -240,25 +242,27 @@ def check_setenta(pile: str | Iterable[Card | str], given: int | None, rules: Ru
     counted = _counted(pile, rules)
     # A suit whose best card is a figure: the figure a learner would most likely have counted there is its
     # highest one (the rey before the caballo before the sota).
-    figures = [max((c for c in counted if c.suit is b.suit and c.is_figure), key=lambda c: c.rank)
-               for b in expected.best if b.card.is_figure]
+    # (the setenta is valid here, so every suit has its best card)
+    best = [(b.card, b.value) for b in expected.best if b.card is not None and b.value is not None]
+    figures = [max((c for c in counted if c.suit is card.suit and c.is_figure), key=lambda c: c.rank)
+               for card, _value in best if card.is_figure]
     for chosen in _subsets([c for c in figures if c.value != 10]):
         if total - sum(10 - c.value for c in chosen) == given:
             return SetentaCheck(False, given, expected, "figure_capture_value", cards=chosen)
     for chosen in _subsets([c for c in figures if c.rank != 10]):
         if total + sum(c.rank - 10 for c in chosen) == given:
             return SetentaCheck(False, given, expected, "figure_printed", cards=chosen)
-    slips = []  # (the highest-numbered card of a suit, the best one) where they differ in value
-    for b in expected.best:
-        top = max((c for c in counted if c.suit is b.suit), key=lambda c: (c.rank, -c.index))
-        if top.setenta_value < b.value:
-            slips.append((top, b.card))
-    for chosen in _subsets(slips):
-        if total - sum(better.setenta_value - top.setenta_value for top, better in chosen) == given:
-            return SetentaCheck(False, given, expected, "wrong_best", cards=tuple(t for t, _ in chosen),
-                                better=tuple(b for _, b in chosen))
+    slips: list[tuple[Card, Card]] = []  # (the highest-numbered card of a suit, the best one) where they differ
+    for card, value in best:
+        top = max((c for c in counted if c.suit is card.suit), key=lambda c: (c.rank, -c.index))
+        if top.setenta_value < value:
+            slips.append((top, card))
+    for pairs in _subsets(slips):
+        if total - sum(better.setenta_value - top.setenta_value for top, better in pairs) == given:
+            return SetentaCheck(False, given, expected, "wrong_best", cards=tuple(t for t, _ in pairs),
+                                better=tuple(b for _, b in pairs))
     by_capture = sum(max(c.value for c in counted if c.suit is suit) for suit in SUITS)
-    if given in (by_capture, sum(b.card.value for b in expected.best)):
+    if given in (by_capture, sum(card.value for card, _value in best)):
         return SetentaCheck(False, given, expected, "capture_values")
     if len(counted) > 4 and given == sum(c.setenta_value for c in counted):
         return SetentaCheck(False, given, expected, "summed_all")
@@ -313,7 +317,8 @@ def _pile(rng: random.Random, pool: list[Card], want: str) -> list[Card] | None:
     if not full.valid:
         return None
     if want == "figures_only":
-        return pile if full.best[SUITS.index(suit)].card.is_figure else None
+        best_card = full.best[SUITS.index(suit)].card
+        return pile if best_card is not None and best_card.is_figure else None
     return pile
 
 
@@ -385,7 +390,7 @@ class PointsCheck:
 
     item: str
     ok: bool
-    given: tuple[int, ...]
+    given: tuple[int, ...] | None
     expected: tuple[int, ...]
     line: object
 
@@ -427,8 +432,8 @@ class PointsDrill:
         """
         results = []
         for item in self.items:
-            given = choices.get(item)
-            given = None if given is None else tuple(sorted(given))
+            chosen = choices.get(item)
+            given = None if chosen is None else tuple(sorted(chosen))
             expected = self.expected(item)
             try:
                 line = self.answer.line(item)
