@@ -17,8 +17,10 @@ import argparse
 import os
 import random
 import re
+import shutil
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NoReturn
 
 from . import __version__
@@ -130,6 +132,13 @@ def build_parser() -> argparse.ArgumentParser:
                     "any rule it breaks. Exit 0 when valid, 1 when there are problems.")
     check.add_argument("file", metavar="FILE", help="a trace (JSON Lines, one deal a line)")
 
+    copy = commands.add_parser(
+        "copy-lessons", help="write the lessons' notebooks to a folder, to edit them and serve the copy",
+        description="Write every lesson's notebook (Spanish in DIR/es, English in DIR/en) to DIR, to edit them in "
+                    "Jupyter; then 'escoba-tutor --lessons DIR' serves the edited copy. Nothing is overwritten: "
+                    "name a new or empty folder.")
+    copy.add_argument("folder", metavar="DIR", help="where to write the notebooks (created if needed)")
+
     sheet = commands.add_parser(
         "worksheet", help="write a printable worksheet of exercises, with its answer key",
         description="Write one self-contained HTML page of exercises (find every capture, work out the setenta, "
@@ -198,6 +207,35 @@ def _worksheet(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _copy_lessons(args: argparse.Namespace) -> int:
+    from .app import LANGS, lessons_dir
+
+    origin, target = lessons_dir(), Path(args.folder)
+    names = sorted(path.relative_to(origin) for lang in LANGS for path in (origin / lang).glob("*.ipynb"))
+    problem = None
+    if target.exists() and not target.is_dir():
+        problem = f"{target} is a file: name a new or empty folder"
+    elif any((target / name).exists() for name in names):
+        there = next(name for name in names if (target / name).exists())
+        problem = f"{target / there} exists already: name a new folder, so that no edited lesson is overwritten"
+    if problem:
+        raise _UsageError("copy-lessons", f"argument DIR: {problem}")
+    written: list[Path] = []
+    try:
+        for name in names:
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(origin / name, target / name)
+            written.append(target / name)
+    except OSError as error:
+        for path in written:  # nothing half-written
+            path.unlink(missing_ok=True)
+        raise _UsageError("copy-lessons", f"argument DIR: cannot write to {target}: "
+                                          f"{error.strerror or error}") from None
+    print(f"{PROG}: wrote {len(written)} lesson notebooks to {target} ({', '.join(LANGS)}). Edit them in "
+          f"Jupyter, then serve them with: {PROG} --lessons {target}")
+    return EXIT_OK
+
+
 def _port(text: str) -> int:
     port = _whole(text, "the port")
     if not 1 <= port <= 65535:
@@ -247,7 +285,9 @@ def _serve_options(parser: argparse.ArgumentParser, defaults_only: bool = False)
     parser.add_argument("--no-browser", dest="browser", action="store_false", help="do not open a browser")
     parser.add_argument("--cull-idle", type=_minutes, default=10, metavar="MINUTES",
                         help="stop a student's kernel after this many idle minutes (default 10)")
-    parser.add_argument("--lessons", metavar="DIR", help="the lessons folder (default: the project's lessons/)")
+    parser.add_argument("--lessons", metavar="DIR",
+                        help="serve the lessons in this folder, e.g. a copy written by copy-lessons and edited "
+                             "(default: the lessons installed with escoba-tutor)")
     parser.add_argument("--base-url", type=_url_prefix, default="/", metavar="PATH",
                         help="serve under this URL prefix (default /)")
 
@@ -334,6 +374,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _check_trace(args)
         if args.command == "worksheet":
             return _worksheet(args)
+        if args.command == "copy-lessons":
+            return _copy_lessons(args)
         if args.command in (None, "serve"):
             return _serve(args)
         parser.print_help()

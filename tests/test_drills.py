@@ -321,7 +321,7 @@ def test_points_chosen_item_by_item():
         "2 de 4 bien.",
         "Cartas — no: nadie: empate a 20.",
         "Oros — bien: nadie: empate a 5.",
-        "Siete de oros (velo) — bien: el siete de oros es de Luis.",
+        "Siete de oros (velo) — bien: Luis tiene el siete de oros.",
         "Setenta: elige quién se lo lleva."]
     toggles["cards"].value = "none"
     toggles["setenta"].value = "1"
@@ -371,7 +371,6 @@ def test_the_answer_of_a_setenta_drill_is_the_explainer_shown_whole():
                         "(la línea de las escobas) y game_end (quién gana la partida)"),
     ({"seed": -5}, "Revisa el ejercicio: el número del ejercicio es un número entero, 0 o mayor"),
     ({"seed": "abc"}, "Revisa el ejercicio: el número del ejercicio es un número entero, 0 o mayor"),
-
     ({"rules": "escoba+chile"}, "Revisa el ejercicio: estas reglas necesitan otro número de jugadores"),
     ({"rules": 3}, "Revisa el ejercicio: estas reglas no son válidas"),
 ])

@@ -9,7 +9,9 @@ import re
 import pytest
 
 from escoba_tutor import Game
-from escoba_tutor.widgets.game_table import GameTable
+from escoba_tutor.widgets.game_table import GameTable, describe_play, leftover_words
+from escoba_tutor.widgets.i18n import Translator
+from escoba_tutor.widgets.phrases import sentence_start
 from escoba_tutor.widgets.session import GameSession
 
 
@@ -48,7 +50,8 @@ def test_a_whole_game_played_by_clicking_rows():
         elif my_turn(table):
             play_a_row(table, rng)
     assert s.phase == "game_over" and s.game.winner is not None
-    assert "gana la partida" in table._sheet_box.children[-1].value
+    said = table._sheet_box.children[-1].value  # agreeing with who won: "¡Has ganado…!", "¡El ordenador gana…!"
+    assert ("Has ganado la partida" if s.game.winner == 0 else "¡El ordenador gana la partida") in said, said
     assert max(s.game.totals) >= 21
 
 
@@ -112,7 +115,7 @@ def test_three_and_four_players(players):
     s = table.session
     assert len(table._other_rows) == players - 1
     if players == 4:
-        assert "You and your partner" in table._scores.value
+        assert "Your team" in table._scores.value and "The computer&#x27;s team" in table._scores.value
         assert any("Your partner" in row.group_label for row in table._other_rows)
     rng = random.Random(players)
     for _ in range(12):
@@ -144,7 +147,7 @@ def test_save_file_and_resume_code_bring_back_the_same_game():
     assert Game.from_json(data).state_key() == expected
 
 
-@pytest.mark.parametrize("text, expected", [("NOT-A-CODE", "no cuadra"), ("", "no es una partida guardada"),
+@pytest.mark.parametrize("text, expected", [("NOT-A-CODE", "no cuadra"), ("", "está vacío"),
                                             ("{\"format\": 1}", "no es una partida guardada")])
 def test_a_bad_resume_code_or_file_is_explained_and_changes_nothing(text, expected):
     table = GameTable(players=2, seed=6, delay=0)
@@ -259,7 +262,7 @@ def test_clicks_during_the_computers_turn_are_ignored_with_a_visible_reason():
         browser_sets(picker, selected=picker.rows[0]["id"])
         table._play.click()
         assert table._announce.message.startswith("Espera: juega el ordenador.")
-        assert "Ordenador está pensando" in table._announce.message  # what was said before stays readable
+        assert "El ordenador está pensando" in table._announce.message  # what was said before stays readable
         browser_double_clicks(picker, picker.rows[0]["id"], picker.revision)
         assert table._announce.message.startswith("Espera: juega el ordenador.")
         assert s.game.state_key() == before and s.computer_to_move
@@ -282,8 +285,7 @@ def test_a_refused_play_names_the_cards_in_words():
     table._captures._hand_row.selected = [card.code]
     table._play.click()
     said = table._announce.message
-    assert said.startswith(table._captures._hand_row.labels[table._captures._hand_row.cards.index(card.code)]
-                           .capitalize())
+    assert said.startswith(sentence_start(Translator("es").the_card(card)) + " puede hacer baza"), said
     assert not re.search(r"\b(1[0-2]|[1-7])[oceb]\b", said), said  # no card codes in the sentence
 
 
@@ -334,6 +336,60 @@ def test_after_a_deal_the_expert_names_the_costliest_play():
     assert table._expert_review._text.value == ""
     table._expert_review._ask.click()
     text = table._expert_review._text.value
-    assert "Your costliest play of this deal was play" in text or "as good as the expert" in text
+    assert "Your costliest play in this deal was play" in text or "as good as the expert" in text
     s.next_deal()
     assert table._expert_review._text.value == "" and table._expert_review.layout.display == "none"
+
+
+@pytest.mark.parametrize("lang, player, captured, escoba, expected", [
+    ("es", 1, "5e", False, "El ordenador juega el rey de bastos y se lleva el cinco de espadas."),
+    ("es", 0, "5e", False, "Juegas el rey de bastos y te llevas el cinco de espadas."),
+    ("es", 1, "", False, "El ordenador deja el rey de bastos en la mesa."),
+    ("es", 0, "2c 3e", True, "Juegas el rey de bastos y te llevas el dos de copas y el tres de espadas: ¡escoba!"),
+    ("en", 1, "5e", False, "The computer plays the king of clubs and takes the five of swords."),
+    ("en", 0, "", False, "You lay the king of clubs on the table."),
+])
+def test_a_play_is_a_sentence_that_agrees_with_who_played(lang, player, captured, escoba, expected):
+    session = GameTable(players=2, seed=3, delay=0).session
+    from escoba_tutor.cards import parse_cards
+
+    assert describe_play(Translator(lang), session, player, "12b", parse_cards(captured), escoba) == expected
+
+
+def test_a_masculine_or_feminine_card_laid_down_reads_right():
+    session = GameTable(players=2, seed=3, delay=0).session
+    _ = Translator("es")
+    assert describe_play(_, session, 1, "10o", (), False) == "El ordenador deja la sota de oros en la mesa."
+    assert describe_play(_, session, 1, "11o", (), False) == "El ordenador deja el caballo de oros en la mesa."
+
+
+def test_the_end_of_a_deal_says_how_many_cards_are_left_and_who_takes_them():
+    table = GameTable(players=2, seed=5, delay=0)
+    s = table.session
+    while s.phase == "play":
+        s.play(s.game.legal_moves()[0])
+    record = s.game.deals[-1]
+    said = leftover_words(Translator("es"), s, record)
+    left = len(record.leftover)
+    assert left > 0  # under Escoba the leftover is never empty
+    form = "queda 1 carta" if left == 1 else f"quedan {left} cartas"
+    assert said.startswith(f"Fin de la mano: {form} en la mesa (")
+    taker = ("te la llevas tú" if left == 1 else "te las llevas tú") if record.leftover_to == 0 else \
+        ("El ordenador ha hecho la última baza, así que se la" if left == 1 else
+         "El ordenador ha hecho la última baza, así que se las")
+    assert taker in said, said
+    assert said in table._announce.message  # the status line says it at the deal's end
+    en = leftover_words(Translator("en"), s, record)
+    assert ("You made the last capture" if record.leftover_to == 0 else "The computer made the last capture") in en
+
+
+def test_the_score_sheet_of_a_game_speaks_to_you():
+    table = GameTable(players=2, seed=5, delay=0)
+    s = table.session
+    while s.phase == "play":
+        s.play(s.game.legal_moves()[0])
+    sheet = table._sheet_box.children[1]
+    assert sheet.you == 0
+    reasons = [row[-1] for row in sheet.model.rows(Translator("es"), sheet.names, sheet.you)]
+    assert not any(r.startswith("Tú ") or " tú tiene" in r for r in reasons), reasons
+    assert any(r.startswith(("tienes", "Ordenador tiene", "nadie", "un punto", "empate")) for r in reasons), reasons

@@ -15,12 +15,14 @@ import html
 import ipywidgets as w
 from traitlets import Float, Unicode, observe, validate
 
-from ..errors import EscobaError
+from ..errors import EscobaError, IllegalMoveError
 from ..game import Move
 from ..rules import PROFILES
-from .capture_table import CaptureModel, CaptureTable, captures_in_words, error_text, sentence_start
-from .i18n import DEFAULT_LANGUAGE, Translator, normalize_language
+from .capture_table import CaptureModel, CaptureTable
+from .error_words import error_words
+from .i18n import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from .look import SharedLook
+from .phrases import sentence_start, the_cards
 from .primitives import CardRow, LiveRegion
 from .safety import guarded
 from .session import GameSession
@@ -32,30 +34,76 @@ def side_names(_: Translator, session: GameSession) -> list[str]:
     if session.mode == "pass_and_play":
         return [_("Player {n}", n=i + 1) for i in range(session.players)]
     if session.players == 4:
-        return [_("You and your partner"), _("The computer's pair")]
+        return [_("Your team"), _("The computer's team")]
     if session.players == 3:
         return [_("You"), _("Computer 1"), _("Computer 2")]
-    return [_("You"), _("Computer")]
+    return [_("You"), _("The computer")]
+
+
+def you_side(session: GameSession) -> int | None:
+    """The side the student reads as "you" (sentences about it say "you take", not "You takes"); none when two
+    students share the screen, and none with four players, where the sides are teams ("Your team takes")."""
+    return 0 if session.mode == "computer" and session.players in (2, 3) else None
 
 
 def player_name(_: Translator, session: GameSession, player: int) -> str:
+    """A player as the subject of a sentence about someone else: ``The computer``, ``Your partner``."""
     if player in session.humans:
         return _("Player {n}", n=player + 1) if session.mode == "pass_and_play" else _("You")
     if session.players == 4 and player == 2:
         return _("Your partner")
-    return _("Computer") if session.players == 2 else _("Computer {n}", n=player)
+    return _("The computer") if session.players == 2 else _("Computer {n}", n=player)
+
+
+def is_you(session: GameSession, player: int) -> bool:
+    return session.mode == "computer" and player in session.humans
+
+
+#: One play in words, by who played (you or someone named) and what the card did.
+PLAY_WORDS = {
+    ("you", "lay"): N_("You lay {card} on the table."),
+    ("you", "take"): N_("You play {card} and take {taken}."),
+    ("you", "escoba"): N_("You play {card} and take {taken}: escoba!"),
+    ("other", "lay"): N_("{who} lays {card} on the table."),
+    ("other", "take"): N_("{who} plays {card} and takes {taken}."),
+    ("other", "escoba"): N_("{who} plays {card} and takes {taken}: escoba!"),
+}
 
 
 def describe_play(_: Translator, session: GameSession, player: int, card, captured, escoba: bool) -> str:
-    """``Computer: siete de oros, takes cuatro de bastos, cuatro de copas.`` — one play in words."""
-    who = player_name(_, session, player)
-    card = _.card_name(card)
-    if not captured:
-        return _("{who}: {card}, laid on the table.", who=who, card=card)
-    taken = ", ".join(_.card_name(c) for c in sorted(captured))
-    if escoba:
-        return _("{who}: {card}, takes {taken}. Escoba!", who=who, card=card, taken=taken)
-    return _("{who}: {card}, takes {taken}.", who=who, card=card, taken=taken)
+    """``The computer plays the king of clubs and takes the five of swords.`` — one play in words."""
+    person = "you" if is_you(session, player) else "other"
+    action = "lay" if not captured else "escoba" if escoba else "take"
+    return sentence_start(_(PLAY_WORDS[person, action], who=player_name(_, session, player), card=_.the_card(card),
+                            taken=the_cards(_, sorted(captured))))
+
+
+def leftover_words(_: Translator, session: GameSession, record) -> str:
+    """The end of a deal: the cards left on the table, and who takes them (the last side that captured)."""
+    left = len(record.leftover)
+    if not left:
+        return _("End of the deal: the table is empty.")
+    said = _.plural("End of the deal: {n} card is left on the table ({cards}).",
+                    "End of the deal: {n} cards are left on the table ({cards}).", left,
+                    cards=the_cards(_, record.leftover))
+    side = record.leftover_to
+    if side is None:
+        taker = _.plural("Nobody made a capture, so nobody takes it.", "Nobody made a capture, so nobody takes them.",
+                         left)
+    elif side == you_side(session):
+        taker = _.plural("You made the last capture, so you take it.", "You made the last capture, so you take them.",
+                         left)
+    else:
+        taker = _.plural("{who} made the last capture, so takes it.", "{who} made the last capture, so takes them.",
+                         left, who=_side_subject(_, session, side))
+    return f"{said} {taker}"
+
+
+def _side_subject(_: Translator, session: GameSession, side: int) -> str:
+    """A side as the subject of a sentence: its player (``The computer``), or its team with four players."""
+    if session.players == 4 or session.mode == "pass_and_play":
+        return side_names(_, session)[side]
+    return player_name(_, session, side)
 
 
 class GameTable(w.VBox):
@@ -213,7 +261,7 @@ class GameTable(w.VBox):
         view = game.view(s.viewer)
         names = side_names(_, s)
         title = _("A game of Escoba") if game.rules.capture == "fifteen" else _("A game of Scopa")
-        self._title.value = f"<h3 class='escoba-title'>{html.escape(title)}</h3>"
+        self._title.value = f"<h3 class='escoba-title'>{html.escape(title)}</h3>" + self._players_note(_)
         self._scores.value = self._scoreboard(_, names, view)
         self._draw_others(_, view)
         playing = s.phase == "play"
@@ -245,6 +293,19 @@ class GameTable(w.VBox):
         self._saving.redraw(_)
         self._announce.message = self._news(_)
 
+    def _players_note(self, _: Translator) -> str:
+        """Say it when the house rules seated another number of players than was asked for."""
+        note = self.session.players_note
+        if not note:
+            return ""
+        if note["option"] == "three_player_ties":
+            text = _("The three-player tie rule needs 3 players: this game has 3 players, not {asked}.",
+                     asked=note["asked"])
+        else:
+            text = _("The Chile rules are played by 3 or 4 players: this game has {players} players, not {asked}.",
+                     players=note["players"], asked=note["asked"])
+        return f"<p class='escoba-players-note' role='note'>{html.escape(text)}</p>"
+
     def _scoreboard(self, _: Translator, names: list[str], view) -> str:
         s = self.session
         rows = []
@@ -254,8 +315,9 @@ class GameTable(w.VBox):
             rows.append(f"<tr><th scope='row'>{html.escape(name)}</th><td>{view.totals[side]}</td>"
                         f"<td>{view.pile_sizes[side]}</td><td>{escobas} <span aria-hidden='true'>{marks}</span>"
                         f"</td></tr>")
-        caption = _("Game to {target} points · deal {deal} · {left} cards left to deal", target=s.rules.target,
-                    deal=view.deal + 1, left=view.deck_left)
+        caption = _.plural("Game to {target} points · deal {deal} · {n} card left to deal",
+                           "Game to {target} points · deal {deal} · {n} cards left to deal", view.deck_left,
+                           target=s.rules.target, deal=view.deal + 1)
         head = "".join(f"<th scope='col'>{html.escape(h)}</th>" for h in
                        (_("Side"), _("Points"), _("Cards taken"), _("Escobas")))
         return (f"<table class='escoba-scores'><caption>{html.escape(caption)}</caption><thead><tr>{head}</tr>"
@@ -297,11 +359,15 @@ class GameTable(w.VBox):
         from .score_sheet import ScoreSheet  # only needed at a deal's end
 
         record = s.game.deals[min(s.deals_seen, len(s.game.deals) - 1)]
-        sheet = ScoreSheet(score=record.score, names=names, rules=s.rules, lang=self.lang, totals=list(record.totals))
+        sheet = ScoreSheet(score=record.score, names=names, rules=s.rules, lang=self.lang, totals=list(record.totals),
+                           you=you_side(s))
         winner = ""
         if s.phase == "game_over" and s.game.winner is not None:
             score = "–".join(map(str, s.game.totals))
-            winner = _("{name} wins the game, {score}!", name=names[s.game.winner], score=score)
+            if s.game.winner == you_side(s):
+                winner = _("You win the game, {score}!", score=score)
+            else:
+                winner = _("{name} wins the game, {score}!", name=names[s.game.winner], score=score)
         heading = _("End of deal {n}", n=record.deal + 1)
         look = self._look
         self._sheet_box.children = [w.HTML(f"<h4>{html.escape(heading)}</h4>", layout=look.layout, style=look.html),
@@ -316,8 +382,10 @@ class GameTable(w.VBox):
             return _("Pass the screen to {name}.", name=player_name(_, s, s.game.turn))
         if s.phase == "game_over":
             return _("The game is over.")
-        if s.phase == "deal_over":
-            return _("The deal is over: here is the score.")
+        if s.phase == "deal_over" and s.game.deals:
+            record = s.game.deals[min(s.deals_seen, len(s.game.deals) - 1)]
+            score = _("Here is the score.")
+            return f"{leftover_words(_, s, record)} {score}"
         said = [describe_play(_, s, e.player, e.card, e.captured, e.escoba) for e in s.events]
         if s.computer_to_move:
             said.append(_("{name} is thinking…", name=player_name(_, s, s.game.turn)))
@@ -327,33 +395,10 @@ class GameTable(w.VBox):
 
 
 def _problem_text(_: Translator, problem: EscobaError) -> str:
-    code = problem.code
-    if code == "not_your_turn":
-        return _("Wait: it is not your turn yet.")
-    if code == "nothing_to_undo":
-        return _("There is no move of yours to take back.")
-    if code in ("must_capture", "wrong_sum", "card_not_in_hand", "card_not_on_table", "equal_card_first"):
-        legal = captures_in_words(_, problem.params.get("legal_captures", ()))
-        card = problem.params.get("card", "")
-        card = sentence_start(_.card_name(card)) if card else ""  # it starts the sentence
-        if code == "must_capture":
-            return _("{card} can capture, so it must: it can take {legal}. Choose again.", card=card, legal=legal)
-        if code == "wrong_sum":
-            return _("Those cards make {total}, not {goal}. Choose again.", total=problem.params.get("sum", ""),
-                     goal=problem.params.get("goal", ""))
-        if code == "card_not_in_hand":
-            return _("{card} is not in your hand. Choose again.", card=card)
-        if code == "card_not_on_table":
-            return _("You can only take cards that are on the table. Choose again.")
-        return _("With an equal card on the table, it must be taken alone: {legal}. Choose again.", legal=legal)
-    if code in ("checksum", "malformed_save", "future_version", "bad_save", "save_too_large", "empty_code",
-                "bad_code_char", "code_too_short"):
-        if code == "future_version":
-            return _("That save comes from a newer escoba-tutor: it cannot be loaded here.")
-        if code == "checksum":
-            return _("That code or file does not check out: a character may be mistyped or missing.")
-        return _("That is not a saved game of escoba-tutor.")
-    return error_text(_, {"code": code, **{k: str(v) for k, v in problem.params.items()}})
+    """A refused action in a sentence (the words of its code); a refused play asks the student to choose again."""
+    said = sentence_start(error_words(_, {"code": problem.code, **problem.params})) + "."
+    again = _("Choose again.")  # (not inside the f-string: the catalog extractor would not see it)
+    return f"{said} {again}" if isinstance(problem, IllegalMoveError) else said
 
 
 class _Setup(w.VBox):
@@ -479,8 +524,9 @@ class _ExpertReview(w.VBox):
         if costly is None:
             text = _("Every play of yours in this deal was as good as the expert's.")
         else:
-            text = _("Your costliest play of this deal was play {n}: {played} (worth {value}). The expert would "
-                     "have played {best} (worth {best_value}): {reason}.", n=costly.play + 1,
+            text = _("Your costliest play in this deal was play {n}: {played}. By the end of the deal it leads, on "
+                     "average, to {value}. The expert would have played {best}, which leads to {best_value}: "
+                     "{reason}.", n=costly.play + 1,
                      played=move_words(_, costly.played.move), value=points_words(_, costly.played.value),
                      best=move_words(_, costly.best.move), best_value=points_words(_, costly.best.value),
                      reason=reason_words(_, costly.best.reason))
@@ -520,11 +566,13 @@ class _Saving(w.VBox):
     def _saved(self) -> tuple[str, str]:
         """The save file (base64) and the resume code, made again only when the game has changed: the code
         replays the whole game, which a redraw per click should not pay for."""
-        game = self._table.session.game
-        key = (id(game), game.seed, game.players, game.rules, len(game.moves), game.moves[-1] if game.moves else None)
+        session = self._table.session
+        game = session.game
+        key = (id(game), game.seed, game.players, game.rules, len(game.moves), game.moves[-1] if game.moves else None,
+               session.level, session.mode, tuple(session.names))
         if getattr(self, "_saved_key", None) != key:
             self._saved_key = key
-            self._saved_value = (base64.b64encode(game.to_json().encode()).decode(), game.resume_code())
+            self._saved_value = (base64.b64encode(session.save_json().encode()).decode(), session.resume_code())
         return self._saved_value
 
     def redraw(self, _: Translator) -> None:
@@ -580,9 +628,10 @@ class _DealReview(w.VBox):
         self._cards.cards = [c.code for c in table]
         self._cards.labels = [_.card_name(c) for c in table]
         self._cards.deck = self._table.deck
+        self._cards.figure_words = [_.rank_name(rank) for rank in (10, 11, 12)]
         self._cards.group_label = _("The table")
         if self._step == len(record.plays):
-            text = _("End of the deal. Left on the table: {n} cards.", n=len(table))
+            text = leftover_words(_, self._table.session, record)
         else:
             play = record.plays[self._step]
             said = describe_play(_, self._table.session, play.player, play.move.card, play.move.captured, play.escoba)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from html import escape
 
 import ipywidgets as w
+from babel.numbers import format_decimal
 
 from ...drills import STRATEGY_TOLERANCE, StrategyDrill
 from ...errors import EscobaError
@@ -24,6 +25,11 @@ def move_sentence(_: Translator, move: Move) -> str:
     if move.captured:
         return _("{card}, taking {taken}", card=the_card(_, move.card), taken=the_cards(_, sorted(move.captured)))
     return _("{card}, laid down on the table", card=the_card(_, move.card))
+
+
+def decimal(_: Translator, value: float) -> str:
+    """A number of points with one decimal, as the learner's language writes it: ``0,2``, ``1.5``."""
+    return format_decimal(round(abs(value), 1), format="0.0", locale=_.lang)
 
 
 def _id(move: Move) -> str:
@@ -89,12 +95,12 @@ class StrategyView(KindView):
         if result.ok and chosen.loss < 1e-9:
             return [_("Right: that is the expert's move."), _("Why: {why}.", why=why)]
         if result.ok:
-            return [_("Good: almost as good as the expert's move ({points} points against the best).",
-                      points=points_words(_, -chosen.loss)), _("Why: {why}.", why=why),
+            return [_("Good: almost as good as the expert's move (about {loss} points less).",
+                      loss=decimal(_, chosen.loss)), _("Why: {why}.", why=why),
                     _("The expert plays {move}: {why}.", move=move_sentence(_, best.move),
                       why=reason_words(_, best.reason))]
         return [_("Not the best: it loses about {loss} points against the expert's move.",
-                  loss=points_words(_, chosen.loss).lstrip("+")),
+                  loss=decimal(_, chosen.loss)),
                 _("Your move: {why}.", why=why),
                 _("Better: {move}: {why}.", move=move_sentence(_, best.move), why=reason_words(_, best.reason))]
 
@@ -102,7 +108,7 @@ class StrategyView(KindView):
         current = current or RowPicker(disabled=True)
         current.deck = self.frame.deck
         current.caption = _("The expert's ranking (right: within {loss} points of the best)",
-                            loss=points_words(_, STRATEGY_TOLERANCE).lstrip("+"))
+                            loss=decimal(_, STRATEGY_TOLERANCE))
         current.headers = [_("Move"), _("Points"), _("Why")]
         rows = []
         for hint in drill.ranking:
