@@ -25,6 +25,7 @@ from typing import NoReturn
 
 from . import __version__
 from .bots import bot_names, make_bot
+from .drills import KINDS, kinds_for
 from .errors import EscobaError
 from .game import MAX_SEED
 from .rules import PROFILES, VARIANTS, rules_by_name
@@ -141,11 +142,12 @@ def build_parser() -> argparse.ArgumentParser:
     sheet = commands.add_parser(
         "worksheet", help="write a printable worksheet of exercises, with its answer key",
         description="Write one self-contained HTML page of exercises (find every capture, work out the setenta, "
-                    "who gets each point) from the same seeded generators as the course's practice exercises, "
-                    "then the answer key, which starts on a new page when printed. Position numbers go from the "
-                    "seed to seed + count - 1 for each kind.")
+                    "who gets each point, the cards left, the escoba de mano, which card to play, the escobas line, "
+                    "who wins the game) from the same seeded generators as the course's practice exercises, then "
+                    "the answer key, which starts on a new page when printed. Exercise numbers go from the seed to "
+                    "seed + count - 1 for each kind.")
     sheet.add_argument("--seed", type=_seed, required=True, metavar="S",
-                       help="the first position number: the same seed always gives the same worksheet")
+                       help="the first exercise number: the same seed always gives the same worksheet")
     sheet.add_argument("--lang", type=_language, default="es", help="the worksheet's language: es or en (default es)")
     sheet.add_argument("--count", type=_sheet_count, default=3, metavar="N",
                        help="exercises of each kind, 1 to 20 (default 3)")
@@ -153,6 +155,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="where to write the page (default worksheet-S-LANG.html here; - for standard output)")
     sheet.add_argument("--rules", type=_rules, default=PROFILES["escoba"], metavar="NAME",
                        help="rules profile and options, e.g. scopa or escoba+figuras (default escoba)")
+    sheet.add_argument("--kinds", type=_sheet_kinds, default=None, metavar="K,K",
+                       help="the kinds of exercise, comma-separated, from " + ", ".join(KINDS) + " (default all "
+                            "that the rules have)")
     site = commands.add_parser(
         "build-site", help="write the course as a static site that runs in the browser, with no server",
         description="Write every lesson, the landing pages and the play page, in Spanish and English, as static "
@@ -180,6 +185,15 @@ def _build_site(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _sheet_kinds(text: str) -> tuple[str, ...]:
+    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown or not kinds:
+        raise argparse.ArgumentTypeError(f"no kind of exercise is called {(unknown or [text])[0][:20]!r}: choose "
+                                         f"from {', '.join(KINDS)}")
+    return tuple(dict.fromkeys(kinds))
+
+
 def _sheet_count(text: str) -> int:
     count = _whole(text, "the number of exercises")
     if not 1 <= count <= 20:
@@ -188,7 +202,7 @@ def _sheet_count(text: str) -> int:
 
 
 def _worksheet(args: argparse.Namespace) -> int:
-    from .widgets.worksheet import worksheet_html
+    from .worksheet import worksheet_html
 
     if args.seed + args.count - 1 > MAX_SEED:
         raise _UsageError("worksheet", f"argument --seed: the seed must be at most {MAX_SEED - args.count + 1} "
@@ -197,7 +211,11 @@ def _worksheet(args: argparse.Namespace) -> int:
         args.rules.check_players(2)
     except EscobaError as error:
         raise _UsageError("worksheet", f"argument --rules: {error}") from None
-    page = worksheet_html(args.seed, args.lang, args.count, args.rules)
+    if args.kinds is not None:
+        missing = [k for k in args.kinds if k not in kinds_for(args.rules)]
+        if missing:
+            raise _UsageError("worksheet", f"argument --kinds: these rules have no {missing[0]} exercise")
+    page = worksheet_html(args.seed, args.lang, args.count, args.rules, args.kinds)
     if args.output == "-":
         sys.stdout.write(page)
         return EXIT_OK

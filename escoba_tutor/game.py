@@ -646,8 +646,10 @@ class Game:
         if total != target:
             whole = total + card.value if self.rules.capture == "fifteen" else total
             goal = 15 if self.rules.capture == "fifteen" else card.value
+            # The table cards already make 15 on their own: the classic slip of forgetting the played card.
+            slip = {"slip": "table_alone_15"} if self.rules.capture == "fifteen" and total == 15 else {}
             raise WrongSumError(f"{card} with {format_cards(taken)} makes {whole}, not {goal}; "
-                                f"{card} can take {shown}", sum=whole, goal=goal, **common)
+                                f"{card} can take {shown}", sum=whole, goal=goal, **slip, **common)
         raise IllegalMoveError(f"with an equal card on the table, {card} must take it alone: it can take {shown}",
                                code="equal_card_first", **common)
 

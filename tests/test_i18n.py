@@ -9,10 +9,19 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from escoba_tutor.widgets.i18n import LANGUAGES, LOCALE_DIR, LanguageError, Translator, extract, normalize_language
+from escoba_tutor.widgets.i18n import (
+    LANGUAGES,
+    LOCALE_DIR,
+    LanguageError,
+    Translator,
+    catalog_sources,
+    extract,
+    normalize_language,
+)
 
-WIDGETS = Path(__file__).resolve().parent.parent / "escoba_tutor" / "widgets"
-MODULES = sorted(m for m in WIDGETS.glob("*.py") if extract(m))
+# One catalog per widget module, widget package or page: (its name as a Path's stem, its source files).
+SOURCES = catalog_sources()
+MODULES = sorted(Path(name) for name, files in SOURCES.items() if extract(files))
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
 
 
@@ -30,7 +39,7 @@ def test_there_are_catalogs_to_check():
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.stem)
 def test_every_message_is_translated_and_none_is_unused(lang, module):
-    used = {message for message, _line in extract(module)}
+    used = {message for message, _line in extract(SOURCES[module.stem])}
     messages = catalog(lang, module)
     missing = used - set(messages)
     unused = set(messages) - used

@@ -77,7 +77,9 @@ ERROR_WORDS = {
     "rules_players": N_("these rules need another number of players"),
     # exercises and the computer's players
     "bad_seed": N_("the exercise number must be a whole number, 0 or more"),
-    "bad_kind": N_("the drills are: captures, setenta and points"),
+    "bad_kind": N_("there is no exercise of that kind"),
+    "no_escoba_de_mano": N_("these rules have no escoba de mano"),
+    "not_legal": N_("that move is not one of the legal moves here"),
     "bad_item": N_("there is no such line on the score sheet"),
     "bad_answer": N_("that answer cannot be checked: give it as the exercise asks"),
     "bad_count": N_("the number of exercises must be a whole number from 1 up"),

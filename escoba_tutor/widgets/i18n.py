@@ -133,46 +133,67 @@ _FIXED_DATE = datetime(2026, 11, 30, tzinfo=timezone.utc)  # a fixed header date
 KEYWORDS = {"_": None, "N_": None, "N_plural": (1, 2), "_n": (1, 2), "plural": (1, 2)}
 
 
-def extract(module: Path) -> list[tuple[str | tuple[str, str], int]]:
-    """The message ids a widget module uses, with their line numbers."""
+def extract(module: Path | list[Path]) -> list[tuple[str | tuple[str, str], int]]:
+    """The message ids a module (or the modules of one catalog) uses, with their line numbers."""
     from babel.messages.extract import extract_python
 
-    with module.open("rb") as handle:
-        found = []
-        for line, _func, message, _comments in extract_python(handle, KEYWORDS, [], {}):
-            if isinstance(message, tuple):
-                message = tuple(m for m in message if m is not None)
-                message = message[0] if len(message) == 1 else message
-            if message:  # _(a_variable) has no literal id: its ids are marked with N_ where they are written
-                found.append((message, line))
+    found = []
+    for path in [module] if isinstance(module, Path) else module:
+        with path.open("rb") as handle:
+            for line, _func, message, _comments in extract_python(handle, KEYWORDS, [], {}):
+                if isinstance(message, tuple):
+                    message = tuple(m for m in message if m is not None)
+                    message = message[0] if len(message) == 1 else message
+                if message:  # _(a_variable) has no literal id: its ids are marked with N_ where they are written
+                    found.append((message, line))
     return found
 
 
-def update_catalogs() -> None:
-    """Add each module's new message ids to its catalogs (empty, to be translated), drop unused ones."""
+#: Pages outside widgets/ whose words have a catalog of their own (the printable worksheet).
+PAGES = ("worksheet.py",)
+
+
+def catalog_sources() -> dict[str, list[Path]]:
+    """Catalog name -> the source files whose messages it holds: one per widget module, one per widget package
+    (its modules share it), and one per page of :data:`PAGES`."""
+    widgets = Path(__file__).resolve().parent
+    sources: dict[str, list[Path]] = {m.stem: [m] for m in sorted(widgets.glob("*.py"))}
+    for package in sorted(p.parent for p in widgets.glob("*/__init__.py")):
+        sources[package.name] = sorted(package.glob("*.py"))
+    for page in PAGES:
+        sources[Path(page).stem] = [widgets.parent / page]
+    return sources
+
+
+def update_catalogs(names: list[str] | None = None) -> None:
+    """Add each catalog's new message ids (empty, to be translated), drop unused ones; ``names`` chooses some
+    catalogs (``python -m escoba_tutor.widgets.i18n drills worksheet``), by default all."""
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import write_po
 
-    widgets = Path(__file__).resolve().parent
-    for module in sorted(widgets.glob("*.py")):
-        ids = extract(module)
+    root = Path(__file__).resolve().parent.parent.parent
+    for name, modules in catalog_sources().items():
+        if names and name not in names:
+            continue
+        ids = [(message, str(m.relative_to(root)), line) for m in modules for message, line in extract(m)]
         if not ids:
             continue
+        where = ", ".join(str(m.relative_to(root)) for m in modules)
         for lang in LANGUAGES:
-            path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{module.stem}.po"
+            path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{name}.po"
             old = {}
             if path.exists():
                 with path.open("rb") as handle:
                     old = {m.id: m.string for m in read_po(handle, locale=lang) if m.id}
-            catalog = Catalog(locale=lang, project="escoba-tutor", domain=module.stem, version="1",
-                              header_comment=f"# {LANGUAGES[lang]}: the messages of escoba_tutor/widgets/{module.name}",
+            catalog = Catalog(locale=lang, project="escoba-tutor", domain=name, version="1",
+                              header_comment=f"# {LANGUAGES[lang]}: the messages of {where}"[:300],
                               copyright_holder="the escoba-tutor team", msgid_bugs_address="",
                               last_translator="the escoba-tutor team", language_team=LANGUAGES[lang],
                               creation_date=_FIXED_DATE, revision_date=_FIXED_DATE, fuzzy=False)
-            for message, line in ids:
+            for message, where, line in ids:
                 if message not in catalog:
                     catalog.add(message, old.get(message, "" if isinstance(message, str) else ("", "")),
-                                locations=[(f"escoba_tutor/widgets/{module.name}", line)])
+                                locations=[(where, line)])
             path.parent.mkdir(parents=True, exist_ok=True)
             partial = path.with_suffix(".po.new")  # written whole, then renamed: never a half-written catalog
             with partial.open("wb") as handle:
@@ -181,4 +202,6 @@ def update_catalogs() -> None:
 
 
 if __name__ == "__main__":
-    update_catalogs()
+    import sys
+
+    update_catalogs(sys.argv[1:])
