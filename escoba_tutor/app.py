@@ -30,15 +30,21 @@ LANGS = ("es", "en")
 
 
 def lessons_dir(path: str | os.PathLike | None = None) -> Path:
-    """The lessons folder: the one given, else the project's own ``lessons/`` (a checkout or an editable
-    install), else ``./lessons``."""
-    candidates = [Path(path)] if path else [Path(__file__).resolve().parent.parent / "lessons",
-                                            Path.cwd() / "lessons"]
-    for candidate in candidates:
+    """The lessons folder: the one given (a teacher's copy, see ``escoba-tutor copy-lessons``), else the lessons
+    installed with the package (``escoba_tutor/lessons/`` in the wheel), else the checkout's own ``lessons/`` (a
+    clone or an editable install)."""
+    package = Path(__file__).resolve().parent
+    if path:
+        candidate = Path(path)
         if (candidate / "es" / "index.ipynb").is_file():
             return candidate.resolve()
-    raise EscobaError(f"no lessons found in {', '.join(str(c) for c in candidates)}: run escoba-tutor from the "
-                      "project folder, or name the folder with --lessons", code="no_lessons")
+        raise EscobaError(f"no lessons found in {candidate}: a lessons folder holds es/index.ipynb and the other "
+                          "notebooks (escoba-tutor copy-lessons DIR writes a copy to edit)", code="no_lessons")
+    for candidate in (package / "lessons", package.parent / "lessons"):
+        if (candidate / "es" / "index.ipynb").is_file():
+            return candidate
+    raise EscobaError(f"no lessons found in {package / 'lessons'}: this installation of escoba-tutor is "
+                      "incomplete (install it again), or name a lessons folder with --lessons", code="no_lessons")
 
 
 def check_address(ip: str, port: int) -> None:

@@ -214,9 +214,10 @@ class CaptureCheck:
     Reasons: ``ok``; ``no_card`` (no card played); ``card_not_in_hand``; ``not_on_table`` (a taken card is not
     on the table); ``must_capture`` (laid down, but it could capture); ``wrong_sum``; ``figure_face_value``
     (the sum is right only if a figure counted its printed number: a sota is 8, not 10);
-    ``equal_card_first`` (Scopa: an equal card must be taken alone). ``total`` is what the cards add up
-    to (with the played card, in Escoba), ``goal`` what they must add up to, ``legal`` the captures the
-    played card could make.
+    ``equal_card_first`` (Scopa: an equal card must be taken alone); ``table_alone_15`` (Escoba: the table
+    cards taken already add up to 15 on their own, as if the played card did not count). ``total`` is what
+    the cards add up to (with the played card, in Escoba), ``goal`` what they must add up to, ``legal`` the
+    captures the played card could make.
     """
 
     ok: bool
@@ -238,6 +239,8 @@ def check_capture(card: Card | str | None, taken: Iterable[Card | str] | str, ta
     'figure_face_value'
     >>> check_capture("5o", "", "12c 2e").reason         # the rey was there to take
     'must_capture'
+    >>> check_capture("3o", "12c 5e", "12c 5e 2b").reason  # 10 + 5 = 15 already: the 3 makes it 18
+    'table_alone_15'
     """
     rules = as_rules(rules)
     table = parse_cards(table)
@@ -266,6 +269,8 @@ def check_capture(card: Card | str | None, taken: Iterable[Card | str] | str, ta
         return verdict(True, "ok")
     if total == goal:
         return verdict(False, "equal_card_first")
+    if rules.capture == "fifteen" and total - base == 15:
+        return verdict(False, "table_alone_15")
     printed = (card.rank if rules.capture == "fifteen" else 0) + sum(c.rank for c in taken)
     if any(c.is_figure for c in (card, *taken)) and printed == goal:
         return verdict(False, "figure_face_value")

@@ -17,12 +17,15 @@ import argparse
 import os
 import random
 import re
+import shutil
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NoReturn
 
 from . import __version__
 from .bots import bot_names, make_bot
+from .drills import KINDS, kinds_for
 from .errors import EscobaError
 from .game import MAX_SEED
 from .rules import PROFILES, VARIANTS, rules_by_name
@@ -129,14 +132,22 @@ def build_parser() -> argparse.ArgumentParser:
                     "any rule it breaks. Exit 0 when valid, 1 when there are problems.")
     check.add_argument("file", metavar="FILE", help="a trace (JSON Lines, one deal a line)")
 
+    copy = commands.add_parser(
+        "copy-lessons", help="write the lessons' notebooks to a folder, to edit them and serve the copy",
+        description="Write every lesson's notebook (Spanish in DIR/es, English in DIR/en) to DIR, to edit them in "
+                    "Jupyter; then 'escoba-tutor --lessons DIR' serves the edited copy. Nothing is overwritten: "
+                    "name a new or empty folder.")
+    copy.add_argument("folder", metavar="DIR", help="where to write the notebooks (created if needed)")
+
     sheet = commands.add_parser(
         "worksheet", help="write a printable worksheet of exercises, with its answer key",
         description="Write one self-contained HTML page of exercises (find every capture, work out the setenta, "
-                    "who gets each point) from the same seeded generators as the course's practice exercises, "
-                    "then the answer key, which starts on a new page when printed. Position numbers go from the "
-                    "seed to seed + count - 1 for each kind.")
+                    "who gets each point, the cards left, the escoba de mano, which card to play, the escobas line, "
+                    "who wins the game) from the same seeded generators as the course's practice exercises, then "
+                    "the answer key, which starts on a new page when printed. Exercise numbers go from the seed to "
+                    "seed + count - 1 for each kind.")
     sheet.add_argument("--seed", type=_seed, required=True, metavar="S",
-                       help="the first position number: the same seed always gives the same worksheet")
+                       help="the first exercise number: the same seed always gives the same worksheet")
     sheet.add_argument("--lang", type=_language, default="es", help="the worksheet's language: es or en (default es)")
     sheet.add_argument("--count", type=_sheet_count, default=3, metavar="N",
                        help="exercises of each kind, 1 to 20 (default 3)")
@@ -144,7 +155,43 @@ def build_parser() -> argparse.ArgumentParser:
                        help="where to write the page (default worksheet-S-LANG.html here; - for standard output)")
     sheet.add_argument("--rules", type=_rules, default=PROFILES["escoba"], metavar="NAME",
                        help="rules profile and options, e.g. scopa or escoba+figuras (default escoba)")
+    sheet.add_argument("--kinds", type=_sheet_kinds, default=None, metavar="K,K",
+                       help="the kinds of exercise, comma-separated, from " + ", ".join(KINDS) + " (default all "
+                            "that the rules have)")
+    site = commands.add_parser(
+        "build-site", help="write the course as a static site that runs in the browser, with no server",
+        description="Write every lesson, the landing pages and the play page, in Spanish and English, as static "
+                    "pages that run the course in the student's browser (Voici and Pyodide); any static host serves "
+                    "the folder, and the pages load nothing from any other site. Needs the site extra (pip install "
+                    "\"escoba-tutor[site]\"), npm, and the npm and PyPI registries while it builds.")
+    site.add_argument("directory", metavar="DIR", help="a new or empty folder to write the site into")
+    site.add_argument("--cache", metavar="DIR",
+                      help="keep the downloaded Pyodide, icons and wheels here, for the next build")
+    site.add_argument("--lessons", metavar="DIR", help="the lessons folder (default: the project's lessons/)")
     return parser
+
+
+def _build_site(args: argparse.Namespace) -> int:
+    from .site_build import build_site
+
+    try:
+        build_site(args.directory, cache=args.cache, lessons=args.lessons)
+    except EscobaError as error:
+        option = {"site_not_empty": "DIR", "no_lessons": "--lessons"}.get(error.code)
+        if option is None:
+            print(f"{PROG} build-site: error: {error}", file=sys.stderr)
+            return EXIT_FAILED
+        raise _UsageError("build-site", f"argument {option}: {error}") from None
+    return EXIT_OK
+
+
+def _sheet_kinds(text: str) -> tuple[str, ...]:
+    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown or not kinds:
+        raise argparse.ArgumentTypeError(f"no kind of exercise is called {(unknown or [text])[0][:20]!r}: choose "
+                                         f"from {', '.join(KINDS)}")
+    return tuple(dict.fromkeys(kinds))
 
 
 def _sheet_count(text: str) -> int:
@@ -155,7 +202,7 @@ def _sheet_count(text: str) -> int:
 
 
 def _worksheet(args: argparse.Namespace) -> int:
-    from .widgets.worksheet import worksheet_html
+    from .worksheet import worksheet_html
 
     if args.seed + args.count - 1 > MAX_SEED:
         raise _UsageError("worksheet", f"argument --seed: the seed must be at most {MAX_SEED - args.count + 1} "
@@ -164,7 +211,11 @@ def _worksheet(args: argparse.Namespace) -> int:
         args.rules.check_players(2)
     except EscobaError as error:
         raise _UsageError("worksheet", f"argument --rules: {error}") from None
-    page = worksheet_html(args.seed, args.lang, args.count, args.rules)
+    if args.kinds is not None:
+        missing = [k for k in args.kinds if k not in kinds_for(args.rules)]
+        if missing:
+            raise _UsageError("worksheet", f"argument --kinds: these rules have no {missing[0]} exercise")
+    page = worksheet_html(args.seed, args.lang, args.count, args.rules, args.kinds)
     if args.output == "-":
         sys.stdout.write(page)
         return EXIT_OK
@@ -177,6 +228,35 @@ def _worksheet(args: argparse.Namespace) -> int:
                                        f"{error.strerror or error}") from None
     print(f"{PROG}: wrote {path} ({args.count} exercises of each kind, seed {args.seed}, {args.lang}; "
           "the answer key starts on a new page)")
+    return EXIT_OK
+
+
+def _copy_lessons(args: argparse.Namespace) -> int:
+    from .app import LANGS, lessons_dir
+
+    origin, target = lessons_dir(), Path(args.folder)
+    names = sorted(path.relative_to(origin) for lang in LANGS for path in (origin / lang).glob("*.ipynb"))
+    problem = None
+    if target.exists() and not target.is_dir():
+        problem = f"{target} is a file: name a new or empty folder"
+    elif any((target / name).exists() for name in names):
+        there = next(name for name in names if (target / name).exists())
+        problem = f"{target / there} exists already: name a new folder, so that no edited lesson is overwritten"
+    if problem:
+        raise _UsageError("copy-lessons", f"argument DIR: {problem}")
+    written: list[Path] = []
+    try:
+        for name in names:
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(origin / name, target / name)
+            written.append(target / name)
+    except OSError as error:
+        for path in written:  # nothing half-written
+            path.unlink(missing_ok=True)
+        raise _UsageError("copy-lessons", f"argument DIR: cannot write to {target}: "
+                                          f"{error.strerror or error}") from None
+    print(f"{PROG}: wrote {len(written)} lesson notebooks to {target} ({', '.join(LANGS)}). Edit them in "
+          f"Jupyter, then serve them with: {PROG} --lessons {target}")
     return EXIT_OK
 
 
@@ -243,7 +323,9 @@ def _serve_options(parser: argparse.ArgumentParser, defaults_only: bool = False)
     parser.add_argument("--no-browser", dest="browser", action="store_false", help="do not open a browser")
     parser.add_argument("--cull-idle", type=_minutes, default=10, metavar="MINUTES",
                         help="stop a student's kernel after this many idle minutes (default 10)")
-    parser.add_argument("--lessons", metavar="DIR", help="the lessons folder (default: the project's lessons/)")
+    parser.add_argument("--lessons", metavar="DIR",
+                        help="serve the lessons in this folder, e.g. a copy written by copy-lessons and edited "
+                             "(default: the lessons installed with escoba-tutor)")
     parser.add_argument("--base-url", type=_url_prefix, default="/", metavar="PATH",
                         help="serve under this URL prefix (default /)")
     parser.add_argument("--max-kernels", type=_kernels, default=0, metavar="N",
@@ -340,6 +422,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _check_trace(args)
         if args.command == "worksheet":
             return _worksheet(args)
+        if args.command == "build-site":
+            return _build_site(args)
+        if args.command == "copy-lessons":
+            return _copy_lessons(args)
         if args.command in (None, "serve"):
             return _serve(args)
         parser.print_help()

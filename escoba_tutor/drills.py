@@ -23,23 +23,29 @@ everywhere (it does not depend on ``PYTHONHASHSEED``).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import TypeVar
 
 from .captures import CaptureCheck, check_capture, legal_captures
 from .cards import DECK, SUITS, Card, Suit, as_cards, format_cards
 from .errors import EscobaError
-from .game import MAX_SEED, DealRecord, Game
+from .expert import ExpertBot
+from .game import MAX_SEED, DealRecord, Game, Move, PlayerView, _pairs_of_15
+from .hints import Hint, hints
 from .rules import ESCOBA, Rules, as_rules
 from .scoring import DealScore, Setenta, setenta
 
-__all__ = ["CaptureDrill", "SetentaDrill", "PointsDrill", "CaptureDrillCheck", "SetentaCheck", "PointsCheck",
-           "capture_drill", "setenta_drill", "points_drill", "make_drill", "check_setenta", "points_items",
-           "capture_key", "MAX_SEED", "KINDS", "PRIMERA_ITEM"]
+__all__ = ["CaptureDrill", "SetentaDrill", "PointsDrill", "LeftoverDrill", "EscobaDeManoDrill", "StrategyDrill",
+           "EscobasDrill", "GameEndDrill", "CaptureDrillCheck", "SetentaCheck", "PointsCheck", "Answer",
+           "StrategyCheck", "capture_drill", "setenta_drill", "points_drill", "leftover_drill",
+           "escoba_de_mano_drill", "strategy_drill", "escobas_drill", "game_end_drill", "make_drill",
+           "check_setenta", "points_items", "capture_key", "kinds_for", "MAX_SEED", "KINDS", "PRIMERA_ITEM",
+           "STRATEGY_TOLERANCE"]
 
 #: The kinds of drill, as the widget and the worksheets name them.
-KINDS = ("captures", "setenta", "points")
+KINDS = ("captures", "setenta", "points", "leftover", "escoba_de_mano", "strategy", "escobas", "game_end")
 
 # How often each kind of position comes up. A learner should mostly find something to capture, sometimes
 # nothing at all (to practise "it stays on the table"), and often several captures (to practise seeing them all).
@@ -49,6 +55,7 @@ _MAX_SEVERAL = 5  # more captures than this is a search, not a lesson
 # classic slip is to count the sota as 8), or missing a suit (an invalid setenta).
 _PILE_MIX = (("plain", 0.50), ("figures_only", 0.25), ("missing", 0.25))
 _ATTEMPTS = 500
+T = TypeVar("T")
 
 
 def _check_seed(seed: object) -> int:
@@ -195,7 +202,7 @@ def _counted(pile: Sequence[Card], rules: Rules) -> list[Card]:
     return [c for c in pile if c.rank <= 7] if rules.setenta_cards == "low" else list(pile)
 
 
-def _subsets(items: Sequence) -> Iterable[tuple]:
+def _subsets(items: Sequence[T]) -> Iterable[tuple[T, ...]]:
     """Non-empty subsets, smallest first: the simplest explanation of a number wins."""
     for size in range(1, len(items) + 1):
         yield from combinations(items, size)
@@ -235,25 +242,27 @@ def check_setenta(pile: str | Iterable[Card | str], given: int | None, rules: Ru
     counted = _counted(pile, rules)
     # A suit whose best card is a figure: the figure a learner would most likely have counted there is its
     # highest one (the rey before the caballo before the sota).
-    figures = [max((c for c in counted if c.suit is b.suit and c.is_figure), key=lambda c: c.rank)
-               for b in expected.best if b.card.is_figure]
+    # (the setenta is valid here, so every suit has its best card)
+    best = [(b.card, b.value) for b in expected.best if b.card is not None and b.value is not None]
+    figures = [max((c for c in counted if c.suit is card.suit and c.is_figure), key=lambda c: c.rank)
+               for card, _value in best if card.is_figure]
     for chosen in _subsets([c for c in figures if c.value != 10]):
         if total - sum(10 - c.value for c in chosen) == given:
             return SetentaCheck(False, given, expected, "figure_capture_value", cards=chosen)
     for chosen in _subsets([c for c in figures if c.rank != 10]):
         if total + sum(c.rank - 10 for c in chosen) == given:
             return SetentaCheck(False, given, expected, "figure_printed", cards=chosen)
-    slips = []  # (the highest-numbered card of a suit, the best one) where they differ in value
-    for b in expected.best:
-        top = max((c for c in counted if c.suit is b.suit), key=lambda c: (c.rank, -c.index))
-        if top.setenta_value < b.value:
-            slips.append((top, b.card))
-    for chosen in _subsets(slips):
-        if total - sum(better.setenta_value - top.setenta_value for top, better in chosen) == given:
-            return SetentaCheck(False, given, expected, "wrong_best", cards=tuple(t for t, _ in chosen),
-                                better=tuple(b for _, b in chosen))
+    slips: list[tuple[Card, Card]] = []  # (the highest-numbered card of a suit, the best one) where they differ
+    for card, value in best:
+        top = max((c for c in counted if c.suit is card.suit), key=lambda c: (c.rank, -c.index))
+        if top.setenta_value < value:
+            slips.append((top, card))
+    for pairs in _subsets(slips):
+        if total - sum(better.setenta_value - top.setenta_value for top, better in pairs) == given:
+            return SetentaCheck(False, given, expected, "wrong_best", cards=tuple(t for t, _ in pairs),
+                                better=tuple(b for _, b in pairs))
     by_capture = sum(max(c.value for c in counted if c.suit is suit) for suit in SUITS)
-    if given in (by_capture, sum(b.card.value for b in expected.best)):
+    if given in (by_capture, sum(card.value for card, _value in best)):
         return SetentaCheck(False, given, expected, "capture_values")
     if len(counted) > 4 and given == sum(c.setenta_value for c in counted):
         return SetentaCheck(False, given, expected, "summed_all")
@@ -308,7 +317,8 @@ def _pile(rng: random.Random, pool: list[Card], want: str) -> list[Card] | None:
     if not full.valid:
         return None
     if want == "figures_only":
-        return pile if full.best[SUITS.index(suit)].card.is_figure else None
+        best_card = full.best[SUITS.index(suit)].card
+        return pile if best_card is not None and best_card.is_figure else None
     return pile
 
 
@@ -380,7 +390,7 @@ class PointsCheck:
 
     item: str
     ok: bool
-    given: tuple[int, ...]
+    given: tuple[int, ...] | None
     expected: tuple[int, ...]
     line: object
 
@@ -422,8 +432,8 @@ class PointsDrill:
         """
         results = []
         for item in self.items:
-            given = choices.get(item)
-            given = None if given is None else tuple(sorted(given))
+            chosen = choices.get(item)
+            given = None if chosen is None else tuple(sorted(chosen))
             expected = self.expected(item)
             try:
                 line = self.answer.line(item)
@@ -453,13 +463,573 @@ def points_drill(seed: int, rules: Rules | str = ESCOBA) -> PointsDrill:
                        record)
 
 
-def make_drill(kind: str, seed: int, rules: Rules | str = ESCOBA) -> CaptureDrill | SetentaDrill | PointsDrill:
-    """The drill of a kind (``captures``, ``setenta`` or ``points``) for a seed."""
-    makers = {"captures": capture_drill, "setenta": setenta_drill, "points": points_drill}
-    if kind not in makers:
+# ============================================================================== answers judged item by item
+@dataclass(frozen=True)
+class Answer:
+    """One question of a drill, judged: what the learner gave (None: not answered), what is right, and the
+    ``mistake`` that explains a wrong answer ("" when right; each drill lists its codes)."""
+
+    item: str
+    ok: bool
+    given: object
+    expected: object
+    mistake: str = ""
+
+
+def _answer(item: str, given: object, expected: object, mistake: str) -> Answer:
+    if given is None:
+        return Answer(item, False, None, expected, "unanswered")
+    return Answer(item, given == expected, given, expected, "" if given == expected else mistake)
+
+
+def _play_deal(game: Game, rng: random.Random) -> DealRecord:
+    """Random legal moves until the game's first deal is over: a real deal, everything in the open."""
+    while not game.deals:
+        game.play(rng.choice(game.legal_moves()))
+    return game.deals[0]
+
+
+def _is_whole(value: object, low: int, high: int) -> bool:
+    return type(value) is int and low <= value <= high
+
+
+def _check_side(value: object, sides: int, what: str) -> int | None:
+    """A side given as an answer: its number, or None for nobody; anything else is refused."""
+    if value is None:
+        return None
+    if isinstance(value, int) and _is_whole(value, 0, sides - 1):
+        return value
+    raise EscobaError(f"{what}: a side from 0 to {sides - 1}, or None for nobody, not {value!r}"[:120],
+                      code="bad_answer")
+
+
+# ------------------------------------------------------------------------------------------------ leftover
+#: A leftover drill's question "who takes it" is given as a side, or NOBODY (nobody captured in the deal).
+NOBODY = "nobody"
+
+
+@dataclass(frozen=True)
+class LeftoverDrill:
+    """The end of a real deal: its last plays (``plays``, each (side, card, cards taken)) and the cards left on
+    the table. Who takes them (``taker``, None: nobody captured in the whole deal)? Under the Escoba capture
+    rule, also: what do they add up to (``total``), and does the deal check out (``checks_out``: a leftover of
+    10, 25, 40, 55... is congruent to 10 modulo 15)? A position that does not check out shows the table as a
+    miscount would leave it: one card swapped for a card of another value.
+
+    Mistakes: ``last_to_play`` (the side that played last, which did not capture), ``not_last_capture`` (another
+    wrong side), ``somebody_captured`` (nobody, but someone captured), ``nobody_captured``; for the total
+    ``figure_printed`` (figures counted 10, 11, 12) and ``wrong_total``; for the check ``checks_out`` (it does,
+    said no) and ``does_not_check_out`` (it does not, said yes); ``unanswered`` for any question left out.
+    """
+
+    kind = "leftover"
+    seed: int
+    rules: Rules
+    plays: tuple[tuple[int, Card, tuple[Card, ...]], ...]
+    table: tuple[Card, ...]
+    taker: int | None
+    total: int | None
+    checks_out: bool | None
+    record: DealRecord
+
+    @property
+    def items(self) -> tuple[str, ...]:
+        return ("taker", "total", "checks_out") if self.rules.capture == "fifteen" else ("taker",)
+
+    @property
+    def last_player_side(self) -> int:
+        return self.plays[-1][0]
+
+    def check(self, taker: int | str | None = None, total: int | None = None,
+              checks_out: bool | None = None) -> tuple[Answer, ...]:
+        """Judge the answers: ``taker`` a side or ``"nobody"`` (None: not answered), ``total`` a number,
+        ``checks_out`` True or False.
+
+        >>> drill = leftover_drill(0)
+        >>> all(a.ok for a in drill.check(NOBODY if drill.taker is None else drill.taker, drill.total,
+        ...                                 drill.checks_out))
+        True
+        """
+        sides = len(self.record.piles)
+        if taker != NOBODY:
+            taker_side = _check_side(taker, sides, "who takes the leftover")
+        if total is not None and not _is_whole(total, 0, 999):
+            raise EscobaError(f"the leftover's total is a whole number, not {total!r}"[:80], code="bad_answer")
+        if checks_out is not None and type(checks_out) is not bool:
+            raise EscobaError(f"whether the deal checks out is yes or no, not {checks_out!r}"[:80],
+                              code="bad_answer")
+        given_taker = None if taker is None else (None if taker == NOBODY else taker_side)
+        if taker is None:
+            results = [Answer("taker", False, None, self.taker, "unanswered")]
+        elif given_taker == self.taker:
+            results = [Answer("taker", True, taker, self.taker)]
+        elif self.taker is None:
+            results = [Answer("taker", False, taker, None, "nobody_captured")]
+        elif given_taker is None:
+            results = [Answer("taker", False, taker, self.taker, "somebody_captured")]
+        else:
+            slip = "last_to_play" if given_taker == self.last_player_side else "not_last_capture"
+            results = [Answer("taker", False, taker, self.taker, slip)]
+        if "total" in self.items:
+            printed = sum(c.rank for c in self.table)
+            slip = "figure_printed" if total == printed and printed != self.total else "wrong_total"
+            results.append(_answer("total", total, self.total, slip))
+            results.append(_answer("checks_out", checks_out, self.checks_out,
+                                   "checks_out" if self.checks_out else "does_not_check_out"))
+        return tuple(results)
+
+    def __str__(self) -> str:
+        who = "nobody" if self.taker is None else f"side {self.taker}"
+        return f"leftover {format_cards(self.table)}: {who}, total {self.total}, checks out {self.checks_out}"
+
+
+_SHOWN_PLAYS = 4  # the last plays shown; more when the last capture was earlier
+
+
+def leftover_drill(seed: int, rules: Rules | str = ESCOBA) -> LeftoverDrill:
+    """The end of a real 2-player deal (random legal moves from ``seed``). About half the positions end with the
+    other side laying a card down after the last capture (so the side that played last is not the one that
+    takes the leftover), and under the Escoba capture rule about a quarter do not check out.
+
+    >>> drill = leftover_drill(3)
+    >>> drill.total % 15 == 10 or not drill.checks_out
+    True
+    >>> sum(leftover_drill(s).checks_out is False for s in range(40)) > 4
+    True
+    """
+    seed, rules = _check_seed(seed), as_rules(rules)
+    rng = _rng("leftover", seed)
+    want_laid_last = rng.random() < 0.5
+    for attempt in range(_ATTEMPTS):
+        record = _play_deal(Game(players=2, rules=rules, seed=(seed * 7919 + attempt) % (MAX_SEED + 1)), rng)
+        last = record.plays[-1]
+        # "laid last": the side that played last laid its card down and is not the one that takes the leftover
+        laid_last = not last.move.captured and last.player % 2 != record.leftover_to
+        if record.leftover and laid_last == want_laid_last:
+            break
+    plays = _plays_of(record)
+    last_capture = max((i for i, p in enumerate(plays) if p[2]), default=0)
+    plays = plays[max(0, min(last_capture, len(plays) - _SHOWN_PLAYS)):]
+    table = tuple(sorted(record.leftover))
+    checks_out: bool | None = None
+    total: int | None = None
+    if rules.capture == "fifteen":
+        checks_out = True
+        if rng.random() < 0.25:
+            shown = {c for _side, card, taken in plays for c in (card, *taken)}
+            swap_out = rng.choice(table)
+            others = [c for c in DECK if c.value != swap_out.value and c not in table and c not in shown]
+            table = tuple(sorted([*(c for c in table if c != swap_out), rng.choice(others)]))
+            checks_out = False
+        total = sum(c.value for c in table)
+    return LeftoverDrill(seed, rules, plays, table, record.leftover_to, total, checks_out, record)
+
+
+def _plays_of(record: DealRecord) -> tuple[tuple[int, Card, tuple[Card, ...]], ...]:
+    sides = len(record.piles)
+    return tuple((p.player % sides, p.move.card, tuple(sorted(p.move.captured))) for p in record.plays)
+
+
+# ------------------------------------------------------------------------------------------ escoba de mano
+@dataclass(frozen=True)
+class EscobaDeManoDrill:
+    """The four cards dealt face up at the start of a deal, and who dealt (``dealer``: a side). Is there an
+    escoba de mano, how many escobas (``escobas``), and for whom (``side``: the dealer's, None when none)?
+
+    Mistakes for the count: ``not_an_escoba`` (the table does not add up to an escoba de mano total),
+    ``figure_printed`` (it would, counting the figures' printed numbers), ``missed`` (said none), ``one_not_two``
+    and ``two_not_one`` (the number of escobas); for the side: ``dealer_scores`` (the other side named: the
+    dealer takes it), ``nobody_scores`` (a side named for a table that gives no escoba), ``somebody_scores``.
+    """
+
+    kind = "escoba_de_mano"
+    seed: int
+    rules: Rules
+    table: tuple[Card, ...]
+    dealer: int
+    escobas: int
+    taken: tuple[Card, ...]
+
+    items = ("escobas", "side")
+
+    @property
+    def total(self) -> int:
+        return sum(c.value for c in self.table)
+
+    @property
+    def side(self) -> int | None:
+        return self.dealer if self.escobas else None
+
+    def check(self, escobas: int | None = None, side: int | str | None = None) -> tuple[Answer, ...]:
+        """Judge the answers: ``escobas`` 0, 1 or 2; ``side`` a side or ``"nobody"`` (None: not answered).
+
+        >>> drill = escoba_de_mano_drill(0)
+        >>> [a.ok for a in drill.check(drill.escobas, NOBODY if drill.side is None else drill.side)]
+        [True, True]
+        """
+        if escobas is not None and not _is_whole(escobas, 0, 4):
+            raise EscobaError(f"the escobas de mano are a whole number from 0 to 4, not {escobas!r}"[:80],
+                              code="bad_answer")
+        given_side = None if side in (None, NOBODY) else _check_side(side, 2, "who scores the escoba de mano")
+        if escobas is None or escobas == self.escobas:
+            slip = ""
+        elif self.escobas == 0:
+            printed = self.rules.escobas_for_initial_table(sum(c.rank for c in self.table))
+            slip = "figure_printed" if printed and any(c.is_figure for c in self.table) else "not_an_escoba"
+        elif escobas == 0:
+            slip = "missed"
+        else:
+            slip = "one_not_two" if self.escobas == 2 else "two_not_one"
+        results = [_answer("escobas", escobas, self.escobas, slip)]
+        if side is None:
+            results.append(Answer("side", False, None, self.side, "unanswered"))
+        elif given_side == self.side:
+            results.append(Answer("side", True, side, self.side))
+        else:
+            slip = ("nobody_scores" if self.side is None else "somebody_scores" if given_side is None
+                    else "dealer_scores")
+            results.append(Answer("side", False, side, self.side, slip))
+        return tuple(results)
+
+    def __str__(self) -> str:
+        return f"table {format_cards(self.table)} dealt by side {self.dealer}: {self.escobas} escoba(s)"
+
+
+_MANO_MIX = (("one", 0.35), ("two", 0.25), ("none", 0.40))
+
+
+def escoba_de_mano_drill(seed: int, rules: Rules | str = ESCOBA) -> EscobaDeManoDrill:
+    """Four table cards and a dealer. About a third of the tables add up to 15, a quarter to the two-escoba
+    total (30, or 20 with ``escoba_de_mano_15_20``), the rest to neither, often by a little or only when the
+    figures are counted by their printed numbers. Refused under rules without an escoba de mano (Scopa).
+
+    >>> drill = escoba_de_mano_drill(2)     # 2 + sota + 1 + 2: 13, though the printed numbers make 15
+    >>> format_cards(drill.table), drill.total, drill.escobas, drill.check(1, drill.dealer)[0].mistake
+    ('2e 10e 1b 2b', 13, 0, 'figure_printed')
+    >>> drill = escoba_de_mano_drill(3)
+    >>> format_cards(drill.table), drill.total, drill.escobas, drill.side == drill.dealer
+    ('2c 6c 1b 6b', 15, 1, True)
+    """
+    seed, rules = _check_seed(seed), as_rules(rules)
+    if rules.escoba_de_mano == "none":
+        raise EscobaError("these rules have no escoba de mano: there is no such drill under them",
+                          code="no_escoba_de_mano")
+    rng = _rng("escoba_de_mano", seed)
+    want = _pick(rng, _MANO_MIX)
+    two = next(t for t in (20, 30) if rules.escobas_for_initial_table(t) == 2)
+    for _attempt in range(_ATTEMPTS * 20):
+        table = tuple(sorted(rng.sample(DECK, 4)))
+        total = sum(c.value for c in table)
+        printed = sum(c.rank for c in table)
+        if want == "one" and total == 15 or want == "two" and total == two:
+            break
+        if want == "none" and total not in (15, two) and not _pairs_of_15(table) and (
+                abs(total - 15) <= 2 or abs(total - two) <= 2 or printed in (15, two)):
+            break
+    escobas = rules.escobas_for_initial_table(sum(c.value for c in table))
+    taken = table if escobas else ()
+    if not escobas and rules.escoba_de_mano_pairs:
+        taken = tuple(_pairs_of_15(table))
+        escobas = len(taken) // 2
+    return EscobaDeManoDrill(seed, rules, table, rng.randrange(2), escobas, taken)
+
+
+# ------------------------------------------------------------------------------------------------ strategy
+#: A move within this many deal points of the expert's best counts as right in a strategy drill.
+STRATEGY_TOLERANCE = 0.2
+
+
+@dataclass(frozen=True)
+class StrategyCheck:
+    """A move chosen in a strategy drill, judged against the expert: ``chosen`` and ``best`` are the expert's
+    hints for the learner's move and for its own (each with its value and reason), ``ok`` when the chosen
+    move loses at most :data:`STRATEGY_TOLERANCE` points. ``mistake``: "" (right), ``costly`` (a worse move)."""
+
+    ok: bool
+    chosen: Hint
+    best: Hint
+    mistake: str = ""
+
+    @property
+    def loss(self) -> float:
+        return self.chosen.loss
+
+
+@dataclass(frozen=True)
+class StrategyDrill:
+    """A position from a real 2-player game, seen by the player whose turn it is: which card would you lay
+    down (and which capture would you make)? ``ranking`` holds the expert's hints, best first."""
+
+    kind = "strategy"
+    seed: int
+    rules: Rules
+    view: PlayerView
+    ranking: tuple[Hint, ...]
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        return self.view.hand
+
+    @property
+    def table(self) -> tuple[Card, ...]:
+        return self.view.table
+
+    @property
+    def good(self) -> tuple[Hint, ...]:
+        """The moves that count as right: within :data:`STRATEGY_TOLERANCE` of the best."""
+        return tuple(h for h in self.ranking if h.loss <= STRATEGY_TOLERANCE + 1e-9)
+
+    def check(self, move: Move | str | tuple[Card | str, Iterable[Card | str]]) -> StrategyCheck:
+        """Judge a move (a :class:`Move`, its text like ``"3c+1o+4b"``, or (card, taken)). A move that is not
+        legal here is refused with an :class:`EscobaError` that says so.
+
+        >>> drill = strategy_drill(0)
+        >>> drill.check(drill.ranking[0].move).ok, drill.check(drill.ranking[-1].move).ok
+        (True, False)
+        """
+        if isinstance(move, str):
+            move = Move.from_text(move)
+        elif isinstance(move, tuple) and not isinstance(move, Move) and len(move) == 2:
+            move = Move(*move)
+        chosen = next((h for h in self.ranking if h.move == move), None)
+        if chosen is None:
+            raise EscobaError(f"{str(move)[:40]} is not a legal move here", code="not_legal")
+        ok = chosen.loss <= STRATEGY_TOLERANCE + 1e-9
+        return StrategyCheck(ok, chosen, self.ranking[0], "" if ok else "costly")
+
+    def __str__(self) -> str:
+        return (f"hand {format_cards(self.hand)}, table {format_cards(self.table)}: best {self.ranking[0].move}"
+                f" ({len(self.good)} good of {len(self.ranking)})")
+
+
+def strategy_drill(seed: int, rules: Rules | str = ESCOBA) -> StrategyDrill:
+    """A turn of a real 2-player game (random legal moves from ``seed``, 0 to 30 plays in) where the choice
+    matters: at least one legal move loses more than :data:`STRATEGY_TOLERANCE` against the best.
+
+    >>> drill = strategy_drill(2)
+    >>> drill == strategy_drill(2) and drill.ranking[0].loss == 0 and len(drill.good) < len(drill.ranking)
+    True
+    """
+    seed, rules = _check_seed(seed), as_rules(rules)
+    rng = _rng("strategy", seed)
+    bot = ExpertBot(seed=0)
+    for attempt in range(_ATTEMPTS):
+        game = Game(players=2, rules=rules, seed=(seed * 104729 + attempt) % (MAX_SEED + 1))
+        for _play in range(rng.randint(0, 30)):
+            if game.deals:
+                break
+            game.play(rng.choice(game.legal_moves()))
+        if game.deals or len(game.legal_moves()) < 2:
+            continue
+        turn = game.turn
+        assert turn is not None  # the deal is not over
+        view = game.view(turn)
+        ranking = tuple(hints(view, bot))
+        if ranking[-1].loss > STRATEGY_TOLERANCE + 1e-9:
+            break
+    return StrategyDrill(seed, rules, view, ranking)
+
+
+# ------------------------------------------------------------------------------------- the escobas line
+@dataclass(frozen=True)
+class EscobasDrill:
+    """A whole real deal, play by play (``record``): how many escobas does each side score (``escobas``, the
+    score sheet's escobas line)? The escoba de mano counts; the leftover taken at the end never does.
+
+    Mistakes per side: ``counted_leftover`` (one too many, for the side that took the leftover),
+    ``missed_escoba_de_mano`` (the dealer's escobas de mano left out), ``wrong_count``."""
+
+    kind = "escobas"
+    seed: int
+    rules: Rules
+    record: DealRecord
+    escobas: tuple[int, ...]
+
+    @property
+    def items(self) -> tuple[str, ...]:
+        return tuple(f"side_{i}" for i in range(len(self.escobas)))
+
+    @property
+    def captures(self) -> tuple[tuple[str, int, tuple[Card, ...], Card | None, tuple[Card, ...]], ...]:
+        """The deal's captures in order, as a scorekeeper sees them: (``what``, side, the table before, the card
+        played, the cards taken), ``what`` being ``escoba_de_mano`` (the dealer takes the table dealt; no card
+        played), ``capture``, or ``leftover`` (the cards left, taken at the end; no card played)."""
+        record, sides = self.record, len(self.escobas)
+        shown: list[tuple[str, int, tuple[Card, ...], Card | None, tuple[Card, ...]]] = []
+        if record.dealer_capture:
+            shown.append(("escoba_de_mano", record.dealer % sides, record.table, None,
+                          tuple(sorted(record.dealer_capture))))
+        for before, play in zip(record.tables(), record.plays):
+            if play.move.captured:
+                shown.append(("capture", play.player % sides, before, play.move.card,
+                              tuple(sorted(play.move.captured))))
+        if record.leftover and record.leftover_to is not None:
+            shown.append(("leftover", record.leftover_to, record.leftover, None, tuple(sorted(record.leftover))))
+        return tuple(shown)
+
+    def check(self, given: Sequence[int | None]) -> tuple[Answer, ...]:
+        """Judge one number per side (None: not answered).
+
+        >>> drill = escobas_drill(1)
+        >>> [a.ok for a in drill.check(drill.escobas)]
+        [True, True]
+        """
+        if not isinstance(given, (list, tuple)) or len(given) != len(self.escobas) or any(
+                g is not None and not _is_whole(g, 0, 40) for g in given):
+            raise EscobaError(f"the escobas are one whole number per side, not {given!r}"[:100], code="bad_answer")
+        results = []
+        dealer_side = self.record.dealer % len(self.escobas)
+        for side, (number, right) in enumerate(zip(given, self.escobas)):
+            if number == right + 1 and self.record.leftover_to == side and self.record.leftover:
+                slip = "counted_leftover"
+            elif side == dealer_side and self.record.dealer_escobas and number == right - self.record.dealer_escobas:
+                slip = "missed_escoba_de_mano"
+            else:
+                slip = "wrong_count"
+            results.append(_answer(f"side_{side}", number, right, slip))
+        return tuple(results)
+
+    def __str__(self) -> str:
+        return f"deal of seed {self.seed}: escobas {self.escobas}"
+
+
+def escobas_drill(seed: int, rules: Rules | str = ESCOBA) -> EscobasDrill:
+    """A real 2-player deal (random legal moves from ``seed``); about two in three have at least one escoba,
+    and most end with a leftover taken (the slip of counting it as an escoba is there to be made).
+
+    >>> sum(sum(escobas_drill(s).escobas) > 0 for s in range(30)) > 15
+    True
+    """
+    seed, rules = _check_seed(seed), as_rules(rules)
+    rng = _rng("escobas", seed)
+    want_some = rng.random() < 0.7
+    for attempt in range(_ATTEMPTS):
+        record = _play_deal(Game(players=2, rules=rules, seed=(seed * 6007 + attempt) % (MAX_SEED + 1)), rng)
+        if (sum(record.escobas) > 0) == want_some:
+            break
+    return EscobasDrill(seed, rules, record, tuple(record.escobas))
+
+
+# ------------------------------------------------------------------------------------ the end of a game
+@dataclass(frozen=True)
+class GameEndDrill:
+    """The totals of a 2-side game before its last deal (``before``) and that deal's points (``points``):
+    who has won, or is another deal played (``winner`` None)? RULES.md §6: add every deal, then look at the
+    target; of the sides that reached it the highest total wins; a shared highest total plays on.
+
+    Mistakes: ``tie_plays_on`` (a winner named, but the highest total is shared at or past the target),
+    ``not_reached`` (a winner named, but nobody reached the target), ``highest_wins`` (a side that reached the
+    target with fewer points than the other), ``someone_won`` (another deal, but a side has won),
+    ``wrong_side``, ``unanswered``."""
+
+    kind = "game_end"
+    seed: int
+    rules: Rules
+    before: tuple[int, ...]
+    points: tuple[int, ...]
+
+    items = ("winner",)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return tuple(b + p for b, p in zip(self.before, self.points))
+
+    @property
+    def target(self) -> int:
+        return self.rules.target
+
+    @property
+    def winner(self) -> int | None:
+        top = max(self.totals)
+        if top < self.target or self.totals.count(top) > 1:
+            return None
+        return self.totals.index(top)
+
+    def check(self, winner: int | str | None) -> Answer:
+        """Judge the answer: a side, or ``"another_deal"`` (None: not answered).
+
+        >>> drill = game_end_drill(0)
+        >>> drill.check("another_deal" if drill.winner is None else drill.winner).ok
+        True
+        """
+        if winner is None:
+            return Answer("winner", False, None, self.winner, "unanswered")
+        given = None if winner == "another_deal" else _check_side(winner, 2, "who wins the game")
+        if given == self.winner:
+            return Answer("winner", True, winner, self.winner)
+        totals, top = self.totals, max(self.totals)
+        if given is None:
+            slip = "someone_won"
+        elif top < self.target:
+            slip = "not_reached"
+        elif self.winner is None:
+            slip = "tie_plays_on"
+        elif totals[given] >= self.target:
+            slip = "highest_wins"
+        else:
+            slip = "wrong_side"
+        return Answer("winner", False, winner, self.winner, slip)
+
+    def __str__(self) -> str:
+        return f"{self.before} + {self.points} = {self.totals}, target {self.target}: winner {self.winner}"
+
+
+_END_MIX = (("one_reaches", 0.25), ("both_reach", 0.25), ("tie_on_top", 0.30), ("none_reaches", 0.20))
+
+
+def game_end_drill(seed: int, rules: Rules | str = ESCOBA) -> GameEndDrill:
+    """Two sides' totals before a deal and the deal's points (0 to 7 each, at least one point in all), around
+    the rules' target: one side reaches it, both do (the higher total wins, whoever led before), both reach
+    the same total (another deal), or nobody does.
+
+    >>> drill = game_end_drill(3)           # 16 + 5 and 20 + 1: both reach 21, a tie on top
+    >>> drill.totals, drill.winner, drill.check(1).mistake
+    ((21, 21), None, 'tie_plays_on')
+    """
+    seed, rules = _check_seed(seed), as_rules(rules)
+    rng = _rng("game_end", seed)
+    want = _pick(rng, _END_MIX)
+    target = rules.target
+    for _attempt in range(_ATTEMPTS * 4):
+        before = tuple(rng.randint(max(0, target - 9), target - 1) for _ in range(2))
+        points = tuple(rng.randint(0, 7) for _ in range(2))
+        totals = [b + p for b, p in zip(before, points)]
+        reached = [t >= target for t in totals]
+        kind = ("none_reaches" if not any(reached) else "tie_on_top" if totals[0] == totals[1]
+                else "both_reach" if all(reached) else "one_reaches")
+        # In "both_reach" the side that led before the deal should not always be the winner.
+        if kind == want and sum(points) > 0 and (kind != "both_reach" or before[0] != before[1]):
+            break
+    return GameEndDrill(seed, rules, before, points)
+
+
+# --------------------------------------------------------------------------------------------------- kinds
+#: Any drill the generators make.
+AnyDrill = (CaptureDrill | SetentaDrill | PointsDrill | LeftoverDrill | EscobaDeManoDrill | StrategyDrill | EscobasDrill
+            | GameEndDrill)
+
+_MAKERS: dict[str, Callable[..., AnyDrill]] = {
+    "captures": capture_drill, "setenta": setenta_drill, "points": points_drill, "leftover": leftover_drill,
+    "escoba_de_mano": escoba_de_mano_drill, "strategy": strategy_drill, "escobas": escobas_drill,
+    "game_end": game_end_drill}
+
+
+def kinds_for(rules: Rules | str = ESCOBA) -> tuple[str, ...]:
+    """The kinds of drill that exist under ``rules`` (Scopa has no escoba de mano).
+
+    >>> "escoba_de_mano" in kinds_for("escoba"), "escoba_de_mano" in kinds_for("scopa")
+    (True, False)
+    """
+    rules = as_rules(rules)
+    return tuple(k for k in KINDS if k != "escoba_de_mano" or rules.escoba_de_mano != "none")
+
+
+def make_drill(kind: str, seed: int, rules: Rules | str = ESCOBA) -> AnyDrill:
+    """The drill of a kind (one of :data:`KINDS`) for a seed."""
+    if kind not in _MAKERS:
         raise EscobaError(f"no drill is called {str(kind)[:20]!r}: choose one of {', '.join(KINDS)}",
                           code="bad_kind", value=str(kind)[:20])
     if kind == "setenta":
         return setenta_drill(seed, rules=rules)
-    return makers[kind](seed, rules)
-
+    maker: Callable[[int, Rules | str], AnyDrill] = _MAKERS[kind]
+    return maker(seed, rules)

@@ -46,7 +46,8 @@ from .scoring import DealFacts, DealScore, score_piles
 __all__ = ["Move", "Game", "PlayerView", "DealRecord", "PlayRecord", "DealStarted", "EscobaDeMano",
            "CardsDealt", "Play", "HandEscoba", "LeftoverTaken", "DealScored", "GameWon", "MAX_SEED", "SIDES"]
 
-MAX_SEED = 2**53 - 1  # the largest integer a browser's JSON keeps exactly
+MAX_SEED = 2**53 - 2  # the largest integer every browser side keeps as a plain number (Pyodide sends 2**53 - 1 as a
+#                     BigInt, which widget state cannot carry)
 _by_index = attrgetter("index")
 _NO_CARDS: frozenset[Card] = frozenset()
 _bit_of = attrgetter("bit")
@@ -645,8 +646,10 @@ class Game:
         if total != target:
             whole = total + card.value if self.rules.capture == "fifteen" else total
             goal = 15 if self.rules.capture == "fifteen" else card.value
+            # The table cards already make 15 on their own: the classic slip of forgetting the played card.
+            slip = {"slip": "table_alone_15"} if self.rules.capture == "fifteen" and total == 15 else {}
             raise WrongSumError(f"{card} with {format_cards(taken)} makes {whole}, not {goal}; "
-                                f"{card} can take {shown}", sum=whole, goal=goal, **common)
+                                f"{card} can take {shown}", sum=whole, goal=goal, **slip, **common)
         raise IllegalMoveError(f"with an equal card on the table, {card} must take it alone: it can take {shown}",
                                code="equal_card_first", **common)
 

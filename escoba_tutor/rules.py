@@ -153,6 +153,9 @@ _VARIANT_OF_CHANGE = {next(iter(v.changes.items())): v.name for v in VARIANTS.va
 
 # Options that cannot go together, each with the reason given to the user.
 _CONFLICTS: tuple[tuple[Callable[[Rules], bool], str], ...] = (
+    (lambda r: r.capture == "match" and (r.escoba_de_mano != "none" or r.escoba_de_mano_pairs),
+     "the escoba de mano belongs to the Escoba capture rule (the four table cards add up to 15), and Scopa's "
+     "capture has none"),
     (lambda r: r.renuncio and not r.must_capture,
      "renuncio penalises laying a card that could capture, which capture_optional allows: choose one"),
     (lambda r: r.ties == "both_score" and r.three_player_ties,
@@ -293,10 +296,33 @@ def rules_by_name(name: str) -> Rules:
                          + ", ".join(repr(n) for n in PROFILES), code="unknown_profile",
                          value=profile[:40]) from None
     changes: dict[str, Any] = {}
+    set_by: dict[str, str] = {}  # the part that set each option, to name it if another part says otherwise
     for part in parts:
         variant = VARIANTS.get(part.strip().lower().replace("-", "_"))
-        changes.update(variant.changes if variant else dict([parse_option(part)]))
+        for key, value in (variant.changes if variant else dict([parse_option(part)])).items():
+            if key in changes and changes[key] != value:
+                first, second = set_by[key].strip()[:40], part.strip()[:40]
+                raise RulesError(f"{first!r} and {second!r} set the option {key!r} two ways ({_text(changes[key])} "
+                                 f"and {_text(value)}): keep one of them", code="rules_conflict", option=key,
+                                 parts=(first, second))
+            changes[key], set_by[key] = value, part
+    _refuse_escoba_de_mano(rules, changes, set_by)
     return rules.replace(**changes) if changes else rules
+
+
+def _refuse_escoba_de_mano(rules: Rules, changes: dict[str, Any], set_by: dict[str, str]) -> None:
+    """Scopa's capture (the taken cards add up to the played card) has no escoba de mano: whichever part would
+    keep or turn one on with it is refused, each with the same reason, naming the two parts."""
+    if changes.get("capture", rules.capture) != "match":
+        return
+    for key, off in (("escoba_de_mano", "none"), ("escoba_de_mano_pairs", False)):
+        if changes.get(key, getattr(rules, key)) != off:
+            with_match = set_by["capture"].strip()[:40] if "capture" in changes else rules.profile
+            turned_on = set_by[key].strip()[:40] if key in changes else rules.profile
+            raise RulesError(f"{with_match!r} and {turned_on!r} cannot go together: the escoba de mano belongs to "
+                             "the Escoba capture rule (the four table cards add up to 15), and Scopa's capture (the "
+                             "taken cards add up to the played card) has none", code="rules_conflict", option=key,
+                             parts=(with_match, turned_on))
 
 
 def _text(value: Any) -> str:

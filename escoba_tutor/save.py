@@ -1,8 +1,14 @@
-"""One versioned save format, as a JSON file and as a short resume code.
+"""One versioned save format, as a JSON file and as a short resume code (docs/save-format.md describes both).
 
-Both hold the same thing: the rules, the number of players, the seed, the first dealer and the moves. Loading
-replays the moves through the public game API, so a save can only produce a game the rules allow; anything
-malformed, cut short, altered or from a newer version raises a :class:`SaveError` and no game at all.
+Both hold the same thing: the rules, the number of players, the seed, the first dealer and the moves, and since
+version 2 how the game was being played (the computer's level, the mode, the players' names). Loading replays the
+moves through the public game API, so a save can only produce a game the rules allow; anything malformed, cut
+short, altered or from a newer version raises a :class:`SaveError` and no game at all.
+
+A resume code names each move by its place among the moves the rules allow at that point. That order is defined
+here, by the save format, never by the order the capture search happens to find moves in: version 2 sorts the
+moves by the card played (deck order), then by the cards taken (deck order, a card laid down first); version 1
+codes are read in the order escoba-tutor 0.1 offered moves, written out below as :func:`_v1_order`.
 
 >>> from escoba_tutor import Game
 >>> game = Game(players=2, seed=42)
@@ -13,6 +19,8 @@ True
 >>> code = game.resume_code()
 >>> Game.from_resume_code(code).state_key() == game.state_key()
 True
+>>> read_save(dump_code(game, level="greedy")).level
+'greedy'
 >>> Game.from_resume_code(code[:-1] + ("0" if code[-1] != "0" else "1"))
 Traceback (most recent call last):
 ...
@@ -23,19 +31,113 @@ from __future__ import annotations
 
 import hashlib
 import json
+import unicodedata
 import zlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .errors import ChecksumError, EscobaError, SaveError, SaveFormatError, SaveVersionError
 from .game import MAX_SEED, Game, Move
 from .rules import Rules, rules_from_numbers
 
-__all__ = ["FORMAT", "VERSION", "dump_json", "load_json", "dump_code", "load_code"]
+__all__ = ["FORMAT", "VERSION", "LEVELS", "MODES", "SavedGame", "dump_json", "load_json", "dump_code", "load_code",
+           "read_json", "read_code", "read_save", "canonical_order"]
 
 FORMAT = "escoba-tutor-game"
-VERSION = 1
+VERSION = 2
 MAX_MOVES = 10_000        # far beyond any real game; bounds the work a hostile save can ask for
 MAX_SAVE_BYTES = 1_000_000
+
+#: The computer's levels and the modes a save can name. Their places are numbers in the resume code (1, 2, …;
+#: 0: not said): only append.
+LEVELS = ("random", "greedy", "expert")
+MODES = ("computer", "pass_and_play")
+MAX_NAME = 24             # characters in a player's name
+
+# The deck order the save format sorts by: oros, copas, espadas, bastos; 1-7, sota, caballo, rey in each suit.
+# Written out here (not taken from the cards module) so that the format stays what this file says.
+_RANKS = ("1", "2", "3", "4", "5", "6", "7", "10", "11", "12")
+_SUITS = "oceb"
+_PLACE = {rank + suit: 10 * s + r for s, suit in enumerate(_SUITS) for r, rank in enumerate(_RANKS)}
+_CAPTURE_VALUE = dict(zip(_RANKS, (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)))
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A loaded save: the game, and how it was being played (None or empty: the save does not say)."""
+
+    game: Game
+    level: str | None = None
+    mode: str | None = None
+    names: tuple[str, ...] = ()
+
+
+def _canonical_key(move: Move) -> tuple[int, tuple[int, ...]]:
+    return _PLACE[move.card.code], tuple(sorted(_PLACE[card.code] for card in move.captured))
+
+
+def canonical_order(moves: Iterable[Move]) -> list[Move]:
+    """Moves in the save format's order (version 2): by the card played, in deck order; then by the cards taken,
+    compared as lists in deck order, a card laid down (nothing taken) first.
+
+    >>> [m.text for m in canonical_order([Move.from_text("5o+12c"), Move.from_text("5o+2c+10b"),
+    ...                                   Move.from_text("1o"), Move.from_text("5o")])]
+    ['1o', '5o', '5o+2c+10b', '5o+12c']
+    """
+    return sorted(moves, key=_canonical_key)
+
+
+def _v1_key(move: Move, renuncio: bool) -> tuple[bool, int, bool, tuple[tuple[int, int], ...], tuple[int, ...]]:
+    """The order escoba-tutor 0.1 offered moves in, which version 1 codes count in. The moves the rules allow, by
+    the card played in deck order, then the renuncio lay-downs (that variant). For one card: its captures, then
+    the card laid down. Captures are ordered by their values: the highest value first, fewer cards of it first,
+    then the next value the same way; captures of the same values by which suits they take of each value in
+    turn (the suits of a value as a number: oros 1, copas 2, espadas 4, bastos 8, added up; smaller first)."""
+    suits: dict[int, int] = {}
+    for card in move.captured:
+        rank, suit = card.code[:-1], card.code[-1]
+        value = _CAPTURE_VALUE[rank]
+        suits[value] = suits.get(value, 0) | 1 << _SUITS.index(suit)
+    values = sorted(suits, reverse=True)
+    shape = tuple((-value, suits[value].bit_count()) for value in values)
+    return renuncio, _PLACE[move.card.code], not move.captured, shape, tuple(suits[value] for value in values)
+
+
+def _v1_order(legal: Sequence[Move], renuncio: Sequence[Move]) -> list[Move]:
+    return sorted([*legal, *renuncio], key=lambda move: _v1_key(move, move in renuncio))
+
+
+def _offered(game: Game, version: int) -> list[Move]:
+    """Every move the rules let the player to move make (the renuncio lay-downs too), in the version's order."""
+    legal, renuncio = game.legal_moves(), game.renuncio_moves()
+    if version == 1:
+        return _v1_order(legal, renuncio)
+    return canonical_order([*legal, *renuncio])
+
+
+def _move_text(move: Move) -> str:
+    """A move as the save file writes it: the card played, then the cards taken in deck order."""
+    return "+".join([move.card.code, *sorted((card.code for card in move.captured), key=_PLACE.__getitem__)])
+
+
+def _check_setup(game: Game, level: str | None, mode: str | None, names: Sequence[str]) -> tuple[str, ...]:
+    if level is not None and level not in LEVELS:
+        raise SaveFormatError(f"a save names the level as one of {', '.join(LEVELS)}, not {str(level)[:40]!r}",
+                              field="level")
+    if mode is not None and mode not in MODES:
+        raise SaveFormatError(f"a save names the mode as one of {', '.join(MODES)}, not {str(mode)[:40]!r}",
+                              field="mode")
+    names = tuple(names)
+    if names and len(names) != game.players:
+        raise SaveFormatError(f"a save names every player or none: {game.players} names, not {len(names)}",
+                              field="names")
+    for name in names:
+        if not isinstance(name, str) or len(name) > MAX_NAME or any(
+                unicodedata.category(ch)[0] == "C" for ch in name):
+            raise SaveFormatError(f"a player's name is text of at most {MAX_NAME} characters without control "
+                                  "characters", field="names")
+    return names
 
 
 # ---------------------------------------------------------------------------------------------------- JSON
@@ -48,8 +150,10 @@ def _summary(game: Game) -> dict[str, Any]:
     return {"deal": game.deal, "totals": list(game.totals), "winner": game.winner}
 
 
-def dump_json(game: Game) -> str:
-    """The game as a JSON document a student can download and load again."""
+def dump_json(game: Game, *, level: str | None = None, mode: str | None = None, names: Sequence[str] = ()) -> str:
+    """The game as a JSON document a student can download and load again; ``level``, ``mode`` and ``names`` say
+    how it is being played (None and empty: not said)."""
+    names = _check_setup(game, level, mode, names)
     body = {
         "format": FORMAT,
         "version": VERSION,
@@ -57,7 +161,10 @@ def dump_json(game: Game) -> str:
         "players": game.players,
         "seed": game.seed,
         "first_dealer": game.first_dealer,
-        "moves": [move.text for move in game.moves],
+        "level": level,
+        "mode": mode,
+        "names": list(names),
+        "moves": [_move_text(move) for move in game.moves],
         "summary": _summary(game),
     }
     return json.dumps({**body, "checksum": _checksum(body)}, ensure_ascii=False, indent=1)
@@ -74,7 +181,12 @@ def _require(data: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> A
 
 
 def load_json(text: str | bytes) -> Game:
-    """The game saved in ``text`` by :func:`dump_json`."""
+    """The game saved in ``text`` by :func:`dump_json` (any version)."""
+    return read_json(text).game
+
+
+def read_json(text: str | bytes) -> SavedGame:
+    """The game saved in ``text`` by :func:`dump_json` (any version), and how it was being played."""
     if isinstance(text, (bytes, bytearray)):
         if len(text) > MAX_SAVE_BYTES:
             raise SaveFormatError("this file is too large to be a game save", code="save_too_large")
@@ -95,7 +207,8 @@ def load_json(text: str | bytes) -> Game:
     version = _require(data, "version", int)
     if version > VERSION:
         raise SaveVersionError(f"this save was written by a newer escoba-tutor (format version {version}; this "
-                               f"one reads up to {VERSION}): update escoba-tutor to load it", version=version)
+                               f"one reads versions 1 to {VERSION}): update escoba-tutor to load it",
+                               version=version)
     if version < 1:
         raise SaveFormatError(f"this save has an unknown format version {version}", version=version)
     checksum = _require(data, "checksum", str)
@@ -109,6 +222,12 @@ def load_json(text: str | bytes) -> Game:
     first_dealer = _require(data, "first_dealer", int)
     moves = _require(data, "moves", list)
     summary = _require(data, "summary", dict)
+    level = mode = None
+    raw_names: list[Any] = []
+    if version >= 2:
+        level = _require(data, "level", (str, type(None)))
+        mode = _require(data, "mode", (str, type(None)))
+        raw_names = _require(data, "names", list)
     if len(moves) > MAX_MOVES or not all(isinstance(m, str) for m in moves):
         raise SaveFormatError("this save's moves are not a list of moves like '3c+1o+4b+7o'", field="moves")
     try:
@@ -116,11 +235,12 @@ def load_json(text: str | bytes) -> Game:
     except EscobaError as error:
         raise SaveFormatError(f"this save's rules cannot be used: {error}", field="rules") from None
     game = _new_game(players, rules, seed, first_dealer)
+    names = _check_setup(game, level, mode, raw_names)
     for number, text_move in enumerate(moves, 1):
         _replay(game, number, text_move)
     if summary != _summary(game):
         raise ChecksumError("this save's summary does not match its moves, so it cannot be trusted")
-    return game
+    return SavedGame(game, level, mode, names)
 
 
 def _new_game(players: int, rules: Rules, seed: int, first_dealer: int) -> Game:
@@ -179,19 +299,25 @@ def _check(body: str) -> str:
     return "".join(_ALPHABET[(crc >> 5 * i) & 31] for i in range(_CHECK_CHARS))
 
 
-def dump_code(game: Game) -> str:
-    """A short code that resumes the game: version, setup, and each move as its place among the legal moves
-    (then the renuncio lay-downs, with that variant).
+def dump_code(game: Game, *, level: str | None = None, mode: str | None = None, names: Sequence[str] = ()) -> str:
+    """A short code that resumes the game: version, setup, how it is played, and each move as its place among the
+    moves offered (:func:`canonical_order`).
 
-    Moves that were the only legal choice are left out (loading replays them), so most deals take
-    about 25 characters.
+    Moves that were the only one offered are left out (loading replays them), so most deals take about 25
+    characters.
     """
+    names = _check_setup(game, level, mode, names)
     replay = Game(players=game.players, rules=game.rules, seed=game.seed, dealer=game.first_dealer)
-    numbers = [VERSION, game.players, game.first_dealer, game.seed, *game.rules.to_numbers(), len(game.moves)]
+    numbers = [VERSION, game.players, game.first_dealer, game.seed, *game.rules.to_numbers(),
+               0 if level is None else LEVELS.index(level) + 1, 0 if mode is None else MODES.index(mode) + 1,
+               len(names)]
+    for name in names:
+        numbers += [len(name), *map(ord, name)]
+    numbers.append(len(game.moves))
     for move in game.moves:
-        legal = replay.legal_moves() + replay.renuncio_moves()
-        if len(legal) > 1:
-            numbers.append(legal.index(move))
+        offered = _offered(replay, VERSION)
+        if len(offered) > 1:
+            numbers.append(offered.index(move))
         replay.play(move)
     body = _encode(numbers)
     code = body + _check(body)
@@ -199,7 +325,40 @@ def dump_code(game: Game) -> str:
 
 
 def load_code(code: str) -> Game:
-    """The game a resume code from :func:`dump_code` stands for."""
+    """The game a resume code from :func:`dump_code` stands for (any version)."""
+    return read_code(code).game
+
+
+def _read_setup(numbers: list[int], position: int) -> tuple[str | None, str | None, list[str], int]:
+    """Version 2's level, mode and names, from ``position``; returns them and the position after them."""
+    if len(numbers) < position + 3:
+        raise IndexError
+    level_number, mode_number, count = numbers[position:position + 3]
+    if level_number > len(LEVELS) or mode_number > len(MODES):
+        raise SaveFormatError("this resume code names a level or a mode this escoba-tutor does not know")
+    if count > 4:
+        raise SaveFormatError("this resume code names more players than a game has", field="names")
+    position += 3
+    names = []
+    for _ in range(count):
+        length = numbers[position]
+        if length > MAX_NAME:
+            raise SaveFormatError(f"a player's name in this resume code is longer than {MAX_NAME} characters",
+                                  field="names")
+        points = numbers[position + 1:position + 1 + length]
+        if len(points) < length:
+            raise IndexError
+        if any(point > 0x10FFFF for point in points):
+            raise SaveFormatError("a player's name in this resume code is not text", field="names")
+        names.append("".join(map(chr, points)))
+        position += 1 + length
+    level = LEVELS[level_number - 1] if level_number else None
+    mode = MODES[mode_number - 1] if mode_number else None
+    return level, mode, names, position
+
+
+def read_code(code: str) -> SavedGame:
+    """The game a resume code from :func:`dump_code` stands for (any version), and how it was being played."""
     if not isinstance(code, str):
         raise SaveFormatError(f"a resume code is text, not {type(code).__name__}")
     if len(code) > 20_000:
@@ -221,44 +380,60 @@ def load_code(code: str) -> Game:
     numbers = _decode(body)
     if not numbers:
         raise SaveFormatError("this resume code is cut short")
-    if numbers[0] > VERSION:
-        raise SaveVersionError(f"this resume code comes from a newer escoba-tutor (version {numbers[0]}): "
-                               "update escoba-tutor to load it", version=numbers[0])
-    if numbers[0] != VERSION:
-        raise SaveFormatError(f"this resume code has an unknown version {numbers[0]}")
+    version = numbers[0]
+    if version > VERSION:
+        raise SaveVersionError(f"this resume code comes from a newer escoba-tutor (format version {version}; "
+                               f"this one reads versions 1 to {VERSION}): update escoba-tutor to load it",
+                               version=version)
+    if version < 1:
+        raise SaveFormatError(f"this resume code has an unknown format version {version}", version=version)
+    level = mode = None
+    raw_names: list[str] = []
     try:
+        if len(numbers) < 4:
+            raise IndexError
         players, first_dealer, seed = numbers[1:4]
         if seed > MAX_SEED:
             raise SaveFormatError("this resume code's seed is out of range")
         rules, position = rules_from_numbers(numbers, 4)
+        if version >= 2:
+            level, mode, raw_names, position = _read_setup(numbers, position)
         count = numbers[position]
-    except IndexError:
-        raise SaveFormatError("this resume code is cut short") from None
-    except ValueError as error:
+    except (IndexError, ValueError) as error:
         if isinstance(error, SaveError):
             raise
+        if isinstance(error, IndexError):
+            raise SaveFormatError("this resume code is cut short") from None
         raise SaveFormatError(f"this resume code's setup cannot be read: {error}") from None
     choices = numbers[position + 1:]
     if count > MAX_MOVES:
         raise SaveFormatError("this resume code holds more moves than any game has")
     game = _new_game(players, rules, seed, first_dealer)
+    names = _check_setup(game, level, mode, raw_names)
     read = 0
     for number in range(1, count + 1):
-        legal = game.legal_moves() + game.renuncio_moves()
-        if not legal:
+        offered = _offered(game, version)
+        if not offered:
             raise SaveFormatError(f"this resume code goes on after the game is over (move {number})")
-        if len(legal) == 1:
-            move = legal[0]
+        if len(offered) == 1:
+            move = offered[0]
         else:
             if read == len(choices):
                 raise SaveFormatError("this resume code is cut short: some moves are missing")
             choice = choices[read]
             read += 1
-            if choice >= len(legal):
-                raise SaveFormatError(f"move {number} of this resume code is not one of the {len(legal)} legal "
-                                      "moves", move=number)
-            move = legal[choice]
+            if choice >= len(offered):
+                raise SaveFormatError(f"move {number} of this resume code is not one of the {len(offered)} moves "
+                                      "the rules allow", move=number)
+            move = offered[choice]
         _replay(game, number, move)
     if read != len(choices):
         raise SaveFormatError("this resume code has extra moves at its end")
-    return game
+    return SavedGame(game, level, mode, names)
+
+
+def read_save(text: str | bytes) -> SavedGame:
+    """A save file's text (JSON) or a resume code, whichever ``text`` is."""
+    if isinstance(text, str) and not text.strip().startswith("{"):
+        return read_code(text)
+    return read_json(text)  # file contents (text or bytes); anything else is refused there

@@ -13,10 +13,12 @@ def cells(widget):
 
 def test_the_worked_example_of_the_rules():
     widget = CaptureTable(table="1o 4b 7o", hand="3c")
-    assert cells(widget) == [["3c", "1o 7o 4b", "3 + 1 + 7 + 4 = 15", "escoba, el siete de oros, 2 oros, 1 siete, "
-                                                                      "4 cartas"]]
+    assert cells(widget) == [["3c", "1o 7o 4b", "3 + 1 + 7 + 4 = 15", "una escoba y 4 cartas (el siete de oros, "
+                                                                      "2 oros y 1 siete)"]]
     assert widget._picker.rows[0]["tone"] == "good"
-    assert "tres de copas se lleva as de oros, siete de oros, cuatro de bastos" in widget._picker.rows[0]["label"]
+    assert widget._picker.rows[0]["label"] == ("El tres de copas se lleva el as de oros, el siete de oros y el cuatro "
+                                               "de bastos: 3 + 1 + 7 + 4 = 15. Gana una escoba y 4 cartas (el siete "
+                                               "de oros, 2 oros y 1 siete).")
 
 
 def test_two_captures_and_figures_shown_with_their_value():
@@ -39,7 +41,7 @@ def test_choosing_a_row_highlights_its_cards_and_says_it():
     assert widget.selected == "5o:2c+10b"
     chosen = next(row for row in widget._picker.rows if row["id"] == widget._picker.selected)
     assert sorted(chosen["cards"]) == ["10b", "2c", "5o"]
-    assert "cinco de oros se lleva dos de copas, sota de bastos" in widget._status.message
+    assert "El cinco de oros se lleva el dos de copas y la sota de bastos" in widget._status.message
     widget.selected = ""  # the view's trait drives the model too
     assert widget._picker.selected == "" and widget._status.message == ""
 
@@ -89,7 +91,7 @@ def test_a_row_clicked_in_the_browser_is_answered_with_one_message(monkeypatch):
         assert widget.selected == row_id
         # no echo of the choice, no highlight updates (the card rows follow the picker): the status line only
         assert sent == ["LiveRegion.update(message)"], sent
-    assert widget._status.message.startswith("rey de bastos se lleva as de oros, cuatro de bastos")
+    assert widget._status.message.startswith("El rey de bastos se lleva el as de oros y el cuatro de bastos")
 
 
 def test_a_stale_click_from_the_browser_is_dropped_not_an_error(monkeypatch):
@@ -107,8 +109,10 @@ def test_a_stale_click_from_the_browser_is_dropped_not_an_error(monkeypatch):
     ("5o", ["2c", "3e"], "Estas cartas suman 10, no 15"),              # a plain wrong sum
     ("5o", [], "puede hacer baza, así que debe hacerla"),              # laid down, but it could capture
     ("", ["12c"], "Elige primero una carta de tu mano"),               # no hand card
-    ("5o", ["12c"], "¡Bien! Cinco de oros se lleva rey de copas: 15."),   # names, not codes, in sentences
-    ("5o", ["2c", "3e"], "no 15. Cinco de oros puede llevarse rey de copas; dos de copas, sota de bastos."),
+    ("5o", ["12c"], "¡Bien! El cinco de oros se lleva el rey de copas: juntas suman 15."),  # names with articles
+    # alternatives read as language: "or" between captures, "and" inside one
+    ("5o", ["2c", "3e"], "no 15. El cinco de oros puede llevarse el rey de copas, o el dos de copas y la sota de "
+                         "bastos."),
 ])
 def test_a_capture_built_by_the_student_is_judged(hand, taken, expected):
     widget = CaptureTable(table="2c 3e 10b 12c", hand="5o")
@@ -126,7 +130,7 @@ def test_bad_text_is_explained_and_changes_nothing():
     assert (widget.model.table_cards, cells(widget)) == before
     widget._table_text.value = "1o 4b 7o"
     widget._hand_text.value = "3c 1o"
-    assert "1o está a la vez en la mano y en la mesa" in widget._status.message
+    assert "el as de oros está a la vez en la mano y en la mesa" in widget._status.message
     widget._hand_text.value = "3c 5e 6e 7e"
     assert "como mucho 3 cartas" in widget._status.message
     widget._hand_text.value = "3c"

@@ -199,212 +199,225 @@ def test_typed_setenta_answers_are_read():
 
 # ================================================================================================== widget
 def picker_rows(widget):
-    return [row["cells"] for row in widget._built_picker.rows]
+    return [row["cells"] for row in widget.view.captures_list.rows]
 
 
 def test_the_widget_shows_the_seeded_position_and_the_seed():
     widget = Drill("captures", seed=0)
-    assert [widget._hand_row.cards, widget._table_row.cards] == [["7c"], ["7e", "1o", "11e", "2c"]]
-    assert "Encuentra todas las bazas · n.º 0" in widget._title.value
-    assert "Da este número a la clase para que todos hagan el mismo ejercicio: 0." in widget._task.value
-    assert widget._seed_box.value == 0 and widget._seed_box.description == "Número de posición"
-    assert widget._table_row.marks == {"11e": "9"}  # a figure shows its capture value on the card
+    assert [widget.view.hand_row.cards, widget.view.table_row.cards] == [["7c"], ["7e", "1o", "11e", "2c"]]
+    assert "Encuentra todas las bazas · n.º 0" in widget.title.value
+    assert "Da este número a la clase para que todos hagan el mismo ejercicio: 0." in widget.task.value
+    assert widget.seed_box.value == 0 and widget.seed_box.description == "Ejercicio"
+    assert widget.view.table_row.marks == {"11e": "9"}  # a figure shows its capture value on the card
 
 
 def test_new_position_and_a_typed_seed():
     widget = Drill("captures", seed=0)
-    widget._new.click()
-    assert widget.seed == 1 and widget._seed_box.value == 1
-    assert widget._hand_row.cards == [capture_drill(1).card.code]
-    widget._seed_box.value = 36  # a student types the number the teacher gave
-    assert widget.seed == 36 and widget._table_row.cards == ["6o", "12c", "10b", "11b", "2e"]
+    widget.new_button.click()
+    assert widget.seed == 1 and widget.seed_box.value == 1
+    assert widget.view.hand_row.cards == [capture_drill(1).card.code]
+    widget.seed_box.value = 36  # a student types the number the teacher gave
+    assert widget.seed == 36 and widget.view.table_row.cards == ["6o", "12c", "10b", "11b", "2e"]
 
 
 def test_captures_built_one_by_one_then_checked():
     widget = Drill("captures", seed=36)  # 5o on 6o 12c 10b 11b 2e
-    widget._add.click()
-    assert widget._status.message == "Primero elige las cartas de la mesa que forman la baza."
-    widget._table_row.selected = ["12c"]
-    widget._add.click()
-    assert widget._status.message == "Baza añadida: llevas 1 baza en la lista."
-    assert widget._table_row.selected == [] and picker_rows(widget) == [["5o", "12c", ""]]
-    widget._table_row.selected = ["12c"]
-    widget._add.click()
-    assert widget._status.message == "Esa baza ya está en tu lista."
-    widget._table_row.selected = ["10b"]
-    widget._add.click()
-    widget._check.click()
-    lines = widget._status.message.split("\n")
+    widget.view.add_button.click()
+    assert widget.status.message == "Primero elige las cartas de la mesa que forman la baza."
+    widget.view.table_row.selected = ["12c"]
+    widget.view.add_button.click()
+    assert widget.status.message == "Baza añadida: llevas 1 baza en la lista."
+    assert widget.view.table_row.selected == [] and picker_rows(widget) == [["5o", "12c", ""]]
+    widget.view.table_row.selected = ["12c"]
+    widget.view.add_button.click()
+    assert widget.status.message == "Esa baza ya está en tu lista."
+    widget.view.table_row.selected = ["10b"]
+    widget.view.add_button.click()
+    widget.check_button.click()
+    lines = widget.status.message.split("\n")
     assert lines == ["1 bien, 1 sin encontrar, 1 mal.",
-                     "Mal: cinco de oros con sota de bastos: 5 + sota (8) = 13, no 15: cuidado, la sota vale 8, el "
-                     "caballo 9 y el rey 10.",
-                     "Falta: cinco de oros también puede llevarse dos de espadas, sota de bastos "
+                     "Mal: el cinco de oros con la sota de bastos: 5 + sota (8) = 13, no 15: cuidado, la sota vale "
+                     "8, el caballo 9 y el rey 10.",
+                     "Falta: el cinco de oros también puede llevarse el dos de espadas y la sota de bastos "
                      "(5 + 2 + sota (8) = 15)."]
     assert picker_rows(widget) == [["5o", "12c", "bien"],
                                    ["5o", "10b", "mal: 5 + sota (8) = 13, no 15: cuidado, la sota vale 8, el "
                                                  "caballo 9 y el rey 10"],
                                    ["5o", "2e 10b", "falta: no la has puesto en la lista"]]
-    assert [row["tone"] for row in widget._built_picker.rows] == ["good", "warn", "info"]
-    assert "<li>Mal: cinco de oros con sota de bastos" in widget._feedback.value
+    assert [row["tone"] for row in widget.view.captures_list.rows] == ["good", "warn", "info"]
+    assert "<li>Mal: el cinco de oros con la sota de bastos" in widget.feedback.value
     # Put the list right: remove the wrong one, add the missing one.
-    widget._built_picker.selected = "10b"
-    widget._remove.click()
+    widget.view.captures_list.selected = "10b"
+    widget.view.remove_button.click()
     assert widget.model.result is None and picker_rows(widget) == [["5o", "12c", ""]]
-    widget._table_row.selected = ["2e", "10b"]
-    widget._add.click()
-    widget._check.click()
-    assert widget._status.message == "¡Bien! Has encontrado las 2 bazas."
+    widget.view.table_row.selected = ["2e", "10b"]
+    widget.view.add_button.click()
+    widget.check_button.click()
+    assert widget.status.message == "¡Bien! Has encontrado las 2 bazas."
 
 
 def test_a_card_that_takes_nothing():
     widget = Drill("captures", seed=7, lang="en")  # 2e on 5e 6c 5o: 2 + 5 + 6 = 13, 2 + 5 + 5 = 12, nothing
-    widget._check.click()
-    assert widget._status.message == "Right: two of swords takes nothing here, so it stays on the table."
-    widget._table_row.selected = ["5e", "6c"]
-    widget._add.click()
-    widget._check.click()
-    assert widget._status.message.split("\n") == ["0 right, 0 missing, 1 wrong.",
-                                                 "Wrong: two of swords with six of cups, five of swords: "
-                                                 "2 + 6 + 5 = 13, not 15.",
-                                                 "Two of swords takes nothing here: it stays on the table."]
-    widget._clear.click()
-    assert widget.model.built == [] and widget._status.message == ""
+    widget.check_button.click()
+    assert widget.status.message == "Right: the two of swords takes nothing here, so it stays on the table."
+    widget.view.table_row.selected = ["5e", "6c"]
+    widget.view.add_button.click()
+    widget.check_button.click()
+    assert widget.status.message.split("\n") == ["0 right, 0 missing, 1 wrong.",
+                                                 "Wrong: the two of swords with the six of cups and the five "
+                                                 "of swords: 2 + 6 + 5 = 13, not 15.",
+                                                 "The two of swords takes nothing here: it stays on the table."]
+    widget.view.clear_button.click()
+    assert widget.model.built == [] and widget.status.message == ""
 
 
 def test_scopa_captures():
     widget = Drill("captures", seed=0, rules="scopa", lang="en")  # 7c on 7e 1o 11e 2c: the equal 7 alone
     assert [codes(c) for c in widget.model.drill.answer] == [{"7e"}]
-    widget._table_row.selected = ["1o", "7e"]  # a capture of 15 is not Scopa
-    widget._add.click()
-    widget._check.click()
-    assert "Wrong: seven of cups with ace of coins, seven of swords: 1 + 7 = 8, not 7." in widget._status.message
+    widget.view.table_row.selected = ["1o", "7e"]  # a capture of 15 is not Scopa
+    widget.view.add_button.click()
+    widget.check_button.click()
+    assert ("Wrong: the seven of cups with the ace of coins and the seven of swords: 1 + 7 = 8, not 7."
+            in widget.status.message)
 
 
 def test_setenta_answers_typed_and_checked():
     widget = Drill("setenta", seed=3)  # no bastos: invalid; 6o 18 + sota 10 + 6e 18 + 6b 18 = 64
-    texts = [part[2] for part in widget._pile_parts]
+    texts = [part[2] for part in widget.view.parts]
     assert [t.description for t in texts] == ["Setenta de Bando 1", "Setenta de Bando 2"]
     texts[0].value, texts[1].value = "52", "62"
-    widget._check.click()
-    assert widget._status.message.split("\n") == [
+    widget.check_button.click()
+    assert widget.status.message.split("\n") == [
         "0 de 2 bien.",
         "Bando 1: no hay ninguna carta de bastos, así que la setenta no vale.",
         "Bando 2: has contado la sota de copas como 8, pero en la setenta las figuras valen 10."]
     texts[0].value, texts[1].value = "inválida", "64"
     assert widget.model.result is None  # a changed answer clears the old verdict
-    widget._check.click()
-    assert widget._status.message.split("\n") == ["2 de 2 bien.", "Bando 1: bien, la setenta no vale (le faltan "
+    widget.check_button.click()
+    assert widget.status.message.split("\n") == ["2 de 2 bien.", "Bando 1: bien, la setenta no vale (le faltan "
                                                                   "bastos).", "Bando 2: bien, 64."]
 
 
 def test_setenta_answers_that_are_not_numbers():
     widget = Drill("setenta", seed=3, lang="en")
-    widget._pile_parts[0][2].value = "lots"
-    widget._check.click()
-    assert widget._status.message.split("\n")[1:] == [
+    widget.view.parts[0][2].value = "lots"
+    widget.check_button.click()
+    assert widget.status.message.split("\n")[1:] == [
         "Side 1: “lots” is not a number: write one like 70, or “invalid”.",
         "Side 2: write a number, or “invalid”."]
 
 
 def test_points_chosen_item_by_item():
     widget = Drill("points", seed=4, names=["Ana", "Luis"])  # cards 20–20, oros 5–5, Luis: 7o and setenta
-    toggles = widget._item_choices
+    toggles = widget.view.choices
     assert list(toggles) == ["cards", "oros", "siete_de_oros", "setenta"]
     assert toggles["cards"].options == (("elige…", ""), ("Ana", "0"), ("Luis", "1"), ("Nadie", "none"))
     assert toggles["cards"].value == "" and toggles["cards"].description == "Cartas"
     toggles["cards"].value = "0"
     toggles["oros"].value = "none"
     toggles["siete_de_oros"].value = "1"
-    widget._check.click()
-    assert widget._status.message.split("\n") == [
+    widget.check_button.click()
+    assert widget.status.message.split("\n") == [
         "2 de 4 bien.",
         "Cartas — no: nadie: empate a 20.",
         "Oros — bien: nadie: empate a 5.",
-        "Siete de oros (velo) — bien: el siete de oros es de Luis.",
+        "Siete de oros (velo) — bien: Luis tiene el siete de oros.",
         "Setenta: elige quién se lo lleva."]
     toggles["cards"].value = "none"
     toggles["setenta"].value = "1"
-    widget._check.click()
-    assert widget._status.message.split("\n")[0] == "4 de 4 bien."
+    widget.check_button.click()
+    assert widget.status.message.split("\n")[0] == "4 de 4 bien."
     toggles["oros"].value = ""  # back to "choose": not answered
     assert "oros" not in widget.model.choices
 
 
 def test_both_score_is_offered_with_that_variant():
     widget = Drill("points", seed=4, rules="escoba+ties_both_score", lang="en")
-    assert ("Both", "both") in widget._item_choices["cards"].options
-    assert ("Both", "both") not in widget._item_choices["siete_de_oros"].options
-    widget._item_choices["cards"].value = "both"
-    widget._check.click()
-    assert "Cards — right: tie at 20: Side 1 and Side 2 each score." in widget._status.message
+    assert ("Both", "both") in widget.view.choices["cards"].options
+    assert ("Both", "both") not in widget.view.choices["siete_de_oros"].options
+    widget.view.choices["cards"].value = "both"
+    widget.check_button.click()
+    assert "Cards — right: tie at 20: Side 1 and Side 2 each score." in widget.status.message
 
 
 @pytest.mark.parametrize("kind, shown", [("captures", "RowPicker"), ("setenta", "SetentaExplainer"),
                                          ("points", "ScoreSheet")])
 def test_show_the_answer(kind, shown):
     widget = Drill(kind, seed=4)
-    assert widget._answer.children == ()
-    widget._answer_button.click()
-    assert type(widget._answer.children[0]).__name__ == shown
-    assert widget._answer_button.description == "Ocultar la solución"
-    widget._new.click()  # a new position hides it again
-    assert widget._answer.children == () and widget._answer_button.description == "Ver la solución"
-    widget._answer_button.click()
-    widget._answer_button.click()
-    assert widget._answer.children == ()
+    assert widget.answer_box.children == ()
+    widget.answer_button.click()
+    assert type(widget.answer_box.children[0]).__name__ == shown
+    assert widget.answer_button.description == "Ocultar la solución"
+    widget.new_button.click()  # a new position hides it again
+    assert widget.answer_box.children == () and widget.answer_button.description == "Ver la solución"
+    widget.answer_button.click()
+    widget.answer_button.click()
+    assert widget.answer_box.children == ()
 
 
 def test_the_answer_of_a_setenta_drill_is_the_explainer_shown_whole():
     widget = Drill("setenta", seed=3, lang="en")
-    widget._answer_button.click()
-    explainer = widget._answer.children[0]
+    widget.answer_button.click()
+    explainer = widget.answer_box.children[0]
     assert explainer.model.done and explainer._inputs.layout.display == "none"
     assert explainer._status.message == ("Side 2 gets the setenta point: 64 is the only valid setenta "
                                          "(invalid: no clubs – 64).")
 
 
 @pytest.mark.parametrize("change, message", [
-    ({"kind": "poker"}, "Revisa el ejercicio: los ejercicios son: captures (bazas), setenta y points (puntos)"),
-    ({"seed": -5}, "Revisa el ejercicio: el número de posición es un número entero, 0 o mayor"),
-    ({"seed": "abc"}, "Revisa el ejercicio: el número de posición es un número entero, 0 o mayor"),
+    ({"kind": "poker"}, "Revisa el ejercicio: los tipos de ejercicio son: captures (encuentra todas las bazas), "
+                        "setenta (calcula la setenta), points (quién se lleva cada punto), leftover (las cartas que "
+                        "quedan al final), escoba_de_mano (la escoba de mano), strategy (qué carta jugarías), escobas "
+                        "(la línea de las escobas) y game_end (quién gana la partida)"),
+    ({"seed": -5}, "Revisa el ejercicio: el número del ejercicio es un número entero, 0 o mayor"),
+    ({"seed": "abc"}, "Revisa el ejercicio: el número del ejercicio es un número entero, 0 o mayor"),
     ({"rules": "escoba+chile"}, "Revisa el ejercicio: estas reglas necesitan otro número de jugadores"),
     ({"rules": 3}, "Revisa el ejercicio: estas reglas no son válidas"),
 ])
 def test_bad_settings_are_explained_and_keep_the_exercise(change, message):
     widget = Drill("points", seed=4)
-    before = (widget.model.drill, [row.cards for _h, row, _n in widget._pile_parts])
+    before = (widget.model.drill, [row.cards for _h, row, _n in widget.view.parts])
     for name, value in change.items():
         setattr(widget, name, value)  # never raises
-    assert widget._status.message == message
-    assert (widget.model.drill, [row.cards for _h, row, _n in widget._pile_parts]) == before
+    assert widget.status.message == message
+    assert (widget.model.drill, [row.cards for _h, row, _n in widget.view.parts]) == before
+
+
+def test_scopa_has_no_escoba_de_mano_exercise():
+    widget = Drill("escoba_de_mano", seed=3)
+    before = widget.model.drill
+    widget.rules = "scopa"
+    assert widget.status.message == ("Revisa el ejercicio: estas reglas no tienen escoba de mano, así que no hay "
+                                     "ejercicio de ella")
+    assert widget.model.drill is before and widget.view.table_row.cards == ["2c", "6c", "1b", "6b"]
 
 
 def test_a_bad_first_setting_shows_only_the_problem_then_recovers():
     widget = Drill("poker")
-    assert widget.model.drill is None and widget._status.message.startswith("Revisa el ejercicio")
-    assert widget._new.description == "Otra posición" and widget._check.description == "Comprobar"
-    widget._check.click()  # nothing to check: nothing happens
+    assert widget.model.drill is None and widget.status.message.startswith("Revisa el ejercicio")
+    assert widget.new_button.description == "Otro ejercicio" and widget.check_button.description == "Comprobar"
+    widget.check_button.click()  # nothing to check: nothing happens
     assert widget.model.result is None
     widget.kind = "captures"
-    assert widget._hand_row.cards == ["7c"] and widget._status.message == ""
+    assert widget.view.hand_row.cards == ["7c"] and widget.status.message == ""
 
 
 def test_switching_kinds_and_language():
     widget = Drill("captures", seed=4, lang="en")
     widget.kind = "setenta"
-    assert "Work out the setenta · no. 4" in widget._title.value and len(widget._pile_parts) == 2
+    assert "Work out the setenta · no. 4" in widget.title.value and len(widget.view.parts) == 2
     widget.lang = "es"
-    assert "Calcula la setenta · n.º 4" in widget._title.value
-    assert widget._check.description == "Comprobar" and widget._answer_button.description == "Ver la solución"
+    assert "Calcula la setenta · n.º 4" in widget.title.value
+    assert widget.check_button.description == "Comprobar" and widget.answer_button.description == "Ver la solución"
     with pytest.raises(Exception, match="choose es"):
         widget.lang = "de"
 
 
 def test_same_layout_positions_reuse_their_controls():
     widget = Drill("setenta", seed=0)
-    first = widget._pile_parts[0][1]
-    widget._new.click()
-    assert widget._pile_parts[0][1] is first and widget.model.answers == ["", ""]
+    first = widget.view.parts[0][1]
+    widget.new_button.click()
+    assert widget.view.parts[0][1] is first and widget.model.answers == ["", ""]
     assert first.cards == [c.code for c in setenta_drill(1).piles[0]]
 
 
@@ -422,7 +435,7 @@ def test_positional_arguments_in_the_documented_order():
 
 def test_the_missing_rows_cannot_be_removed():
     widget = Drill("captures", seed=36)
-    widget._check.click()  # nothing listed: both captures are missing
-    widget._built_picker.selected = "missing:12c"
-    widget._remove.click()
-    assert [row["id"] for row in widget._built_picker.rows] == ["missing:12c", "missing:2e+10b"]
+    widget.check_button.click()  # nothing listed: both captures are missing
+    widget.view.captures_list.selected = "missing:12c"
+    widget.view.remove_button.click()
+    assert [row["id"] for row in widget.view.captures_list.rows] == ["missing:12c", "missing:2e+10b"]

@@ -9,7 +9,9 @@ import re
 import pytest
 
 from escoba_tutor import Game
-from escoba_tutor.widgets.game_table import GameTable
+from escoba_tutor.widgets.game_table import GameTable, describe_play, leftover_words
+from escoba_tutor.widgets.i18n import Translator
+from escoba_tutor.widgets.phrases import sentence_start
 from escoba_tutor.widgets.session import GameSession
 
 
@@ -48,7 +50,8 @@ def test_a_whole_game_played_by_clicking_rows():
         elif my_turn(table):
             play_a_row(table, rng)
     assert s.phase == "game_over" and s.game.winner is not None
-    assert "gana la partida" in table._sheet_box.children[-1].value
+    said = " ".join(getattr(child, "value", "") for child in table._sheet_box.children)  # "¡Has ganado…!"
+    assert ("Has ganado la partida" if s.game.winner == 0 else "¡El ordenador gana la partida") in said, said
     assert max(s.game.totals) >= 21
 
 
@@ -112,7 +115,7 @@ def test_three_and_four_players(players):
     s = table.session
     assert len(table._other_rows) == players - 1
     if players == 4:
-        assert "You and your partner" in table._scores.value
+        assert "Your team" in table._scores.value and "The computer&#x27;s team" in table._scores.value
         assert any("Your partner" in row.group_label for row in table._other_rows)
     rng = random.Random(players)
     for _ in range(12):
@@ -144,7 +147,7 @@ def test_save_file_and_resume_code_bring_back_the_same_game():
     assert Game.from_json(data).state_key() == expected
 
 
-@pytest.mark.parametrize("text, expected", [("NOT-A-CODE", "no cuadra"), ("", "no es una partida guardada"),
+@pytest.mark.parametrize("text, expected", [("NOT-A-CODE", "no cuadra"), ("", "está vacío"),
                                             ("{\"format\": 1}", "no es una partida guardada")])
 def test_a_bad_resume_code_or_file_is_explained_and_changes_nothing(text, expected):
     table = GameTable(players=2, seed=6, delay=0)
@@ -223,18 +226,33 @@ def browser_double_clicks(picker, row_id: str, revision: int) -> None:
         "event": "activate", "id": row_id, "revision": revision}}}, "buffers": []})
 
 
-def test_a_double_click_on_a_capture_plays_it_once_even_if_its_messages_arrive_twice():
+def test_a_double_click_on_a_capture_only_chooses_it_and_play_plays_it_once():
     table = GameTable(players=2, seed=5, delay=0)
     picker = table._captures._picker
     assert my_turn(table)
     before, row_id, revision = human_plays(table), picker.rows[0]["id"], picker.revision
     browser_double_clicks(picker, row_id, revision)
+    assert human_plays(table) == before, "a double click (or tap) is not a move: Play is"
+    assert picker.selected == row_id
+    table._play.click()
     assert human_plays(table) == before + 1
     assert my_turn(table), "the computer answered at once (delay=0): a second play would be possible"
     browser_double_clicks(picker, row_id, revision)  # the same messages again, as a flaky network may deliver
     table._play.click()  # and the Play button's second click of a double click: the chosen capture is gone
     assert human_plays(table) == before + 1
     assert "Elige una baza" in table._announce.message and "Te toca." in table._announce.message
+
+
+def test_a_double_click_on_undo_takes_back_one_move():
+    table = GameTable(players=2, seed=8, delay=0)
+    rng = random.Random(1)
+    play_a_row(table, rng)
+    after_one = table.session.game.state_key()
+    play_a_row(table, rng)
+    assert human_plays(table) == 2
+    table._undo.click()
+    table._undo.click()  # the second click of a double click
+    assert human_plays(table) == 1 and table.session.game.state_key() == after_one
 
 
 def test_play_clicked_twice_plays_once():
@@ -252,14 +270,15 @@ def test_clicks_during_the_computers_turn_are_ignored_with_a_visible_reason():
     s, picker = table.session, table._captures._picker
     try:
         if s.game.turn == 0:
-            browser_double_clicks(picker, picker.rows[0]["id"], picker.revision)
+            browser_sets(picker, selected=picker.rows[0]["id"])
+            table._play.click()
         assert s.computer_to_move
         before = s.game.state_key()
         assert not table._play.disabled, "Play stays clickable, so a click can say why it does nothing"
         browser_sets(picker, selected=picker.rows[0]["id"])
         table._play.click()
         assert table._announce.message.startswith("Espera: juega el ordenador.")
-        assert "Ordenador está pensando" in table._announce.message  # what was said before stays readable
+        assert "El ordenador está pensando" in table._announce.message  # what was said before stays readable
         browser_double_clicks(picker, picker.rows[0]["id"], picker.revision)
         assert table._announce.message.startswith("Espera: juega el ordenador.")
         assert s.game.state_key() == before and s.computer_to_move
@@ -282,8 +301,7 @@ def test_a_refused_play_names_the_cards_in_words():
     table._captures._hand_row.selected = [card.code]
     table._play.click()
     said = table._announce.message
-    assert said.startswith(table._captures._hand_row.labels[table._captures._hand_row.cards.index(card.code)]
-                           .capitalize())
+    assert said.startswith(sentence_start(Translator("es").the_card(card)) + " puede hacer baza"), said
     assert not re.search(r"\b(1[0-2]|[1-7])[oceb]\b", said), said  # no card codes in the sentence
 
 
@@ -334,6 +352,143 @@ def test_after_a_deal_the_expert_names_the_costliest_play():
     assert table._expert_review._text.value == ""
     table._expert_review._ask.click()
     text = table._expert_review._text.value
-    assert "Your costliest play of this deal was play" in text or "as good as the expert" in text
+    assert "Your costliest play in this deal was play" in text or "as good as the expert" in text
     s.next_deal()
     assert table._expert_review._text.value == "" and table._expert_review.layout.display == "none"
+
+
+# ------------------------------------------------------------------ one deliberate action; the level; the deal's end
+def test_a_new_game_asks_first_when_a_game_is_under_way():
+    table = GameTable(players=2, seed=8, delay=0)
+    setup = table._setup
+    setup._new.click()  # nothing played yet: nothing to lose, a new game at once
+    assert setup._confirm.layout.display == "none"
+    play_a_row(table, random.Random(1))
+    game = table.session.game
+    setup._new.click()
+    setup._new.click()  # a double click: asks, and asks again, nothing more
+    assert table.session.game is game and setup._confirm.layout.display == "flex"
+    assert "¿Empezar una partida nueva?" in setup._ask.value
+    setup._no.click()
+    assert table.session.game is game and setup._confirm.layout.display == "none"
+    setup._new.click()
+    setup._yes.click()
+    assert table.session.game is not game and human_plays(table) == 0
+
+
+def test_the_level_applies_at_once_and_the_chooser_shows_the_level_played():
+    table = GameTable(players=2, seed=8, delay=0)
+    play_a_row(table, random.Random(1))
+    game = table.session.game
+    table._setup._level.value = "expert"
+    assert table.session.game is game, "choosing a level keeps the game"
+    assert table.session.level == "expert"
+    assert {type(bot).__name__ for bot in table.session._bots.values()} == {"ExpertBot"}
+    assert "«difícil»" in table._announce.message
+    table.lang = "en"  # a redraw with new labels keeps the level
+    assert table._setup._level.value == "expert" and table.session.level == "expert"
+
+
+def test_players_and_rules_say_they_apply_with_a_new_game():
+    table = GameTable(players=2, seed=8, delay=0)
+    assert table._setup._note.layout.display == "none"
+    table._setup._players.value = 3
+    assert "cambian al pulsar «Partida nueva»" in table._setup._note.value
+    table._setup._players.value = 2
+    assert table._setup._note.layout.display == "none"
+
+
+def test_the_finished_deal_stays_on_screen_and_undo_stays_inside_the_next_one():
+    table = GameTable(players=2, seed=5, delay=0)
+    s, rng = table.session, random.Random(2)
+    while s.phase != "deal_over":
+        play_a_row(table, rng)
+    record = s.game.deals[0]
+    assert table._position.table == " ".join(c.code for c in record.tables()[-1])
+    assert table._position.hand == ""
+    assert table._undo.disabled and "Pulsa «Siguiente mano»" in table._announce.message
+    assert "mano 1" in table._scores.value
+    before = s.game.state_key()
+    table._undo.click()  # a late click: the finished deal stays as it ended
+    assert s.game.state_key() == before and s.phase == "deal_over"
+    table._next_deal.click()
+    assert "mano 2" in table._scores.value
+    assert table._undo.disabled, "no move of the learner in this deal yet: nothing to take back"
+    assert table._position.hand == " ".join(c.code for c in s.game.hand(0))
+
+
+def test_a_kept_game_is_offered_after_a_reload_with_its_level():
+    played = GameTable(players=2, seed=8, delay=0, level="greedy")
+    play_a_row(played, random.Random(1))
+    kept = played._memory.entry
+    assert kept["level"] == "greedy" and kept["code"] == played.session.resume_code()
+    fresh = GameTable(players=2, seed=9, delay=0)  # the page after a reload: a new kernel, a new game
+    assert fresh._offer.layout.display == "none" and fresh._memory.entry == {}
+    fresh._memory.found = kept  # what the browser reports it kept
+    assert fresh._offer.layout.display == "flex" and "¿Continuar tu partida?" in fresh._offer._text.value
+    fresh._offer._yes.click()
+    assert fresh.session.game.state_key() == played.session.game.state_key()
+    assert fresh.session.level == "greedy" and fresh._setup._level.value == "greedy"
+    assert fresh._offer.layout.display == "none"
+
+
+def test_a_spoiled_kept_code_offers_nothing():
+    fresh = GameTable(players=2, seed=9, delay=0)
+    fresh._memory.found = {"code": "NOT-A-CODE", "level": "expert"}
+    assert fresh._offer.layout.display == "none"
+    fresh._memory.found = {"code": ["odd"]}  # anything from the browser: dropped without an error
+    assert fresh._memory.found == {}
+
+
+@pytest.mark.parametrize("lang, player, captured, escoba, expected", [
+    ("es", 1, "5e", False, "El ordenador juega el rey de bastos y se lleva el cinco de espadas."),
+    ("es", 0, "5e", False, "Juegas el rey de bastos y te llevas el cinco de espadas."),
+    ("es", 1, "", False, "El ordenador deja el rey de bastos en la mesa."),
+    ("es", 0, "2c 3e", True, "Juegas el rey de bastos y te llevas el dos de copas y el tres de espadas: ¡escoba!"),
+    ("en", 1, "5e", False, "The computer plays the king of clubs and takes the five of swords."),
+    ("en", 0, "", False, "You lay the king of clubs on the table."),
+])
+def test_a_play_is_a_sentence_that_agrees_with_who_played(lang, player, captured, escoba, expected):
+    session = GameTable(players=2, seed=3, delay=0).session
+    from escoba_tutor.cards import parse_cards
+
+    assert describe_play(Translator(lang), session, player, "12b", parse_cards(captured), escoba) == expected
+
+
+def test_a_masculine_or_feminine_card_laid_down_reads_right():
+    session = GameTable(players=2, seed=3, delay=0).session
+    _ = Translator("es")
+    assert describe_play(_, session, 1, "10o", (), False) == "El ordenador deja la sota de oros en la mesa."
+    assert describe_play(_, session, 1, "11o", (), False) == "El ordenador deja el caballo de oros en la mesa."
+
+
+def test_the_end_of_a_deal_says_how_many_cards_are_left_and_who_takes_them():
+    table = GameTable(players=2, seed=5, delay=0)
+    s = table.session
+    while s.phase == "play":
+        s.play(s.game.legal_moves()[0])
+    record = s.game.deals[-1]
+    said = leftover_words(Translator("es"), s, record)
+    left = len(record.leftover)
+    assert left > 0  # under Escoba the leftover is never empty
+    form = "queda 1 carta" if left == 1 else f"quedan {left} cartas"
+    assert said.startswith(f"Fin de la mano: {form} en la mesa (")
+    taker = ("te la llevas tú" if left == 1 else "te las llevas tú") if record.leftover_to == 0 else \
+        ("El ordenador ha hecho la última baza, así que se la" if left == 1 else
+         "El ordenador ha hecho la última baza, así que se las")
+    assert taker in said, said
+    assert said in table._announce.message  # the status line says it at the deal's end
+    en = leftover_words(Translator("en"), s, record)
+    assert ("You made the last capture" if record.leftover_to == 0 else "The computer made the last capture") in en
+
+
+def test_the_score_sheet_of_a_game_speaks_to_you():
+    table = GameTable(players=2, seed=5, delay=0)
+    s = table.session
+    while s.phase == "play":
+        s.play(s.game.legal_moves()[0])
+    sheet = next(child for child in table._sheet_box.children if type(child).__name__ == "ScoreSheet")
+    assert sheet.you == 0
+    reasons = [row[-1] for row in sheet.model.rows(Translator("es"), sheet.names, sheet.you)]
+    assert not any(r.startswith("Tú ") or " tú tiene" in r for r in reasons), reasons
+    assert any(r.startswith(("tienes", "Ordenador tiene", "nadie", "un punto", "empate")) for r in reasons), reasons

@@ -26,9 +26,11 @@ def test_the_moves_are_ranked_best_first_and_the_first_is_the_experts_move():
 
 def test_an_escoba_is_explained_as_one_and_shown_in_both_languages():
     panel = HintPanel(table="1o 7o 2c 2b", hand="3c 7e 12b", lang="es")
-    assert "barre la mesa" in panel._table.value and "tres de copas se lleva" in panel._table.value
+    assert "Se lleva todas las cartas de la mesa: escoba" in panel._table.value
+    assert "El tres de copas, llevándose el as de oros" in panel._table.value
     panel.lang = "en"
-    assert "sweeps the table" in panel._table.value and "three of cups takes" in panel._table.value
+    assert "It takes every card on the table: an escoba" in panel._table.value
+    assert "The three of cups, taking the ace of coins" in panel._table.value
 
 
 def test_the_same_position_always_gets_the_same_hints():
@@ -53,10 +55,13 @@ def test_every_reason_code_has_its_own_words_in_both_languages(code):
 
 
 def test_moves_and_values_read_as_each_language_writes_them():
-    assert move_words(ES, Move("12b")) == "rey de bastos, a la mesa"
-    assert move_words(EN, Move("3c", "1o 4b")) == "three of cups takes ace of coins and four of clubs"
-    assert points_words(ES, 1.25) == "+1,2" or points_words(ES, 1.25) == "+1,3"
-    assert points_words(EN, -0.5) == "−0.5"
+    assert move_words(ES, Move("12b")) == "el rey de bastos, sin llevarse nada"
+    assert move_words(ES, Move("10c")) == "la sota de copas, sin llevarse nada"  # the article agrees with the card
+    assert move_words(EN, Move("3c", "1o 4b")) == "the three of cups, taking the ace of coins and the four of clubs"
+    # what a move is worth, in words a student reads (not "+1,2" or "−0.5")
+    assert points_words(ES, 1.25) in ("1,2 puntos más que el otro bando", "1,3 puntos más que el otro bando")
+    assert points_words(EN, -0.5) == "0.5 points fewer than the other side"
+    assert points_words(ES, 0.01) == "los mismos puntos que el otro bando"
 
 
 def test_a_game_view_gives_the_hints_of_that_player_only():
@@ -119,3 +124,16 @@ def test_set_position_refuses_an_unknown_input():
     panel = HintPanel(table="1o 7o 2c 2b", hand="3c 7e 12b")
     with pytest.raises(TypeError, match="table_cards"):
         panel.model.set_position(table_cards="1o")
+
+
+def test_the_reasons_say_what_a_number_means():
+    # not «deja 36 en la mesa»: what the 36 is, and what follows from it
+    said = reason_words(ES, Reason("leaves_unsweepable", parse_cards("12c 12e 11o 7b"), total=36))
+    assert said == ("luego la mesa suma 36: ninguna de las cartas que faltan por salir se la puede llevar entera, "
+                    "así que nadie puede hacer escoba")
+    one = reason_words(EN, Reason("leaves_sweepable", parse_cards("3c 4b"), total=7, sweeper_value=8, unseen=1))
+    assert one.endswith("a card worth 8 would take it all (an escoba), and 1 card like that has not come out yet")
+    # the counts agree in number, through the catalogs' plural forms
+    assert reason_words(ES, Reason("takes_oros", parse_cards("1o"), count=1)) == "se lleva un oro (el as de oros)"
+    assert reason_words(ES, Reason("takes_oros", parse_cards("1o 2o"), count=2)) == \
+        "se lleva 2 oros (el as de oros y el dos de oros)"

@@ -100,7 +100,7 @@ def _hostile_saves() -> dict[str, tuple[object, str]]:
         "unknown rules": (_signed({**good, "rules": {**good["rules"], "jokers": True}}), "malformed_save"),
         "rules as text": (_signed({**good, "rules": "scopa"}), "malformed_save"),
         "another profile, altered": (scopa.to_json().replace('"scopa"', '"escoba"', 1), "checksum"),
-        "future version": (_signed({**good, "version": 2}), "future_version"),
+        "future version": (_signed({**good, "version": 3}), "future_version"),
         "tampered checksum": (json.dumps({**good, "checksum": "0" * 16}), "checksum"),
         "tampered summary": (_signed({**good, "summary": {**good["summary"], "totals": [9, 0]}}), "checksum"),
         "deep nesting": ("{" + '"a":[' * 100_000, "malformed_save"),
@@ -110,7 +110,7 @@ def _hostile_saves() -> dict[str, tuple[object, str]]:
         "code cut to its check": (code[:4], "code_too_short"),
         "empty code": ("   ", "empty_code"),
         "emoji code": ("🂡🂡🂡🂡🂡", "bad_code_char"),
-        "code of a future version": ("2" + code[1:], "checksum"),
+        "code of a future version": ("3" + code[1:], "checksum"),
     }
 
 

@@ -9,10 +9,19 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from escoba_tutor.widgets.i18n import LANGUAGES, LOCALE_DIR, LanguageError, Translator, extract, normalize_language
+from escoba_tutor.widgets.i18n import (
+    LANGUAGES,
+    LOCALE_DIR,
+    LanguageError,
+    Translator,
+    catalog_sources,
+    extract,
+    normalize_language,
+)
 
-WIDGETS = Path(__file__).resolve().parent.parent / "escoba_tutor" / "widgets"
-MODULES = sorted(m for m in WIDGETS.glob("*.py") if extract(m))
+# One catalog per widget module, widget package or page: (its name as a Path's stem, its source files).
+SOURCES = catalog_sources()
+MODULES = sorted(Path(name) for name, files in SOURCES.items() if extract(files))
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
 
 
@@ -30,7 +39,7 @@ def test_there_are_catalogs_to_check():
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.stem)
 def test_every_message_is_translated_and_none_is_unused(lang, module):
-    used = {message for message, _line in extract(module)}
+    used = {message for message, _line in extract(SOURCES[module.stem])}
     messages = catalog(lang, module)
     missing = used - set(messages)
     unused = set(messages) - used
@@ -79,3 +88,47 @@ def test_a_message_used_by_several_modules_is_translated_the_same_everywhere():
                     assert first == message.string, (
                         f"{lang}: {key!r} is {first!r} in {first_module} but {message.string!r} in {module.stem}")
                 seen[key] = (module.stem, message.string)
+
+
+def test_plural_forms_follow_each_languages_rule_from_its_catalog():
+    es, en = Translator("es"), Translator("en")
+    assert [es.plural("{n} card", "{n} cards", n) for n in (0, 1, 2, 21)] == ["0 cartas", "1 carta", "2 cartas",
+                                                                              "21 cartas"]
+    assert [en.plural("{n} card", "{n} cards", n) for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
+    # the index comes from the catalog's Plural-Forms (Spanish has a third form, for whole millions), not n == 1
+    assert es._plural_index(1) == 0 and es._plural_index(2) == 2 and es._plural_index(1_000_000) == 1
+    assert es.plural("{n} card", "{n} cards", 1_000_000) == "1000000 cartas"
+
+
+@pytest.mark.parametrize("code, es, en", [
+    ("1o", "el as de oros", "the ace of coins"), ("2c", "el dos de copas", "the two of cups"),
+    ("7e", "el siete de espadas", "the seven of swords"), ("10b", "la sota de bastos", "the jack of clubs"),
+    ("11o", "el caballo de oros", "the knight of coins"), ("12c", "el rey de copas", "the king of cups"),
+])
+def test_a_card_in_a_sentence_has_the_article_its_rank_asks_for(code, es, en):
+    assert Translator("es").the_card(code) == es and Translator("en").the_card(code) == en
+
+
+def test_every_card_has_a_distinct_name_with_its_article():
+    from escoba_tutor import DECK
+
+    for lang in LANGUAGES:
+        _ = Translator(lang)
+        assert len({_.the_card(c) for c in DECK}) == 40
+        assert all(_.the_card(c).endswith(_.card_name(c)) for c in DECK)
+    # in Spanish only the sota is feminine
+    assert {c.rank for c in DECK if Translator("es").the_card(c).startswith("la ")} == {10}
+
+
+def test_lists_and_alternatives_read_as_language():
+    from escoba_tutor.widgets.phrases import alternatives, and_list, or_list, the_cards
+
+    es, en = Translator("es"), Translator("en")
+    assert and_list(es, ["a"]) == "a" and and_list(es, []) == ""
+    assert and_list(es, ["a", "b", "c"]) == "a, b y c" and and_list(en, ["a", "b", "c"]) == "a, b, and c"
+    assert or_list(es, ["a", "b"]) == "a o b" and or_list(en, ["a", "b", "c"]) == "a, b, or c"
+    assert the_cards(es, "1o 10c") == "el as de oros y la sota de copas"
+    assert alternatives(es, [["12c"], ["2c", "10b"]]) == "el rey de copas, o el dos de copas y la sota de bastos"
+    assert alternatives(en, [["12c"], ["2c", "10b"]]) == "the king of cups, or the two of cups and the jack of clubs"
+    assert alternatives(es, [["12c"], ["5e"], ["1o"]]) == "el rey de copas, el cinco de espadas o el as de oros"
+    assert alternatives(es, []) == ""

@@ -23,6 +23,12 @@ LESSON_NAMES = ["01-cards", "02-captures", "03-escoba", "04-end-of-deal", "05-sc
 PAGES = ["index", *LESSON_NAMES, "play"]
 WIDGETS = ("CaptureTable", "SetentaExplainer", "ScoreSheet", "GameTable", "HintPanel")
 LEARN = {"es": ("**Aprenderás:**", "**Tiempo:**"), "en": ("**You will learn:**", "**Time:**")}
+NEEDS = {"es": "**Necesitas:**", "en": "**You need:**"}
+RECAP = {"es": "## En resumen", "en": "## In short"}
+#: The one call a widget cell makes (escoba_tutor/widgets/page.py), and the widget it shows.
+SHOW = {"show_capture_table": "CaptureTable", "show_hints": "HintPanel", "show_setenta": "SetentaExplainer",
+        "show_score_sheet": "ScoreSheet", "show_drill": "Drill", "show_game": "GameTable",
+        "show_tournament": "tournament"}
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 LANG_LITERAL = re.compile(r"([\"'])(es|en)\1")
 
@@ -76,8 +82,8 @@ def test_a_code_cell_says_its_language():
             for cell in code_cells(notebook(lang, name)):
                 other = "en" if lang == "es" else "es"
                 assert f'"{other}"' not in cell.source, (lang, name, cell.source)
-                if "lang=" in cell.source or "Page(" in cell.source:
-                    assert f'"{lang}"' in cell.source
+                if "show_" in cell.source:
+                    assert f'("{lang}"' in cell.source, "a widget cell passes its language first"
 
 
 def test_a_source_without_both_languages_is_refused():
@@ -116,52 +122,101 @@ def test_every_lesson_has_its_parts(lang, name):
     assert first.cell_type == "markdown" and first.source.startswith("# ")
     learn, time = LEARN[lang]
     assert learn in first.source and time in first.source, "what you will learn and how long it takes"
+    assert NEEDS[lang] in first.source, "what the lesson needs, at the start"
+    number = LESSON_NAMES.index(name)
+    if number:  # from lesson 2 on, the lessons it needs are linked
+        needs = first.source[first.source.index(NEEDS[lang]):].split("\n")[0]
+        assert LINK.findall(needs) and all(t in [f"{n}.ipynb" for n in LESSON_NAMES[:number]]
+                                           for t in LINK.findall(needs)), needs
+    last = [c for c in nb.cells if c.cell_type == "markdown"][-1].source
+    assert RECAP[lang] in last, "a short recap at the end"
+    recap = last[last.index(RECAP[lang]):].split("\n---")[0]
+    assert 2 <= recap.count("\n- ") <= 6, "a recap is a few short points"
     codes = code_cells(nb)
-    assert any(any(f"{w}(" in c.source for w in WIDGETS) for c in codes), "a widget"
+    assert any(any(f"{call}(" in c.source for call in SHOW if call != "show_drill") for c in codes), "a widget"
     text = markdown(nb)
     assert "<details><summary>" in text and text.count("<details>") == text.count("</details>") >= 3, "hidden answers"
-    assert any(re.search(r"Drill\(kind=\"(captures|setenta|points)\", seed=seed", c.source) for c in codes), "a drill"
-    printed = [c for c in codes if "print(" in c.source and "escoba_tutor.widgets" not in c.source.split("\n")[0]]
-    assert printed, "an engine result printed as text"
-    for cell in printed:
-        streams = [o for o in cell.outputs if o.output_type == "stream" and o.name == "stdout"]
-        assert streams and streams[0].text.strip(), "the printed result is stored for nbval"
+    assert any(re.search(r'show_drill\("(es|en)", "(captures|setenta|points)", seed=\d+', c.source) for c in codes), \
+        "a drill"
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", PAGES)
-def test_parameters_come_from_the_page_and_bad_ones_are_noticed(lang, name):
+def test_printed_results_read_as_text_not_as_python(lang, name):
+    """An engine result a lesson prints is numbers and card codes, never a Python list of tuples or strings."""
+    for cell in code_cells(notebook(lang, name)):
+        for output in cell.outputs:
+            if output.output_type == "stream":
+                assert not re.search(r"[\[(]\s*[\[('\"]|'\w+'", output.text), output.text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", PAGES)
+def test_widgets_come_from_one_call_that_reads_the_page(lang, name):
+    """Every widget is shown by a ``show_*`` call of widgets/page.py, which reads the address (?seed=, ?table=,
+    ?hand=), the server's rules and the notice; a lesson names other rules only where it teaches them."""
     codes = code_cells(notebook(lang, name))
-    source = "\n".join(c.source for c in codes)
-    assert f'Page("{lang}")' in source and ".with_notice(" in source
-    first_widget = next(c for c in codes if "Page(" in c.source)
-    assert ".with_notice(" in first_widget.source, "the note about bad parameters shows with the first widget"
+    calls = [call for c in codes for call in SHOW if f"{call}(" in c.source]
+    assert calls, "a widget on every page"
     for cell in codes:
-        if "Drill(" in cell.source:
-            assert "seed=seed" in cell.source, "a drill takes ?seed="
-        if "GameTable(" in cell.source:
-            assert "p.seed(" in cell.source and "rules=p.rules" in cell.source
-        if "CaptureTable(" in cell.source and name != "index":
-            assert 'p.text("table"' in cell.source and 'p.text("hand"' in cell.source, "?table=...&hand=..."
-        if any(f"{w}(" in cell.source for w in (*WIDGETS, "Drill")) and "editable=False" not in cell.source:
-            # The server's house rules (escoba-tutor --rules ...) reach every board, or the cell names its rules.
-            assert "rules=p.rules" in cell.source or 'rules="scopa"' in cell.source, cell.source
+        assert not re.search(r"\b(Page|CaptureTable|HintPanel|SetentaExplainer|ScoreSheet|Drill|GameTable)\(",
+                             cell.source), "widgets come through the page's one call"
+        if "show_drill(" in cell.source:
+            assert re.search(r"seed=\d+", cell.source), "a drill names its exercise (the address may replace it)"
+        if "rules=" in cell.source:
+            assert name == "07-variants" and 'rules="scopa"' in cell.source, "only the Scopa lesson names its rules"
 
 
 def test_the_capture_lesson_takes_a_position_from_the_address():
     source = "\n".join(c.source for c in code_cells(notebook("es", "02-captures")))
-    assert 'p.text("table", "2c 3e 10b 12c")' in source and 'p.text("hand", "5o 1e 12o")' in source
-    assert "table=table, hand=hand" in source and "p.seed(" in source
+    assert 'show_capture_table("es", table="2c 3e 10b 12c", hand="5o 1e 12o")' in source
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", PAGES)
-def test_cells_stay_thin(lang, name):
+def test_cells_are_one_import_and_one_call(lang, name):
+    import ast
+
     for cell in code_cells(notebook(lang, name)):
         lines = [line for line in cell.source.splitlines() if line.strip()]
-        assert len(lines) <= 6, cell.source
-        assert not re.search(r"^\s*(def|class|while|if)\b", cell.source, re.M), "no game logic in a lesson"
+        assert len(lines) <= 2, cell.source
+        tree = ast.parse(cell.source)
+        assert len(tree.body) == 2, cell.source
+        assert isinstance(tree.body[0], ast.ImportFrom) and tree.body[0].module.startswith("escoba_tutor")
+        assert isinstance(tree.body[1], ast.Expr) and isinstance(tree.body[1].value, ast.Call), cell.source
         assert "random" not in cell.source
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_strategy_lesson_speaks_its_language_and_names_its_levels(lang):
+    nb = notebook(lang, "08-strategy")
+    levels = ("fácil", "medio", "difícil") if lang == "es" else ("easy", "medium", "hard")
+    outputs = "".join(str(o.get("data", {}).get("text/plain", "")) + o.get("text", "")
+                      for c in code_cells(nb) for o in c.outputs)
+    shown = markdown(nb) + outputs
+    for level in levels:
+        assert level in markdown(nb).lower(), level
+    # The tournament is the page's table in the lesson's language (tests/test_page.py checks its words).
+    assert any(c.source.endswith(f'show_tournament("{lang}", levels="medio,fácil", games=40, seed=1)')
+               for c in code_cells(nb))
+    for internal in ("greedy", "random"):  # the bots' names ("the expert" is a word the screens use)
+        assert internal not in outputs, internal
+    for teachers_only in ("simulate", "interval", "--games", "95"):
+        assert teachers_only not in shown, teachers_only
+
+
+@pytest.mark.parametrize("name", ["06-game", "08-strategy"])
+def test_one_order_of_priorities_in_lessons_6_and_8(name):
+    # The order the medium level follows (tests/test_rule_statements.py holds the level to it).
+    order = {"es": ["escoba", "siete de oros", "escoba servida", "sietes", "oros", "cartas"],
+             "en": ["escoba", "seven of coins", "serv", "sevens", "coins", "cards"]}
+    for lang in LANGS:
+        text = markdown(notebook(lang, name))
+        numbered = [line for line in text.splitlines() if re.match(r"^[1-6]\. \*\*", line)]
+        items = numbered[:6]
+        assert len(items) == 6, items
+        for item, word in zip(items, order[lang]):
+            assert word in item.lower(), (item, word)
 
 
 # ---------------------------------------------------------------------------------------------------- links
@@ -228,8 +283,8 @@ def test_widget_model_ids_are_stable():
 # Quoted words that are not a widget label: terms and examples made up of several messages.
 NOT_LABELS = {
     "es": {"coja", "escoba en mano", "ℹ", "caballo (9)",
-           "Ordenador: rey de bastos, se lleva cinco de espadas. Te toca."},
-    "en": {"lame", "ℹ", "knight (9)", "Computer: king of clubs, takes five of swords. Your turn."},
+           "El ordenador juega el rey de bastos y se lleva el cinco de espadas. Te toca."},
+    "en": {"lame", "ℹ", "knight (9)", "The computer plays the king of clubs and takes the five of swords. Your turn."},
 }
 QUOTES = {"es": re.compile(r"«([^»]+)»"), "en": re.compile(r'"([^"\n]{1,80})"')}
 

@@ -75,7 +75,7 @@ def test_the_worked_example_of_the_rules():
     assert rows["Escobas"] == ["2", "2", "0", "0", "un punto por escoba"]
     assert rows["Cartas"] == ["22", "1", "18", "0", "Ana tiene más cartas (22 – 18)"]
     assert rows["Oros"] == ["6", "1", "4", "0", "Ana tiene más oros (6 – 4)"]
-    assert rows["Siete de oros (velo)"] == ["sí", "1", "no", "0", "el siete de oros es de Ana"]
+    assert rows["Siete de oros (velo)"] == ["sí", "1", "no", "0", "Ana tiene el siete de oros"]
     # Ana: 7o 7c 7e 7b = 84; Luis: 4o 14 + figures 10 + 10 + 6b 18 = 52.
     assert rows["Setenta"] == ["84", "1", "52", "0", "Ana tiene la mejor setenta (84 – 52)"]
     assert table(sheet).foot == [["Total de la mano", "", "6", "", "0", ""]]
@@ -129,10 +129,10 @@ def test_a_deal_from_a_game_as_a_record_or_a_score():
      "Cards", ["20", "1", "20", "1", "tie at 20: Side 1 and Side 2 each score"]),
     # all_oros_bonus: the ten oros are worth 2.
     ("escoba+all_oros_bonus", ["1o 2o 3o 4o 5o 6o 7o 10o 11o 12o", "1c"], [0, 0],
-     "Coins (oros)", ["10", "2", "0", "0", "Side 1 has all ten coins: 2 points"]),
+     "Coins", ["10", "2", "0", "0", "Side 1 has all ten cards of coins: 2 points"]),
     # figuras: 3 figures against 1.
     ("escoba+figuras", ["10o 11o 12o 1c", "10c 2e"], [0, 0],
-     "Figures", ["3", "1", "1", "0", "Side 1 has the most figures (3 – 1)"]),
+     "Face cards", ["3", "1", "1", "0", "Side 1 has the most face cards (3 – 1)"]),
     # all_sevens_bonus: nobody has all four.
     ("escoba+all_sevens_bonus", ["7o 7c 7e", "7b"], [0, 0],
      "All four sevens", ["3", "0", "1", "0", "nobody has all four sevens"]),
@@ -158,7 +158,7 @@ def test_the_three_player_tie_rule_and_facts_of_the_deal():
     piles = ["7o 6c 1e 5b", "7c 6o 1b 5e", "4o 4c 4e 4b"]  # setenta 70, 70, 56
     sheet = ScoreSheet(piles=piles, escobas=[0, 0, 0], rules="escoba+three_player_ties", names=["A", "B", "C"],
                        lang="en")
-    assert body(sheet)["Setenta"][-1] == "A and B tie at 70: the point goes to C"
+    assert body(sheet)["Setenta"][-1] == "tie at 70 between A and B: the point goes to C"
     chile = ScoreSheet(piles=piles, escobas=[2, 0, 0], rules="escoba+chile", lang="en",
                        facts=DealFacts(escobas_de_mano=(1, 0, 0), hand_escobas=(0, 1, 0)))
     rows = body(chile)
@@ -173,8 +173,8 @@ def test_the_renuncio_penalty_shows_signed_changes():
                        facts=DealFacts(renuncios=(1, 0)))
     rows = body(sheet)
     # Side 1 made 1 + cards 1 + siete 1 + setenta 1 = 4 and loses them; side 2 adds them.
-    assert rows["Renuncio"] == ["1", "−4", "0", "+4", "renuncio by Side 1: no points for them, and the others add "
-                                                    "those points"]
+    assert rows["Renuncio"] == ["1", "−4", "0", "+4", "a renuncio (a card laid down that could capture): no points "
+                                                    "for the side that made it, and the others add those points"]
     assert table(sheet).foot[0][2::2] == ["0", "4"]
 
 
@@ -185,17 +185,19 @@ def test_no_deal_yet():
 
 
 @pytest.mark.parametrize("change, message", [
-    ({"piles": ["7o 6c", "7o 5b"]}, "Revisa los datos: 7o está en dos montones"),
+    ({"piles": ["7o 6c", "7o 5b"]}, "Revisa los datos: el siete de oros está en dos montones"),
     ({"piles": ["7o 8c", "1o"]}, "Revisa los datos: «8c» no es una carta"),
     ({"piles": "7o 6c"}, "Revisa los datos: da un montón de cartas por bando"),
-    ({"piles": ["1o"]}, "Revisa los datos: una mano se cuenta para 2, 3 o 4 bandos"),
+    # never "2, 3 o 4 bandos": four players play as two teams
+    ({"piles": ["1o"]}, "Revisa los datos: una mano se cuenta para 2 bandos (dos jugadores, o cuatro por parejas) "
+                        "o para 3 (tres jugadores)"),
     ({"escobas": [1]}, "Revisa los datos: escobas: un número entero por bando"),
     ({"escobas": "two"}, "Revisa los datos: escobas: un número entero por bando"),
     ({"totals": [1, 2, 3]}, "Revisa los datos: totales de la partida: un número entero por bando"),
     ({"totals": ["1", 2]}, "Revisa los datos: totales de la partida: un número entero por bando"),
     ({"score": "6-0"}, "Revisa los datos: esto no es el recuento de una mano"),
-    ({"rules": "poker"}, "Revisa los datos: estas reglas no son válidas"),
-    ({"facts": "none"}, "Revisa los datos: algo de lo escrito no es válido"),
+    ({"rules": "poker"}, "Revisa los datos: no hay reglas con ese nombre"),
+    ({"facts": "none"}, "Revisa los datos: los datos de la mano no son válidos"),
 ])
 def test_bad_input_is_explained_and_keeps_the_sheet(change, message):
     sheet = ScoreSheet(piles=SIX_POINTS, escobas=[2, 0], totals=[6, 0])
@@ -219,8 +221,10 @@ def test_the_language_switch():
     sheet = ScoreSheet(piles=SIX_POINTS, escobas=[2, 0], names=["Ana", "Luis"])
     sheet.lang = "en"
     rows = body(sheet)
-    assert rows["Seven of coins (siete de oros)"] == ["yes", "1", "no", "0", "Ana has the seven of coins"]
+    assert rows["Seven of coins"] == ["yes", "1", "no", "0", "Ana has the seven of coins"]
     assert table(sheet).caption == "Points of the deal" and "Points of the deal" in sheet._title.value
+    # said once on the screen: the caption (the table's name for screen readers) is not drawn under the heading
+    assert "caption{position:absolute;width:1px;height:1px;overflow:hidden" in sheet._table.value
     with pytest.raises(Exception, match="choose es"):
         sheet.lang = "fr"
 
@@ -236,3 +240,16 @@ def test_the_sheet_agrees_with_score_deal():
 def test_positional_arguments_in_the_documented_order():
     sheet = ScoreSheet(None, SIX_POINTS, [2, 0], ["Ana", "Luis"], "escoba", "en")
     assert table(sheet).head[0] == ["Item", "Ana", "Luis", "Why"] and sheet.model.deal.points == (6, 0)
+
+
+def test_names_inside_a_sentence_read_as_part_of_it():
+    piles = ["1o 2o 3o 4o 5o 6o 7o 10o 11o 12o 1c 2c 3c 4c 5c 6c 7c 10c 11c 12c",
+             "1e 2e 3e 4e 5e 6e 7e 10e 11e 12e 1b 2b 3b 4b 5b 6b 7b 10b 11b 12b"]
+    sheet = ScoreSheet(piles=piles, escobas=[0, 0], rules="escoba+ties_both_score", names=["Tú", "El ordenador"],
+                       you=0)
+    rows = body(sheet)
+    assert rows["Cartas"][-1] == "empate a 20: puntuáis el ordenador y tú"  # not «puntúan Tú y El ordenador»
+    assert rows["Siete de oros (velo)"][-1] == "tienes el siete de oros"  # not «Tú tiene»
+    sheet.names, sheet.lang = ["You", "The computer"], "en"
+    assert body(sheet)["Cards"][-1] == "tie at 20: the computer and you each score"
+    assert body(sheet)["Seven of coins"][-1] == "you have the seven of coins"  # not "You has"

@@ -22,7 +22,7 @@ def test_the_default_example_step_by_step():
     assert rows(widget, 0) == [] and widget._point.value == ""
     widget._next.click()
     assert widget.step == 1
-    assert widget._status.message == "Ana, oros: siete de oros, que vale 21."
+    assert widget._status.message == "Ana, oros: el siete de oros, que vale 21."
     assert rows(widget, 0) == [["7o", "oros", "21"]]
     assert widget._side_parts[0][1].highlighted == ["7o"] and widget._side_parts[0][1].marks == {"7o": "21"}
     for _ in range(4):
@@ -39,6 +39,8 @@ def test_a_missing_suit_is_invalid_and_the_point_goes_to_the_valid_setenta():
     assert rows(widget, 1) == [["6o", "oros", "18"], ["7c", "copas", "21"], ["7e", "espadas", "21"],
                                ["—", "bastos", "ninguna carta"], ["", "Suma", "inválida: le faltan bastos"]]
     assert widget._side_parts[1][2].rows[3]["tone"] == "warn"  # the words say it too: colour is not the only cue
+    # ★ (the "good" tone) means an escoba row and nothing else: a valid sum is said in words, with no star
+    assert all(row["tone"] != "good" for side in widget._side_parts for row in side[2].rows)
     assert "Luis, bastos: ninguna carta de este palo, así que la setenta no vale." in [
         row["label"] for row in widget._side_parts[1][2].rows]
     assert widget._status.message == ("Ana se lleva el punto de la setenta: 70 es la única setenta válida "
@@ -83,16 +85,16 @@ def test_the_best_card_of_a_suit_is_by_setenta_value_not_by_number():
     widget = SetentaExplainer(piles=["12o 1o 5o 7c 7e 7b"], lang="en")  # the as (16) beats the rey and the 5
     widget._next.click()
     assert rows(widget, 0) == [["1o", "coins", "16"]]
-    assert widget._status.message == "Side 1, coins: ace of coins, worth 16."
+    assert widget._status.message == "Side 1, coins: the ace of coins, worth 16."
 
 
 def test_low_primera_leaves_out_the_figures():
     widget = SetentaExplainer(piles=["7o 6c 1e 12b", "7c 6o 1b 5e"], rules="escoba+low_primera", lang="en")
     assert "Low primera: only cards 1 to 7 count" in widget._rule_note.value
     widget.show_all()
-    assert rows(widget, 0)[3] == ["—", "clubs", "only figures: they do not count"]
+    assert rows(widget, 0)[3] == ["—", "clubs", "only face cards: they do not count"]
     labels = [row["label"] for row in widget._side_parts[0][2].rows]
-    assert "Side 1, clubs: only figures (king of clubs), which do not count in the low primera." in labels
+    assert "Side 1, clubs: only face cards (the king of clubs), which do not count in the low primera." in labels
     assert widget._status.message.startswith("Side 2 gets the setenta point: 70 is the only valid setenta")
     # The same piles by the default rules: the rey counts 10, so 21 + 18 + 16 + 10 = 65 loses to 70.
     widget.rules = "escoba"
@@ -147,12 +149,12 @@ def test_typing_a_pile_recomputes_from_the_start():
 
 @pytest.mark.parametrize("piles, message", [
     (["7o 8c", "7c"], "Revisa los montones: «8c» no es una carta"),
-    (["7o 6c", "7o 5b"], "Revisa los montones: 7o está en dos montones"),
-    (["7o 7o"], "Revisa los montones: 7o está escrita dos veces"),
+    (["7o 6c", "7o 5b"], "Revisa los montones: el siete de oros está en dos montones"),
+    (["7o 7o"], "Revisa los montones: el siete de oros está dos veces"),
     (5, "Revisa los montones: da un montón de cartas por bando"),
     ([], "Revisa los montones: da un montón de cartas por bando"),
     ([5, "7o"], "Revisa los montones: escribe las cartas como texto"),
-    (["1o", "2o", "3o", "4o", "5o"], "Revisa los montones: una mano se cuenta para 2, 3 o 4 bandos"),
+    (["1o", "2o", "3o", "4o", "5o"], "Revisa los montones: como mucho 4 montones, uno por bando"),
 ])
 def test_bad_piles_are_explained_and_change_nothing(piles, message):
     widget = SetentaExplainer(names=["Ana", "Luis"])
@@ -177,7 +179,7 @@ def test_bad_rules_and_names_do_not_raise():
     widget = SetentaExplainer(rules=42)
     assert widget._status.message == "Revisa los montones: estas reglas no son válidas"
     widget.rules = "nonsense"
-    assert widget._status.message == "Revisa los montones: estas reglas no son válidas"
+    assert widget._status.message == "Revisa los montones: no hay reglas con ese nombre"
     widget.rules = "escoba"
     assert widget.model.error == {}
     widget.names = 42  # not a list: the default names

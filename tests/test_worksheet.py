@@ -4,14 +4,27 @@ separate (its own page when printed), both languages, and bad arguments get one 
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 
 from escoba_tutor import format_cards
 from escoba_tutor.cli import main
-from escoba_tutor.drills import capture_drill, points_drill, setenta_drill
+from escoba_tutor.drills import (
+    KINDS,
+    capture_drill,
+    escoba_de_mano_drill,
+    escobas_drill,
+    game_end_drill,
+    leftover_drill,
+    points_drill,
+    setenta_drill,
+    strategy_drill,
+)
 from escoba_tutor.errors import EscobaError
-from escoba_tutor.widgets.worksheet import worksheet_html
+from escoba_tutor.widgets.i18n import Translator
+from escoba_tutor.worksheet import worksheet_html
 
 
 def split(page: str) -> tuple[str, str]:
@@ -28,9 +41,9 @@ def test_the_same_seed_gives_the_same_page():
 
 @pytest.mark.parametrize("lang, words", [
     ("es", ("Encuentra todas las bazas", "Calcula la setenta", "¿Quién se lleva cada punto?", "Soluciones",
-            "Posición n.º 7", "Bando 1")),
-    ("en", ("Find every capture", "Work out the setenta", "Who gets each point?", "Answer key", "Position no. 7",
-            "Side 1")),
+            "Ejercicio n.º 7", "Bando 1", "¿Quién gana la partida?", "La escoba de mano")),
+    ("en", ("Find every capture", "Work out the setenta", "Who gets each point?", "Answer key", "Exercise no. 7",
+            "Side 1", "Who wins the game?", "The escoba de mano")),
 ])
 def test_both_languages(lang, words):
     page = worksheet_html(7, lang)
@@ -49,7 +62,7 @@ def test_the_answer_key_is_separate_and_starts_a_printed_page():
     assert "Answer key" in answers and "Answer key" not in exercises
     for seed in range(3, 7):
         drill = capture_drill(seed)
-        assert f"Position no. {seed}." in exercises
+        assert f"Exercise no. {seed}." in exercises
         assert drill.card.code in exercises and all(c.code in exercises for c in drill.table)
         for taken in drill.answer:  # the captures are in the key only
             shown = f"{drill.card.code} + {format_cards(sorted(taken))}"
@@ -62,7 +75,7 @@ def test_the_answer_key_is_separate_and_starts_a_printed_page():
 def test_the_exercises_are_the_drills():
     page = worksheet_html(10, "es", count=2)
     exercises, answers = split(page)
-    assert exercises.count("Posición n.º ") == 6 and answers.count("Posición n.º ") == 6
+    assert exercises.count("Ejercicio n.º ") == 16 and answers.count("Ejercicio n.º ") == 16  # 8 kinds
     for seed in (10, 11):
         points = points_drill(seed)
         assert f"<td>{len(points.piles[0])}</td><td>{len(points.piles[1])}</td>" in exercises
@@ -77,7 +90,7 @@ def test_a_position_without_capture_says_so():
     seed = 7  # capture drill 7: the card takes nothing
     assert capture_drill(seed).answer == ()
     _exercises, answers = split(worksheet_html(seed, "es", count=1))
-    assert "dos de espadas no se lleva nada: se queda en la mesa." in answers
+    assert "el dos de espadas no se lleva nada: se queda en la mesa." in answers
 
 
 def test_the_page_is_self_contained():
@@ -93,6 +106,53 @@ def test_other_rules():
     assert "Rules: scopa" in page and "its own value" in page
     _exercises, answers = split(page)
     assert "5e + 5o: 5 = 5" in answers  # scopa: the equal card, alone
+    # Scopa has no escoba de mano, and its leftover is not checked by adding up (captures are not of 15)
+    assert "escoba_de_mano" not in page and "Does the deal check out?" not in page
+    assert "Who takes the cards left?" in page and "The escobas line" in page
+
+
+def test_a_part_per_kind_and_kinds_chosen():
+    page = worksheet_html(2, "en", count=1)
+    assert [kind for kind in KINDS if f"id='{kind}'" in page] == list(KINDS)
+    only = worksheet_html(2, "en", count=1, kinds=("leftover", "game_end"))
+    assert "1. The cards left at the end" in only and "2. Who wins the game?" in only
+    assert "Find every capture" not in only
+    with pytest.raises(EscobaError, match="choose from"):
+        worksheet_html(2, "en", count=1, rules="scopa", kinds=("escoba_de_mano",))
+
+
+def test_the_new_parts_have_their_answers_in_the_key():
+    exercises, answers = split(worksheet_html(3, "en", count=1))
+    leftover = leftover_drill(3)
+    assert f"They add up to {leftover.total} = " in answers and "They add up to" not in exercises
+    mano = escoba_de_mano_drill(3)  # 2 + 6 + 1 + 6 = 15, for the dealer
+    assert f"2 + 6 + 1 + 6 = 15: 1 escoba de mano for Side {mano.dealer + 1}, who dealt." in answers
+    end = game_end_drill(3)  # 21 – 21: another deal
+    assert end.totals == (21, 21) and "21 – 21: a tie on top, so another deal is played." in answers
+    strategy = strategy_drill(3)
+    best = strategy.ranking[0].move.card
+    assert "Good moves:" in answers and f"the {Translator('en').card_name(best)}" in answers.lower()
+    escobas = escobas_drill(3)
+    assert f"Side 1: {escobas.escobas[0]}; Side 2: {escobas.escobas[1]}." in answers
+
+
+def test_cards_in_sentences_have_their_article():
+    page = worksheet_html(3, "es", count=3)
+    assert " juega el " in page or " juega la " in page
+    assert "y se lleva el " in page or "y se lleva la " in page
+    assert "la sota de" in worksheet_html(0, "es", count=20, kinds=("leftover", "strategy"))
+    assert "el sota" not in page and " la rey" not in page
+
+
+def test_the_command_imports_no_widget_library(tmp_path):
+    # The worksheet is a page: printing one must not load ipywidgets or traitlets (nor start slowly for them).
+    script = ("import sys; from escoba_tutor.cli import main; "
+              f"code = main(['worksheet', '--seed', '2', '--output', {str(tmp_path / 'w.html')!r}]); "
+              "print(code, sorted(m for m in sys.modules if m.split('.')[0] in "
+              "('ipywidgets', 'traitlets', 'anywidget', 'IPython', 'ipykernel')))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "0 []", done.stdout + done.stderr
+    assert (tmp_path / "w.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
 
 @pytest.mark.parametrize("args", [dict(seed=-1), dict(seed="7"), dict(count=0), dict(count=21),
@@ -109,6 +169,11 @@ def test_the_command_writes_the_page(tmp_path, capsys):
     assert target.read_text(encoding="utf-8") == worksheet_html(5, "en", count=2)
     out = capsys.readouterr().out
     assert "wrote" in out and str(target) in out
+
+
+def test_the_command_chooses_kinds(capsys):
+    assert main(["worksheet", "--seed", "5", "--lang", "en", "--kinds", "game_end, leftover", "--output", "-"]) == 0
+    assert capsys.readouterr().out == worksheet_html(5, "en", kinds=("game_end", "leftover"))
 
 
 def test_the_default_file_and_standard_output(tmp_path, monkeypatch, capsys):
@@ -131,6 +196,9 @@ def test_the_default_file_and_standard_output(tmp_path, monkeypatch, capsys):
     (["worksheet", "--seed", "1", "--rules", "nope"], "--rules"),
     (["worksheet", "--seed", "1", "--rules", "escoba+chile"], "3 or 4 players"),
     (["worksheet", "--seed", "1", "--output", "/no/such/folder/sheet.html"], "cannot write"),
+    (["worksheet", "--seed", "1", "--kinds", "poker"], "no kind of exercise is called 'poker'"),
+    (["worksheet", "--seed", "1", "--kinds", ","], "no kind of exercise"),
+    (["worksheet", "--seed", "1", "--rules", "scopa", "--kinds", "escoba_de_mano"], "no escoba_de_mano exercise"),
 ])
 def test_bad_arguments_get_one_line_and_exit_2(argv, said, capsys):
     assert main(argv) == 2

@@ -171,7 +171,7 @@ class OwnerMixin(ClientMixin):
 class OwnedKernelHandler(OwnerMixin, KernelHandler):
     """``api/kernels/<id>``: the page asks whether its kernel still exists (connection.js), or stops it."""
 
-    async def prepare(self):
+    async def prepare(self):  # type: ignore[override]  # as Jupyter Server's own API handlers
         await super().prepare()
         if not self._finished:
             self.check_owner(self._kernel_id())

@@ -42,17 +42,22 @@ class TutorMappingKernelManager(AsyncMappingKernelManager):
     def _default_kernel_manager_class(self):
         return "escoba_tutor.server.kernels.TutorKernelManager"
 
-    async def start_kernel(self, *args, **kwargs):
+    async def start_kernel(self, *args, **kwargs):  # type: ignore[override]  # async, as its base class's
         kernel_id = await super().start_kernel(*args, **kwargs)
         ticket = CURRENT_TICKET.get()
         if ticket is not None and self.register is not None and ticket.kernel_id is None:
             self.register.bind(ticket, kernel_id)
         return kernel_id
 
-    async def shutdown_kernel(self, kernel_id, now=False, restart=False):
+    async def shutdown_kernel(self, kernel_id, now=False, restart=False):  # type: ignore[override]
         if not restart and self.register is not None:
             self.register.forget(kernel_id)
         return await super().shutdown_kernel(kernel_id, now=now, restart=restart)
+
+    async def cull_kernel_if_idle(self, kernel_id):
+        if kernel_id not in self._kernels:  # shut down meanwhile (its page left, or never connected): nothing to cull
+            return None
+        return await super().cull_kernel_if_idle(kernel_id)
 
     def remove_kernel(self, kernel_id):
         if self.register is not None:

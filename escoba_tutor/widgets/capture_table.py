@@ -22,12 +22,15 @@ from ..captures import CaptureCheck, capture_gains, check_capture, legal_capture
 from ..cards import DECK, Card, parse_card, parse_cards
 from ..errors import EscobaError
 from ..rules import ESCOBA, Rules, rules_by_name
-from .i18n import DEFAULT_LANGUAGE, Translator, normalize_language
+from .error_words import error_words, fill, missing_words
+from .i18n import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from .look import SharedLook
+from .phrases import alternatives, and_list, sentence_start, the_cards
 from .primitives import CardRow, LiveRegion, RowPicker
 from .safety import guarded
 
-__all__ = ["CaptureModel", "CaptureTable", "describe_sum", "describe_gains"]
+__all__ = ["CaptureModel", "CaptureTable", "describe_sum", "describe_gains", "error_text", "sentence_start",
+           "VERDICT_WORDS"]
 
 MAX_HAND = 3
 MAX_TABLE = 36
@@ -49,17 +52,18 @@ def describe_sum(_: Translator, card: Card, taken: tuple[Card, ...], rules: Rule
 
 
 def describe_gains(_: Translator, gains) -> str:
-    parts = []
-    if gains.escoba:
-        parts.append(_("escoba"))
+    """What a capture wins: ``an escoba and 4 cards (the seven of coins, 2 coins and 1 seven)``; ``2 cards``."""
+    details = []
     if gains.siete_de_oros:
-        parts.append(_("the siete de oros"))
+        details.append(_.the_card("7o"))
     if gains.oros:
-        parts.append(_.plural("{n} oro", "{n} oros", gains.oros))
+        details.append(_.plural("{n} coin", "{n} coins", gains.oros))
     if gains.sevens:
-        parts.append(_.plural("{n} seven", "{n} sevens", gains.sevens))
-    parts.append(_.plural("{n} card", "{n} cards", gains.cards))
-    return ", ".join(parts)
+        details.append(_.plural("{n} seven", "{n} sevens", gains.sevens))
+    cards = _.plural("{n} card", "{n} cards", gains.cards)
+    if details:
+        cards = _("{cards} ({which})", cards=cards, which=and_list(_, details))
+    return and_list(_, [_("an escoba"), cards] if gains.escoba else [cards])
 
 
 class CaptureModel(HasTraits):
@@ -195,6 +199,13 @@ class CaptureTable(w.VBox):
         self._deck_row: CardRow | None = None
         self._deck_box = w.VBox()
         self._deck_toggle = w.ToggleButton(icon="th")
+        # Names for the page's style sheet (a game lays these parts out in two columns on a wide screen)
+        for part, name in ((self._title, "escoba-ct-title"), (self._table_label, "escoba-ct-label"),
+                           (self._hand_label, "escoba-ct-label"), (self._table_row, "escoba-ct-cards"),
+                           (self._hand_row, "escoba-ct-cards"), (self._picker, "escoba-ct-list")):
+            part.add_class(name)
+        self._hand_label.add_class("escoba-ct-hand")
+        self._hand_row.add_class("escoba-ct-hand")
         self.children = [self._title, self._inputs, self._deck_toggle, self._deck_box, self._table_label,
                          self._table_row,
                          self._hand_label, self._hand_row, self._picker, self._controls, self._status]
@@ -306,7 +317,12 @@ class CaptureTable(w.VBox):
             self._deck_row.observe(self._deck_clicked, "selected")
             self._deck_target.observe(self._redraw, "value")
         if self._deck_row is not None:
-            self._deck_target.options = [_("Table"), _("Hand")]
+            index = self._deck_target.index
+            labels = (_("Table"), _("Hand"))
+            if tuple(self._deck_target.options) != labels:
+                self._deck_target.options = labels
+            if self._deck_target.index != (index if index in (0, 1) else 0):
+                self._deck_target.index = index if index in (0, 1) else 0  # one is always on, and shows it
             self._deck_row.deck = self.deck
             self._deck_row.group_label = _("The 40 cards")
             self._deck_row.cards = [c.code for c in DECK]
@@ -353,17 +369,16 @@ class CaptureTable(w.VBox):
         self._status.message = self._message(Translator(self.lang))
 
     def _picker_row(self, _: Translator, row: dict) -> dict:
-        card = _.card_name(row["card"])
+        card = _.the_card(row["card"])
         if row["taken"]:
             row = {**row, "sum": describe_sum(_, parse_card(row["card"]), parse_cards(row["taken"]), self.model.rules),
                    "gains_text": describe_gains(_, row["gains"])}
         if not row["taken"]:
-            text = _("{card} takes nothing: it stays on the table", card=card)
+            text = sentence_start(_("{card} takes nothing: it stays on the table.", card=card))
             return {"id": row["id"], "cells": [row["card"], "—", "—", _("stays on the table")], "cards": [row["card"]],
                     "label": text, "tone": "info"}
-        taken = ", ".join(_.card_name(c) for c in row["taken"])
-        label = _("{card} takes {taken}: {sum}; wins {gains}", card=card, taken=taken, sum=row["sum"],
-                  gains=row["gains_text"])
+        label = sentence_start(_("{card} takes {taken}: {sum}. It wins {gains}.", card=card,
+                                 taken=the_cards(_, row["taken"]), sum=row["sum"], gains=row["gains_text"]))
         return {"id": row["id"], "cells": [row["card"], " ".join(row["taken"]), row["sum"], row["gains_text"]],
                 "cards": [row["card"], *row["taken"]], "label": label, "tone": "good" if row["gains"].escoba else ""}
 
@@ -380,94 +395,56 @@ class CaptureTable(w.VBox):
 
 
 def error_text(_: Translator, error: dict) -> str:
-    code = error.get("code")
-    if code == "bad_card" and error.get("hint_code"):
-        return _("“{token}” is not a card: {hint}", token=error.get("token", ""), hint=hint_text(_, error))
-    if code in ("bad_card", "empty_card"):
-        return _("“{token}” is not a card: write codes like 7o, 10e, 12b (or 7D, JS, KC)",
-                 token=error.get("token", ""))
-    if code == "duplicate_card":
-        return _("{card} is written twice", card=error.get("card", ""))
-    if code == "card_in_both":
-        return _("{card} is both in the hand and on the table", card=error.get("card", ""))
-    if code == "hand_too_big":
-        return _("a hand holds at most 3 cards")
-    if code == "table_too_big":
-        return _("too many cards on the table")
-    return _("the cards are not valid")
-
-
-def hint_text(_: Translator, error: dict) -> str:
-    """The engine's hint for a mistyped card, in the learner's language."""
-    code, fix = error.get("hint_code"), error.get("suggestion", "")
-    if code == "spanish_no_8_9":
-        return _("the Spanish deck has no 8 or 9; the figures are 10 (sota), 11 (caballo) and 12 (rey)")
-    if code == "french_no_8_9_10":
-        return _("a French deck plays without its 8s, 9s and 10s")
-    if code == "french_jack":
-        return _("in a French deck the sota is J: write {fix}", fix=fix)
-    if code == "french_figure":
-        return _("in a French deck the caballo is Q and the rey is K: write {fix}", fix=fix)
-    if code == "french_ace":
-        return _("in a French deck the as is A: write {fix}", fix=fix)
-    if code == "spanish_suit_number":
-        return _("with a Spanish suit letter, write the number: {fix}", fix=fix)
-    if code == "french_rank_capital":
-        return _("French ranks are capital letters: {fix}", fix=fix)
-    if code == "spanish_suit_lowercase":
-        return _("Spanish suit letters are lowercase: {fix}", fix=fix)
-    if code == "french_suit_capital":
-        return _("French suit letters are capitals: {fix}", fix=fix)
-    if code == "rank_range":
-        return _("ranks go from 1 to 7, then 10, 11 and 12")
-    if code == "add_suit":
-        return _("add a suit: o (oros), c (copas), e (espadas) or b (bastos)")
-    return _("write codes like 7o, 10e, 12b (or 7D, JS, KC)")
+    """What is wrong with the cards typed, from the error's code (see :mod:`.error_words`)."""
+    return error_words(_, error)
 
 
 def card_names(_: Translator, cards) -> str:
-    """Cards in words for a sentence: ``as de oros, cuatro de bastos``."""
-    return ", ".join(_.card_name(c) for c in cards)
+    """Cards in a sentence, each with its article: ``el as de oros y el cuatro de bastos``."""
+    return the_cards(_, cards)
 
 
 def captures_in_words(_: Translator, captures) -> str:
-    """Several possible captures in words, one after another: ``as de oros, siete de oros; cuatro de bastos``."""
-    return "; ".join(card_names(_, sorted(capture)) for capture in captures)
+    """Several possible captures in a sentence: ``el rey de copas, o el dos de copas y la sota de bastos``."""
+    return alternatives(_, captures)
 
 
-def sentence_start(text: str) -> str:
-    """A card's name where it starts a sentence: ``Siete de oros``."""
-    return text[:1].upper() + text[1:]
+#: What a capture the learner built says, by the verdict's reason (``ok`` with no card taken: "nothing").
+VERDICT_WORDS = {
+    "ok": N_("Right! {card} takes {taken}: together they make {total}."),
+    "nothing": N_("Right: {card} takes nothing, so it stays on the table."),
+    "no_card": N_("Choose a card from your hand first: it is part of the 15."),
+    "card_not_in_hand": N_("{card} is not in your hand."),
+    "not_on_table": N_("You can only take cards that are on the table."),
+    "must_capture": N_("{card} can capture, so it must: it can take {legal}."),
+    "figure_face_value": N_("Careful with the face cards: {jack}, {knight}, {king}. These cards make {total}, "
+                            "not {goal}."),
+    "equal_card_first": N_("With an equal card on the table, it must be taken alone: {legal}."),
+    "table_alone_15": N_("The table already adds up to 15 on its own: your card counts too. These cards make "
+                         "{total}, not {goal}."),
+    "wrong_sum": N_("These cards make {total}, not {goal}. {card} can take {legal}."),
+    "wrong_sum_no_capture": N_("These cards make {total}, not {goal}. {card} cannot capture anything here."),
+}
+
+
+def verdict_code(verdict: CaptureCheck) -> str:
+    """The key of :data:`VERDICT_WORDS` for a verdict."""
+    if verdict.ok:
+        return "ok" if verdict.taken else "nothing"
+    if verdict.reason == "wrong_sum" and not verdict.legal:
+        return "wrong_sum_no_capture"
+    return verdict.reason
 
 
 def _verdict_text(_: Translator, verdict: CaptureCheck) -> str:
-    legal = captures_in_words(_, verdict.legal)
-    card = _.card_name(verdict.card) if verdict.card is not None else ""
-    first = sentence_start(card)  # where the name starts a sentence
-    if verdict.ok:
-        if not verdict.taken:
-            return _("Right: {card} takes nothing, so it stays on the table.", card=card)
-        return _("Right! {card} takes {taken}: {total}.", card=first, taken=card_names(_, verdict.taken),
-                 total=verdict.total)
-    reason = verdict.reason
-    if reason == "no_card":
-        return _("Choose a card from your hand first: it is part of the 15.")
-    if reason == "card_not_in_hand":
-        return _("{card} is not in your hand.", card=first)
-    if reason == "not_on_table":
-        return _("You can only take cards that are on the table.")
-    if reason == "must_capture":
-        return _("{card} can capture, so it must: it can take {legal}.", card=first, legal=legal)
-    if reason == "figure_face_value":
-        return _("Careful with the figures: {jack}, {knight}, {king}. These cards make {total}, not {goal}.",
-                 jack=_("{figure} ({value})", figure=_.rank_name(10), value=8),
-                 knight=_("{figure} ({value})", figure=_.rank_name(11), value=9),
-                 king=_("{figure} ({value})", figure=_.rank_name(12), value=10), total=verdict.total,
-                 goal=verdict.goal)
-    if reason == "equal_card_first":
-        return _("With an equal card on the table, it must be taken alone: {legal}.", legal=legal)
-    if verdict.legal:
-        return _("These cards make {total}, not {goal}. {card} can take {legal}.", total=verdict.total,
-                 goal=verdict.goal, card=first, legal=legal)
-    return _("These cards make {total}, not {goal}. {card} cannot capture anything here.", total=verdict.total,
-             goal=verdict.goal, card=first)
+    code = verdict_code(verdict)
+    if code not in VERDICT_WORDS:
+        missing_words(code)
+        return _("These cards do not make a capture.")
+    figure = {rank: _("{figure} ({value})", figure=_.rank_name(rank), value=value)
+              for rank, value in ((10, 8), (11, 9), (12, 10))}
+    params = {"card": _.the_card(verdict.card) if verdict.card is not None else "",
+              "taken": the_cards(_, verdict.taken), "legal": alternatives(_, verdict.legal),
+              "total": verdict.total, "goal": verdict.goal, "jack": figure[10], "knight": figure[11],
+              "king": figure[12]}
+    return sentence_start(fill(_, VERDICT_WORDS[code], params))

@@ -11,19 +11,24 @@ from __future__ import annotations
 import asyncio
 import base64
 import html
+import time
 
 import ipywidgets as w
 from traitlets import Float, Unicode, observe, validate
 
-from ..errors import EscobaError
+from ..errors import EscobaError, IllegalMoveError
 from ..game import Move
 from ..rules import PROFILES
-from .capture_table import CaptureModel, CaptureTable, captures_in_words, error_text, sentence_start
-from .i18n import DEFAULT_LANGUAGE, Translator, normalize_language
+from ..save import read_save
+from .capture_table import CaptureModel, CaptureTable
+from .error_words import error_words
+from .i18n import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from .look import SharedLook
+from .memory import BrowserMemory
+from .phrases import sentence_start, the_cards
 from .primitives import CardRow, LiveRegion
 from .safety import guarded
-from .session import GameSession
+from .session import MODES, GameSession
 
 __all__ = ["GameTable"]
 
@@ -32,30 +37,95 @@ def side_names(_: Translator, session: GameSession) -> list[str]:
     if session.mode == "pass_and_play":
         return [_("Player {n}", n=i + 1) for i in range(session.players)]
     if session.players == 4:
-        return [_("You and your partner"), _("The computer's pair")]
+        return [_("Your team"), _("The computer's team")]
     if session.players == 3:
         return [_("You"), _("Computer 1"), _("Computer 2")]
-    return [_("You"), _("Computer")]
+    return [_("You"), _("The computer")]
+
+
+def you_side(session: GameSession) -> int | None:
+    """The side the student reads as "you" (sentences about it say "you take", not "You takes"); none when two
+    students share the screen, and none with four players, where the sides are teams ("Your team takes")."""
+    return 0 if session.mode == "computer" and session.players in (2, 3) else None
 
 
 def player_name(_: Translator, session: GameSession, player: int) -> str:
+    """A player as the subject of a sentence about someone else: ``The computer``, ``Your partner``."""
     if player in session.humans:
         return _("Player {n}", n=player + 1) if session.mode == "pass_and_play" else _("You")
     if session.players == 4 and player == 2:
         return _("Your partner")
-    return _("Computer") if session.players == 2 else _("Computer {n}", n=player)
+    return _("The computer") if session.players == 2 else _("Computer {n}", n=player)
+
+
+def is_you(session: GameSession, player: int) -> bool:
+    return session.mode == "computer" and player in session.humans
+
+
+#: One play in words, by who played (you or someone named) and what the card did.
+PLAY_WORDS = {
+    ("you", "lay"): N_("You lay {card} on the table."),
+    ("you", "take"): N_("You play {card} and take {taken}."),
+    ("you", "escoba"): N_("You play {card} and take {taken}: escoba!"),
+    ("other", "lay"): N_("{who} lays {card} on the table."),
+    ("other", "take"): N_("{who} plays {card} and takes {taken}."),
+    ("other", "escoba"): N_("{who} plays {card} and takes {taken}: escoba!"),
+}
 
 
 def describe_play(_: Translator, session: GameSession, player: int, card, captured, escoba: bool) -> str:
-    """``Computer: siete de oros, takes cuatro de bastos, cuatro de copas.`` — one play in words."""
-    who = player_name(_, session, player)
-    card = _.card_name(card)
-    if not captured:
-        return _("{who}: {card}, laid on the table.", who=who, card=card)
-    taken = ", ".join(_.card_name(c) for c in sorted(captured))
-    if escoba:
-        return _("{who}: {card}, takes {taken}. Escoba!", who=who, card=card, taken=taken)
-    return _("{who}: {card}, takes {taken}.", who=who, card=card, taken=taken)
+    """``The computer plays the king of clubs and takes the five of swords.`` — one play in words."""
+    person = "you" if is_you(session, player) else "other"
+    action = "lay" if not captured else "escoba" if escoba else "take"
+    return sentence_start(_(PLAY_WORDS[person, action], who=player_name(_, session, player), card=_.the_card(card),
+                            taken=the_cards(_, sorted(captured))))
+
+
+def leftover_words(_: Translator, session: GameSession, record) -> str:
+    """The end of a deal: the cards left on the table, and who takes them (the last side that captured)."""
+    left = len(record.leftover)
+    if not left:
+        return _("End of the deal: the table is empty.")
+    said = _.plural("End of the deal: {n} card is left on the table ({cards}).",
+                    "End of the deal: {n} cards are left on the table ({cards}).", left,
+                    cards=the_cards(_, record.leftover))
+    side = record.leftover_to
+    if side is None:
+        taker = _.plural("Nobody made a capture, so nobody takes it.", "Nobody made a capture, so nobody takes them.",
+                         left)
+    elif side == you_side(session):
+        taker = _.plural("You made the last capture, so you take it.", "You made the last capture, so you take them.",
+                         left)
+    else:
+        taker = _.plural("{who} made the last capture, so takes it.", "{who} made the last capture, so takes them.",
+                         left, who=_side_subject(_, session, side))
+    return f"{said} {taker}"
+
+
+def _side_subject(_: Translator, session: GameSession, side: int) -> str:
+    """A side as the subject of a sentence: its player (``The computer``), or its team with four players."""
+    if session.players == 4 or session.mode == "pass_and_play":
+        return side_names(_, session)[side]
+    return player_name(_, session, side)
+
+
+GAME_LEVELS = ("random", "greedy", "expert")
+
+#: A second click on Undo this soon after the first (seconds) is the same action: a double click takes back one move.
+UNDO_REPEAT = 0.6
+
+
+def human_plays_in_deal(session: GameSession) -> bool:
+    """Whether a learner has played in the deal under way (Undo stays inside it: a finished deal is scored)."""
+    game = session.game
+    return session.phase in ("play", "handover") and any(
+        e.kind == "play" and e.player in session.humans and e.deal == game.deal for e in game.history)
+
+
+def game_under_way(session: GameSession) -> bool:
+    """Whether a learner has played in this game and it is not over: a new game would lose it."""
+    return session.phase != "game_over" and any(
+        e.kind == "play" and e.player in session.humans for e in session.game.history)
 
 
 class GameTable(w.VBox):
@@ -80,7 +150,11 @@ class GameTable(w.VBox):
         super().__init__(**kwargs)
         self.add_class("escoba-game-table")
         self._timer = None
+        self._undone_at = -1.0  # when the last Undo was done (time.monotonic())
         look = self._look = SharedLook()
+        # The latest resume code is kept in the browser, keyed by the page, its language and rules as made.
+        self._memory = BrowserMemory(scope=f"{normalize_language(lang)}:{self.session.rules.name}")
+        self._offer = _ContinueOffer(self)
         self._title = w.HTML(layout=look.layout, style=look.html)
         self._scores = w.HTML(layout=look.layout, style=look.html)
         self._others = w.VBox(layout=look.layout)
@@ -105,12 +179,22 @@ class GameTable(w.VBox):
         self._hint = _Hint(self)
         self._actions = w.HBox([self._play, self._undo, self._hint.button], layout=w.Layout(flex_flow="row wrap"))
         self._board = w.VBox([self._others, self._captures, self._actions, self._hint])
+        self._board.add_class("escoba-board")
+        self._scores.add_class("escoba-scoreboard")
+        self._title.add_class("escoba-game-title")
+        self._announce.add_class("escoba-game-status")
+        self._actions.add_class("escoba-actions")
+        self._others.add_class("escoba-others")
+        self._hint.add_class("escoba-hint")
+        self._sheet_box.add_class("escoba-deal-end")
         self._expert_review = _ExpertReview(self)
-        self.children = [self._title, self._scores, self._announce, self._board, self._handover, self._sheet_box,
-                         self._expert_review, self._next_deal, self._review, self._seen_toggle, self._unseen,
-                         self._setup, self._saving]
+        # At a deal's end the finished deal stays in view (the board shows how it ended) and right under it come
+        # the deal's points with the button to go on.
+        self.children = [self._title, self._offer, self._scores, self._announce, self._board, self._handover,
+                         self._sheet_box, self._expert_review, self._review, self._seen_toggle, self._unseen,
+                         self._setup, self._saving, self._memory]
         self._play.on_click(self._play_clicked)
-        self._captures._picker.on_activate(self._row_activated)  # a double click on a capture plays it
+        # A double click (or tap) on a capture only chooses it: playing takes a press of Play, one deliberate action.
         self._undo.on_click(self._undo_clicked)
         self._handover.on_click(lambda _b: self._guard(self.session.take_over))
         self._next_deal.on_click(lambda _b: self._guard(self.session.next_deal))
@@ -140,11 +224,8 @@ class GameTable(w.VBox):
     def _play_clicked(self, button) -> None:
         self._guard(self._play_chosen)
 
-    def _row_activated(self, row_id: str) -> None:
-        self._guard(self._play_chosen, row_id)
-
     def _play_chosen(self, row_id: str | None = None) -> None:
-        """Play the capture chosen in the list (``row_id``: the one double-clicked) or the one built from cards.
+        """Play the capture chosen in the list or the one built from cards.
 
         Every check is made on the kernel's state when the click arrives, so a second click of a double click, or
         a message that arrives twice, finds the capture gone (the card was played) or the computer to move, and
@@ -175,8 +256,13 @@ class GameTable(w.VBox):
         self._announce.message = f"{reason} {news}".strip()
 
     def _undo_clicked(self, button) -> None:
+        """Take back one move of the learner's. The second click of a double click arrives at once after the first
+        was done: it is the same action, and takes back nothing more."""
+        if time.monotonic() - self._undone_at < UNDO_REPEAT:
+            return
         self._cancel_timer()
         self._guard(self.session.undo)
+        self._undone_at = time.monotonic()
 
     @guarded
     def _session_changed(self, change) -> None:
@@ -213,19 +299,27 @@ class GameTable(w.VBox):
         view = game.view(s.viewer)
         names = side_names(_, s)
         title = _("A game of Escoba") if game.rules.capture == "fifteen" else _("A game of Scopa")
-        self._title.value = f"<h3 class='escoba-title'>{html.escape(title)}</h3>"
-        self._scores.value = self._scoreboard(_, names, view)
-        self._draw_others(_, view)
+        self._title.value = f"<h3 class='escoba-title'>{html.escape(title)}</h3>" + self._players_note(_)
+        ended = self._ended_deal()
+        self._scores.value = self._scoreboard(_, names, view, ended)
+        self._draw_others(_, view, ended)
         playing = s.phase == "play"
         self._position.rules = game.rules
-        self._position.table = " ".join(c.code for c in view.table)
-        self._position.hand = " ".join(c.code for c in view.hand) if s.phase != "handover" else ""
+        # At a deal's end the board shows the finished deal as it ended (its last table, empty hands) until the
+        # learner moves on: the next deal, already dealt by the engine, waits behind "Next deal".
+        table = ended.tables()[-1] if ended else view.table
+        self._position.table = " ".join(c.code for c in table)
+        self._position.hand = " ".join(c.code for c in view.hand) if playing else ""
+        if ended:
+            self.add_class("escoba-deal-over")
+        else:
+            self.remove_class("escoba-deal-over")
         self._board.layout.display = "none" if s.phase == "handover" else "flex"
         self._play.description = _("Play")
         # Enabled during the computer's turn too: a click then says why it does nothing (a disabled button can't)
         self._play.disabled = not playing
         self._undo.description = _("Undo")
-        self._undo.disabled = not any(e.kind == "play" and e.player in s.humans for e in game.history)
+        self._undo.disabled = not human_plays_in_deal(s)
         self._handover.description = _("I am {name}: show my hand", name=player_name(_, s, game.turn or 0))
         self._handover.layout.display = "inline-flex" if s.phase == "handover" else "none"
         self._draw_sheet(_, names)
@@ -243,25 +337,59 @@ class GameTable(w.VBox):
         self._expert_review.redraw(_)
         self._setup.redraw(_)
         self._saving.redraw(_)
+        self._offer.redraw(_)
+        self._remember()
         self._announce.message = self._news(_)
 
-    def _scoreboard(self, _: Translator, names: list[str], view) -> str:
+    def _players_note(self, _: Translator) -> str:
+        """Say it when the house rules seated another number of players than was asked for."""
+        note = self.session.players_note
+        if not note:
+            return ""
+        if note["option"] == "three_player_ties":
+            text = _("The three-player tie rule needs 3 players: this game has 3 players, not {asked}.",
+                     asked=note["asked"])
+        else:
+            text = _("The Chile rules are played by 3 or 4 players: this game has {players} players, not {asked}.",
+                     players=note["players"], asked=note["asked"])
+        return f"<p class='escoba-players-note' role='note'>{html.escape(text)}</p>"
+
+    def _remember(self) -> None:
+        """Keep the latest resume code in the browser once the learner has played: a reload can then offer it.
+        A game nobody has played in yet keeps nothing (it must not replace the game a reload would offer)."""
+        s = self.session
+        if any(e.kind == "play" and e.player in s.humans for e in s.game.history):
+            self._memory.entry = {"code": self._saving.saved()[1], "level": s.level, "mode": s.mode}
+
+    def _ended_deal(self):
+        """The deal whose end is on screen (its score sheet waits to be read), or None while playing."""
+        s = self.session
+        if s.phase in ("deal_over", "game_over") and s.game.deals:
+            return s.game.deals[min(s.deals_seen, len(s.game.deals) - 1)]
+        return None
+
+    def _scoreboard(self, _: Translator, names: list[str], view, ended=None) -> str:
         s = self.session
         rows = []
+        totals = ended.totals if ended else view.totals
+        piles = [len(pile) for pile in ended.piles] if ended else view.pile_sizes
+        all_escobas = ended.escobas if ended else view.escobas
         for side, name in enumerate(names):
-            escobas = view.escobas[side]
+            escobas = all_escobas[side]
             marks = " ".join("▮" for _i in range(escobas))
-            rows.append(f"<tr><th scope='row'>{html.escape(name)}</th><td>{view.totals[side]}</td>"
-                        f"<td>{view.pile_sizes[side]}</td><td>{escobas} <span aria-hidden='true'>{marks}</span>"
+            rows.append(f"<tr><th scope='row'>{html.escape(name)}</th><td>{totals[side]}</td>"
+                        f"<td>{piles[side]}</td><td>{escobas} <span aria-hidden='true'>{marks}</span>"
                         f"</td></tr>")
-        caption = _("Game to {target} points · deal {deal} · {left} cards left to deal", target=s.rules.target,
-                    deal=view.deal + 1, left=view.deck_left)
+        left = 0 if ended else view.deck_left
+        caption = _.plural("Game to {target} points · deal {deal} · {n} card left to deal",
+                           "Game to {target} points · deal {deal} · {n} cards left to deal", left,
+                           target=s.rules.target, deal=(ended.deal if ended else view.deal) + 1)
         head = "".join(f"<th scope='col'>{html.escape(h)}</th>" for h in
                        (_("Side"), _("Points"), _("Cards taken"), _("Escobas")))
         return (f"<table class='escoba-scores'><caption>{html.escape(caption)}</caption><thead><tr>{head}</tr>"
                 f"</thead><tbody>{''.join(rows)}</tbody></table>")
 
-    def _draw_others(self, _: Translator, view) -> None:
+    def _draw_others(self, _: Translator, view, ended=None) -> None:
         """The other hands, face down. Their widgets are made once and then only updated: a redraw per play must
         not leave a trail of dead widgets in the kernel and the page."""
         s = self.session
@@ -273,13 +401,14 @@ class GameTable(w.VBox):
                                             layout=w.Layout(align_items="center", flex_flow="row wrap")))
         for row, label, player in zip(self._other_rows, self._other_labels, others):
             name = player_name(_, s, player)
-            turn = _(" (to play)") if view.turn == player else ""
+            turn = _(" (to play)") if view.turn == player and not ended else ""
+            in_hand = 0 if ended else view.hand_sizes[player]
             with row.hold_sync():
                 row.cards = []
-                row.face_down = view.hand_sizes[player]
+                row.face_down = in_hand
                 row.back_label = _("a face-down card")
                 row.group_label = _.plural("{name}: {n} card in hand", "{name}: {n} cards in hand",
-                                           view.hand_sizes[player], name=name) + turn
+                                           in_hand, name=name) + turn
                 row.deck = self.deck
             label.value = f"<b>{html.escape(name)}</b>{html.escape(turn)}"
         shown = tuple(self._other_boxes[:len(others)])
@@ -288,25 +417,34 @@ class GameTable(w.VBox):
 
     def _draw_sheet(self, _: Translator, names: list[str]) -> None:
         s = self.session
-        over = s.phase in ("deal_over", "game_over") and len(s.game.deals) > 0
         self._next_deal.description = _("Next deal")
         self._next_deal.layout.display = "inline-flex" if s.phase == "deal_over" else "none"
-        if not over:
+        record = self._ended_deal()
+        if record is None:
             self._sheet_box.children = []
+            self._sheet_key = None
             return
+        key = (id(s.game), record.deal, s.phase, self.lang, tuple(names))
+        if getattr(self, "_sheet_key", None) == key:
+            return  # the same sheet: not made again at every redraw
+        self._sheet_key = key
         from .score_sheet import ScoreSheet  # only needed at a deal's end
 
-        record = s.game.deals[min(s.deals_seen, len(s.game.deals) - 1)]
-        sheet = ScoreSheet(score=record.score, names=names, rules=s.rules, lang=self.lang, totals=list(record.totals))
+        sheet = ScoreSheet(score=record.score, names=names, rules=s.rules, lang=self.lang, totals=list(record.totals),
+                           you=you_side(s))
         winner = ""
         if s.phase == "game_over" and s.game.winner is not None:
             score = "–".join(map(str, s.game.totals))
-            winner = _("{name} wins the game, {score}!", name=names[s.game.winner], score=score)
+            if s.game.winner == you_side(s):
+                winner = _("You win the game, {score}!", score=score)
+            else:
+                winner = _("{name} wins the game, {score}!", name=names[s.game.winner], score=score)
         heading = _("End of deal {n}", n=record.deal + 1)
         look = self._look
+        # "Next deal" right under the heading: on a phone it is in reach without scrolling past the sheet.
         self._sheet_box.children = [w.HTML(f"<h4>{html.escape(heading)}</h4>", layout=look.layout, style=look.html),
-                                    sheet, w.HTML(f"<p class='escoba-winner'>{html.escape(winner)}</p>",
-                                                  layout=look.layout, style=look.html)]
+                                    w.HTML(f"<p class='escoba-winner'>{html.escape(winner)}</p>",
+                                           layout=look.layout, style=look.html), self._next_deal, sheet]
 
     def _news(self, _: Translator) -> str:
         s = self.session
@@ -315,9 +453,11 @@ class GameTable(w.VBox):
         if s.phase == "handover":
             return _("Pass the screen to {name}.", name=player_name(_, s, s.game.turn))
         if s.phase == "game_over":
-            return _("The game is over.")
-        if s.phase == "deal_over":
-            return _("The deal is over: here is the score.")
+            return _("The game is over.") + " " + _("Press «New game» to play another.")
+        if s.phase == "deal_over" and s.game.deals:
+            record = s.game.deals[min(s.deals_seen, len(s.game.deals) - 1)]
+            score = _("Here is the score.")
+            return f"{leftover_words(_, s, record)} {score} " + _("Press «Next deal» to go on.")
         said = [describe_play(_, s, e.player, e.card, e.captured, e.escoba) for e in s.events]
         if s.computer_to_move:
             said.append(_("{name} is thinking…", name=player_name(_, s, s.game.turn)))
@@ -327,37 +467,80 @@ class GameTable(w.VBox):
 
 
 def _problem_text(_: Translator, problem: EscobaError) -> str:
-    code = problem.code
-    if code == "not_your_turn":
-        return _("Wait: it is not your turn yet.")
-    if code == "nothing_to_undo":
-        return _("There is no move of yours to take back.")
-    if code in ("must_capture", "wrong_sum", "card_not_in_hand", "card_not_on_table", "equal_card_first"):
-        legal = captures_in_words(_, problem.params.get("legal_captures", ()))
-        card = problem.params.get("card", "")
-        card = sentence_start(_.card_name(card)) if card else ""  # it starts the sentence
-        if code == "must_capture":
-            return _("{card} can capture, so it must: it can take {legal}. Choose again.", card=card, legal=legal)
-        if code == "wrong_sum":
-            return _("Those cards make {total}, not {goal}. Choose again.", total=problem.params.get("sum", ""),
-                     goal=problem.params.get("goal", ""))
-        if code == "card_not_in_hand":
-            return _("{card} is not in your hand. Choose again.", card=card)
-        if code == "card_not_on_table":
-            return _("You can only take cards that are on the table. Choose again.")
-        return _("With an equal card on the table, it must be taken alone: {legal}. Choose again.", legal=legal)
-    if code in ("checksum", "malformed_save", "future_version", "bad_save", "save_too_large", "empty_code",
-                "bad_code_char", "code_too_short"):
-        if code == "future_version":
-            return _("That save comes from a newer escoba-tutor: it cannot be loaded here.")
-        if code == "checksum":
-            return _("That code or file does not check out: a character may be mistyped or missing.")
-        return _("That is not a saved game of escoba-tutor.")
-    return error_text(_, {"code": code, **{k: str(v) for k, v in problem.params.items()}})
+    """A refused action in a sentence (the words of its code); a refused play asks the student to choose again."""
+    said = sentence_start(error_words(_, {"code": problem.code, **problem.params})) + "."
+    again = _("Choose again.")  # (not inside the f-string: the catalog extractor would not see it)
+    return f"{said} {again}" if isinstance(problem, IllegalMoveError) else said
+
+
+class _ContinueOffer(w.VBox):
+    """After a reload (or a kernel the server culled): the game this browser kept, offered with one click."""
+
+    def __init__(self, table: GameTable) -> None:
+        super().__init__()
+        self._table = table
+        self.add_class("escoba-continue")
+        look = table._look
+        self._text = w.HTML(layout=look.layout, style=look.html)
+        self._yes = w.Button(button_style="primary", icon="play-circle", layout=look.layout, style=look.button)
+        self._no = w.Button(layout=look.layout, style=look.button)
+        self.children = [self._text, w.HBox([self._yes, self._no], layout=w.Layout(flex_flow="row wrap"))]
+        self._answered = False
+        self._checked: tuple | None = None  # (code, whether it can be continued)
+        self._yes.on_click(lambda _b: table._guard(self._continue))
+        self._no.on_click(lambda _b: table._guard(self._decline))
+        table._memory.observe(lambda _c: table._guard(self.redraw, Translator(table.lang)), "found")
+
+    def _kept(self) -> dict | None:
+        """The kept entry, when it is a game that can go on and is not the one on screen."""
+        found = self._table._memory.found
+        code = found.get("code", "")
+        if not code or code == self._table._saving.saved()[1]:
+            return None
+        if self._checked is None or self._checked[0] != code:
+            try:
+                ok = not read_save(code).game.is_over
+            except EscobaError:
+                ok = False  # a code spoiled in the browser's storage: nothing to offer
+            self._checked = (code, ok)
+        return found if self._checked[1] else None
+
+    def _continue(self) -> None:
+        found = self._kept()
+        self._answered = True
+        if found is None:
+            self.redraw(Translator(self._table.lang))
+            return
+        table, session = self._table, self._table.session
+        table._cancel_timer()
+        with session.hold_trait_notifications():
+            if found.get("mode") in MODES:
+                session.mode = found["mode"]
+            if found.get("level") in GAME_LEVELS:
+                session.level = found["level"]
+        session.load(found["code"])
+
+    def _decline(self) -> None:
+        self._answered = True
+        self.redraw(Translator(self._table.lang))
+
+    def redraw(self, _: Translator) -> None:
+        s = self._table.session
+        fresh = not any(e.kind == "play" and e.player in s.humans for e in s.game.history)
+        shown = not self._answered and fresh and self._kept() is not None
+        self.layout.display = "flex" if shown else "none"
+        if not shown:
+            return
+        question = _("Continue your game?")
+        why = _("This browser kept the game you were playing on this page.")
+        self._text.value = f"<p><strong>{html.escape(question)}</strong> {html.escape(why)}</p>"
+        self._yes.description = _("Yes, continue")
+        self._no.description = _("No, thanks")
 
 
 class _Setup(w.VBox):
-    """New game: players, rules, mode."""
+    """New game: players, rules, mode, and the computer's level (which applies at once). A new game asks first
+    when a game is under way."""
 
     def __init__(self, table: GameTable) -> None:
         super().__init__()
@@ -371,19 +554,71 @@ class _Setup(w.VBox):
         self._mode = w.ToggleButtons(options=[("computer", "computer")], value="computer")
         self._level = w.Dropdown(options=[("random", "random")], value="random", layout=look.layout,
                                  style=look.description)
+        self._drawing = False
         self._new = w.Button(icon="refresh", layout=look.layout, style=look.button)
+        self._note = w.HTML(style=look.html)  # when the choices apply (its own layout: shown and hidden)
+        self._ask = w.HTML(layout=look.layout, style=look.html)
+        self._yes = w.Button(button_style="danger", layout=look.layout, style=look.button)
+        self._no = w.Button(layout=look.layout, style=look.button)
+        self._confirm = w.VBox([self._ask, w.HBox([self._yes, self._no], layout=w.Layout(flex_flow="row wrap"))])
+        self._confirm.add_class("escoba-confirm")
+        self._confirm.layout.display = "none"
         self.children = [w.HBox([self._players, self._rules, self._level, self._mode, self._new],
-                                layout=w.Layout(flex_flow="row wrap", align_items="center"))]
-        self._new.on_click(lambda _b: table._guard(self._start))
+                                layout=w.Layout(flex_flow="row wrap", align_items="center")), self._note,
+                         self._confirm]
+        self._new.on_click(lambda _b: table._guard(self._new_clicked))
+        self._yes.on_click(lambda _b: table._guard(self._start))
+        self._no.on_click(lambda _b: table._guard(self._keep_playing))
+        self._level.observe(lambda change: table._guard(self._level_chosen, change), "value")
+        for choice in (self._players, self._rules, self._mode):
+            choice.observe(lambda _c: table._guard(self._draw_note, Translator(table.lang)), "value")
+
+    def _new_clicked(self) -> None:
+        """A game under way is not replaced by one click (a double click did it): ask first. A second click while
+        asking asks again, nothing more."""
+        if game_under_way(self._table.session):
+            self._confirm.layout.display = "flex"
+            self.redraw(Translator(self._table.lang))
+        else:
+            self._start()
+
+    def _keep_playing(self) -> None:
+        self._confirm.layout.display = "none"
+
+    def _level_chosen(self, change) -> None:
+        session = self._table.session
+        if self._drawing or change["new"] == session.level or change["new"] not in GAME_LEVELS:
+            return
+        session.level = change["new"]  # applies at once (the session makes new computer players)
+        _ = Translator(self._table.lang)
+        label = dict((value, text) for text, value in self._level.options)[change["new"]]
+        self._table._announce.message = _("From now on the computer plays at the level «{level}».", level=label)
 
     def _start(self) -> None:
         session = self._table.session
+        self._confirm.layout.display = "none"
         self._table._cancel_timer()
         session.mode = self._mode.value if self._players.value == 2 else "computer"
         session.level = self._level.value
         session.new_game(self._players.value, self._rules.value, None)
 
+    def _draw_note(self, _: Translator) -> None:
+        """Players, rules and mode apply to the next game: say so while a choice differs from the game played."""
+        s = self._table.session
+        mode = self._mode.value if self._players.value == 2 else "computer"
+        pending = (self._players.value, self._rules.value, mode) != (s.players, s.rules.name, s.mode)
+        text = _("Players, rules and mode change when you press «New game».") if pending else ""
+        self._note.value = f"<p class='escoba-note'>{html.escape(text)}</p>" if text else ""
+        self._note.layout.display = "flex" if text else "none"
+
     def redraw(self, _: Translator) -> None:
+        self._drawing = True  # new option labels may pass the chooser through other values: not a learner's choice
+        try:
+            self._draw(_)
+        finally:
+            self._drawing = False
+
+    def _draw(self, _: Translator) -> None:
         self._players.description = _("Players")
         self._rules.description = _("Rules")
         self._mode.options = [(_("Against the computer"), "computer"), (_("Two students, one screen"), "pass_and_play")]
@@ -392,6 +627,12 @@ class _Setup(w.VBox):
         self._level.options = [(_("easy"), "random"), (_("medium"), "greedy"), (_("hard"), "expert")]
         self._level.value = self._table.session.level
         self._new.description = _("New game")
+        self._ask.value = "<p><strong>{}</strong> {}</p>".format(
+            html.escape(_("Start a new game?")),
+            html.escape(_("The game under way will be lost (copy its resume code first to keep it).")))
+        self._yes.description = _("Yes, a new game")
+        self._no.description = _("No, keep playing")
+        self._draw_note(_)
 
 
 class _Hint(w.VBox):
@@ -479,8 +720,9 @@ class _ExpertReview(w.VBox):
         if costly is None:
             text = _("Every play of yours in this deal was as good as the expert's.")
         else:
-            text = _("Your costliest play of this deal was play {n}: {played} (worth {value}). The expert would "
-                     "have played {best} (worth {best_value}): {reason}.", n=costly.play + 1,
+            text = _("Your costliest play in this deal was play {n}: {played}. By the end of the deal it leads, on "
+                     "average, to {value}. The expert would have played {best}, which leads to {best_value}: "
+                     "{reason}.", n=costly.play + 1,
                      played=move_words(_, costly.played.move), value=points_words(_, costly.played.value),
                      best=move_words(_, costly.best.move), best_value=points_words(_, costly.best.value),
                      reason=reason_words(_, costly.best.reason))
@@ -517,18 +759,20 @@ class _Saving(w.VBox):
         if self._table.session.load(self._code.value):
             self._code.value = ""
 
-    def _saved(self) -> tuple[str, str]:
+    def saved(self) -> tuple[str, str]:
         """The save file (base64) and the resume code, made again only when the game has changed: the code
         replays the whole game, which a redraw per click should not pay for."""
-        game = self._table.session.game
-        key = (id(game), game.seed, game.players, game.rules, len(game.moves), game.moves[-1] if game.moves else None)
+        session = self._table.session
+        game = session.game
+        key = (id(game), game.seed, game.players, game.rules, len(game.moves), game.moves[-1] if game.moves else None,
+               session.level, session.mode, tuple(session.names))
         if getattr(self, "_saved_key", None) != key:
             self._saved_key = key
-            self._saved_value = (base64.b64encode(game.to_json().encode()).decode(), game.resume_code())
+            self._saved_value = (base64.b64encode(session.save_json().encode()).decode(), session.resume_code())
         return self._saved_value
 
     def redraw(self, _: Translator) -> None:
-        data, code = self._saved()
+        data, code = self.saved()
         label = html.escape(_("Download this game"))
         self._download.value = (f"<a class='escoba-download' download='escoba-game.json' "
                                 f"href='data:application/json;base64,{data}'>⬇ {label}</a>")
@@ -580,9 +824,10 @@ class _DealReview(w.VBox):
         self._cards.cards = [c.code for c in table]
         self._cards.labels = [_.card_name(c) for c in table]
         self._cards.deck = self._table.deck
+        self._cards.figure_words = [_.rank_name(rank) for rank in (10, 11, 12)]
         self._cards.group_label = _("The table")
         if self._step == len(record.plays):
-            text = _("End of the deal. Left on the table: {n} cards.", n=len(table))
+            text = leftover_words(_, self._table.session, record)
         else:
             play = record.plays[self._step]
             said = describe_play(_, self._table.session, play.player, play.move.card, play.move.captured, play.escoba)

@@ -10,7 +10,7 @@ player's own view (``view``), so the panel never sees a hidden hand.
 >>> best.move.text, best.reason.code
 ('3c+1o+7o+2c+2b', 'escoba')
 >>> panel.model.rows(Translator("en"))[0][0]
-'three of cups takes ace of coins, seven of coins, two of cups and two of clubs'
+'The three of cups, taking the ace of coins, the seven of coins, the two of cups, and the two of clubs'
 >>> HintPanel(table="1o 1o", hand="3c").model.error["code"]
 'duplicate_card'
 """
@@ -29,60 +29,74 @@ from ..expert import ExpertBot
 from ..game import Game, Move, PlayerView
 from ..hints import Hint, Reason, hints
 from ..rules import ESCOBA, as_rules
-from .i18n import DEFAULT_LANGUAGE, Translator, normalize_language
+from .error_words import error_dict, error_words, fill, missing_words
+from .i18n import DEFAULT_LANGUAGE, N_, N_plural, Translator, normalize_language
+from .phrases import sentence_start, the_cards
 from .primitives import LiveRegion
 from .safety import guarded
-from .score_sheet import error_dict, join_words, problem_text
 
-__all__ = ["HintPanel", "HintModel", "move_words", "reason_words", "points_words", "position_view"]
+__all__ = ["HintPanel", "HintModel", "move_words", "reason_words", "points_words", "position_view", "REASON_WORDS"]
 
 
 # ------------------------------------------------------------------------------------------------ words
 def move_words(_: Translator, move: Move) -> str:
-    """A move in words: ``tres de copas se lleva as de oros y siete de oros``; ``rey de bastos, a la mesa``."""
-    card = _.card_name(move.card)
+    """A move in words: ``el tres de copas, llevándose el as de oros y el siete de oros``; ``el rey de bastos, sin
+    llevarse nada``."""
+    card = _.the_card(move.card)
     if not move.captured:
-        return _("{card}, laid on the table", card=card)
-    taken = join_words(_, [_.card_name(c) for c in sorted(move.captured)])
-    return _("{card} takes {taken}", card=card, taken=taken)
+        return _("{card}, taking nothing", card=card)
+    return _("{card}, taking {taken}", card=card, taken=the_cards(_, sorted(move.captured)))
 
 
 def points_words(_: Translator, value: float) -> str:
-    """A signed number of points with one decimal, as the learner's language writes it: ``+1,5``, ``−0,3``."""
-    shown = format_decimal(abs(value), format="0.0", locale=_.lang)
-    return ("−" if value < -0.05 else "+") + shown
+    """What a move is worth in this deal, in words: ``you win 1.5 points more than the other side``.
+
+    ``value`` is the expected difference of this deal's points (the student's side minus the others), shown
+    with one decimal as the learner's language writes it (``1,5``)."""
+    shown = format_decimal(round(abs(value), 1), format="0.0", locale=_.lang)
+    if abs(value) < 0.05:
+        return _("as many points as the other side")
+    if value > 0:
+        return _("{points} points more than the other side", points=shown)
+    return _("{points} points fewer than the other side", points=shown)
+
+
+#: Why a move is good or bad, by the reason code of :mod:`escoba_tutor.hints`.
+REASON_WORDS = {
+    "escoba": N_("it takes every card on the table: an escoba, one sure point"),
+    "takes_siete_de_oros": N_("it takes the seven of coins, one sure point"),
+    "leaves_sweepable": N_plural("then the table adds up to {total}: a card worth {value} would take it all (an "
+                                 "escoba), and {n} card like that has not come out yet",
+                                 "then the table adds up to {total}: a card worth {value} would take it all (an "
+                                 "escoba), and {n} cards like that have not come out yet"),
+    "lays_siete_de_oros": N_("it leaves the seven of coins on the table, for the others to take"),
+    "takes_sevens": N_plural("it takes a seven ({cards}), good for the setenta",
+                             "it takes {n} sevens ({cards}), good for the setenta"),
+    "takes_oros": N_plural("it takes a card of coins ({cards})", "it takes {n} cards of coins ({cards})"),
+    "takes_cards": N_plural("it adds {n} card to your pile", "it adds {n} cards to your pile"),
+    "leaves_unsweepable": N_("then the table adds up to {total}: none of the cards still to come can take it all, "
+                             "so nobody can make an escoba"),
+    "lays_card": N_("nobody plays after it, so nobody can take what it leaves"),
+}
+_COUNTS = {"leaves_sweepable": "unseen", "takes_sevens": "count", "takes_oros": "count", "takes_cards": "count"}
 
 
 def reason_words(_: Translator, reason: Reason) -> str:
     """One reason of :mod:`escoba_tutor.hints` in words.
 
     >>> reason_words(Translator("es"), Reason("leaves_sweepable", total=11, sweeper_value=4, unseen=2))
-    'deja 11 en la mesa: una carta de valor 4 la barre, y quedan 2 sin salir'
+    'luego la mesa suma 11: una carta que valga 4 se la llevaría entera (escoba), y aún quedan 2 así sin salir'
     """
     code = reason.code
-    names = join_words(_, [_.card_name(c) for c in reason.cards])
-    if code == "escoba":
-        return _("it sweeps the table: an escoba, one sure point")
-    if code == "takes_siete_de_oros":
-        return _("it takes the siete de oros, one sure point")
-    if code == "leaves_sweepable":
-        return _.plural("leaves {total} on the table: a card worth {value} sweeps it, and {n} is still unseen",
-                        "leaves {total} on the table: a card worth {value} sweeps it, and {n} are still unseen",
-                        reason.unseen or 0, total=reason.total, value=reason.sweeper_value)
-    if code == "lays_siete_de_oros":
-        return _("it leaves the siete de oros on the table, for the others to take")
-    if code == "takes_sevens":
-        return _.plural("it takes a seven ({cards}), good for the setenta",
-                        "it takes {n} sevens ({cards}), good for the setenta", reason.count or 0, cards=names)
-    if code == "takes_oros":
-        return _.plural("it takes an oro ({cards})", "it takes {n} oros ({cards})", reason.count or 0, cards=names)
-    if code == "takes_cards":
-        return _.plural("it adds {n} card to your pile", "it adds {n} cards to your pile", reason.count or 0)
-    if code == "leaves_unsweepable":
-        return _("leaves {total} on the table: no unseen card can sweep it", total=reason.total)
-    if code == "lays_card":
-        return _("nobody plays after it: the table is no longer at risk")
-    return code.replace("_", " ")
+    if code not in REASON_WORDS:
+        missing_words(code)
+        return code.replace("_", " ")
+    params = {"total": reason.total, "value": reason.sweeper_value, "cards": the_cards(_, reason.cards)}
+    message = REASON_WORDS[code]
+    if isinstance(message, tuple):
+        singular, plural = message
+        return _.plural(singular, plural, getattr(reason, _COUNTS[code]) or 0, **params)
+    return fill(_, message, params)
 
 
 # ------------------------------------------------------------------------------------------------ model
@@ -174,14 +188,15 @@ class HintModel(HasTraits):
     def rows(self, _: Translator, limit: int | None = None) -> list[tuple[str, str, str]]:
         """Per move, best first: the move in words, its estimated value, and the reason in words."""
         shown: list[Hint] = self.hints[:limit] if limit else self.hints
-        return [(move_words(_, h.move), points_words(_, h.value), reason_words(_, h.reason)) for h in shown]
+        return [(sentence_start(move_words(_, h.move)), points_words(_, h.value),
+                 sentence_start(reason_words(_, h.reason))) for h in shown]
 
 
 # ------------------------------------------------------------------------------------------------- view
 _STYLE = ("<style>.escoba-hints{border-collapse:collapse;background:#fffdf7;color:#1a1a1a;font-size:1rem;"
           "line-height:1.4}.escoba-hints caption{text-align:left;font-weight:700;padding:0.3em 0}"
           ".escoba-hints th,.escoba-hints td{border:1px solid #8a8a8a;padding:0.3em 0.6em;text-align:left;"
-          "vertical-align:top}.escoba-hints td.num{text-align:right;white-space:nowrap}"
+          "vertical-align:top}.escoba-hints td.num{min-width:7em}"
           ".escoba-hints tr.best{font-weight:700;background:#eef6e8}</style>")
 
 
@@ -229,7 +244,7 @@ class HintPanel(w.VBox):
         title = _("What the expert would play")
         self._title.value = f"<h3 class='escoba-title'>{escape(title)}</h3>"
         self._table.value = self._html(_)
-        self._status.message = _("Check the input: {problem}", problem=problem_text(_, m.error)) if m.error else ""
+        self._status.message = _("Check the input: {problem}", problem=error_words(_, m.error)) if m.error else ""
 
     def _html(self, _: Translator) -> str:
         m = self.model
@@ -237,12 +252,14 @@ class HintPanel(w.VBox):
             nothing = _("There is no move to judge here.")
             return f"<p>{escape(nothing)}</p>"
         caption = _("Your moves, best first")
-        move, worth, why = _("Move"), _("Worth"), _("Why")
+        move, worth, why = _("Move"), _("By the end of the deal, on average"), _("Why")
         exact = m.hints[0].exact
-        note = (_("Worth: the points of this deal you can expect to win over the other side. Exact: every card "
-                  "is known.") if exact else
-                _("Worth: the points of this deal you can expect to win over the other side, estimated by "
-                  "trying the cards the others may hold."))
+        note = (_("By the end of the deal: how many points you can expect to have more (or fewer) than the other "
+                  "side after this move, if everyone plays well from then on. Every card is known here, so the "
+                  "numbers are exact.") if exact else
+                _("By the end of the deal: how many points you can expect to have more (or fewer) than the other "
+                  "side after this move, if everyone plays well from then on. The expert does not know the other "
+                  "hands, so it tries many ways the cards may lie and takes the average."))
         parts = [_STYLE, f'<table class="escoba-hints"><caption>{escape(caption)}</caption><thead><tr>'
                  f'<th scope="col">{escape(move)}</th><th scope="col">{escape(worth)}</th>'
                  f'<th scope="col">{escape(why)}</th></tr></thead><tbody>']

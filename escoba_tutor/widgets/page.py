@@ -14,6 +14,20 @@ its server session (a killed kernel, a culled session, a restarted server) inste
 >>> p = Page("en", query="table=1o+4b&hand=4b")   # a hand card also on the table: the hand is not used
 >>> p.text("table", ""), p.text("hand", "3c"), p.problems
 ('1o 4b', '3c', [('hand', 'card_in_both', {'card': '4b'})])
+
+A lesson cell shows a widget with one call, so the plumbing stays out of what a student reads::
+
+    from escoba_tutor.widgets.page import show_capture_table
+    show_capture_table("es", table="1o 4b 7o", hand="3c")
+
+Every ``show_*`` function reads the current page (:func:`current_page`: the address and the server's rules,
+read once per kernel, that is once per Voilà page) and follows the same rules:
+
+- the first widget a page shows carries the note about unused parameters and the connection watch;
+- ``?seed=N`` replaces the ``seed`` of every drill and game on the page (so a whole class sees the same one);
+- ``?table=...&hand=...`` replaces the cards of the page's first board that takes them (a capture table or a
+  hint panel); later boards keep the cards the lesson gives them;
+- ``rules=None`` means the server's rules (``escoba-tutor --rules ...``); a lesson about another rule set names it.
 """
 
 from __future__ import annotations
@@ -21,6 +35,7 @@ from __future__ import annotations
 import html
 import os
 import re
+import sys
 from pathlib import Path
 from urllib.parse import parse_qs
 
@@ -33,9 +48,10 @@ from ..errors import EscobaError
 from ..game import MAX_SEED
 from ..rules import ESCOBA, Rules, rules_by_name
 from .capture_table import MAX_HAND, MAX_TABLE, error_text
-from .i18n import LANGUAGES, Translator, normalize_language
+from .i18n import LANGUAGES, N_, Translator, normalize_language
 
-__all__ = ["Page", "page", "ConnectionWatch"]
+__all__ = ["Page", "page", "ConnectionWatch", "current_page", "show_capture_table", "show_hints", "show_setenta",
+           "show_score_sheet", "show_drill", "show_game", "show_tournament"]
 
 MAX_PARAMETER = 200  # characters: longer values are refused before parsing
 MAX_QUERY = 2000     # characters: a longer address is not read at all (cutting it could change a value)
@@ -43,6 +59,7 @@ _WHOLE_NUMBER = re.compile(r"[0-9]{1,20}")  # ASCII digits only: int() also read
 _CARD_PARAMETERS = ("table", "hand")
 _MOST_CARDS = {"table": MAX_TABLE, "hand": MAX_HAND}
 _STATIC = Path(__file__).with_name("static")
+_PAGE_CSS = (_STATIC / "page.css").read_text(encoding="utf-8")
 
 
 class ConnectionWatch(anywidget.AnyWidget):
@@ -52,7 +69,8 @@ class ConnectionWatch(anywidget.AnyWidget):
 
     The watching is done in the browser (``static/connection.js``): a page without its kernel cannot ask
     Python anything. ``check_every`` is how often, in seconds, the browser asks the server whether the page's
-    kernel still exists (a click or a key press asks too).
+    kernel still exists (a click or a key press asks too). ``server`` is False where Python runs in the page
+    itself (the static site, Pyodide): there is no server to lose, so the watch says nothing and asks nothing.
 
     >>> ConnectionWatch(lang="en").texts["reload"]
     'Reload the page'
@@ -64,6 +82,7 @@ class ConnectionWatch(anywidget.AnyWidget):
     lang = t.Unicode("es")
     texts = t.Dict(value_trait=t.Unicode(), key_trait=t.Unicode()).tag(sync=True)
     check_every = t.Float(10.0, min=1.0, max=600.0).tag(sync=True)
+    server = t.Bool(True).tag(sync=True)
 
     @t.validate("lang")
     def _valid_lang(self, proposal):
@@ -108,6 +127,8 @@ class Page:
             else:
                 self._params[name] = values[0]
         self.rules = self._server_rules()
+        self._noticed = False          # the first widget shown carries the notice and the connection watch
+        self._position_given = False   # ?table= and ?hand= go to the first board that takes cards
         asked = self._params.get("lang")
         if asked is not None and asked not in LANGUAGES:
             self.problems.append(("lang", "bad_lang", {"value": asked[:20]}))
@@ -130,7 +151,7 @@ class Page:
         return value
 
     def seed(self, default: int | None) -> int | None:
-        """``?seed=N``, a whole number from 0 to 2**53 - 1; otherwise ``default``."""
+        """``?seed=N``, a whole number from 0 to MAX_SEED (2**53 - 2); otherwise ``default``."""
         raw = self._raw("seed")
         if raw is None or raw == "":
             return default
@@ -195,21 +216,167 @@ class Page:
             else:
                 said = _("The cards for “{name}” in the address were not used: {problem}", name=name,
                          problem=error_text(_, {"code": code, **details}))
-            items.append(f"<li>{html.escape(said)}</li>")
+            item = f"<li>{html.escape(said)}</li>"
+            if item not in items:  # a parameter read by several widgets is told once
+                items.append(item)
         if not items:
             return w.HTML("")
         return w.HTML(f"<div class='escoba-notice' role='note'><ul>{''.join(items)}</ul></div>")
 
     def connection_watch(self) -> ConnectionWatch:
         """The banner that tells the learner when the page has lost its server session."""
-        return ConnectionWatch(lang=self.lang)
+        return ConnectionWatch(lang=self.lang, server=not in_browser())
 
     def with_notice(self, widget: w.Widget) -> w.VBox:
         """The widget, with the note about unused parameters above it (when there is one), and the watch on the
         page's connection (last, so the lesson's first output stays the same)."""
         return w.VBox([self.notice(), widget, self.connection_watch()])
 
+    def show(self, widget: w.Widget) -> w.Widget:
+        """The widget as a lesson cell shows it: the page's first one with :meth:`with_notice`."""
+        if self._noticed:
+            return widget
+        self._noticed = True
+        self.seed(None)  # a bad ?seed= is told with the first widget, even when a later one uses the seed
+        _show_page_style()
+        return self.with_notice(widget)
+
+    def position(self, table: str, hand: str) -> tuple[str, str]:
+        """The cards of a board: the address's ``table`` and ``hand`` for the page's first board, else the
+        lesson's own."""
+        if self._position_given:
+            return table, hand
+        self._position_given = True
+        return self.text("table", table), self.text("hand", hand)
+
+    def rules_or(self, rules: Rules | str | None) -> Rules | str:
+        """``None``: the server's rules; otherwise the rules a lesson names."""
+        return self.rules if rules is None else rules
+
+
+def _show_page_style() -> None:
+    """The lesson page's own styling (``static/page.css``: lesson text and its links), as an HTML output of the
+    page's first widget cell. An output, not a widget's stylesheet: Voilà writes outputs into the page as the cells
+    run, while a widget's stylesheet arrives only once its view has been drawn, so links would show without their
+    underline until then."""
+    from IPython import get_ipython
+    from IPython.display import HTML, display
+
+    if get_ipython() is not None:  # in a notebook or under Voilà; plain Python has no page to style
+        display(HTML(f"<style>{_PAGE_CSS}</style>"))
+
+
+def in_browser() -> bool:
+    """True when Python runs inside the browser page (Pyodide, on the static site), with no server behind it."""
+    return sys.platform == "emscripten"
+
 
 def page(lang: str) -> Page:
     """The settings of the current page, for a lesson written in ``lang``."""
     return Page(lang)
+
+
+_PAGES: dict[tuple[str, str, str], Page] = {}
+
+
+def current_page(lang: str) -> Page:
+    """The page this kernel serves, in ``lang``: one :class:`Page` per address and server rules, so the notice
+    shows once and the address's position goes to one board."""
+    key = (normalize_language(lang), os.environ.get("QUERY_STRING", ""), os.environ.get("ESCOBA_TUTOR_RULES", ""))
+    if key not in _PAGES:
+        _PAGES.clear()  # a kernel serves one page: a new address replaces the old one
+        _PAGES[key] = Page(key[0])
+    return _PAGES[key]
+
+
+# ------------------------------------------------------------------------------ one call per lesson cell
+def show_capture_table(lang: str, table: str, hand: str, *, rules: Rules | str | None = None,
+                       editable: bool = True) -> w.Widget:
+    """A :class:`CaptureTable`; an editable one takes the address's position when it is the page's first board.
+    A fixed one (``editable=False``) shows exactly the cards given, under the usual rules unless ``rules``."""
+    from .capture_table import CaptureTable
+
+    p = current_page(lang)
+    if editable:
+        table, hand = p.position(table, hand)
+        return p.show(CaptureTable(table=table, hand=hand, rules=p.rules_or(rules), lang=p.lang))
+    return p.show(CaptureTable(table=table, hand=hand, editable=False, rules=rules or ESCOBA, lang=p.lang))
+
+
+def show_hints(lang: str, table: str, hand: str, seen: str = "", *, rules: Rules | str | None = None) -> w.Widget:
+    """A :class:`HintPanel` (the address's position, when it is the page's first board)."""
+    from .hint_panel import HintPanel
+
+    p = current_page(lang)
+    table, hand = p.position(table, hand)
+    return p.show(HintPanel(table=table, hand=hand, seen=seen, rules=p.rules_or(rules), lang=p.lang))
+
+
+def show_setenta(lang: str, piles, names=None, *, rules: Rules | str | None = None) -> w.Widget:
+    """A :class:`SetentaExplainer` of the piles given."""
+    from .setenta_explainer import SetentaExplainer
+
+    p = current_page(lang)
+    return p.show(SetentaExplainer(piles=piles, names=names, rules=p.rules_or(rules), lang=p.lang))
+
+
+def show_score_sheet(lang: str, piles, escobas, names=None, *, rules: Rules | str | None = None) -> w.Widget:
+    """A :class:`ScoreSheet` of the piles and escobas given."""
+    from .score_sheet import ScoreSheet
+
+    p = current_page(lang)
+    return p.show(ScoreSheet(piles=piles, escobas=escobas, names=names, rules=p.rules_or(rules), lang=p.lang))
+
+
+def show_drill(lang: str, kind: str, seed: int, *, rules: Rules | str | None = None) -> w.Widget:
+    """A :class:`Drill` of ``kind``: exercise ``seed``, or the address's ``?seed=``."""
+    from . import Drill
+
+    p = current_page(lang)
+    return p.show(Drill(kind=kind, seed=p.seed(seed), rules=p.rules_or(rules), lang=p.lang))
+
+
+def show_game(lang: str, seed: int | None = None, *, level: str | None = None, players: int = 2,
+              rules: Rules | str | None = None) -> w.Widget:
+    """A :class:`GameTable` against the computer: game ``seed`` (or the address's ``?seed=``; ``None`` deals a new
+    game each time), at ``level``: fácil, medio or difícil (the table's own default when ``None``)."""
+    from ..bots import LEVELS
+    from .game_table import GameTable
+
+    p = current_page(lang)
+    options = {} if level is None else {"level": LEVELS.get(level.strip().lower(), level)}
+    return p.show(GameTable(players=players, seed=p.seed(seed), rules=p.rules_or(rules), lang=p.lang, **options))
+
+
+_LEVEL_NAMES = {"random": N_("easy"), "greedy": N_("medium"), "expert": N_("hard")}
+
+
+def show_tournament(lang: str, levels: str = "medio,fácil", games: int = 40, seed: int = 1) -> w.Widget:
+    """A tournament between two computer levels (:func:`escoba_tutor.simulate.simulate`), as a table in the page's
+    language with the level names the lessons use: games won, points and escobas per deal. The confidence
+    intervals and the command line are for the teachers' guide, not for this table."""
+    from ..simulate import simulate
+
+    p = current_page(lang)
+    _ = Translator(p.lang)
+    result = simulate(players=2, games=games, seed=seed, bots=levels, progress=False)
+    rows = []
+    for side, bot in enumerate(result.bots):
+        # Spanish writes a (non-breaking) space before the %, English none.
+        percent = f"{100 * result.win_rates[side]:.0f}" + ("\u00a0%" if p.lang == "es" else "%")
+        won = f"{result.wins[side]} ({percent})"
+        numbers = [won, _number(result.points_per_deal[side], p.lang), _number(result.escobas_per_deal[side], p.lang)]
+        cells = "".join(f"<td>{html.escape(n)}</td>" for n in numbers)
+        rows.append(f"<tr><th scope='row'>{html.escape(_(_LEVEL_NAMES.get(bot, bot)))}</th>{cells}</tr>")
+    heads = [_("Level"), _("Games won"), _("Points per deal"), _("Escobas per deal")]
+    head = "".join(f"<th scope='col'>{html.escape(h)}</th>" for h in heads)
+    caption = _("{games} games to {target} points", games=games, target=rules_by_name(result.rules).target)
+    table = (f"<table class='escoba-tournament'><caption>{html.escape(caption)}</caption>"
+             f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
+    return p.show(w.HTML(table))
+
+
+def _number(value: float, lang: str) -> str:
+    """Two decimals, with the decimal comma in Spanish."""
+    text = f"{value:.2f}"
+    return text.replace(".", ",") if lang == "es" else text

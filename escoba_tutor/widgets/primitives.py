@@ -216,7 +216,8 @@ class CardRow(anywidget.AnyWidget):
     """A row of playing cards, display-only or selectable (one card, or several).
 
     Cards wrap onto new lines; ``size`` scales them. Selected cards show a raised position, a thick border and a
-    ✓; highlighted cards a ring and a ★, so neither state depends on colour alone.
+    ✓; highlighted cards a ring and a ▼ (the cards the chosen row speaks of), so neither state depends on colour
+    alone. (★ is kept for one meaning: the row of an escoba.)
 
     With ``picker`` set to a :class:`RowPicker`, the cards of the row chosen there are highlighted too. The browser
     does that as soon as the row is clicked, so a chosen capture shows its cards without waiting for the kernel.
@@ -237,7 +238,7 @@ class CardRow(anywidget.AnyWidget):
     mode = t.Unicode("none").tag(sync=True)
     #: Selected codes, synced both ways (click, Enter or Space toggles a card); the browser's change is not echoed.
     selected = t.List(t.Unicode()).tag(sync=True, echo_update=False)
-    #: Codes drawn highlighted (ring, raised, ★), e.g. the cards of a chosen capture.
+    #: Codes drawn highlighted (ring, raised, ▼), e.g. the cards of a chosen capture.
     highlighted = t.List(t.Unicode()).tag(sync=True)
     #: A RowPicker whose chosen row's cards are highlighted here as well (in the browser, at once).
     picker = t.Instance(RowPicker, allow_none=True).tag(sync=True, **widget_serialization)

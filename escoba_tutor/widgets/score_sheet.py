@@ -28,31 +28,58 @@ from ..errors import EscobaError
 from ..game import DealRecord
 from ..rules import ESCOBA, Rules, as_rules
 from ..scoring import DealFacts, DealScore, ScoreLine, Setenta, score_deal
+from .error_words import error_dict, error_words, fill, missing_words
 from .i18n import DEFAULT_LANGUAGE, N_, Translator, normalize_language
+from .phrases import and_list
 from .primitives import LiveRegion
 from .safety import guarded
 
 __all__ = ["ScoreSheet", "ScoreSheetModel", "side_names", "join_words", "problem_text", "setenta_text",
-           "item_name", "translated", "value_text", "points_text", "reason_text"]
+           "item_name", "translated", "value_text", "points_text", "reason_text", "error_dict", "REASON_WORDS",
+           "ITEM_NAMES"]
 
 #: The row title of each scoring item the engine reports.
 ITEM_NAMES = {
     "escobas": N_("Escobas"), "escoba_de_mano": N_("Escoba de mano (Chile)"),
     "escoba_en_mano": N_("Escoba en mano (Chile)"), "last_play_sweep": N_("Sweep with the last card"),
-    "cards": N_("Cards"), "cards_bonus": N_("Cards bonus"), "oros": N_("Oros"),
-    "siete_de_oros": N_("Siete de oros (velo)"), "setenta": N_("Setenta"), "primera": N_("Primera (by suits)"),
-    "sevens": N_("Sevens"), "all_sevens": N_("All four sevens"), "figuras": N_("Figures"),
+    "cards": N_("Cards"), "cards_bonus": N_("Cards bonus"), "oros": N_("Coins"),
+    "siete_de_oros": N_("Seven of coins"), "setenta": N_("Setenta"), "primera": N_("Primera (by suits)"),
+    "sevens": N_("Sevens"), "all_sevens": N_("All four sevens"), "figuras": N_("Face cards"),
     "renuncio": N_("Renuncio"),
 }
 
-# "{winner} has the most ...": the sentence of the reason "most" for each item.
-_MOST = {
-    "cards": N_("{winner} has the most cards ({values})"),
-    "oros": N_("{winner} has the most oros ({values})"),
-    "setenta": N_("{winner} has the best setenta ({values})"),
-    "primera": N_("{winner} has the best primera ({values})"),
-    "sevens": N_("{winner} has the most sevens ({values})"),
-    "figuras": N_("{winner} has the most figures ({values})"),
+#: Why a line scores as it does, by the line's reason code, or by (reason, item) where the item changes the words.
+#: A pair of messages speaks of the winner: the first names a side ("{winner} has"), the second is for the side
+#: the student reads as "you" ("you have"), so that neither sentence breaks ("You has", «Tú tiene»).
+REASON_WORDS = {
+    "count": N_("one point per escoba"),
+    ("most", "cards"): (N_("{winner} has the most cards ({values})"), N_("you have the most cards ({values})")),
+    ("most", "oros"): (N_("{winner} has the most coins ({values})"), N_("you have the most coins ({values})")),
+    ("most", "setenta"): (N_("{winner} has the best setenta ({values})"),
+                          N_("you have the best setenta ({values})")),
+    ("most", "primera"): (N_("{winner} has the best primera ({values})"),
+                          N_("you have the best primera ({values})")),
+    ("most", "sevens"): (N_("{winner} has the most sevens ({values})"), N_("you have the most sevens ({values})")),
+    ("most", "figuras"): (N_("{winner} has the most face cards ({values})"),
+                          N_("you have the most face cards ({values})")),
+    "more_suits": (N_("{winner} holds more suits ({values})"), N_("you hold more suits ({values})")),
+    "tie": N_("nobody: tie at {top}"),
+    "tie_both_score": (N_("tie at {top}: {winners} each score"), N_("tie at {top}: {others} and you each score")),
+    "third_side": (N_("tie at {top} between {tied}: the point goes to {winner}"),
+                   N_("tie at {top} between {tied}: the point goes to you")),
+    "holds": (N_("{winner} has the seven of coins"), N_("you have the seven of coins")),
+    ("nobody_holds", "siete_de_oros"): N_("nobody: the seven of coins is in no pile"),
+    ("nobody_holds", "all_sevens"): N_("nobody has all four sevens"),
+    "all_invalid": N_("nobody: no side has cards of all four suits"),
+    "all_oros": (N_("{winner} has all ten cards of coins: 2 points"), N_("you have all ten cards of coins: 2 points")),
+    "others_below_10": (N_("{winner} has the most cards and every other side fewer than 10: one more point"),
+                        N_("you have the most cards and every other side fewer than 10: one more point")),
+    "all_four": (N_("{winner} has all four sevens"), N_("you have all four sevens")),
+    ("chile", "escoba_de_mano"): N_("an escoba de mano is worth 4 points (Chile)"),
+    ("chile", "escoba_en_mano"): N_("a hand adding up to 15, shown: 3 points each (Chile)"),
+    "not_scored_last_play": N_("a sweep with the last card of the deal does not score"),
+    "renuncio": N_("a renuncio (a card laid down that could capture): no points for the side that made it, and "
+                   "the others add those points"),
 }
 
 
@@ -73,48 +100,12 @@ def side_names(_: Translator, names: object, sides: int) -> list[str]:
 
 def join_words(_: Translator, words: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c`` in the learner's language."""
-    if len(words) <= 1:
-        return "".join(words)
-    first, last = ", ".join(words[:-1]), words[-1]
-    return _("{first} and {last}", first=first, last=last)
+    return and_list(_, words)
 
 
 def problem_text(_: Translator, error: dict) -> str:
     """What is wrong with an input, from an engine error's code and params (see ``error_dict``)."""
-    code = error.get("code")
-    token, card = error.get("token", ""), error.get("card", "")
-    if code in ("bad_card", "empty_card"):
-        return _("“{token}” is not a card: write codes like 7o, 10e, 12b (or 7D, JS, KC)", token=token)
-    if code == "not_text":
-        return _("write the cards as text, like 7o 6c 1e 5b")
-    if code == "duplicate_card":
-        return _("{card} is written twice: the deck has only one", card=card)
-    if code == "card_in_two_piles":
-        return _("{card} is in two piles: each card is captured only once", card=card)
-    if code == "side_count":
-        return _("a deal is scored for 2 to 4 sides")
-    if code == "bad_piles":
-        return _("give one pile of cards per side, like [\"7o 6c 1e 5b\", \"7c 7e 6o\"]")
-    if code == "bad_escobas":
-        return _("escobas: one whole number per side, from 0 to 40")
-    if code == "bad_totals":
-        return _("game totals: one whole number per side")
-    if code == "bad_score":
-        return _("this is not the score of a deal")
-    if code == "rules_players":
-        return _("these rules need another number of players")
-    if code in ("bad_rules", "unknown_profile", "unknown_option", "rules_conflict"):
-        return _("these rules are not valid")
-    if code == "bad_seed":
-        return _("a position number is a whole number, 0 or more")
-    if code == "bad_kind":
-        return _("the drills are: captures, setenta and points")
-    return _("something in the input is not valid")
-
-
-def error_dict(error: EscobaError) -> dict:
-    """An engine error as a plain dict (code, English message, params as text) for a model's ``error`` trait."""
-    return {"code": error.code, "message": str(error), **{k: str(v) for k, v in error.params.items()}}
+    return error_words(_, error)
 
 
 def setenta_text(_: Translator, value: Setenta, *, by_suits: bool = False) -> str:
@@ -155,57 +146,55 @@ def points_text(line: ScoreLine, side: int) -> str:
     return str(points)
 
 
-def reason_text(_: Translator, line: ScoreLine, names: list[str]) -> str:
-    """Why a line scores as it does, in words, from its reason code.
+def reason_words_key(line: ScoreLine) -> object:
+    """The key of :data:`REASON_WORDS` for a line: its (reason, item) when the item has words of its own."""
+    return (line.reason, line.item) if (line.reason, line.item) in REASON_WORDS else line.reason
+
+
+def reason_text(_: Translator, line: ScoreLine, names: list[str], you: int | None = None) -> str:
+    """Why a line scores as it does, in words, from its reason code; ``you`` is the side the student reads as
+    "you" (if any).
 
     >>> from escoba_tutor import score_deal
     >>> line = score_deal(["7o 6c 1e", "7c 7e 6o"], [0, 0]).line("setenta")
     >>> reason_text(Translator("es"), line, ["Ana", "Luis"])
     'nadie: ningún bando tiene cartas de los cuatro palos'
+    >>> line = score_deal(["7o 6c 1e", "7c 7e 6o"], [0, 0]).line("siete_de_oros")
+    >>> reason_text(Translator("es"), line, ["Tú", "Ordenador"], you=0)
+    'tienes el siete de oros'
+    >>> reason_text(Translator("en"), line, ["Ana", "Luis"])
+    'Ana has the seven of coins'
     """
-    winners = join_words(_, [names[i] for i in line.winners])
+    key = reason_words_key(line)
+    if key not in REASON_WORDS:
+        missing_words(key)
+        return line.reason.replace("_", " ")
+    message = REASON_WORDS[key]
+    if isinstance(message, tuple):
+        message = message[1] if you is not None and you in line.winners else message[0]
     shown = [value_text(_, line, i) for i in range(len(line.values))]
-    values = " – ".join(shown)
-    reason = line.reason
-    if reason == "count":
-        return _("one point per escoba")
-    if reason == "most" and line.item in _MOST:
-        return translated(_, _MOST[line.item], winner=winners, values=values)
-    if reason == "more_suits":
-        return _("{winner} holds more suits ({values})", winner=winners, values=values)
-    if reason in ("tie", "tie_both_score", "third_side"):
-        top = _top_text(_, line, shown)
-        if reason == "tie":
-            return _("nobody: tie at {top}", top=top)
-        if reason == "tie_both_score":
-            return _("tie at {top}: {winners} each score", top=top, winners=winners)
-        tied = join_words(_, [names[i] for i in _tied_sides(line)])
-        return _("{tied} tie at {top}: the point goes to {winner}", tied=tied, top=top, winner=winners)
-    if reason == "holds":
-        return _("the siete de oros is {winner}'s", winner=winners)
-    if reason == "nobody_holds":
-        if line.item == "all_sevens":
-            return _("nobody has all four sevens")
-        return _("nobody: the siete de oros is in no pile")
-    if reason == "all_invalid":
-        return _("nobody: no side has cards of all four suits")
-    if reason == "all_oros":
-        return _("{winner} has all ten oros: 2 points", winner=winners)
-    if reason == "others_below_10":
-        return _("{winner} has the most cards and every other side fewer than 10: one more point", winner=winners)
-    if reason == "all_four":
-        return _("{winner} has all four sevens", winner=winners)
-    if reason == "chile":
-        if line.item == "escoba_de_mano":
-            return _("an escoba de mano is worth 4 points (Chile)")
-        return _("a hand adding up to 15, shown: 3 points each (Chile)")
-    if reason == "not_scored_last_play":
-        return _("a sweep with the last card of the deal does not score")
-    if reason == "renuncio":
-        offenders = join_words(_, [names[i] for i, n in enumerate(line.values) if n])
-        return _("renuncio by {offenders}: no points for them, and the others add those points",
-                 offenders=offenders)
-    return reason
+    # Inside a sentence "you" is a pronoun, and a name made of an article and a noun ("The computer") starts in
+    # lowercase; a sentence that starts with the winner keeps its capital.
+    in_sentence = [_("you") if i == you else mid_sentence(name) for i, name in enumerate(names)]
+    winners = [names[i] for i in line.winners]
+    params = {"winner": and_list(_, winners), "winners": and_list(_, [in_sentence[i] for i in line.winners]),
+              "values": " – ".join(shown), "others": and_list(_, [in_sentence[i] for i in line.winners if i != you])}
+    if not _(message).startswith("{winner}"):
+        params["winner"] = and_list(_, [in_sentence[i] for i in line.winners])
+    if line.reason in ("tie", "tie_both_score", "third_side"):
+        params["top"] = _top_text(_, line, shown)
+        params["tied"] = and_list(_, [in_sentence[i] for i in _tied_sides(line)])
+    return fill(_, message, params)
+
+
+_ARTICLES = {"el", "la", "los", "las", "tu", "the", "your"}
+
+
+def mid_sentence(name: str) -> str:
+    """A side's name inside a sentence: ``el ordenador`` for «El ordenador», ``the computer's team``; a proper
+    name (``Ana``, ``Ordenador 1``) is left as it is."""
+    first = name.split(" ", 1)[0]
+    return first.lower() + name[len(first):] if first.lower() in _ARTICLES else name
 
 
 def _tied_sides(line: ScoreLine) -> list[int]:
@@ -296,8 +285,9 @@ class ScoreSheetModel(HasTraits):
             totals = tuple(totals)
         return score, totals
 
-    def rows(self, _: Translator, names: object = None) -> list[list[str]]:
-        """The sheet's body as text: per line, the item, each side's value and points, and the reason."""
+    def rows(self, _: Translator, names: object = None, you: int | None = None) -> list[list[str]]:
+        """The sheet's body as text: per line, the item, each side's value and points, and the reason (``you``:
+        the side the student reads as "you")."""
         if self.deal is None:
             return []
         shown = side_names(_, names, len(self.deal.points))
@@ -306,14 +296,17 @@ class ScoreSheetModel(HasTraits):
             cells = [item_name(_, line.item)]
             for side in range(len(line.values)):
                 cells += [value_text(_, line, side), points_text(line, side)]
-            rows.append([*cells, reason_text(_, line, shown)])
+            rows.append([*cells, reason_text(_, line, shown, you)])
         return rows
 
 
 # -------------------------------------------------------------------------------------------------- view
 # One style block per sheet, scoped to its class; fixed colours (as the primitives' CSS) so any theme reads it.
+# The caption names the table for screen readers only: the heading above already shows "Points of the deal", and
+# the sheet says it once.
 _STYLE = ("<style>.escoba-sheet{border-collapse:collapse;background:#fffdf7;color:#1a1a1a;font-size:1rem;"
-          "line-height:1.4;min-width:20em}.escoba-sheet caption{text-align:left;font-weight:700;padding:0.3em 0}"
+          "line-height:1.4;min-width:20em}.escoba-sheet caption{position:absolute;width:1px;height:1px;"
+          "overflow:hidden;clip-path:inset(50%);white-space:nowrap}"
           ".escoba-sheet th,.escoba-sheet td{border:1px solid #8a8a8a;padding:0.3em 0.6em;text-align:left;"
           "vertical-align:top}.escoba-sheet td.num{text-align:right}.escoba-sheet tfoot{font-weight:700}</style>")
 
@@ -334,13 +327,16 @@ class ScoreSheet(w.VBox):
     totals = Any(None)
     rules = Any(ESCOBA)
     names = Any(None)
+    #: The side the student reads as "you" (its sentences say "you have", not "You has"), or None.
+    you = Any(None)
     lang = Unicode(DEFAULT_LANGUAGE)
 
     _INPUTS = ("score", "piles", "escobas", "facts", "totals", "rules")
 
     def __init__(self, score: DealScore | DealRecord | None = None, piles=None, escobas=None, names=None,
                  rules: Rules | str = ESCOBA, lang: str = DEFAULT_LANGUAGE, *, totals=None,
-                 facts: DealFacts | None = None, model: ScoreSheetModel | None = None, **kwargs) -> None:
+                 facts: DealFacts | None = None, you: int | None = None, model: ScoreSheetModel | None = None,
+                 **kwargs) -> None:
         self.model = model or ScoreSheetModel(score=score, piles=piles, escobas=escobas, facts=facts, totals=totals,
                                               rules=rules)
         super().__init__(**kwargs)
@@ -352,7 +348,7 @@ class ScoreSheet(w.VBox):
         for name in self._INPUTS:  # the model's values first: a link copies left to right
             self.set_trait(name, getattr(self.model, name))
         self._links = [link((self.model, name), (self, name)) for name in self._INPUTS]
-        self.names, self.lang = names, lang
+        self.names, self.you, self.lang = names, you, lang
         self.model.observe(self._redraw, "revision")
         self._redraw()
 
@@ -364,7 +360,7 @@ class ScoreSheet(w.VBox):
     def _valid_lang(self, proposal):
         return normalize_language(proposal["value"])
 
-    @observe("lang", "names")
+    @observe("lang", "names", "you")
     def _look_changed(self, change) -> None:
         if hasattr(self, "_status"):
             self._redraw()
@@ -384,23 +380,29 @@ class ScoreSheet(w.VBox):
         sides = len(m.deal.points)
         names = side_names(_, self.names, sides)
         head_sides = "".join(f'<th scope="colgroup" colspan="2">{escape(n)}</th>' for n in names)
-        had, points = escape(_("Had")), escape(_("Points"))
+        had, points = escape(_("Holds")), escape(_("Points"))
         sub = "".join(f'<th scope="col">{had}</th><th scope="col">{points}</th>' for _n in names)
         item, why, caption = escape(_("Item")), escape(_("Why")), escape(_("Points of the deal"))
         parts = [_STYLE, f'<table class="escoba-sheet"><caption>{caption}</caption>',
                  f'<thead><tr><th scope="col" rowspan="2">{item}</th>{head_sides}'
                  f'<th scope="col" rowspan="2">{why}</th></tr><tr>{sub}</tr></thead><tbody>']
-        for row in m.rows(_, self.names):
-            cells = "".join(f'<td class="num">{escape(c)}</td>' for c in row[1:-1])
-            parts.append(f'<tr><th scope="row">{escape(row[0])}</th>{cells}<td>{escape(row[-1])}</td></tr>')
+        # Each cell names its column (data-label): a narrow screen shows every point as a block of labelled lines.
+        labels = [escape(f"{n} · {h}", quote=True) for n in names for h in (_("Holds"), _("Points"))]
+        why_label = escape(_("Why"), quote=True)
+        for row in m.rows(_, self.names, self.you):
+            cells = "".join(f'<td class="num" data-label="{label}">{escape(c)}</td>'
+                            for label, c in zip(labels, row[1:-1]))
+            parts.append(f'<tr><th scope="row">{escape(row[0])}</th>{cells}'
+                         f'<td data-label="{why_label}">{escape(row[-1])}</td></tr>')
         parts.append("</tbody><tfoot>")
-        parts.append(self._total_row(_("Total of the deal"), [str(p) for p in m.deal.points], _))
+        parts.append(self._total_row(_("Total of the deal"), [str(p) for p in m.deal.points], names))
         if m.game_totals is not None:
-            parts.append(self._total_row(_("Game total"), [str(t) for t in m.game_totals], _))
+            parts.append(self._total_row(_("Game total"), [str(t) for t in m.game_totals], names))
         parts.append("</tfoot></table>")
         return "".join(parts)
 
     @staticmethod
-    def _total_row(title: str, values: list[str], _: Translator) -> str:
-        cells = "".join(f'<td class="num"></td><td class="num">{escape(v)}</td>' for v in values)
+    def _total_row(title: str, values: list[str], names: list[str]) -> str:
+        cells = "".join(f'<td class="num"></td><td class="num" data-label="{escape(name, quote=True)}">{escape(v)}</td>'
+                        for name, v in zip(names, values))
         return f'<tr><th scope="row">{escape(title)}</th>{cells}<td></td></tr>'

@@ -15,10 +15,11 @@ import random
 
 from traitlets import Any, HasTraits, Instance, Int, List, Unicode, observe, validate
 
-from ..bots import make_bot
+from ..bots import BOTS, LEVELS, make_bot
 from ..errors import EscobaError, IllegalMoveError, NothingToUndoError
 from ..game import Game, Move
 from ..rules import ESCOBA, Rules, rules_by_name
+from ..save import dump_code, dump_json, read_save
 from .i18n import DEFAULT_LANGUAGE, normalize_language
 
 __all__ = ["GameSession", "MODES"]
@@ -41,6 +42,10 @@ class GameSession(HasTraits):
     hand); ``deal_over`` (the deal's score sheet waits to be read); ``game_over``.
     ``revision`` changes whenever anything on the screen should be redrawn. ``events`` lists what happened
     since the last human move, as data (for announcements).
+
+    ``level`` is the computer's (a bot name: random, greedy, expert; the level names fácil, medio, difícil are
+    taken too); ``names`` are the players' own names, in seat order, or none (the screen's words then). A save
+    holds the level, the mode and the names, and loading one brings them back with the game.
     """
 
     players = Int(2)
@@ -48,6 +53,7 @@ class GameSession(HasTraits):
     seed = Int(0)
     mode = Unicode("computer")
     level = Unicode("random")
+    names = List(Unicode())
     lang = Unicode(DEFAULT_LANGUAGE)
     phase = Unicode("play")
     viewer = Int(0)
@@ -55,16 +61,28 @@ class GameSession(HasTraits):
     deals_seen = Int(0)
     events = List()
     problem = Any(None)  # the last refused action: an EscobaError (its code and params say why)
+    #: When the house rules seated another number of players than asked (Chile: 3 or 4; the three-player tie
+    #: rule: 3): ``{"asked": 2, "players": 3, "option": "chile"}``; None otherwise.
+    players_note = Any(None)
     game = Instance(Game)
 
     def __init__(self, players: int = 2, rules: Rules | str = ESCOBA, seed: int | None = None,
-                 mode: str = "computer", level: str = "random", lang: str = DEFAULT_LANGUAGE) -> None:
-        super().__init__(lang=lang, mode=mode, level=level)
+                 mode: str = "computer", level: str = "random", lang: str = DEFAULT_LANGUAGE,
+                 names: list[str] | tuple[str, ...] = ()) -> None:
+        super().__init__(lang=lang, mode=mode, level=level, names=list(names))
         self.new_game(players, rules, seed)
 
     @validate("lang")
     def _valid_lang(self, proposal):
         return normalize_language(proposal["value"])
+
+    @validate("level")
+    def _valid_level(self, proposal):
+        level = proposal["value"].strip().lower() if isinstance(proposal["value"], str) else proposal["value"]
+        level = LEVELS.get(level, level)
+        if level not in BOTS:
+            make_bot(proposal["value"])  # raises the error that names the known levels
+        return level
 
     @validate("mode")
     def _valid_mode(self, proposal):
@@ -76,6 +94,13 @@ class GameSession(HasTraits):
     def _lang_changed(self, change) -> None:
         self.revision += 1
 
+    @observe("level")
+    def _level_changed(self, change) -> None:
+        """A new level applies at once: the computer's next move is the new level's."""
+        if self.trait_has_value("game") and change["old"] != change["new"]:
+            self._bots = self._make_bots(self.game)
+            self.revision += 1
+
     # ------------------------------------------------------------------------------------------- setup
     @property
     def humans(self) -> tuple[int, ...]:
@@ -86,24 +111,32 @@ class GameSession(HasTraits):
         players = self.players if players is None else players
         rules = self.rules if rules is None else rules
         rules = rules if isinstance(rules, Rules) else rules_by_name(rules)
+        note = None
         try:
             rules.check_players(players)
         except EscobaError:  # house rules for 3 or 4 players (Chile, the three-player tie rule): seat enough players
-            players = next(n for n in (3, 4) if _fits(rules, n))
+            seated = next(n for n in (3, 4) if _fits(rules, n))
+            note = {"asked": players, "players": seated,
+                    "option": "three_player_ties" if rules.three_player_ties else "chile"}
+            players = seated
         game = Game(players=players, rules=rules, seed=seed)
+        self.players_note = note  # before the redraw that adopting the game causes
         self._adopt(game)
 
     def _adopt(self, game: Game) -> None:
         self.game = game
         self.players, self.rules, self.seed = game.players, game.rules, game.seed
-        rng = random.Random(game.seed)
-        self._bots = {seat: make_bot(self.level, seed=rng.randrange(1 << 30)) for seat in range(game.players)
-                      if seat not in self.humans}
+        self._bots = self._make_bots(game)
         self.deals_seen = len(game.deals)
         self.viewer = game.turn if game.turn in self.humans else self.humans[0]
         self.events = []
         self.problem = None
         self._settle()
+
+    def _make_bots(self, game: Game) -> dict:
+        rng = random.Random(game.seed)
+        return {seat: make_bot(self.level, seed=rng.randrange(1 << 30)) for seat in range(game.players)
+                if seat not in self.humans}
 
     # ------------------------------------------------------------------------------------------ playing
     @property
@@ -169,11 +202,12 @@ class GameSession(HasTraits):
             self._settle()
 
     def undo(self) -> bool:
-        """Take back the learner's last move, and the computer's moves after it."""
+        """Take back the learner's last move, and the computer's moves after it, inside the deal under way: a
+        finished deal has been scored and shown, and stays as it ended."""
         self.problem = None
         game = self.game
-        plays = [e for e in game.history if e.kind == "play"]
-        if not any(e.player in self.humans for e in plays):
+        plays = [e for e in game.history if e.kind == "play" and e.deal == game.deal]
+        if self.phase not in ("play", "handover") or not any(e.player in self.humans for e in plays):
             self.problem = NothingToUndoError("there is no move of yours to take back", code="nothing_to_undo")
             self.revision += 1
             return False
@@ -189,24 +223,35 @@ class GameSession(HasTraits):
         return True
 
     # ------------------------------------------------------------------------------------------- saving
+    def _setup(self) -> dict:
+        """How the game is played, as the save format holds it."""
+        names = tuple(self.names) if len(self.names) == self.players else ()
+        return {"level": self.level, "mode": self.mode, "names": names}
+
     def save_json(self) -> str:
-        return self.game.to_json()
+        """The save file: the game, the computer's level, the mode and the names."""
+        return dump_json(self.game, **self._setup())
 
     def resume_code(self) -> str:
-        return self.game.resume_code()
+        """The resume code: the game, the computer's level, the mode and the names."""
+        return dump_code(self.game, **self._setup())
 
     def load(self, text: str | bytes) -> bool:
-        """Resume from a save file's text or a resume code. A bad one sets ``problem`` and changes nothing."""
+        """Resume from a save file's text or a resume code, with the level, mode and names it holds (an old save
+        that holds none keeps this session's). A bad one sets ``problem`` and changes nothing."""
         self.problem = None
         try:
-            stripped = text.strip() if isinstance(text, (str, bytes)) else text
-            if isinstance(stripped, (bytes, bytearray)) or (isinstance(stripped, str) and stripped.startswith("{")):
-                game = Game.from_json(text)
-            else:
-                game = Game.from_resume_code(text)
+            saved = read_save(text)
         except EscobaError as error:
             self.problem = error
             self.revision += 1
             return False
-        self._adopt(game)
+        with self.hold_trait_notifications():
+            if saved.level is not None:
+                self.level = saved.level
+            if saved.mode is not None:
+                self.mode = saved.mode
+            self.names = list(saved.names)
+        self.players_note = None
+        self._adopt(saved.game)
         return True

@@ -9,7 +9,7 @@ verdict is the engine's (``setenta`` and ``score_deal``); this module only shows
 [70, None]
 >>> widget.next_step()
 >>> widget._status.message
-'Ana, oros: siete de oros, que vale 21.'
+'Ana, oros: el siete de oros, que vale 21.'
 >>> widget.show_all()
 >>> widget._status.message
 'Ana se lleva el punto de la setenta: 70 es la única setenta válida (70 – inválida: le faltan bastos).'
@@ -27,10 +27,12 @@ from ..drills import PRIMERA_ITEM
 from ..errors import EscobaError
 from ..rules import ESCOBA, Rules, as_rules
 from ..scoring import ScoreLine, Setenta, score_deal, setenta
+from .error_words import error_dict, error_words
 from .i18n import DEFAULT_LANGUAGE, Translator, normalize_language
+from .phrases import and_list, the_cards
 from .primitives import CardRow, LiveRegion, RowPicker
 from .safety import guarded
-from .score_sheet import error_dict, join_words, problem_text, reason_text, setenta_text, side_names
+from .score_sheet import reason_text, setenta_text, side_names
 
 __all__ = ["SetentaModel", "SetentaExplainer", "MAX_SIDES"]
 
@@ -112,7 +114,7 @@ class SetentaModel(HasTraits):
         if not isinstance(piles, (list, tuple)) or not piles:
             raise EscobaError("piles must be a list with one pile of cards per side", code="bad_piles")
         if len(piles) > MAX_SIDES:
-            raise EscobaError(f"at most {MAX_SIDES} piles, one per side", code="side_count")
+            raise EscobaError(f"at most {MAX_SIDES} piles, one per side", code="too_many_piles")
         cards = tuple(as_cards(pile) for pile in piles)
         line = None
         if len(cards) >= 2:  # the engine checks that no card is in two piles, and says who gets the point
@@ -255,10 +257,10 @@ class SetentaExplainer(w.VBox):
 
     def _rule_texts(self, _: Translator) -> list[str]:
         rules = self.model.rules_used
-        texts = [_("For each suit take the best card: 7 = 21, 6 = 18, as = 16, 5 = 15, 4 = 14, 3 = 13, 2 = 12, "
-                   "sota, caballo and rey = 10. Then add the four.")]
+        texts = [_("For each suit take the best card: 7 = 21, 6 = 18, ace = 16, 5 = 15, 4 = 14, 3 = 13, 2 = 12, "
+                   "jack, knight and king = 10. Then add the four.")]
         if rules.setenta_cards == "low":
-            texts.append(_("Low primera: only cards 1 to 7 count; a suit held only in figures is missing."))
+            texts.append(_("Low primera: only cards 1 to 7 count; a suit held only in face cards is missing."))
         if rules.primera == "suit_count":
             texts.append(_("Primera by suit count: more suits beat fewer, whatever the sums; with as many suits "
                            "the higher sum wins; a tie gives the point to nobody."))
@@ -311,6 +313,7 @@ class SetentaExplainer(w.VBox):
             best = [s for s in steps if s["kind"] == "suit" and s["card"]]
             heading.value = f"<h4>{escape(names[side])}</h4>"
             row.deck = picker.deck = self.deck
+            row.figure_words = [_.rank_name(rank) for rank in (10, 11, 12)]  # (under the card: sota / jack)
             row.cards = [c.code for c in pile]
             row.labels = [_.card_name(c) for c in pile]
             row.group_label = _("{side}'s pile", side=names[side])
@@ -324,15 +327,15 @@ class SetentaExplainer(w.VBox):
     # ------------------------------------------------------------------------------------------------ words
     def _row(self, _: Translator, names: list[str], step: dict) -> dict:
         side = step["side"]
-        if step["kind"] == "sum":
+        if step["kind"] == "sum":  # a valid sum has no tone: "good" (★) is an escoba's mark
             value = self.model.setentas[side]
             return {"id": f"{side}-sum", "cells": ["", _("Sum"), self._sum_cell(_, value)],
-                    "label": self._step_text(_, names, step), "tone": "good" if self._sum_ok(value) else "warn"}
+                    "label": self._step_text(_, names, step), "tone": "" if self._sum_ok(value) else "warn"}
         suit = _.suit_name(step["suit"])
         if step["card"]:
             return {"id": f"{side}-{step['suit']}", "cells": [step["card"], suit, str(step["value"])],
                     "cards": [step["card"]], "label": self._step_text(_, names, step), "tone": ""}
-        missing = _("only figures: they do not count") if step["ignored"] else _("no card")
+        missing = _("only face cards: they do not count") if step["ignored"] else _("no card")
         return {"id": f"{side}-{step['suit']}", "cells": ["—", suit, missing],
                 "label": self._step_text(_, names, step), "tone": "warn"}
 
@@ -359,7 +362,7 @@ class SetentaExplainer(w.VBox):
             value = m.setentas[step["side"]]
             if value.total is not None:
                 return _("{side}: {terms}.", side=side, terms=self._terms(value))
-            missing = join_words(_, [_.suit_name(s) for s in value.missing])
+            missing = and_list(_, [_.suit_name(s) for s in value.missing])
             if m.rules_used.primera == "suit_count":
                 return _.plural("{side}: {n} suit (no {suits}); {terms}.", "{side}: {n} suits (no {suits}); {terms}.",
                                 value.suit_count, side=side, suits=missing, terms=self._terms(value))
@@ -367,12 +370,11 @@ class SetentaExplainer(w.VBox):
                      suits=missing)
         suit = _.suit_name(step["suit"])
         if step["card"]:
-            return _("{side}, {suit}: {card}, worth {value}.", side=side, suit=suit, card=_.card_name(step["card"]),
+            return _("{side}, {suit}: {card}, worth {value}.", side=side, suit=suit, card=_.the_card(step["card"]),
                      value=step["value"])
         if step["ignored"]:
-            figures = join_words(_, [_.card_name(c) for c in step["ignored"]])
-            return _("{side}, {suit}: only figures ({cards}), which do not count in the low primera.", side=side,
-                     suit=suit, cards=figures)
+            return _("{side}, {suit}: only face cards ({cards}), which do not count in the low primera.", side=side,
+                     suit=suit, cards=the_cards(_, step["ignored"]))
         if m.rules_used.primera == "suit_count":
             return _("{side}, {suit}: no card of this suit, one suit fewer.", side=side, suit=suit)
         return _("{side}, {suit}: no card of this suit, so the setenta is invalid.", side=side, suit=suit)
@@ -381,7 +383,7 @@ class SetentaExplainer(w.VBox):
         line = self.model.line
         if line is None:
             return ""
-        winner = join_words(_, [names[i] for i in line.winners])
+        winner = and_list(_, [names[i] for i in line.winners])
         by_suits = line.item == "primera"
         shown = [setenta_text(_, v, by_suits=by_suits) if isinstance(v, Setenta) else str(v) for v in line.values]
         values = " – ".join(shown)
@@ -414,7 +416,7 @@ class SetentaExplainer(w.VBox):
     def _message(self, _: Translator, names: list[str]) -> str:
         m = self.model
         if m.error:
-            return _("Check the piles: {problem}", problem=problem_text(_, m.error))
+            return _("Check the piles: {problem}", problem=error_words(_, m.error))
         if m.step:  # the last step shown is the news
             return self._step_text(_, names, m.steps[m.step - 1])
         return _("Press “Next step” to see the setenta step by step.")

@@ -113,6 +113,7 @@ def open_page(browser):
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(15_000)
+        page.set_default_navigation_timeout(120_000)  # Voilà runs the notebook first: slow on a busy machine
         page.goto(url)
         return page
 

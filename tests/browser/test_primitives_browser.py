@@ -234,7 +234,7 @@ def test_highlighted_cards_have_non_colour_markers(page):
         card = table.get_by_role("button", name=name)
         expect(card).to_have_attribute("aria-current", "true")
         expect(card.locator(".et-hl-mark")).to_be_visible()
-        expect(card.locator(".et-hl-mark")).to_have_text("★")
+        expect(card.locator(".et-hl-mark")).to_have_text("▼")  # ★ means an escoba row, nothing else
         card.evaluate("(el) => Promise.all(el.getAnimations().map((a) => a.finished))")  # the ring grows in 0.15 s
         assert card.evaluate("(el) => getComputedStyle(el).transform") != "none"  # raised
         assert "7px" in card.evaluate("(el) => getComputedStyle(el).boxShadow")  # thick ring

@@ -105,7 +105,8 @@ W.VBox([W.HTML("<h1>Escoba: el ordenador piensa</h1>"), game, kernel_errors])
 PHONE, PROJECTOR = (390, 844), (1920, 1080)
 
 # What the status line says for the capture of the rey de bastos (12 = rey, worth 10) on 1o 4b 7o.
-REY_TAKES = "rey de bastos se lleva as de oros, cuatro de bastos: rey (10) + 1 + 4 = 15; ganas 1 oro, 3 cartas"
+REY_TAKES = ("El rey de bastos se lleva el as de oros y el cuatro de bastos: rey (10) + 1 + 4 = 15. "
+             "Gana 3 cartas (1 oro).")
 
 
 # ------------------------------------------------------------------------------------------------------ helpers
@@ -217,9 +218,10 @@ def test_capture_table_lists_every_legal_capture(capture_page):
     expect(grid.locator("th[scope='col']")).to_have_text(["Carta", "Se lleva", "Suma", "Gana"])
     expect(grid.locator("tbody tr")).to_have_count(3)
     expect(grid.locator("tbody tr").nth(0)).to_have_accessible_name(re.compile(
-        "^tres de copas se lleva as de oros, siete de oros, cuatro de bastos: 3 \\+ 1 \\+ 7 \\+ 4 = 15; ganas escoba"))
+        "^El tres de copas se lleva el as de oros, el siete de oros y el cuatro de bastos: 3 \\+ 1 \\+ 7 \\+ 4 = 15\\. "
+        "Gana una escoba"))
     expect(grid.locator("tbody tr").nth(1)).to_have_accessible_name(
-        "cinco de espadas no se lleva nada: se queda en la mesa")
+        "El cinco de espadas no se lleva nada: se queda en la mesa.")
     expect(grid.locator("tbody tr").nth(2)).to_have_accessible_name(REY_TAKES)
     expect(grid.locator("tr[aria-selected='true']")).to_have_count(0)
     expect(ct.get_by_role("status")).to_have_text("")
@@ -249,16 +251,16 @@ def test_capture_chosen_by_mouse(capture_page):
     for name in ("as de oros", "cuatro de bastos"):
         card = table.get_by_role("button", name=name)
         expect(card).to_have_attribute("aria-current", "true")
-        expect(card.locator(".et-hl-mark")).to_be_visible()  # the ★: not colour alone
+        expect(card.locator(".et-hl-mark")).to_be_visible()  # the ▼: not colour alone
     expect(table.get_by_role("button", name="siete de oros")).not_to_have_attribute("aria-current", "true")
     expect(hand.get_by_role("button", name="rey de bastos")).to_have_attribute("aria-current", "true")
     expect(hand.locator(".is-hl")).to_have_count(1)
     # another row: the highlight follows it
-    other = ct.get_by_role("row", name=re.compile("^tres de copas se lleva"))
+    other = ct.get_by_role("row", name=re.compile("^El tres de copas se lleva"))
     other.click()
     expect(table.locator(".is-hl")).to_have_count(3)
     expect(row).to_have_attribute("aria-selected", "false")
-    expect(ct.get_by_role("status")).to_contain_text("ganas escoba, el siete de oros")
+    expect(ct.get_by_role("status")).to_contain_text("Gana una escoba y 4 cartas (el siete de oros")
     row.click()
     expect(table.locator(".is-hl")).to_have_count(2)
     expect(ct.get_by_role("status")).to_have_text(REY_TAKES)
@@ -280,10 +282,10 @@ def test_a_chosen_row_is_said_at_once_and_the_kernel_agrees(capture_page):
             .observe(live, {childList: true, characterData: true, subtree: true});
     }""")
     first.click()
-    expect(ct.get_by_role("status")).to_have_text("cinco de espadas no se lleva nada: se queda en la mesa")
+    expect(ct.get_by_role("status")).to_have_text("El cinco de espadas no se lleva nada: se queda en la mesa.")
     capture_page.wait_for_timeout(500)  # the kernel's answer has come by now
     said = capture_page.evaluate("window.__said")
-    text = "cinco de espadas no se lleva nada: se queda en la mesa"
+    text = "El cinco de espadas no se lleva nada: se queda en la mesa."
     assert ["click task", text] in said, said
     assert [what for what, _text in said].count("changed") == 1, f"the kernel's answer changed the line: {said}"
     assert all(line == text for _what, line in said), said
@@ -325,7 +327,8 @@ def test_capture_chosen_by_keyboard_alone_gives_the_same_result(capture_page):
     expect(table.locator("[aria-pressed='true']")).to_have_count(2)
     tab_until(page, ct.get_by_role("button", name="Comprobar mi baza"), "Tab")
     page.keyboard.press("Enter")
-    expect(ct.get_by_role("status")).to_have_text("¡Bien! Rey de bastos se lleva as de oros, cuatro de bastos: 15.")
+    expect(ct.get_by_role("status")).to_have_text(
+        "¡Bien! El rey de bastos se lleva el as de oros y el cuatro de bastos: juntas suman 15.")
 
 
 def test_wrong_capture_is_explained(capture_page):
@@ -348,7 +351,7 @@ def test_wrong_capture_is_explained(capture_page):
     expect(status).to_have_text("")  # a changed choice clears the old verdict
     ct.get_by_role("button", name="Comprobar mi baza").click()
     expect(status).to_have_text(  # cards named in words in a sentence, not by their codes
-        "Estas cartas suman 7, no 15. Cinco de espadas puede llevarse sota de oros, dos de copas.")
+        "Estas cartas suman 7, no 15. El cinco de espadas puede llevarse la sota de oros y el dos de copas.")
     ct.get_by_role("button", name="Borrar").click()
     expect(hand.locator("[aria-pressed='true']")).to_have_count(0)
     expect(table.locator("[aria-pressed='true']")).to_have_count(0)
@@ -384,10 +387,10 @@ def test_bad_card_text_gets_a_clear_message(capture_page):
 def test_capture_table_in_english(capture_page):
     ct = capture_page.locator(".ct-en")
     expect(ct.get_by_role("grid", name="Every legal capture")).to_be_visible()
-    row = ct.get_by_role("row", name=re.compile("^king of clubs takes ace of coins, four of clubs"))
+    row = ct.get_by_role("row", name=re.compile("^The king of clubs takes the ace of coins and the four of clubs"))
     row.click()
-    expect(ct.get_by_role("status")).to_have_text(
-        "king of clubs takes ace of coins, four of clubs: king (10) + 1 + 4 = 15; wins 1 coin, 3 cards")
+    expect(ct.get_by_role("status")).to_have_text("The king of clubs takes the ace of coins and the four of clubs: "
+                                                  "king (10) + 1 + 4 = 15. It wins 3 cards (1 coin).")
     # the English card faces name their figures in English too (the words come from the catalogs)
     expect(ct.get_by_role("group", name="Your hand").locator("[data-code='12b'] .et-fig")).to_have_text("king")
     expect(ct.get_by_role("button", name="Check my capture")).to_be_visible()
@@ -415,14 +418,14 @@ def test_capture_page_screenshots(capture_page, screenshot_dir, size):
 
 # ============================================================================================= SetentaExplainer
 SETENTA_STEPS = [
-    "Ana, oros: siete de oros, que vale 21.",
-    "Ana, copas: seis de copas, que vale 18.",
-    "Ana, espadas: as de espadas, que vale 16.",
-    "Ana, bastos: cinco de bastos, que vale 15.",
+    "Ana, oros: el siete de oros, que vale 21.",
+    "Ana, copas: el seis de copas, que vale 18.",
+    "Ana, espadas: el as de espadas, que vale 16.",
+    "Ana, bastos: el cinco de bastos, que vale 15.",
     "Ana: 21 + 18 + 16 + 15 = 70.",
-    "Luis, oros: seis de oros, que vale 18.",
-    "Luis, copas: siete de copas, que vale 21.",
-    "Luis, espadas: siete de espadas, que vale 21.",
+    "Luis, oros: el seis de oros, que vale 18.",
+    "Luis, copas: el siete de copas, que vale 21.",
+    "Luis, espadas: el siete de espadas, que vale 21.",
     "Luis, bastos: ninguna carta de este palo, así que la setenta no vale.",
     "Luis: su setenta no vale (le faltan bastos), así que no puede ganar el punto.",
 ]
@@ -547,9 +550,14 @@ class Table:
             expect(self.table.locator("[aria-current='true']")).to_have_count(len(taken))
         self.play.click()
         # my move is announced (or it was the deal's last and the sheet is up)
-        mine = self.root.locator(".et-live", has_text=f"Tú: {name},")
+        mine = self.root.locator(".et-live", has_text=my_play(name))
         expect(mine.or_(self.sheet_heading)).to_be_visible()
         return card
+
+
+def my_play(name: str) -> re.Pattern:
+    """How the status line says the student's own play of the card ``name`` (a sentence in the second person)."""
+    return re.compile(rf"(Juegas|Dejas) (el|la) {re.escape(name)}\b")
 
 
 @pytest.fixture(scope="module")
@@ -573,14 +581,17 @@ def test_a_whole_deal_played_by_clicking(game_page):
         hand_before = codes(t.hand)
         assert 1 <= len(hand_before) <= 3
         if played:  # the computer's reply since my last move was announced before my turn came back
-            expect(t.announce).to_contain_text("Ordenador: ")
+            expect(t.announce).to_contain_text("El ordenador ")
         card = t.play_one(by_cards=turn % 2 == 1)
         played.append(card)
         turn += 1
         assert len(played) <= 18, "a deal gives each of 2 players 18 cards"
     assert len(played) == 18, played
     assert len(set(played)) == 18
-    expect(t.announce).to_have_text("La mano ha terminado: este es el recuento.")
+    # who takes the cards left on the table, then the score, then what to press
+    expect(t.announce).to_have_text(re.compile(r"^Fin de la mano: quedan? \d+ cartas? en la mesa \(.*\)\. "
+                                               r".*(te las? llevas tú|se las? lleva)\. Aquí tienes los puntos\. "
+                                               r"Pulsa «Siguiente mano» para seguir\.$"))
     expect(t.sheet_heading).to_have_text("Fin de la mano 1")
     sheet = t.root.locator("table.escoba-sheet")
     expect(sheet.locator("caption")).to_have_text("Puntos de la mano")
@@ -630,7 +641,7 @@ RECORD_ANNOUNCEMENTS = """() => {
 }"""
 
 
-def test_a_double_click_on_a_capture_plays_it_once(game_page):
+def test_a_double_click_on_a_capture_chooses_it_and_play_plays_it_once(game_page):
     t = Table(game_page)
     assert t.wait_for_my_turn_or_the_sheet()
     before = t.human_plays()
@@ -638,12 +649,16 @@ def test_a_double_click_on_a_capture_plays_it_once(game_page):
     card = row.get_attribute("data-id").split(":")[0]
     name = t.hand.locator(f"[data-code='{card}']").get_attribute("aria-label")
     game_page.evaluate(RECORD_ANNOUNCEMENTS)
-    row.dblclick()  # click, click, dblclick: the capture is chosen, then played, once
-    expect(t.root.locator(".et-live", has_text=f"Tú: {name},")).to_be_visible()
+    row.dblclick()  # click, click, dblclick: the capture is chosen, and nothing more
+    expect(row).to_have_attribute("aria-selected", "true")
+    game_page.wait_for_timeout(1000)
+    assert t.human_plays() == before
+    t.play.dblclick()  # Play, twice: played once
+    expect(t.root.locator(".et-live", has_text=my_play(name))).to_be_visible()
     assert t.wait_for_my_turn_or_the_sheet()
     assert t.human_plays() == before + 1
     said = game_page.evaluate("window.__said")
-    assert sum(1 for text in said if text.startswith("Tú:") and "Te toca." in text) == 1, said
+    assert sum(1 for text in said if text.startswith(("Juegas", "Dejas")) and "Te toca." in text) == 1, said
     assert_no_errors(game_page)
 
 
@@ -655,9 +670,10 @@ def test_clicks_during_the_computers_turn_say_why_and_play_nothing(open_page, ap
     before = t.human_plays()
     t.grid.locator("tbody tr[data-id]").first.click()
     t.play.click()
-    expect(t.announce).to_contain_text("Ordenador está pensando…")
+    expect(t.announce).to_contain_text("El ordenador está pensando…")
     expect(t.play).to_be_enabled()  # clickable, so that a click can say why it does nothing
-    t.grid.locator("tbody tr[data-id]").first.dblclick()
+    t.grid.locator("tbody tr[data-id]").first.dblclick()  # chooses, plays nothing
+    t.play.click()
     expect(t.announce).to_contain_text("Espera: juega el ordenador.")
     page.evaluate(RECORD_ANNOUNCEMENTS)
     t.play.click()
@@ -730,7 +746,7 @@ def test_save_file_and_resume_code_hold_the_position(game_page, saved):
     assert [c.code for c in game.table] == position["table"]
     assert len(game.hand(1)) == position["rival"]
     assert len(game.deals) == 1 and game.turn == 0
-    board = [line.split("\t") for line in position["scores"].splitlines() if line.startswith(("Tú", "Ordenador"))]
+    board = [line.split("\t") for line in position["scores"].splitlines() if line.startswith(("Tú", "El ordenador"))]
     assert [int(line[1]) for line in board] == list(game.totals)
     assert Game.from_resume_code(code).state_key() == game.state_key()
     saved.update(position=position, code=code, json=text)
@@ -749,7 +765,7 @@ def test_resume_code_on_a_fresh_page(open_page, app_url, saved):
     resume = t.root.get_by_role("button", name="Continuar")
     code_field.fill("hola")
     resume.click()
-    expect(t.announce).to_have_text("Eso no es una partida guardada de escoba-tutor.")
+    expect(t.announce).to_have_text("El código para continuar está cortado: quizá falta un trozo.")
     code_field.fill(saved["code"])
     resume.click()
     expect(t.scores.locator("caption")).to_contain_text("mano 2")
@@ -759,6 +775,7 @@ def test_resume_code_on_a_fresh_page(open_page, app_url, saved):
     expect(t.root.locator("code.escoba-code")).to_have_text(saved["code"])
     # a new game, then the downloaded file uploaded: the same position again
     t.root.get_by_role("button", name="Partida nueva").click()
+    t.root.get_by_role("button", name="Sí, partida nueva").click()  # a game under way: asked first
     expect(t.scores.locator("caption")).to_contain_text("mano 1")
     with page.expect_file_chooser() as chooser:
         t.root.get_by_role("button", name="Cargar una partida").click()
@@ -792,8 +809,11 @@ def test_the_hint_button_shows_the_ranked_moves_and_goes_away_after_the_play(exp
     assert 1 <= rows.count() <= min(3, legal)
     best = rows.first.locator("th").inner_text()
     mine = set(t.hand.locator("[data-code]").evaluate_all("(cards) => cards.map((c) => c.getAttribute('aria-label'))"))
-    assert any(best.startswith(name) for name in mine), (best, mine)  # it speaks of a card in my own hand
-    expect(rows.first.locator("td.num")).to_have_text(re.compile(r"^[+−]\d+,\d$"))
+    # it speaks of a card in my own hand, with its article
+    assert any(best.lower().startswith((f"el {name}", f"la {name}")) for name in mine), (best, mine)
+    # what the move is worth, in words a student reads
+    expect(rows.first.locator("td.num")).to_have_text(
+        re.compile(r"^(\d+,\d puntos (más|menos) que el otro bando|los mismos puntos que el otro bando)$"))
     bad = serious_violations(expert_page)
     assert not bad, bad
     for size in (PHONE, PROJECTOR):

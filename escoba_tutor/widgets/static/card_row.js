@@ -108,7 +108,7 @@ function render({ model, el }) {
         card.setAttribute("aria-describedby", badge.id);
       }
       card.insertAdjacentHTML("beforeend",
-        '<span class="et-hl-mark" aria-hidden="true">★</span><span class="et-sel-mark" aria-hidden="true">✓</span>');
+        '<span class="et-hl-mark" aria-hidden="true">▼</span><span class="et-sel-mark" aria-hidden="true">✓</span>');
       root.appendChild(card);
     });
     const backLabel = model.get("back_label");

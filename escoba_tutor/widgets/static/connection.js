@@ -140,6 +140,9 @@ function render({ model, el }) {
   el.classList.add("escoba-connection-watch");
   // Only on a Voilà page: in JupyterLab, a restarted kernel is the teacher's own doing and the lab says so.
   if (!document.body || !document.body.hasAttribute("data-voila")) return;
+  // On the static site Python runs in the page itself: there is no server whose loss could be reported, and
+  // asking for one (api/kernels/...) would only get the static host's 404.
+  if (!model.get("server")) return;
   const watch = window[WATCH_KEY] || (window[WATCH_KEY] = createWatch());
   const update = () => {
     watch.texts = model.get("texts") || {};

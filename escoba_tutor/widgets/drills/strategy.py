@@ -1,0 +1,124 @@
+"""Which card would you play? A position of a real game; the learner chooses a move, which is judged against
+the expert's ranking (right when it loses at most a small amount against the best), with the reason in words."""
+
+from __future__ import annotations
+
+from html import escape
+
+import ipywidgets as w
+from babel.numbers import format_decimal
+
+from ...drills import STRATEGY_TOLERANCE, StrategyDrill
+from ...errors import EscobaError
+from ...game import Move
+from ..hint_panel import points_words, reason_words
+from ..i18n import N_, Translator
+from ..primitives import CardRow, RowPicker
+from ..safety import guarded
+from .base import VIEWS, DrillModel, KindView, fill_row, the_card, the_cards
+
+__all__ = ["StrategyView", "move_sentence"]
+
+
+def move_sentence(_: Translator, move: Move) -> str:
+    """«el tres de copas, que se lleva el as de oros y el siete de oros»; «el rey de bastos, a la mesa»."""
+    if move.captured:
+        return _("{card}, taking {taken}", card=the_card(_, move.card), taken=the_cards(_, sorted(move.captured)))
+    return _("{card}, laid down on the table", card=the_card(_, move.card))
+
+
+def decimal(_: Translator, value: float) -> str:
+    """A number of points with one decimal, as the learner's language writes it: ``0,2``, ``1.5``."""
+    return format_decimal(round(abs(value), 1), format="0.0", locale=_.lang)
+
+
+def _id(move: Move) -> str:
+    return str(move)
+
+
+class StrategyView(KindView):
+    """Your hand (``hand_row``), the table (``table_row``) and the legal moves (``moves``: choose one row)."""
+
+    kind = "strategy"
+    title = N_("Which card would you play?")
+    task = N_("It is your turn. Choose the move you would make in the list, then press “Check”: the expert says "
+              "how good it is, and why.")
+
+    @staticmethod
+    def judge(drill: StrategyDrill, model: DrillModel):
+        chosen = model.choices.get("move")
+        try:
+            return drill.check(chosen) if chosen else "unanswered"
+        except EscobaError:  # a move that is not in the list: not answered
+            return "unanswered"
+
+    def build(self, drill: StrategyDrill) -> list[w.Widget]:
+        self.hand_label, self.table_label = w.HTML(), w.HTML()
+        self.hand_row = CardRow(mode="none")
+        self.table_row = CardRow(mode="none")
+        self.moves = RowPicker()
+        self.moves.observe(self._picked, "selected")
+        return [self.hand_label, self.hand_row, self.table_label, self.table_row, self.moves]
+
+    @guarded
+    def _picked(self, change) -> None:
+        if not self.frame.syncing:
+            self.chose("move", change)
+
+    def draw(self, _: Translator, drill: StrategyDrill, names: list[str]) -> None:
+        deck = self.frame.deck
+        hand, table = _("Your hand"), _("Table")
+        self.hand_label.value = f"<b>{escape(hand)}</b>"
+        self.table_label.value = f"<b>{escape(table)}</b>"
+        for row, cards, label in ((self.hand_row, drill.hand, hand), (self.table_row, drill.table, table)):
+            fill_row(row, _, cards, label, deck, marks=True)
+        moves = sorted((h.move for h in drill.ranking),
+                       key=lambda m: (m.card.index, sorted(c.index for c in m.captured)))
+        rows = []
+        for move in moves:
+            said = move_sentence(_, move)
+            rows.append({"id": _id(move), "cells": [said[:1].upper() + said[1:]],
+                         "cards": [move.card.code, *(c.code for c in sorted(move.captured))], "label": said})
+        self.moves.deck = deck
+        self.moves.caption = _("Your possible moves")
+        self.moves.headers = [_("Move")]
+        self.moves.rows = rows
+        chosen = self.model.choices.get("move", "")
+        if self.moves.selected != chosen:
+            self.moves.selected = chosen
+
+    def feedback(self, _: Translator, drill: StrategyDrill, names: list[str], result) -> list[str]:
+        if result == "unanswered":
+            return [_("Choose a move in the list first.")]
+        chosen, best = result.chosen, result.best
+        why = reason_words(_, chosen.reason)
+        if result.ok and chosen.loss < 1e-9:
+            return [_("Right: that is the expert's move."), _("Why: {why}.", why=why)]
+        if result.ok:
+            return [_("Good: almost as good as the expert's move (about {loss} points less).",
+                      loss=decimal(_, chosen.loss)), _("Why: {why}.", why=why),
+                    _("The expert plays {move}: {why}.", move=move_sentence(_, best.move),
+                      why=reason_words(_, best.reason))]
+        return [_("Not the best: it loses about {loss} points against the expert's move.",
+                  loss=decimal(_, chosen.loss)),
+                _("Your move: {why}.", why=why),
+                _("Better: {move}: {why}.", move=move_sentence(_, best.move), why=reason_words(_, best.reason))]
+
+    def answer(self, _: Translator, drill: StrategyDrill, names: list[str], current):
+        current = current or RowPicker(disabled=True)
+        current.deck = self.frame.deck
+        current.caption = _("The expert's ranking (right: within {loss} points of the best)",
+                            loss=decimal(_, STRATEGY_TOLERANCE))
+        current.headers = [_("Move"), _("Points"), _("Why")]
+        rows = []
+        for hint in drill.ranking:
+            said = move_sentence(_, hint.move)
+            rows.append({"id": _id(hint.move), "cells": [said[:1].upper() + said[1:], points_words(_, hint.value),
+                                                         reason_words(_, hint.reason)],
+                         "cards": [hint.move.card.code, *(c.code for c in sorted(hint.move.captured))],
+                         "tone": "good" if hint.loss <= STRATEGY_TOLERANCE + 1e-9 else ""})
+        current.rows = rows
+        return current
+
+
+VIEWS["strategy"] = StrategyView

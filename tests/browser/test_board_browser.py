@@ -1,0 +1,535 @@
+"""The game board as students and a teacher live it, in real headless Chromium under a real Voilà server: a reload
+offers the game back (with its level), one deliberate action per click or tap, the level chooser, the end of a
+deal, the board and the score sheet on a phone, a keyboard focus ring on every kind of control (compared in
+screenshots taken with and without focus), and screenshots at a phone's, a laptop's and a projector's size in
+both languages.
+
+One Voilà server serves the module's notebooks; every page opened gets a kernel of its own. The tests of one page
+share it and run in file order.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+
+import pytest
+from test_widgets_browser import WATCH, Table, assert_no_errors, codes, screenshots
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+pytestmark = pytest.mark.browser
+
+SEED = 5
+PHONE, LAPTOP, PROJECTOR = (390, 844), (1280, 800), (1920, 1080)
+
+# Plays both sides until the student's last card of the first deal (the test plays it and ends the deal).
+TO_THE_LAST_CARD = """
+s = game.session
+while True:
+    s.finish_computer_turns()
+    g = s.game
+    if s.phase != "play" or (g.turn == 0 and len(g.hand(0)) == 1 and g.view(0).deck_left == 0):
+        break
+    s.play(g.legal_moves()[0])
+"""
+
+
+def game_cell(lang: str, extra: str = "", title: str = "Escoba") -> str:
+    return f"""
+from escoba_tutor.widgets import GameTable
+
+game = GameTable(players=2, seed={SEED}, delay=0.2, lang="{lang}")
+{extra}
+W.VBox([W.HTML("<h1>{title}</h1>"), game, kernel_errors])
+"""
+
+
+NOTEBOOKS = {
+    "game": [WATCH, game_cell("es")],
+    "game_en": [WATCH, game_cell("en")],
+    "deal_end": [WATCH, game_cell("es", TO_THE_LAST_CARD)],
+    "deal_end_en": [WATCH, game_cell("en", TO_THE_LAST_CARD)],
+    "capture": [WATCH, """
+from escoba_tutor.widgets import CaptureTable
+
+W.VBox([W.HTML("<h1>Bazas</h1>"), CaptureTable(table="1o 4b 7o", hand="3c 5e 12b"), kernel_errors])
+"""],
+}
+
+
+@pytest.fixture(scope="module")
+def open_page(browser):
+    """``open_page(url, width=1280, height=900)``: a new page in a context of its own (so a new kernel); a page is
+    given two minutes to load (Voilà runs the notebook first, slow on a busy machine), then 30 s per step."""
+    contexts = []
+
+    def opener(url: str, width: int = 1280, height: int = 900):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_navigation_timeout(120_000)
+        page.set_default_timeout(30_000)
+        page.goto(url)
+        return page
+
+    yield opener
+    for context in contexts:
+        for page in context.pages:
+            page.goto("about:blank")
+        context.close()
+
+
+def played_by_me(table: Table) -> int:
+    return table.human_plays()
+
+
+def saved_game(table: Table):
+    """The game in the save file the page offers for download."""
+    from escoba_tutor import Game
+
+    href = table.root.get_by_role("link", name=re.compile("Descargar esta partida")).get_attribute("href")
+    return Game.from_json(base64.b64decode(href.split("base64,", 1)[1]).decode())
+
+
+def resume_code(table: Table) -> str:
+    return table.root.locator("code.escoba-code").inner_text().strip()
+
+
+def choose_and_play(table: Table) -> None:
+    """Choose the first capture in the list and press Play; wait for my turn again."""
+    table.play_one(by_cards=False)
+    assert table.wait_for_my_turn_or_the_sheet()
+
+
+def settle(page, ms: int = 400) -> None:
+    page.wait_for_timeout(ms)  # the layout settles after a size change (nothing in the DOM to wait for)
+
+
+# ============================================================================= nothing lost: reload -> continue
+def test_a_reload_offers_the_game_back_with_its_level(open_page, app_url):
+    page = open_page(app_url("game"))
+    t = Table(page)
+    expect(t.grid).to_be_visible(timeout=120_000)
+    offer = t.root.get_by_role("button", name="Sí, continuar")
+    expect(offer).to_be_hidden()  # a first visit: nothing kept, nothing offered
+    assert t.wait_for_my_turn_or_the_sheet()
+    level = t.root.get_by_role("combobox", name="Ordenador")
+    level.select_option(label="medio")
+    expect(t.announce).to_contain_text("A partir de ahora el ordenador juega en nivel «medio».")
+    choose_and_play(t)
+    choose_and_play(t)
+    position, code = t.position(), resume_code(t)
+    page.reload()
+    t = Table(page)
+    expect(t.grid).to_be_visible(timeout=120_000)
+    expect(t.root.get_by_text("¿Continuar tu partida?")).to_be_visible(timeout=30_000)
+    expect(level).to_have_value("fácil")  # the new page's own new game, at its own level, until continued
+    assert played_by_me(t) == 0
+    t.root.get_by_role("button", name="Sí, continuar").click()
+    expect(t.root.get_by_text("¿Continuar tu partida?")).to_be_hidden()
+    assert t.wait_for_my_turn_or_the_sheet()
+    assert t.wait_for_position(position) == position
+    expect(t.root.locator("code.escoba-code")).to_have_text(code)
+    expect(level).to_have_value("medio")
+    expect(level.locator("option:checked")).to_have_text("medio")
+    assert played_by_me(t) == 2
+    assert_no_errors(page)
+    # another lesson page in the same browser keeps its own game: the Spanish game is not offered there
+    other = page.context.new_page()
+    other.set_default_navigation_timeout(120_000)
+    try:
+        other.goto(app_url("game_en"))
+        expect(other.locator(".escoba-game-table .et-table")).to_be_visible(timeout=120_000)
+        other.wait_for_timeout(1500)
+        expect(other.get_by_text("Continue your game?")).to_be_hidden()
+        kept = other.evaluate("() => Object.keys(localStorage).filter((k) => k.startsWith('escoba-tutor:game:'))")
+        assert len(kept) == 1 and kept[0].endswith("/game.ipynb:es:escoba"), kept
+    finally:
+        other.goto("about:blank")
+        other.close()
+
+
+# ========================================================================== one deliberate action per click or tap
+@pytest.fixture(scope="module")
+def game_page(open_page, app_url):
+    page = open_page(app_url("game"))
+    expect(page.locator(".escoba-game-table .et-table")).to_be_visible(timeout=120_000)
+    return page
+
+
+def test_a_double_click_on_a_capture_row_chooses_it_and_plays_nothing(game_page):
+    t = Table(game_page)
+    assert t.wait_for_my_turn_or_the_sheet()
+    before, code = played_by_me(t), resume_code(t)
+    row = t.grid.locator("tbody tr[data-id]").first
+    row.dblclick()
+    expect(row).to_have_attribute("aria-selected", "true")
+    game_page.wait_for_timeout(1500)  # time for a play to arrive, if one were made
+    assert played_by_me(t) == before and resume_code(t) == code
+    t.play.click()
+    expect(t.root.locator(".et-live", has_text=re.compile("^(Juegas|Dejas) "))).to_be_visible()
+    assert t.wait_for_my_turn_or_the_sheet()
+    assert played_by_me(t) == before + 1
+    assert_no_errors(game_page)
+
+
+def test_a_double_tap_on_a_capture_row_plays_nothing(open_page, app_url, browser):
+    context = browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.set_default_navigation_timeout(120_000)
+    page.set_default_timeout(30_000)
+    try:
+        page.goto(app_url("game"))
+        t = Table(page)
+        expect(t.grid).to_be_visible(timeout=120_000)
+        assert t.wait_for_my_turn_or_the_sheet()
+        before = played_by_me(t)
+        row = t.grid.locator("tbody tr[data-id]").first
+        row.scroll_into_view_if_needed()
+        row.tap()
+        row.tap()
+        expect(row).to_have_attribute("aria-selected", "true")
+        page.wait_for_timeout(1500)
+        assert played_by_me(t) == before
+        assert_no_errors(page)
+    finally:
+        page.goto("about:blank")
+        context.close()
+
+
+def test_a_double_click_on_undo_takes_back_one_move(game_page):
+    t = Table(game_page)
+    assert t.wait_for_my_turn_or_the_sheet()
+    choose_and_play(t)
+    before = played_by_me(t)
+    assert before >= 2
+    undo = t.root.get_by_role("button", name="Deshacer")
+    undo.dblclick()
+    game_page.wait_for_timeout(1500)  # both clicks reached the kernel
+    assert t.wait_for_my_turn_or_the_sheet()
+    assert played_by_me(t) == before - 1
+    assert_no_errors(game_page)
+
+
+def test_a_new_game_asks_first_while_a_game_is_under_way(game_page):
+    t = Table(game_page)
+    assert played_by_me(t) >= 1
+    code = resume_code(t)
+    new = t.root.get_by_role("button", name="Partida nueva")
+    new.dblclick()
+    ask = t.root.get_by_text("¿Empezar una partida nueva?")
+    expect(ask).to_be_visible()
+    game_page.wait_for_timeout(1000)
+    assert resume_code(t) == code, "a double click on New game replaced the game"
+    t.root.get_by_role("button", name="No, seguir jugando").click()
+    expect(ask).to_be_hidden()
+    assert resume_code(t) == code
+    new.click()
+    t.root.get_by_role("button", name="Sí, partida nueva").click()
+    expect(ask).to_be_hidden()
+    expect(t.root.get_by_role("button", name="Deshacer")).to_be_disabled()
+    assert t.wait_for_my_turn_or_the_sheet()
+    assert played_by_me(t) == 0
+    assert_no_errors(game_page)
+
+
+def test_the_level_chooser_applies_at_once_and_shows_the_level_played(game_page):
+    t = Table(game_page)
+    assert t.wait_for_my_turn_or_the_sheet()
+    choose_and_play(t)
+    code = resume_code(t)
+    level = t.root.get_by_role("combobox", name="Ordenador")
+    level.select_option(label="difícil")
+    expect(t.announce).to_contain_text("A partir de ahora el ordenador juega en nivel «difícil».")
+    expect(t.root.locator("code.escoba-code")).not_to_have_text(code)  # the code carries the new level
+    choose_and_play(t)  # the computer answers at its new level; the chooser still shows it
+    expect(level.locator("option:checked")).to_have_text("difícil")
+    assert played_by_me(t) == 2, "choosing a level keeps the game"
+    # players and rules apply to a new game, and the board says so
+    players = t.root.get_by_role("combobox", name="Jugadores")
+    players.select_option("3")
+    expect(t.root.get_by_text("Los jugadores, las reglas y el modo cambian al pulsar «Partida nueva».")).to_be_visible()
+    players.select_option("2")
+    expect(t.root.get_by_text("Los jugadores, las reglas y el modo cambian al pulsar «Partida nueva».")).to_be_hidden()
+    assert_no_errors(game_page)
+
+
+# ===================================================================================== the board on a phone
+def boxes(page) -> dict:
+    return page.locator(".escoba-game-table").evaluate("""(root) => {
+        const box = (el) => { const r = el.getBoundingClientRect(); return {top: r.top, bottom: r.bottom,
+                                                                         left: r.left, right: r.right}; };
+        const play = [...root.querySelectorAll('.jupyter-button')].find((b) => b.textContent.trim() === 'Jugar');
+        const chosen = root.querySelector('.et-table tr.is-selected');
+        return {status: box(root.querySelector('.escoba-game-status')),
+                mesa: box(root.querySelector('.escoba-ct-label')), play: box(play),
+                chosen: chosen && box(chosen), list: box(root.querySelector('.escoba-ct-list .et-picker')),
+                cards: [...root.querySelectorAll('.escoba-ct-cards .et-card')].map(box)};
+    }""")
+
+
+def overlaps(a: dict, b: dict) -> bool:
+    return a["top"] < b["bottom"] - 1 and b["top"] < a["bottom"] - 1 and a["left"] < b["right"] - 1 and \
+        b["left"] < a["right"] - 1
+
+
+def test_on_a_phone_the_whole_board_fits_one_screen(game_page):
+    t = Table(game_page)
+    game_page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    try:
+        assert t.wait_for_my_turn_or_the_sheet()
+        rows = t.grid.locator("tbody tr[data-id]")
+        rows.last.click()  # the last capture: the one furthest down
+        expect(rows.last).to_have_attribute("aria-selected", "true")
+        t.announce.evaluate("(el) => el.scrollIntoView({block: 'start'})")
+        settle(game_page)
+        b = boxes(game_page)
+        assert b["play"]["bottom"] - b["status"]["top"] <= PHONE[1], b  # status line, table, hand, list, Play
+        assert b["status"]["top"] >= -1 and b["play"]["bottom"] <= PHONE[1] + 1, b
+        assert b["chosen"]["top"] >= b["list"]["top"] - 1 and b["chosen"]["bottom"] <= b["list"]["bottom"] + 1, \
+            "the chosen capture is in view in its list"
+        assert b["chosen"]["bottom"] <= PHONE[1] + 1
+        assert not any(overlaps(b["status"], card) for card in b["cards"]), "the status line covers a card"
+        # a long refusal, with the page scrolled to Play: the status line grows but never covers the cards
+        t.grid.locator("tbody tr[data-id].is-selected").click()  # (still chosen: nothing changes)
+        t.root.get_by_role("button", name="Partida nueva").scroll_into_view_if_needed()
+        t.announce.evaluate("(el) => el.scrollIntoView({block: 'start'})")
+        game_page.evaluate("""() => { const line = document.querySelector('.escoba-game-status .et-live');
+            line.textContent = 'Elige una baza de la lista, o una carta de tu mano (y las cartas que se lleva), y '
+              + 'pulsa Jugar. Ordenador: siete de oros, se lleva cuatro de bastos, cuatro de copas. Te toca.'; }""")
+        t.play.evaluate("(el) => el.scrollIntoView({block: 'end'})")
+        settle(game_page)
+        b = boxes(game_page)
+        assert not any(overlaps(b["status"], card) for card in b["cards"] if card["bottom"] > 0), b
+    finally:
+        game_page.set_viewport_size({"width": 1280, "height": 900})
+
+
+# ================================================================================================= the deal's end
+@pytest.fixture(scope="module")
+def deal_end_page(open_page, app_url):
+    page = open_page(app_url("deal_end"), width=PHONE[0], height=PHONE[1])
+    expect(page.locator(".escoba-game-table .et-table")).to_be_visible(timeout=120_000)
+    return page
+
+
+def test_the_finished_deal_stays_on_screen_until_the_student_moves_on(deal_end_page):
+    page = deal_end_page
+    t = Table(page)
+    assert t.wait_for_my_turn_or_the_sheet()
+    assert len(codes(t.hand)) == 1
+    card = codes(t.hand)[0]
+    table_before = codes(t.table)
+    t.play_one(by_cards=False)
+    expect(t.sheet_heading).to_have_text("Fin de la mano 1")
+    expect(t.announce).to_have_text(re.compile(r"^Fin de la mano: .* Pulsa «Siguiente mano» para seguir\.$"))
+    # the finished deal: my hand is empty and the table is as my last play left it (not the next deal's four)
+    expect(t.hand.locator("[data-code]")).to_have_count(0)
+    game = saved_game(t)
+    assert len(game.deals) == 1 and card not in table_before
+    assert codes(t.table) == [c.code for c in game.deals[0].tables()[-1]], "the table as the deal ended"
+    expect(t.scores.locator("caption")).to_contain_text("mano 1")
+    expect(t.root.get_by_role("button", name="Deshacer")).to_be_hidden()
+    # "Siguiente mano" is right under the heading: within one phone screen of it
+    next_deal = t.root.get_by_role("button", name="Siguiente mano")
+    t.sheet_heading.evaluate("(el) => el.scrollIntoView({block: 'start'})")
+    settle(page)
+    heading, button = t.sheet_heading.bounding_box(), next_deal.bounding_box()
+    assert button["y"] - heading["y"] >= 0 and button["y"] + button["height"] <= PHONE[1], (heading, button)
+    assert_no_errors(page)
+
+
+def test_the_score_sheet_fits_a_phone_with_nothing_outside_its_box(deal_end_page):
+    page = deal_end_page
+    sheet = page.locator(".escoba-game-table table.escoba-sheet")
+    expect(sheet).to_be_visible()
+    out = sheet.evaluate("""(table) => {
+        const box = table.closest('.widget-html-content, .widget-html') || table.parentElement;
+        const edge = box.getBoundingClientRect();
+        const outside = [...table.querySelectorAll('th, td, caption')].filter((el) => el.offsetParent !== null)
+          .filter((el) => { const r = el.getBoundingClientRect();
+                            return r.right > Math.min(edge.right, innerWidth) + 1 || r.left < edge.left - 1; })
+          .map((el) => el.textContent.slice(0, 40));
+        const scrolls = [...document.querySelectorAll('.escoba-score-sheet *')]
+          .filter((el) => el.scrollWidth > el.clientWidth + 1
+                          && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX))
+          .map((el) => el.className);
+        return {outside, scrolls};
+    }""")
+    assert out == {"outside": [], "scrolls": []}, out
+    # each point stands as its own block: the item, then each side's value with its label, then why
+    first = sheet.locator("tbody tr").first
+    assert first.evaluate("(tr) => getComputedStyle(tr).display") == "flex"
+    expect(first.locator("td.num").first).to_have_attribute("data-label", re.compile("^Tú · "))
+    why = first.locator("td").last
+    assert why.evaluate("(td) => getComputedStyle(td, '::before').content").startswith('"Por qué')
+
+
+def test_next_deal_goes_on_and_undo_stays_in_the_new_deal(deal_end_page):
+    page = deal_end_page
+    t = Table(page)
+    t.root.get_by_role("button", name="Siguiente mano").click()
+    expect(t.sheet_heading).to_have_count(0)
+    expect(t.scores.locator("caption")).to_contain_text("mano 2")
+    assert t.wait_for_my_turn_or_the_sheet()
+    expect(t.hand.get_by_role("button")).to_have_count(3)
+    expect(t.root.get_by_role("button", name="Deshacer")).to_be_disabled()  # nothing of mine in this deal yet
+    assert_no_errors(page)
+
+
+# ============================================================================ focus: a ring on every kind of control
+# What kind of control an element is (the first one of each kind in the tab order is compared).
+KIND = """(el) => {
+  if (!el || !el.closest('.escoba-game-table')) return null;
+  if (el.matches('tr[data-id]')) return 'capture row';
+  if (el.matches('button.et-card')) return 'card';
+  if (el.matches('.widget-toggle-buttons button')) return 'toggle buttons';
+  if (el.matches('.widget-toggle-button')) return 'toggle button';
+  if (el.matches('.widget-upload, .widget-upload button')) return 'file upload';
+  if (el.matches('.jupyter-button.mod-primary')) return 'primary button';
+  if (el.matches('.jupyter-button')) return 'button';
+  if (el.matches('select')) return 'dropdown';
+  if (el.matches('input[type=text]')) return 'text input';
+  if (el.matches('a')) return 'link';
+  return 'other: ' + el.tagName;
+}"""
+
+# Pixels of the ring: how many changed with a contrast of at least 3:1 between the two pictures (WCAG 2.2 focus
+# appearance), compared in the browser's own canvas.
+COMPARE = """async ([before, after]) => {
+  const load = (src) => new Promise((done) => { const i = new Image(); i.onload = () => done(i); i.src = src; });
+  const [a, b] = await Promise.all([load(before), load(after)]);
+  const pixels = (img) => { const c = document.createElement('canvas'); c.width = img.width; c.height = img.height;
+    const g = c.getContext('2d'); g.drawImage(img, 0, 0); return g.getImageData(0, 0, img.width, img.height).data; };
+  const p = pixels(a), q = pixels(b);
+  const f = (v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = (d, i) => {
+    return 0.2126 * f(d[i]) + 0.7152 * f(d[i + 1]) + 0.0722 * f(d[i + 2]); };
+  let strong = 0;
+  for (let i = 0; i < p.length; i += 4) {
+    const x = lum(p, i), y = lum(q, i);
+    if ((Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05) >= 3) strong++;
+  }
+  return strong;
+}"""
+
+PAD = 12  # px around the control: an outside ring is inside the picture
+
+
+def _clip(element) -> dict:
+    element.evaluate("(el) => el.scrollIntoView({block: 'center', inline: 'nearest'})")
+    box = element.bounding_box()
+    return {"x": max(0, box["x"] - PAD), "y": max(0, box["y"] - PAD), "width": box["width"] + 2 * PAD,
+            "height": box["height"] + 2 * PAD}, box
+
+
+def test_every_kind_of_control_shows_a_focus_ring_by_keyboard(open_page, app_url, screenshot_dir):
+    page = open_page(app_url("game"))
+    t = Table(page)
+    expect(t.grid).to_be_visible(timeout=120_000)
+    assert t.wait_for_my_turn_or_the_sheet()
+    page.mouse.move(0, 0)
+    # first pass, by keyboard: the first control of each kind in the tab order is marked
+    page.evaluate("() => { document.activeElement && document.activeElement.blur(); }")
+    page.locator("h1").first.click()
+    kinds: dict[str, int] = {}
+    for n in range(120):
+        page.keyboard.press("Tab")
+        kind = page.evaluate(f"({KIND})(document.activeElement)")
+        if kind and kind not in kinds:
+            kinds[kind] = n
+            page.evaluate("(kind) => document.activeElement.setAttribute('data-focus-kind', kind)", kind)
+    expected = {"capture row", "card", "toggle buttons", "toggle button", "file upload", "primary button", "button",
+                "dropdown", "text input", "link"}
+    assert expected <= set(kinds), f"kinds reached by Tab: {sorted(kinds)}"
+    # unfocused pictures
+    page.evaluate("() => { document.activeElement && document.activeElement.blur(); }")
+    page.mouse.move(0, 0)
+    before = {}
+    for kind in expected:
+        element = page.locator(f"[data-focus-kind='{kind}']")
+        clip, _box = _clip(element)
+        settle(page, 150)
+        before[kind] = page.screenshot(clip=clip)
+    # second pass: Tab to each, the same picture focused
+    page.locator("h1").first.click()
+    results = {}
+    for _n in range(120):
+        page.keyboard.press("Tab")
+        kind = page.evaluate("() => document.activeElement.getAttribute('data-focus-kind')")
+        if kind in expected and kind not in results:
+            element = page.locator(f"[data-focus-kind='{kind}']")
+            clip, box = _clip(element)
+            settle(page, 150)
+            assert page.evaluate("() => document.activeElement.matches(':focus-visible')"), kind
+            after = page.screenshot(clip=clip)
+            (screenshot_dir / f"focus-{kind.replace(' ', '-')}.png").write_bytes(after)
+            strong = page.evaluate(COMPARE, ["data:image/png;base64," + base64.b64encode(before[kind]).decode(),
+                                             "data:image/png;base64," + base64.b64encode(after).decode()])
+            # at least the area of a 2 px thick perimeter of the control changed with a 3:1 contrast
+            perimeter = 2 * (2 * box["width"] + 2 * box["height"])
+            results[kind] = (strong, round(perimeter))
+        if len(results) == len(expected):
+            break
+    weak = {kind: r for kind, r in results.items() if r[0] < r[1]}
+    assert set(results) == expected and not weak, f"ring pixels vs needed: {results}"
+
+
+# ======================================================================== which toggle is on; icons; touch targets
+def test_the_deck_picker_shows_which_target_is_on(open_page, app_url):
+    page = open_page(app_url("capture"))
+    root = page.locator(".escoba-capture-table")
+    expect(root.locator(".et-table")).to_be_visible(timeout=120_000)
+    root.get_by_role("button", name="Elegir cartas de la baraja").click()
+    table, hand = root.get_by_role("button", name="Mesa", exact=True), root.get_by_role("button", name="Mano",
+                                                                                          exact=True)
+    expect(table).to_be_visible()
+    look = "(b) => [getComputedStyle(b).backgroundColor, getComputedStyle(b, '::before').content.slice(0, 3)]"
+    assert table.evaluate(look) == ["rgb(11, 61, 145)", '"✓"'], table.evaluate(look)
+    assert hand.evaluate(look)[1] in ("non", "nor") and hand.evaluate(look)[0] != "rgb(11, 61, 145)"
+    hand.click()
+    expect(hand).to_have_class(re.compile(r"\bmod-active\b"))
+    assert hand.evaluate(look) == ["rgb(11, 61, 145)", '"✓"']
+    assert_no_errors(page)
+
+
+def test_icons_sit_on_the_text_line_and_targets_are_big_enough(game_page):
+    t = Table(game_page)
+    for name in ("Pista", "Deshacer", "Partida nueva"):
+        button = t.root.get_by_role("button", name=name)
+        centres = button.evaluate("""(b) => { const i = b.querySelector('i').getBoundingClientRect();
+            const r = document.createRange(); r.selectNodeContents(b); const all = r.getClientRects();
+            const text = [...all].filter((x) => x.width > 0).at(-1);
+            return [i.top + i.height / 2, text.top + text.height / 2]; }""")
+        assert abs(centres[0] - centres[1]) <= 3, (name, centres)
+    download = t.root.get_by_role("link", name=re.compile("Descargar esta partida")).bounding_box()
+    assert download["height"] >= 24, download
+    for target in t.root.locator(".jupyter-button:visible").all():
+        box = target.bounding_box()
+        assert box["height"] >= 24 and box["width"] >= 24, box
+
+
+# =========================================================================================== screenshots, looked at
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_screenshots_of_the_game_and_the_deal_end(open_page, app_url, screenshot_dir, lang):
+    suffix = "" if lang == "es" else "_en"
+    page = open_page(app_url(f"game{suffix}"))
+    root = page.locator(".escoba-game-table")
+    expect(root.locator(".et-table")).to_be_visible(timeout=120_000)
+    expect(root.locator(".et-live", has_text=re.compile("Te toca|Your turn"))).to_be_visible(timeout=30_000)
+    row = root.locator(".et-table tbody tr[data-id]").first
+    row.click()  # a chosen capture, so the pictures show it
+    expect(row).to_have_attribute("aria-selected", "true")
+    for size in (PHONE, LAPTOP, PROJECTOR):
+        screenshots(page, screenshot_dir, f"board-{lang}", size)
+    end = open_page(app_url(f"deal_end{suffix}"))
+    root = end.locator(".escoba-game-table")
+    expect(root.locator(".et-table")).to_be_visible(timeout=120_000)
+    expect(root.locator(".et-live", has_text=re.compile("Te toca|Your turn"))).to_be_visible(timeout=30_000)
+    root.locator(".et-table tbody tr[data-id]").first.click()
+    root.get_by_role("button", name=re.compile(r"^\W*(Jugar|Play)\s*$")).click()
+    expect(root.get_by_role("heading", name=re.compile("^(Fin de la mano|End of deal)"))).to_be_visible()
+    for size in (PHONE, LAPTOP, PROJECTOR):
+        screenshots(end, screenshot_dir, f"deal-end-{lang}", size)

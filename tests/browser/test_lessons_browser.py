@@ -1,0 +1,71 @@
+"""The lesson pages as a student reads them, in real Chromium on the real `escoba-tutor` server: links inside running
+text are told apart without colour (axe finds no serious violation, `link-in-text-block` included), and the lesson
+text grows with the screen like the widgets. Screenshots at phone and projector sizes are kept for a person to
+look at (``tests/browser/screenshots``).
+"""
+
+from __future__ import annotations
+
+import pytest
+from helpers import assert_no_error, wait_rendered
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+PROJECTOR = {"width": 1920, "height": 1080}
+
+
+@pytest.fixture
+def sized(browser):
+    """``sized(viewport)``: a page in a fresh context of that size (so a kernel of its own)."""
+    contexts = []
+
+    def opener(viewport):
+        context = browser.new_context(viewport=viewport)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(120_000)  # lesson 8 plays a tournament and asks the expert as it opens
+        return page
+
+    yield opener
+    for context in contexts:
+        for page in context.pages:
+            page.goto("about:blank")
+        context.close()
+
+
+def open_lesson(page, tutor, lang: str, name: str) -> None:
+    page.goto(f"{tutor.url}voila/render/{lang}/{name}.ipynb")
+    wait_rendered(page)
+    page.locator(".et-card:visible").first.wait_for(timeout=60_000)  # the widgets have drawn
+    assert_no_error(page)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("name", ["06-game", "play", "08-strategy"])
+def test_axe_finds_no_serious_violation_and_links_in_text_stand_apart(tutor, sized, lang, name):
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = sized({"width": 1280, "height": 900})
+    open_lesson(page, tutor, lang, name)
+    results = Axe().run(page)
+    bad = [v for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
+    assert not bad, [(v["id"], v["impact"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in bad]
+    in_text = page.locator(".jp-RenderedMarkdown p a, .jp-RenderedMarkdown li a")
+    assert in_text.count() >= 1, "the page has links inside its text"
+    for index in range(in_text.count()):
+        line = in_text.nth(index).evaluate("a => getComputedStyle(a).textDecorationLine")
+        assert "underline" in line, in_text.nth(index).inner_text()
+
+
+@pytest.mark.parametrize(("viewport", "least"), [(PHONE, 16.0), (PROJECTOR, 18.0)])
+def test_lesson_text_grows_with_the_screen_like_the_widgets(tutor, sized, screenshot_dir, viewport, least):
+    for lang, name in (("es", "04-end-of-deal"), ("en", "05-scoring")):
+        page = sized(viewport)
+        open_lesson(page, tutor, lang, name)
+        size = page.locator(".jp-RenderedMarkdown p").first.evaluate("p => parseFloat(getComputedStyle(p).fontSize)")
+        assert size >= least, (lang, name, size)
+        heading = page.locator(".jp-RenderedMarkdown h2").first.evaluate(
+            "h => parseFloat(getComputedStyle(h).fontSize)")
+        assert heading > size, "headings stay larger than the text"
+        page.screenshot(path=str(screenshot_dir / f"lesson-{name}-{lang}-{viewport['width']}.png"), full_page=True)

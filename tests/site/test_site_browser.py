@@ -1,0 +1,153 @@
+"""The static site in a real headless Chromium: every page renders in both languages with the same widgets as
+the served app, a capture chosen, a drill answered right and wrong, a move against the computer, and no request
+ever leaves the site's origin (every other origin is blocked, and the pages still work).
+
+Python runs in the page (Pyodide): a cold page takes seconds to start, so each test opens as few pages as it can.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from escoba_tutor.drills import capture_drill
+
+LESSONS = ("index", "01-cards", "02-captures", "03-escoba", "04-end-of-deal", "05-scoring", "06-game",
+           "07-variants", "08-strategy", "play")
+ERRORS = re.compile(r"Traceback|There was an error|Error executing|Exception|No kernel", re.I)
+START = 600_000  # ms for a cold page's Python to start and run every cell (minutes on a crowded machine)
+
+
+def page_path(lang: str, name: str) -> str:
+    return f"voici/render/{lang}/{name}.html"
+
+
+def wait_ran(page, name: str) -> None:
+    """Every cell has run: the page's last widget is drawn (a drill on the lessons, the game on the play page)."""
+    last = ".escoba-game-table .et-table" if name == "play" else ".escoba-drill .et-card"
+    expect(page.locator(last).first).to_be_visible(timeout=START)
+    expect(page.locator(".et-card:visible").first).to_be_visible()
+
+
+def assert_clean(page, visit) -> None:
+    text = page.locator("body").inner_text()
+    assert not ERRORS.search(text), text[:800]
+    assert visit.page_errors == []
+    # no server to lose here: the connection watch must say nothing
+    expect(page.locator("#escoba-connection-lost")).to_have_count(0)
+    assert visit.other_origins() == []
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_every_page_renders_in_both_languages(visit, lang):
+    page = visit.open(page_path(lang, "index"))
+    for name in LESSONS:
+        if name != "index":
+            page.goto(visit.server.url(page_path(lang, name)))
+        wait_ran(page, name)
+        assert page.locator("html").get_attribute("lang") in (None, "", "en", lang)
+        page.wait_for_timeout(1500)  # a late error, or a false "connection lost", would show by now
+        assert_clean(page, visit)
+    if lang == "es":
+        expect(page.locator("body")).to_contain_text("Mesa")
+    else:
+        expect(page.locator("body")).to_contain_text("Table")
+
+
+def test_the_site_root_leads_to_the_landing_page_and_links_are_pages(visit):
+    page = visit.open("")
+    expect(page).to_have_url(re.compile(r"voici/render/es/index\.html$"), timeout=30_000)
+    hrefs = page.locator("a[href]").evaluate_all("(links) => links.map((a) => a.getAttribute('href'))")
+    lessons = {href for href in hrefs if re.fullmatch(r"0\d-[a-z-]+\.html", href)}
+    assert len(lessons) == 8, hrefs
+    assert not [href for href in hrefs if href.endswith(".ipynb")], hrefs
+    assert visit.other_origins() == []
+
+
+@pytest.fixture(scope="module")
+def landing(new_visit):
+    """The English landing page, opened once for the tests below (a cold start is the slow part)."""
+    visit = new_visit()
+    page = visit.open(page_path("en", "index"))
+    wait_ran(page, "index")
+    yield visit, page
+    visit.close()
+
+
+def test_a_capture_chosen_in_the_capture_table(landing):
+    visit, page = landing
+    table = page.locator(".escoba-capture-table").first
+    row = table.locator("[role=grid] tbody tr[data-id]").first
+    taken = row.get_attribute("data-id").split(":")[1].split("+")
+    row.click()
+    expect(row).to_have_attribute("aria-selected", "true")
+    expect(table.get_by_role("status")).to_contain_text("takes")
+    expect(table.get_by_role("group", name="Table").locator("[aria-current='true']")).to_have_count(len(taken))
+    assert_clean(page, visit)
+
+
+def test_a_drill_answered_wrong_then_right(landing):
+    visit, page = landing
+    drill = page.locator(".escoba-drill").first
+    position = capture_drill(1)  # the landing page's drill: position no. 1
+    expect(drill).to_contain_text("no. 1")
+    table = drill.get_by_role("group", name="Table")
+    picked = drill.locator("[role=grid] tbody tr[data-id]")
+
+    def add(cards) -> None:
+        for card in cards:
+            table.locator(f"[data-code='{card}']").click()
+        drill.get_by_role("button", name="Add this capture").click()
+
+    played = position.card.value
+    wrong = next(card for card in position.table if card.value + played != 15 and
+                 frozenset([card]) not in position.answer)
+    add([wrong.code])
+    expect(picked).to_have_count(1)
+    drill.get_by_role("button", name="Check").click()
+    expect(picked.first).to_contain_text("wrong")
+    expect(drill).to_contain_text("missing")
+
+    drill.get_by_role("button", name="Clear my captures").click()
+    expect(picked).to_have_count(0)
+    for capture in position.answer:
+        add(sorted(card.code for card in capture))
+        expect(picked).to_have_count(position.answer.index(capture) + 1)
+    drill.get_by_role("button", name="Check").click()
+    rows = picked.all_inner_texts()
+    assert len(rows) == len(position.answer)
+    assert all("right" in row and "wrong" not in row and "missing" not in row for row in rows), rows
+    assert_clean(page, visit)
+
+
+def test_a_move_against_the_computer(visit):
+    page = visit.open(page_path("es", "play"))
+    wait_ran(page, "play")
+    root = page.locator(".escoba-game-table")
+    expect(root.locator(".et-live", has_text="Te toca.")).to_be_visible(timeout=60_000)
+    hand = root.get_by_role("group", name="Tu mano")
+    before = hand.locator("[data-code]").count()
+    row = root.get_by_role("grid", name="Todas las bazas posibles").locator("tbody tr[data-id]").first
+    card = row.get_attribute("data-id").split(":")[0]
+    row.click()
+    expect(row).to_have_attribute("aria-selected", "true")
+    root.get_by_role("button", name="Jugar").click()
+    expect(root.locator(".et-live", has_text="Tú: ").first).to_be_visible(timeout=60_000)
+    # the computer answers, and it is my turn again with one card fewer
+    expect(root.locator(".et-live", has_text="Ordenador: ").first).to_be_visible(timeout=60_000)
+    expect(root.locator(".et-live", has_text="Te toca.")).to_be_visible(timeout=60_000)
+    expect(hand.locator("[data-code]")).to_have_count(before - 1)
+    expect(hand.locator(f"[data-code='{card}']")).to_have_count(0)
+    assert_clean(page, visit)
+
+
+def test_nothing_is_requested_from_another_origin_and_the_pages_work_offline(landing):
+    visit, page = landing  # it has run every cell and been used by the tests above, with other origins blocked
+    assert visit.blocked == []
+    own = [url for url in visit.requests if url.startswith(visit.server.origin + "/")]
+    assert any(url.endswith("pyodide.asm.wasm") for url in own)
+    assert any("escoba_tutor-" in url and url.endswith(".whl") for url in own)
+    assert any(url.endswith("fontawesome/css/all.min.css") for url in own)
+    assert visit.other_origins() == []

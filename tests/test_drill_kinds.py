@@ -1,0 +1,479 @@
+"""The drills of the leftover, the escoba de mano, strategy, the escobas line and the end of a game: each seeded
+(the same seed, the same exercise, in another process too), each judged with the mistake named (one test per
+named mistake), hostile answers refused with a clear error, and each driven in its widget (no browser).
+
+Reference values are worked out here from RULES.md with the helpers of tests/conftest.py (card codes and the
+capture values of RULES.md §1), not with the engine's own sums.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from escoba_test_helpers import value
+from hypothesis import given
+from hypothesis import strategies as st
+
+from escoba_tutor import DECK, EscobaError, Game, parse_cards
+from escoba_tutor.captures import check_capture
+from escoba_tutor.drills import (
+    KINDS,
+    MAX_SEED,
+    NOBODY,
+    STRATEGY_TOLERANCE,
+    escoba_de_mano_drill,
+    escobas_drill,
+    game_end_drill,
+    kinds_for,
+    leftover_drill,
+    make_drill,
+    strategy_drill,
+)
+from escoba_tutor.errors import WrongSumError
+from escoba_tutor.widgets import Drill
+
+NEW = ("leftover", "escoba_de_mano", "strategy", "escobas", "game_end")
+seeds = st.integers(min_value=0, max_value=MAX_SEED)
+
+
+# ============================================================================================ seeds and kinds
+@pytest.mark.parametrize("kind", NEW)
+def test_a_seed_always_gives_the_same_exercise(kind):
+    for seed in (0, 1, 17, 12345, MAX_SEED):
+        assert make_drill(kind, seed) == make_drill(kind, seed)
+    assert len({str(make_drill(kind, seed)) for seed in range(15)}) >= 5  # and seeds differ
+
+
+def test_another_process_gets_the_same_exercises():
+    script = "from escoba_tutor.drills import make_drill\n" + "\n".join(
+        f"print(make_drill({kind!r}, 9))" for kind in NEW)
+    here = "".join(f"{make_drill(kind, 9)}\n" for kind in NEW)
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+        assert done.stdout == here
+
+
+def test_the_kinds_under_each_rules():
+    assert kinds_for("escoba") == KINDS
+    assert "escoba_de_mano" not in kinds_for("scopa") and "leftover" in kinds_for("scopa")
+    with pytest.raises(EscobaError, match="no escoba de mano") as refused:
+        escoba_de_mano_drill(0, "scopa")
+    assert refused.value.code == "no_escoba_de_mano"
+
+
+@pytest.mark.parametrize("kind", NEW)
+@pytest.mark.parametrize("seed", [-1, 1.5, True, "3", MAX_SEED + 1, None])
+def test_bad_seeds_are_refused(kind, seed):
+    with pytest.raises(EscobaError) as refused:
+        make_drill(kind, seed)
+    assert refused.value.code == "bad_seed"
+
+
+# ====================================================================== the played card is part of the 15
+def test_a_capture_whose_table_cards_make_15_alone_is_named():
+    check = check_capture("3o", "12c 5e", "12c 5e 2b")  # rey (10) + 5 = 15 already: with the 3 it is 18
+    assert (check.ok, check.reason, check.total) == (False, "table_alone_15", 18)
+    assert check_capture("3o", "5e 2b", "12c 5e 2b").reason == "wrong_sum"  # 3 + 5 + 2 = 10: another slip
+    assert check_capture("3o", "12c 2b", "12c 5e 2b").ok  # 3 + 10 + 2 = 15
+    # Scopa judges by the card's own value: there the slip does not exist
+    assert check_capture("5o", "12c 5e", "12c 5e", "scopa").reason != "table_alone_15"
+
+
+def test_the_game_names_it_too():
+    hands, table = [parse_cards("3o 4c 6e"), parse_cards("1c 2c 3c")], parse_cards("12c 5e 2b")
+    rest = [c for c in DECK if c not in table and not any(c in hand for hand in hands)]
+    game = Game.at_position(2, "escoba", dealer=1, turn=0, hands=hands, table=table, deck=rest[1:],
+                            piles=[rest[:1], []])  # 30 cards left: whole rounds of 3 to each
+    with pytest.raises(WrongSumError) as refused:
+        game.play("3o", "12c 5e")
+    assert refused.value.params["slip"] == "table_alone_15"
+    with pytest.raises(WrongSumError) as refused:
+        game.play("4c", "12c 2b")
+    assert "slip" not in refused.value.params
+
+
+def test_the_capture_drill_says_the_table_already_makes_15():
+    widget = Drill("captures", seed=36, lang="es")  # 5o on 6o 12c 10b 11b 2e: 11b + 6o = 9 + 6 = 15 alone
+    widget.view.table_row.selected = ["6o", "11b"]
+    widget.view.add_button.click()
+    widget.check_button.click()
+    lines = widget.status.message.split("\n")
+    assert ("Mal: con el seis de oros y el caballo de bastos, la mesa ya suma 15 sola: tu carta también cuenta "
+            "(con el cinco de oros suma 20).") in lines
+    row = next(r for r in widget.view.captures_list.rows if r["id"] == "6o+11b")
+    assert row["cells"][2].startswith("mal: la mesa ya suma 15 sola: tu carta también cuenta")
+    widget.lang = "en"
+    assert ("Wrong: with the six of coins and the knight of clubs, the table already adds up to 15 on its own: "
+            "your card counts too (with the five of coins it makes 20).") in widget.status.message
+
+
+# ================================================================================================== leftover
+def test_leftover_positions_come_from_real_deals_and_check_out_unless_miscounted():
+    miscounted = laid_last = 0
+    for seed in range(60):
+        drill = leftover_drill(seed)
+        record = drill.record
+        assert drill.taker == record.leftover_to
+        total = sum(value(c.code) for c in drill.table)
+        assert drill.total == total
+        assert drill.checks_out == (total % 15 == 10)
+        if drill.checks_out:
+            assert drill.table == tuple(sorted(record.leftover))
+        else:  # one card swapped for a card of another value, never one shown in the plays
+            miscounted += 1
+            assert len(drill.table) == len(record.leftover) and len(set(drill.table) - set(record.leftover)) == 1
+        assert drill.plays == tuple(drill.plays) and drill.plays[-1][1] == record.plays[-1].move.card
+        assert any(taken for _side, _card, taken in drill.plays) or drill.taker is None
+        laid_last += not drill.plays[-1][2]
+    assert 5 <= miscounted <= 30 and 15 <= laid_last <= 45
+
+
+def test_leftover_right_answers():
+    drill = leftover_drill(0)  # the king of clubs left, laid last by side 0; side 1 captured last
+    assert (drill.taker, drill.total, drill.checks_out) == (1, 10, True)
+    assert all(a.ok and a.mistake == "" for a in drill.check(1, 10, True))
+
+
+@pytest.mark.parametrize("answers, item, mistake", [
+    ((0, 10, True), "taker", "last_to_play"),      # side 1 played last, laying the 6 down
+    ((NOBODY, 10, True), "taker", "somebody_captured"),
+    ((1, 12, True), "total", "figure_printed"),    # the king counted as 12
+    ((1, 11, True), "total", "wrong_total"),
+    ((1, 10, False), "checks_out", "checks_out"),
+    ((None, None, None), "taker", "unanswered"),
+])
+def test_leftover_mistakes_are_named(answers, item, mistake):
+    drill = leftover_drill(0)
+    assert drill.last_player_side == 0
+    judged = {a.item: a for a in drill.check(*answers)}
+    assert not judged[item].ok and judged[item].mistake == mistake
+
+
+def test_a_deal_that_does_not_check_out_is_named():
+    drill = next(leftover_drill(s) for s in range(40) if leftover_drill(s).checks_out is False)
+    assert drill.total % 15 != 10
+    answer = {a.item: a for a in drill.check(drill.taker if drill.taker is not None else NOBODY, drill.total, True)}
+    assert answer["checks_out"].mistake == "does_not_check_out"
+
+
+def test_leftover_under_scopa_asks_only_who():
+    drill = leftover_drill(1, "scopa")
+    assert drill.items == ("taker",) and drill.total is None and drill.checks_out is None
+    assert [a.item for a in drill.check(drill.taker if drill.taker is not None else NOBODY)] == ["taker"]
+
+
+@pytest.mark.parametrize("answers", [(5, None, None), ("0", None, None), (0, -1, None), (0, 2.5, None),
+                                     (0, 10, "yes"), (0, 10**6, None)])
+def test_leftover_hostile_answers_are_refused(answers):
+    with pytest.raises(EscobaError) as refused:
+        leftover_drill(0).check(*answers)
+    assert refused.value.code == "bad_answer"
+
+
+# ============================================================================================ escoba de mano
+def test_escoba_de_mano_tables():
+    counts = {0: 0, 1: 0, 2: 0}
+    for seed in range(80):
+        drill = escoba_de_mano_drill(seed)
+        total = sum(value(c.code) for c in drill.table)
+        expected = {15: 1, 30: 2}.get(total, 0)
+        assert len(drill.table) == 4 and drill.escobas == expected and drill.total == total
+        assert drill.side == (drill.dealer if expected else None)
+        counts[expected] += 1
+    assert all(n >= 8 for n in counts.values()), counts
+    twenty = [escoba_de_mano_drill(s, "escoba+escoba_de_mano_15_20") for s in range(40)]
+    assert any(d.total == 20 and d.escobas == 2 for d in twenty) and not any(d.total == 30 and d.escobas for d in
+                                                                              twenty)
+
+
+@pytest.mark.parametrize("seed, answers, item, mistake", [
+    (3, (1, 1), None, ""),                        # 2 + 6 + 1 + 6 = 15, dealt by side 2 (index 1)
+    (3, (0, NOBODY), "escobas", "missed"),
+    (3, (2, 1), "escobas", "two_not_one"),
+    (3, (1, 0), "side", "dealer_scores"),
+    (3, (1, NOBODY), "side", "somebody_scores"),
+    (2, (1, 0), "escobas", "figure_printed"),     # 2 + sota + 1 + 2 = 13; 15 with the sota as 10
+    (2, (0, 0), "side", "nobody_scores"),
+    (0, (1, 1), "escobas", "not_an_escoba"),      # 1 + 2 + 3 + 7 = 13, no face card
+])
+def test_escoba_de_mano_mistakes_are_named(seed, answers, item, mistake):
+    drill = escoba_de_mano_drill(seed)
+    judged = {a.item: a for a in drill.check(*answers)}
+    if item is None:
+        assert all(a.ok for a in judged.values())
+    else:
+        assert not judged[item].ok and judged[item].mistake == mistake
+
+
+def test_thirty_is_two_escobas():
+    drill = next(d for d in map(escoba_de_mano_drill, range(40)) if d.escobas == 2)
+    assert {a.item: a.mistake for a in drill.check(1, drill.dealer)}["escobas"] == "one_not_two"
+
+
+@pytest.mark.parametrize("answers", [(5, 0), (-1, 0), ("1", 0), (1, 2), (1, "x")])
+def test_escoba_de_mano_hostile_answers_are_refused(answers):
+    with pytest.raises(EscobaError):
+        escoba_de_mano_drill(3).check(*answers)
+
+
+# ================================================================================================== strategy
+def test_strategy_positions_are_real_turns_where_the_choice_matters():
+    for seed in range(6):
+        drill = strategy_drill(seed)
+        assert set(h.move for h in drill.ranking) == set(drill.view.legal_moves)
+        assert drill.ranking[0].loss == 0 and drill.ranking[-1].loss > STRATEGY_TOLERANCE
+        assert all(a.value >= b.value for a, b in zip(drill.ranking, drill.ranking[1:]))
+
+
+def test_strategy_judged_against_the_expert():
+    drill = strategy_drill(3)
+    best, worst = drill.ranking[0], drill.ranking[-1]
+    right = drill.check(best.move)
+    assert right.ok and right.mistake == "" and right.loss == 0 and right.best == best
+    wrong = drill.check(str(worst.move))  # a move as text works too
+    assert not wrong.ok and wrong.mistake == "costly" and wrong.loss == worst.loss
+    for hint in drill.ranking:  # right exactly when within the tolerance
+        assert drill.check((hint.move.card, hint.move.captured)).ok == (hint.loss <= STRATEGY_TOLERANCE)
+
+
+@pytest.mark.parametrize("move", ["8o", "1o+12c", "", "3o+3o", 7])
+def test_strategy_hostile_moves_are_refused(move):
+    with pytest.raises(EscobaError):
+        strategy_drill(3).check(move)
+
+
+# ========================================================================================= the escobas line
+def test_the_escobas_line_is_the_deals():
+    for seed in range(30):
+        drill = escobas_drill(seed)
+        record = drill.record
+        assert drill.escobas == record.escobas
+        sweeps = [0, 0]
+        for what, side, before, _card, taken in drill.captures:
+            if what != "leftover" and set(taken) == set(before):
+                sweeps[side] += 1 if what == "capture" else record.dealer_escobas
+        assert tuple(sweeps) == drill.escobas
+        assert drill.captures[-1][0] == "leftover" or not record.leftover or record.leftover_to is None
+
+
+@pytest.mark.parametrize("mistake", ["counted_leftover", "missed_escoba_de_mano", "wrong_count", "unanswered"])
+def test_escobas_mistakes_are_named(mistake):
+    for seed in range(200):
+        drill = escobas_drill(seed)
+        record = drill.record
+        given = list(drill.escobas)
+        if mistake == "counted_leftover" and record.leftover and record.leftover_to is not None:
+            side = record.leftover_to
+            given[side] += 1
+        elif mistake == "missed_escoba_de_mano" and record.dealer_escobas:
+            side = record.dealer % 2
+            given[side] -= record.dealer_escobas
+        elif mistake == "wrong_count":
+            side = 0
+            given[0] += 3
+        elif mistake == "unanswered":
+            side = 1
+            given[1] = None
+        else:
+            continue
+        judged = drill.check(given)
+        assert not judged[side].ok and judged[side].mistake == mistake
+        assert judged[1 - side].ok
+        return
+    pytest.fail(f"no deal of the first 200 seeds shows {mistake}")
+
+
+@pytest.mark.parametrize("given", [[1], [1, 2, 3], [-1, 0], ["1", 0], [1.0, 0], "12", None])
+def test_escobas_hostile_answers_are_refused(given):
+    with pytest.raises(EscobaError):
+        escobas_drill(3).check(given)
+
+
+# ======================================================================================= the end of a game
+@given(seeds)
+def test_the_end_of_a_game_follows_the_tie_rule(seed):
+    drill = game_end_drill(seed)
+    a, b = drill.totals
+    # RULES.md §6: add first; the highest total past the target wins; a shared highest total plays on
+    expected = None if max(a, b) < 21 or a == b else (0 if a > b else 1)
+    assert drill.winner == expected and drill.check(expected if expected is not None else "another_deal").ok
+
+
+def test_every_situation_comes_up():
+    kinds = set()
+    for seed in range(60):
+        drill = game_end_drill(seed)
+        a, b = drill.totals
+        kinds.add("none" if max(a, b) < 21 else "tie" if a == b else "both" if min(a, b) >= 21 else "one")
+    assert kinds == {"none", "tie", "both", "one"}
+
+
+@pytest.mark.parametrize("find, answer, mistake", [
+    (lambda d: d.winner is None and max(d.totals) >= 21, 0, "tie_plays_on"),
+    (lambda d: max(d.totals) < 21, 1, "not_reached"),
+    (lambda d: d.winner is not None and min(d.totals) >= 21, "loser", "highest_wins"),
+    (lambda d: d.winner is not None, "another_deal", "someone_won"),
+    (lambda d: d.winner is not None and min(d.totals) < 21, "loser", "wrong_side"),
+    (lambda d: True, None, "unanswered"),
+])
+def test_end_of_game_mistakes_are_named(find, answer, mistake):
+    drill = next(d for d in map(game_end_drill, range(100)) if find(d))
+    if answer == "loser":
+        answer = 1 - drill.winner
+    judged = drill.check(answer)
+    assert not judged.ok and judged.mistake == mistake
+
+
+def test_scopa_plays_to_11():
+    drill = game_end_drill(3, "scopa")
+    assert drill.target == 11 and all(2 <= b < 11 for b in drill.before)
+
+
+@pytest.mark.parametrize("answer", [2, -1, "0", "nobody", 1.0])
+def test_end_of_game_hostile_answers_are_refused(answer):
+    with pytest.raises(EscobaError):
+        game_end_drill(3).check(answer)
+
+
+# ============================================================================================ the widgets
+def test_the_leftover_drill_in_the_widget():
+    widget = Drill("leftover", seed=0, lang="es")
+    view = widget.view
+    assert view.table_row.cards == ["12b"]
+    assert "Bando 1 juega el rey de bastos: se queda en la mesa.</li></ol>" in view.plays.value
+    assert [label for label, _v in view.taker.options] == ["elige…", "Bando 1", "Bando 2", "Nadie"]
+    view.taker.value = "0"          # the side that played last
+    view.total_box.value = "12"     # the king counted as 12
+    view.checks.value = "yes"
+    widget.check_button.click()
+    assert widget.status.message.split("\n") == [
+        "1 de 3 bien.",
+        "No es así: Bando 1 jugó el último, pero dejó la carta en la mesa. Las cartas que quedan son del último "
+        "bando que se llevó una baza: Bando 2.",
+        "Suma: has contado las figuras por el número que llevan; para sumar, la sota vale 8, el caballo 9 y el rey "
+        "10: 10.",
+        "Comprobación: bien, 10 = 15 × 0 + 10, así que cuadra."]
+    view.taker.value, view.total_box.value = "1", "10"
+    assert widget.model.result is None  # a changed answer clears the verdict
+    widget.check_button.click()
+    assert widget.status.message.split("\n")[0] == "3 de 3 bien."
+    view.total_box.value = "diez"
+    widget.check_button.click()
+    assert "Escribe la suma como un número entero, por ejemplo 25." in widget.status.message
+    widget.answer_button.click()
+    assert "Suman 10 = 10 = 15 × 0 + 10." in widget.answer_box.children[0].value
+
+
+def test_the_escoba_de_mano_drill_in_the_widget():
+    widget = Drill("escoba_de_mano", seed=2, lang="en")  # 2e 10e 1b 2b: 13, or 15 counting the jack as 10
+    view = widget.view
+    assert view.table_row.cards == ["2e", "10e", "1b", "2b"]
+    view.escobas.value, view.side.value = "1", "0"
+    widget.check_button.click()
+    assert widget.status.message.split("\n") == [
+        "0 of 2 right.",
+        "Escobas: careful with the face cards: the jack is worth 8, the knight 9 and the king 10. 2 + 8 + 1 + 2 = "
+        "13: no escoba de mano.",
+        "For whom: nobody, as there is no escoba de mano here."]
+    view.escobas.value, view.side.value = "0", "none"
+    widget.check_button.click()
+    assert widget.status.message.split("\n")[0] == "2 of 2 right."
+    widget.seed = 3  # 2 + 6 + 1 + 6 = 15, dealt by Side 2
+    view.escobas.value, view.side.value = "1", "0"
+    widget.check_button.click()
+    assert "For whom: the escoba de mano is always the dealer's: Side 2 dealt." in widget.status.message
+
+
+def test_the_strategy_drill_in_the_widget():
+    widget = Drill("strategy", seed=3, lang="es")
+    drill = widget.model.drill
+    view = widget.view
+    assert view.hand_row.cards == [c.code for c in drill.hand] and view.table_row.cards == [c.code for c in drill.table]
+    assert {row["id"] for row in view.moves.rows} == {str(h.move) for h in drill.ranking}
+    widget.check_button.click()
+    assert widget.status.message == "Primero elige una jugada de la lista."
+    view.moves.selected = str(drill.ranking[-1].move)   # as a click in the list does
+    widget.check_button.click()
+    lines = widget.status.message.split("\n")
+    assert lines[0] == "No es la mejor: pierde unos 1,0 puntos frente a la jugada del experto."
+    assert lines[1].startswith("Tu jugada: ") and "8" in lines[1] and lines[2].startswith("Mejor: el cinco de bastos")
+    view.moves.selected = str(drill.ranking[0].move)
+    widget.check_button.click()
+    assert widget.status.message.startswith("Bien: es la jugada del experto.\nPor qué: ")
+    widget.answer_button.click()
+    ranking = widget.answer_box.children[0]
+    assert [row["id"] for row in ranking.rows] == [str(h.move) for h in drill.ranking]
+    assert [row.get("tone") for row in ranking.rows] == ["good" if h.loss <= STRATEGY_TOLERANCE else ""
+                                                         for h in drill.ranking]
+
+
+def test_the_escobas_drill_in_the_widget():
+    widget = Drill("escobas", seed=3, lang="en")
+    drill = widget.model.drill
+    assert len(widget.view.captures.rows) == len(drill.captures)
+    assert widget.view.captures.rows[-1]["label"].endswith("Side 1 takes the cards left at the end.")
+    first, second = widget.view.boxes_of
+    first.value, second.value = "1", "one"
+    widget.check_button.click()
+    assert widget.status.message.split("\n") == [
+        "0 of 2 right.",
+        "Side 1: 0. Taking the cards left at the end is never an escoba, even when it empties the table.",
+        "Side 2: write a whole number, like 2."]
+    first.value, second.value = "0", "1"
+    widget.check_button.click()
+    assert widget.status.message.split("\n") == ["2 of 2 right.", "Side 1: right, 0.", "Side 2: right, 1."]
+
+
+def test_the_end_of_game_drill_in_the_widget():
+    widget = Drill("game_end", seed=3, lang="es", names=["Ana", "Luis"])
+    view = widget.view
+    assert "<td>16</td><td>20</td>" in view.points_table.value and "<td>5</td><td>1</td>" in view.points_table.value
+    assert [label for label, _v in view.winner.options] == ["elige…", "Gana Ana", "Gana Luis",
+                                                            "Nadie todavía: otra mano"]
+    view.winner.value = "1"
+    widget.check_button.click()
+    assert widget.status.message.split("\n") == [
+        "No es así: los dos tienen 21, el total más alto, así que todavía no gana nadie: se juega otra mano, y las "
+        "que hagan falta hasta que un solo bando tenga el total más alto.",
+        "Ana: 16 + 5 = 21; Luis: 20 + 1 = 21: empate en cabeza, así que se juega otra mano."]
+    view.winner.value = "another_deal"
+    widget.check_button.click()
+    assert widget.status.message.startswith("Bien.\n")
+
+
+@pytest.mark.parametrize("kind", NEW)
+def test_every_new_kind_switches_reuses_and_shows_its_answer(kind):
+    widget = Drill("captures", seed=5, lang="en")
+    widget.kind = kind
+    assert widget.view.kind == kind and widget.model.drill == make_drill(kind, 5)
+    controls = widget.position.children
+    widget.new_button.click()
+    assert widget.seed == 6 and widget.position.children == controls  # the same layout: the same controls
+    widget.answer_button.click()
+    assert widget.answer_box.children and widget.answer_button.description == "Hide the answer"
+    widget.check_button.click()  # nothing answered: each question says so, nothing raises
+    assert widget.status.message and "Something went wrong" not in widget.status.message
+
+
+# ================================================================================================ properties
+@given(seeds)
+def test_a_leftover_checks_out_exactly_when_it_is_the_deals(seed):
+    drill = leftover_drill(seed)
+    # RULES.md §4: every capture takes a multiple of 15 and the deck sums to 220, so the real leftover is 10 mod 15
+    assert sum(value(c.code) for c in drill.record.leftover) % 15 == 10
+    assert drill.checks_out == (drill.table == tuple(sorted(drill.record.leftover)))
+    assert drill.check(drill.taker if drill.taker is not None else NOBODY, drill.total, drill.checks_out)[0].ok
+
+
+@given(seeds, st.sampled_from(["escoba", "escoba+escoba_de_mano_15_20"]))
+def test_an_escoba_de_mano_is_judged_by_the_totals_of_the_rules(seed, rules):
+    drill = escoba_de_mano_drill(seed, rules)
+    total = sum(value(c.code) for c in drill.table)
+    two = 20 if rules.endswith("15_20") else 30
+    assert drill.escobas == (1 if total == 15 else 2 if total == two else 0)
+    assert all(a.ok for a in drill.check(drill.escobas, drill.dealer if drill.escobas else NOBODY))
+

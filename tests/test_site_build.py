@@ -1,0 +1,101 @@
+"""build-site without building: its arguments, its lock file's choices, and the app's changes for the browser.
+The site itself is built and opened in Chromium by tests/site/ (``pytest -m site``)."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+import pytest
+
+from escoba_tutor import site_build
+from escoba_tutor.cli import main
+from escoba_tutor.errors import EscobaError
+from escoba_tutor.game import MAX_SEED
+from escoba_tutor.widgets import Drill, Page
+
+
+def fake_wheel(folder, name, version="1.0", requires=(), top="pkg"):
+    path = folder / f"{name.replace('-', '_')}-{version}-py3-none-any.whl"
+    info = f"{name.replace('-', '_')}-{version}.dist-info"
+    metadata = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n" + "".join(
+        f"Requires-Dist: {r}\n" for r in requires)
+    with zipfile.ZipFile(path, "w") as wheel:
+        wheel.writestr(f"{info}/METADATA", metadata)
+        wheel.writestr(f"{top}/__init__.py", "")
+    return path
+
+
+@pytest.fixture
+def pyodide_lock(tmp_path):
+    path = tmp_path / "npm-lock.json"
+    path.write_text(json.dumps({"info": {"python": "3.12.7", "version": "0.27.6"}, "packages": {"numpy": {}}}))
+    return path
+
+
+def test_the_lock_lists_only_the_given_wheels_and_leaves_the_server_out(tmp_path, pyodide_lock):
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    out = tmp_path / "out"
+    out.mkdir()
+    given = [
+        fake_wheel(wheels, "escoba-tutor", requires=["babel>=2.12", "voila>=0.5", "ipykernel>=6",
+                                                     "pywin32; sys_platform == 'win32'"], top="escoba_tutor"),
+        fake_wheel(wheels, "babel", top="babel"),
+        site_build._stand_in_wheel("sqlite3", wheels),
+    ]
+    left_out = site_build.write_lock(pyodide_lock, given, out)
+    lock = json.loads((out / "pyodide-lock.json").read_text())
+    assert sorted(lock["packages"]) == ["babel", "escoba-tutor", "sqlite3"]  # Pyodide's own numpy is gone
+    assert lock["packages"]["escoba-tutor"]["depends"] == ["babel"]
+    assert lock["packages"]["escoba-tutor"]["imports"] == ["escoba_tutor"]
+    assert sorted(left_out["escoba-tutor"]) == ["ipykernel", "voila"]  # the win32-only one never applies
+    for entry in lock["packages"].values():
+        assert (out / entry["file_name"]).is_file()
+    with zipfile.ZipFile(out / "sqlite3-1.0.0-py3-none-any.whl") as stand_in:
+        assert stand_in.testzip() is None and any(n.endswith("RECORD") for n in stand_in.namelist())
+
+
+def test_a_requirement_the_site_does_not_carry_stops_the_build(tmp_path, pyodide_lock):
+    wheel = fake_wheel(tmp_path, "escoba-tutor", requires=["numpy>=2"], top="escoba_tutor")
+    with pytest.raises(EscobaError, match="escoba-tutor needs numpy in the browser"):
+        site_build.write_lock(pyodide_lock, [wheel], tmp_path)
+
+
+def test_build_site_refuses_a_folder_that_is_not_empty(tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("keep me")
+    assert main(["build-site", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "argument DIR" in err and "is not an empty folder" in err and "Traceback" not in err
+    assert (tmp_path / "notes.txt").read_text() == "keep me"
+
+
+def test_missing_build_tools_name_the_extra_to_install(tmp_path, capsys, monkeypatch):
+    real = site_build.importlib.util.find_spec
+    monkeypatch.setattr(site_build.importlib.util, "find_spec",
+                        lambda name, *a: None if name == "voici_core" else real(name, *a))
+    assert main(["build-site", str(tmp_path / "site")]) == 1
+    err = capsys.readouterr().err
+    assert 'pip install "escoba-tutor[site]"' in err and "voici-core" in err and "Traceback" not in err
+    assert not (tmp_path / "site").exists()
+
+
+def test_the_connection_watch_says_nothing_where_python_runs_in_the_browser(monkeypatch):
+    assert Page("es").connection_watch().server is True
+    monkeypatch.setattr("sys.platform", "emscripten")
+    watch = Page("es").connection_watch()
+    assert watch.server is False
+    assert watch.get_state()["server"] is False  # what the browser side reads
+
+
+def test_no_widget_state_holds_a_number_the_browser_turns_into_a_bigint():
+    assert MAX_SEED < 2**53 - 1
+    todo, seen = [Drill(kind="captures", seed=MAX_SEED, lang="en")], 0
+    while todo:  # the drill and every widget inside it, as the browser receives them
+        widget = todo.pop()
+        state = widget.get_state()
+        numbers = [v for v in state.values() if isinstance(v, int) and not isinstance(v, bool)]
+        assert all(abs(v) < 2**53 - 1 for v in numbers), state
+        seen += MAX_SEED in numbers
+        todo += list(getattr(widget, "children", ()))
+    assert seen  # the seed box holds the largest seed, and may
