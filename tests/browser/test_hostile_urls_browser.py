@@ -31,9 +31,9 @@ CASES = [
     ("es", "seed=abc", "El número de posición «abc» no vale", "dos de copas"),
     ("es", "seed=%C2%B2", "El número de posición «²» no vale", "dos de copas"),
     ("es", "seed=3&seed=4", "«seed» aparece más de una vez", "dos de copas"),
-    ("es", f"table={FIFTY_CARDS}", "1o está escrita dos veces", "dos de copas"),
-    ("es", "table=1o+4b&hand=4b", "4b está a la vez en la mano y en la mesa", "cinco de oros"),
-    ("en", "table=1o+4b&hand=4b", "4b is both in the hand and on the table", "five of coins"),
+    ("es", f"table={FIFTY_CARDS}", "el as de oros está dos veces", "dos de copas"),
+    ("es", "table=1o+4b&hand=4b", "el cuatro de bastos está a la vez en la mano y en la mesa", "cinco de oros"),
+    ("en", "table=1o+4b&hand=4b", "the four of clubs is both in the hand and on the table", "five of coins"),
     ("en", "hand=" + quote("7\u200do") + "+%F0%9F%82%A1", "“🂡” is not a card", "five of coins"),
     ("en", "seed=1&" + "x=y&" * 600, "The address is too long", "two of cups"),
 ]
