@@ -46,8 +46,7 @@ from .scoring import DealFacts, DealScore, score_piles
 __all__ = ["Move", "Game", "PlayerView", "DealRecord", "PlayRecord", "DealStarted", "EscobaDeMano",
            "CardsDealt", "Play", "HandEscoba", "LeftoverTaken", "DealScored", "GameWon", "MAX_SEED", "SIDES"]
 
-MAX_SEED = 2**53 - 2  # the largest integer every browser side keeps as a plain number (Pyodide sends 2**53 - 1 as a
-#                     BigInt, which widget state cannot carry)
+MAX_SEED = 2**53 - 1  # the largest integer a browser's JSON keeps exactly
 _by_index = attrgetter("index")
 _NO_CARDS: frozenset[Card] = frozenset()
 _bit_of = attrgetter("bit")

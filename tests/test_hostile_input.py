@@ -208,7 +208,7 @@ def test_a_page_adds_the_connection_watch_in_its_language():
     watch = box.children[-1]
     assert isinstance(watch, ConnectionWatch)
     assert watch.texts["reload"] == "Reload the page"
-    assert Page("es", query="").connection_watch().texts["reload"] == "Recargar la página"
+    assert Page("es", query="").connection_watch().texts["reload"] == "Volver a cargar la página"
 
 
 # --------------------------------------------------------------------------------------------- widget fields

@@ -151,7 +151,7 @@ class Page:
         return value
 
     def seed(self, default: int | None) -> int | None:
-        """``?seed=N``, a whole number from 0 to MAX_SEED (2**53 - 2); otherwise ``default``."""
+        """``?seed=N``, a whole number from 0 to MAX_SEED (2**53 - 1); otherwise ``default``."""
         raw = self._raw("seed")
         if raw is None or raw == "":
             return default
