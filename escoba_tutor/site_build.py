@@ -56,7 +56,7 @@ KERNEL_WHEELS = (
 )
 
 #: escoba-tutor's requirements that only the server needs: the browser has its own kernel and no Voilà.
-SERVER_ONLY = frozenset({"voila", "ipykernel"})
+SERVER_ONLY = frozenset({"voila", "ipykernel", "jupyter-server", "tornado"})
 
 #: Requirements of third-party wheels that are not installed in the browser: the notebook-side extensions of
 #: ipywidgets (the site carries their JavaScript instead) and the widget frontends' Python packages.
@@ -263,6 +263,27 @@ def _pages(lessons: Path, content: Path) -> list[str]:
     return written
 
 
+#: The page's query string for the kernel. Under Voilà the kernel finds it in ``QUERY_STRING`` (widgets/page.py
+#: reads it there); Voici starts the kernel without it. This runs before the app's bundle reads the page's
+#: settings, and adds it to the environment Pyodide starts Python with (``loadPyodideOptions.env``).
+_ADDRESS_TO_KERNEL = f"""
+<script>
+(function () {{
+  var data = document.getElementById("jupyter-config-data");
+  try {{
+    var config = JSON.parse(data.textContent);
+    var plugins = config.litePluginSettings = config.litePluginSettings || {{}};
+    var kernel = plugins["{_KERNEL_PLUGIN}"] = plugins["{_KERNEL_PLUGIN}"] || {{}};
+    var options = kernel.loadPyodideOptions = kernel.loadPyodideOptions || {{}};
+    options.env = Object.assign({{}}, options.env, {{QUERY_STRING: location.search.slice(1)}});
+    data.textContent = JSON.stringify(config);
+  }} catch (error) {{
+    console.error("escoba-tutor: the address's settings could not be passed on", error);
+  }}
+}})();
+</script>"""
+
+
 def _fix_page(page: Path) -> None:
     """Voici writes the kernel's settings into each page with URLs relative to the page's own address, where
     the files are not: make them relative to the site's root (the page's ``baseUrl``), so the site works under
@@ -284,19 +305,20 @@ def _fix_page(page: Path) -> None:
     settings["pipliteUrls"] = [from_root(url) for url in settings.get("pipliteUrls", [])]
     settings["disablePyPIFallback"] = True
     blob = json.dumps(config, indent=1).replace("</", "<\\/")
-    text = text[: match.start(2)] + blob + text[match.end(2):]
+    text = text[: match.start(2)] + blob + match.group(3) + _ADDRESS_TO_KERNEL + text[match.end(3):]
     fonts = base + "static/fontawesome/"
     text = _CDN_FONT_AWESOME.sub(lambda m: fonts if m.group(0).endswith("/") else fonts + "css/all.min.css", text)
     page.write_text(text, encoding="utf-8")
 
 
 def _landing(site: Path) -> None:
-    """The site's root: the Spanish landing page, or the English one with ``?lang=en``."""
+    """The site's root: the Spanish landing page, or the English one with ``?lang=en``, keeping the address's
+    other settings (``?lang=en&seed=7``), as the served app's ``/`` does."""
     (site / "index.html").write_text(
         "<!DOCTYPE html>\n<html lang='es'><head><meta charset='utf-8'><title>Escoba</title>\n"
-        "<meta http-equiv='refresh' content='0; url=voici/render/es/index.html'>\n"
-        "<script>if (/[?&]lang=en(&|$)/.test(location.search)) "
-        "location.replace('voici/render/en/index.html');</script></head>\n"
+        "<script>location.replace('voici/render/' + (/[?&]lang=en(&|$)/.test(location.search) ? 'en' : 'es') + "
+        "'/index.html' + location.search);</script>\n"
+        "<noscript><meta http-equiv='refresh' content='0; url=voici/render/es/index.html'></noscript></head>\n"
         "<body><p><a href='voici/render/es/index.html'>Escoba: el curso</a> · "
         "<a href='voici/render/en/index.html' lang='en'>Escoba: the course</a></p></body></html>\n",
         encoding="utf-8")

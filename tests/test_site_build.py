@@ -13,6 +13,7 @@ from escoba_tutor.cli import main
 from escoba_tutor.errors import EscobaError
 from escoba_tutor.game import MAX_SEED
 from escoba_tutor.widgets import Drill, Page
+from escoba_tutor.widgets.seeds import MAX_WIDGET_SEED
 
 
 def fake_wheel(folder, name, version="1.0", requires=(), top="pkg"):
@@ -88,16 +89,36 @@ def test_the_connection_watch_says_nothing_where_python_runs_in_the_browser(monk
     assert watch.get_state()["server"] is False  # what the browser side reads
 
 
-@pytest.mark.xfail(strict=True, reason="MAX_SEED stays 2**53 - 1 (drill and simulate seeds are derived from it): the "
-                   "site still has to keep the widgets' seed boxes below it")
-def test_no_widget_state_holds_a_number_the_browser_turns_into_a_bigint():
-    assert MAX_SEED < 2**53 - 1
-    todo, seen = [Drill(kind="captures", seed=MAX_SEED, lang="en")], 0
-    while todo:  # the drill and every widget inside it, as the browser receives them
+def widget_numbers(root) -> list[int]:
+    """Every whole number in the state of ``root`` and of every widget inside it, as the browser receives them."""
+    todo, numbers = [root], []
+    while todo:
         widget = todo.pop()
         state = widget.get_state()
-        numbers = [v for v in state.values() if isinstance(v, int) and not isinstance(v, bool)]
-        assert all(abs(v) < 2**53 - 1 for v in numbers), state
-        seen += MAX_SEED in numbers
+        numbers += [v for v in state.values() if isinstance(v, int) and not isinstance(v, bool)]
         todo += list(getattr(widget, "children", ()))
-    assert seen  # the seed box holds the largest seed, and may
+    return numbers
+
+
+def test_no_widget_state_holds_a_number_the_browser_turns_into_a_bigint():
+    assert MAX_WIDGET_SEED == MAX_SEED - 1 < 2**53 - 1  # the engine keeps its largest seed; widgets stop short
+    drill = Drill(kind="captures", seed=MAX_WIDGET_SEED, lang="en")
+    numbers = widget_numbers(drill)
+    assert all(abs(v) < 2**53 - 1 for v in numbers), numbers
+    assert MAX_WIDGET_SEED in numbers  # the seed box holds the largest seed a widget takes, and may
+    assert drill.seed_box.max == MAX_WIDGET_SEED
+    drill.new_position()  # past the largest: back to 0, never up to the engine's MAX_SEED
+    assert drill.seed == 0
+
+
+def test_a_drill_given_the_engines_largest_seed_says_so_instead_of_breaking_the_page():
+    drill = Drill(kind="captures", seed=MAX_SEED, lang="en")
+    assert all(abs(v) < 2**53 - 1 for v in widget_numbers(drill))
+    assert "Check the exercise: an exercise number is a whole number" in drill.status.message
+
+
+def test_the_address_seed_stops_where_the_widgets_do():
+    assert Page("en", query=f"seed={MAX_WIDGET_SEED}").seed(0) == MAX_WIDGET_SEED
+    page = Page("en", query=f"seed={MAX_SEED}")
+    assert page.seed(5) == 5
+    assert page.problems == [("seed", "bad_seed", {"value": str(MAX_SEED), "max": MAX_WIDGET_SEED})]

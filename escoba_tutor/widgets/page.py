@@ -45,10 +45,10 @@ import traitlets as t
 
 from ..cards import parse_cards
 from ..errors import EscobaError
-from ..game import MAX_SEED
 from ..rules import ESCOBA, Rules, rules_by_name
 from .capture_table import MAX_HAND, MAX_TABLE, error_text
 from .i18n import LANGUAGES, N_, Translator, normalize_language
+from .seeds import MAX_WIDGET_SEED
 
 __all__ = ["Page", "page", "ConnectionWatch", "current_page", "show_capture_table", "show_hints", "show_setenta",
            "show_score_sheet", "show_drill", "show_game", "show_tournament"]
@@ -151,13 +151,13 @@ class Page:
         return value
 
     def seed(self, default: int | None) -> int | None:
-        """``?seed=N``, a whole number from 0 to MAX_SEED (2**53 - 1); otherwise ``default``."""
+        """``?seed=N``, a whole number from 0 to MAX_WIDGET_SEED (2**53 - 2); otherwise ``default``."""
         raw = self._raw("seed")
         if raw is None or raw == "":
             return default
         digits = raw.strip()
-        if not _WHOLE_NUMBER.fullmatch(digits) or int(digits) > MAX_SEED:
-            self.problems.append(("seed", "bad_seed", {"value": raw[:24], "max": MAX_SEED}))
+        if not _WHOLE_NUMBER.fullmatch(digits) or int(digits) > MAX_WIDGET_SEED:
+            self.problems.append(("seed", "bad_seed", {"value": raw[:24], "max": MAX_WIDGET_SEED}))
             return default
         return int(digits)
 

@@ -14,13 +14,14 @@ import ipywidgets as w
 from traitlets import Any, Bool, Dict, HasTraits, Int, List, Unicode, link, observe, validate
 
 from ...cards import Card, as_card
-from ...drills import KINDS, MAX_SEED, make_drill
+from ...drills import KINDS, make_drill
 from ...errors import EscobaError
 from ...rules import ESCOBA, Rules, as_rules
 from ..i18n import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from ..primitives import LiveRegion
 from ..safety import guarded
 from ..score_sheet import error_dict, join_words, problem_text, side_names, translated
+from ..seeds import MAX_WIDGET_SEED
 
 __all__ = ["Drill", "DrillModel", "KindView", "VIEWS", "the_card", "the_cards", "close_tree", "choice_box",
            "read_number", "fill_row"]
@@ -146,6 +147,9 @@ class DrillModel(HasTraits):
 
     def _update(self) -> None:
         try:
+            if type(self.seed) is int and self.seed > MAX_WIDGET_SEED:  # the page could not show it (seeds.py)
+                raise EscobaError(f"a drill seed is at most {MAX_WIDGET_SEED} in a widget, not {self.seed}",
+                                  code="bad_seed", value=str(self.seed)[:24])
             drill = make_drill(self.kind, self.seed, as_rules(self.rules))
         except EscobaError as error:
             self.error = error_dict(error)
@@ -161,7 +165,7 @@ class DrillModel(HasTraits):
     def new_position(self) -> None:
         """The next exercise: seed + 1 (kept if the seed is not valid now)."""
         seed = self.drill.seed if self.drill is not None else 0
-        self.seed = seed + 1 if seed < MAX_SEED else 0
+        self.seed = seed + 1 if seed < MAX_WIDGET_SEED else 0
 
     def add_capture(self, taken) -> str:
         """Add a capture the learner built (table cards) to ``built``. Returns ``added``, ``empty``,
@@ -303,7 +307,7 @@ class Drill(w.VBox):
         super().__init__(**kwargs)
         self.add_class("escoba-drill")
         self.title = w.HTML()
-        self.seed_box = w.BoundedIntText(min=0, max=MAX_SEED, layout=w.Layout(width="auto"),
+        self.seed_box = w.BoundedIntText(min=0, max=MAX_WIDGET_SEED, layout=w.Layout(width="auto"),
                                          style={"description_width": "initial"})
         self.new_button = w.Button(icon="random")
         self.task = w.HTML()
