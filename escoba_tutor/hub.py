@@ -22,12 +22,13 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from datetime import datetime, timezone
 from urllib.parse import urlsplit
 
 from .errors import EscobaError
 
-__all__ = ["hub_settings", "main"]
+__all__ = ["hub_settings", "main", "ActivityReport"]
 
 NEEDED = ("JUPYTERHUB_SERVICE_URL", "JUPYTERHUB_SERVICE_PREFIX", "JUPYTERHUB_API_TOKEN", "JUPYTERHUB_API_URL")
 
@@ -92,48 +93,77 @@ def identity_provider_class(prefix: str):
     return HubIdentityProvider
 
 
+class ActivityReport:
+    """What the course server tells the hub of its last activity (``JUPYTERHUB_ACTIVITY_URL``).
+
+    The hub's idle culler goes by the last activity the hub knows of. The hub marks a server active when it asks
+    for it to start; a server that takes long to start (a class logging in together on a busy machine) would look
+    idle for all that time and be culled as soon as it is up, before its student's page opens. So the server's own
+    start counts as activity, and is reported at once; after that, its kernels' last use (a student clicking in a
+    lesson: widget messages the hub's proxy never sees).
+
+    >>> from datetime import datetime, timezone
+    >>> started = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)
+    >>> report = ActivityReport({"JUPYTERHUB_API_TOKEN": "t"}, started)
+    >>> report.latest([])
+    datetime.datetime(2026, 12, 1, 10, 0, tzinfo=datetime.timezone.utc)
+    >>> report.body(report.latest([datetime(2026, 12, 1, 10, 5)]))   # a kernel's time, naive (UTC)
+    '{"servers": {"": {"last_activity": "2026-12-01T10:05:00Z"}}, "last_activity": "2026-12-01T10:05:00Z"}'
+    """
+
+    def __init__(self, env: Mapping[str, str], started: datetime) -> None:
+        self.url, self.token = env.get("JUPYTERHUB_ACTIVITY_URL"), env["JUPYTERHUB_API_TOKEN"]
+        self.server_name = env.get("JUPYTERHUB_SERVER_NAME", "")
+        self.started = _utc(started)
+        self.last_sent: datetime | None = None
+
+    def latest(self, kernel_times: Iterable[datetime | None]) -> datetime:
+        return max([self.started, *(_utc(when) for when in kernel_times if when is not None)])
+
+    def body(self, last: datetime) -> str:
+        import json
+
+        stamp = last.isoformat().replace("+00:00", "Z")
+        return json.dumps({"servers": {self.server_name: {"last_activity": stamp}}, "last_activity": stamp})
+
+    async def send(self, kernel_times: Iterable[datetime | None], log) -> None:
+        """Tell the hub, when there is something new to tell (else the server ages towards culling)."""
+        from tornado.httpclient import AsyncHTTPClient, HTTPRequest
+
+        last = self.latest(kernel_times)
+        if not self.url or (self.last_sent is not None and last <= self.last_sent):
+            return
+        try:
+            await AsyncHTTPClient().fetch(HTTPRequest(self.url, method="POST", body=self.body(last), request_timeout=20,
+                                                      headers={"Authorization": f"token {self.token}",
+                                                               "Content-Type": "application/json"}))
+            self.last_sent = last
+        except Exception as error:  # noqa: BLE001 - the hub busy or restarting: tell it next time
+            log.warning("could not tell the hub of the last activity: %s", error)
+
+
+def _utc(when: datetime) -> datetime:
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+
+
 def report_activity(app_class, env: Mapping[str, str], every_s: float):
-    """The app class, telling the hub every ``every_s`` seconds when a student last used a kernel.
-
-    The hub's idle culler goes by the last activity the hub knows of. Its proxy notes requests, not the widget
-    messages on an open kernel websocket, so a student clicking away in a lesson would look idle and lose their
-    server: the course server reports its kernels' last activity itself, as Jupyter's own single-user server
-    does (``JUPYTERHUB_ACTIVITY_URL``)."""
-    import json
-    from datetime import timezone
-
-    from tornado.httpclient import AsyncHTTPClient, HTTPRequest
-    from tornado.ioloop import PeriodicCallback
-
-    url, token, server_name = env.get("JUPYTERHUB_ACTIVITY_URL"), env["JUPYTERHUB_API_TOKEN"], env.get(
-        "JUPYTERHUB_SERVER_NAME", "")
+    """The app class, telling the hub of its start at once, then every ``every_s`` seconds when a student last
+    used a kernel (:class:`ActivityReport`), as Jupyter's own single-user server does."""
+    from tornado.ioloop import IOLoop, PeriodicCallback
 
     class HubReportingApp(app_class):
-        _last_sent = None
-
         def init_handlers(self):
             handlers = super().init_handlers()
-            if url:
+            self.activity = ActivityReport(env, datetime.now(timezone.utc))
+            if self.activity.url:
+                IOLoop.current().add_callback(self.send_activity)  # the start itself, as soon as the loop runs
                 PeriodicCallback(self.send_activity, every_s * 1000).start()
             return handlers
 
-        def last_kernel_activity(self):
+        async def send_activity(self) -> None:
             times = [getattr(self.kernel_manager.get_kernel(kernel_id), "last_activity", None)
                      for kernel_id in self.kernel_manager.list_kernel_ids()]
-            return max((when for when in times if when is not None), default=None)
-
-        async def send_activity(self) -> None:
-            last = self.last_kernel_activity()
-            if last is None or (self._last_sent is not None and last <= self._last_sent):
-                return  # nothing new: the hub keeps what it knew, and the server ages towards culling
-            stamp = (last if last.tzinfo else last.replace(tzinfo=timezone.utc)).isoformat().replace("+00:00", "Z")
-            body = json.dumps({"servers": {server_name: {"last_activity": stamp}}, "last_activity": stamp})
-            try:
-                await AsyncHTTPClient().fetch(HTTPRequest(url, method="POST", body=body, request_timeout=20, headers={
-                    "Authorization": f"token {token}", "Content-Type": "application/json"}))
-                self._last_sent = last
-            except Exception as error:  # noqa: BLE001 - the hub busy or restarting: tell it next time
-                self.log.warning("could not tell the hub of the last activity: %s", error)
+            await self.activity.send(times, self.log)
 
     return HubReportingApp
 

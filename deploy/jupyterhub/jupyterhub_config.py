@@ -90,6 +90,10 @@ c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
 
 # -------------------------------------------------------------------------------------- stopping idle servers
+# The hub counts a server's activity from the moment it was asked to start it, so a server that is slow to start
+# (a class logging in together) would look idle for its whole start-up and be culled as soon as it is up. The
+# course server reports its own start to the hub at once (escoba_tutor/hub.py), and its kernels' use every
+# minute after; still, keep the idle time well above the longest start (Spawner.start_timeout + http_timeout, above).
 cull_timeout = int(os.environ.get("ESCOBA_HUB_CULL_TIMEOUT", "1200"))
 c.JupyterHub.services = [{
     "name": "idle-culler",

@@ -6,7 +6,8 @@ first time) is reached by a school's host name, ``aula.escoba.test``, which Chro
 name the proxy passes on to each student's course server, which must allow it (the host allow-list) and no
 other. Three students log in, land on the Spanish landing page under ``/user/<name>/``, answer a capture over the
 kernel websocket and follow a link to a lesson; every request their pages make stays on the hub and none fails.
-Then they leave, and the idle culler stops their servers.
+One student's server takes longer to start than the idle time, and is not culled for it. Then they leave, and
+the idle culler stops their servers.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ SHIPPED = ROOT / "deploy" / "jupyterhub" / "jupyterhub_config.py"
 PROXY_DIR = ROOT / ".cache" / "configurable-http-proxy"  # the test's own npm folder
 SCHOOL_HOST = "aula.escoba.test"
 STUDENTS = ("ana", "bruno", "carmen")
+SLOW_STUDENT = "bruno"  # whose server takes longer to start than the idle time
 CULL_TIMEOUT = 40  # seconds idle before the culler stops a student's server (a busy machine draws a lesson slowly)
 WAIT = 60_000  # ms for what the page shows: the machine may be busy
 WATCH_TOKEN = "escoba-hub-test-" + os.urandom(8).hex()
@@ -85,6 +87,14 @@ c.JupyterHub.cookie_secret_file = {folder!r} + "/cookie_secret"
 c.JupyterHub.last_activity_interval = 3
 c.JupyterHub.services[0]["command"] = [sys.executable, "-m", "jupyterhub_idle_culler",
                                        "--timeout={cull}", "--cull-every=4"]
+# one student's server is slow to start, longer than the idle time (a class logging in on a busy machine): the hub
+# counts activity from the spawn's start, so unless the course server reports its own start, the culler stops
+# it as soon as it is up
+async def slow_start(spawner):
+    import asyncio
+    if spawner.user.name == {slow!r}:
+        await asyncio.sleep({slow_s})
+c.Spawner.pre_spawn_hook = slow_start
 c.JupyterHub.services.append({{"name": "test-watch", "api_token": {token!r}}})
 c.JupyterHub.load_roles.append({{"name": "test-watch", "scopes": ["list:users", "read:users", "read:servers"],
                                 "services": ["test-watch"]}})
@@ -100,7 +110,8 @@ class Hub:
         config = folder / "jupyterhub_config.py"
         config.write_text(TEST_CONFIG.format(
             shipped=str(SHIPPED), homes=str(folder / "homes"), hub_port=free_port(), api_port=free_port(),
-            proxy=proxy, folder=str(folder), cull=CULL_TIMEOUT, token=WATCH_TOKEN))
+            proxy=proxy, folder=str(folder), cull=CULL_TIMEOUT, token=WATCH_TOKEN, slow=SLOW_STUDENT,
+            slow_s=CULL_TIMEOUT + 10))
         env = {**os.environ, "ESCOBA_HUB_URL": self.url.rstrip("/"), "ESCOBA_HUB_BIND_URL": self.local.rstrip("/"),
                "ESCOBA_HUB_CULL_TIMEOUT": str(CULL_TIMEOUT)}
         self.log = folder / "hub.log"

@@ -151,3 +151,64 @@ def test_nothing_is_requested_from_another_origin_and_the_pages_work_offline(lan
     assert any("escoba_tutor-" in url and url.endswith(".whl") for url in own)
     assert any(url.endswith("fontawesome/css/all.min.css") for url in own)
     assert visit.other_origins() == []
+
+
+def card_codes(group) -> list[str]:
+    return sorted(group.locator("[data-code]").evaluate_all("(cards) => cards.map((c) => c.dataset.code)"))
+
+
+def test_the_address_settings_reach_the_page_as_on_the_server(visit):
+    """?lang=, ?seed= (the largest a widget takes: a BigInt in the browser one above it) and ?table=&hand=,
+    given at the site's root, as a teacher shares them: the English landing page, its first board holding the
+    address's cards, its drill the address's exercise."""
+    largest = 2**53 - 2
+    page = visit.open(f"?lang=en&seed={largest}&table=1o+4b+7o&hand=3c")
+    expect(page).to_have_url(re.compile(rf"voici/render/en/index\.html\?lang=en&seed={largest}&"), timeout=30_000)
+    wait_ran(page, "index")
+    board = page.locator(".escoba-capture-table").first
+    assert card_codes(board.get_by_role("group", name="Table")) == ["1o", "4b", "7o"]
+    assert card_codes(board.get_by_role("group", name="Your hand")) == ["3c"]
+    drill = page.locator(".escoba-drill").first
+    expect(drill).to_contain_text(f"no. {largest}")
+    expect(drill.get_by_role("spinbutton")).to_have_value(str(largest))
+    expect(page.locator(".escoba-notice")).to_have_count(0)  # every setting was used
+    assert_clean(page, visit)
+
+
+def test_a_bad_address_setting_is_told_on_the_site_too(visit):
+    page = visit.open(page_path("es", "02-captures") + "?seed=9007199254740991&lang=fr")
+    wait_ran(page, "02-captures")
+    notice = page.locator(".escoba-notice")
+    expect(notice).to_contain_text("El idioma «fr» no está disponible")
+    expect(notice).to_contain_text("9007199254740991")
+    assert_clean(page, visit)
+
+
+def test_a_reload_brings_the_game_back(visit):
+    page = visit.open(page_path("es", "play"))
+    wait_ran(page, "play")
+    root = page.locator(".escoba-game-table")
+    mine = root.locator(".et-live", has_text="Te toca.")
+    expect(mine).to_be_visible(timeout=60_000)
+    offer = root.get_by_role("button", name="Sí, continuar")
+    expect(offer).to_be_hidden()  # a first visit: nothing kept, nothing offered
+    root.get_by_role("grid", name="Todas las bazas posibles").locator("tbody tr[data-id]").first.click()
+    root.get_by_role("button", name="Jugar").click()
+    expect(root.locator(".et-live", has_text="Ordenador: ").first).to_be_visible(timeout=60_000)
+    expect(mine).to_be_visible(timeout=60_000)
+    hand, table = root.get_by_role("group", name="Tu mano"), root.get_by_role("group", name="Mesa")
+
+    def position() -> tuple:
+        return card_codes(hand), card_codes(table), root.locator("code.escoba-code").inner_text().strip()
+
+    before = position()
+    assert len(before[0]) == 2 and before[2], before  # one card played of three, and a resume code
+    page.reload()
+    wait_ran(page, "play")
+    expect(root.get_by_text("¿Continuar tu partida?")).to_be_visible(timeout=60_000)
+    offer.click()
+    expect(root.get_by_text("¿Continuar tu partida?")).to_be_hidden()
+    expect(mine).to_be_visible(timeout=60_000)
+    expect(hand.locator("[data-code]")).to_have_count(2)
+    assert position() == before
+    assert_clean(page, visit)
