@@ -1,9 +1,9 @@
 """The static site (``escoba-tutor build-site``), built ONCE per test run and served from a temporary folder by a
 plain static file server on 127.0.0.1, opened in Debian's Chromium with every other origin blocked.
 
-The build needs npm and the npm and PyPI registries, and takes a few minutes (``pytest -m site`` runs these tests
-alone). ``ESCOBA_TUTOR_SITE=DIR`` tests an already built site instead, and ``ESCOBA_TUTOR_SITE_CACHE=DIR`` keeps
-the build's downloads between runs.
+The build needs npm and the npm and PyPI registries, and takes a minute or two (``pytest -m site`` runs these
+tests alone). ``ESCOBA_TUTOR_SITE=DIR`` tests an already built site instead (``.ci/run`` builds it once before the
+tests), and ``ESCOBA_TUTOR_SITE_CACHE=DIR`` keeps the build's downloads between runs.
 """
 
 from __future__ import annotations
