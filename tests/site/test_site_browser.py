@@ -18,7 +18,7 @@ LESSONS = ("index", "01-cards", "02-captures", "03-escoba", "04-end-of-deal", "0
            "07-variants", "08-strategy", "play")
 ERRORS = re.compile(r"Traceback|There was an error|Error executing|Exception|No kernel", re.I)
 #: The game's status line once I have played and the computer has answered (es).
-ANSWERED = re.compile(r"^Juegas .*El ordenador .*Te toca\.$")
+ANSWERED = re.compile(r"^(Juegas|Dejas) .*El ordenador .*Te toca\.$")
 START = 600_000  # ms for a cold page's Python to start and run every cell (minutes on a crowded machine)
 
 
