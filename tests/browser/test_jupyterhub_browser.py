@@ -84,7 +84,9 @@ c.ConfigurableHTTPProxy.command = [{proxy!r}]
 c.ConfigurableHTTPProxy.pid_file = {folder!r} + "/proxy.pid"
 c.JupyterHub.db_url = "sqlite:///" + {folder!r} + "/hub.sqlite"
 c.JupyterHub.cookie_secret_file = {folder!r} + "/cookie_secret"
-c.JupyterHub.last_activity_interval = 3
+# the hub learns of activity from the course servers' own reports: the proxy's (every 3 s here) would hide
+# a server that does not report its start
+c.JupyterHub.last_activity_interval = 600
 c.JupyterHub.services[0]["command"] = [sys.executable, "-m", "jupyterhub_idle_culler",
                                        "--timeout={cull}", "--cull-every=4"]
 # one student's server is slow to start, longer than the idle time (a class logging in on a busy machine): the hub
