@@ -32,8 +32,9 @@ from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from ..widgets.i18n import LANGUAGES, Translator
+from .class_board import class_env, landing_hook
 from .hosts import AllowedHosts, odd_path
-from .kernels import CURRENT_TICKET
+from .kernels import CURRENT_CLASS_ENV, CURRENT_TICKET
 from .limits import ClassRegister, Limits, Refused
 
 __all__ = ["CLIENT_COOKIE", "PAGE_MESSAGES", "PAGE_COMM_TARGETS", "PAGE_COMM_METHODS", "HostGate", "ClientMixin",
@@ -93,9 +94,14 @@ color:#0b57d0;text-decoration:underline}}a:focus{{outline:3px solid #0b57d0;outl
 
 
 class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
-    """A lesson page, its kernel admitted against the limits."""
+    """A lesson page, its kernel admitted against the limits; with the class board on, its kernel gets the page's
+    nickname (class_board.class_env) and a landing page the nickname form (class_board.landing_hook)."""
 
     _ticket = None
+
+    def initialize(self, **kwargs):
+        super().initialize(**kwargs)
+        self.prelaunch_hook = landing_hook(self.prelaunch_hook)
 
     async def prepare(self):
         await super().prepare()
@@ -113,6 +119,7 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
             self.refuse(refused.reason)
             return
         CURRENT_TICKET.set(self._ticket)
+        CURRENT_CLASS_ENV.set(class_env(self))
 
     def refuse(self, reason: str) -> None:
         lang, limits = page_language(self), _limits(self)

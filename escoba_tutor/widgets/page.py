@@ -48,6 +48,7 @@ from ..errors import EscobaError
 from ..game import MAX_SEED
 from ..rules import ESCOBA, Rules, rules_by_name
 from .capture_table import MAX_HAND, MAX_TABLE, error_text
+from .class_records import record_lesson_opened
 from .i18n import LANGUAGES, N_, Translator, normalize_language
 
 __all__ = ["Page", "page", "ConnectionWatch", "current_page", "show_capture_table", "show_hints", "show_setenta",
@@ -284,8 +285,11 @@ def current_page(lang: str) -> Page:
     shows once and the address's position goes to one board."""
     key = (normalize_language(lang), os.environ.get("QUERY_STRING", ""), os.environ.get("ESCOBA_TUTOR_RULES", ""))
     if key not in _PAGES:
+        first = not _PAGES
         _PAGES.clear()  # a kernel serves one page: a new address replaces the old one
         _PAGES[key] = Page(key[0])
+        if first:  # the class board: this page was opened (never raises, records nothing without a nickname)
+            record_lesson_opened(key[0])
     return _PAGES[key]
 
 

@@ -17,6 +17,7 @@ from ...cards import Card, as_card
 from ...drills import KINDS, MAX_SEED, make_drill
 from ...errors import EscobaError
 from ...rules import ESCOBA, Rules, as_rules
+from ..class_records import record_drill_check
 from ..i18n import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from ..primitives import LiveRegion
 from ..safety import guarded
@@ -184,6 +185,7 @@ class DrillModel(HasTraits):
         if self.drill is None:
             return None
         self.result = VIEWS[self.drill.kind].judge(self.drill, self)
+        record_drill_check(self.drill.kind, self.drill.seed, self.result)  # the class board (never raises)
         return self.result
 
 
