@@ -1,0 +1,341 @@
+"""The class store: every record of every class, in SQLite (the default) or PostgreSQL, through SQLAlchemy Core.
+
+Writing is made safe for a class of thirty kernels writing at once while the teacher's board reads:
+
+- SQLite runs in WAL mode (readers never wait for a writer, the writer never waits for readers) with
+  ``synchronous=NORMAL``: a record is in the file once :meth:`ClassStore.record` returns True and survives a
+  killed kernel or server (only a power cut or an operating system crash may lose the last moments of writing);
+- each record is one short transaction (``BEGIN IMMEDIATE`` on SQLite, so two writers never dead-lock); a busy
+  database is waited for (busy timeout) and tried again with growing pauses, at most :data:`RECORD_BUDGET`
+  seconds in all; then the record is given up;
+- :meth:`ClassStore.record` never raises: a record that cannot be written (a locked, full, read-only or deleted
+  database, a server gone) is logged as a warning on the logger ``escoba_tutor.records`` naming what was not
+  recorded and why, and the lesson goes on.
+
+The current class is the newest one; a record goes into the class that is current at the moment it is written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import time
+from collections.abc import Callable
+from dataclasses import fields
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, TextIO, TypeVar
+
+from sqlalchemy import Connection, Engine, create_engine, event, func, select
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
+
+from .board import Board, ClassInfo, read_board
+from .events import (
+    DealFinished,
+    DrillAnswer,
+    Event,
+    GameFinished,
+    LessonOpened,
+    RecordsError,
+    describe,
+    nickname_key,
+    valid_nickname,
+)
+from .export import write_csv
+from .location import locate
+from .schema import classes, ensure_schema, from_db_time, records, to_db_time
+
+log = logging.getLogger("escoba_tutor.records")
+
+RECORD_BUDGET = 1.8           # seconds one record may spend waiting for a busy database, all tries together
+BUSY_TIMEOUT = 0.25           # seconds SQLite waits for the write lock within one try
+PAUSES = (0.02, 0.06, 0.15, 0.3, 0.5)  # between tries
+OPEN_BUDGET = 10.0            # seconds opening may wait (thirty kernels creating one new database at once)
+MAX_TEXT = 64                 # a drill kind, level, lesson or mistake code
+MAX_CLASS_NAME = 80
+MAX_SEED = 2**63 - 1
+
+T = TypeVar("T")
+
+
+def _busy(error: BaseException) -> bool:
+    """The database is busy or the connection was lost: trying again may work."""
+    if isinstance(error, IntegrityError):
+        return True  # the current class was forgotten between reading and writing: the next try sees the new one
+    if isinstance(error, OperationalError):
+        message = str(error.orig).lower()
+        if "locked" in message or "busy" in message:
+            return True
+        return bool(error.connection_invalidated)
+    return isinstance(error, DBAPIError) and error.connection_invalidated
+
+
+def _text(event: object, name: str, value: object, *, optional: bool = False) -> str | None:
+    if value is None and optional:
+        return None
+    if not isinstance(value, str) or not value or len(value) > MAX_TEXT or not value.isprintable():
+        raise RecordsError(f"{name} of {type(event).__name__} is a printable text of 1 to {MAX_TEXT} characters, "
+                           f"not {value!r:.80}", code="records_bad_event")
+    return value
+
+
+def _count(event: object, name: str, value: object, limit: int = 10_000) -> int:
+    if type(value) is not int or not 0 <= value <= limit:
+        raise RecordsError(f"{name} of {type(event).__name__} is a whole number from 0 to {limit}, not {value!r:.80}",
+                           code="records_bad_event")
+    return value
+
+
+def event_row(event: Event) -> dict[str, Any]:
+    """The columns of the ``records`` row for ``event``; RecordsError (or NicknameError) for a malformed one."""
+    if not isinstance(event, (DrillAnswer, DealFinished, GameFinished, LessonOpened)):
+        raise RecordsError(f"{type(event).__name__} is not a class record event", code="records_bad_event")
+    values = {f.name: getattr(event, f.name) for f in fields(event)}
+    nickname = valid_nickname(values["nickname"])
+    at = values["at"]
+    if not isinstance(at, datetime):
+        raise RecordsError(f"the time of a record is a datetime, not {at!r:.80}", code="records_bad_event")
+    row: dict[str, Any] = {"nickname": nickname, "nickname_key": nickname_key(nickname), "at": to_db_time(at)}
+    if "seed" in values:
+        row["seed"] = _count(event, "seed", values["seed"], MAX_SEED)
+    if isinstance(event, DrillAnswer):
+        if type(event.correct) is not bool:
+            raise RecordsError(f"correct of a drill answer is True or False, not {event.correct!r:.80}",
+                               code="records_bad_event")
+        row.update(event="drill", kind=_text(event, "kind", event.kind), correct=event.correct,
+                   mistake=None if event.correct else _text(event, "mistake", event.mistake, optional=True),
+                   lesson=_text(event, "lesson", event.lesson, optional=True))
+    elif isinstance(event, DealFinished):
+        row.update(event="deal", level=_text(event, "level", event.level),
+                   **{name: _count(event, name, values[name]) for name in
+                      ("points_player", "points_computer", "escobas_player", "escobas_computer")})
+    elif isinstance(event, GameFinished):
+        if event.won not in (True, False, None) or type(event.won) not in (bool, type(None)):
+            raise RecordsError(f"won of a finished game is True, False or None (a tie), not {event.won!r:.80}",
+                               code="records_bad_event")
+        row.update(event="game", level=_text(event, "level", event.level),
+                   points_player=_count(event, "points_player", event.points_player),
+                   points_computer=_count(event, "points_computer", event.points_computer),
+                   outcome={True: "won", False: "lost", None: "tied"}[event.won])
+    else:
+        row.update(event="lesson", lesson=_text(event, "lesson", event.lesson), lang=_text(event, "lang", event.lang))
+    return row
+
+
+def _sqlite_engine(url: Any) -> Engine:
+    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT, "isolation_level": None})
+
+    @event.listens_for(engine, "connect")
+    def _setup(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
+            mode = cursor.execute("PRAGMA journal_mode = WAL").fetchone()
+            if mode is None or str(mode[0]).lower() != "wal":
+                log.warning("the class database %s cannot use WAL mode (%s): readers may wait for writers",
+                            url.database, mode and mode[0])
+            cursor.execute("PRAGMA synchronous = NORMAL")
+            cursor.execute("PRAGMA foreign_keys = ON")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Connection) -> None:
+        # Writers take the write lock first thing (no lock upgrade that could fail half-way); readers a snapshot.
+        write = connection.get_execution_options().get("escoba_write", False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    return engine
+
+
+class ClassStore:
+    """The records of every class in one database; see the module's text. Open it with :meth:`open`."""
+
+    def __init__(self, engine: Engine, path: Path | None) -> None:
+        self._engine = engine
+        self._path = path
+
+    @classmethod
+    def open(cls, url_or_path: str | os.PathLike[str] | None = None) -> ClassStore:
+        """The store at ``url_or_path`` (a path, ``sqlite:///PATH``, ``postgresql://…``; None: the default place,
+        see :mod:`escoba_tutor.records.location`), its schema created or brought up to date."""
+        where = locate(url_or_path)
+        shown = where.url.render_as_string(hide_password=True)
+        if where.path is not None:
+            try:
+                where.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise RecordsError(f"cannot make the folder of the class database {where.path}: "
+                                   f"{error.strerror or error}", code="records_cannot_open") from None
+            engine = _sqlite_engine(where.url)
+        else:
+            try:
+                engine = create_engine(where.url, pool_pre_ping=True, pool_size=2, max_overflow=4,
+                                       connect_args={"connect_timeout": 10})
+            except ImportError as error:
+                raise RecordsError(f"PostgreSQL needs the psycopg driver (pip install 'escoba-tutor[postgres]'): "
+                                   f"{error}", code="records_no_driver") from None
+        store = cls(engine, None)
+        name = _default_class_name()
+        try:
+            store._retry(lambda c: ensure_schema(c, first_class_name=name), write=True, budget=OPEN_BUDGET)
+        except RecordsError as error:
+            engine.dispose()
+            raise RecordsError(f"cannot open the class database {shown}: {error}", code=error.code,
+                               **error.params) from None
+        store._path = where.path  # from now on, a file that disappears is a failure (not a new empty database)
+        return store
+
+    @property
+    def url(self) -> str:
+        """The database's URL, its password hidden."""
+        return self._engine.url.render_as_string(hide_password=True)
+
+    @property
+    def engine(self) -> Engine:
+        """The SQLAlchemy engine (for tools and tests)."""
+        return self._engine
+
+    def close(self) -> None:
+        self._engine.dispose()
+
+    def __enter__(self) -> ClassStore:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    # -- writing -------------------------------------------------------------------------------------------------
+
+    def record(self, event: Event) -> bool:
+        """Write ``event`` into the current class: True once it is stored; False (and a warning in the log, never
+        an exception) when it could not be."""
+        try:
+            row = event_row(event)
+            statement = records.insert().values(class_id=select(func.max(classes.c.id)).scalar_subquery(), **row)
+            self._retry(lambda c: c.execute(statement), write=True, budget=RECORD_BUDGET)
+            return True
+        except Exception as error:  # a record must never break a lesson
+            with contextlib.suppress(Exception):  # not even a broken log handler
+                log.warning("not recorded: %s, in %s: %s", describe(event), self.url, error)
+            return False
+
+    def start_new_class(self, name: str | None = None) -> ClassInfo:
+        """Start a new class (the old ones are kept) and make it current; ``name`` defaults to the date and time."""
+        name = _default_class_name() if name is None else _class_name(name)
+
+        def start(connection: Connection) -> ClassInfo:
+            started = to_db_time(datetime.now(timezone.utc))
+            new_id = connection.execute(classes.insert().values(name=name, started_at=started)).inserted_primary_key
+            assert new_id is not None
+            return ClassInfo(int(new_id[0]), name, from_db_time(started))
+
+        return self._retry(start, write=True, budget=OPEN_BUDGET)
+
+    def forget_class(self, class_id: int) -> None:
+        """Delete the class ``class_id`` and all its records; if it was current, a new class becomes current."""
+        def forget(connection: Connection) -> None:
+            current = connection.execute(select(func.max(classes.c.id))).scalar()
+            if not connection.execute(select(classes.c.id).where(classes.c.id == class_id)).first():
+                raise RecordsError(f"there is no class {class_id!r} to forget", code="records_no_class")
+            connection.execute(records.delete().where(records.c.class_id == class_id))
+            connection.execute(classes.delete().where(classes.c.id == class_id))
+            if class_id == current:
+                connection.execute(classes.insert().values(name=_default_class_name(),
+                                                           started_at=to_db_time(datetime.now(timezone.utc))))
+
+        if type(class_id) is not int:
+            raise RecordsError(f"a class is named by its number, not {class_id!r:.80}", code="records_no_class")
+        self._retry(forget, write=True, budget=OPEN_BUDGET)
+
+    # -- reading -------------------------------------------------------------------------------------------------
+
+    def current_class(self) -> ClassInfo:
+        """The class records go into now (the newest); one is started if the database has none."""
+        try:
+            return self._retry(_current_class, write=False, budget=OPEN_BUDGET)
+        except RecordsError as error:
+            if error.code != "records_no_class":
+                raise
+            return self.start_new_class()
+
+    def classes(self) -> list[ClassInfo]:
+        """Every class, newest first."""
+        def read(connection: Connection) -> list[ClassInfo]:
+            return [ClassInfo(row.id, row.name, from_db_time(row.started_at))
+                    for row in connection.execute(select(classes).order_by(classes.c.id.desc()))]
+
+        return self._retry(read, write=False, budget=OPEN_BUDGET)
+
+    def board(self, class_id: int | None = None) -> Board:
+        """The board of class ``class_id`` (None: the current class); see :mod:`escoba_tutor.records.board`."""
+        return self._retry(lambda c: read_board(c, _class(c, class_id)), write=False, budget=OPEN_BUDGET)
+
+    def export_csv(self, out: TextIO, class_id: int | None = None, *, bom: bool = True) -> None:
+        """Write the records of class ``class_id`` (None: the current class) to ``out`` as CSV; see
+        :mod:`escoba_tutor.records.export`."""
+        def export(connection: Connection) -> None:
+            write_csv(connection, out, _class(connection, class_id), bom=bom)
+
+        self._retry(export, write=False, budget=OPEN_BUDGET)
+
+    # -- the one way to the database -----------------------------------------------------------------------------
+
+    def _retry(self, work: Callable[[Connection], T], *, write: bool, budget: float) -> T:
+        """``work`` in one transaction, tried again while the database is busy, for at most ``budget`` seconds.
+        Every database failure comes out as a RecordsError naming it."""
+        deadline = time.monotonic() + budget
+        tries = 0
+        while True:
+            tries += 1
+            try:
+                self._check_file()
+                with self._engine.connect() as connection:
+                    if write:
+                        connection = connection.execution_options(escoba_write=True)
+                    with connection.begin():
+                        return work(connection)
+            except SQLAlchemyError as error:
+                pause = PAUSES[min(tries - 1, len(PAUSES) - 1)]
+                if _busy(error) and time.monotonic() + pause + BUSY_TIMEOUT < deadline:
+                    time.sleep(pause)
+                    continue
+                reason = str(getattr(error, "orig", None) or error).splitlines()[0]
+                busy = f" after {tries} tries" if _busy(error) else ""
+                raise RecordsError(f"{reason}{busy}", code="records_database") from None
+
+    def _check_file(self) -> None:
+        """A SQLite file deleted (or its folder) after opening: stop, rather than write into a file that is gone."""
+        if self._path is not None and not self._path.exists():
+            raise RecordsError(f"the class database {self._path} is gone (deleted or moved)", code="records_gone")
+
+
+def _default_class_name() -> str:
+    return datetime.now().astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def _class_name(name: object) -> str:
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_CLASS_NAME \
+            or not name.strip().isprintable():
+        raise RecordsError(f"a class name is printable text of 1 to {MAX_CLASS_NAME} characters, not {name!r:.100}",
+                           code="records_bad_class_name")
+    return name.strip()
+
+
+def _current_class(connection: Connection) -> ClassInfo:
+    row = connection.execute(select(classes).order_by(classes.c.id.desc()).limit(1)).first()
+    if row is None:
+        raise RecordsError("the class database has no class (its tables were emptied by hand)",
+                           code="records_no_class")
+    return ClassInfo(row.id, row.name, from_db_time(row.started_at))
+
+
+def _class(connection: Connection, class_id: int | None) -> ClassInfo:
+    if class_id is None:
+        return _current_class(connection)
+    row = connection.execute(select(classes).where(classes.c.id == class_id)).first() \
+        if type(class_id) is int else None
+    if row is None:
+        raise RecordsError(f"there is no class {class_id!r:.80}", code="records_no_class")
+    return ClassInfo(row.id, row.name, from_db_time(row.started_at))
