@@ -184,6 +184,8 @@ def build_app_class():
 
             # every kernel is bound to its page by this kernel manager: no other will do
             self.voila_configuration.multi_kernel_manager_class = TutorMappingKernelManager
+            # a landing page gets the nickname form as it is rendered (with the class board on)
+            self.voila_configuration.prelaunch_hook = class_board.landing_hook(self.voila_configuration.prelaunch_hook)
             settings = super().init_settings()
             self.limits = self.class_limits()
             self.register = ClassRegister(self.limits)

@@ -40,7 +40,6 @@ __all__ = ["NICKNAME_COOKIE", "read_nickname", "class_env", "landing_hook", "nic
 
 NICKNAME_COOKIE = "escoba_nickname"
 NICKNAME_DAYS = 365
-MOST_NICKNAME = 24
 REFRESH_S = 2.5
 #: Drill kind -> the lesson page whose drill shows it (a mistake's seed opens there, ``?seed=N``).
 KIND_PAGES = {"captures": "02-captures", "escoba_de_mano": "03-escoba", "leftover": "04-end-of-deal",
@@ -81,13 +80,14 @@ def read_nickname(handler) -> str | None:
         return None
 
 
-def nickname_problem(_: Translator, text: str) -> str:
-    """Why ``text`` is not a nickname, in the student's language."""
-    stripped = text.strip()
-    if not stripped:
+def nickname_problem(_: Translator, code: str) -> str:
+    """Why a text is not a nickname (the code of the records' NicknameError), in the student's language."""
+    if code == "nickname_empty":
         return _("The nickname is empty: write one, or leave the course without one.")
-    if len(stripped) > MOST_NICKNAME:
-        return _("The nickname is too long: at most {count} characters.", count=MOST_NICKNAME)
+    if code == "nickname_too_long":
+        from ..records.events import MAX_NICKNAME
+
+        return _("The nickname is too long: at most {count} characters.", count=MAX_NICKNAME)
     return _("A nickname may have only letters, digits, spaces and the signs - _ . (no other signs or emoji).")
 
 
@@ -193,14 +193,15 @@ class NicknameHandler(web.RequestHandler):
         typed = self.get_body_argument("nickname", "")[:400]
         try:
             nickname = _valid(typed)
-        except Exception:  # noqa: BLE001 - NicknameError (or anything else): said in words, nothing kept
+        except Exception as error:  # noqa: BLE001 - NicknameError (or anything else): said in words, nothing kept
             _ = Translator(lang)
+            problem = nickname_problem(_, getattr(error, "code", ""))
             self.set_status(400)
             self.set_header("Content-Type", "text/html; charset=utf-8")
             self.set_header("Cache-Control", "no-store")
             back, words = html.escape(landing), html.escape(_("Back to the course"))
             self.finish(_page(lang, _("Your nickname for the class"),
-                              _FORM_CSS + nickname_form(self, lang, nickname_problem(_, typed), typed)
+                              _FORM_CSS + nickname_form(self, lang, problem, typed)
                               + f'<p><a href="{back}">{words}</a></p>'))
             return
         self.set_cookie(NICKNAME_COOKIE, quote(nickname, safe=""), expires_days=NICKNAME_DAYS, httponly=True,

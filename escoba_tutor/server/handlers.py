@@ -32,7 +32,7 @@ from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from ..widgets.i18n import LANGUAGES, Translator
-from .class_board import class_env, landing_hook
+from .class_board import class_env
 from .hosts import AllowedHosts, odd_path
 from .kernels import CURRENT_CLASS_ENV, CURRENT_TICKET
 from .limits import ClassRegister, Limits, Refused
@@ -98,10 +98,6 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
     nickname (class_board.class_env) and a landing page the nickname form (class_board.landing_hook)."""
 
     _ticket = None
-
-    def initialize(self, **kwargs):
-        super().initialize(**kwargs)
-        self.prelaunch_hook = landing_hook(self.prelaunch_hook)
 
     async def prepare(self):
         await super().prepare()
