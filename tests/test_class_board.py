@@ -352,7 +352,9 @@ def test_the_board_s_words_are_in_the_server_catalog(lang):
     server_dir = ROOT / "escoba_tutor" / "server"
     used = {m for f in ("class_board.py", "board_words.py", "handlers.py") for m, _ in extract(server_dir / f)}
     used |= _template_ids()
-    titles = set(re.findall(r'"([^"\n]+)"', (server_dir / "handlers.py").read_text()))  # passed on to _(title)
+    handlers = (server_dir / "handlers.py").read_text()
+    titles = set(re.findall(r'"([^"\n]+)"', handlers))  # passed on to _(title)
+    titles |= set(re.findall(r'_\("([^"\n]+)"\)', handlers))  # inside f-strings, which the extractor skips
     with (LOCALE_DIR / lang / "LC_MESSAGES" / "server.po").open("rb") as handle:
         catalog = {m.id: m for m in read_po(handle, locale=lang) if m.id}
     assert not used - set(catalog), sorted(map(str, used - set(catalog)))
