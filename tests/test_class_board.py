@@ -308,7 +308,7 @@ def test_a_nickname_and_a_class_name_show_as_text():
     view = board_view(_board("<script>alert(1)</script>"), [], "en", "/")
     page = _jinja.get_template("class_board_live.html.j2").render(_=Translator("en"), v=view, lang="en")
     assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
-    assert "2, game" in page and "easy: 1 (1 won)" in page
+    assert "start page, 2, game" in page and "easy: 1 (1 won)" in page
 
 
 def test_every_mistake_a_drill_records_has_words_in_both_languages():

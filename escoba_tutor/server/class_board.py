@@ -155,12 +155,15 @@ def landing_hook(previous=None):
             notebook = previous(handler, notebook=notebook, cwd=cwd) or notebook
         if not handler.settings.get("escoba_class_db"):
             return notebook
+        for cell in notebook.cells:  # only the server's own cell is written unsanitized (index.html.j2)
+            cell.get("metadata", {}).pop("escoba_server_html", None)
         path = handler.request.path
         for lang in LANGUAGES:
             if path.endswith(f"/render/{lang}/index.ipynb"):
                 from nbformat.v4 import new_raw_cell
 
-                cell = new_raw_cell(_FORM_CSS + nickname_form(handler, lang), metadata={"raw_mimetype": "text/html"})
+                cell = new_raw_cell(_FORM_CSS + nickname_form(handler, lang),
+                                    metadata={"raw_mimetype": "text/html", "escoba_server_html": True})
                 notebook.cells.insert(min(1, len(notebook.cells)), cell)
         return notebook
 
@@ -234,13 +237,18 @@ def _percent(part: int, whole: int, lang: str) -> str:
 def _lesson_label(_: Translator, lesson: str) -> str:
     if lesson == "play":
         return _("game")
+    if lesson == "index":
+        return _("start page")
     number = lesson.split("-", 1)[0]
     return str(int(number)) if number.isdigit() else lesson
 
 
 def _lesson_order(lesson: str) -> tuple:
+    """The start page, the lessons by number, then the rest (the game page)."""
     number = lesson.split("-", 1)[0]
-    return (0, int(number), "") if number.isdigit() else (1, 0, lesson)
+    if lesson == "index":
+        return (0, 0, "")
+    return (1, int(number), "") if number.isdigit() else (2, 0, lesson)
 
 
 def board_view(board, classes, lang: str, base_url: str) -> dict:
@@ -252,7 +260,7 @@ def board_view(board, classes, lang: str, base_url: str) -> dict:
         level for level in board.games_by_level if level not in ("random", "greedy", "expert"))
     students = []
     for s in board.students:
-        lessons = sorted((name for name in s.lessons if name != "index"), key=_lesson_order)
+        lessons = sorted(s.lessons, key=_lesson_order)
         drills = []
         for kind in kinds:
             answered, right = s.drills.get(kind, (0, 0))

@@ -39,7 +39,7 @@
         drawn = data.html;
         redraw(data.html);
       }
-      say(live.dataset.updated.replace("{time}", new Date().toLocaleTimeString()));
+      say(live.dataset.updated.replace("{time}", new Date().toLocaleTimeString(document.documentElement.lang, {hour12: false})));
     } catch (error) {
       say(live.dataset.failed);
     }
