@@ -9,8 +9,12 @@ The browser test (three students, the teacher's page live) is tests/browser/test
 from __future__ import annotations
 
 import html
+import io
 import json
+import os
 import re
+import subprocess
+import sys
 import time
 import urllib.error
 import urllib.parse
@@ -265,7 +269,8 @@ def test_the_csv_export_is_a_spreadsheet_file(server):
     status, headers, body = Browser(server.url).request(f"class/board.csv?key={server.key}&class={info.id}")
     assert status == 200 and headers["Content-Type"].startswith("text/csv")
     assert "attachment" in headers["Content-Disposition"] and ".csv" in headers["Content-Disposition"]
-    lines = body.lstrip("\ufeff").splitlines()
+    assert body.startswith("\ufeffclass,") and not body.startswith("\ufeff\ufeff")
+    lines = body[1:].splitlines()
     assert len(lines) == 2 and "'-Cmd" in lines[1]
 
 
@@ -290,6 +295,48 @@ def test_a_new_class_keeps_the_old_one_and_forgetting_asks_first(server):
                                                                "class": str(old.id), "confirm": "yes"})
     assert status == 303 and old.id not in [c.id for c in store.classes()]
     store.close()
+
+
+# ----------------------------------------------------------------------------------- a kernel's own records
+GAME = """
+import random, sys
+from escoba_tutor.widgets.game_table import GameTable
+
+table = GameTable(players=2, seed=5, delay=0, level="greedy")
+session, rng = table.session, random.Random(1)
+while session.phase != "game_over":
+    if session.phase == "deal_over":
+        session.next_deal()
+    else:
+        session.play(rng.choice(session.game.legal_moves()))
+print(len(session.game.deals), session.game.winner)
+"""
+
+
+def test_a_game_against_the_computer_records_each_deal_and_the_game(tmp_path):
+    """A kernel as the server starts it (nickname and database in its environment) plays a whole game."""
+    database = tmp_path / "class.sqlite3"
+    env = {**os.environ, "ESCOBA_TUTOR_NICKNAME": "Gus", "ESCOBA_TUTOR_CLASS_DB": str(database)}
+    done = subprocess.run([sys.executable, "-c", GAME], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    deals, winner = (int(word) for word in done.stdout.split())
+    store = ClassStore.open(database)
+    board = store.board()
+    out = io.StringIO()
+    store.export_csv(out)
+    store.close()
+    assert board.games_by_level == {"greedy": (1, int(winner == 0), int(winner != 0))}
+    assert [(s.nickname, s.games) for s in board.students] == [("Gus", {"greedy": (1, int(winner == 0))})]
+    events = [line.split(",")[4] for line in out.getvalue().splitlines()[1:]]
+    assert events.count("deal") == deals and events.count("game") == 1
+
+
+def test_without_a_nickname_a_kernel_records_nothing(tmp_path):
+    database = tmp_path / "class.sqlite3"
+    env = {**os.environ, "ESCOBA_TUTOR_NICKNAME": "", "ESCOBA_TUTOR_CLASS_DB": str(database)}
+    done = subprocess.run([sys.executable, "-c", GAME], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert not database.exists()
 
 
 # ------------------------------------------------------------------------------------- without a server

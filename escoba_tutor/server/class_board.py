@@ -387,7 +387,7 @@ class BoardCsvHandler(BoardMixin, web.RequestHandler):
         name = "".join(ch if ch.isalnum() else "-" for ch in chosen.name)[:40]
         self.set_header("Content-Type", "text/csv; charset=utf-8")
         self.set_header("Content-Disposition", f'attachment; filename="escoba-class-{name}.csv"')
-        self.finish(out.getvalue().encode("utf-8-sig"))  # the mark tells a spreadsheet it is UTF-8
+        self.finish(out.getvalue().encode("utf-8"))  # the store starts it with the mark that says UTF-8
 
 
 class _BoardPost(BoardMixin, web.RequestHandler):
