@@ -290,7 +290,8 @@ def test_records_from_two_stores_meet(store_url: str) -> None:
 # -- nicknames ----------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("text", "code"), [
-    ("", "nickname_empty"), ("   ", "nickname_empty"), ("x" * 10_000, "nickname_too_long"), ("x" * 25, "nickname_too_long"),
+    ("", "nickname_empty"), ("   ", "nickname_empty"),
+    ("x" * 10_000, "nickname_too_long"), ("x" * 25, "nickname_too_long"),
     ("<script>", "nickname_bad_character"), ("Ana\x00", "nickname_bad_character"),
     ("Ana\u202eX", "nickname_bad_character"), ("Ana 😀", "nickname_bad_character"), ("a\tb", "nickname_bad_character"),
     ("Ana\nBea", "nickname_bad_character"), ("=1+1", "nickname_bad_character"), ("\u0301a", "nickname_bad_character"),
