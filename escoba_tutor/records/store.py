@@ -54,7 +54,7 @@ from .schema import classes, ensure_schema, from_db_time, records, to_db_time
 
 log = logging.getLogger("escoba_tutor.records")
 
-RECORD_BUDGET = 1.8           # seconds one record may spend waiting for a busy database, all tries together
+RECORD_BUDGET = 1.5           # seconds one record may spend waiting for a busy database, all tries together
 # SQLite's own wait for a busy database (its busy timeout) looks at the lock less and less often (up to every
 # 100 ms), so with thirty writers a writer that has waited long keeps losing the lock to newcomers. The writers of
 # one SQLite file therefore line up first on a lock file beside it (flock), each looking every GATE_PAUSE seconds
