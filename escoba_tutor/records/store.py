@@ -117,7 +117,7 @@ def event_row(event: Event) -> dict[str, Any]:
         raise RecordsError(f"the time of a record is a datetime, not {at!r:.80}", code="records_bad_event")
     row: dict[str, Any] = dict.fromkeys(_EVENT_COLUMNS)
     row.update(nickname=nickname, nickname_key=nickname_key(nickname), at=to_db_time(at))
-    if "seed" in values:
+    if values.get("seed") is not None:  # a game without a seed (one typed in by hand) is recorded without one
         row["seed"] = _count(event, "seed", values["seed"], MAX_SEED)
     if isinstance(event, DrillAnswer):
         if type(event.correct) is not bool:
