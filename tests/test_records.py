@@ -388,3 +388,63 @@ def test_the_default_place_and_the_environment(tmp_path: Path, monkeypatch) -> N
     with ClassStore.open() as store:
         assert store.record(LessonOpened("Ana", "01-cards", "es"))
     assert (tmp_path / "url.sqlite3").exists()
+
+
+def test_students_are_in_alphabetical_order_accents_aside(store: ClassStore) -> None:
+    record_all(store, [LessonOpened(name, "01-cards", "es") for name in ["Zoë", "íñigo", "Ana", "Ignacio", "Óscar"]])
+    assert [s.nickname for s in store.board().students] == ["Ana", "Ignacio", "íñigo", "Óscar", "Zoë"]
+
+
+def test_a_game_without_a_seed_is_recorded(store: ClassStore) -> None:
+    record_all(store, [GameFinished("Ana", "easy", None, 21, 3, True)])
+    assert store.board().games_by_level == {"easy": (1, 1, 0)}
+
+
+def test_many_kernels_open_a_new_database_at_once(store_url: str) -> None:
+    """Kernels that start together on a database nobody has opened yet: one schema, one class, no error."""
+    import threading
+
+    start = threading.Barrier(12)
+    errors: list[BaseException] = []
+
+    def open_and_record(n: int) -> None:
+        try:
+            start.wait(30)
+            with ClassStore.open(store_url) as store:
+                assert store.record(LessonOpened(f"student {n}", "01-cards", "es"))
+        except BaseException as error:  # collected, the test fails on it
+            errors.append(error)
+
+    threads = [threading.Thread(target=open_and_record, args=(n,)) for n in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == []
+    with ClassStore.open(store_url) as store:
+        assert len(store.classes()) == 1
+        assert len(store.board().students) == 12
+
+
+def test_an_unwritable_place_is_refused() -> None:
+    with pytest.raises(RecordsError, match="cannot make the folder of the class database /proc/escoba"):
+        ClassStore.open("/proc/escoba/class.sqlite3")
+
+
+def test_a_postgresql_server_that_is_not_there_is_named_without_its_password() -> None:
+    pytest.importorskip("psycopg")
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed again: nothing listens there
+    with pytest.raises(RecordsError) as caught:
+        ClassStore.open(f"postgresql://escoba:s3cret@127.0.0.1:{port}/classes")
+    message = str(caught.value)
+    assert f"cannot open the class database postgresql+psycopg://escoba:***@127.0.0.1:{port}/classes" in message
+    assert "s3cret" not in message
+
+
+def test_a_postgresql_database_that_does_not_exist_is_named(postgres_server) -> None:
+    with pytest.raises(RecordsError, match='database "no_such_database" does not exist'):
+        ClassStore.open(postgres_server.url("no_such_database"))
