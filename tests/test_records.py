@@ -448,3 +448,15 @@ def test_a_postgresql_server_that_is_not_there_is_named_without_its_password() -
 def test_a_postgresql_database_that_does_not_exist_is_named(postgres_server) -> None:
     with pytest.raises(RecordsError, match='database "no_such_database" does not exist'):
         ClassStore.open(postgres_server.url("no_such_database"))
+
+
+def test_the_records_load_no_widget_library_nor_web_server() -> None:
+    import subprocess
+    import sys
+
+    script = ("import sys, escoba_tutor.records, escoba_tutor.records.recorder\n"
+              "print(sorted(m for m in ('ipywidgets', 'traitlets', 'anywidget', 'voila', 'tornado', 'jupyter_server',"
+              " 'escoba_tutor.widgets', 'escoba_tutor.server', 'escoba_tutor.app') if m in sys.modules))\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

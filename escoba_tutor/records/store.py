@@ -323,6 +323,9 @@ class ClassStore:
                 with self._writers_gate(deadline if write else None), self._engine.connect() as connection:
                     wait = max(deadline - time.monotonic(), 0.001)
                     connection = connection.execution_options(escoba_write=write, escoba_wait=wait)
+                    if not write and self._engine.dialect.name == "postgresql":
+                        # PostgreSQL: the board's several queries read one snapshot, as SQLite's reads do.
+                        connection = connection.execution_options(isolation_level="REPEATABLE READ")
                     with connection.begin():
                         return work(connection)
             except SQLAlchemyError as error:
