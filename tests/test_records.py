@@ -460,3 +460,12 @@ def test_the_records_load_no_widget_library_nor_web_server() -> None:
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_a_class_name_that_looks_like_a_formula_is_neutralised_in_the_csv(store: ClassStore) -> None:
+    store.start_new_class("=cmd|' /C calc'!A0")
+    record_all(store, [LessonOpened("Ana", "01-cards", "es")])
+    out = io.StringIO()
+    store.export_csv(out)
+    (row,) = csv.DictReader(io.StringIO(out.getvalue().removeprefix("\ufeff")))
+    assert row["class"] == "'=cmd|' /C calc'!A0"
