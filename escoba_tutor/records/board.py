@@ -3,7 +3,7 @@
 Every number comes from the records of one class:
 
 - a student is a nickname compared case folded ("Ana" and "ana" are one student, shown with the spelling of
-  their latest record); students are sorted by that key;
+  their latest record); students are sorted alphabetically, case and accents aside («Íñigo» among the I's);
 - ``lessons``: the lessons a student opened, or answered a drill in, sorted by name;
 - ``drills``: drill kind -> (answers, right answers); ``games``: level -> (games finished, games won);
 - ``last_seen``: the time of the student's latest record (UTC);
@@ -15,6 +15,7 @@ Every number comes from the records of one class:
 
 from __future__ import annotations
 
+import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
@@ -95,9 +96,15 @@ def read_board(connection: Connection, class_info: ClassInfo) -> Board:
 
     students = [StudentRow(nickname=spelling[k], lessons=sorted(lessons[k]), drills=dict(sorted(drills[k].items())),
                            games=dict(sorted(games[k].items())), last_seen=last_seen[k])
-                for k in sorted(spelling)]
+                for k in sorted(spelling, key=_alphabetical)]
     return Board(class_info=class_info, students=students, mistakes=_mistakes(connection, class_info.id),
                  games_by_level={level: (t[0], t[1], t[2]) for level, t in sorted(by_level.items())})
+
+
+def _alphabetical(key: str) -> tuple[str, str]:
+    """Sort key of a student: by letters without their accents first, so «Íñigo» comes among the I's."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", key) if not unicodedata.combining(c))
+    return bare, key
 
 
 def _mistakes(connection: Connection, class_id: int) -> list[MistakeRow]:

@@ -82,7 +82,7 @@ class DrillAnswer:
 
     nickname: str
     kind: str
-    seed: int
+    seed: int | None  # None: a position that no seed made (recorded without one)
     correct: bool
     mistake: str | None
     lesson: str | None = None
@@ -95,7 +95,7 @@ class DealFinished:
 
     nickname: str
     level: str
-    seed: int
+    seed: int | None  # None: a position that no seed made (recorded without one)
     points_player: int
     points_computer: int
     escobas_player: int
@@ -109,7 +109,7 @@ class GameFinished:
 
     nickname: str
     level: str
-    seed: int
+    seed: int | None  # None: a position that no seed made (recorded without one)
     points_player: int
     points_computer: int
     won: bool | None

@@ -6,8 +6,8 @@ Writing is made safe for a class of thirty kernels writing at once while the tea
   ``synchronous=NORMAL``: a record is in the file once :meth:`ClassStore.record` returns True and survives a
   killed kernel or server (only a power cut or an operating system crash may lose the last moments of writing);
 - each record is one short transaction (``BEGIN IMMEDIATE`` on SQLite, so two writers never dead-lock); a busy
-  database is waited for (busy timeout) and tried again with growing pauses, at most :data:`RECORD_BUDGET`
-  seconds in all; then the record is given up;
+  database is waited for (SQLite's busy timeout, set to the time left) and, when it still says it is busy, tried
+  again after a short pause, at most :data:`RECORD_BUDGET` seconds in all; then the record is given up;
 - :meth:`ClassStore.record` never raises: a record that cannot be written (a locked, full, read-only or deleted
   database, a server gone) is logged as a warning on the logger ``escoba_tutor.records`` naming what was not
   recorded and why, and the lesson goes on.
@@ -20,12 +20,18 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import fields
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
+
+try:
+    import fcntl
+except ImportError:  # Windows: SQLite's own wait only
+    fcntl = None  # type: ignore[assignment]
 
 from sqlalchemy import Connection, Engine, create_engine, event, func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
@@ -48,9 +54,15 @@ from .schema import classes, ensure_schema, from_db_time, records, to_db_time
 
 log = logging.getLogger("escoba_tutor.records")
 
-RECORD_BUDGET = 1.8           # seconds one record may spend waiting for a busy database, all tries together
-BUSY_TIMEOUT = 0.25           # seconds SQLite waits for the write lock within one try
-PAUSES = (0.02, 0.06, 0.15, 0.3, 0.5)  # between tries
+RECORD_BUDGET = 1.5           # seconds one record may spend waiting for a busy database, all tries together
+# SQLite's own wait for a busy database (its busy timeout) looks at the lock less and less often (up to every
+# 100 ms), so with thirty writers a writer that has waited long keeps losing the lock to newcomers. The writers of
+# one SQLite file therefore line up first on a lock file beside it (flock), each looking every GATE_PAUSE seconds
+# or so, which costs a system call, not a transaction; a writer that cannot have that file (a read-only folder)
+# goes straight to SQLite's wait.
+GATE_PAUSE = 0.002
+PAUSE = 0.004
+GATE_SUFFIX = "-writers.lock"
 OPEN_BUDGET = 10.0            # seconds opening may wait (thirty kernels creating one new database at once)
 MAX_TEXT = 64                 # a drill kind, level, lesson or mistake code
 MAX_CLASS_NAME = 80
@@ -87,6 +99,13 @@ def _count(event: object, name: str, value: object, limit: int = 10_000) -> int:
     return value
 
 
+# Every column but the row's and class's numbers: each event gives all of them (None where it has none), so one
+# compiled statement serves every record.
+_EVENT_COLUMNS = tuple(column.name for column in records.columns if column.name not in ("id", "class_id"))
+# The current class is read in the statement that writes the record: a new class started meanwhile is followed.
+_INSERT_RECORD = records.insert().values(class_id=select(func.max(classes.c.id)).scalar_subquery())
+
+
 def event_row(event: Event) -> dict[str, Any]:
     """The columns of the ``records`` row for ``event``; RecordsError (or NicknameError) for a malformed one."""
     if not isinstance(event, (DrillAnswer, DealFinished, GameFinished, LessonOpened)):
@@ -96,8 +115,9 @@ def event_row(event: Event) -> dict[str, Any]:
     at = values["at"]
     if not isinstance(at, datetime):
         raise RecordsError(f"the time of a record is a datetime, not {at!r:.80}", code="records_bad_event")
-    row: dict[str, Any] = {"nickname": nickname, "nickname_key": nickname_key(nickname), "at": to_db_time(at)}
-    if "seed" in values:
+    row: dict[str, Any] = dict.fromkeys(_EVENT_COLUMNS)
+    row.update(nickname=nickname, nickname_key=nickname_key(nickname), at=to_db_time(at))
+    if values.get("seed") is not None:  # a game without a seed (one typed in by hand) is recorded without one
         row["seed"] = _count(event, "seed", values["seed"], MAX_SEED)
     if isinstance(event, DrillAnswer):
         if type(event.correct) is not bool:
@@ -124,14 +144,16 @@ def event_row(event: Event) -> dict[str, Any]:
 
 
 def _sqlite_engine(url: Any) -> Engine:
-    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT, "isolation_level": None})
+    engine = create_engine(url, connect_args={"timeout": OPEN_BUDGET, "isolation_level": None})
 
     @event.listens_for(engine, "connect")
     def _setup(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
         try:
-            cursor.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
-            mode = cursor.execute("PRAGMA journal_mode = WAL").fetchone()
+            # WAL mode stays with the file once set: only the first connection sets it (which takes a lock).
+            mode = cursor.execute("PRAGMA journal_mode").fetchone()
+            if mode is None or str(mode[0]).lower() != "wal":
+                mode = cursor.execute("PRAGMA journal_mode = WAL").fetchone()
             if mode is None or str(mode[0]).lower() != "wal":
                 log.warning("the class database %s cannot use WAL mode (%s): readers may wait for writers",
                             url.database, mode and mode[0])
@@ -143,8 +165,10 @@ def _sqlite_engine(url: Any) -> Engine:
     @event.listens_for(engine, "begin")
     def _begin(connection: Connection) -> None:
         # Writers take the write lock first thing (no lock upgrade that could fail half-way); readers a snapshot.
-        write = connection.get_execution_options().get("escoba_write", False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+        # SQLite waits for the lock (its busy timeout) as long as the try's share of the time allows.
+        options = connection.get_execution_options()
+        connection.exec_driver_sql(f"PRAGMA busy_timeout = {int(options.get('escoba_wait', OPEN_BUDGET) * 1000)}")
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get("escoba_write", False) else "BEGIN")
 
     return engine
 
@@ -155,6 +179,8 @@ class ClassStore:
     def __init__(self, engine: Engine, path: Path | None) -> None:
         self._engine = engine
         self._path = path
+        self._gate_fd: int | None = None
+        self._gate_pid: int | None = None
 
     @classmethod
     def open(cls, url_or_path: str | os.PathLike[str] | None = None) -> ClassStore:
@@ -199,6 +225,10 @@ class ClassStore:
 
     def close(self) -> None:
         self._engine.dispose()
+        if self._gate_fd is not None and self._gate_pid == os.getpid():
+            with contextlib.suppress(OSError):
+                os.close(self._gate_fd)
+        self._gate_fd = None
 
     def __enter__(self) -> ClassStore:
         return self
@@ -213,8 +243,7 @@ class ClassStore:
         an exception) when it could not be."""
         try:
             row = event_row(event)
-            statement = records.insert().values(class_id=select(func.max(classes.c.id)).scalar_subquery(), **row)
-            self._retry(lambda c: c.execute(statement), write=True, budget=RECORD_BUDGET)
+            self._retry(lambda c: c.execute(_INSERT_RECORD, row), write=True, budget=RECORD_BUDGET, short=True)
             return True
         except Exception as error:  # a record must never break a lesson
             with contextlib.suppress(Exception):  # not even a broken log handler
@@ -282,7 +311,7 @@ class ClassStore:
 
     # -- the one way to the database -----------------------------------------------------------------------------
 
-    def _retry(self, work: Callable[[Connection], T], *, write: bool, budget: float) -> T:
+    def _retry(self, work: Callable[[Connection], T], *, write: bool, budget: float, short: bool = False) -> T:
         """``work`` in one transaction, tried again while the database is busy, for at most ``budget`` seconds.
         Every database failure comes out as a RecordsError naming it."""
         deadline = time.monotonic() + budget
@@ -291,19 +320,53 @@ class ClassStore:
             tries += 1
             try:
                 self._check_file()
-                with self._engine.connect() as connection:
-                    if write:
-                        connection = connection.execution_options(escoba_write=True)
+                with self._writers_gate(deadline if write else None), self._engine.connect() as connection:
+                    wait = max(deadline - time.monotonic(), 0.001)
+                    connection = connection.execution_options(escoba_write=write, escoba_wait=wait)
+                    if not write and self._engine.dialect.name == "postgresql":
+                        # PostgreSQL: the board's several queries read one snapshot, as SQLite's reads do.
+                        connection = connection.execution_options(isolation_level="REPEATABLE READ")
                     with connection.begin():
                         return work(connection)
             except SQLAlchemyError as error:
-                pause = PAUSES[min(tries - 1, len(PAUSES) - 1)]
-                if _busy(error) and time.monotonic() + pause + BUSY_TIMEOUT < deadline:
+                pause = random.uniform(0, PAUSE)
+                if _busy(error) and time.monotonic() + pause < deadline:
                     time.sleep(pause)
                     continue
                 reason = str(getattr(error, "orig", None) or error).splitlines()[0]
                 busy = f" after {tries} tries" if _busy(error) else ""
                 raise RecordsError(f"{reason}{busy}", code="records_database") from None
+
+    @contextlib.contextmanager
+    def _writers_gate(self, deadline: float | None) -> Iterator[None]:
+        """Hold the SQLite file's writers' lock (see GATE_PAUSE) until ``deadline`` at most; None: no gate."""
+        if deadline is None or self._path is None or fcntl is None:
+            yield
+            return
+        if self._gate_pid != os.getpid():  # a forked process must not share its parent's lock
+            self._gate_fd = None
+            self._gate_pid = os.getpid()
+            with contextlib.suppress(OSError):
+                self._gate_fd = os.open(self._path.with_name(self._path.name + GATE_SUFFIX),
+                                        os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
+        gate = self._gate_fd
+        held = False
+        while gate is not None:
+            try:
+                fcntl.flock(gate, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                held = True
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    break
+                time.sleep(random.uniform(GATE_PAUSE / 4, GATE_PAUSE))
+            except OSError:
+                break
+        try:
+            yield
+        finally:
+            if held and gate is not None:
+                fcntl.flock(gate, fcntl.LOCK_UN)
 
     def _check_file(self) -> None:
         """A SQLite file deleted (or its folder) after opening: stop, rather than write into a file that is gone."""
