@@ -376,6 +376,8 @@ def serve(*, port: int = 8866, ip: str = "127.0.0.1", lang: str = "es", rules: s
         raise EscobaError(f"no language {lang!r}: choose es or en", code="bad_language")
     rules = as_rules(rules)
     folder = lessons_dir(lessons)
+    if class_board:
+        class_db = check_class_db(class_db)
     afresh = bool(os.environ.get(LISTEN_FDS))  # the same server starting afresh: its sockets are open
     if not afresh:
         check_address(ip, port)
@@ -384,8 +386,6 @@ def serve(*, port: int = 8866, ip: str = "127.0.0.1", lang: str = "es", rules: s
     os.environ["ESCOBA_TUTOR_LANG"] = lang
     url = f"http://{'127.0.0.1' if ip in ('0.0.0.0', '::') else ip}:{port}{base_url}"
     teacher_key = os.environ.pop(TEACHER_KEY_ENV, "") or secrets.token_urlsafe(32)
-    if class_board:
-        class_db = check_class_db(class_db)
     print(f"escoba-tutor: {url}  ({rules.name}; Ctrl+C to stop)", flush=True)
     if class_board:
         print(f"escoba-tutor: the teacher's class board (keep this link to yourself): {url}class/board?key="
