@@ -204,7 +204,7 @@ def build_app_class():
             from .records import ClassStore
 
             store = ClassStore.open(self.class_db or None)  # serve() opened it once already: it opens
-            return {"escoba_class_store": store, "escoba_class_db": self.class_db or store.url,
+            return {"escoba_class_store": store, "escoba_class_db": self.class_db,
                     "escoba_teacher_key": self.teacher_key}
 
         def init_handlers(self):
@@ -344,17 +344,16 @@ def voila_config(*, port: int, ip: str, lang: str, cull_idle: int, base_url: str
 
 def check_class_db(class_db: str | None) -> str:
     """Open the class database once (made, or upgraded, as needed) so that a bad path or URL stops the start with
-    a message that names it; returns what the kernels are to write to (a path or URL given, else the default's)."""
+    a message that names it; returns what the kernels are to write to: the path or URL given, else the records'
+    own choice (``ESCOBA_TUTOR_CLASS_DB``, or "" for the default place)."""
     from .records import ClassStore, RecordsError
+    from .server.kernels import CLASS_DB_ENV
 
     try:
-        store = ClassStore.open(class_db or None)
+        ClassStore.open(class_db or None).close()
     except RecordsError as error:
         raise EscobaError(f"the class database cannot be used: {error}", code="bad_class_db") from None
-    try:
-        return class_db or store.url
-    finally:
-        store.close()
+    return class_db or os.environ.get(CLASS_DB_ENV, "")
 
 
 def serve(*, port: int = 8866, ip: str = "127.0.0.1", lang: str = "es", rules: str = "escoba",

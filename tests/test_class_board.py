@@ -237,6 +237,30 @@ def test_a_page_with_a_nickname_records_and_one_without_does_not(server):
     store.close()
 
 
+def test_without_class_db_the_server_and_its_kernels_use_the_records_default(tmp_path, monkeypatch):
+    """No ``--class-db``: the records' own choice (here ``ESCOBA_TUTOR_CLASS_DB``), for the server and its kernels."""
+    database = tmp_path / "default.sqlite3"
+    monkeypatch.setenv("ESCOBA_TUTOR_CLASS_DB", str(database))
+    server = TutorServer(tmp_path / "server.log")
+    try:
+        server.wait()
+        deadline = time.monotonic() + 30
+        while "key=" not in server.log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        KEYS[server.url] = re.search(r"class/board\?key=([A-Za-z0-9_-]+)", server.log.read_text()).group(1)
+        browser = Browser(server.url)
+        browser.request("class/nickname", {"_xsrf": browser.xsrf(), "nickname": "Dora", "lang": "es"})
+        landing(browser, "es")
+        store = ClassStore.open(database)
+        deadline = time.monotonic() + 20
+        while not store.board().students and time.monotonic() < deadline:
+            time.sleep(0.3)
+        assert [s.nickname for s in store.board().students] == ["Dora"]
+        store.close()
+    finally:
+        server.stop()
+
+
 # ------------------------------------------------------------------------------------------ the board
 def test_the_board_shows_the_class_and_its_numbers(server):
     store = store_of(server)

@@ -94,11 +94,13 @@ def nickname_problem(_: Translator, code: str) -> str:
 def class_env(handler) -> dict[str, str]:
     """What a lesson page's kernel gets for the class records: the page's nickname and the class database; empty
     (nothing recorded) without a nickname, or with the class board off."""
-    database = handler.settings.get("escoba_class_db")
-    if not database:
+    if handler.settings.get("escoba_class_store") is None:
         return {}
     nickname = read_nickname(handler)
-    return {NICKNAME_ENV: nickname, CLASS_DB_ENV: database} if nickname else {}
+    if not nickname:
+        return {}
+    database = handler.settings.get("escoba_class_db")  # "": the records' default place, as the server's
+    return {NICKNAME_ENV: nickname, **({CLASS_DB_ENV: database} if database else {})}
 
 
 def nickname_form(handler, lang: str, problem: str | None = None, typed: str = "") -> str:
@@ -153,7 +155,7 @@ def landing_hook(previous=None):
     def hook(handler, notebook, cwd):
         if previous is not None:
             notebook = previous(handler, notebook=notebook, cwd=cwd) or notebook
-        if not handler.settings.get("escoba_class_db"):
+        if handler.settings.get("escoba_class_store") is None:
             return notebook
         for cell in notebook.cells:  # only the server's own cell is written unsanitized (index.html.j2)
             cell.get("metadata", {}).pop("escoba_server_html", None)
@@ -184,7 +186,7 @@ class NicknameHandler(web.RequestHandler):
 
     def post(self) -> None:
         self.check_xsrf_cookie()
-        if not self.settings.get("escoba_class_db"):
+        if self.settings.get("escoba_class_store") is None:
             raise web.HTTPError(404)
         lang = _lang(self)
         landing = _base_url(self) + f"voila/render/{lang}/index.ipynb"
