@@ -113,6 +113,8 @@ def lesson_of_page() -> str | None:
 
 def _record(make_event) -> None:
     """Build an event and record it; never raises (a failed record costs the student nothing)."""
+    if not os.environ.get("ESCOBA_TUTOR_NICKNAME", "").strip():
+        return  # no nickname: nothing to record, and the database library is never even loaded (nor on the site)
     try:
         from ..records.recorder import recorder
 

@@ -139,6 +139,10 @@ def test_three_students_and_the_teacher_s_live_board(tutor, contexts, teacher, s
 
     nobody = student(tutor, contexts, None, "es")
     check(nobody, "es", "Falta:")
+    nobody.locator(".escoba-nickname").screenshot(path=screenshot_dir / "class-board-nickname-form-es.png")
+    ana.locator(".escoba-nickname").screenshot(path=screenshot_dir / "class-board-nickname-saved-es.png")
+    bad = serious_violations(nobody)  # the landing page with its nickname form
+    assert not bad, bad
 
     # the teacher's page, never reloaded, shows exactly this
     expect(teacher.locator("#students tbody tr")).to_have_count(3, timeout=30_000)
@@ -212,3 +216,33 @@ def test_without_the_key_the_page_says_so(tutor, contexts):
     page.goto(tutor.teacher_link.split("?")[0] + "?key=guess")
     expect(page.get_by_role("heading", level=1)).to_have_text("Esta página necesita el enlace del profesor")
     expect(page.locator("body")).not_to_contain_text("Ana")
+
+
+def test_the_board_pauses_while_its_tab_is_hidden(teacher):
+    fetched = []
+    teacher.on("request", lambda request: fetched.append(request.url) if "board.json" in request.url else None)
+    teacher.evaluate("""() => { Object.defineProperty(document, "hidden", {value: true, configurable: true});
+        document.dispatchEvent(new Event("visibilitychange")); }""")
+    expect(teacher.locator("#board-status")).to_have_text("En pausa mientras esta pestaña está oculta.")
+    teacher.wait_for_timeout(500)
+    fetched.clear()
+    teacher.wait_for_timeout(6000)
+    assert fetched == []
+    teacher.evaluate("""() => { Object.defineProperty(document, "hidden", {value: false, configurable: true});
+        document.dispatchEvent(new Event("visibilitychange")); }""")
+    expect(teacher.locator("#board-status")).to_contain_text("Actualizado a las")
+    assert fetched
+
+
+def test_a_bad_nickname_is_refused_in_the_student_s_language(tutor, contexts, screenshot_dir):
+    page = student(tutor, contexts, None, "en")
+    form = page.locator(".escoba-nickname")
+    form.get_by_label("Nickname (optional)").fill("<script>")
+    form.get_by_role("button", name="Save the nickname").click()
+    expect(page.get_by_role("alert")).to_have_text(
+        "A nickname may have only letters, digits, spaces and the signs - _ . (no other signs or emoji).")
+    expect(page.get_by_label("Nickname (optional)")).to_have_value("<script>")
+    assert not [c for c in page.context.cookies() if c["name"] == "escoba_nickname"]
+    page.screenshot(path=screenshot_dir / "class-board-nickname-refused-en.png")
+    page.get_by_role("link", name="Back to the course").click()
+    expect(page.locator(".escoba-nickname")).to_be_visible(timeout=120_000)
