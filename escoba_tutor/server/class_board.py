@@ -113,8 +113,9 @@ def nickname_form(handler, lang: str, problem: str | None = None, typed: str = "
     recorded = _("With a nickname, your teacher sees on the class board which lessons you open, your answers "
                  "to the exercises (right or which mistake) and your games against the computer, with the time. "
                  "Use a nickname, not your real name. Without a nickname nothing about you is recorded.")
+    title = _("Your nickname for the class")
     parts = [f'<section class="escoba-nickname" aria-labelledby="escoba-nickname-title" lang="{lang}">',
-             f'<h2 id="escoba-nickname-title">{html.escape(_("Your nickname for the class"))}</h2>',
+             f'<h2 id="escoba-nickname-title">{html.escape(title)}</h2>',
              f"<p>{html.escape(recorded)}</p>"]
     if problem:
         parts.append(f'<p class="escoba-nickname-problem" role="alert">{html.escape(problem)}</p>')
@@ -139,8 +140,8 @@ def nickname_form(handler, lang: str, problem: str | None = None, typed: str = "
 _FORM_CSS = """<style>
 .escoba-nickname{border:2px solid #0b57d0;border-radius:8px;padding:.75rem 1rem;margin:1rem 0;max-width:48rem}
 .escoba-nickname h2{margin-top:0}
-.escoba-nickname input{font-size:1rem;padding:.3rem .5rem;border:2px solid #555;border-radius:4px}
-.escoba-nickname button{font-size:1rem;padding:.3rem .8rem;border:2px solid #0b57d0;border-radius:4px;
+.escoba-nickname input{font-size:1em;padding:.3rem .5rem;border:2px solid #555;border-radius:4px}
+.escoba-nickname button{font-size:1em;padding:.3rem .8rem;border:2px solid #0b57d0;border-radius:4px;
   background:#fff;color:#0b57d0;cursor:pointer}
 .escoba-nickname button[value=save]{background:#0b57d0;color:#fff}
 .escoba-nickname :focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
@@ -205,7 +206,7 @@ class NicknameHandler(web.RequestHandler):
             self.set_header("Content-Type", "text/html; charset=utf-8")
             self.set_header("Cache-Control", "no-store")
             back, words = html.escape(landing), html.escape(_("Back to the course"))
-            self.finish(_page(lang, _("Your nickname for the class"),
+            self.finish(_page(lang, _("The nickname was not saved"),
                               _FORM_CSS + nickname_form(self, lang, problem, typed)
                               + f'<p><a href="{back}">{words}</a></p>'))
             return
