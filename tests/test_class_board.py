@@ -261,6 +261,27 @@ def test_without_class_db_the_server_and_its_kernels_use_the_records_default(tmp
         server.stop()
 
 
+def test_under_a_url_prefix_the_cookie_and_the_board_stay_under_it(tmp_path):
+    """A JupyterHub serves each student's server under ``/user/NAME/``: the cookie's path is that prefix."""
+    server = TutorServer(tmp_path / "server.log", "--base-url", "/hub/user/ana/", "--class-db",
+                         str(tmp_path / "class.sqlite3"))
+    try:
+        server.wait()
+        deadline = time.monotonic() + 30
+        while "key=" not in server.log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        link = re.search(r"(http://\S+)/class/board\?key=([A-Za-z0-9_-]+)", server.log.read_text())
+        assert link.group(1) + "/" == server.url  # the teacher's link is under the prefix
+        KEYS[server.url] = link.group(2)
+        browser = Browser(server.url)
+        status, headers, _body = browser.request("class/nickname", {"_xsrf": browser.xsrf(), "nickname": "Ana"})
+        assert status == 303 and headers["Location"] == "/hub/user/ana/voila/render/es/index.ipynb"
+        assert "Path=/hub/user/ana/" in headers["Set-Cookie"]
+        assert "action=\"/hub/user/ana/class/nickname\"" in landing(browser, "es")
+    finally:
+        server.stop()
+
+
 # ------------------------------------------------------------------------------------------ the board
 def test_the_board_shows_the_class_and_its_numbers(server):
     store = store_of(server)
