@@ -113,7 +113,7 @@ def build_app_class():
     from traitlets import Bool, Float, Int, List, Unicode
     from voila.app import Voila
 
-    from .server import class_board
+    from .server import class_board, nickname
     from .server import handlers as guarded
     from .server.hosts import AllowedHosts
     from .server.kernels import KERNEL_MEMORY_ENV
@@ -185,7 +185,7 @@ def build_app_class():
             # every kernel is bound to its page by this kernel manager: no other will do
             self.voila_configuration.multi_kernel_manager_class = TutorMappingKernelManager
             # a landing page gets the nickname form as it is rendered (with the class board on)
-            self.voila_configuration.prelaunch_hook = class_board.landing_hook(self.voila_configuration.prelaunch_hook)
+            self.voila_configuration.prelaunch_hook = nickname.landing_hook(self.voila_configuration.prelaunch_hook)
             settings = super().init_settings()
             self.limits = self.class_limits()
             self.register = ClassRegister(self.limits)

@@ -1,7 +1,8 @@
-"""The class board's server side (escoba_tutor/server/class_board.py), against one real ``escoba-tutor`` server
-with a class database of its own: the teacher's key, the nickname form and its cookie, a kernel that records
-for the page's nickname and only then, the board's page, JSON, CSV, a new class and forgetting one. And the
-pieces without a server: the board's words for every mistake code, its escaping, the catalogs.
+"""The class board's server side (escoba_tutor/server/class_board.py and nickname.py), against one real
+``escoba-tutor`` server with a class database of its own: the teacher's key, the nickname form and its cookie,
+a kernel that records for the page's nickname and only then, the board's page, JSON, CSV, a new class and
+forgetting one. And the pieces without a server: the board's words for every mistake code, its escaping, the
+catalogs.
 
 The browser test (three students, the teacher's page live) is tests/browser/test_class_board_browser.py.
 """
@@ -29,7 +30,8 @@ from escoba_test_helpers import TutorServer
 
 from escoba_tutor.records import Board, ClassInfo, ClassStore, DrillAnswer, MistakeRow, StudentRow
 from escoba_tutor.server import board_words
-from escoba_tutor.server.class_board import KIND_PAGES, NICKNAME_COOKIE, board_view, key_matches
+from escoba_tutor.server.class_board import KIND_PAGES, board_view, key_matches
+from escoba_tutor.server.nickname import NICKNAME_COOKIE
 from escoba_tutor.widgets.class_records import MISTAKE_CODES, drill_outcome
 from escoba_tutor.widgets.i18n import LOCALE_DIR, Translator, extract
 
@@ -442,7 +444,8 @@ def _template_ids() -> set[str]:
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_board_s_words_are_in_the_server_catalog(lang):
     server_dir = ROOT / "escoba_tutor" / "server"
-    used = {m for f in ("class_board.py", "board_words.py", "handlers.py") for m, _ in extract(server_dir / f)}
+    used = {m for f in ("class_board.py", "nickname.py", "board_words.py", "handlers.py")
+            for m, _ in extract(server_dir / f)}
     used |= _template_ids()
     handlers = (server_dir / "handlers.py").read_text()
     titles = set(re.findall(r'"([^"\n]+)"', handlers))  # passed on to _(title)

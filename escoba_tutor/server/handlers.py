@@ -32,10 +32,10 @@ from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from ..widgets.i18n import LANGUAGES, Translator
-from .class_board import class_env
 from .hosts import AllowedHosts, odd_path
 from .kernels import CURRENT_CLASS_ENV, CURRENT_TICKET
 from .limits import ClassRegister, Limits, Refused
+from .nickname import class_env
 
 __all__ = ["CLIENT_COOKIE", "PAGE_MESSAGES", "PAGE_COMM_TARGETS", "PAGE_COMM_METHODS", "HostGate", "ClientMixin",
            "TutorRenderHandler", "OwnedKernelHandler", "OwnedShutdownHandler", "TutorKernelWebsocketHandler",
@@ -95,7 +95,7 @@ color:#0b57d0;text-decoration:underline}}a:focus{{outline:3px solid #0b57d0;outl
 
 class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
     """A lesson page, its kernel admitted against the limits; with the class board on, its kernel gets the page's
-    nickname (class_board.class_env) and a landing page the nickname form (class_board.landing_hook)."""
+    nickname (nickname.class_env) and a landing page the nickname form (nickname.landing_hook)."""
 
     _ticket = None
 
