@@ -347,7 +347,7 @@ async def hammer_slow_reader(base: str, stop: asyncio.Event, hammer: Hammer) -> 
 
 # ----------------------------------------------------------------------------------------------- one class
 AFRESH_S = 10  # the time a server takes to start afresh, with some slack
-BACK_MIB = 2  # "back to the idle server": within this many MiB of it
+BACK_MIB = 2  # "back to the idle server": at most this many MiB above it (below it counts: a fresh process is smaller)
 
 
 async def classes(n: int, args, folder: Path) -> list[dict]:
@@ -445,7 +445,7 @@ async def one_class(n: int, args, server, number: int) -> dict:
         while time.monotonic() - left < cull_limit + 30:
             await asyncio.sleep(1)
             after.append((time.monotonic() - left, server.tree_rss_mib(), len(server.kernels())))
-            if after[-1][2] == 0 and abs(after[-1][1] - baseline) <= BACK_MIB:  # not while it starts afresh
+            if after[-1][2] == 0 and after[-1][1] - baseline <= BACK_MIB:  # not while it starts afresh
                 back_at = after[-1][0]
                 await asyncio.sleep(AFRESH_S)  # and it stays there
                 after.append((time.monotonic() - left, server.tree_rss_mib(), len(server.kernels())))
