@@ -267,6 +267,37 @@ def test_a_browser_gets_a_cookie_first_and_a_script_without_cookies_gets_no_kern
     assert len(kernel_pids(server)) == before
 
 
+def test_a_browser_that_refuses_cookies_gets_a_page_saying_so_not_a_loop_of_redirects(server):
+    host = server.url.split("/")[2]
+    path, hops = "/voila/render/en/play.ipynb?seed=12", []
+    for _ in range(5):  # a browser that drops every cookie, following the redirects it gets
+        connection = http.client.HTTPConnection(host, timeout=30)
+        connection.request("GET", path)
+        response = connection.getresponse()
+        hops.append(response.status)
+        body = response.read().decode()
+        connection.close()
+        if response.status not in (301, 302):
+            break
+        path = response.getheader("Location")
+    assert hops == [302, 403], hops
+    assert "This browser does not keep cookies" in body and "Allow cookies" in body
+    assert 'href="/voila/render/en/play.ipynb?seed=12"' in body  # the plain address, the student's seed kept
+    assert "Traceback" not in body
+
+
+def test_a_browser_that_keeps_cookies_ends_on_the_plain_address(server):
+    student = Browser(server)
+    request = urllib.request.Request(student.base + "voila/render/es/index.ipynb?lang=es")
+    with student.opener.open(request, timeout=90) as response:
+        assert response.status == 200
+        assert response.url.endswith("/voila/render/es/index.ipynb?lang=es")  # no cookie mark left in the address
+        found = re.search(r'"kernelId": *"([0-9a-f-]+)"', response.read().decode())
+    assert found
+    student.kernels.append(found.group(1))
+    student.leave_all()
+
+
 def test_a_class_behind_one_address_gets_in_and_one_browser_is_held_to_its_pages(server):
     class_ = [Browser(server) for _ in range(3)]  # three students behind one address: three browsers
     ana = Browser(server)

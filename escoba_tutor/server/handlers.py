@@ -3,9 +3,12 @@
 - :class:`HostGate` sits in front of every handler: an unknown ``Host`` (DNS rebinding) gets 403, an odd path
   (a NUL byte, ``..`` once decoded) 400 or 404.
 - :class:`TutorRenderHandler` (a lesson page): a browser without the server's cookie gets it and comes back (one
-  redirect); then the page's kernel is admitted against the limits, or the student gets a short page in the
-  lesson's language (the class is full: 503; this browser has too many pages open: 429), never an error. The page
-  also gets the ``_xsrf`` cookie that Voilà's close beacon sends back, so a left page frees its kernel.
+  redirect, marked ``?cookie_check=1``; the mark is taken off the address by one more redirect). A browser that
+  comes back still without the cookie refuses cookies (or was sent a marked address): it gets a short page saying
+  so with a link to the plain address, never a loop of redirects. Then the page's kernel is admitted against the
+  limits, or the student gets a short page in the lesson's language (the class is full: 503; this browser has too
+  many pages open: 429), never an error. The page also gets the ``_xsrf`` cookie that Voilà's close beacon sends
+  back, so a left page frees its kernel.
 - :class:`OwnedKernelHandler`, :class:`OwnedShutdownHandler`, :class:`TutorKernelWebsocketHandler`: only the
   browser that started a kernel may ask about it, stop it or connect to it (another gets 403); at most
   ``sockets_per_kernel`` connections; a page may send only the widget messages of :data:`PAGE_MESSAGES` (others
@@ -19,6 +22,7 @@ import html
 import json
 import re
 import secrets
+from urllib.parse import urlencode
 
 from jupyter_server.services.kernels.connection.base import (
     deserialize_binary_message,
@@ -41,6 +45,7 @@ __all__ = ["CLIENT_COOKIE", "PAGE_MESSAGES", "PAGE_COMM_TARGETS", "PAGE_COMM_MET
            "NotFoundHandler", "screen_message"]
 
 CLIENT_COOKIE = "escoba_client"
+COOKIE_CHECK = "cookie_check"  # marks the address a browser is sent back to after it got the cookie
 V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
 # What a page sends its kernel: the widget manager opens its control comm and asks for every widget's state, a
 # widget sends its changes and its events (a click), and the page asks what the kernel is and which comms it has.
@@ -79,7 +84,8 @@ def page_language(handler) -> str:
     return lang if lang in LANGUAGES else handler.settings.get("escoba_default_lang", "es")
 
 
-def notice_page(lang: str, title: str, text: str) -> str:
+def notice_page(lang: str, title: str, text: str, link: str = "", link_text: str = "Reload the page") -> str:
+    """A short page in the student's language with one link (by default: this page again)."""
     _ = Translator(lang)
     return f"""<!DOCTYPE html>
 <html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -88,7 +94,7 @@ def notice_page(lang: str, title: str, text: str) -> str:
 padding:0 1rem;color:#1a1a1a}}a{{display:inline-block;padding:.5rem 1rem;border:2px solid #0b57d0;border-radius:6px;
 color:#0b57d0;text-decoration:underline}}a:focus{{outline:3px solid #0b57d0;outline-offset:3px}}</style></head>
 <body><main><h1>{html.escape(_(title))}</h1><p>{html.escape(text)}</p>
-<p><a href="">{html.escape(_("Reload the page"))}</a></p></main></body></html>
+<p><a href="{html.escape(link, quote=True)}">{html.escape(_(link_text))}</a></p></main></body></html>
 """
 
 
@@ -102,9 +108,16 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
         if self._finished or self.request.method != "GET":
             return
         client = self.client_id()
-        if client is None:  # first visit: the cookie, then the same address again (browsers keep cookies)
+        checked = COOKIE_CHECK in self.request.query_arguments
+        if client is None and not checked:  # first visit: the cookie, then the same address again, marked
             self.issue_client()
-            self.redirect(self.request.uri)
+            self.redirect(self._address(marked=True))
+            return
+        if client is None:  # sent back with the cookie and came without it: cookies are refused here
+            self.no_cookies()
+            return
+        if checked:  # the cookie is kept: the plain address, so the mark is never copied into a shared link
+            self.redirect(self._address(marked=False))
             return
         self.xsrf_token  # noqa: B018 - sets the _xsrf cookie, which Voilà's close beacon sends back
         try:
@@ -113,6 +126,26 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
             self.refuse(refused.reason)
             return
         CURRENT_TICKET.set(self._ticket)
+
+    def _address(self, marked: bool) -> str:
+        """This page's path and query, with or without the cookie-check mark (any value it had is dropped)."""
+        query = [(name, value.decode("utf-8", "replace")) for name, values in self.request.query_arguments.items()
+                 if name != COOKIE_CHECK for value in values]
+        if marked:
+            query.append((COOKIE_CHECK, "1"))
+        return self.request.path + ("?" + urlencode(query) if query else "")
+
+    def no_cookies(self) -> None:
+        lang = page_language(self)
+        _ = Translator(lang)
+        self.log.info("a browser from %s came back without the course's cookie", self.request.remote_ip)
+        self.set_status(403)
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(notice_page(lang, "This browser does not keep cookies", _(
+            "The course needs one cookie to know which pages are yours; it holds nothing else. Allow cookies for "
+            "this address in the browser's settings (or leave private browsing), then open the page again."),
+            link=self._address(marked=False), link_text="Open the page again"))
 
     def refuse(self, reason: str) -> None:
         lang, limits = page_language(self), _limits(self)
