@@ -430,6 +430,33 @@ def test_two_websockets_per_kernel_and_only_widget_messages(server):
         leave_all(ana)
 
 
+def test_a_message_sent_again_and_again_is_dropped_and_floods_no_log(server):
+    ana = Browser(server)
+    try:
+        ana.open_page()
+        kernel_id = ana.kernels[0]
+        log_before = len(server.log.read_text())
+
+        async def talk():
+            connection = await connect(ana, kernel_id)
+            again = message("comm_info_request", {})  # one id, sent 300 times: the kernel would refuse 299
+            for _ in range(300):
+                await connection.write_message(again)
+            await connection.write_message(message("comm_info_request", {}))  # a new message still gets through
+            frames = await read_for(connection, 8, until=lambda f: False)
+            connection.close()
+            return [f for f in frames if isinstance(f, dict) and f["header"]["msg_type"] == "comm_info_reply"]
+
+        replies = run(talk())
+        assert len(replies) == 2, len(replies)  # the first of the 300 and the new one
+        log = server.log.read_text()[log_before:]
+        assert 1 <= log.count("a message sent twice") <= 5
+        assert log.count("Duplicate Signature") == 0 and log.count("Traceback") == 0
+        assert len(log) < 20_000
+    finally:
+        leave_all(ana)
+
+
 def test_large_messages_and_pages_that_do_not_read_are_cut_off(server):
     ana = Browser(server)
     try:

@@ -22,6 +22,7 @@ import html
 import json
 import re
 import secrets
+from collections import OrderedDict
 from urllib.parse import urlencode
 
 from jupyter_server.services.kernels.connection.base import (
@@ -42,7 +43,7 @@ from .limits import ClassRegister, Limits, Refused
 
 __all__ = ["CLIENT_COOKIE", "PAGE_MESSAGES", "PAGE_COMM_TARGETS", "PAGE_COMM_METHODS", "HostGate", "ClientMixin",
            "TutorRenderHandler", "OwnedKernelHandler", "OwnedShutdownHandler", "TutorKernelWebsocketHandler",
-           "NotFoundHandler", "screen_message"]
+           "NotFoundHandler", "RecentIds", "screen_message"]
 
 CLIENT_COOKIE = "escoba_client"
 COOKIE_CHECK = "cookie_check"  # marks the address a browser is sent back to after it got the cookie
@@ -223,14 +224,36 @@ class OwnedShutdownHandler(OwnerMixin, VoilaShutdownKernelHandler):
             self.check_owner(self._kernel_id())
 
 
-def screen_message(message: str | bytes, protocol: str | None) -> str | None:
-    """None for a message a page may send its kernel; otherwise what is wrong with it, in a few words.
+class RecentIds:
+    """The ids of the last messages a page sent on one connection. The kernel refuses a message it has seen
+    (the same id gives the same signature) and logs a traceback for each: a page that sends one message again and
+    again is stopped here, before it costs the kernel anything."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self.size, self._ids = size, OrderedDict[str, None]()
+
+    def repeated(self, msg_id: str) -> bool:
+        if msg_id in self._ids:
+            return True
+        self._ids[msg_id] = None
+        if len(self._ids) > self.size:
+            self._ids.popitem(last=False)
+        return False
+
+
+def screen_message(message: str | bytes, protocol: str | None, seen: RecentIds | None = None) -> str | None:
+    """None for a message a page may send its kernel; otherwise what is wrong with it, in a few words. With
+    ``seen``, a message whose id came before on the same connection is refused too.
 
     >>> screen_message(json.dumps({"channel": "shell", "header": {"msg_type": "execute_request"}, "content": {}}), None)
     'execute_request'
     >>> screen_message(json.dumps({"channel": "shell", "header": {"msg_type": "comm_open"},
     ...                            "content": {"target_name": "jupyter.widget"}}), None)
     'comm_open to jupyter.widget'
+    >>> seen, again = RecentIds(), json.dumps({"channel": "shell", "content": {},
+    ...                                        "header": {"msg_type": "kernel_info_request", "msg_id": "a1"}})
+    >>> screen_message(again, None, seen), screen_message(again, None, seen)
+    (None, 'a message sent twice')
     """
     try:
         if isinstance(message, bytes) and protocol == V1_PROTOCOL:
@@ -250,6 +273,12 @@ def screen_message(message: str | bytes, protocol: str | None) -> str | None:
         return f"comm_open to {str(content.get('target_name'))[:40]}"
     if kind == "comm_msg" and (content.get("data") or {}).get("method") not in PAGE_COMM_METHODS:
         return f"comm_msg {str((content.get('data') or {}).get('method'))[:20]}"
+    if seen is not None:
+        msg_id = header.get("msg_id")
+        if not isinstance(msg_id, str) or not msg_id:
+            return "a message without an id"
+        if seen.repeated(msg_id[:100]):
+            return "a message sent twice"
     return None
 
 
@@ -259,6 +288,7 @@ class TutorKernelWebsocketHandler(OwnerMixin, VoilaKernelWebsocketHandler):
     _counted: str | None = None
     _unsent = 0
     _dropped = False
+    _seen: RecentIds | None = None
 
     async def get(self, kernel_id):
         self.check_owner(kernel_id)
@@ -286,7 +316,9 @@ class TutorKernelWebsocketHandler(OwnerMixin, VoilaKernelWebsocketHandler):
             super().on_close()
 
     def on_message(self, ws_message):
-        refused = screen_message(ws_message, self.selected_subprotocol)
+        if self._seen is None:
+            self._seen = RecentIds()
+        refused = screen_message(ws_message, self.selected_subprotocol, self._seen)
         if refused is not None:
             self.log.warning("dropped a message from the page of kernel %s: %s", self._counted, refused)
             return None
