@@ -335,8 +335,10 @@ class TutorKernelWebsocketHandler(OwnerMixin, VoilaKernelWebsocketHandler):
         if sent is not None and size:
             self._unsent += size
 
-            def written(_future) -> None:
+            def written(future) -> None:
                 self._unsent -= size
+                if not future.cancelled():
+                    future.exception()  # a connection closed while writing is expected: not a log line each
 
             sent.add_done_callback(written)
         return sent
