@@ -49,6 +49,7 @@ W.VBox([W.HTML("<h1>{title}</h1>"), game, kernel_errors])
 NOTEBOOKS = {
     "game": [WATCH, game_cell("es")],
     "game_en": [WATCH, game_cell("en")],
+    "game4": [WATCH, game_cell("es").replace("players=2", "players=4")],
     "deal_end": [WATCH, game_cell("es", TO_THE_LAST_CARD)],
     "deal_end_en": [WATCH, game_cell("en", TO_THE_LAST_CARD)],
     "capture": [WATCH, """
@@ -258,16 +259,55 @@ def test_the_level_chooser_applies_at_once_and_shows_the_level_played(game_page)
 
 # ===================================================================================== the board on a phone
 def boxes(page) -> dict:
-    return page.locator(".escoba-game-table").evaluate("""(root) => {
-        const box = (el) => { const r = el.getBoundingClientRect(); return {top: r.top, bottom: r.bottom,
-                                                                         left: r.left, right: r.right}; };
-        const play = [...root.querySelectorAll('.jupyter-button')].find((b) => b.textContent.trim() === 'Jugar');
-        const chosen = root.querySelector('.et-table tr.is-selected');
-        return {status: box(root.querySelector('.escoba-game-status')),
-                mesa: box(root.querySelector('.escoba-ct-label')), play: box(play),
-                chosen: chosen && box(chosen), list: box(root.querySelector('.escoba-ct-list .et-picker')),
-                cards: [...root.querySelectorAll('.escoba-ct-cards .et-card')].map(box)};
-    }""")
+    return page.locator(".escoba-game-table").evaluate(BOXES)
+
+
+BOXES = """(root) => {
+    const box = (el) => { const r = el.getBoundingClientRect(); return {top: r.top, bottom: r.bottom,
+                                                                     left: r.left, right: r.right}; };
+    const play = [...root.querySelectorAll('.jupyter-button')].find((b) => b.textContent.trim() === 'Jugar');
+    const chosen = root.querySelector('.et-table tr.is-selected');
+    return {status: box(root.querySelector('.escoba-game-status')), others: box(root.querySelector('.escoba-others')),
+            mesa: box(root.querySelector('.escoba-ct-label')), play: box(play),
+            chosen: chosen && box(chosen), list: box(root.querySelector('.escoba-ct-list .et-picker')),
+            cards: [...root.querySelectorAll('.escoba-ct-cards .et-card')].map(box)};
+}"""
+
+# Resolves with the board's boxes once the fonts are in and the layout has stopped moving: the same boxes in five
+# animation frames in a row (a size change, a font arriving or a kernel update each move something for a frame or
+# more). Rejects after 10 s of movement.
+SETTLED = """async (root) => {
+    await document.fonts.ready;
+    const measure = ROOT_BOXES;
+    const frame = () => new Promise((done) => requestAnimationFrame(done));
+    let last = null, same = 0;
+    for (const start = performance.now(); performance.now() - start < 10000;) {
+      await frame();
+      const now = JSON.stringify(measure(root));
+      same = now === last ? same + 1 : 0;
+      last = now;
+      if (same >= 5) return JSON.parse(now);
+    }
+    throw new Error('the board kept moving for 10 s: ' + last);
+}""".replace("ROOT_BOXES", BOXES)
+
+# Scrolls the page so that the game's live part starts at the top of the screen: the scoreboard just above it, the
+# status line in its own place in the page (not stuck to an edge), the other players' cards under it. Scrolling the
+# status line itself would depend on where the page was: a sticky line already stuck at the top is "in view", and
+# the page would not move.
+BOARD_AT_THE_TOP = """(root) => {
+    const above = root.querySelector('.escoba-scoreboard');
+    let scroller = above.parentElement;
+    while (scroller && !(scroller.scrollHeight > scroller.clientHeight
+                         && ['auto', 'scroll'].includes(getComputedStyle(scroller).overflowY))) {
+      scroller = scroller.parentElement;
+    }
+    scroller = scroller || document.scrollingElement;
+    // a sticky line sticks at the scroller's padding edge (Voila's scroller has 10 px of padding at its top)
+    const top = (scroller === document.scrollingElement ? 0 : scroller.getBoundingClientRect().top)
+      + parseFloat(getComputedStyle(scroller).paddingTop);
+    scroller.scrollBy({top: above.getBoundingClientRect().bottom - top, behavior: 'instant'});
+}"""
 
 
 def overlaps(a: dict, b: dict) -> bool:
@@ -275,36 +315,49 @@ def overlaps(a: dict, b: dict) -> bool:
         b["left"] < a["right"] - 1
 
 
-def test_on_a_phone_the_whole_board_fits_one_screen(game_page):
-    t = Table(game_page)
+def test_on_a_phone_the_whole_board_fits_one_screen(game_page, screenshot_dir):
     game_page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     try:
-        assert t.wait_for_my_turn_or_the_sheet()
-        rows = t.grid.locator("tbody tr[data-id]")
-        rows.last.click()  # the last capture: the one furthest down
-        expect(rows.last).to_have_attribute("aria-selected", "true")
-        t.announce.evaluate("(el) => el.scrollIntoView({block: 'start'})")
-        settle(game_page)
-        b = boxes(game_page)
-        assert b["play"]["bottom"] - b["status"]["top"] <= PHONE[1], b  # status line, table, hand, list, Play
-        assert b["status"]["top"] >= -1 and b["play"]["bottom"] <= PHONE[1] + 1, b
-        assert b["chosen"]["top"] >= b["list"]["top"] - 1 and b["chosen"]["bottom"] <= b["list"]["bottom"] + 1, \
-            "the chosen capture is in view in its list"
-        assert b["chosen"]["bottom"] <= PHONE[1] + 1
-        assert not any(overlaps(b["status"], card) for card in b["cards"]), "the status line covers a card"
-        # a long refusal, with the page scrolled to Play: the status line grows but never covers the cards
-        t.grid.locator("tbody tr[data-id].is-selected").click()  # (still chosen: nothing changes)
-        t.root.get_by_role("button", name="Partida nueva").scroll_into_view_if_needed()
-        t.announce.evaluate("(el) => el.scrollIntoView({block: 'start'})")
-        game_page.evaluate("""() => { const line = document.querySelector('.escoba-game-status .et-live');
-            line.textContent = 'Elige una baza de la lista, o una carta de tu mano (y las cartas que se lleva), y '
-              + 'pulsa Jugar. Ordenador: siete de oros, se lleva cuatro de bastos, cuatro de copas. Te toca.'; }""")
-        t.play.evaluate("(el) => el.scrollIntoView({block: 'end'})")
-        settle(game_page)
-        b = boxes(game_page)
-        assert not any(overlaps(b["status"], card) for card in b["cards"] if card["bottom"] > 0), b
+        assert_the_board_fits_a_phone(game_page, screenshot_dir / "board-one-screen-2-players-390x844.png")
     finally:
         game_page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_on_a_phone_a_game_of_four_fits_one_screen_too(open_page, app_url, screenshot_dir):
+    """Three other players' rows of face-down cards above the table still leave the hand and Play in view."""
+    page = open_page(app_url("game4"), width=PHONE[0], height=PHONE[1])
+    expect(page.locator(".escoba-game-table .et-table")).to_be_visible(timeout=120_000)
+    expect(page.locator(".escoba-others .et-row")).to_have_count(3)
+    assert_the_board_fits_a_phone(page, screenshot_dir / "board-one-screen-4-players-390x844.png")
+    assert_no_errors(page)
+
+
+def assert_the_board_fits_a_phone(page, picture) -> None:
+    t = Table(page)
+    assert t.wait_for_my_turn_or_the_sheet()
+    rows = t.grid.locator("tbody tr[data-id]")
+    rows.last.click()  # the last capture: the one furthest down (its list scrolls to it)
+    expect(rows.last).to_have_attribute("aria-selected", "true")
+    t.root.evaluate(BOARD_AT_THE_TOP)
+    b = t.root.evaluate(SETTLED)
+    # the status line sits in its place at the top, the board right under it, and Play on the same screen
+    assert b["status"]["top"] >= -1 and b["status"]["bottom"] <= b["others"]["top"] + 1, b
+    assert b["play"]["bottom"] <= PHONE[1], f"Play ends {b['play']['bottom'] - PHONE[1]:.0f} px below: {b}"
+    assert all(card["top"] >= 0 and card["bottom"] <= PHONE[1] for card in b["cards"]), "the table and the hand"
+    assert b["chosen"]["top"] >= b["list"]["top"] - 1 and b["chosen"]["bottom"] <= b["list"]["bottom"] + 1, \
+        "the chosen capture is in view in its list"
+    assert b["chosen"]["bottom"] <= PHONE[1]
+    assert not any(overlaps(b["status"], card) for card in b["cards"]), "the status line covers a card"
+    page.screenshot(path=picture)
+    # a long refusal, with the page scrolled to Play: the status line grows but never covers the cards
+    page.evaluate("""() => { const line = document.querySelector('.escoba-game-status .et-live');
+        line.textContent = 'Elige una baza de la lista, o una carta de tu mano (y las cartas que se lleva), y '
+          + 'pulsa Jugar. Ordenador: siete de oros, se lleva cuatro de bastos, cuatro de copas. Te toca.'; }""")
+    t.play.evaluate("(el) => el.scrollIntoView({block: 'end', behavior: 'instant'})")
+    b = t.root.evaluate(SETTLED)
+    assert b["play"]["bottom"] <= PHONE[1] + 1, b
+    assert not any(overlaps(b["status"], card) for card in b["cards"] if card["bottom"] > 0), b
+    assert all(card["top"] >= 0 for card in b["cards"]), "with Play at the bottom, the table and hand show"
 
 
 # ================================================================================================= the deal's end
