@@ -14,7 +14,8 @@ import base64
 import re
 
 import pytest
-from test_widgets_browser import WATCH, Table, assert_no_errors, codes, screenshots
+from helpers import assert_no_error, wait_rendered
+from test_widgets_browser import WATCH, Table, assert_no_control_covered, assert_no_errors, codes, screenshots
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -586,3 +587,41 @@ def test_screenshots_of_the_game_and_the_deal_end(open_page, app_url, screenshot
     expect(root.get_by_role("heading", name=re.compile("^(Fin de la mano|End of deal)"))).to_be_visible()
     for size in (PHONE, LAPTOP, PROJECTOR):
         screenshots(end, screenshot_dir, f"deal-end-{lang}", size)
+
+
+# ================================================================== the course's own pages, as a class sees them
+# The lesson text is the widgets' text size at every width (16 px on a phone, about 18.5 px at 1920), so a projected
+# lesson reads as one page.
+TEXT_SIZES = """() => {
+    const size = (el) => el && parseFloat(getComputedStyle(el).fontSize);
+    return {text: size(document.querySelector('.jp-RenderedMarkdown p')),
+            widget: size(document.querySelector('.escoba-game-table, .escoba-capture-table'))};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("name", ["play", "02-captures", "06-game"])
+def test_screenshots_of_the_course_pages(tutor, browser, screenshot_dir, name, lang):
+    """Pictures at a phone's, a laptop's and a projector's size to be looked at; on each, the text is the widgets'
+    size, nothing is wider than the screen, and on the play page nothing covers a control."""
+    context = browser.new_context(viewport={"width": LAPTOP[0], "height": LAPTOP[1]})
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    try:
+        page.goto(f"{tutor.url}voila/render/{lang}/{name}.ipynb")
+        wait_rendered(page)
+        widget = page.locator(".escoba-game-table, .escoba-capture-table").first
+        expect(widget.locator(".et-table")).to_be_visible()
+        if name != "02-captures":
+            expect(widget.locator(".et-live", has_text=re.compile("Te toca|Your turn"))).to_be_visible()
+        assert_no_error(page)
+        for size in (PHONE, LAPTOP, PROJECTOR):
+            screenshots(page, screenshot_dir, f"page-{name}-{lang}", size)
+            sizes = page.evaluate(TEXT_SIZES)
+            assert abs(sizes["text"] - sizes["widget"]) <= 0.5, (size, sizes)
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= size[0], "wider than the screen"
+            if name == "play" and size != PHONE:
+                assert_no_control_covered(page)
+    finally:
+        page.goto("about:blank")
+        context.close()
