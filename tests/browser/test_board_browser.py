@@ -15,7 +15,15 @@ import re
 
 import pytest
 from helpers import assert_no_error, wait_rendered
-from test_widgets_browser import WATCH, Table, assert_no_control_covered, assert_no_errors, codes, screenshots
+from test_widgets_browser import (
+    WATCH,
+    Table,
+    assert_no_control_covered,
+    assert_no_errors,
+    codes,
+    screenshots,
+    wait_still,
+)
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -103,10 +111,6 @@ def choose_and_play(table: Table) -> None:
     """Choose the first capture in the list and press Play; wait for my turn again."""
     table.play_one(by_cards=False)
     assert table.wait_for_my_turn_or_the_sheet()
-
-
-def settle(page, ms: int = 400) -> None:
-    page.wait_for_timeout(ms)  # the layout settles after a size change (nothing in the DOM to wait for)
 
 
 # ============================================================================= nothing lost: reload -> continue
@@ -389,7 +393,7 @@ def test_the_finished_deal_stays_on_screen_until_the_student_moves_on(deal_end_p
     # "Siguiente mano" is right under the heading: within one phone screen of it
     next_deal = t.root.get_by_role("button", name="Siguiente mano")
     t.sheet_heading.evaluate("(el) => el.scrollIntoView({block: 'start'})")
-    settle(page)
+    wait_still(page)
     heading, button = t.sheet_heading.bounding_box(), next_deal.bounding_box()
     assert button["y"] - heading["y"] >= 0 and button["y"] + button["height"] <= PHONE[1], (heading, button)
     assert_no_errors(page)
@@ -505,7 +509,7 @@ def test_every_kind_of_control_shows_a_focus_ring_by_keyboard(open_page, app_url
     for kind in expected:
         element = page.locator(f"[data-focus-kind='{kind}']")
         clip, _box = _clip(element)
-        settle(page, 150)
+        wait_still(page)
         before[kind] = page.screenshot(clip=clip)
     # second pass: Tab to each, the same picture focused
     page.locator("h1").first.click()
@@ -516,7 +520,7 @@ def test_every_kind_of_control_shows_a_focus_ring_by_keyboard(open_page, app_url
         if kind in expected and kind not in results:
             element = page.locator(f"[data-focus-kind='{kind}']")
             clip, box = _clip(element)
-            settle(page, 150)
+            wait_still(page)
             assert page.evaluate("() => document.activeElement.matches(':focus-visible')"), kind
             after = page.screenshot(clip=clip)
             (screenshot_dir / f"focus-{kind.replace(' ', '-')}.png").write_bytes(after)

@@ -158,19 +158,44 @@ def serious_violations(page) -> list:
             for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
 
 
+# Resolves once the fonts are in and the page's layout has stopped moving: the boxes of its headings, cards, rows
+# and controls the same in five animation frames in a row. Rejects after 10 s of movement.
+STILL = """async () => {
+    await document.fonts.ready;
+    const frame = () => new Promise((done) => requestAnimationFrame(done));
+    const measure = () => [...document.querySelectorAll('h1, h2, h3, .et-card, tr, .jupyter-button, .et-live')]
+      .map((el) => { const r = el.getBoundingClientRect(); return `${r.x},${r.y},${r.width},${r.height}`; }).join(';');
+    let last = null, same = 0;
+    for (const start = performance.now(); performance.now() - start < 10000;) {
+      await frame();
+      const now = measure();
+      same = now === last ? same + 1 : 0;
+      last = now;
+      if (same >= 5) return;
+    }
+    throw new Error('the page kept moving for 10 s');
+}"""
+
+
+def wait_still(page) -> None:
+    """Wait until the page's layout has settled (after a size change, a font or a kernel update)."""
+    page.evaluate(STILL)
+
+
 def screenshots(page, folder, name: str, size: tuple[int, int]) -> None:
     """What the screen shows first, and the whole page (Voilà scrolls an inner element, so the viewport is made as
     tall as the content for that one)."""
     width, height = size
     page.set_viewport_size({"width": width, "height": height})
-    page.wait_for_timeout(300)  # let the layout settle (nothing to wait for in the DOM)
+    wait_still(page)
     page.evaluate("() => document.querySelectorAll('*').forEach((el) => { el.scrollTop = 0; })")
     page.screenshot(path=folder / f"{name}-{width}x{height}.png")
     tall = page.evaluate("() => Math.max(...[...document.querySelectorAll('*')].map((el) => el.scrollHeight))")
     page.set_viewport_size({"width": width, "height": max(height, tall)})
-    page.wait_for_timeout(200)
+    wait_still(page)
     page.screenshot(path=folder / f"{name}-{width}x{height}-full.png")
     page.set_viewport_size({"width": width, "height": height})
+    wait_still(page)
 
 
 def assert_fits(page, root: str) -> None:
