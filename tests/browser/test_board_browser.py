@@ -553,6 +553,45 @@ def test_the_deck_picker_shows_which_target_is_on(open_page, app_url):
     assert_no_errors(page)
 
 
+def _luminance(rgb: str) -> float:
+    channels = [int(v) / 255 for v in re.findall(r"\d+", rgb)[:3]]
+    lin = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    x, y = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (x + 0.05) / (y + 0.05)
+
+
+@pytest.mark.parametrize("size", [PHONE, PROJECTOR], ids=["phone", "projector"])
+def test_the_chosen_capture_is_unmistakable(open_page, app_url, screenshot_dir, size):
+    """The chosen row is not a pale tint like an ℹ row's: its fill stands 3:1 apart from the ℹ row's and the
+    other rows', its text reads on it, and it carries the ▶."""
+    page = open_page(app_url("capture"), width=size[0], height=size[1])
+    root = page.locator(".escoba-capture-table")
+    expect(root.locator(".et-table")).to_be_visible(timeout=120_000)
+    info = root.locator("tbody tr.tone-info[data-id]").first  # the five of swords takes nothing here
+    chosen = root.locator("tbody tr[data-id]:not(.tone-info)").first
+    other = root.locator("tbody tr[data-id]:not(.tone-info)").last
+    chosen.click()
+    expect(chosen).to_have_attribute("aria-selected", "true")
+    # the fill seen behind a cell's text: its own, or the first one under it that is not transparent
+    look = """(tr) => { const td = tr.querySelector('td:last-child');
+        let el = td; while (el && /rgba\\(.*, 0\\)$/.test(getComputedStyle(el).backgroundColor)) el = el.parentElement;
+        return [el ? getComputedStyle(el).backgroundColor : 'rgb(255, 255, 255)', getComputedStyle(td).color]; }"""
+    (fill, ink), (info_fill, _), (other_fill, _) = (row.evaluate(look) for row in (chosen, info, other))
+    assert _contrast(fill, info_fill) >= 3, (fill, info_fill)
+    assert _contrast(fill, other_fill) >= 3, (fill, other_fill)
+    assert _contrast(fill, ink) >= 4.5, (fill, ink)
+    expect(chosen.locator(".et-marker")).to_be_visible()
+    expect(info.locator(".et-marker")).to_be_hidden()
+    table = root.locator(".et-table")
+    table.evaluate("(el) => el.scrollIntoView({block: 'center', behavior: 'instant'})")  # the status line off it
+    wait_still(page)
+    page.screenshot(path=screenshot_dir / f"chosen-row-{size[0]}x{size[1]}.png", clip=table.bounding_box())
+
+
 def test_icons_sit_on_the_text_line_and_targets_are_big_enough(game_page):
     t = Table(game_page)
     for name in ("Pista", "Deshacer", "Partida nueva"):
