@@ -107,6 +107,10 @@ def resume_code(table: Table) -> str:
     return table.root.locator("code.escoba-code").inner_text().strip()
 
 
+# How long a step that waits for the kernel's answer may take on a busy machine (expect's own default is 5 s).
+KERNEL = 30_000
+
+
 def choose_and_play(table: Table) -> None:
     """Choose the first capture in the list and press Play; wait for my turn again."""
     table.play_one(by_cards=False)
@@ -223,19 +227,19 @@ def test_a_new_game_asks_first_while_a_game_is_under_way(game_page):
     t = Table(game_page)
     assert played_by_me(t) >= 1
     code = resume_code(t)
-    new = t.root.get_by_role("button", name="Partida nueva")
+    new = t.root.get_by_role("button", name="Partida nueva", exact=True)
     new.dblclick()
     ask = t.root.get_by_text("¿Empezar una partida nueva?")
-    expect(ask).to_be_visible()
+    expect(ask).to_be_visible(timeout=KERNEL)
     game_page.wait_for_timeout(1000)
     assert resume_code(t) == code, "a double click on New game replaced the game"
     t.root.get_by_role("button", name="No, seguir jugando").click()
-    expect(ask).to_be_hidden()
+    expect(ask).to_be_hidden(timeout=KERNEL)
     assert resume_code(t) == code
     new.click()
     t.root.get_by_role("button", name="Sí, partida nueva").click()
-    expect(ask).to_be_hidden()
-    expect(t.root.get_by_role("button", name="Deshacer")).to_be_disabled()
+    expect(ask).to_be_hidden(timeout=KERNEL)
+    expect(t.root.get_by_role("button", name="Deshacer")).to_be_disabled(timeout=KERNEL)
     assert t.wait_for_my_turn_or_the_sheet()
     assert played_by_me(t) == 0
     assert_no_errors(game_page)
@@ -595,7 +599,7 @@ def test_the_chosen_capture_is_unmistakable(open_page, app_url, screenshot_dir, 
 def test_icons_sit_on_the_text_line_and_targets_are_big_enough(game_page):
     t = Table(game_page)
     for name in ("Pista", "Deshacer", "Partida nueva"):
-        button = t.root.get_by_role("button", name=name)
+        button = t.root.get_by_role("button", name=name, exact=True)
         centres = button.evaluate("""(b) => { const i = b.querySelector('i').getBoundingClientRect();
             const r = document.createRange(); r.selectNodeContents(b); const all = r.getClientRects();
             const text = [...all].filter((x) => x.width > 0).at(-1);
