@@ -596,6 +596,35 @@ def test_the_chosen_capture_is_unmistakable(open_page, app_url, screenshot_dir, 
     page.screenshot(path=screenshot_dir / f"chosen-row-{size[0]}x{size[1]}.png", clip=table.bounding_box())
 
 
+# The card's top in twelve animation frames in a row.
+TOPS = """async (card) => { const tops = [];
+    for (let i = 0; i < 12; i++) {
+      await new Promise((done) => requestAnimationFrame(done));
+      tops.push(Math.round(card.getBoundingClientRect().top * 10) / 10);
+    }
+    return tops; }"""
+
+
+def test_a_pointer_resting_at_a_cards_lower_edge_keeps_it_still(open_page, app_url):
+    """A raised card (hovered, or chosen) once left the pointer at its lower edge, dropped back under it, rose
+    again, every frame: a flicker, and a card a click could not catch while it moved."""
+    page = open_page(app_url("capture"))
+    hand = page.locator(".escoba-capture-table").get_by_role("group", name="Tu mano")
+    expect(hand.locator("button.et-card")).to_have_count(3, timeout=120_000)
+    plain, chosen = hand.locator("button.et-card").nth(0), hand.locator("button.et-card").nth(1)
+    chosen.click()
+    expect(chosen).to_have_attribute("aria-pressed", "true")
+    for card in (plain, chosen):
+        page.mouse.move(0, 0)
+        wait_still(page)
+        box = card.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] - 2)
+        tops = card.evaluate(TOPS)
+        assert len(set(tops)) == 1, f"{card} moves under a resting pointer: {tops}"
+        assert card.evaluate("(el) => el.matches(':hover')")
+    assert_no_errors(page)
+
+
 def test_icons_sit_on_the_text_line_and_targets_are_big_enough(game_page):
     t = Table(game_page)
     for name in ("Pista", "Deshacer", "Partida nueva"):
