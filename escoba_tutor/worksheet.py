@@ -25,7 +25,7 @@ from typing import Any
 
 from babel.numbers import format_decimal
 
-from .cards import SUITS, Card, format_cards
+from .cards import SUITS, Card
 from .drills import (
     MAX_SEED,
     CaptureDrill,
@@ -45,6 +45,7 @@ from .hints import Reason
 from .rules import ESCOBA, Rules, as_rules
 from .scoring import ScoreLine, Setenta
 from .widgets.i18n import N_, Translator
+from .widgets.phrases import and_list
 
 __all__ = ["worksheet_html", "MAX_COUNT"]
 
@@ -188,6 +189,11 @@ def _card(_: Translator, card: Card) -> str:
     return f'<span class="card">{escape(_.card_name(card))} <small>{escape(card.code)}</small></span>'
 
 
+def _names_of(_: Translator, cards) -> str:
+    """Cards by name, as a list in the language: «siete de oros, as de copas y rey de bastos» (no codes)."""
+    return and_list(_, [_.card_name(c) for c in cards])
+
+
 def _cards(_: Translator, cards) -> str:
     return " ".join(_card(_, c) for c in cards) or escape(_("nothing"))
 
@@ -320,10 +326,10 @@ def _escobas_task(_: Translator, drill: EscobasDrill) -> str:
                                                                 _("Takes")))
     rows = []
     for what, side, before, card, taken in drill.captures:
-        played = (card.code if card is not None else _("the cards dealt") if what == "escoba_de_mano"
+        played = (_.card_name(card) if card is not None else _("the cards dealt") if what == "escoba_de_mano"
                   else _("the cards left, at the end"))
-        rows.append(f"<tr><td>{escape(names[side])}</td><td>{escape(format_cards(before))}</td>"
-                    f"<td>{escape(played)}</td><td>{escape(format_cards(taken))}</td></tr>")
+        rows.append(f"<tr><td>{escape(names[side])}</td><td>{escape(_names_of(_, before))}</td>"
+                    f"<td>{escape(played)}</td><td>{escape(_names_of(_, taken))}</td></tr>")
     dealt = _("{dealer} deals. Every capture of the deal, in order:", dealer=names[drill.record.dealer % 2])
     blanks = "".join(_blank(_("Escobas of {side}:", side=name)) for name in names)
     return (f"<li><p>{_number(_, drill)} {escape(dealt)}</p><table><tr>{head}</tr>{''.join(rows)}</table>"
@@ -350,7 +356,7 @@ def _capture_answer(_: Translator, drill: CaptureDrill) -> str:
     lines = []
     for capture in drill.answer:
         taken = tuple(sorted(capture))
-        text = f"{drill.card.code} + {format_cards(taken)}: {_sum(_, drill.card, taken, drill.rules)}"
+        text = f"{_names_of(_, (drill.card, *taken))}: {_sum(_, drill.card, taken, drill.rules)}"
         if len(taken) == len(drill.table):
             text += " — " + _("escoba!")
         lines.append(f"<li>{escape(text)}</li>")

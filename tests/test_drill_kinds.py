@@ -9,6 +9,7 @@ capture values of RULES.md §1), not with the engine's own sums.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -34,6 +35,7 @@ from escoba_tutor.drills import (
 )
 from escoba_tutor.errors import WrongSumError
 from escoba_tutor.widgets import Drill
+from escoba_tutor.widgets.i18n import Translator
 
 NEW = ("leftover", "escoba_de_mano", "strategy", "escobas", "game_end")
 seeds = st.integers(min_value=0, max_value=MAX_SEED)
@@ -407,8 +409,28 @@ def test_the_strategy_drill_in_the_widget():
     widget.answer_button.click()
     ranking = widget.answer_box.children[0]
     assert [row["id"] for row in ranking.rows] == [str(h.move) for h in drill.ranking]
-    assert [row.get("tone") for row in ranking.rows] == ["good" if h.loss <= STRATEGY_TOLERANCE else ""
-                                                         for h in drill.ranking]
+    # Which moves count as right is said in words; ★ (the "good" tone) marks an escoba and nothing else.
+    assert [row["cells"][3] for row in ranking.rows] == ["bien" if h.loss <= STRATEGY_TOLERANCE else
+                                                         "pierde demasiado" for h in drill.ranking]
+    assert ranking.rows[0]["label"].endswith("; bien")
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_strategy_drill_stars_only_escobas(seed):
+    widget = Drill("strategy", seed=seed, lang="en")
+    drill = widget.model.drill
+    widget.answer_button.click()
+    ranking = widget.answer_box.children[0]
+    for rows in (widget.view.moves.rows, ranking.rows):
+        starred = {row["id"] for row in rows if row.get("tone") == "good"}
+        assert starred == {str(h.move) for h in drill.ranking if h.move.captured
+                           and set(h.move.captured) == set(drill.table)}
+
+
+def test_some_strategy_position_has_an_escoba_to_star():
+    # (so the test above sees a star given, not only stars withheld)
+    assert any(set(h.move.captured) == set(strategy_drill(s).table) for s in range(12)
+               for h in strategy_drill(s).ranking if h.move.captured)
 
 
 def test_the_escobas_drill_in_the_widget():
@@ -416,6 +438,12 @@ def test_the_escobas_drill_in_the_widget():
     drill = widget.model.drill
     assert len(widget.view.captures.rows) == len(drill.captures)
     assert widget.view.captures.rows[-1]["label"].endswith("Side 1 takes the cards left at the end.")
+    # The student reads cards in words, never codes like 7o.
+    cells = [cell for row in widget.view.captures.rows for cell in row["cells"]]
+    assert not any(re.search(r"\b(1[0-2]|[1-7])[oceb]\b", cell) for cell in cells), cells
+    what, _side, before, card, taken = next(c for c in drill.captures if c[0] == "capture")
+    row = widget.view.captures.rows[drill.captures.index((what, _side, before, card, taken))]
+    assert row["cells"][2] == Translator("en").card_name(card) and " of " in row["cells"][0]
     first, second = widget.view.boxes_of
     first.value, second.value = "1", "one"
     widget.check_button.click()

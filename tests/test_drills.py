@@ -244,7 +244,8 @@ def test_captures_built_one_by_one_then_checked():
                                    ["5o", "10b", "mal: 5 + sota (8) = 13, no 15: cuidado, la sota vale 8, el "
                                                  "caballo 9 y el rey 10"],
                                    ["5o", "2e 10b", "falta: no la has puesto en la lista"]]
-    assert [row["tone"] for row in widget.view.captures_list.rows] == ["good", "warn", "info"]
+    # "bien" in words; ★ (the "good" tone) would say "escoba", and this capture is none
+    assert [row["tone"] for row in widget.view.captures_list.rows] == ["", "warn", "info"]
     assert "<li>Mal: el cinco de oros con la sota de bastos" in widget.feedback.value
     # Put the list right: remove the wrong one, add the missing one.
     widget.view.captures_list.selected = "10b"
@@ -439,3 +440,19 @@ def test_the_missing_rows_cannot_be_removed():
     widget.view.captures_list.selected = "missing:12c"
     widget.view.remove_button.click()
     assert [row["id"] for row in widget.view.captures_list.rows] == ["missing:12c", "missing:2e+10b"]
+
+
+def test_in_the_capture_drill_the_star_marks_the_escoba_only():
+    widget = Drill("captures", seed=65, lang="es")  # lesson 3's exercise: one capture takes the whole table
+    drill = widget.model.drill
+    sweep = next(taken for taken in drill.answer if set(taken) == set(drill.table))
+    for taken in drill.answer:
+        widget.view.table_row.selected = [c.code for c in sorted(taken)]
+        widget.view.add_button.click()
+    widget.check_button.click()
+    tones = {row["id"]: row["tone"] for row in widget.view.captures_list.rows}
+    assert {key for key, tone in tones.items() if tone == "good"} == {"+".join(c.code for c in sorted(sweep))}
+    assert all(row["cells"][2] == "bien" for row in widget.view.captures_list.rows)
+    widget.answer_button.click()
+    answer_rows = widget.answer_box.children[0].rows
+    assert [row["id"] for row in answer_rows if row.get("tone") == "good"] == ["+".join(c.code for c in sorted(sweep))]
