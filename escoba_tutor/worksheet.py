@@ -306,9 +306,19 @@ def _leftover_task(_: Translator, drill: LeftoverDrill) -> str:
     return "".join(parts) + "</li>"
 
 
+def _mano_sides(_: Translator, drill: EscobaDeManoDrill) -> list[str]:
+    """The sides: "Side 1" and "Side 2", or in a game of four "Team 1" and "Team 2"."""
+    return [_("Team {n}", n=n) for n in (1, 2)] if drill.players == 4 else _names(_, 2)
+
+
 def _escoba_de_mano_task(_: Translator, drill: EscobaDeManoDrill) -> str:
-    names = _names(_, 2)
-    dealt = _("{dealer} deals. The four cards face up on the table:", dealer=names[drill.dealer])
+    names = _mano_sides(_, drill)
+    if drill.players == 4:
+        teams = _("A game of four, in teams of two: {first} (players 1 and 3) against {second} (players 2 and 4).",
+                  first=names[0], second=names[1])
+        dealt = teams + " " + _("Player {player} deals. The four cards face up on the table:", player=drill.dealer + 1)
+    else:
+        dealt = _("{dealer} deals. The four cards face up on the table:", dealer=names[drill.dealer])
     how_many, who, nobody = _("Escobas de mano (0, 1 or 2):"), _("Who scores them?"), _("Nobody")
     return (f"<li><p>{_number(_, drill)} {escape(dealt)} {_cards(_, drill.table)}</p>"
             f"{_blank(how_many)}{_boxes(_, [who], [*names, nobody])}</li>")
@@ -406,9 +416,13 @@ def _leftover_answer(_: Translator, drill: LeftoverDrill) -> str:
 
 
 def _escoba_de_mano_answer(_: Translator, drill: EscobaDeManoDrill) -> str:
-    names = _names(_, 2)
+    names = _mano_sides(_, drill)
     total = " + ".join(str(c.value) for c in drill.table) + f" = {drill.total}"
-    if drill.escobas:
+    if drill.escobas and drill.players == 4:
+        said = _.plural("{total}: {n} escoba de mano for {side}, the team of player {player}, who dealt.",
+                        "{total}: {n} escobas de mano for {side}, the team of player {player}, who dealt.",
+                        drill.escobas, total=total, side=names[drill.dealer_side], player=drill.dealer + 1)
+    elif drill.escobas:
         said = _.plural("{total}: {n} escoba de mano for {side}, who dealt.",
                         "{total}: {n} escobas de mano for {side}, who dealt.", drill.escobas, total=total,
                         side=names[drill.dealer])
@@ -492,9 +506,11 @@ def _captures_text(_: Translator, rules: Rules) -> str:
 
 def _escoba_de_mano_text(_: Translator, rules: Rules) -> str:
     if rules.escoba_de_mano == "15/20":
-        return _("If the four cards dealt face up add up to 15, the dealer takes them: one escoba; if they add up "
+        said = _("If the four cards dealt face up add up to 15, the dealer takes them: one escoba; if they add up "
                  "to 20, two.")
-    return _word(_, _PARTS["escoba_de_mano"][1] or "")
+    else:
+        said = _word(_, _PARTS["escoba_de_mano"][1] or "")
+    return said + " " + _("In a game of four, the escobas go to the dealer's team.")
 
 
 def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | str = ESCOBA,

@@ -370,8 +370,8 @@ def test_the_answer_of_a_setenta_drill_is_the_explainer_shown_whole():
                         "setenta (calcula la setenta), points (quién se lleva cada punto), leftover (las cartas que "
                         "quedan al final), escoba_de_mano (la escoba de mano), strategy (qué carta jugarías), escobas "
                         "(la línea de las escobas) y game_end (quién gana la partida)"),
-    ({"seed": -5}, "Revisa el ejercicio: el número del ejercicio es un número entero, 0 o mayor"),
-    ({"seed": "abc"}, "Revisa el ejercicio: el número del ejercicio es un número entero, 0 o mayor"),
+    ({"seed": -5}, "Revisa el ejercicio: el número de ejercicio es un número entero, de 0 en adelante"),
+    ({"seed": "abc"}, "Revisa el ejercicio: el número de ejercicio es un número entero, de 0 en adelante"),
     ({"rules": "escoba+chile"}, "Revisa el ejercicio: estas reglas necesitan otro número de jugadores"),
     ({"rules": 3}, "Revisa el ejercicio: estas reglas no son válidas"),
 ])

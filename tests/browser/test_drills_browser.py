@@ -251,7 +251,7 @@ def test_the_exercise_number_comes_from_the_address(open_drills, app_url):
     page = open_drills(app_url("drills_en") + "?seed=7")
     for kind in KINDS:
         expect(drill(page, kind).locator(".escoba-title")).to_contain_text("no. 7")
-        expect(drill(page, kind).get_by_label("Exercise number")).to_have_value("7")
+        expect(drill(page, kind).get_by_label("Exercise", exact=True)).to_have_value("7")
     table = drill(page, "escoba_de_mano").get_by_role("group", name="The table dealt")
     assert table.locator("[data-code]").evaluate_all("(cards) => cards.map((c) => c.dataset.code)") == [
         c.code for c in escoba_de_mano_drill(7).table]

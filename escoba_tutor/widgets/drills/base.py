@@ -386,7 +386,7 @@ class Drill(w.VBox):
     def _redraw(self, change=None) -> None:
         m = self.model
         _ = Translator(self.lang)
-        self.seed_box.description = _("Exercise number")
+        self.seed_box.description = _("Exercise")
         self.new_button.description = _("New exercise")
         self.check_button.description = _("Check")
         self.answer_button.description = _("Hide the answer") if m.show_answer else _("Show the answer")
