@@ -218,3 +218,16 @@ def test_bad_arguments_get_one_line_and_exit_2(argv, said, capsys):
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1 and said in lines[0] and lines[0].startswith("escoba-tutor worksheet: error:")
     assert "Traceback" not in captured.err and captured.out == ""
+
+
+@pytest.mark.parametrize("lang, task, key", [
+    ("es", "Partida de cuatro, por parejas: Pareja 1 (jugadores 1 y 3) contra Pareja 2 (jugadores 2 y 4). Reparte "
+           "el jugador 4.",
+     "8 + 3 + 9 + 10 = 30: 2 escobas de mano para Pareja 2, la pareja del jugador 4, que ha repartido."),
+    ("en", "A game of four, in teams of two: Team 1 (players 1 and 3) against Team 2 (players 2 and 4). Player 4 "
+           "deals.",
+     "8 + 3 + 9 + 10 = 30: 2 escobas de mano for Team 2, the team of player 4, who dealt.")])
+def test_the_escoba_de_mano_of_a_game_of_four_on_paper(lang, task, key):
+    exercises, answers = split(worksheet_html(12, lang, count=1, kinds=("escoba_de_mano",)))
+    assert task in exercises and key in answers and key not in exercises
+    assert ("Pareja 1" if lang == "es" else "Team 1") in exercises  # the teams are the choices to tick

@@ -35,8 +35,8 @@ def card_values(_: Translator, cards: str) -> list[str]:
     """The capture value of each card given, and the sum of the whole deck."""
     shown = as_cards(cards)
     values = and_list(_, [str(c.value) for c in shown])
-    return [_("What each card is worth, from {first} to {last}: {values}.", first=_.the_card(shown[0]), last=_.the_card(shown[-1]),
-              values=values),
+    return [_("What each card is worth, from {first} to {last}: {values}.", first=_.the_card(shown[0]),
+              last=_.the_card(shown[-1]), values=values),
             _("The {n} cards of the deck add up to {total}.", n=len(DECK), total=sum(c.value for c in DECK))]
 
 
@@ -88,7 +88,7 @@ def setenta_sum(_: Translator, pile: str, name: str = "", rules: Rules | str = E
     whose = name or _("this pile")
     if result.total is None:
         missing = and_list(_, [_.suit_name(s) for s in result.missing])
-        return [sentence_start(_("{whose}'s setenta is not valid: no {suits}.", whose=whose, suits=missing))]
+        return [sentence_start(_("{whose}'s setenta is not valid: it is missing {suits}.", whose=whose, suits=missing))]
     terms = " + ".join(_("{value} ({card})", value=b.value, card=_.the_card(b.card)) for b in result.best)
     return [sentence_start(_("{whose}'s setenta: {terms} = {total}.", whose=whose, terms=terms, total=result.total))]
 
