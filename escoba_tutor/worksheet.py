@@ -366,7 +366,8 @@ def _capture_answer(_: Translator, drill: CaptureDrill) -> str:
     lines = []
     for capture in drill.answer:
         taken = tuple(sorted(capture))
-        text = f"{_names_of(_, (drill.card, *taken))}: {_sum(_, drill.card, taken, drill.rules)}"
+        said = _("{card} takes {taken}", card=_the(_, drill.card), taken=and_list(_, [_the(_, c) for c in taken]))
+        text = f"{said[:1].upper() + said[1:]}: {_sum(_, drill.card, taken, drill.rules)}"
         if len(taken) == len(drill.table):
             text += " — " + _("escoba!")
         lines.append(f"<li>{escape(text)}</li>")

@@ -67,7 +67,8 @@ def test_the_answer_key_is_separate_and_starts_a_printed_page():
         assert f"Exercise no. {seed}." in exercises
         assert drill.card.code in exercises and all(c.code in exercises for c in drill.table)
         for taken in drill.answer:  # the captures are in the key only
-            shown = and_list(EN, [EN.card_name(c) for c in (drill.card, *sorted(taken))]) + ": "
+            shown = (f"The {EN.card_name(drill.card)} takes "
+                     + and_list(EN, [f"the {EN.card_name(c)}" for c in sorted(taken)]) + ": ")
             assert shown in answers and shown not in exercises
         for answer in setenta_drill(seed).answers:
             if answer.total is not None:
@@ -107,7 +108,7 @@ def test_other_rules():
     page = worksheet_html(4, "en", count=1, rules="scopa")
     assert "Rules: scopa" in page and "its own value" in page
     _exercises, answers = split(page)
-    assert "five of swords and five of coins: 5 = 5" in answers  # scopa: the equal card, alone
+    assert "The five of swords takes the five of coins: 5 = 5" in answers  # scopa: the equal card, alone
     # Scopa has no escoba de mano, and its leftover is not checked by adding up (captures are not of 15)
     assert "escoba_de_mano" not in page and "Does the deal check out?" not in page
     assert "Who takes the cards left?" in page and "The escobas line" in page
