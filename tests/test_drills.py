@@ -206,7 +206,7 @@ def test_the_widget_shows_the_seeded_position_and_the_seed():
     widget = Drill("captures", seed=0)
     assert [widget.view.hand_row.cards, widget.view.table_row.cards] == [["7c"], ["7e", "1o", "11e", "2c"]]
     assert "Encuentra todas las bazas · n.º 0" in widget.title.value
-    assert "Da este número a la clase para que todos hagan el mismo ejercicio: 0." in widget.task.value
+    assert "Con el mismo número, toda la clase tiene el mismo ejercicio: 0." in widget.task.value
     assert widget.seed_box.value == 0 and widget.seed_box.description == "Ejercicio"
     assert widget.view.table_row.marks == {"11e": "9"}  # a figure shows its capture value on the card
 
@@ -389,7 +389,7 @@ def test_scopa_has_no_escoba_de_mano_exercise():
     before = widget.model.drill
     widget.rules = "scopa"
     assert widget.status.message == ("Revisa el ejercicio: estas reglas no tienen escoba de mano, así que no hay "
-                                     "ejercicio de ella")
+                                     "ejercicio sobre ella")
     assert widget.model.drill is before and widget.view.table_row.cards == ["2c", "6c", "1b", "6b"]
 
 
