@@ -479,8 +479,8 @@ def test_the_strategy_drill_in_the_widget():
     ranking = widget.answer_box.children[0]
     assert [row["id"] for row in ranking.rows] == [str(h.move) for h in drill.ranking]
     # Which moves count as right is said in words; ★ (the "good" tone) marks an escoba and nothing else.
-    assert [row["cells"][3] for row in ranking.rows] == ["bien" if h.loss <= STRATEGY_TOLERANCE else
-                                                         "pierde demasiado" for h in drill.ranking]
+    assert [row["cells"][1].rsplit(" (", 1)[1] for row in ranking.rows] == [
+        "bien)" if h.loss <= STRATEGY_TOLERANCE else "pierde demasiado)" for h in drill.ranking]
     assert ranking.rows[0]["label"].endswith("; bien")
 
 
@@ -512,7 +512,7 @@ def test_the_escobas_drill_in_the_widget():
     assert not any(re.search(r"\b(1[0-2]|[1-7])[oceb]\b", cell) for cell in cells), cells
     what, _side, before, card, taken = next(c for c in drill.captures if c[0] == "capture")
     row = widget.view.captures.rows[drill.captures.index((what, _side, before, card, taken))]
-    assert row["cells"][2] == Translator("en").card_name(card) and " of " in row["cells"][0]
+    assert row["cells"][1].endswith(": " + Translator("en").card_name(card)) and " of " in row["cells"][0]
     first, second = widget.view.boxes_of
     first.value, second.value = "1", "one"
     widget.check_button.click()

@@ -71,12 +71,14 @@ class EscobasView(KindView):
                 said = _("{side} plays {card} and takes {taken}.", side=names[side], card=the_card(_, card),
                          taken=the_cards(_, taken))
             on_table = _("On the table: {cards}.", cards=the_cards(_, before))
-            # Cards in words, as a student reads them (no codes, no small cards: a phone's narrow table wraps words)
-            rows.append({"id": str(n), "cells": [card_names(_, before), names[side], played, card_names(_, taken)],
+            # Cards in words, as a student reads them (no codes, no small cards: a phone's narrow table wraps words;
+            # three columns, who and what in one, so that it fits a phone's width)
+            move = _("{side}: {played}", side=names[side], played=played)
+            rows.append({"id": str(n), "cells": [card_names(_, before), move, card_names(_, taken)],
                          "label": f"{on_table} {said}"})
         self.captures.deck = self.frame.deck
         self.captures.caption = _("The captures of the deal")
-        self.captures.headers = [_("Table before"), _("Who"), _("Plays"), _("Takes")]
+        self.captures.headers = [_("Table before"), _("Move"), _("Takes")]
         self.captures.rows = rows
         for side, box in enumerate(self.boxes_of):
             box.description = _("Escobas of {side}", side=names[side])

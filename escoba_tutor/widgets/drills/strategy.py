@@ -115,7 +115,7 @@ class StrategyView(KindView):
         current.deck = self.frame.deck
         current.caption = _("The expert's ranking (right: within {loss} points of the best)",
                             loss=decimal(_, STRATEGY_TOLERANCE))
-        current.headers = [_("Move"), _("Points"), _("Why"), _("Verdict")]
+        current.headers = [_("Move"), _("Points"), _("Why")]
         rows = []
         for hint in drill.ranking:
             said = move_sentence(_, hint.move)
@@ -123,7 +123,8 @@ class StrategyView(KindView):
             verdict = _("right") if hint.loss <= STRATEGY_TOLERANCE + 1e-9 else _("loses too much")
             points = points_words(_, hint.value)
             why = reason_words(_, hint.reason)
-            rows.append({"id": _id(hint.move), "cells": [said[:1].upper() + said[1:], points, why, verdict],
+            # (the verdict goes with the points: a fourth column would not fit a phone)
+            rows.append({"id": _id(hint.move), "cells": [said[:1].upper() + said[1:], f"{points} ({verdict})", why],
                          "cards": [hint.move.card.code, *(c.code for c in sorted(hint.move.captured))],
                          "label": f"{said[:1].upper() + said[1:]}: {points}; {why}; {verdict}",
                          "tone": "good" if _sweeps(drill, hint.move) else ""})
