@@ -469,3 +469,14 @@ def test_a_class_name_that_looks_like_a_formula_is_neutralised_in_the_csv(store:
     store.export_csv(out)
     (row,) = csv.DictReader(io.StringIO(out.getvalue().removeprefix("\ufeff")))
     assert row["class"] == "'=cmd|' /C calc'!A0"
+
+
+@pytest.mark.parametrize("url", ["postgres://escoba:pw@db.school.example/classes",
+                                 "postgresql://escoba:pw@db.school.example/classes",
+                                 "postgresql+psycopg2://escoba:pw@db.school.example/classes"])
+def test_every_postgresql_url_goes_through_psycopg_3(url: str) -> None:
+    from escoba_tutor.records.location import locate
+
+    where = locate(url)
+    assert where.path is None
+    assert where.url.render_as_string(hide_password=True) == "postgresql+psycopg://escoba:***@db.school.example/classes"

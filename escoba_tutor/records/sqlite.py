@@ -3,9 +3,9 @@ and the writers' gate, the lock file on which the writers of one SQLite file lin
 
 SQLite's own wait for a busy database (its busy timeout) looks at the lock less and less often (up to every
 100 ms), so with thirty writers a writer that has waited long keeps losing the lock to newcomers. The writers of
-one file therefore first take turns on a lock file beside it (``flock``), each looking every :data:`GATE_PAUSE`
-seconds or so, which costs a system call, not a transaction. A writer that cannot have that file (a read-only
-folder, a system without ``flock``), or that has waited its whole time for it, goes on to SQLite's own wait.
+one file therefore first take turns on a lock file beside it (``flock``, which wakes a waiting writer as soon as
+the lock is free). A writer that cannot have that file (a read-only folder, a system without ``flock``), or that
+has waited its whole time for it, goes on to SQLite's own wait.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import random
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,8 +30,9 @@ log = logging.getLogger("escoba_tutor.records")
 
 HAS_FLOCK: bool = fcntl is not None
 
-GATE_PAUSE = 0.002
 GATE_SUFFIX = "-writers.lock"
+WAL_CHECKPOINT_BYTES = 4 << 20   # a WAL file larger than this is checkpointed after a writer's turn
+WAL_KEPT_BYTES = 1 << 20         # what SQLite leaves of the WAL file once it starts it again
 CONNECT_WAIT = 10.0  # seconds a new connection may wait for the lock while it sets WAL mode
 
 
@@ -54,6 +55,10 @@ def sqlite_engine(url: Any) -> Engine:
                             url.database, mode and mode[0])
             cursor.execute("PRAGMA synchronous = NORMAL")
             cursor.execute("PRAGMA foreign_keys = ON")
+            # No checkpoint inside a writer's turn (its fsync would hold every other writer up): the store
+            # checkpoints after its turn, once the WAL has grown (see checkpoint_if_large).
+            cursor.execute("PRAGMA wal_autocheckpoint = 0")
+            cursor.execute(f"PRAGMA journal_size_limit = {WAL_KEPT_BYTES}")
         finally:
             cursor.close()
 
@@ -68,47 +73,85 @@ def sqlite_engine(url: Any) -> Engine:
     return engine
 
 
+def checkpoint_if_large(engine: Engine, database: Path) -> None:
+    """Copy the WAL into the database (a passive checkpoint: it waits for nobody and nobody waits for it) when the
+    WAL file has grown past WAL_CHECKPOINT_BYTES. Never raises: a checkpoint left undone is done by a later one."""
+    try:
+        if os.stat(str(database) + "-wal").st_size <= WAL_CHECKPOINT_BYTES:
+            return
+        with engine.connect() as connection:
+            connection.connection.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")  # type: ignore[union-attr]
+    except Exception as error:  # a busy or vanished file: the next turn tries again
+        log.debug("no checkpoint of %s now: %s", database, error)
+
+
 class WritersGate:
     """The lock file beside one SQLite file; see the module's text."""
 
     def __init__(self, database: Path) -> None:
         self._path = database.with_name(database.name + GATE_SUFFIX)
-        self._fd: int | None = None
-        self._pid: int | None = None
 
     @contextlib.contextmanager
     def held(self, deadline: float) -> Iterator[None]:
-        """Hold the gate (or give up waiting for it at ``deadline``) for the ``with`` block."""
-        gate = self._open()
-        held = False
-        while gate is not None:
-            try:
-                fcntl.flock(gate, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                held = True
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    break
-                time.sleep(random.uniform(GATE_PAUSE / 4, GATE_PAUSE))
-            except OSError:
-                break
+        """Hold the gate for the ``with`` block, or go on without it once ``deadline`` has passed. Each turn opens
+        the lock file anew: the lock belongs to that opening alone (not to another thread's turn, nor to a forked
+        process), and closing it lets the next writer in, even when this process is killed."""
+        gate = self._take(deadline)
         try:
             yield
         finally:
-            if held and gate is not None:
-                fcntl.flock(gate, fcntl.LOCK_UN)
+            if gate is not None:
+                with contextlib.suppress(OSError):
+                    os.close(gate)
 
-    def _open(self) -> int | None:
+    def _take(self, deadline: float) -> int | None:
         if not HAS_FLOCK:
             return None
-        if self._pid != os.getpid():  # a forked process must not share its parent's lock
-            self._fd, self._pid = None, os.getpid()
-            with contextlib.suppress(OSError):
-                self._fd = os.open(self._path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
-        return self._fd
+        try:
+            gate = os.open(self._path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
+        except OSError:
+            return None
+        try:
+            fcntl.flock(gate, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return gate
+        except BlockingIOError:
+            return gate if _wait_for_lock(gate, deadline - time.monotonic()) else None
+        except OSError:
+            os.close(gate)
+            return None
 
     def close(self) -> None:
-        if self._fd is not None and self._pid == os.getpid():
-            with contextlib.suppress(OSError):
-                os.close(self._fd)
-        self._fd = None
+        """Nothing is kept open between turns; here for symmetry with the store's close."""
+
+
+def _wait_for_lock(gate: int, timeout: float) -> bool:
+    """Wait up to ``timeout`` seconds for the lock on ``gate`` (a blocking flock, in a thread: the kernel lets a
+    waiter in as soon as the lock is free, whereas a writer that looks now and then may keep missing it).
+    True: the lock is held on ``gate``. False: ``gate`` is closed (now or, by the thread, once it gets the lock)."""
+    state = {"outcome": "waiting"}
+    guard = threading.Lock()
+    done = threading.Event()
+
+    def wait() -> None:
+        try:
+            fcntl.flock(gate, fcntl.LOCK_EX)
+            outcome = "held"
+        except OSError:
+            outcome = "failed"
+        with guard:
+            if state["outcome"] == "abandoned":
+                os.close(gate)
+            else:
+                state["outcome"] = outcome
+        done.set()
+
+    threading.Thread(target=wait, name="escoba-records-gate", daemon=True).start()
+    done.wait(max(timeout, 0.0))
+    with guard:
+        if state["outcome"] == "held":
+            return True
+        if state["outcome"] == "failed":
+            os.close(gate)
+        else:
+            state["outcome"] = "abandoned"
+        return False

@@ -37,11 +37,11 @@ from .export import write_csv
 from .location import locate
 from .rows import INSERT_RECORD, event_row
 from .schema import classes, ensure_schema, from_db_time, records, to_db_time
-from .sqlite import WritersGate, sqlite_engine
+from .sqlite import WritersGate, checkpoint_if_large, sqlite_engine
 
 log = logging.getLogger("escoba_tutor.records")
 
-RECORD_BUDGET = 1.5           # seconds one record may spend waiting for a busy database, all tries together
+RECORD_BUDGET = 1.7           # seconds one record may spend waiting for a busy database, all tries together
 PAUSE = 0.004                 # seconds at most between two tries (a random share of it)
 OPEN_BUDGET = 10.0            # seconds opening may wait (thirty kernels creating one new database at once)
 MAX_CLASS_NAME = 80
@@ -84,7 +84,7 @@ class ClassStore:
             engine = sqlite_engine(where.url)
         else:
             try:
-                engine = create_engine(where.url, pool_pre_ping=True, pool_size=2, max_overflow=4,
+                engine = create_engine(where.url, pool_pre_ping=True, pool_size=1, max_overflow=4,
                                        connect_args={"connect_timeout": 10})
             except ImportError as error:
                 raise RecordsError(f"PostgreSQL needs the psycopg driver (pip install 'escoba-tutor[postgres]'): "
@@ -130,6 +130,8 @@ class ClassStore:
         try:
             row = event_row(event)
             self._retry(lambda c: c.execute(INSERT_RECORD, row), write=True, budget=RECORD_BUDGET)
+            if self._path is not None:
+                checkpoint_if_large(self._engine, self._path)
             return True
         except Exception as error:  # a record must never break a lesson
             with contextlib.suppress(Exception):  # not even a broken log handler
@@ -207,7 +209,7 @@ class ClassStore:
             try:
                 self._check_file()
                 gate = self._gate.held(deadline) if write and self._gate is not None else contextlib.nullcontext()
-                with gate, self._engine.connect() as connection:
+                with self._engine.connect() as connection, gate:  # the connection is ready before the turn
                     wait = max(deadline - time.monotonic(), 0.001)
                     connection = connection.execution_options(escoba_write=write, escoba_wait=wait)
                     if not write and self._engine.dialect.name == "postgresql":
