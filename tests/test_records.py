@@ -469,3 +469,30 @@ def test_a_class_name_that_looks_like_a_formula_is_neutralised_in_the_csv(store:
     store.export_csv(out)
     (row,) = csv.DictReader(io.StringIO(out.getvalue().removeprefix("\ufeff")))
     assert row["class"] == "'=cmd|' /C calc'!A0"
+
+
+@pytest.mark.parametrize("url", ["postgres://escoba:pw@db.school.example/classes",
+                                 "postgresql://escoba:pw@db.school.example/classes",
+                                 "postgresql+psycopg2://escoba:pw@db.school.example/classes"])
+def test_every_postgresql_url_goes_through_psycopg_3(url: str) -> None:
+    from escoba_tutor.records.location import locate
+
+    where = locate(url)
+    assert where.path is None
+    assert where.url.render_as_string(hide_password=True) == "postgresql+psycopg://escoba:***@db.school.example/classes"
+
+
+def test_a_postgresql_connection_cut_by_the_server_is_made_again(postgres_server) -> None:
+    import psycopg
+
+    url = postgres_server.create_database(f"class_{next(_databases)}")
+    with ClassStore.open(url) as store:
+        assert store.record(LessonOpened("Ana", "01-cards", "es"))
+        name = url.rsplit("/", 1)[1]
+        with psycopg.connect(host=postgres_server.host, port=postgres_server.port, user=postgres_server.user,
+                             dbname="postgres", autocommit=True) as admin:
+            cut = admin.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = %s",
+                                (name,)).fetchone()
+        assert cut is not None and cut[0] >= 1  # the store's pooled connection was among them
+        assert store.record(LessonOpened("Bea", "01-cards", "es"))
+        assert [s.nickname for s in store.board().students] == ["Ana", "Bea"]

@@ -5,8 +5,8 @@
   macOS, ``%LOCALAPPDATA%\\escoba-tutor\\`` on Windows);
 - a path: a SQLite file there (its folders are created);
 - ``sqlite:///PATH``: the same;
-- ``postgresql://user:password@host:port/database`` (or ``postgres://``, ``postgresql+psycopg://``): that
-  PostgreSQL database, through psycopg 3 (``pip install escoba-tutor[postgres]``).
+- ``postgresql://user:password@host:port/database`` (or ``postgres://``, ``postgresql+DRIVER://``): that
+  PostgreSQL database, always through psycopg 3 (``pip install escoba-tutor[postgres]``).
 
 Anything else is a :class:`RecordsError` naming it.
 """
@@ -27,7 +27,7 @@ from .events import RecordsError
 ENV_DATABASE = "ESCOBA_TUTOR_CLASS_DB"
 DATABASE_FILE = "class.sqlite3"
 _URL_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]+):")
-_POSTGRES_SCHEMES = {"postgres", "postgresql", "postgresql+psycopg"}
+_POSTGRES_SCHEMES = {"postgres", "postgresql"}
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def locate(url_or_path: str | os.PathLike[str] | None) -> Location:
     name = scheme.group(1).lower()
     if name == "sqlite":
         return _sqlite_url(text)
-    if name in _POSTGRES_SCHEMES:
+    if name in _POSTGRES_SCHEMES or name.startswith("postgresql+"):  # whatever driver was named: psycopg 3
         try:
             url = make_url(text)
         except ArgumentError as error:

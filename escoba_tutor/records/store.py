@@ -5,7 +5,8 @@ Writing is made safe for a class of thirty kernels writing at once while the tea
 - SQLite runs in WAL mode (readers never wait for a writer, the writer never waits for readers) with
   ``synchronous=NORMAL``: a record is in the file once :meth:`ClassStore.record` returns True and survives a
   killed kernel or server (only a power cut or an operating system crash may lose the last moments of writing);
-- each record is one short transaction (``BEGIN IMMEDIATE`` on SQLite, so two writers never dead-lock); a busy
+- each record is one short transaction (``BEGIN IMMEDIATE`` on SQLite, so two writers never dead-lock); the
+  writers of a SQLite file take turns on a lock file beside it (:mod:`escoba_tutor.records.sqlite`); a busy
   database is waited for (SQLite's busy timeout, set to the time left) and, when it still says it is busy, tried
   again after a short pause, at most :data:`RECORD_BUDGET` seconds in all; then the record is given up;
 - :meth:`ClassStore.record` never raises: a record that cannot be written (a locked, full, read-only or deleted
@@ -22,51 +23,28 @@ import logging
 import os
 import random
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import fields
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
+from typing import TextIO, TypeVar
 
-try:
-    import fcntl
-except ImportError:  # Windows: SQLite's own wait only
-    fcntl = None  # type: ignore[assignment]
-
-from sqlalchemy import Connection, Engine, create_engine, event, func, select
+from sqlalchemy import Connection, Engine, create_engine, func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 
 from .board import Board, ClassInfo, read_board
-from .events import (
-    DealFinished,
-    DrillAnswer,
-    Event,
-    GameFinished,
-    LessonOpened,
-    RecordsError,
-    describe,
-    nickname_key,
-    valid_nickname,
-)
+from .events import Event, RecordsError, describe
 from .export import write_csv
 from .location import locate
+from .rows import INSERT_RECORD, event_row
 from .schema import classes, ensure_schema, from_db_time, records, to_db_time
+from .sqlite import WritersGate, checkpoint_if_large, sqlite_engine
 
 log = logging.getLogger("escoba_tutor.records")
 
-RECORD_BUDGET = 1.5           # seconds one record may spend waiting for a busy database, all tries together
-# SQLite's own wait for a busy database (its busy timeout) looks at the lock less and less often (up to every
-# 100 ms), so with thirty writers a writer that has waited long keeps losing the lock to newcomers. The writers of
-# one SQLite file therefore line up first on a lock file beside it (flock), each looking every GATE_PAUSE seconds
-# or so, which costs a system call, not a transaction; a writer that cannot have that file (a read-only folder)
-# goes straight to SQLite's wait.
-GATE_PAUSE = 0.002
-PAUSE = 0.004
-GATE_SUFFIX = "-writers.lock"
+RECORD_BUDGET = 1.7           # seconds one record may spend waiting for a busy database, all tries together
+PAUSE = 0.004                 # seconds at most between two tries (a random share of it)
 OPEN_BUDGET = 10.0            # seconds opening may wait (thirty kernels creating one new database at once)
-MAX_TEXT = 64                 # a drill kind, level, lesson or mistake code
 MAX_CLASS_NAME = 80
-MAX_SEED = 2**63 - 1
 
 T = TypeVar("T")
 
@@ -83,104 +61,13 @@ def _busy(error: BaseException) -> bool:
     return isinstance(error, DBAPIError) and error.connection_invalidated
 
 
-def _text(event: object, name: str, value: object, *, optional: bool = False) -> str | None:
-    if value is None and optional:
-        return None
-    if not isinstance(value, str) or not value or len(value) > MAX_TEXT or not value.isprintable():
-        raise RecordsError(f"{name} of {type(event).__name__} is a printable text of 1 to {MAX_TEXT} characters, "
-                           f"not {value!r:.80}", code="records_bad_event")
-    return value
-
-
-def _count(event: object, name: str, value: object, limit: int = 10_000) -> int:
-    if type(value) is not int or not 0 <= value <= limit:
-        raise RecordsError(f"{name} of {type(event).__name__} is a whole number from 0 to {limit}, not {value!r:.80}",
-                           code="records_bad_event")
-    return value
-
-
-# Every column but the row's and class's numbers: each event gives all of them (None where it has none), so one
-# compiled statement serves every record.
-_EVENT_COLUMNS = tuple(column.name for column in records.columns if column.name not in ("id", "class_id"))
-# The current class is read in the statement that writes the record: a new class started meanwhile is followed.
-_INSERT_RECORD = records.insert().values(class_id=select(func.max(classes.c.id)).scalar_subquery())
-
-
-def event_row(event: Event) -> dict[str, Any]:
-    """The columns of the ``records`` row for ``event``; RecordsError (or NicknameError) for a malformed one."""
-    if not isinstance(event, (DrillAnswer, DealFinished, GameFinished, LessonOpened)):
-        raise RecordsError(f"{type(event).__name__} is not a class record event", code="records_bad_event")
-    values = {f.name: getattr(event, f.name) for f in fields(event)}
-    nickname = valid_nickname(values["nickname"])
-    at = values["at"]
-    if not isinstance(at, datetime):
-        raise RecordsError(f"the time of a record is a datetime, not {at!r:.80}", code="records_bad_event")
-    row: dict[str, Any] = dict.fromkeys(_EVENT_COLUMNS)
-    row.update(nickname=nickname, nickname_key=nickname_key(nickname), at=to_db_time(at))
-    if values.get("seed") is not None:  # a game without a seed (one typed in by hand) is recorded without one
-        row["seed"] = _count(event, "seed", values["seed"], MAX_SEED)
-    if isinstance(event, DrillAnswer):
-        if type(event.correct) is not bool:
-            raise RecordsError(f"correct of a drill answer is True or False, not {event.correct!r:.80}",
-                               code="records_bad_event")
-        row.update(event="drill", kind=_text(event, "kind", event.kind), correct=event.correct,
-                   mistake=None if event.correct else _text(event, "mistake", event.mistake, optional=True),
-                   lesson=_text(event, "lesson", event.lesson, optional=True))
-    elif isinstance(event, DealFinished):
-        row.update(event="deal", level=_text(event, "level", event.level),
-                   **{name: _count(event, name, values[name]) for name in
-                      ("points_player", "points_computer", "escobas_player", "escobas_computer")})
-    elif isinstance(event, GameFinished):
-        if event.won not in (True, False, None) or type(event.won) not in (bool, type(None)):
-            raise RecordsError(f"won of a finished game is True, False or None (a tie), not {event.won!r:.80}",
-                               code="records_bad_event")
-        row.update(event="game", level=_text(event, "level", event.level),
-                   points_player=_count(event, "points_player", event.points_player),
-                   points_computer=_count(event, "points_computer", event.points_computer),
-                   outcome={True: "won", False: "lost", None: "tied"}[event.won])
-    else:
-        row.update(event="lesson", lesson=_text(event, "lesson", event.lesson), lang=_text(event, "lang", event.lang))
-    return row
-
-
-def _sqlite_engine(url: Any) -> Engine:
-    engine = create_engine(url, connect_args={"timeout": OPEN_BUDGET, "isolation_level": None})
-
-    @event.listens_for(engine, "connect")
-    def _setup(dbapi_connection: Any, _record: Any) -> None:
-        cursor = dbapi_connection.cursor()
-        try:
-            # WAL mode stays with the file once set: only the first connection sets it (which takes a lock).
-            mode = cursor.execute("PRAGMA journal_mode").fetchone()
-            if mode is None or str(mode[0]).lower() != "wal":
-                mode = cursor.execute("PRAGMA journal_mode = WAL").fetchone()
-            if mode is None or str(mode[0]).lower() != "wal":
-                log.warning("the class database %s cannot use WAL mode (%s): readers may wait for writers",
-                            url.database, mode and mode[0])
-            cursor.execute("PRAGMA synchronous = NORMAL")
-            cursor.execute("PRAGMA foreign_keys = ON")
-        finally:
-            cursor.close()
-
-    @event.listens_for(engine, "begin")
-    def _begin(connection: Connection) -> None:
-        # Writers take the write lock first thing (no lock upgrade that could fail half-way); readers a snapshot.
-        # SQLite waits for the lock (its busy timeout) as long as the try's share of the time allows.
-        options = connection.get_execution_options()
-        connection.exec_driver_sql(f"PRAGMA busy_timeout = {int(options.get('escoba_wait', OPEN_BUDGET) * 1000)}")
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get("escoba_write", False) else "BEGIN")
-
-    return engine
-
-
 class ClassStore:
     """The records of every class in one database; see the module's text. Open it with :meth:`open`."""
 
     def __init__(self, engine: Engine, path: Path | None) -> None:
         self._engine = engine
         self._path = path
-        self._gate_fd: int | None = None
-        self._gate_pid: int | None = None
+        self._gate = WritersGate(path) if path is not None else None
 
     @classmethod
     def open(cls, url_or_path: str | os.PathLike[str] | None = None) -> ClassStore:
@@ -194,10 +81,10 @@ class ClassStore:
             except OSError as error:
                 raise RecordsError(f"cannot make the folder of the class database {where.path}: "
                                    f"{error.strerror or error}", code="records_cannot_open") from None
-            engine = _sqlite_engine(where.url)
+            engine = sqlite_engine(where.url)
         else:
             try:
-                engine = create_engine(where.url, pool_pre_ping=True, pool_size=2, max_overflow=4,
+                engine = create_engine(where.url, pool_pre_ping=True, pool_size=1, max_overflow=4,
                                        connect_args={"connect_timeout": 10})
             except ImportError as error:
                 raise RecordsError(f"PostgreSQL needs the psycopg driver (pip install 'escoba-tutor[postgres]'): "
@@ -211,6 +98,7 @@ class ClassStore:
             raise RecordsError(f"cannot open the class database {shown}: {error}", code=error.code,
                                **error.params) from None
         store._path = where.path  # from now on, a file that disappears is a failure (not a new empty database)
+        store._gate = WritersGate(where.path) if where.path is not None else None
         return store
 
     @property
@@ -225,10 +113,8 @@ class ClassStore:
 
     def close(self) -> None:
         self._engine.dispose()
-        if self._gate_fd is not None and self._gate_pid == os.getpid():
-            with contextlib.suppress(OSError):
-                os.close(self._gate_fd)
-        self._gate_fd = None
+        if self._gate is not None:
+            self._gate.close()
 
     def __enter__(self) -> ClassStore:
         return self
@@ -243,7 +129,9 @@ class ClassStore:
         an exception) when it could not be."""
         try:
             row = event_row(event)
-            self._retry(lambda c: c.execute(_INSERT_RECORD, row), write=True, budget=RECORD_BUDGET, short=True)
+            self._retry(lambda c: c.execute(INSERT_RECORD, row), write=True, budget=RECORD_BUDGET)
+            if self._path is not None:
+                checkpoint_if_large(self._engine, self._path)
             return True
         except Exception as error:  # a record must never break a lesson
             with contextlib.suppress(Exception):  # not even a broken log handler
@@ -311,7 +199,7 @@ class ClassStore:
 
     # -- the one way to the database -----------------------------------------------------------------------------
 
-    def _retry(self, work: Callable[[Connection], T], *, write: bool, budget: float, short: bool = False) -> T:
+    def _retry(self, work: Callable[[Connection], T], *, write: bool, budget: float) -> T:
         """``work`` in one transaction, tried again while the database is busy, for at most ``budget`` seconds.
         Every database failure comes out as a RecordsError naming it."""
         deadline = time.monotonic() + budget
@@ -320,7 +208,8 @@ class ClassStore:
             tries += 1
             try:
                 self._check_file()
-                with self._writers_gate(deadline if write else None), self._engine.connect() as connection:
+                gate = self._gate.held(deadline) if write and self._gate is not None else contextlib.nullcontext()
+                with self._engine.connect() as connection, gate:  # the connection is ready before the turn
                     wait = max(deadline - time.monotonic(), 0.001)
                     connection = connection.execution_options(escoba_write=write, escoba_wait=wait)
                     if not write and self._engine.dialect.name == "postgresql":
@@ -336,37 +225,6 @@ class ClassStore:
                 reason = str(getattr(error, "orig", None) or error).splitlines()[0]
                 busy = f" after {tries} tries" if _busy(error) else ""
                 raise RecordsError(f"{reason}{busy}", code="records_database") from None
-
-    @contextlib.contextmanager
-    def _writers_gate(self, deadline: float | None) -> Iterator[None]:
-        """Hold the SQLite file's writers' lock (see GATE_PAUSE) until ``deadline`` at most; None: no gate."""
-        if deadline is None or self._path is None or fcntl is None:
-            yield
-            return
-        if self._gate_pid != os.getpid():  # a forked process must not share its parent's lock
-            self._gate_fd = None
-            self._gate_pid = os.getpid()
-            with contextlib.suppress(OSError):
-                self._gate_fd = os.open(self._path.with_name(self._path.name + GATE_SUFFIX),
-                                        os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
-        gate = self._gate_fd
-        held = False
-        while gate is not None:
-            try:
-                fcntl.flock(gate, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                held = True
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    break
-                time.sleep(random.uniform(GATE_PAUSE / 4, GATE_PAUSE))
-            except OSError:
-                break
-        try:
-            yield
-        finally:
-            if held and gate is not None:
-                fcntl.flock(gate, fcntl.LOCK_UN)
 
     def _check_file(self) -> None:
         """A SQLite file deleted (or its folder) after opening: stop, rather than write into a file that is gone."""
