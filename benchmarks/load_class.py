@@ -327,14 +327,17 @@ async def hammer_slow_reader(base: str, stop: asyncio.Event, hammer: Hammer) -> 
         await page.close()
         url = base.replace("http", "ws", 1) + f"api/kernels/{page.kernel_id}/channels?session_id=slow"
         cookie = "; ".join(f"{k}={v}" for k, v in page.cookies.items())
-        big = json.dumps(page._message("comm_msg", {"comm_id": button, "data": {
-            "method": "update", "buffer_paths": [], "state": {"description": "x" * 1_900_000}}}))
+        def big() -> str:  # a new message each time (its own id): the server drops a message sent twice
+            return json.dumps(page._message("comm_msg", {"comm_id": button, "data": {
+                "method": "update", "buffer_paths": [], "state": {"description": "x" * 1_900_000}}}))
+
         while not stop.is_set():
             connection = await websocket_connect(HTTPRequest(url, headers={"Cookie": cookie}))
             try:
                 while not stop.is_set():
-                    await connection.write_message(big)
-                    hammer.slow_sent_mib += len(big) / 2**20
+                    update = big()
+                    await connection.write_message(update)
+                    hammer.slow_sent_mib += len(update) / 2**20
                     await asyncio.sleep(0.2)
             except Exception:  # noqa: BLE001 - the server dropped this page: what the limit is for
                 hammer.slow_dropped += 1
@@ -347,7 +350,7 @@ async def hammer_slow_reader(base: str, stop: asyncio.Event, hammer: Hammer) -> 
 
 # ----------------------------------------------------------------------------------------------- one class
 AFRESH_S = 10  # the time a server takes to start afresh, with some slack
-BACK_MIB = 2  # "back to the idle server": within this many MiB of it
+BACK_MIB = 2  # "back to the idle server": at most this many MiB above it (below it counts: a fresh process is smaller)
 
 
 async def classes(n: int, args, folder: Path) -> list[dict]:
@@ -445,7 +448,7 @@ async def one_class(n: int, args, server, number: int) -> dict:
         while time.monotonic() - left < cull_limit + 30:
             await asyncio.sleep(1)
             after.append((time.monotonic() - left, server.tree_rss_mib(), len(server.kernels())))
-            if after[-1][2] == 0 and abs(after[-1][1] - baseline) <= BACK_MIB:  # not while it starts afresh
+            if after[-1][2] == 0 and after[-1][1] - baseline <= BACK_MIB:  # not while it starts afresh
                 back_at = after[-1][0]
                 await asyncio.sleep(AFRESH_S)  # and it stays there
                 after.append((time.monotonic() - left, server.tree_rss_mib(), len(server.kernels())))

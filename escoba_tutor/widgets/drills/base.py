@@ -386,7 +386,7 @@ class Drill(w.VBox):
     def _redraw(self, change=None) -> None:
         m = self.model
         _ = Translator(self.lang)
-        self.seed_box.description = _("Exercise number")
+        self.seed_box.description = _("Exercise")
         self.new_button.description = _("New exercise")
         self.check_button.description = _("Check")
         self.answer_button.description = _("Hide the answer") if m.show_answer else _("Show the answer")
@@ -404,7 +404,7 @@ class Drill(w.VBox):
             # Text first, then markup: a _() call inside an f-string is not seen by the catalog extractor.
             title, number = translated(_, kind.title), _("no. {seed}", seed=drill.seed)
             task = translated(_, kind.task)
-            share = _("Give the class this number to share the exercise: {seed}.", seed=drill.seed)
+            share = _("With the same number, the whole class gets the same exercise: {seed}.", seed=drill.seed)
             self.title.value = f"<h3 class='escoba-title'>{escape(title)} · {escape(number)}</h3>"
             self.seed_box.value = drill.seed
             self.task.value = f"<p>{escape(task)}<br><small>{escape(share)}</small></p>"
