@@ -43,7 +43,9 @@ def write_records(path: str, student: int, start, results) -> None:
         time.sleep(random.Random(student).uniform(0, 0.25))
         pace = random.Random(-student)
         for n in range(RECORDS_EACH):
-            time.sleep(pace.uniform(0, 0.01))  # a burst: hundreds of records a second from the class
+            # a burst of several hundred records a second from the class, thirty times what thirty students
+            # answering every three seconds write, and every one of them at once at the start
+            time.sleep(pace.uniform(0, 0.05))
             event = DrillAnswer(f"student {student:02d}", "captures", student * 1000 + n, n % 3 != 0,
                                 None if n % 3 else "missed_15")
             if store.record(event):

@@ -107,6 +107,8 @@ def resume_code(table: Table) -> str:
     return table.root.locator("code.escoba-code").inner_text().strip()
 
 
+# «Partida nueva» and not the confirmation's «Sí, partida nueva» (the name may start with the icon's character).
+NEW_GAME = re.compile(r"^\W*Partida nueva$")
 # How long a step that waits for the kernel's answer may take on a busy machine (expect's own default is 5 s).
 KERNEL = 30_000
 
@@ -227,7 +229,7 @@ def test_a_new_game_asks_first_while_a_game_is_under_way(game_page):
     t = Table(game_page)
     assert played_by_me(t) >= 1
     code = resume_code(t)
-    new = t.root.get_by_role("button", name="Partida nueva", exact=True)
+    new = t.root.get_by_role("button", name=NEW_GAME)
     new.dblclick()
     ask = t.root.get_by_text("¿Empezar una partida nueva?")
     expect(ask).to_be_visible(timeout=KERNEL)
@@ -628,7 +630,7 @@ def test_a_pointer_resting_at_a_cards_lower_edge_keeps_it_still(open_page, app_u
 def test_icons_sit_on_the_text_line_and_targets_are_big_enough(game_page):
     t = Table(game_page)
     for name in ("Pista", "Deshacer", "Partida nueva"):
-        button = t.root.get_by_role("button", name=name, exact=True)
+        button = t.root.get_by_role("button", name=re.compile(rf"^\W*{name}$"))
         centres = button.evaluate("""(b) => { const i = b.querySelector('i').getBoundingClientRect();
             const r = document.createRange(); r.selectNodeContents(b); const all = r.getClientRects();
             const text = [...all].filter((x) => x.width > 0).at(-1);
