@@ -36,6 +36,13 @@ time, one round with the cookie of the student's browser and the next with none)
 reads its socket while sending 1.9 MB widget updates that its kernel echoes back. The others' clicks and the
 server's memory are then measured as usual, and what the hammering student got is printed.
 
+With ``--board`` the class board is on and in use (docs/class-board.md): every student has a nickname (the
+cookie the landing page's form sets), so every kernel records the pages opened, the captures checked and the deals
+played into a SQLite class database of the run, and the teacher's board is open all the time, fetching its live
+part every 2.5 s as the page does. Printed besides: the board's refreshes and their time, and the students it
+shows at the end. Without ``--board`` the server runs with ``--no-class-board`` (nothing recorded, no board), so
+the two runs' click p95 and memory per student compare the class with and without it.
+
 With ``--hub`` the class comes through a real JupyterHub instead (``_hub_bench.py``): each student logs in at the
 hub, which starts the student's own course server; there are no Chromium students, memory is the hub's whole
 tree, and culling is the hub's idle culler stopping every student's server.
@@ -48,12 +55,14 @@ import asyncio
 import contextlib
 import json
 import random
+import re
 import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 from _voila_bench import (
     CHROMIUM,
@@ -186,12 +195,18 @@ class CapturePicker:
                 {"selected": rows[self.steps % len(rows)]["id"]})
 
 
+def nickname_cookie(student: Student) -> dict[str, str]:
+    """The cookie the landing page's nickname form sets (``--board``): «Alumno 7»."""
+    return {"escoba_nickname": quote(f"Alumno {student.number}")}
+
+
 async def protocol_student(student: Student, base: str, start: float, stop: asyncio.Event, interval: float,
-                           entry_timeout: float, seed: int, log_in=None) -> None:
+                           entry_timeout: float, seed: int, log_in=None, nickname: bool = False) -> None:
     rng = random.Random(seed)
     await asyncio.sleep(max(0.0, start + student.arrive_at - time.monotonic()))
     lesson = ROOT / "lessons" / student.page.split("render/")[1]
-    page = PageClient(base, student.page, views=widget_outputs(lesson))
+    page = PageClient(base, student.page, views=widget_outputs(lesson),
+                      cookies=nickname_cookie(student) if nickname else None)
     try:
         try:  # a page whose kernel died while Voilà drew it never ends: the student gives up
             arrived = time.monotonic()
@@ -222,9 +237,12 @@ async def protocol_student(student: Student, base: str, start: float, stop: asyn
 
 
 async def browser_student(student: Student, browser, base: str, start: float, stop: asyncio.Event,
-                          interval: float, entry_timeout: float, logs: Path | None) -> None:
+                          interval: float, entry_timeout: float, logs: Path | None, nickname: bool = False) -> None:
     await asyncio.sleep(max(0.0, start + student.arrive_at - time.monotonic()))
     context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    if nickname:
+        await context.add_cookies([{"name": name, "value": value, "url": base}
+                                   for name, value in nickname_cookie(student).items()])
     page = await context.new_page()
     page.set_default_timeout(entry_timeout * 1000)
     page.on("pageerror", lambda error: student.errors.append(f"browser: {error}"))
@@ -268,6 +286,37 @@ async def browser_student(student: Student, browser, base: str, start: float, st
         with contextlib.suppress(Exception):  # leaving a broken page is not a new error
             await page.goto("about:blank")  # Voilà's close beacon: the server stops the kernel
         await context.close()
+
+
+# ------------------------------------------------------------------------------------------ the class board
+@dataclass
+class BoardWatch:
+    """The teacher's board during the class (``--board``): each refresh's time, and what it showed last."""
+
+    refreshes: list[float] = field(default_factory=list)  # seconds each
+    students_shown: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+async def watch_board(server, stop: asyncio.Event, watch: BoardWatch) -> None:
+    """The board's page once, then its live part every 2.5 s, as the page's script fetches it."""
+    from tornado.httpclient import AsyncHTTPClient, HTTPClientError
+
+    found = re.search(r"class/board\?key=([A-Za-z0-9_-]+)", server.log_tail(10_000_000))
+    if found is None:
+        watch.errors.append("the server printed no teacher's link")
+        return
+    client, key = AsyncHTTPClient(), found.group(1)
+    try:
+        await client.fetch(f"{server.url}class/board?key={key}", request_timeout=60)
+        while not stop.is_set():
+            began = time.monotonic()
+            answer = await client.fetch(f"{server.url}class/board.json?key={key}", request_timeout=60)
+            watch.refreshes.append(time.monotonic() - began)
+            watch.students_shown = json.loads(answer.body)["html"].count('class="nickname"')
+            await pause(stop, 2.5)
+    except (HTTPClientError, OSError) as error:
+        watch.errors.append(f"board: {error}"[:200])
 
 
 # ------------------------------------------------------------------------------------- one student hammering
@@ -327,14 +376,17 @@ async def hammer_slow_reader(base: str, stop: asyncio.Event, hammer: Hammer) -> 
         await page.close()
         url = base.replace("http", "ws", 1) + f"api/kernels/{page.kernel_id}/channels?session_id=slow"
         cookie = "; ".join(f"{k}={v}" for k, v in page.cookies.items())
-        big = json.dumps(page._message("comm_msg", {"comm_id": button, "data": {
-            "method": "update", "buffer_paths": [], "state": {"description": "x" * 1_900_000}}}))
+        def big() -> str:  # a new message each time (its own id): the server drops a message sent twice
+            return json.dumps(page._message("comm_msg", {"comm_id": button, "data": {
+                "method": "update", "buffer_paths": [], "state": {"description": "x" * 1_900_000}}}))
+
         while not stop.is_set():
             connection = await websocket_connect(HTTPRequest(url, headers={"Cookie": cookie}))
             try:
                 while not stop.is_set():
-                    await connection.write_message(big)
-                    hammer.slow_sent_mib += len(big) / 2**20
+                    update = big()
+                    await connection.write_message(update)
+                    hammer.slow_sent_mib += len(update) / 2**20
                     await asyncio.sleep(0.2)
             except Exception:  # noqa: BLE001 - the server dropped this page: what the limit is for
                 hammer.slow_dropped += 1
@@ -347,7 +399,7 @@ async def hammer_slow_reader(base: str, stop: asyncio.Event, hammer: Hammer) -> 
 
 # ----------------------------------------------------------------------------------------------- one class
 AFRESH_S = 10  # the time a server takes to start afresh, with some slack
-BACK_MIB = 2  # "back to the idle server": within this many MiB of it
+BACK_MIB = 2  # "back to the idle server": at most this many MiB above it (below it counts: a fresh process is smaller)
 
 
 async def classes(n: int, args, folder: Path) -> list[dict]:
@@ -361,7 +413,8 @@ async def classes(n: int, args, folder: Path) -> list[dict]:
 
         server = HubServer(folder, args.cull_idle)
     else:
-        server = tutor_server(folder, "--cull-idle", str(args.cull_idle), voila_json=settings)
+        board = (["--class-db", str(folder / f"class-{n}.sqlite3")] if args.board else ["--no-class-board"])
+        server = tutor_server(folder, "--cull-idle", str(args.cull_idle), *board, voila_json=settings)
     results: list[dict] = []
     try:
         server.wait()
@@ -407,11 +460,15 @@ async def one_class(n: int, args, server, number: int) -> dict:
 
         sampler = asyncio.ensure_future(sample())
         tasks = [asyncio.ensure_future(
-            browser_student(s, browser, server.url, start, stop, args.interval, args.entry_timeout, args.logs)
+            browser_student(s, browser, server.url, start, stop, args.interval, args.entry_timeout, args.logs,
+                            nickname=args.board)
             if s.browser else
             protocol_student(s, server.url, start, stop, args.interval, args.entry_timeout, seed=1000 * n + s.number,
-                             log_in=getattr(server, "log_in", None)))
+                             log_in=getattr(server, "log_in", None), nickname=args.board))
             for s in students]
+        board = BoardWatch()
+        if args.board:
+            tasks.append(asyncio.ensure_future(watch_board(server, stop, board)))
         deadline = args.arrival + args.entry_timeout
         while time.monotonic() - start < deadline:  # until everybody is in, or has failed, or time is up
             if all(s.usable_s is not None or s.errors for s in students):
@@ -445,7 +502,7 @@ async def one_class(n: int, args, server, number: int) -> dict:
         while time.monotonic() - left < cull_limit + 30:
             await asyncio.sleep(1)
             after.append((time.monotonic() - left, server.tree_rss_mib(), len(server.kernels())))
-            if after[-1][2] == 0 and abs(after[-1][1] - baseline) <= BACK_MIB:  # not while it starts afresh
+            if after[-1][2] == 0 and after[-1][1] - baseline <= BACK_MIB:  # not while it starts afresh
                 back_at = after[-1][0]
                 await asyncio.sleep(AFRESH_S)  # and it stays there
                 after.append((time.monotonic() - left, server.tree_rss_mib(), len(server.kernels())))
@@ -471,6 +528,11 @@ async def one_class(n: int, args, server, number: int) -> dict:
     kinds = sorted({w for st in students for _t, _s, w in st.clicks})
     by_kind = {w: percentile([s * 1000 for st in students for when, s, what in st.clicks
                               if what == w and active_from <= when <= active_to], 95) for w in kinds}
+    if args.board:
+        errors += board.errors
+        result["board"] = {"refreshes": len(board.refreshes), "refresh_p50_ms": percentile(board.refreshes, 50) * 1000,
+                           "refresh_p95_ms": percentile(board.refreshes, 95) * 1000,
+                           "students_shown": board.students_shown}
     if args.hammer:
         result["hammer"] = {"statuses": hammer.statuses, "rounds": hammer.rounds,
                             "slow_sent_mib": hammer.slow_sent_mib, "slow_dropped": hammer.slow_dropped,
@@ -529,6 +591,11 @@ def report(r: dict) -> list[str]:
                      f"{h['slow_sent_mib']:.0f} MiB sent, dropped by the server {h['slow_dropped']} time(s); "
                      f"at most {h['kernels_peak']} kernels on the server while all played"
                      + "".join(f"\n    hammer: {e}" for e in h["errors"]))
+    if "board" in r:
+        b = r["board"]
+        lines.append(f"  class board open all along: {b['refreshes']} refreshes, p50 {b['refresh_p50_ms']:.0f} ms, "
+                     f"p95 {b['refresh_p95_ms']:.0f} ms; at the end it showed {b['students_shown']} of "
+                     f"{r['measured']} students (every student with a nickname, recording)")
     if r["iopub_timeouts"]:
         lines.append(f"  the server log has {r['iopub_timeouts']} 'Timeout waiting for IOPub output': Voilà sent "
                      "pages without the outputs of a cell")
@@ -557,10 +624,15 @@ def main() -> None:
     parser.add_argument("--iopub-timeout", type=int,
                         help="diagnosis: run the server with VoilaExecutor.iopub_timeout at this many seconds "
                              "(through a voila.json in its working folder; Voilà's default is 4)")
+    parser.add_argument("--board", action="store_true",
+                        help="the class board in use: every student with a nickname (recorded), the teacher's board "
+                             "open and refreshing; without it the server runs with --no-class-board")
     parser.add_argument("--hub", action="store_true",
                         help="the class comes through a real JupyterHub (deploy/jupyterhub/), each student logging "
                              "in and getting a course server of their own; protocol-level students only")
     args = parser.parse_args()
+    if args.hub and args.board:
+        sys.exit("--board and --hub cannot go together: the hub's course servers would need a shared database")
     if args.hub:
         args.browsers = 0  # a browser student would need the hub's login in Chromium: the protocol measures it
     sizes = [int(x) for x in args.students.split(",") if x.strip()]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 import gc
 import os
+import secrets
 import socket
 import sys
 import time
@@ -99,6 +100,7 @@ def release_freed_memory() -> bool:
 
 
 LISTEN_FDS = "ESCOBA_TUTOR_LISTEN_FDS"  # set only for the server's own fresh start: the sockets it listens on
+TEACHER_KEY_ENV = "ESCOBA_TUTOR_TEACHER_KEY"  # the same, for the teacher's key (never left for a kernel to see)
 
 
 def build_app_class():
@@ -111,6 +113,7 @@ def build_app_class():
     from traitlets import Bool, Float, Int, List, Unicode
     from voila.app import Voila
 
+    from .server import class_board, nickname
     from .server import handlers as guarded
     from .server.hosts import AllowedHosts
     from .server.kernels import KERNEL_MEMORY_ENV
@@ -158,6 +161,10 @@ def build_app_class():
         allowed_hosts = List(Unicode(), config=True, help=(
             "more host names the server answers to (a proxy's or JupyterHub's), besides its own"))
         reap_check_s = Float(10, config=True, help="how often to look for kernels whose page never connected")
+        class_board = Bool(True, config=True, help=(
+            "record what students with a nickname do, and serve the teacher's class board"))
+        class_db = Unicode("", config=True, help="the class records' database: a path or URL ('': the default)")
+        teacher_key = Unicode("", config=True, help="the key of the teacher's link to the class board")
 
         def class_limits(self) -> Limits:
             soft, _hard = raise_open_files()
@@ -177,6 +184,8 @@ def build_app_class():
 
             # every kernel is bound to its page by this kernel manager: no other will do
             self.voila_configuration.multi_kernel_manager_class = TutorMappingKernelManager
+            # a landing page gets the nickname form as it is rendered (with the class board on)
+            self.voila_configuration.prelaunch_hook = nickname.landing_hook(self.voila_configuration.prelaunch_hook)
             settings = super().init_settings()
             self.limits = self.class_limits()
             self.register = ClassRegister(self.limits)
@@ -185,7 +194,18 @@ def build_app_class():
             # kernels inherit the server's environment (kernel_launch reads the limit there)
             os.environ[KERNEL_MEMORY_ENV] = str(self.limits.kernel_memory_mib)
             return {**settings, "escoba_register": self.register, "escoba_default_lang": self.default_lang,
-                    "escoba_log": self.log, "websocket_max_message_size": self.limits.message_bytes}
+                    "escoba_log": self.log, "websocket_max_message_size": self.limits.message_bytes,
+                    **self.class_settings()}
+
+        def class_settings(self) -> dict:
+            """The class board's: the store the board reads, the database the kernels write to, the key."""
+            if not self.class_board:
+                return {"escoba_class_store": None, "escoba_class_db": "", "escoba_teacher_key": ""}
+            from .records import ClassStore
+
+            store = ClassStore.open(self.class_db or None)  # serve() opened it once already: it opens
+            return {"escoba_class_store": store, "escoba_class_db": self.class_db,
+                    "escoba_teacher_key": self.teacher_key}
 
         def init_handlers(self):
             landing = (self.server_url, LandingHandler, {"server_url": self.server_url,
@@ -195,7 +215,8 @@ def build_app_class():
                      "VoilaKernelWebsocketHandler": guarded.TutorKernelWebsocketHandler,
                      "VoilaShutdownKernelHandler": guarded.OwnedShutdownHandler}
             voila = [(rule[0], swaps.get(rule[1].__name__, rule[1]), *rule[2:]) for rule in super().init_handlers()]
-            handlers = [landing, *none, *voila]  # first, so they win over the file tree at / and Voilà's login
+            board = class_board.board_handlers(self.server_url)
+            handlers = [landing, *none, *board, *voila]  # first, so they win over the file tree at / and Voilà's login
             self.log.info("Limits: %d kernels on the server, %d per browser, %d per address, %d MiB of data per "
                           "kernel; open files: %s", self.limits.max_kernels, self.limits.per_client,
                           self.limits.per_address, self.limits.kernel_memory_mib, raise_open_files()[0] or "no limit")
@@ -209,8 +230,9 @@ def build_app_class():
             log_request = self.app.log_request
 
             def note_request(handler) -> None:  # every request, once answered (Tornado logs it then)
-                self._last_request = time.monotonic()
-                log_request(handler)
+                if not isinstance(handler, class_board.BoardDataHandler):  # an open board is not a class
+                    self._last_request = time.monotonic()
+                    log_request(handler)
 
             self.app.log_request = note_request
             PeriodicCallback(self.after_culling, self.memory_check_s * 1000).start()  # runs once the loop does
@@ -271,6 +293,8 @@ def build_app_class():
                 self.stop()
             if self._afresh:
                 self.log.info("Every kernel has gone: starting afresh on the same port.")
+                if self.teacher_key:  # the teacher's link stays the same (read and removed again at start)
+                    os.environ[TEACHER_KEY_ENV] = self.teacher_key
                 for sock in sockets:
                     os.set_inheritable(sock.fileno(), True)
                 os.environ[LISTEN_FDS] = ",".join(str(sock.fileno()) for sock in sockets)
@@ -282,11 +306,15 @@ def build_app_class():
 
 
 def voila_config(*, port: int, ip: str, lang: str, cull_idle: int, base_url: str = "/", start_afresh: bool = False,
-                 max_kernels: int = 0, kernel_memory: int | None = None, allow_hosts: tuple[str, ...] = ()):
+                 max_kernels: int = 0, kernel_memory: int | None = None, allow_hosts: tuple[str, ...] = (),
+                 class_board: bool = False, class_db: str = "", teacher_key: str = ""):
     """The server's settings. A ``voila.json`` in the working folder can still add to them."""
     from traitlets.config import Config
 
     config = Config()
+    config.TutorVoila.class_board = class_board
+    config.TutorVoila.class_db = class_db
+    config.TutorVoila.teacher_key = teacher_key
     if max_kernels:
         config.TutorVoila.max_kernels = max_kernels
     if kernel_memory is not None:
@@ -314,14 +342,31 @@ def voila_config(*, port: int, ip: str, lang: str, cull_idle: int, base_url: str
     return config
 
 
+def check_class_db(class_db: str | None) -> str:
+    """Open the class database once (made, or upgraded, as needed) so that a bad path or URL stops the start with
+    a message that names it; returns what the kernels are to write to: the path or URL given, else the records'
+    own choice (``ESCOBA_TUTOR_CLASS_DB``, or "" for the default place)."""
+    from .records import ClassStore, RecordsError
+    from .server.kernels import CLASS_DB_ENV
+
+    try:
+        ClassStore.open(class_db or None).close()
+    except RecordsError as error:
+        raise EscobaError(f"the class database cannot be used: {error}", code="bad_class_db") from None
+    return class_db or os.environ.get(CLASS_DB_ENV, "")
+
+
 def serve(*, port: int = 8866, ip: str = "127.0.0.1", lang: str = "es", rules: str = "escoba",
           open_browser: bool = True, cull_idle: int = 600, lessons: str | None = None, base_url: str = "/",
           start_afresh: bool = False, max_kernels: int = 0, kernel_memory: int | None = None,
-          allow_hosts: tuple[str, ...] = ()) -> int:
+          allow_hosts: tuple[str, ...] = (), class_board: bool = True, class_db: str | None = None) -> int:
     """Serve the course until Ctrl+C. Returns the exit code.
 
     ``max_kernels`` (0: from the machine's memory), ``kernel_memory`` (MiB; 0: no limit) and ``allow_hosts`` are the
     limits of docs/classroom.md that the command line can change.
+
+    ``class_board``: students with a nickname are recorded in the class database ``class_db`` (a path or URL;
+    None: the records' default) and the teacher's link to the class board is printed (docs/class-board.md).
 
     ``start_afresh``: once a class has left, the process runs its own command line again (see
     ``TutorVoila.after_culling``); the ``escoba-tutor`` command asks for it, a Python session calling this must not.
@@ -330,6 +375,8 @@ def serve(*, port: int = 8866, ip: str = "127.0.0.1", lang: str = "es", rules: s
         raise EscobaError(f"no language {lang!r}: choose es or en", code="bad_language")
     rules = as_rules(rules)
     folder = lessons_dir(lessons)
+    if class_board:
+        class_db = check_class_db(class_db)
     afresh = bool(os.environ.get(LISTEN_FDS))  # the same server starting afresh: its sockets are open
     if not afresh:
         check_address(ip, port)
@@ -337,7 +384,11 @@ def serve(*, port: int = 8866, ip: str = "127.0.0.1", lang: str = "es", rules: s
     os.environ["ESCOBA_TUTOR_RULES"] = rules.name
     os.environ["ESCOBA_TUTOR_LANG"] = lang
     url = f"http://{'127.0.0.1' if ip in ('0.0.0.0', '::') else ip}:{port}{base_url}"
+    teacher_key = os.environ.pop(TEACHER_KEY_ENV, "") or secrets.token_urlsafe(32)
     print(f"escoba-tutor: {url}  ({rules.name}; Ctrl+C to stop)", flush=True)
+    if class_board:
+        print(f"escoba-tutor: the teacher's class board (keep this link to yourself): {url}class/board?key="
+              f"{teacher_key}", flush=True)
     if afresh:
         open_browser = False
     elif ip not in ("127.0.0.1", "localhost", "::1"):
@@ -350,7 +401,8 @@ def serve(*, port: int = 8866, ip: str = "127.0.0.1", lang: str = "es", rules: s
         threading.Timer(1.5, lambda: webbrowser.open(url)).start()
     config = voila_config(port=port, ip=ip, lang=lang, cull_idle=cull_idle, base_url=base_url,
                           start_afresh=start_afresh, max_kernels=max_kernels, kernel_memory=kernel_memory,
-                          allow_hosts=tuple(allow_hosts))
+                          allow_hosts=tuple(allow_hosts), class_board=class_board, class_db=class_db or "",
+                          teacher_key=teacher_key if class_board else "")
     app_class.launch_instance(argv=[str(folder)], config=config)
     return 0
 

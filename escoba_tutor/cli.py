@@ -290,6 +290,13 @@ def _url_prefix(text: str) -> str:
     return text
 
 
+def _class_db(text: str) -> str:
+    if not text.strip() or len(text) > 1000 or any(ord(ch) < 32 for ch in text):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a database: give a file path, or a URL such as "
+                                         "postgresql://user@host/escoba")
+    return text
+
+
 def _minutes(text: str) -> int:
     minutes = _whole(text, "the idle time")
     if not 1 <= minutes <= 24 * 60:
@@ -336,6 +343,11 @@ def _serve_options(parser: argparse.ArgumentParser, defaults_only: bool = False)
     parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                         help="another host name the students reach this server by (a proxy's, the school's name "
                              "for this computer); repeat for several")
+    parser.add_argument("--class-db", type=_class_db, default=None, metavar="PATH|URL",
+                        help="the class board's database: a SQLite file, or a postgresql:// URL (default: "
+                             "class.sqlite3 in your user data folder; see docs/class-board.md)")
+    parser.add_argument("--no-class-board", dest="class_board", action="store_false",
+                        help="record nothing about the students and serve no class board")
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -346,10 +358,10 @@ def _serve(args: argparse.Namespace) -> int:
         return serve(port=args.port, ip=args.ip, lang=args.lang, rules=args.rules, open_browser=args.browser,
                      cull_idle=args.cull_idle * 60, lessons=args.lessons, base_url=base_url, start_afresh=True,
                      max_kernels=args.max_kernels, kernel_memory=args.kernel_memory,
-                     allow_hosts=tuple(args.allow_host))
+                     allow_hosts=tuple(args.allow_host), class_board=args.class_board, class_db=args.class_db)
     except EscobaError as error:  # the address or the lessons folder: say which option to change
         option = {"bad_ip": "--ip", "port_in_use": "--port", "port_refused": "--port",
-                  "no_lessons": "--lessons"}.get(error.code)
+                  "no_lessons": "--lessons", "bad_class_db": "--class-db"}.get(error.code)
         if option is None:
             raise
         raise _UsageError("serve", f"argument {option}: {error}") from None

@@ -633,13 +633,18 @@ def _plays_of(record: DealRecord) -> tuple[tuple[int, Card, tuple[Card, ...]], .
 # ------------------------------------------------------------------------------------------ escoba de mano
 @dataclass(frozen=True)
 class EscobaDeManoDrill:
-    """The four cards dealt face up at the start of a deal, and who dealt (``dealer``: a side). Is there an
-    escoba de mano, how many escobas (``escobas``), and for whom (``side``: the dealer's, None when none)?
+    """The four cards dealt face up at the start of a deal, and who dealt (``dealer``: a player). Is there an
+    escoba de mano, how many escobas (``escobas``), and for whom (``side``: the dealer's side, None when none)?
+
+    ``players`` is 2 (each player a side) or 4 (two pairs: players 0 and 2 against 1 and 3, RULES.md §2). In a
+    pairs game the escoba de mano is the dealer side's (RULES.md §2): the dealer takes the cards for the pair,
+    and the escobas are the pair's.
 
     Mistakes for the count: ``not_an_escoba`` (the table does not add up to an escoba de mano total),
     ``figure_printed`` (it would, counting the figures' printed numbers), ``missed`` (said none), ``one_not_two``
     and ``two_not_one`` (the number of escobas); for the side: ``dealer_scores`` (the other side named: the
-    dealer takes it), ``nobody_scores`` (a side named for a table that gives no escoba), ``somebody_scores``.
+    dealer takes it), ``dealer_pair_scores`` (the same in a pairs game: the other pair, the mano's, named),
+    ``nobody_scores`` (a side named for a table that gives no escoba), ``somebody_scores``.
     """
 
     kind = "escoba_de_mano"
@@ -649,6 +654,7 @@ class EscobaDeManoDrill:
     dealer: int
     escobas: int
     taken: tuple[Card, ...]
+    players: int = 2
 
     items = ("escobas", "side")
 
@@ -657,8 +663,18 @@ class EscobaDeManoDrill:
         return sum(c.value for c in self.table)
 
     @property
+    def dealer_side(self) -> int:
+        """The dealer's side: the dealer's own with 2 players, the dealer's pair (0: players 0 and 2) with 4."""
+        return self.dealer % 2
+
+    @property
+    def partner(self) -> int | None:
+        """The dealer's partner (the player opposite) in a pairs game; None with 2 players."""
+        return (self.dealer + 2) % 4 if self.players == 4 else None
+
+    @property
     def side(self) -> int | None:
-        return self.dealer if self.escobas else None
+        return self.dealer_side if self.escobas else None
 
     def check(self, escobas: int | None = None, side: int | str | None = None) -> tuple[Answer, ...]:
         """Judge the answers: ``escobas`` 0, 1 or 2; ``side`` a side or ``"nobody"`` (None: not answered).
@@ -687,12 +703,13 @@ class EscobaDeManoDrill:
             results.append(Answer("side", True, side, self.side))
         else:
             slip = ("nobody_scores" if self.side is None else "somebody_scores" if given_side is None
-                    else "dealer_scores")
+                    else "dealer_pair_scores" if self.players == 4 else "dealer_scores")
             results.append(Answer("side", False, side, self.side, slip))
         return tuple(results)
 
     def __str__(self) -> str:
-        return f"table {format_cards(self.table)} dealt by side {self.dealer}: {self.escobas} escoba(s)"
+        dealt = f"player {self.dealer} of 4 (side {self.dealer_side})" if self.players == 4 else f"side {self.dealer}"
+        return f"table {format_cards(self.table)} dealt by {dealt}: {self.escobas} escoba(s)"
 
 
 _MANO_MIX = (("one", 0.35), ("two", 0.25), ("none", 0.40))
@@ -701,7 +718,9 @@ _MANO_MIX = (("one", 0.35), ("two", 0.25), ("none", 0.40))
 def escoba_de_mano_drill(seed: int, rules: Rules | str = ESCOBA) -> EscobaDeManoDrill:
     """Four table cards and a dealer. About a third of the tables add up to 15, a quarter to the two-escoba
     total (30, or 20 with ``escoba_de_mano_15_20``), the rest to neither, often by a little or only when the
-    figures are counted by their printed numbers. Refused under rules without an escoba de mano (Scopa).
+    figures are counted by their printed numbers. About a third of the deals are from a game of four in pairs
+    (the dealer is one of 4 players; the escobas go to the dealer's pair). Refused under rules without an escoba
+    de mano (Scopa).
 
     >>> drill = escoba_de_mano_drill(2)     # 2 + sota + 1 + 2: 13, though the printed numbers make 15
     >>> format_cards(drill.table), drill.total, drill.escobas, drill.check(1, drill.dealer)[0].mistake
@@ -731,7 +750,22 @@ def escoba_de_mano_drill(seed: int, rules: Rules | str = ESCOBA) -> EscobaDeMano
     if not escobas and rules.escoba_de_mano_pairs:
         taken = tuple(_pairs_of_15(table))
         escobas = len(taken) // 2
-    return EscobaDeManoDrill(seed, rules, table, rng.randrange(2), escobas, taken)
+    dealer, players = rng.randrange(2), 2
+    # About a third of the deals are from a pairs game (4 players), where the house rules allow 4 players.
+    if rng.random() < _PAIRS_SHARE and _allows(rules, 4):
+        dealer, players = dealer + 2 * rng.randrange(2), 4
+    return EscobaDeManoDrill(seed, rules, table, dealer, escobas, taken, players)
+
+
+_PAIRS_SHARE = 0.35
+
+
+def _allows(rules: Rules, players: int) -> bool:
+    try:
+        rules.check_players(players)
+    except EscobaError:
+        return False
+    return True
 
 
 # ------------------------------------------------------------------------------------------------ strategy

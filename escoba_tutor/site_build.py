@@ -56,7 +56,9 @@ KERNEL_WHEELS = (
 )
 
 #: escoba-tutor's requirements that only the server needs: the browser has its own kernel and no Voilà.
-SERVER_ONLY = frozenset({"voila", "ipykernel", "jupyter-server", "tornado"})
+SERVER_ONLY = frozenset({"voila", "ipykernel", "jupyter-server", "tornado",
+                         # the class records: the site has no class board (each student's browser is their own)
+                         "sqlalchemy", "platformdirs"})
 
 #: Requirements of third-party wheels that are not installed in the browser: the notebook-side extensions of
 #: ipywidgets (the site carries their JavaScript instead) and the widget frontends' Python packages.

@@ -25,7 +25,7 @@ from typing import Any
 
 from babel.numbers import format_decimal
 
-from .cards import SUITS, Card, format_cards
+from .cards import SUITS, Card
 from .drills import (
     MAX_SEED,
     CaptureDrill,
@@ -45,6 +45,7 @@ from .hints import Reason
 from .rules import ESCOBA, Rules, as_rules
 from .scoring import ScoreLine, Setenta
 from .widgets.i18n import N_, Translator
+from .widgets.phrases import and_list
 
 __all__ = ["worksheet_html", "MAX_COUNT"]
 
@@ -188,6 +189,11 @@ def _card(_: Translator, card: Card) -> str:
     return f'<span class="card">{escape(_.card_name(card))} <small>{escape(card.code)}</small></span>'
 
 
+def _names_of(_: Translator, cards) -> str:
+    """Cards by name, as a list in the language: «siete de oros, as de copas y rey de bastos» (no codes)."""
+    return and_list(_, [_.card_name(c) for c in cards])
+
+
 def _cards(_: Translator, cards) -> str:
     return " ".join(_card(_, c) for c in cards) or escape(_("nothing"))
 
@@ -300,9 +306,19 @@ def _leftover_task(_: Translator, drill: LeftoverDrill) -> str:
     return "".join(parts) + "</li>"
 
 
+def _mano_sides(_: Translator, drill: EscobaDeManoDrill) -> list[str]:
+    """The sides: "Side 1" and "Side 2", or in a game of four "Team 1" and "Team 2"."""
+    return [_("Team {n}", n=n) for n in (1, 2)] if drill.players == 4 else _names(_, 2)
+
+
 def _escoba_de_mano_task(_: Translator, drill: EscobaDeManoDrill) -> str:
-    names = _names(_, 2)
-    dealt = _("{dealer} deals. The four cards face up on the table:", dealer=names[drill.dealer])
+    names = _mano_sides(_, drill)
+    if drill.players == 4:
+        teams = _("A game of four, in teams of two: {first} (players 1 and 3) against {second} (players 2 and 4).",
+                  first=names[0], second=names[1])
+        dealt = teams + " " + _("Player {player} deals. The four cards face up on the table:", player=drill.dealer + 1)
+    else:
+        dealt = _("{dealer} deals. The four cards face up on the table:", dealer=names[drill.dealer])
     how_many, who, nobody = _("Escobas de mano (0, 1 or 2):"), _("Who scores them?"), _("Nobody")
     return (f"<li><p>{_number(_, drill)} {escape(dealt)} {_cards(_, drill.table)}</p>"
             f"{_blank(how_many)}{_boxes(_, [who], [*names, nobody])}</li>")
@@ -320,10 +336,10 @@ def _escobas_task(_: Translator, drill: EscobasDrill) -> str:
                                                                 _("Takes")))
     rows = []
     for what, side, before, card, taken in drill.captures:
-        played = (card.code if card is not None else _("the cards dealt") if what == "escoba_de_mano"
+        played = (_.card_name(card) if card is not None else _("the cards dealt") if what == "escoba_de_mano"
                   else _("the cards left, at the end"))
-        rows.append(f"<tr><td>{escape(names[side])}</td><td>{escape(format_cards(before))}</td>"
-                    f"<td>{escape(played)}</td><td>{escape(format_cards(taken))}</td></tr>")
+        rows.append(f"<tr><td>{escape(names[side])}</td><td>{escape(_names_of(_, before))}</td>"
+                    f"<td>{escape(played)}</td><td>{escape(_names_of(_, taken))}</td></tr>")
     dealt = _("{dealer} deals. Every capture of the deal, in order:", dealer=names[drill.record.dealer % 2])
     blanks = "".join(_blank(_("Escobas of {side}:", side=name)) for name in names)
     return (f"<li><p>{_number(_, drill)} {escape(dealt)}</p><table><tr>{head}</tr>{''.join(rows)}</table>"
@@ -350,7 +366,8 @@ def _capture_answer(_: Translator, drill: CaptureDrill) -> str:
     lines = []
     for capture in drill.answer:
         taken = tuple(sorted(capture))
-        text = f"{drill.card.code} + {format_cards(taken)}: {_sum(_, drill.card, taken, drill.rules)}"
+        said = _("{card} takes {taken}", card=_the(_, drill.card), taken=and_list(_, [_the(_, c) for c in taken]))
+        text = f"{said[:1].upper() + said[1:]}: {_sum(_, drill.card, taken, drill.rules)}"
         if len(taken) == len(drill.table):
             text += " — " + _("escoba!")
         lines.append(f"<li>{escape(text)}</li>")
@@ -400,9 +417,13 @@ def _leftover_answer(_: Translator, drill: LeftoverDrill) -> str:
 
 
 def _escoba_de_mano_answer(_: Translator, drill: EscobaDeManoDrill) -> str:
-    names = _names(_, 2)
+    names = _mano_sides(_, drill)
     total = " + ".join(str(c.value) for c in drill.table) + f" = {drill.total}"
-    if drill.escobas:
+    if drill.escobas and drill.players == 4:
+        said = _.plural("{total}: {n} escoba de mano for {side}, the team of player {player}, who dealt.",
+                        "{total}: {n} escobas de mano for {side}, the team of player {player}, who dealt.",
+                        drill.escobas, total=total, side=names[drill.dealer_side], player=drill.dealer + 1)
+    elif drill.escobas:
         said = _.plural("{total}: {n} escoba de mano for {side}, who dealt.",
                         "{total}: {n} escobas de mano for {side}, who dealt.", drill.escobas, total=total,
                         side=names[drill.dealer])
@@ -486,9 +507,11 @@ def _captures_text(_: Translator, rules: Rules) -> str:
 
 def _escoba_de_mano_text(_: Translator, rules: Rules) -> str:
     if rules.escoba_de_mano == "15/20":
-        return _("If the four cards dealt face up add up to 15, the dealer takes them: one escoba; if they add up "
+        said = _("If the four cards dealt face up add up to 15, the dealer takes them: one escoba; if they add up "
                  "to 20, two.")
-    return _word(_, _PARTS["escoba_de_mano"][1] or "")
+    else:
+        said = _word(_, _PARTS["escoba_de_mano"][1] or "")
+    return said + " " + _("In a game of four, the escobas go to the dealer's team.")
 
 
 def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | str = ESCOBA,

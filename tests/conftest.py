@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import zlib
 from itertools import combinations
@@ -34,6 +35,11 @@ settings.load_profile("escoba")
 sys.modules["escoba_test_helpers"] = sys.modules[__name__]
 # For the same reason, no conftest.py is collected as a doctest module (they hold no doctests).
 collect_ignore_glob = ["conftest.py", "*/conftest.py"]
+
+# The servers and kernels the tests start keep their class records in a folder of this run, never in the user's
+# data folder (tests that need another place set ESCOBA_TUTOR_CLASS_DB themselves)
+os.environ.setdefault("ESCOBA_TUTOR_CLASS_DB",
+                      str(Path(tempfile.mkdtemp(prefix="escoba-tutor-class-")) / "class.sqlite3"))
 
 RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 SUITS = "oceb"

@@ -267,6 +267,37 @@ def test_a_browser_gets_a_cookie_first_and_a_script_without_cookies_gets_no_kern
     assert len(kernel_pids(server)) == before
 
 
+def test_a_browser_that_refuses_cookies_gets_a_page_saying_so_not_a_loop_of_redirects(server):
+    host = server.url.split("/")[2]
+    path, hops = "/voila/render/en/play.ipynb?seed=12", []
+    for _ in range(5):  # a browser that drops every cookie, following the redirects it gets
+        connection = http.client.HTTPConnection(host, timeout=30)
+        connection.request("GET", path)
+        response = connection.getresponse()
+        hops.append(response.status)
+        body = response.read().decode()
+        connection.close()
+        if response.status not in (301, 302):
+            break
+        path = response.getheader("Location")
+    assert hops == [302, 403], hops
+    assert "This browser does not keep cookies" in body and "Allow cookies" in body
+    assert 'href="/voila/render/en/play.ipynb?seed=12"' in body  # the plain address, the student's seed kept
+    assert "Traceback" not in body
+
+
+def test_a_browser_that_keeps_cookies_ends_on_the_plain_address(server):
+    student = Browser(server)
+    request = urllib.request.Request(student.base + "voila/render/es/index.ipynb?lang=es")
+    with student.opener.open(request, timeout=90) as response:
+        assert response.status == 200
+        assert response.url.endswith("/voila/render/es/index.ipynb?lang=es")  # no cookie mark left in the address
+        found = re.search(r'"kernelId": *"([0-9a-f-]+)"', response.read().decode())
+    assert found
+    student.kernels.append(found.group(1))
+    student.leave_all()
+
+
 def test_a_class_behind_one_address_gets_in_and_one_browser_is_held_to_its_pages(server):
     class_ = [Browser(server) for _ in range(3)]  # three students behind one address: three browsers
     ana = Browser(server)
@@ -399,6 +430,33 @@ def test_two_websockets_per_kernel_and_only_widget_messages(server):
         leave_all(ana)
 
 
+def test_a_message_sent_again_and_again_is_dropped_and_floods_no_log(server):
+    ana = Browser(server)
+    try:
+        ana.open_page()
+        kernel_id = ana.kernels[0]
+        log_before = len(server.log.read_text())
+
+        async def talk():
+            connection = await connect(ana, kernel_id)
+            again = message("comm_info_request", {})  # one id, sent 300 times: the kernel would refuse 299
+            for _ in range(300):
+                await connection.write_message(again)
+            await connection.write_message(message("comm_info_request", {}))  # a new message still gets through
+            frames = await read_for(connection, 8, until=lambda f: False)
+            connection.close()
+            return [f for f in frames if isinstance(f, dict) and f["header"]["msg_type"] == "comm_info_reply"]
+
+        replies = run(talk())
+        assert len(replies) == 2, len(replies)  # the first of the 300 and the new one
+        log = server.log.read_text()[log_before:]
+        assert 1 <= log.count("a message sent twice") <= 5
+        assert log.count("Duplicate Signature") == 0 and log.count("Traceback") == 0
+        assert len(log) < 20_000
+    finally:
+        leave_all(ana)
+
+
 def test_large_messages_and_pages_that_do_not_read_are_cut_off(server):
     ana = Browser(server)
     try:
@@ -431,6 +489,7 @@ def test_large_messages_and_pages_that_do_not_read_are_cut_off(server):
         assert too_big[-1:] == [None]
         log = server.log.read_text()[log_before:]
         assert "its page has not read" in log
+        assert "never retrieved" not in log and "Traceback" not in log  # the dropped writes are expected
         assert closed[-1:] == [None]
         assert ana.get(f"api/kernels/{kernel_id}")[0] == 200  # the kernel lives on; the page may reconnect
     finally:

@@ -95,6 +95,9 @@ def test_no_subcommand_serves_the_course(monkeypatch):
     last = calls[-1]
     assert (last["port"], last["lang"], last["rules"].profile, last["open_browser"], last["cull_idle"],
             last["base_url"]) == (9001, "en", "scopa", False, 300, "/tutor/")
+    assert last["class_board"] and last["class_db"] is None  # the class board on, in the records' default place
+    assert main(["--class-db", "postgresql://tutor@db.school/escoba", "--no-class-board"]) == 0
+    assert calls[-1]["class_db"] == "postgresql://tutor@db.school/escoba" and not calls[-1]["class_board"]
 
 
 @pytest.mark.parametrize("args, expected", [(["--port", "0"], "port"), (["serve", "--lang", "fr"], "es or en"),

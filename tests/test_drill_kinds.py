@@ -9,6 +9,7 @@ capture values of RULES.md §1), not with the engine's own sums.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -34,6 +35,7 @@ from escoba_tutor.drills import (
 )
 from escoba_tutor.errors import WrongSumError
 from escoba_tutor.widgets import Drill
+from escoba_tutor.widgets.i18n import Translator
 
 NEW = ("leftover", "escoba_de_mano", "strategy", "escobas", "game_end")
 seeds = st.integers(min_value=0, max_value=MAX_SEED)
@@ -182,7 +184,7 @@ def test_escoba_de_mano_tables():
         total = sum(value(c.code) for c in drill.table)
         expected = {15: 1, 30: 2}.get(total, 0)
         assert len(drill.table) == 4 and drill.escobas == expected and drill.total == total
-        assert drill.side == (drill.dealer if expected else None)
+        assert drill.side == (drill.dealer % 2 if expected else None)
         counts[expected] += 1
     assert all(n >= 8 for n in counts.values()), counts
     twenty = [escoba_de_mano_drill(s, "escoba+escoba_de_mano_15_20") for s in range(40)]
@@ -211,7 +213,76 @@ def test_escoba_de_mano_mistakes_are_named(seed, answers, item, mistake):
 
 def test_thirty_is_two_escobas():
     drill = next(d for d in map(escoba_de_mano_drill, range(40)) if d.escobas == 2)
-    assert {a.item: a.mistake for a in drill.check(1, drill.dealer)}["escobas"] == "one_not_two"
+    assert {a.item: a.mistake for a in drill.check(1, drill.dealer_side)}["escobas"] == "one_not_two"
+
+
+# A game of four in two teams (RULES.md §2: players 0 and 2 against 1 and 3; the escoba de mano is the dealer side's
+# capture, so the dealer's team scores it).
+def test_some_escoba_de_mano_deals_are_from_a_game_of_four():
+    drills = [escoba_de_mano_drill(s) for s in range(120)]
+    four = [d for d in drills if d.players == 4]
+    assert 20 <= len(four) <= 70 and {d.dealer for d in four} == {0, 1, 2, 3}
+    assert all(d.players == 2 and d.dealer in (0, 1) for d in drills if d not in four)
+    assert any(d.escobas == 2 for d in four) and any(d.escobas == 0 for d in four)
+    for d in four:
+        assert d.side == (d.dealer % 2 if d.escobas else None) and d.partner == (d.dealer + 2) % 4
+
+
+def test_the_dealers_team_scores_the_escoba_de_mano_as_the_game_does():
+    # The engine's own 4-player game: a deal whose table makes 15 or 30 gives the escobas to the dealer's side.
+    game = next(g for g in (Game(players=4, seed=s) for s in range(400))
+                if sum(g.escobas) and g.dealer in (2, 3))
+    dealer_side = game.side_of[game.dealer]
+    assert dealer_side == game.dealer % 2 and game.escobas[dealer_side] > 0 and game.escobas[1 - dealer_side] == 0
+
+
+@pytest.mark.parametrize("answers, item, mistake", [
+    ((2, 1), None, ""),                          # seed 12: 10e 3b 11b 12b = 30, dealt by player 4 (team 2)
+    ((2, 0), "side", "dealer_pair_scores"),      # the other team: the mano's
+    ((2, NOBODY), "side", "somebody_scores"),
+    ((1, 1), "escobas", "one_not_two"),
+    ((0, 1), "escobas", "missed"),
+])
+def test_escoba_de_mano_in_a_game_of_four_names_each_mistake(answers, item, mistake):
+    drill = escoba_de_mano_drill(12)
+    assert (drill.players, drill.dealer, drill.escobas, drill.side) == (4, 3, 2, 1)
+    judged = {a.item: a for a in drill.check(*answers)}
+    if item is None:
+        assert all(a.ok for a in judged.values())
+    else:
+        assert not judged[item].ok and judged[item].mistake == mistake
+
+
+@pytest.mark.parametrize("answers", [(2, 3), (2, 2), (2, -1), (2, "team 2"), (9, 1)])
+def test_escoba_de_mano_of_four_refuses_players_given_as_sides(answers):
+    # The question is which team: a player's number (3) or text is not an answer.
+    with pytest.raises(EscobaError):
+        escoba_de_mano_drill(12).check(*answers)
+
+
+@pytest.mark.parametrize("lang, lines", [
+    ("es", ["1 de 2 bien.", "Escobas: bien, 8 + 3 + 9 + 10 = 30: 2 escobas.",
+            "Para quién: la escoba de mano es siempre de quien reparte, y si se juega por parejas es de su pareja: "
+            "ha repartido el jugador 4, así que es para Pareja 2."]),
+    ("en", ["1 of 2 right.", "Escobas: right, 8 + 3 + 9 + 10 = 30: 2 escobas.",
+            "For whom: the escoba de mano is always the dealer's, and in a game of teams it goes to the dealer's team: "
+            "player 4 dealt, so it is for Team 2."])])
+def test_the_escoba_de_mano_of_four_in_the_widget(lang, lines):
+    widget = Drill("escoba_de_mano", seed=12, lang=lang)
+    view = widget.view
+    assert ("jugadores 1 y 3" if lang == "es" else "players 1 and 3") in view.dealt.value
+    assert ("Reparte el jugador 4." if lang == "es" else "Player 4 deals.") in view.dealt.value
+    assert [label for label, _v in view.side.options][1:3] == (["Pareja 1", "Pareja 2"] if lang == "es"
+                                                               else ["Team 1", "Team 2"])
+    view.escobas.value, view.side.value = "2", "0"
+    widget.check_button.click()
+    assert widget.status.message.split("\n") == lines
+    view.side.value = "1"
+    widget.check_button.click()
+    assert widget.status.message.split("\n")[0] == ("2 de 2 bien." if lang == "es" else "2 of 2 right.")
+    widget.answer_button.click()
+    assert ("Pareja 2 se apunta 2 escobas" if lang == "es" else "Team 2 scores 2 escobas") in \
+        widget.answer_box.children[0].value
 
 
 @pytest.mark.parametrize("answers", [(5, 0), (-1, 0), ("1", 0), (1, 2), (1, "x")])
@@ -407,8 +478,28 @@ def test_the_strategy_drill_in_the_widget():
     widget.answer_button.click()
     ranking = widget.answer_box.children[0]
     assert [row["id"] for row in ranking.rows] == [str(h.move) for h in drill.ranking]
-    assert [row.get("tone") for row in ranking.rows] == ["good" if h.loss <= STRATEGY_TOLERANCE else ""
-                                                         for h in drill.ranking]
+    # Which moves count as right is said in words; ★ (the "good" tone) marks an escoba and nothing else.
+    assert [row["cells"][1].rsplit(" (", 1)[1] for row in ranking.rows] == [
+        "bien)" if h.loss <= STRATEGY_TOLERANCE else "pierde demasiado)" for h in drill.ranking]
+    assert ranking.rows[0]["label"].endswith("; bien")
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_strategy_drill_stars_only_escobas(seed):
+    widget = Drill("strategy", seed=seed, lang="en")
+    drill = widget.model.drill
+    widget.answer_button.click()
+    ranking = widget.answer_box.children[0]
+    for rows in (widget.view.moves.rows, ranking.rows):
+        starred = {row["id"] for row in rows if row.get("tone") == "good"}
+        assert starred == {str(h.move) for h in drill.ranking if h.move.captured
+                           and set(h.move.captured) == set(drill.table)}
+
+
+def test_some_strategy_position_has_an_escoba_to_star():
+    # (so the test above sees a star given, not only stars withheld)
+    assert any(set(h.move.captured) == set(strategy_drill(s).table) for s in range(12)
+               for h in strategy_drill(s).ranking if h.move.captured)
 
 
 def test_the_escobas_drill_in_the_widget():
@@ -416,6 +507,12 @@ def test_the_escobas_drill_in_the_widget():
     drill = widget.model.drill
     assert len(widget.view.captures.rows) == len(drill.captures)
     assert widget.view.captures.rows[-1]["label"].endswith("Side 1 takes the cards left at the end.")
+    # The student reads cards in words, never codes like 7o.
+    cells = [cell for row in widget.view.captures.rows for cell in row["cells"]]
+    assert not any(re.search(r"\b(1[0-2]|[1-7])[oceb]\b", cell) for cell in cells), cells
+    what, _side, before, card, taken = next(c for c in drill.captures if c[0] == "capture")
+    row = widget.view.captures.rows[drill.captures.index((what, _side, before, card, taken))]
+    assert row["cells"][1].endswith(": " + Translator("en").card_name(card)) and " of " in row["cells"][0]
     first, second = widget.view.boxes_of
     first.value, second.value = "1", "one"
     widget.check_button.click()
@@ -475,5 +572,5 @@ def test_an_escoba_de_mano_is_judged_by_the_totals_of_the_rules(seed, rules):
     total = sum(value(c.code) for c in drill.table)
     two = 20 if rules.endswith("15_20") else 30
     assert drill.escobas == (1 if total == 15 else 2 if total == two else 0)
-    assert all(a.ok for a in drill.check(drill.escobas, drill.dealer if drill.escobas else NOBODY))
+    assert all(a.ok for a in drill.check(drill.escobas, drill.dealer % 2 if drill.escobas else NOBODY))
 

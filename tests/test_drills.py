@@ -206,7 +206,7 @@ def test_the_widget_shows_the_seeded_position_and_the_seed():
     widget = Drill("captures", seed=0)
     assert [widget.view.hand_row.cards, widget.view.table_row.cards] == [["7c"], ["7e", "1o", "11e", "2c"]]
     assert "Encuentra todas las bazas · n.º 0" in widget.title.value
-    assert "Da este número a la clase para que todos hagan el mismo ejercicio: 0." in widget.task.value
+    assert "Con el mismo número, toda la clase tiene el mismo ejercicio: 0." in widget.task.value
     assert widget.seed_box.value == 0 and widget.seed_box.description == "Ejercicio"
     assert widget.view.table_row.marks == {"11e": "9"}  # a figure shows its capture value on the card
 
@@ -244,7 +244,8 @@ def test_captures_built_one_by_one_then_checked():
                                    ["5o", "10b", "mal: 5 + sota (8) = 13, no 15: cuidado, la sota vale 8, el "
                                                  "caballo 9 y el rey 10"],
                                    ["5o", "2e 10b", "falta: no la has puesto en la lista"]]
-    assert [row["tone"] for row in widget.view.captures_list.rows] == ["good", "warn", "info"]
+    # "bien" in words; ★ (the "good" tone) would say "escoba", and this capture is none
+    assert [row["tone"] for row in widget.view.captures_list.rows] == ["", "warn", "info"]
     assert "<li>Mal: el cinco de oros con la sota de bastos" in widget.feedback.value
     # Put the list right: remove the wrong one, add the missing one.
     widget.view.captures_list.selected = "10b"
@@ -369,8 +370,8 @@ def test_the_answer_of_a_setenta_drill_is_the_explainer_shown_whole():
                         "setenta (calcula la setenta), points (quién se lleva cada punto), leftover (las cartas que "
                         "quedan al final), escoba_de_mano (la escoba de mano), strategy (qué carta jugarías), escobas "
                         "(la línea de las escobas) y game_end (quién gana la partida)"),
-    ({"seed": -5}, "Revisa el ejercicio: el número del ejercicio es un número entero, 0 o mayor"),
-    ({"seed": "abc"}, "Revisa el ejercicio: el número del ejercicio es un número entero, 0 o mayor"),
+    ({"seed": -5}, "Revisa el ejercicio: el número de ejercicio es un número entero, de 0 en adelante"),
+    ({"seed": "abc"}, "Revisa el ejercicio: el número de ejercicio es un número entero, de 0 en adelante"),
     ({"rules": "escoba+chile"}, "Revisa el ejercicio: estas reglas necesitan otro número de jugadores"),
     ({"rules": 3}, "Revisa el ejercicio: estas reglas no son válidas"),
 ])
@@ -388,7 +389,7 @@ def test_scopa_has_no_escoba_de_mano_exercise():
     before = widget.model.drill
     widget.rules = "scopa"
     assert widget.status.message == ("Revisa el ejercicio: estas reglas no tienen escoba de mano, así que no hay "
-                                     "ejercicio de ella")
+                                     "ejercicio sobre ella")
     assert widget.model.drill is before and widget.view.table_row.cards == ["2c", "6c", "1b", "6b"]
 
 
@@ -439,3 +440,19 @@ def test_the_missing_rows_cannot_be_removed():
     widget.view.captures_list.selected = "missing:12c"
     widget.view.remove_button.click()
     assert [row["id"] for row in widget.view.captures_list.rows] == ["missing:12c", "missing:2e+10b"]
+
+
+def test_in_the_capture_drill_the_star_marks_the_escoba_only():
+    widget = Drill("captures", seed=65, lang="es")  # lesson 3's exercise: one capture takes the whole table
+    drill = widget.model.drill
+    sweep = next(taken for taken in drill.answer if set(taken) == set(drill.table))
+    for taken in drill.answer:
+        widget.view.table_row.selected = [c.code for c in sorted(taken)]
+        widget.view.add_button.click()
+    widget.check_button.click()
+    tones = {row["id"]: row["tone"] for row in widget.view.captures_list.rows}
+    assert {key for key, tone in tones.items() if tone == "good"} == {"+".join(c.code for c in sorted(sweep))}
+    assert all(row["cells"][2] == "bien" for row in widget.view.captures_list.rows)
+    widget.answer_button.click()
+    answer_rows = widget.answer_box.children[0].rows
+    assert [row["id"] for row in answer_rows if row.get("tone") == "good"] == ["+".join(c.code for c in sorted(sweep))]

@@ -6,6 +6,7 @@ import base64
 import random
 import re
 
+import ipywidgets as w
 import pytest
 
 from escoba_tutor import Game
@@ -492,3 +493,45 @@ def test_the_score_sheet_of_a_game_speaks_to_you():
     reasons = [row[-1] for row in sheet.model.rows(Translator("es"), sheet.names, sheet.you)]
     assert not any(r.startswith("Tú ") or " tú tiene" in r for r in reasons), reasons
     assert any(r.startswith(("tienes", "Ordenador tiene", "nadie", "un punto", "empate")) for r in reasons), reasons
+
+
+def _inside(widget, kind):
+    """Every widget of a type inside ``widget``, found through the public ``children`` of the boxes."""
+    found = [widget] if isinstance(widget, kind) else []
+    for child in getattr(widget, "children", ()):
+        found += _inside(child, kind)
+    return found
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("es", "La mesa ya suma 15 sola: tu carta también cuenta (con {card} suma {total}). Elige otra vez."),
+    ("en", "The table already adds up to 15 on its own: your card counts too (with {card} it makes {total}). "
+           "Choose again.")])
+def test_table_cards_that_make_15_alone_are_refused_in_those_words(lang, expected):
+    """The played card is part of the 15: choosing table cards that already make 15 without it is refused with
+    that reason, not with a bare "these cards make 20" (the words of the capture drill)."""
+    from itertools import combinations
+
+    from escoba_tutor.widgets import CaptureTable
+    from escoba_tutor.widgets.primitives import LiveRegion
+
+    for seed in range(200):  # a position, at the student's turn, where some table cards make 15 on their own
+        table = GameTable(players=2, seed=seed, delay=0, lang=lang)
+        game = table.session.game
+        alone = next((c for n in range(1, 5) for c in combinations(game.table, n) if sum(x.value for x in c) == 15),
+                     None) if my_turn(table) else None
+        if alone:
+            break
+    assert alone, "no seed gives a table with cards that make 15 on their own"
+    card = game.hand(0)[0]
+    before = game.state_key()
+    captures = _inside(table, CaptureTable)[0]
+    captures.model.built_card = card.code
+    captures.model.built_taken = [c.code for c in alone]
+    play = next(b for b in _inside(table, w.Button) if b.icon == "play")
+    play.click()
+    said = next(r for r in _inside(table, LiveRegion) if "15" in r.message).message
+    _ = Translator(lang)
+    wanted = expected.format(card=_.the_card(card), total=15 + card.value)
+    assert said.startswith(wanted), said
+    assert game.state_key() == before  # refused: nothing changed

@@ -267,6 +267,13 @@ def test_a_typed_card_field_keeps_the_last_good_position():
     (["serve", "--base-url", "/a/../b"], "not a URL prefix"),
     (["serve", "--cull-idle", "0"], "idle time"),
     (["serve", "--lessons", "/no/such/folder"], "no lessons found"),
+    (["serve", "--class-db", ""], "argument --class-db: '' is not a database"),
+    (["serve", "--class-db", "/proc/no-such/class.sqlite3"], "argument --class-db: the class database cannot be"),
+    (["serve", "--class-db", "/"], "the class database / is a folder"),
+    (["serve", "--class-db", __file__], "file is not a database"),
+    (["serve", "--class-db", "mysql://x@y/z"], "cannot be a mysql: URL"),
+    (["serve", "--class-db", "sqlite:///"], "a database in memory"),
+    (["serve", "--class-db", "postgresql://nobody:secret-word@127.0.0.1:1/x"], "Connection refused"),
     (["simulate", "--games", "0"], "at least 1"),
     (["simulate", "--games", "1e9"], "whole number"),
     (["simulate", "--players", "7"], "not 7"),
@@ -284,6 +291,7 @@ def test_bad_command_line_arguments(capsys, monkeypatch, args, words):
     out, err = capsys.readouterr()
     assert words in err and "Traceback" not in err and err.count("\n") == 1
     assert not started  # nothing was served
+    assert "secret-word" not in err  # a database password is never printed
 
 
 def test_a_busy_port_is_refused_before_anything_starts(capsys, monkeypatch):

@@ -52,6 +52,7 @@ def test_every_engine_module_is_under_the_contract() -> None:
     ("scoring.py", "from .widgets.i18n import Translator", "escoba_tutor.scoring -> escoba_tutor.widgets.i18n"),
     ("trace.py", "import traitlets", "escoba_tutor.trace -> traitlets"),
     ("widgets/look.py", "from ..cli import main", "escoba_tutor.widgets.look -> escoba_tutor.cli"),
+    ("records/store.py", "import tornado", "escoba_tutor.records.store -> tornado"),
 ])
 def test_a_forbidden_import_breaks_a_contract(tmp_path: Path, module: str, line: str, breach: str) -> None:
     shutil.copytree(PACKAGE, tmp_path / "escoba_tutor", ignore=shutil.ignore_patterns("__pycache__"))

@@ -28,7 +28,7 @@ RECAP = {"es": "## En resumen", "en": "## In short"}
 #: The one call a widget cell makes (escoba_tutor/widgets/page.py), and the widget it shows.
 SHOW = {"show_capture_table": "CaptureTable", "show_hints": "HintPanel", "show_setenta": "SetentaExplainer",
         "show_score_sheet": "ScoreSheet", "show_drill": "Drill", "show_game": "GameTable",
-        "show_tournament": "tournament"}
+        "show_tournament": "tournament", "show_engine": "the engine's result in sentences"}
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 LANG_LITERAL = re.compile(r"([\"'])(es|en)\1")
 
@@ -142,12 +142,18 @@ def test_every_lesson_has_its_parts(lang, name):
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", PAGES)
-def test_printed_results_read_as_text_not_as_python(lang, name):
-    """An engine result a lesson prints is numbers and card codes, never a Python list of tuples or strings."""
+def test_a_lesson_shows_no_raw_python_output(lang, name):
+    """An engine result is shown as the widgets show it (show_engine: sentences, cards in words), never printed:
+    no stream output, and no code cell's plain-text result is a bare number, list or tuple."""
     for cell in code_cells(notebook(lang, name)):
+        assert "print(" not in cell.source, cell.source
         for output in cell.outputs:
-            if output.output_type == "stream":
-                assert not re.search(r"[\[(]\s*[\[('\"]|'\w+'", output.text), output.text
+            assert output.output_type != "stream", output.text
+            data = output.get("data", {})
+            assert "application/vnd.jupyter.widget-view+json" in data or "text/html" in data, data
+            shown = str(data.get("text/plain", ""))
+            if "escoba-engine-says" in shown:
+                assert not re.search(r"\b(1[0-2]|[1-7])[oceb]\b", shown), shown  # cards in words, not codes
 
 
 @pytest.mark.parametrize("lang", LANGS)

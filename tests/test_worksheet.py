@@ -9,7 +9,6 @@ import sys
 
 import pytest
 
-from escoba_tutor import format_cards
 from escoba_tutor.cli import main
 from escoba_tutor.drills import (
     KINDS,
@@ -24,7 +23,10 @@ from escoba_tutor.drills import (
 )
 from escoba_tutor.errors import EscobaError
 from escoba_tutor.widgets.i18n import Translator
+from escoba_tutor.widgets.phrases import and_list
 from escoba_tutor.worksheet import worksheet_html
+
+EN = Translator("en")
 
 
 def split(page: str) -> tuple[str, str]:
@@ -65,7 +67,8 @@ def test_the_answer_key_is_separate_and_starts_a_printed_page():
         assert f"Exercise no. {seed}." in exercises
         assert drill.card.code in exercises and all(c.code in exercises for c in drill.table)
         for taken in drill.answer:  # the captures are in the key only
-            shown = f"{drill.card.code} + {format_cards(sorted(taken))}"
+            shown = (f"The {EN.card_name(drill.card)} takes "
+                     + and_list(EN, [f"the {EN.card_name(c)}" for c in sorted(taken)]) + ": ")
             assert shown in answers and shown not in exercises
         for answer in setenta_drill(seed).answers:
             if answer.total is not None:
@@ -105,7 +108,7 @@ def test_other_rules():
     page = worksheet_html(4, "en", count=1, rules="scopa")
     assert "Rules: scopa" in page and "its own value" in page
     _exercises, answers = split(page)
-    assert "5e + 5o: 5 = 5" in answers  # scopa: the equal card, alone
+    assert "The five of swords takes the five of coins: 5 = 5" in answers  # scopa: the equal card, alone
     # Scopa has no escoba de mano, and its leftover is not checked by adding up (captures are not of 15)
     assert "escoba_de_mano" not in page and "Does the deal check out?" not in page
     assert "Who takes the cards left?" in page and "The escobas line" in page
@@ -134,6 +137,16 @@ def test_the_new_parts_have_their_answers_in_the_key():
     assert "Good moves:" in answers and f"the {Translator('en').card_name(best)}" in answers.lower()
     escobas = escobas_drill(3)
     assert f"Side 1: {escobas.escobas[0]}; Side 2: {escobas.escobas[1]}." in answers
+
+
+def test_the_escobas_table_names_the_cards_in_words():
+    exercises, _answers = split(worksheet_html(3, "es", count=1, kinds=("escobas",)))
+    table = exercises[exercises.index("<table>"):exercises.index("</table>")]
+    drill = escobas_drill(3)
+    what, _side, before, card, taken = next(c for c in drill.captures if c[0] == "capture")
+    es = Translator("es")
+    assert f"<td>{and_list(es, [es.card_name(c) for c in before])}</td><td>{es.card_name(card)}</td>" in table
+    assert not re.search(r"\b(1[0-2]|[1-7])[oceb]\b", table), table  # no card codes
 
 
 def test_cards_in_sentences_have_their_article():
@@ -206,3 +219,16 @@ def test_bad_arguments_get_one_line_and_exit_2(argv, said, capsys):
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1 and said in lines[0] and lines[0].startswith("escoba-tutor worksheet: error:")
     assert "Traceback" not in captured.err and captured.out == ""
+
+
+@pytest.mark.parametrize("lang, task, key", [
+    ("es", "Partida de cuatro, por parejas: Pareja 1 (jugadores 1 y 3) contra Pareja 2 (jugadores 2 y 4). Reparte "
+           "el jugador 4.",
+     "8 + 3 + 9 + 10 = 30: 2 escobas de mano para Pareja 2, la pareja del jugador 4, que ha repartido."),
+    ("en", "A game of four, in teams of two: Team 1 (players 1 and 3) against Team 2 (players 2 and 4). Player 4 "
+           "deals.",
+     "8 + 3 + 9 + 10 = 30: 2 escobas de mano for Team 2, the team of player 4, who dealt.")])
+def test_the_escoba_de_mano_of_a_game_of_four_on_paper(lang, task, key):
+    exercises, answers = split(worksheet_html(12, lang, count=1, kinds=("escoba_de_mano",)))
+    assert task in exercises and key in answers and key not in exercises
+    assert ("Pareja 1" if lang == "es" else "Team 1") in exercises  # the teams are the choices to tick

@@ -3,9 +3,12 @@
 - :class:`HostGate` sits in front of every handler: an unknown ``Host`` (DNS rebinding) gets 403, an odd path
   (a NUL byte, ``..`` once decoded) 400 or 404.
 - :class:`TutorRenderHandler` (a lesson page): a browser without the server's cookie gets it and comes back (one
-  redirect); then the page's kernel is admitted against the limits, or the student gets a short page in the
-  lesson's language (the class is full: 503; this browser has too many pages open: 429), never an error. The page
-  also gets the ``_xsrf`` cookie that Voilà's close beacon sends back, so a left page frees its kernel.
+  redirect, marked ``?cookie_check=1``; the mark is taken off the address by one more redirect). A browser that
+  comes back still without the cookie refuses cookies (or was sent a marked address): it gets a short page saying
+  so with a link to the plain address, never a loop of redirects. Then the page's kernel is admitted against the
+  limits, or the student gets a short page in the lesson's language (the class is full: 503; this browser has too
+  many pages open: 429), never an error. The page also gets the ``_xsrf`` cookie that Voilà's close beacon sends
+  back, so a left page frees its kernel.
 - :class:`OwnedKernelHandler`, :class:`OwnedShutdownHandler`, :class:`TutorKernelWebsocketHandler`: only the
   browser that started a kernel may ask about it, stop it or connect to it (another gets 403); at most
   ``sockets_per_kernel`` connections; a page may send only the widget messages of :data:`PAGE_MESSAGES` (others
@@ -19,6 +22,8 @@ import html
 import json
 import re
 import secrets
+from collections import OrderedDict
+from urllib.parse import urlencode
 
 from jupyter_server.services.kernels.connection.base import (
     deserialize_binary_message,
@@ -33,14 +38,16 @@ from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from ..widgets.i18n import LANGUAGES, Translator
 from .hosts import AllowedHosts, odd_path
-from .kernels import CURRENT_TICKET
+from .kernels import CURRENT_CLASS_ENV, CURRENT_TICKET
 from .limits import ClassRegister, Limits, Refused
+from .nickname import class_env
 
 __all__ = ["CLIENT_COOKIE", "PAGE_MESSAGES", "PAGE_COMM_TARGETS", "PAGE_COMM_METHODS", "HostGate", "ClientMixin",
            "TutorRenderHandler", "OwnedKernelHandler", "OwnedShutdownHandler", "TutorKernelWebsocketHandler",
-           "NotFoundHandler", "screen_message"]
+           "NotFoundHandler", "RecentIds", "screen_message"]
 
 CLIENT_COOKIE = "escoba_client"
+COOKIE_CHECK = "cookie_check"  # marks the address a browser is sent back to after it got the cookie
 V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
 # What a page sends its kernel: the widget manager opens its control comm and asks for every widget's state, a
 # widget sends its changes and its events (a click), and the page asks what the kernel is and which comms it has.
@@ -79,7 +86,8 @@ def page_language(handler) -> str:
     return lang if lang in LANGUAGES else handler.settings.get("escoba_default_lang", "es")
 
 
-def notice_page(lang: str, title: str, text: str) -> str:
+def notice_page(lang: str, title: str, text: str, link: str = "", link_text: str = "Reload the page") -> str:
+    """A short page in the student's language with one link (by default: this page again)."""
     _ = Translator(lang)
     return f"""<!DOCTYPE html>
 <html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -88,12 +96,13 @@ def notice_page(lang: str, title: str, text: str) -> str:
 padding:0 1rem;color:#1a1a1a}}a{{display:inline-block;padding:.5rem 1rem;border:2px solid #0b57d0;border-radius:6px;
 color:#0b57d0;text-decoration:underline}}a:focus{{outline:3px solid #0b57d0;outline-offset:3px}}</style></head>
 <body><main><h1>{html.escape(_(title))}</h1><p>{html.escape(text)}</p>
-<p><a href="">{html.escape(_("Reload the page"))}</a></p></main></body></html>
+<p><a href="{html.escape(link, quote=True)}">{html.escape(_(link_text))}</a></p></main></body></html>
 """
 
 
 class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
-    """A lesson page, its kernel admitted against the limits."""
+    """A lesson page, its kernel admitted against the limits; with the class board on, its kernel gets the page's
+    nickname (nickname.class_env) and a landing page the nickname form (nickname.landing_hook)."""
 
     _ticket = None
 
@@ -102,9 +111,16 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
         if self._finished or self.request.method != "GET":
             return
         client = self.client_id()
-        if client is None:  # first visit: the cookie, then the same address again (browsers keep cookies)
+        checked = COOKIE_CHECK in self.request.query_arguments
+        if client is None and not checked:  # first visit: the cookie, then the same address again, marked
             self.issue_client()
-            self.redirect(self.request.uri)
+            self.redirect(self._address(marked=True))
+            return
+        if client is None:  # sent back with the cookie and came without it: cookies are refused here
+            self.no_cookies()
+            return
+        if checked:  # the cookie is kept: the plain address, so the mark is never copied into a shared link
+            self.redirect(self._address(marked=False))
             return
         self.xsrf_token  # noqa: B018 - sets the _xsrf cookie, which Voilà's close beacon sends back
         try:
@@ -113,6 +129,27 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
             self.refuse(refused.reason)
             return
         CURRENT_TICKET.set(self._ticket)
+        CURRENT_CLASS_ENV.set(class_env(self))
+
+    def _address(self, marked: bool) -> str:
+        """This page's path and query, with or without the cookie-check mark (any value it had is dropped)."""
+        query = [(name, value.decode("utf-8", "replace")) for name, values in self.request.query_arguments.items()
+                 if name != COOKIE_CHECK for value in values]
+        if marked:
+            query.append((COOKIE_CHECK, "1"))
+        return self.request.path + ("?" + urlencode(query) if query else "")
+
+    def no_cookies(self) -> None:
+        lang = page_language(self)
+        _ = Translator(lang)
+        self.log.info("a browser from %s came back without the course's cookie", self.request.remote_ip)
+        self.set_status(403)
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(notice_page(lang, "This browser does not keep cookies", _(
+            "The course needs one cookie to know which pages are yours; it holds nothing else. Allow cookies for "
+            "this address in the browser's settings (or leave private browsing), then open the page again."),
+            link=self._address(marked=False), link_text="Open the page again"))
 
     def refuse(self, reason: str) -> None:
         lang, limits = page_language(self), _limits(self)
@@ -190,14 +227,36 @@ class OwnedShutdownHandler(OwnerMixin, VoilaShutdownKernelHandler):
             self.check_owner(self._kernel_id())
 
 
-def screen_message(message: str | bytes, protocol: str | None) -> str | None:
-    """None for a message a page may send its kernel; otherwise what is wrong with it, in a few words.
+class RecentIds:
+    """The ids of the last messages a page sent on one connection. The kernel refuses a message it has seen
+    (the same id gives the same signature) and logs a traceback for each: a page that sends one message again and
+    again is stopped here, before it costs the kernel anything."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self.size, self._ids = size, OrderedDict[str, None]()
+
+    def repeated(self, msg_id: str) -> bool:
+        if msg_id in self._ids:
+            return True
+        self._ids[msg_id] = None
+        if len(self._ids) > self.size:
+            self._ids.popitem(last=False)
+        return False
+
+
+def screen_message(message: str | bytes, protocol: str | None, seen: RecentIds | None = None) -> str | None:
+    """None for a message a page may send its kernel; otherwise what is wrong with it, in a few words. With
+    ``seen``, a message whose id came before on the same connection is refused too.
 
     >>> screen_message(json.dumps({"channel": "shell", "header": {"msg_type": "execute_request"}, "content": {}}), None)
     'execute_request'
     >>> screen_message(json.dumps({"channel": "shell", "header": {"msg_type": "comm_open"},
     ...                            "content": {"target_name": "jupyter.widget"}}), None)
     'comm_open to jupyter.widget'
+    >>> seen, again = RecentIds(), json.dumps({"channel": "shell", "content": {},
+    ...                                        "header": {"msg_type": "kernel_info_request", "msg_id": "a1"}})
+    >>> screen_message(again, None, seen), screen_message(again, None, seen)
+    (None, 'a message sent twice')
     """
     try:
         if isinstance(message, bytes) and protocol == V1_PROTOCOL:
@@ -217,6 +276,12 @@ def screen_message(message: str | bytes, protocol: str | None) -> str | None:
         return f"comm_open to {str(content.get('target_name'))[:40]}"
     if kind == "comm_msg" and (content.get("data") or {}).get("method") not in PAGE_COMM_METHODS:
         return f"comm_msg {str((content.get('data') or {}).get('method'))[:20]}"
+    if seen is not None:
+        msg_id = header.get("msg_id")
+        if not isinstance(msg_id, str) or not msg_id:
+            return "a message without an id"
+        if seen.repeated(msg_id[:100]):
+            return "a message sent twice"
     return None
 
 
@@ -226,6 +291,7 @@ class TutorKernelWebsocketHandler(OwnerMixin, VoilaKernelWebsocketHandler):
     _counted: str | None = None
     _unsent = 0
     _dropped = False
+    _seen: RecentIds | None = None
 
     async def get(self, kernel_id):
         self.check_owner(kernel_id)
@@ -253,7 +319,9 @@ class TutorKernelWebsocketHandler(OwnerMixin, VoilaKernelWebsocketHandler):
             super().on_close()
 
     def on_message(self, ws_message):
-        refused = screen_message(ws_message, self.selected_subprotocol)
+        if self._seen is None:
+            self._seen = RecentIds()
+        refused = screen_message(ws_message, self.selected_subprotocol, self._seen)
         if refused is not None:
             self.log.warning("dropped a message from the page of kernel %s: %s", self._counted, refused)
             return None
@@ -270,8 +338,10 @@ class TutorKernelWebsocketHandler(OwnerMixin, VoilaKernelWebsocketHandler):
         if sent is not None and size:
             self._unsent += size
 
-            def written(_future) -> None:
+            def written(future) -> None:
                 self._unsent -= size
+                if not future.cancelled():
+                    future.exception()  # a connection closed while writing is expected: not a log line each
 
             sent.add_done_callback(written)
         return sent

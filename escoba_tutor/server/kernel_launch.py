@@ -12,7 +12,7 @@ starts in place of ``python -m ipykernel_launcher``. Before the kernel starts:
   logger (``escoba_tutor``: a widget callback's failure, with its traceback) and ipykernel's own log (an error in
   a widget message) write instead to a copy of the standard error the kernel inherited from the server, which is
   the server's log. A callback error that IPython would show as a traceback on the page's socket is written there
-  too; the page gets nothing.
+  too; the page gets nothing. Repeated lines are collapsed into a count (:mod:`.logs`), as on the server.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from __future__ import annotations
 import logging
 import os
 import sys
+
+from .logs import RepeatFilter
 
 MIB = 1024 * 1024
 MEMORY_ENV = "ESCOBA_TUTOR_KERNEL_MEMORY_MIB"
@@ -78,6 +80,8 @@ def main() -> None:
     limit_memory(int(os.environ.get(MEMORY_ENV, "0") or 0))
     stream = server_log_stream()
     handler = log_to_server(stream, logging.getLogger("escoba_tutor"))
+    repeats = RepeatFilter()
+    handler.addFilter(repeats)
     logging.getLogger("escoba_tutor").setLevel(logging.INFO)
     from ipykernel.kernelapp import IPKernelApp
 
@@ -86,6 +90,7 @@ def main() -> None:
     for known in app.log.handlers:
         if isinstance(known, logging.StreamHandler):
             known.setStream(stream)
+            known.addFilter(repeats)  # a page's message refused again and again is a few lines, not a flood
     if getattr(app, "shell", None) is not None:
         keep_tracebacks_off_the_page(app.shell, handler)
     app.start()

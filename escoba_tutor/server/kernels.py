@@ -2,7 +2,9 @@
 
 :class:`TutorMappingKernelManager` (Voilà's ``multi_kernel_manager_class``) records in the server's
 :class:`~.limits.ClassRegister` which page's ticket a new kernel belongs to (the page's handler sets
-:data:`CURRENT_TICKET` before Voilà starts the kernel) and forgets a kernel once it is shut down or gone.
+:data:`CURRENT_TICKET` before Voilà starts the kernel) and forgets a kernel once it is shut down or gone; it
+gives a kernel the nickname of the page that started it and the class database (:data:`CURRENT_CLASS_ENV`), so
+the kernel's widgets can record for the class board.
 :class:`TutorKernelManager` starts each kernel through :mod:`.kernel_launch`, which sets the kernel's memory limit
 and sends its log to the server's log instead of the page.
 """
@@ -16,10 +18,15 @@ from traitlets import default
 
 from .limits import ClassRegister, Ticket
 
-__all__ = ["CURRENT_TICKET", "TutorKernelManager", "TutorMappingKernelManager", "KERNEL_MEMORY_ENV"]
+__all__ = ["CURRENT_TICKET", "CURRENT_CLASS_ENV", "TutorKernelManager", "TutorMappingKernelManager",
+           "KERNEL_MEMORY_ENV", "NICKNAME_ENV", "CLASS_DB_ENV"]
 
 CURRENT_TICKET: ContextVar[Ticket | None] = ContextVar("escoba_tutor_ticket", default=None)
+#: What the page's request says about the class records: ``{NICKNAME_ENV: ..., CLASS_DB_ENV: ...}`` (set by the
+#: page's handler from its nickname cookie; empty: nothing is recorded for this page).
+CURRENT_CLASS_ENV: ContextVar[dict[str, str] | None] = ContextVar("escoba_tutor_class_env", default=None)
 KERNEL_MEMORY_ENV = "ESCOBA_TUTOR_KERNEL_MEMORY_MIB"
+NICKNAME_ENV, CLASS_DB_ENV = "ESCOBA_TUTOR_NICKNAME", "ESCOBA_TUTOR_CLASS_DB"
 LAUNCHER = "escoba_tutor.server.kernel_launch"
 
 
@@ -43,6 +50,12 @@ class TutorMappingKernelManager(AsyncMappingKernelManager):
         return "escoba_tutor.server.kernels.TutorKernelManager"
 
     async def start_kernel(self, *args, **kwargs):  # type: ignore[override]  # async, as its base class's
+        env = kwargs.get("env")
+        if env is not None:
+            # A kernel records for the nickname of the page that started it, and for no other: never one
+            # inherited from the server's own environment.
+            env = {k: v for k, v in env.items() if k not in (NICKNAME_ENV, CLASS_DB_ENV)}
+            kwargs["env"] = {**env, **(CURRENT_CLASS_ENV.get() or {})}
         kernel_id = await super().start_kernel(*args, **kwargs)
         ticket = CURRENT_TICKET.get()
         if ticket is not None and self.register is not None and ticket.kernel_id is None:

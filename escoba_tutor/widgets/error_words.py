@@ -11,6 +11,8 @@ check that every code the engine can raise is in the table, in both languages.
 'la sota de copas está dos veces: la baraja solo tiene una de cada carta'
 >>> error_words(Translator("en"), {"code": "bad_card", "token": "8o", "hint_code": "spanish_no_8_9"})
 '“8o” is not a card: the Spanish deck has no 8 or 9; the face cards are 10 (jack), 11 (knight) and 12 (king)'
+>>> error_words(Translator("es"), {"code": "wrong_sum", "slip": "table_alone_15", "card": "3o", "sum": "18"})
+'la mesa ya suma 15 sola: tu carta también cuenta (con el tres de oros suma 18)'
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from ..errors import EscobaError
 from .i18n import N_, Translator
 from .phrases import alternatives
 
-__all__ = ["ERROR_WORDS", "CARD_HINT_WORDS", "MissingWordsWarning", "error_words", "error_dict", "fill"]
+__all__ = ["ERROR_WORDS", "SLIP_WORDS", "CARD_HINT_WORDS", "MissingWordsWarning", "error_words", "error_dict", "fill"]
 
 _WRITE_CODES = N_("write codes like 7o, 10e, 12b (or 7D, JS, KC)")
 
@@ -103,6 +105,13 @@ ERROR_WORDS = {
     "error": N_("something in the input is not valid"),
 }
 
+#: Words for a ``slip`` the engine names on a refused play (a param of the error, more precise than its code).
+SLIP_WORDS = {
+    # The played card is part of the 15: the table cards chosen already make 15 without it.
+    "table_alone_15": N_("the table already adds up to 15 on its own: your card counts too (with {card} it makes "
+                         "{sum})"),
+}
+
 #: The engine's hints for a mistyped card (``hint_code`` of a ``bad_card`` error); ``{fix}`` is the right code.
 CARD_HINT_WORDS = {
     "spanish_no_8_9": N_("the Spanish deck has no 8 or 9; the face cards are 10 (jack), 11 (knight) and 12 (king)"),
@@ -159,6 +168,9 @@ def error_words(_: Translator, error: dict, words: dict[str, str] = ERROR_WORDS)
             hint = fill(_, CARD_HINT_WORDS[hint_code], {"fix": error.get("suggestion", "")})
             return fill(_, _BAD_CARD_WITH_HINT, {**params, "hint": hint})
         missing_words(hint_code)
+    slip = error.get("slip")
+    if slip in SLIP_WORDS:
+        return fill(_, SLIP_WORDS[slip], params)
     if code in words:
         return fill(_, words[code], params)
     missing_words(code)

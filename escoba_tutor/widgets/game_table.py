@@ -21,6 +21,7 @@ from ..game import Move
 from ..rules import PROFILES
 from ..save import read_save
 from .capture_table import CaptureModel, CaptureTable
+from .class_records import record_game_progress
 from .error_words import error_words
 from .i18n import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from .look import SharedLook
@@ -150,6 +151,7 @@ class GameTable(w.VBox):
         super().__init__(**kwargs)
         self.add_class("escoba-game-table")
         self._timer = None
+        self._recorded = record_game_progress(self.session, ())  # the deals already played are not news
         self._undone_at = -1.0  # when the last Undo was done (time.monotonic())
         look = self._look = SharedLook()
         # The latest resume code is kept in the browser, keyed by the page, its language and rules as made.
@@ -266,6 +268,7 @@ class GameTable(w.VBox):
 
     @guarded
     def _session_changed(self, change) -> None:
+        self._recorded = record_game_progress(self.session, self._recorded)  # the class board (never raises)
         self._redraw()
         self._schedule_computer()
 

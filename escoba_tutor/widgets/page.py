@@ -47,11 +47,12 @@ from ..cards import parse_cards
 from ..errors import EscobaError
 from ..rules import ESCOBA, Rules, rules_by_name
 from .capture_table import MAX_HAND, MAX_TABLE, error_text
+from .class_records import record_lesson_opened
 from .i18n import LANGUAGES, N_, Translator, normalize_language
 from .seeds import MAX_WIDGET_SEED
 
 __all__ = ["Page", "page", "ConnectionWatch", "current_page", "show_capture_table", "show_hints", "show_setenta",
-           "show_score_sheet", "show_drill", "show_game", "show_tournament"]
+           "show_score_sheet", "show_drill", "show_game", "show_tournament", "show_engine"]
 
 MAX_PARAMETER = 200  # characters: longer values are refused before parsing
 MAX_QUERY = 2000     # characters: a longer address is not read at all (cutting it could change a value)
@@ -203,7 +204,7 @@ class Page:
             if code == "bad_lang":
                 said = _("The language “{value}” is not available: choose es or en.", value=details["value"])
             elif code == "bad_seed":
-                said = _("The position number “{value}” is not valid: it must be a whole number from 0 to {max}.",
+                said = _("The exercise number “{value}” is not valid: it must be a whole number from 0 to {max}.",
                          value=details["value"], max=details["max"])
             elif code == "too_long" and name == "address":
                 said = _("The address is too long, so none of its settings were used.")
@@ -284,8 +285,11 @@ def current_page(lang: str) -> Page:
     shows once and the address's position goes to one board."""
     key = (normalize_language(lang), os.environ.get("QUERY_STRING", ""), os.environ.get("ESCOBA_TUTOR_RULES", ""))
     if key not in _PAGES:
+        first = not _PAGES
         _PAGES.clear()  # a kernel serves one page: a new address replaces the old one
         _PAGES[key] = Page(key[0])
+        if first:  # the class board: this page was opened (never raises, records nothing without a nickname)
+            record_lesson_opened(key[0])
     return _PAGES[key]
 
 
@@ -346,6 +350,18 @@ def show_game(lang: str, seed: int | None = None, *, level: str | None = None, p
     p = current_page(lang)
     options = {} if level is None else {"level": LEVELS.get(level.strip().lower(), level)}
     return p.show(GameTable(players=players, seed=p.seed(seed), rules=p.rules_or(rules), lang=p.lang, **options))
+
+
+def show_engine(lang: str, fact: str, **details) -> w.Widget:
+    """What the engine works out (``fact``, one of :data:`escoba_tutor.widgets.engine_facts.FACTS`), said in
+    sentences in the page's language, with cards in words: a lesson shows no raw Python output."""
+    from .engine_facts import fact_lines
+
+    p = current_page(lang)
+    lines = fact_lines(Translator(p.lang), fact, **details)
+    box = w.HTML("<div class='escoba-engine-says'>" + "".join(f"<p>{html.escape(line)}</p>" for line in lines)
+                 + "</div>")
+    return p.show(box)
 
 
 _LEVEL_NAMES = {"random": N_("easy"), "greedy": N_("medium"), "expert": N_("hard")}

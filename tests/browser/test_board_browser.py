@@ -14,7 +14,16 @@ import base64
 import re
 
 import pytest
-from test_widgets_browser import WATCH, Table, assert_no_errors, codes, screenshots
+from helpers import assert_no_error, wait_rendered
+from test_widgets_browser import (
+    WATCH,
+    Table,
+    assert_no_control_covered,
+    assert_no_errors,
+    codes,
+    screenshots,
+    wait_still,
+)
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -49,6 +58,7 @@ W.VBox([W.HTML("<h1>{title}</h1>"), game, kernel_errors])
 NOTEBOOKS = {
     "game": [WATCH, game_cell("es")],
     "game_en": [WATCH, game_cell("en")],
+    "game4": [WATCH, game_cell("es").replace("players=2", "players=4")],
     "deal_end": [WATCH, game_cell("es", TO_THE_LAST_CARD)],
     "deal_end_en": [WATCH, game_cell("en", TO_THE_LAST_CARD)],
     "capture": [WATCH, """
@@ -97,14 +107,16 @@ def resume_code(table: Table) -> str:
     return table.root.locator("code.escoba-code").inner_text().strip()
 
 
+# «Partida nueva» and not the confirmation's «Sí, partida nueva» (the name may start with the icon's character).
+NEW_GAME = re.compile(r"^\W*Partida nueva$")
+# How long a step that waits for the kernel's answer may take on a busy machine (expect's own default is 5 s).
+KERNEL = 30_000
+
+
 def choose_and_play(table: Table) -> None:
     """Choose the first capture in the list and press Play; wait for my turn again."""
     table.play_one(by_cards=False)
     assert table.wait_for_my_turn_or_the_sheet()
-
-
-def settle(page, ms: int = 400) -> None:
-    page.wait_for_timeout(ms)  # the layout settles after a size change (nothing in the DOM to wait for)
 
 
 # ============================================================================= nothing lost: reload -> continue
@@ -217,19 +229,19 @@ def test_a_new_game_asks_first_while_a_game_is_under_way(game_page):
     t = Table(game_page)
     assert played_by_me(t) >= 1
     code = resume_code(t)
-    new = t.root.get_by_role("button", name="Partida nueva")
+    new = t.root.get_by_role("button", name=NEW_GAME)
     new.dblclick()
     ask = t.root.get_by_text("¿Empezar una partida nueva?")
-    expect(ask).to_be_visible()
+    expect(ask).to_be_visible(timeout=KERNEL)
     game_page.wait_for_timeout(1000)
     assert resume_code(t) == code, "a double click on New game replaced the game"
     t.root.get_by_role("button", name="No, seguir jugando").click()
-    expect(ask).to_be_hidden()
+    expect(ask).to_be_hidden(timeout=KERNEL)
     assert resume_code(t) == code
     new.click()
     t.root.get_by_role("button", name="Sí, partida nueva").click()
-    expect(ask).to_be_hidden()
-    expect(t.root.get_by_role("button", name="Deshacer")).to_be_disabled()
+    expect(ask).to_be_hidden(timeout=KERNEL)
+    expect(t.root.get_by_role("button", name="Deshacer")).to_be_disabled(timeout=KERNEL)
     assert t.wait_for_my_turn_or_the_sheet()
     assert played_by_me(t) == 0
     assert_no_errors(game_page)
@@ -258,16 +270,55 @@ def test_the_level_chooser_applies_at_once_and_shows_the_level_played(game_page)
 
 # ===================================================================================== the board on a phone
 def boxes(page) -> dict:
-    return page.locator(".escoba-game-table").evaluate("""(root) => {
-        const box = (el) => { const r = el.getBoundingClientRect(); return {top: r.top, bottom: r.bottom,
-                                                                         left: r.left, right: r.right}; };
-        const play = [...root.querySelectorAll('.jupyter-button')].find((b) => b.textContent.trim() === 'Jugar');
-        const chosen = root.querySelector('.et-table tr.is-selected');
-        return {status: box(root.querySelector('.escoba-game-status')),
-                mesa: box(root.querySelector('.escoba-ct-label')), play: box(play),
-                chosen: chosen && box(chosen), list: box(root.querySelector('.escoba-ct-list .et-picker')),
-                cards: [...root.querySelectorAll('.escoba-ct-cards .et-card')].map(box)};
-    }""")
+    return page.locator(".escoba-game-table").evaluate(BOXES)
+
+
+BOXES = """(root) => {
+    const box = (el) => { const r = el.getBoundingClientRect(); return {top: r.top, bottom: r.bottom,
+                                                                     left: r.left, right: r.right}; };
+    const play = [...root.querySelectorAll('.jupyter-button')].find((b) => b.textContent.trim() === 'Jugar');
+    const chosen = root.querySelector('.et-table tr.is-selected');
+    return {status: box(root.querySelector('.escoba-game-status')), others: box(root.querySelector('.escoba-others')),
+            mesa: box(root.querySelector('.escoba-ct-label')), play: box(play),
+            chosen: chosen && box(chosen), list: box(root.querySelector('.escoba-ct-list .et-picker')),
+            cards: [...root.querySelectorAll('.escoba-ct-cards .et-card')].map(box)};
+}"""
+
+# Resolves with the board's boxes once the fonts are in and the layout has stopped moving: the same boxes in five
+# animation frames in a row (a size change, a font arriving or a kernel update each move something for a frame or
+# more). Rejects after 10 s of movement.
+SETTLED = """async (root) => {
+    await document.fonts.ready;
+    const measure = ROOT_BOXES;
+    const frame = () => new Promise((done) => requestAnimationFrame(done));
+    let last = null, same = 0;
+    for (const start = performance.now(); performance.now() - start < 10000;) {
+      await frame();
+      const now = JSON.stringify(measure(root));
+      same = now === last ? same + 1 : 0;
+      last = now;
+      if (same >= 5) return JSON.parse(now);
+    }
+    throw new Error('the board kept moving for 10 s: ' + last);
+}""".replace("ROOT_BOXES", BOXES)
+
+# Scrolls the page so that the game's live part starts at the top of the screen: the scoreboard just above it, the
+# status line in its own place in the page (not stuck to an edge), the other players' cards under it. Scrolling the
+# status line itself would depend on where the page was: a sticky line already stuck at the top is "in view", and
+# the page would not move.
+BOARD_AT_THE_TOP = """(root) => {
+    const above = root.querySelector('.escoba-scoreboard');
+    let scroller = above.parentElement;
+    while (scroller && !(scroller.scrollHeight > scroller.clientHeight
+                         && ['auto', 'scroll'].includes(getComputedStyle(scroller).overflowY))) {
+      scroller = scroller.parentElement;
+    }
+    scroller = scroller || document.scrollingElement;
+    // a sticky line sticks at the scroller's padding edge (Voila's scroller has 10 px of padding at its top)
+    const top = (scroller === document.scrollingElement ? 0 : scroller.getBoundingClientRect().top)
+      + parseFloat(getComputedStyle(scroller).paddingTop);
+    scroller.scrollBy({top: above.getBoundingClientRect().bottom - top, behavior: 'instant'});
+}"""
 
 
 def overlaps(a: dict, b: dict) -> bool:
@@ -275,36 +326,49 @@ def overlaps(a: dict, b: dict) -> bool:
         b["left"] < a["right"] - 1
 
 
-def test_on_a_phone_the_whole_board_fits_one_screen(game_page):
-    t = Table(game_page)
+def test_on_a_phone_the_whole_board_fits_one_screen(game_page, screenshot_dir):
     game_page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     try:
-        assert t.wait_for_my_turn_or_the_sheet()
-        rows = t.grid.locator("tbody tr[data-id]")
-        rows.last.click()  # the last capture: the one furthest down
-        expect(rows.last).to_have_attribute("aria-selected", "true")
-        t.announce.evaluate("(el) => el.scrollIntoView({block: 'start'})")
-        settle(game_page)
-        b = boxes(game_page)
-        assert b["play"]["bottom"] - b["status"]["top"] <= PHONE[1], b  # status line, table, hand, list, Play
-        assert b["status"]["top"] >= -1 and b["play"]["bottom"] <= PHONE[1] + 1, b
-        assert b["chosen"]["top"] >= b["list"]["top"] - 1 and b["chosen"]["bottom"] <= b["list"]["bottom"] + 1, \
-            "the chosen capture is in view in its list"
-        assert b["chosen"]["bottom"] <= PHONE[1] + 1
-        assert not any(overlaps(b["status"], card) for card in b["cards"]), "the status line covers a card"
-        # a long refusal, with the page scrolled to Play: the status line grows but never covers the cards
-        t.grid.locator("tbody tr[data-id].is-selected").click()  # (still chosen: nothing changes)
-        t.root.get_by_role("button", name="Partida nueva").scroll_into_view_if_needed()
-        t.announce.evaluate("(el) => el.scrollIntoView({block: 'start'})")
-        game_page.evaluate("""() => { const line = document.querySelector('.escoba-game-status .et-live');
-            line.textContent = 'Elige una baza de la lista, o una carta de tu mano (y las cartas que se lleva), y '
-              + 'pulsa Jugar. Ordenador: siete de oros, se lleva cuatro de bastos, cuatro de copas. Te toca.'; }""")
-        t.play.evaluate("(el) => el.scrollIntoView({block: 'end'})")
-        settle(game_page)
-        b = boxes(game_page)
-        assert not any(overlaps(b["status"], card) for card in b["cards"] if card["bottom"] > 0), b
+        assert_the_board_fits_a_phone(game_page, screenshot_dir / "board-one-screen-2-players-390x844.png")
     finally:
         game_page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_on_a_phone_a_game_of_four_fits_one_screen_too(open_page, app_url, screenshot_dir):
+    """Three other players' rows of face-down cards above the table still leave the hand and Play in view."""
+    page = open_page(app_url("game4"), width=PHONE[0], height=PHONE[1])
+    expect(page.locator(".escoba-game-table .et-table")).to_be_visible(timeout=120_000)
+    expect(page.locator(".escoba-others .et-row")).to_have_count(3)
+    assert_the_board_fits_a_phone(page, screenshot_dir / "board-one-screen-4-players-390x844.png")
+    assert_no_errors(page)
+
+
+def assert_the_board_fits_a_phone(page, picture) -> None:
+    t = Table(page)
+    assert t.wait_for_my_turn_or_the_sheet()
+    rows = t.grid.locator("tbody tr[data-id]")
+    rows.last.click()  # the last capture: the one furthest down (its list scrolls to it)
+    expect(rows.last).to_have_attribute("aria-selected", "true")
+    t.root.evaluate(BOARD_AT_THE_TOP)
+    b = t.root.evaluate(SETTLED)
+    # the status line sits in its place at the top, the board right under it, and Play on the same screen
+    assert b["status"]["top"] >= -1 and b["status"]["bottom"] <= b["others"]["top"] + 1, b
+    assert b["play"]["bottom"] <= PHONE[1], f"Play ends {b['play']['bottom'] - PHONE[1]:.0f} px below: {b}"
+    assert all(card["top"] >= 0 and card["bottom"] <= PHONE[1] for card in b["cards"]), "the table and the hand"
+    assert b["chosen"]["top"] >= b["list"]["top"] - 1 and b["chosen"]["bottom"] <= b["list"]["bottom"] + 1, \
+        "the chosen capture is in view in its list"
+    assert b["chosen"]["bottom"] <= PHONE[1]
+    assert not any(overlaps(b["status"], card) for card in b["cards"]), "the status line covers a card"
+    page.screenshot(path=picture)
+    # a long refusal, with the page scrolled to Play: the status line grows but never covers the cards
+    page.evaluate("""() => { const line = document.querySelector('.escoba-game-status .et-live');
+        line.textContent = 'Elige una baza de la lista, o una carta de tu mano (y las cartas que se lleva), y '
+          + 'pulsa Jugar. Ordenador: siete de oros, se lleva cuatro de bastos, cuatro de copas. Te toca.'; }""")
+    t.play.evaluate("(el) => el.scrollIntoView({block: 'end', behavior: 'instant'})")
+    b = t.root.evaluate(SETTLED)
+    assert b["play"]["bottom"] <= PHONE[1] + 1, b
+    assert not any(overlaps(b["status"], card) for card in b["cards"] if card["bottom"] > 0), b
+    assert all(card["top"] >= 0 for card in b["cards"]), "with Play at the bottom, the table and hand show"
 
 
 # ================================================================================================= the deal's end
@@ -335,7 +399,7 @@ def test_the_finished_deal_stays_on_screen_until_the_student_moves_on(deal_end_p
     # "Siguiente mano" is right under the heading: within one phone screen of it
     next_deal = t.root.get_by_role("button", name="Siguiente mano")
     t.sheet_heading.evaluate("(el) => el.scrollIntoView({block: 'start'})")
-    settle(page)
+    wait_still(page)
     heading, button = t.sheet_heading.bounding_box(), next_deal.bounding_box()
     assert button["y"] - heading["y"] >= 0 and button["y"] + button["height"] <= PHONE[1], (heading, button)
     assert_no_errors(page)
@@ -451,7 +515,7 @@ def test_every_kind_of_control_shows_a_focus_ring_by_keyboard(open_page, app_url
     for kind in expected:
         element = page.locator(f"[data-focus-kind='{kind}']")
         clip, _box = _clip(element)
-        settle(page, 150)
+        wait_still(page)
         before[kind] = page.screenshot(clip=clip)
     # second pass: Tab to each, the same picture focused
     page.locator("h1").first.click()
@@ -462,7 +526,7 @@ def test_every_kind_of_control_shows_a_focus_ring_by_keyboard(open_page, app_url
         if kind in expected and kind not in results:
             element = page.locator(f"[data-focus-kind='{kind}']")
             clip, box = _clip(element)
-            settle(page, 150)
+            wait_still(page)
             assert page.evaluate("() => document.activeElement.matches(':focus-visible')"), kind
             after = page.screenshot(clip=clip)
             (screenshot_dir / f"focus-{kind.replace(' ', '-')}.png").write_bytes(after)
@@ -495,10 +559,78 @@ def test_the_deck_picker_shows_which_target_is_on(open_page, app_url):
     assert_no_errors(page)
 
 
+def _luminance(rgb: str) -> float:
+    channels = [int(v) / 255 for v in re.findall(r"\d+", rgb)[:3]]
+    lin = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    x, y = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (x + 0.05) / (y + 0.05)
+
+
+@pytest.mark.parametrize("size", [PHONE, PROJECTOR], ids=["phone", "projector"])
+def test_the_chosen_capture_is_unmistakable(open_page, app_url, screenshot_dir, size):
+    """The chosen row is not a pale tint like an ℹ row's: its fill stands 3:1 apart from the ℹ row's and the
+    other rows', its text reads on it, and it carries the ▶."""
+    page = open_page(app_url("capture"), width=size[0], height=size[1])
+    root = page.locator(".escoba-capture-table")
+    expect(root.locator(".et-table")).to_be_visible(timeout=120_000)
+    info = root.locator("tbody tr.tone-info[data-id]").first  # the five of swords takes nothing here
+    chosen = root.locator("tbody tr[data-id]:not(.tone-info)").first
+    other = root.locator("tbody tr[data-id]:not(.tone-info)").last
+    chosen.click()
+    expect(chosen).to_have_attribute("aria-selected", "true")
+    # the fill seen behind a cell's text: its own, or the first one under it that is not transparent
+    look = """(tr) => { const td = tr.querySelector('td:last-child');
+        let el = td; while (el && /rgba\\(.*, 0\\)$/.test(getComputedStyle(el).backgroundColor)) el = el.parentElement;
+        return [el ? getComputedStyle(el).backgroundColor : 'rgb(255, 255, 255)', getComputedStyle(td).color]; }"""
+    (fill, ink), (info_fill, _), (other_fill, _) = (row.evaluate(look) for row in (chosen, info, other))
+    assert _contrast(fill, info_fill) >= 3, (fill, info_fill)
+    assert _contrast(fill, other_fill) >= 3, (fill, other_fill)
+    assert _contrast(fill, ink) >= 4.5, (fill, ink)
+    expect(chosen.locator(".et-marker")).to_be_visible()
+    expect(info.locator(".et-marker")).to_be_hidden()
+    table = root.locator(".et-table")
+    table.evaluate("(el) => el.scrollIntoView({block: 'center', behavior: 'instant'})")  # the status line off it
+    wait_still(page)
+    page.screenshot(path=screenshot_dir / f"chosen-row-{size[0]}x{size[1]}.png", clip=table.bounding_box())
+
+
+# The card's top in twelve animation frames in a row.
+TOPS = """async (card) => { const tops = [];
+    for (let i = 0; i < 12; i++) {
+      await new Promise((done) => requestAnimationFrame(done));
+      tops.push(Math.round(card.getBoundingClientRect().top * 10) / 10);
+    }
+    return tops; }"""
+
+
+def test_a_pointer_resting_at_a_cards_lower_edge_keeps_it_still(open_page, app_url):
+    """A raised card (hovered, or chosen) once left the pointer at its lower edge, dropped back under it, rose
+    again, every frame: a flicker, and a card a click could not catch while it moved."""
+    page = open_page(app_url("capture"))
+    hand = page.locator(".escoba-capture-table").get_by_role("group", name="Tu mano")
+    expect(hand.locator("button.et-card")).to_have_count(3, timeout=120_000)
+    plain, chosen = hand.locator("button.et-card").nth(0), hand.locator("button.et-card").nth(1)
+    chosen.click()
+    expect(chosen).to_have_attribute("aria-pressed", "true")
+    for card in (plain, chosen):
+        page.mouse.move(0, 0)
+        wait_still(page)
+        box = card.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] - 2)
+        tops = card.evaluate(TOPS)
+        assert len(set(tops)) == 1, f"{card} moves under a resting pointer: {tops}"
+        assert card.evaluate("(el) => el.matches(':hover')")
+    assert_no_errors(page)
+
+
 def test_icons_sit_on_the_text_line_and_targets_are_big_enough(game_page):
     t = Table(game_page)
     for name in ("Pista", "Deshacer", "Partida nueva"):
-        button = t.root.get_by_role("button", name=name)
+        button = t.root.get_by_role("button", name=re.compile(rf"^\W*{name}$"))
         centres = button.evaluate("""(b) => { const i = b.querySelector('i').getBoundingClientRect();
             const r = document.createRange(); r.selectNodeContents(b); const all = r.getClientRects();
             const text = [...all].filter((x) => x.width > 0).at(-1);
@@ -533,3 +665,41 @@ def test_screenshots_of_the_game_and_the_deal_end(open_page, app_url, screenshot
     expect(root.get_by_role("heading", name=re.compile("^(Fin de la mano|End of deal)"))).to_be_visible()
     for size in (PHONE, LAPTOP, PROJECTOR):
         screenshots(end, screenshot_dir, f"deal-end-{lang}", size)
+
+
+# ================================================================== the course's own pages, as a class sees them
+# The lesson text is the widgets' text size at every width (16 px on a phone, about 18.5 px at 1920), so a projected
+# lesson reads as one page.
+TEXT_SIZES = """() => {
+    const size = (el) => el && parseFloat(getComputedStyle(el).fontSize);
+    return {text: size(document.querySelector('.jp-RenderedMarkdown p')),
+            widget: size(document.querySelector('.escoba-game-table, .escoba-capture-table'))};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("name", ["play", "02-captures", "06-game"])
+def test_screenshots_of_the_course_pages(tutor, browser, screenshot_dir, name, lang):
+    """Pictures at a phone's, a laptop's and a projector's size to be looked at; on each, the text is the widgets'
+    size, nothing is wider than the screen, and on the play page nothing covers a control."""
+    context = browser.new_context(viewport={"width": LAPTOP[0], "height": LAPTOP[1]})
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    try:
+        page.goto(f"{tutor.url}voila/render/{lang}/{name}.ipynb")
+        wait_rendered(page)
+        widget = page.locator(".escoba-game-table, .escoba-capture-table").first
+        expect(widget.locator(".et-table")).to_be_visible()
+        if name != "02-captures":
+            expect(widget.locator(".et-live", has_text=re.compile("Te toca|Your turn"))).to_be_visible()
+        assert_no_error(page)
+        for size in (PHONE, LAPTOP, PROJECTOR):
+            screenshots(page, screenshot_dir, f"page-{name}-{lang}", size)
+            sizes = page.evaluate(TEXT_SIZES)
+            assert abs(sizes["text"] - sizes["widget"]) <= 0.5, (size, sizes)
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= size[0], "wider than the screen"
+            if name == "play" and size != PHONE:
+                assert_no_control_covered(page)
+    finally:
+        page.goto("about:blank")
+        context.close()

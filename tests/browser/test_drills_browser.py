@@ -207,7 +207,7 @@ def test_the_escobas_line_and_the_end_of_the_game_by_mouse(es_page):
     box.get_by_label("Escobas de Bando 1").fill("7")
     box.get_by_label("Escobas de Bando 1").press("Enter")
     box.get_by_role("button", name="Comprobar").click()
-    expect(status(page, "escobas")).to_contain_text("Bando 1: 7 no. Cuenta las bazas que dejaron la mesa vacía.")
+    expect(status(page, "escobas")).to_contain_text("Bando 1: no es 7. Cuenta las bazas que dejaron la mesa vacía.")
     expect(status(page, "escobas")).to_contain_text("Bando 2: escribe cuántas escobas.")
     end, position = drill(page, "game_end"), game_end_drill(0)
     assert position.winner == 1  # 14 + 0 and 20 + 1: only Bando 2 reaches 21
@@ -251,7 +251,7 @@ def test_the_exercise_number_comes_from_the_address(open_drills, app_url):
     page = open_drills(app_url("drills_en") + "?seed=7")
     for kind in KINDS:
         expect(drill(page, kind).locator(".escoba-title")).to_contain_text("no. 7")
-        expect(drill(page, kind).get_by_label("Exercise number")).to_have_value("7")
+        expect(drill(page, kind).get_by_label("Exercise", exact=True)).to_have_value("7")
     table = drill(page, "escoba_de_mano").get_by_role("group", name="The table dealt")
     assert table.locator("[data-code]").evaluate_all("(cards) => cards.map((c) => c.dataset.code)") == [
         c.code for c in escoba_de_mano_drill(7).table]

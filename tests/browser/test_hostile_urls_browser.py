@@ -28,8 +28,8 @@ FIFTY_CARDS = "+".join(["1o", "2o", "3o", "4o", "5o", "6o", "7o", "10o", "11o", 
 # (page language, query, what the note says, a card the page then shows: the lesson's own position is
 # "2c 3e 10b 12c" on the table and "5o 1e 12o" in the hand)
 CASES = [
-    ("es", "seed=abc", "El número de posición «abc» no vale", "dos de copas"),
-    ("es", "seed=%C2%B2", "El número de posición «²» no vale", "dos de copas"),
+    ("es", "seed=abc", "El número de ejercicio «abc» no vale", "dos de copas"),
+    ("es", "seed=%C2%B2", "El número de ejercicio «²» no vale", "dos de copas"),
     ("es", "seed=3&seed=4", "«seed» aparece más de una vez", "dos de copas"),
     ("es", f"table={FIFTY_CARDS}", "el as de oros está dos veces", "dos de copas"),
     ("es", "table=1o+4b&hand=4b", "el cuatro de bastos está a la vez en la mano y en la mesa", "cinco de oros"),

@@ -17,6 +17,7 @@ from ...cards import Card, as_card
 from ...drills import KINDS, make_drill
 from ...errors import EscobaError
 from ...rules import ESCOBA, Rules, as_rules
+from ..class_records import record_drill_check
 from ..i18n import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from ..primitives import LiveRegion
 from ..safety import guarded
@@ -188,6 +189,7 @@ class DrillModel(HasTraits):
         if self.drill is None:
             return None
         self.result = VIEWS[self.drill.kind].judge(self.drill, self)
+        record_drill_check(self.drill.kind, self.drill.seed, self.result)  # the class board (never raises)
         return self.result
 
 
@@ -390,7 +392,7 @@ class Drill(w.VBox):
     def _redraw(self, change=None) -> None:
         m = self.model
         _ = Translator(self.lang)
-        self.seed_box.description = _("Exercise number")
+        self.seed_box.description = _("Exercise")
         self.new_button.description = _("New exercise")
         self.check_button.description = _("Check")
         self.answer_button.description = _("Hide the answer") if m.show_answer else _("Show the answer")
@@ -408,7 +410,7 @@ class Drill(w.VBox):
             # Text first, then markup: a _() call inside an f-string is not seen by the catalog extractor.
             title, number = translated(_, kind.title), _("no. {seed}", seed=drill.seed)
             task = translated(_, kind.task)
-            share = _("Give the class this number to share the exercise: {seed}.", seed=drill.seed)
+            share = _("With the same number, the whole class gets the same exercise: {seed}.", seed=drill.seed)
             self.title.value = f"<h3 class='escoba-title'>{escape(title)} · {escape(number)}</h3>"
             self.seed_box.value = drill.seed
             self.task.value = f"<p>{escape(task)}<br><small>{escape(share)}</small></p>"

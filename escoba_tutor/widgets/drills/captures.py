@@ -90,8 +90,8 @@ class CapturesView(KindView):
         result = m.result
         verdicts = {}
         if result is not None:
-            for taken in result.right:
-                verdicts[_key(taken)] = (_("right"), "good")
+            for taken in result.right:  # "right" in words; the "good" tone (★) only marks an escoba
+                verdicts[_key(taken)] = (_("right"), "good" if set(taken) == set(drill.table) else "")
             for check in result.wrong:
                 verdicts[_key(check.taken)] = (_("wrong: {why}", why=self.why_wrong(_, drill, check)), "warn")
         rows = []
@@ -124,7 +124,7 @@ class CapturesView(KindView):
             codes = [c.code for c in sorted(taken)]
             total = describe_sum(_, drill.card, tuple(sorted(taken)), drill.rules)
             rows.append({"id": "+".join(codes), "cells": [drill.card.code, " ".join(codes), total],
-                         "cards": [drill.card.code, *codes]})
+                         "cards": [drill.card.code, *codes], "tone": "good" if set(taken) == set(drill.table) else ""})
         current.rows = rows
         return current
 

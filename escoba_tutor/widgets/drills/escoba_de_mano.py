@@ -11,7 +11,27 @@ from ..i18n import N_, Translator
 from ..primitives import CardRow
 from .base import VIEWS, DrillModel, KindView, choice_box, fill_row, set_options
 
-__all__ = ["EscobaDeManoView"]
+__all__ = ["EscobaDeManoView", "dealer_name", "pairs_line", "team_names"]
+
+
+def dealer_name(_: Translator, drill: EscobaDeManoDrill, names: list[str]) -> str:
+    """Who deals, with 2 players: that side's name (in a game of four the sentences name the player)."""
+    return names[drill.dealer % len(names)]
+
+
+def pairs_line(_: Translator, drill: EscobaDeManoDrill, names: list[str]) -> str:
+    """In a game of four, who plays with whom (players 1 and 3 against 2 and 4); "" with 2 players."""
+    if drill.players != 4:
+        return ""
+    return _("A game of four, in teams of two: {first} (players 1 and 3) against {second} (players 2 and 4); "
+             "partners sit opposite each other.", first=names[0], second=names[1])
+
+
+def team_names(_: Translator, drill: EscobaDeManoDrill, names: list[str], given) -> list[str]:
+    """The sides' names: in a game of four, "Team 1" and "Team 2" unless the page named the sides."""
+    if drill.players == 4 and not given:
+        return [_("Team {n}", n=n) for n in (1, 2)]
+    return names
 
 
 class EscobaDeManoView(KindView):
@@ -38,8 +58,13 @@ class EscobaDeManoView(KindView):
         return [self.dealt, self.table_row, self.escobas, self.side]
 
     def draw(self, _: Translator, drill: EscobaDeManoDrill, names: list[str]) -> None:
-        dealt = _("{dealer} deals. The four cards face up on the table:", dealer=names[drill.dealer])
-        self.dealt.value = f"<p><b>{escape(dealt)}</b></p>"
+        names = team_names(_, drill, names, self.frame.names)
+        if drill.players == 4:
+            dealt = _("Player {player} deals. The four cards face up on the table:", player=drill.dealer + 1)
+        else:
+            dealt = _("{dealer} deals. The four cards face up on the table:", dealer=dealer_name(_, drill, names))
+        pairs = pairs_line(_, drill, names)
+        self.dealt.value = (f"<p>{escape(pairs)}</p>" if pairs else "") + f"<p><b>{escape(dealt)}</b></p>"
         fill_row(self.table_row, _, drill.table, _("The table dealt"), self.frame.deck)
         choices = self.model.choices
         set_options(self.escobas, [(_("choose…"), ""), (_("none"), "0"), ("1", "1"), ("2", "2")],
@@ -54,8 +79,10 @@ class EscobaDeManoView(KindView):
         return _("15 gives one escoba, {two} gives two", two=two)
 
     def feedback(self, _: Translator, drill: EscobaDeManoDrill, names: list[str], result) -> list[str]:
+        names = team_names(_, drill, names, self.frame.names)
         terms = " + ".join(str(c.value) for c in drill.table)
-        dealer = names[drill.dealer]
+        dealer = dealer_name(_, drill, names)
+        scorer = names[drill.dealer_side]
         lines = []
         for answer in result:
             if answer.mistake == "unanswered":
@@ -64,14 +91,18 @@ class EscobaDeManoView(KindView):
             elif answer.item == "escobas":
                 lines.append(self._escobas(_, drill, answer, terms))
             elif answer.ok:
-                lines.append(_("For whom: right, {side}.", side=dealer) if drill.escobas else
+                lines.append(_("For whom: right, {side}.", side=scorer) if drill.escobas else
                              _("For whom: right, nobody."))
             elif answer.mistake == "dealer_scores":
                 lines.append(_("For whom: the escoba de mano is always the dealer's: {side} dealt.", side=dealer))
+            elif answer.mistake == "dealer_pair_scores":
+                lines.append(_("For whom: the escoba de mano is always the dealer's, and in a game of teams it goes "
+                               "to the dealer's team: player {player} dealt, so it is for {side}.",
+                               player=drill.dealer + 1, side=scorer))
             elif answer.mistake == "nobody_scores":
                 lines.append(_("For whom: nobody, as there is no escoba de mano here."))
             else:
-                lines.append(_("For whom: there is an escoba de mano, and it is the dealer's: {side}.", side=dealer))
+                lines.append(_("For whom: there is an escoba de mano, and it is the dealer's: {side}.", side=scorer))
         right = sum(1 for a in result if a.ok)
         return [_("{right} of {total} right.", right=right, total=len(result)), *lines]
 
@@ -93,10 +124,15 @@ class EscobaDeManoView(KindView):
                         drill.escobas, sum=sums, goal=self._goal(_, drill))
 
     def answer(self, _: Translator, drill: EscobaDeManoDrill, names: list[str], current):
+        names = team_names(_, drill, names, self.frame.names)
         current = current or w.HTML()
         terms = " + ".join(str(c.value) for c in drill.table)
         sums = _("{terms} = {total}", terms=terms, total=drill.total)
-        if drill.escobas:
+        if drill.escobas and drill.players == 4:
+            said = _.plural("{sum}: player {player}, who dealt, takes the four cards; {side} scores {n} escoba.",
+                            "{sum}: player {player}, who dealt, takes the four cards; {side} scores {n} escobas.",
+                            drill.escobas, sum=sums, player=drill.dealer + 1, side=names[drill.dealer_side])
+        elif drill.escobas:
             said = _.plural("{sum}: {side}, who dealt, takes the four cards and scores {n} escoba.",
                             "{sum}: {side}, who dealt, takes the four cards and scores {n} escobas.",
                             drill.escobas, sum=sums, side=names[drill.dealer])

@@ -7,14 +7,19 @@ from html import escape
 
 import ipywidgets as w
 
-from ...cards import format_cards
 from ...drills import EscobasDrill
 from ..i18n import N_, Translator
+from ..phrases import and_list
 from ..primitives import RowPicker
 from ..score_sheet import join_words
 from .base import VIEWS, DrillModel, KindView, read_number, the_card, the_cards
 
-__all__ = ["EscobasView"]
+__all__ = ["EscobasView", "card_names"]
+
+
+def card_names(_: Translator, cards) -> str:
+    """Cards for a table's cell, by name and without articles: «as de oros, cuatro de bastos y rey de copas»."""
+    return and_list(_, [_.card_name(c) for c in cards])
 
 
 class EscobasView(KindView):
@@ -62,15 +67,18 @@ class EscobasView(KindView):
                                                                     side=names[side])
             else:  # a capture: a card was played
                 assert card is not None
-                played = card.code
+                played = _.card_name(card)
                 said = _("{side} plays {card} and takes {taken}.", side=names[side], card=the_card(_, card),
                          taken=the_cards(_, taken))
             on_table = _("On the table: {cards}.", cards=the_cards(_, before))
-            rows.append({"id": str(n), "cells": [format_cards(before), names[side], played, format_cards(taken)],
-                         "label": f"{on_table} {said}"})  # codes, no small cards: a phone must not scroll
+            # Cards in words, as a student reads them (no codes, no small cards: a phone's narrow table wraps words;
+            # three columns, who and what in one, so that it fits a phone's width)
+            move = _("{side}: {played}", side=names[side], played=played)
+            rows.append({"id": str(n), "cells": [card_names(_, before), move, card_names(_, taken)],
+                         "label": f"{on_table} {said}"})
         self.captures.deck = self.frame.deck
         self.captures.caption = _("The captures of the deal")
-        self.captures.headers = [_("Table before"), _("Who"), _("Plays"), _("Takes")]
+        self.captures.headers = [_("Table before"), _("Move"), _("Takes")]
         self.captures.rows = rows
         for side, box in enumerate(self.boxes_of):
             box.description = _("Escobas of {side}", side=names[side])

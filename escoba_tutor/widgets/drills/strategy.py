@@ -32,6 +32,11 @@ def decimal(_: Translator, value: float) -> str:
     return format_decimal(round(abs(value), 1), format="0.0", locale=_.lang)
 
 
+def _sweeps(drill: StrategyDrill, move: Move) -> bool:
+    """The move takes every table card: an escoba, the one thing the "good" tone (★) marks, as in the game."""
+    return bool(move.captured) and set(move.captured) == set(drill.table)
+
+
 def _id(move: Move) -> str:
     return str(move)
 
@@ -78,7 +83,8 @@ class StrategyView(KindView):
         for move in moves:
             said = move_sentence(_, move)
             rows.append({"id": _id(move), "cells": [said[:1].upper() + said[1:]],
-                         "cards": [move.card.code, *(c.code for c in sorted(move.captured))], "label": said})
+                         "cards": [move.card.code, *(c.code for c in sorted(move.captured))], "label": said,
+                         "tone": "good" if _sweeps(drill, move) else ""})
         self.moves.deck = deck
         self.moves.caption = _("Your possible moves")
         self.moves.headers = [_("Move")]
@@ -113,10 +119,15 @@ class StrategyView(KindView):
         rows = []
         for hint in drill.ranking:
             said = move_sentence(_, hint.move)
-            rows.append({"id": _id(hint.move), "cells": [said[:1].upper() + said[1:], points_words(_, hint.value),
-                                                         reason_words(_, hint.reason)],
+            # A good move is said in words, never with the "good" tone: its ★ means "this capture is an escoba".
+            verdict = _("right") if hint.loss <= STRATEGY_TOLERANCE + 1e-9 else _("loses too much")
+            points = points_words(_, hint.value)
+            why = reason_words(_, hint.reason)
+            # (the verdict goes with the points: a fourth column would not fit a phone)
+            rows.append({"id": _id(hint.move), "cells": [said[:1].upper() + said[1:], f"{points} ({verdict})", why],
                          "cards": [hint.move.card.code, *(c.code for c in sorted(hint.move.captured))],
-                         "tone": "good" if hint.loss <= STRATEGY_TOLERANCE + 1e-9 else ""})
+                         "label": f"{said[:1].upper() + said[1:]}: {points}; {why}; {verdict}",
+                         "tone": "good" if _sweeps(drill, hint.move) else ""})
         current.rows = rows
         return current
 

@@ -1,0 +1,125 @@
+"""The teacher's board: one class's records counted per student, per mistake and per level.
+
+Every number comes from the records of one class:
+
+- a student is a nickname compared case folded ("Ana" and "ana" are one student, shown with the spelling of
+  their latest record); students are sorted alphabetically, case and accents aside («Íñigo» among the I's);
+- ``lessons``: the lessons a student opened, or answered a drill in, sorted by name;
+- ``drills``: drill kind -> (answers, right answers); ``games``: level -> (games finished, games won);
+- ``last_seen``: the time of the student's latest record (UTC);
+- mistakes: the wrong drill answers that name a mistake, grouped by (drill kind, code); ``students`` counts the
+  students who made it, ``times`` how often; most students first, then most times, then by kind and code;
+  ``seeds``: the positions where it happened, each once, the most recent first;
+- ``games_by_level``: level -> (games finished, won by the students, lost by them), a tie being neither.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Connection, and_, case, func, select
+
+from .schema import from_db_time, records
+
+
+@dataclass(frozen=True)
+class ClassInfo:
+    id: int
+    name: str
+    started_at: datetime
+
+
+@dataclass(frozen=True)
+class StudentRow:
+    nickname: str
+    lessons: list[str]
+    drills: dict[str, tuple[int, int]]
+    games: dict[str, tuple[int, int]]
+    last_seen: datetime
+
+
+@dataclass(frozen=True)
+class MistakeRow:
+    kind: str
+    code: str
+    students: int
+    times: int
+    seeds: list[int]
+
+
+@dataclass(frozen=True)
+class Board:
+    class_info: ClassInfo
+    students: list[StudentRow]
+    mistakes: list[MistakeRow]
+    games_by_level: dict[str, tuple[int, int, int]]
+
+
+def read_board(connection: Connection, class_info: ClassInfo) -> Board:
+    """The board of ``class_info``'s class, read on ``connection`` (in one read transaction of the caller)."""
+    of_class = records.c.class_id == class_info.id
+    key = records.c.nickname_key
+
+    spelling = {row.nickname_key: row.nickname for row in connection.execute(  # as in the latest record
+        select(key, records.c.nickname).where(
+            of_class, records.c.id.in_(select(func.max(records.c.id)).where(of_class).group_by(key))))}
+    last_seen = {row.nickname_key: from_db_time(row.at) for row in connection.execute(
+        select(key, func.max(records.c.at).label("at")).where(of_class).group_by(key))}
+
+    lessons: dict[str, set[str]] = defaultdict(set)
+    for row in connection.execute(select(key, records.c.lesson).distinct().where(
+            of_class, records.c.event.in_(("lesson", "drill")), records.c.lesson.is_not(None))):
+        lessons[row.nickname_key].add(row.lesson)
+
+    drills: dict[str, dict[str, tuple[int, int]]] = defaultdict(dict)
+    right = func.sum(case((records.c.correct.is_(True), 1), else_=0))
+    for row in connection.execute(select(key, records.c.kind, func.count().label("n"), right.label("right")).where(
+            of_class, records.c.event == "drill").group_by(key, records.c.kind)):
+        drills[row.nickname_key][row.kind] = (int(row.n), int(row.right or 0))
+
+    games: dict[str, dict[str, tuple[int, int]]] = defaultdict(dict)
+    by_level: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for row in connection.execute(select(key, records.c.level, records.c.outcome, func.count().label("n")).where(
+            of_class, records.c.event == "game").group_by(key, records.c.level, records.c.outcome)):
+        finished, won = games[row.nickname_key].get(row.level, (0, 0))
+        n = int(row.n)
+        games[row.nickname_key][row.level] = (finished + n, won + (n if row.outcome == "won" else 0))
+        totals = by_level[row.level]
+        totals[0] += n
+        if row.outcome == "won":
+            totals[1] += n
+        elif row.outcome == "lost":
+            totals[2] += n
+
+    students = [StudentRow(nickname=spelling[k], lessons=sorted(lessons[k]), drills=dict(sorted(drills[k].items())),
+                           games=dict(sorted(games[k].items())), last_seen=last_seen[k])
+                for k in sorted(spelling, key=_alphabetical)]
+    return Board(class_info=class_info, students=students, mistakes=_mistakes(connection, class_info.id),
+                 games_by_level={level: (t[0], t[1], t[2]) for level, t in sorted(by_level.items())})
+
+
+def _alphabetical(key: str) -> tuple[str, str]:
+    """Sort key of a student: by letters without their accents first, so «Íñigo» comes among the I's."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", key) if not unicodedata.combining(c))
+    return bare, key
+
+
+def _mistakes(connection: Connection, class_id: int) -> list[MistakeRow]:
+    wrong = and_(records.c.class_id == class_id, records.c.event == "drill", records.c.correct.is_(False),
+                 records.c.mistake.is_not(None))
+    counts = {(row.kind, row.mistake): (int(row.students), int(row.times)) for row in connection.execute(
+        select(records.c.kind, records.c.mistake, func.count(records.c.nickname_key.distinct()).label("students"),
+               func.count().label("times")).where(wrong).group_by(records.c.kind, records.c.mistake))}
+    seeds: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for row in connection.execute(
+            select(records.c.kind, records.c.mistake, records.c.seed).where(wrong, records.c.seed.is_not(None))
+            .group_by(records.c.kind, records.c.mistake, records.c.seed)
+            .order_by(func.max(records.c.at).desc(), func.max(records.c.id).desc())):
+        seeds[(row.kind, row.mistake)].append(int(row.seed))
+    rows = [MistakeRow(kind=kind, code=code, students=students, times=times, seeds=seeds[(kind, code)])
+            for (kind, code), (students, times) in counts.items()]
+    rows.sort(key=lambda row: (-row.students, -row.times, row.kind, row.code))
+    return rows

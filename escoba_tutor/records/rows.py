@@ -1,0 +1,84 @@
+"""An event as a row of the ``records`` table, checked: a malformed event is a RecordsError, never a half row."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+
+from .events import (
+    DealFinished,
+    DrillAnswer,
+    Event,
+    GameFinished,
+    LessonOpened,
+    RecordsError,
+    nickname_key,
+    valid_nickname,
+)
+from .schema import classes, records, to_db_time
+
+MAX_TEXT = 64                 # a drill kind, level, lesson or mistake code
+MAX_SEED = 2**63 - 1
+
+
+def _text(event: object, name: str, value: object, *, optional: bool = False) -> str | None:
+    if value is None and optional:
+        return None
+    if not isinstance(value, str) or not value or len(value) > MAX_TEXT or not value.isprintable():
+        raise RecordsError(f"{name} of {type(event).__name__} is a printable text of 1 to {MAX_TEXT} characters, "
+                           f"not {value!r:.80}", code="records_bad_event")
+    return value
+
+
+def _count(event: object, name: str, value: object, limit: int = 10_000) -> int:
+    if type(value) is not int or not 0 <= value <= limit:
+        raise RecordsError(f"{name} of {type(event).__name__} is a whole number from 0 to {limit}, not {value!r:.80}",
+                           code="records_bad_event")
+    return value
+
+
+# Every column but the row's and class's numbers: each event gives all of them (None where it has none), so one
+# compiled statement serves every record.
+EVENT_COLUMNS = tuple(column.name for column in records.columns if column.name not in ("id", "class_id"))
+# The current class is read in the statement that writes the record: a new class started meanwhile is followed.
+INSERT_RECORD = records.insert().values(class_id=select(func.max(classes.c.id)).scalar_subquery())
+
+
+def event_row(event: Event) -> dict[str, Any]:
+    """The columns of the ``records`` row for ``event``; RecordsError (or NicknameError) for a malformed one."""
+    if not isinstance(event, (DrillAnswer, DealFinished, GameFinished, LessonOpened)):
+        raise RecordsError(f"{type(event).__name__} is not a class record event", code="records_bad_event")
+    values = {f.name: getattr(event, f.name) for f in fields(event)}
+    nickname = valid_nickname(values["nickname"])
+    at = values["at"]
+    if not isinstance(at, datetime):
+        raise RecordsError(f"the time of a record is a datetime, not {at!r:.80}", code="records_bad_event")
+    row: dict[str, Any] = dict.fromkeys(EVENT_COLUMNS)
+    row.update(nickname=nickname, nickname_key=nickname_key(nickname), at=to_db_time(at))
+    if values.get("seed") is not None:  # a game without a seed (one typed in by hand) is recorded without one
+        row["seed"] = _count(event, "seed", values["seed"], MAX_SEED)
+    if isinstance(event, DrillAnswer):
+        if type(event.correct) is not bool:
+            raise RecordsError(f"correct of a drill answer is True or False, not {event.correct!r:.80}",
+                               code="records_bad_event")
+        row.update(event="drill", kind=_text(event, "kind", event.kind), correct=event.correct,
+                   mistake=None if event.correct else _text(event, "mistake", event.mistake, optional=True),
+                   lesson=_text(event, "lesson", event.lesson, optional=True))
+    elif isinstance(event, DealFinished):
+        row.update(event="deal", level=_text(event, "level", event.level),
+                   **{name: _count(event, name, values[name]) for name in
+                      ("points_player", "points_computer", "escobas_player", "escobas_computer")})
+    elif isinstance(event, GameFinished):
+        if event.won not in (True, False, None) or type(event.won) not in (bool, type(None)):
+            raise RecordsError(f"won of a finished game is True, False or None (a tie), not {event.won!r:.80}",
+                               code="records_bad_event")
+        row.update(event="game", level=_text(event, "level", event.level),
+                   points_player=_count(event, "points_player", event.points_player),
+                   points_computer=_count(event, "points_computer", event.points_computer),
+                   outcome={True: "won", False: "lost", None: "tied"}[event.won])
+    else:
+        row.update(event="lesson", lesson=_text(event, "lesson", event.lesson), lang=_text(event, "lang", event.lang))
+    return row

@@ -1,0 +1,144 @@
+"""The class database's tables, its schema version, and the step that brings an older database up to date.
+
+The version lives in a one-row table, ``escoba_schema``. Opening a database (:func:`ensure_schema`, in one
+transaction that holds the database's write lock):
+
+- an empty database gets the tables of :data:`SCHEMA_VERSION` and its first class;
+- a database of an older version is migrated one version at a time by the functions in :data:`MIGRATIONS`
+  (``MIGRATIONS[n]`` turns version ``n`` into ``n + 1``), then its version row says :data:`SCHEMA_VERSION`;
+  a failed step leaves the database as it was (the transaction is rolled back);
+- a database of a newer version (written by a later escoba-tutor) is refused, naming both versions;
+- a database that holds other tables but no version is not a class database, and is refused.
+
+To change the schema: raise :data:`SCHEMA_VERSION`, change the tables below to the new shape, add the step from
+the previous version to :data:`MIGRATIONS`, and add a reference database of the new version to
+tests/data/records/ (the old ones stay: every one of them must still open).
+
+Times are stored as UTC without a zone (``DateTime``), read back as UTC.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timezone
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Connection,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    inspect,
+    select,
+    text,
+)
+
+from .events import RecordsError
+
+SCHEMA_VERSION = 1
+
+metadata = MetaData()
+
+schema_table = Table(
+    "escoba_schema", metadata,
+    Column("version", Integer, primary_key=True, autoincrement=False),
+)
+
+# One row per class; the current class is the newest (the highest id).
+classes = Table(
+    "classes", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(80), nullable=False),
+    Column("started_at", DateTime(timezone=False), nullable=False),
+    sqlite_autoincrement=True,  # a forgotten class's number is never given to a new one
+)
+
+# One row per recorded event. ``event`` says which; the columns an event does not have are NULL:
+#   drill:  kind, seed, correct, mistake, lesson
+#   deal:   level, seed, points_player, points_computer, escobas_player, escobas_computer
+#   game:   level, seed, points_player, points_computer, outcome ('won', 'lost', 'tied')
+#   lesson: lesson, lang
+records = Table(
+    "records", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("class_id", Integer, ForeignKey("classes.id", ondelete="CASCADE"), nullable=False),
+    Column("at", DateTime(timezone=False), nullable=False),
+    Column("nickname", String(24), nullable=False),
+    Column("nickname_key", String(96), nullable=False),
+    Column("event", String(8), nullable=False),
+    Column("kind", String(64)),
+    Column("level", String(64)),
+    Column("lesson", String(64)),
+    Column("lang", String(8)),
+    Column("seed", BigInteger),
+    Column("correct", Boolean),
+    Column("mistake", String(64)),
+    Column("points_player", Integer),
+    Column("points_computer", Integer),
+    Column("escobas_player", Integer),
+    Column("escobas_computer", Integer),
+    Column("outcome", String(4)),
+    # The board groups a class's records by event and student, and its mistakes by drill kind and code.
+    Index("ix_records_class_event_student", "class_id", "event", "nickname_key"),
+    Index("ix_records_class_event_mistake", "class_id", "event", "kind", "mistake"),
+    sqlite_autoincrement=True,
+)
+
+TABLES = ("escoba_schema", "classes", "records")
+
+# MIGRATIONS[n] turns a database of version n into version n + 1, inside the opening transaction.
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+
+
+def to_db_time(moment: datetime) -> datetime:
+    """``moment`` as naive UTC, the form the tables store (a naive ``moment`` is taken to be UTC already)."""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
+    return moment
+
+
+def from_db_time(stored: datetime) -> datetime:
+    return stored.replace(tzinfo=timezone.utc)
+
+
+def database_version(connection: Connection) -> int | None:
+    """The schema version of the database, None for an empty database; RecordsError for someone else's."""
+    names = set(inspect(connection).get_table_names())
+    if "escoba_schema" not in names:
+        if names:
+            shown = ", ".join(sorted(names)[:5])
+            raise RecordsError(f"this database is not an escoba-tutor class database (it holds tables {shown})",
+                               code="records_foreign_database")
+        return None
+    version = connection.execute(select(schema_table.c.version)).scalar()
+    if version is None:
+        raise RecordsError("this class database has lost its schema version row", code="records_no_version")
+    return int(version)
+
+
+def ensure_schema(connection: Connection, *, first_class_name: str) -> None:
+    """Create, check or migrate the schema on ``connection`` (inside the caller's write transaction)."""
+    if connection.dialect.name == "postgresql":
+        # Kernels opening a new database at once: one creates the tables, the others wait for it.
+        connection.execute(text("SELECT pg_advisory_xact_lock(7151731)"))
+    version = database_version(connection)
+    if version is None:
+        metadata.create_all(connection)
+        connection.execute(schema_table.insert().values(version=SCHEMA_VERSION))
+        connection.execute(classes.insert().values(name=first_class_name,
+                                                   started_at=to_db_time(datetime.now(timezone.utc))))
+        return
+    if version > SCHEMA_VERSION:
+        raise RecordsError(f"this class database has schema version {version}, written by a newer escoba-tutor; "
+                           f"this one reads versions up to {SCHEMA_VERSION}: upgrade escoba-tutor",
+                           code="records_newer_version", version=version, supported=SCHEMA_VERSION)
+    for step in range(version, SCHEMA_VERSION):
+        MIGRATIONS[step](connection)
+    if version < SCHEMA_VERSION:
+        connection.execute(schema_table.update().values(version=SCHEMA_VERSION))

@@ -1,0 +1,157 @@
+"""SQLite's side of the store: the engine (WAL, synchronous=NORMAL, foreign keys, BEGIN IMMEDIATE for writers)
+and the writers' gate, the lock file on which the writers of one SQLite file line up.
+
+SQLite's own wait for a busy database (its busy timeout) looks at the lock less and less often (up to every
+100 ms), so with thirty writers a writer that has waited long keeps losing the lock to newcomers. The writers of
+one file therefore first take turns on a lock file beside it (``flock``, which wakes a waiting writer as soon as
+the lock is free). A writer that cannot have that file (a read-only folder, a system without ``flock``), or that
+has waited its whole time for it, goes on to SQLite's own wait.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # Windows: SQLite's own wait only
+    fcntl = None  # type: ignore[assignment]
+
+from sqlalchemy import Connection, Engine, create_engine, event
+
+log = logging.getLogger("escoba_tutor.records")
+
+HAS_FLOCK: bool = fcntl is not None
+
+GATE_SUFFIX = "-writers.lock"
+WAL_CHECKPOINT_BYTES = 4 << 20   # a WAL file larger than this is checkpointed after a writer's turn
+WAL_KEPT_BYTES = 1 << 20         # what SQLite leaves of the WAL file once it starts it again
+CONNECT_WAIT = 10.0  # seconds a new connection may wait for the lock while it sets WAL mode
+
+
+def sqlite_engine(url: Any) -> Engine:
+    """An engine for the SQLite file of ``url``. A transaction's execution options say how it begins:
+    ``escoba_write`` (BEGIN IMMEDIATE: the write lock first thing, so no lock upgrade can fail half-way; else a
+    read snapshot) and ``escoba_wait`` (seconds SQLite may wait for the lock)."""
+    engine = create_engine(url, connect_args={"timeout": CONNECT_WAIT, "isolation_level": None})
+
+    @event.listens_for(engine, "connect")
+    def _setup(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        try:
+            # WAL mode stays with the file once set: only the first connection sets it (which takes a lock).
+            mode = cursor.execute("PRAGMA journal_mode").fetchone()
+            if mode is None or str(mode[0]).lower() != "wal":
+                mode = cursor.execute("PRAGMA journal_mode = WAL").fetchone()
+            if mode is None or str(mode[0]).lower() != "wal":
+                log.warning("the class database %s cannot use WAL mode (%s): readers may wait for writers",
+                            url.database, mode and mode[0])
+            cursor.execute("PRAGMA synchronous = NORMAL")
+            cursor.execute("PRAGMA foreign_keys = ON")
+            # No checkpoint inside a writer's turn (its fsync would hold every other writer up): the store
+            # checkpoints after its turn, once the WAL has grown (see checkpoint_if_large).
+            cursor.execute("PRAGMA wal_autocheckpoint = 0")
+            cursor.execute(f"PRAGMA journal_size_limit = {WAL_KEPT_BYTES}")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Connection) -> None:
+        # Writers take the write lock first thing (no lock upgrade that could fail half-way); readers a snapshot.
+        # SQLite waits for the lock (its busy timeout) as long as the try's share of the time allows.
+        options = connection.get_execution_options()
+        connection.exec_driver_sql(f"PRAGMA busy_timeout = {int(options.get('escoba_wait', CONNECT_WAIT) * 1000)}")
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get("escoba_write", False) else "BEGIN")
+
+    return engine
+
+
+def checkpoint_if_large(engine: Engine, database: Path) -> None:
+    """Copy the WAL into the database (a passive checkpoint: it waits for nobody and nobody waits for it) when the
+    WAL file has grown past WAL_CHECKPOINT_BYTES. Never raises: a checkpoint left undone is done by a later one."""
+    try:
+        if os.stat(str(database) + "-wal").st_size <= WAL_CHECKPOINT_BYTES:
+            return
+        with engine.connect() as connection:
+            connection.connection.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")  # type: ignore[union-attr]
+    except Exception as error:  # a busy or vanished file: the next turn tries again
+        log.debug("no checkpoint of %s now: %s", database, error)
+
+
+class WritersGate:
+    """The lock file beside one SQLite file; see the module's text."""
+
+    def __init__(self, database: Path) -> None:
+        self._path = database.with_name(database.name + GATE_SUFFIX)
+
+    @contextlib.contextmanager
+    def held(self, deadline: float) -> Iterator[None]:
+        """Hold the gate for the ``with`` block, or go on without it once ``deadline`` has passed. Each turn opens
+        the lock file anew: the lock belongs to that opening alone (not to another thread's turn, nor to a forked
+        process), and closing it lets the next writer in, even when this process is killed."""
+        gate = self._take(deadline)
+        try:
+            yield
+        finally:
+            if gate is not None:
+                with contextlib.suppress(OSError):
+                    os.close(gate)
+
+    def _take(self, deadline: float) -> int | None:
+        if not HAS_FLOCK:
+            return None
+        try:
+            gate = os.open(self._path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
+        except OSError:
+            return None
+        try:
+            fcntl.flock(gate, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return gate
+        except BlockingIOError:
+            return gate if _wait_for_lock(gate, deadline - time.monotonic()) else None
+        except OSError:
+            os.close(gate)
+            return None
+
+    def close(self) -> None:
+        """Nothing is kept open between turns; here for symmetry with the store's close."""
+
+
+def _wait_for_lock(gate: int, timeout: float) -> bool:
+    """Wait up to ``timeout`` seconds for the lock on ``gate`` (a blocking flock, in a thread: the kernel lets a
+    waiter in as soon as the lock is free, whereas a writer that looks now and then may keep missing it).
+    True: the lock is held on ``gate``. False: ``gate`` is closed (now or, by the thread, once it gets the lock)."""
+    state = {"outcome": "waiting"}
+    guard = threading.Lock()
+    done = threading.Event()
+
+    def wait() -> None:
+        try:
+            fcntl.flock(gate, fcntl.LOCK_EX)
+            outcome = "held"
+        except OSError:
+            outcome = "failed"
+        with guard:
+            if state["outcome"] == "abandoned":
+                os.close(gate)
+            else:
+                state["outcome"] = outcome
+        done.set()
+
+    threading.Thread(target=wait, name="escoba-records-gate", daemon=True).start()
+    done.wait(max(timeout, 0.0))
+    with guard:
+        if state["outcome"] == "held":
+            return True
+        if state["outcome"] == "failed":
+            os.close(gate)
+        else:
+            state["outcome"] = "abandoned"
+        return False

@@ -1,0 +1,262 @@
+"""The class store: every record of every class, in SQLite (the default) or PostgreSQL, through SQLAlchemy Core.
+
+Writing is made safe for a class of thirty kernels writing at once while the teacher's board reads:
+
+- SQLite runs in WAL mode (readers never wait for a writer, the writer never waits for readers) with
+  ``synchronous=NORMAL``: a record is in the file once :meth:`ClassStore.record` returns True and survives a
+  killed kernel or server (only a power cut or an operating system crash may lose the last moments of writing);
+- each record is one short transaction (``BEGIN IMMEDIATE`` on SQLite, so two writers never dead-lock); the
+  writers of a SQLite file take turns on a lock file beside it (:mod:`escoba_tutor.records.sqlite`); a busy
+  database is waited for (SQLite's busy timeout, set to the time left) and, when it still says it is busy, tried
+  again after a short pause, at most :data:`RECORD_BUDGET` seconds in all; then the record is given up;
+- :meth:`ClassStore.record` never raises: a record that cannot be written (a locked, full, read-only or deleted
+  database, a server gone) is logged as a warning on the logger ``escoba_tutor.records`` naming what was not
+  recorded and why, and the lesson goes on.
+
+The current class is the newest one; a record goes into the class that is current at the moment it is written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import random
+import time
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TextIO, TypeVar
+
+from sqlalchemy import Connection, Engine, create_engine, func, select
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
+
+from .board import Board, ClassInfo, read_board
+from .events import Event, RecordsError, describe
+from .export import write_csv
+from .location import locate
+from .rows import INSERT_RECORD, event_row
+from .schema import classes, ensure_schema, from_db_time, records, to_db_time
+from .sqlite import WritersGate, checkpoint_if_large, sqlite_engine
+
+log = logging.getLogger("escoba_tutor.records")
+
+RECORD_BUDGET = 1.7           # seconds one record may spend waiting for a busy database, all tries together
+PAUSE = 0.004                 # seconds at most between two tries (a random share of it)
+OPEN_BUDGET = 10.0            # seconds opening may wait (thirty kernels creating one new database at once)
+MAX_CLASS_NAME = 80
+
+T = TypeVar("T")
+
+
+def _busy(error: BaseException) -> bool:
+    """The database is busy or the connection was lost: trying again may work."""
+    if isinstance(error, IntegrityError):
+        return True  # the current class was forgotten between reading and writing: the next try sees the new one
+    if isinstance(error, OperationalError):
+        message = str(error.orig).lower()
+        if "locked" in message or "busy" in message:
+            return True
+        return bool(error.connection_invalidated)
+    return isinstance(error, DBAPIError) and error.connection_invalidated
+
+
+class ClassStore:
+    """The records of every class in one database; see the module's text. Open it with :meth:`open`."""
+
+    def __init__(self, engine: Engine, path: Path | None) -> None:
+        self._engine = engine
+        self._path = path
+        self._gate = WritersGate(path) if path is not None else None
+
+    @classmethod
+    def open(cls, url_or_path: str | os.PathLike[str] | None = None) -> ClassStore:
+        """The store at ``url_or_path`` (a path, ``sqlite:///PATH``, ``postgresql://…``; None: the default place,
+        see :mod:`escoba_tutor.records.location`), its schema created or brought up to date."""
+        where = locate(url_or_path)
+        shown = where.url.render_as_string(hide_password=True)
+        if where.path is not None:
+            try:
+                where.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise RecordsError(f"cannot make the folder of the class database {where.path}: "
+                                   f"{error.strerror or error}", code="records_cannot_open") from None
+            engine = sqlite_engine(where.url)
+        else:
+            try:
+                engine = create_engine(where.url, pool_pre_ping=True, pool_size=1, max_overflow=4,
+                                       connect_args={"connect_timeout": 10})
+            except ImportError as error:
+                raise RecordsError(f"PostgreSQL needs the psycopg driver (pip install 'escoba-tutor[postgres]'): "
+                                   f"{error}", code="records_no_driver") from None
+        store = cls(engine, None)
+        name = _default_class_name()
+        try:
+            store._retry(lambda c: ensure_schema(c, first_class_name=name), write=True, budget=OPEN_BUDGET)
+        except RecordsError as error:
+            engine.dispose()
+            raise RecordsError(f"cannot open the class database {shown}: {error}", code=error.code,
+                               **error.params) from None
+        store._path = where.path  # from now on, a file that disappears is a failure (not a new empty database)
+        store._gate = WritersGate(where.path) if where.path is not None else None
+        return store
+
+    @property
+    def url(self) -> str:
+        """The database's URL, its password hidden."""
+        return self._engine.url.render_as_string(hide_password=True)
+
+    @property
+    def engine(self) -> Engine:
+        """The SQLAlchemy engine (for tools and tests)."""
+        return self._engine
+
+    def close(self) -> None:
+        self._engine.dispose()
+        if self._gate is not None:
+            self._gate.close()
+
+    def __enter__(self) -> ClassStore:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    # -- writing -------------------------------------------------------------------------------------------------
+
+    def record(self, event: Event) -> bool:
+        """Write ``event`` into the current class: True once it is stored; False (and a warning in the log, never
+        an exception) when it could not be."""
+        try:
+            row = event_row(event)
+            self._retry(lambda c: c.execute(INSERT_RECORD, row), write=True, budget=RECORD_BUDGET)
+            if self._path is not None:
+                checkpoint_if_large(self._engine, self._path)
+            return True
+        except Exception as error:  # a record must never break a lesson
+            with contextlib.suppress(Exception):  # not even a broken log handler
+                log.warning("not recorded: %s, in %s: %s", describe(event), self.url, error)
+            return False
+
+    def start_new_class(self, name: str | None = None) -> ClassInfo:
+        """Start a new class (the old ones are kept) and make it current; ``name`` defaults to the date and time."""
+        name = _default_class_name() if name is None else _class_name(name)
+
+        def start(connection: Connection) -> ClassInfo:
+            started = to_db_time(datetime.now(timezone.utc))
+            new_id = connection.execute(classes.insert().values(name=name, started_at=started)).inserted_primary_key
+            assert new_id is not None
+            return ClassInfo(int(new_id[0]), name, from_db_time(started))
+
+        return self._retry(start, write=True, budget=OPEN_BUDGET)
+
+    def forget_class(self, class_id: int) -> None:
+        """Delete the class ``class_id`` and all its records; if it was current, a new class becomes current."""
+        def forget(connection: Connection) -> None:
+            current = connection.execute(select(func.max(classes.c.id))).scalar()
+            if not connection.execute(select(classes.c.id).where(classes.c.id == class_id)).first():
+                raise RecordsError(f"there is no class {class_id!r} to forget", code="records_no_class")
+            connection.execute(records.delete().where(records.c.class_id == class_id))
+            connection.execute(classes.delete().where(classes.c.id == class_id))
+            if class_id == current:
+                connection.execute(classes.insert().values(name=_default_class_name(),
+                                                           started_at=to_db_time(datetime.now(timezone.utc))))
+
+        if type(class_id) is not int:
+            raise RecordsError(f"a class is named by its number, not {class_id!r:.80}", code="records_no_class")
+        self._retry(forget, write=True, budget=OPEN_BUDGET)
+
+    # -- reading -------------------------------------------------------------------------------------------------
+
+    def current_class(self) -> ClassInfo:
+        """The class records go into now (the newest); one is started if the database has none."""
+        try:
+            return self._retry(_current_class, write=False, budget=OPEN_BUDGET)
+        except RecordsError as error:
+            if error.code != "records_no_class":
+                raise
+            return self.start_new_class()
+
+    def classes(self) -> list[ClassInfo]:
+        """Every class, newest first."""
+        def read(connection: Connection) -> list[ClassInfo]:
+            return [ClassInfo(row.id, row.name, from_db_time(row.started_at))
+                    for row in connection.execute(select(classes).order_by(classes.c.id.desc()))]
+
+        return self._retry(read, write=False, budget=OPEN_BUDGET)
+
+    def board(self, class_id: int | None = None) -> Board:
+        """The board of class ``class_id`` (None: the current class); see :mod:`escoba_tutor.records.board`."""
+        return self._retry(lambda c: read_board(c, _class(c, class_id)), write=False, budget=OPEN_BUDGET)
+
+    def export_csv(self, out: TextIO, class_id: int | None = None, *, bom: bool = True) -> None:
+        """Write the records of class ``class_id`` (None: the current class) to ``out`` as CSV; see
+        :mod:`escoba_tutor.records.export`."""
+        def export(connection: Connection) -> None:
+            write_csv(connection, out, _class(connection, class_id), bom=bom)
+
+        self._retry(export, write=False, budget=OPEN_BUDGET)
+
+    # -- the one way to the database -----------------------------------------------------------------------------
+
+    def _retry(self, work: Callable[[Connection], T], *, write: bool, budget: float) -> T:
+        """``work`` in one transaction, tried again while the database is busy, for at most ``budget`` seconds.
+        Every database failure comes out as a RecordsError naming it."""
+        deadline = time.monotonic() + budget
+        tries = 0
+        while True:
+            tries += 1
+            try:
+                self._check_file()
+                gate = self._gate.held(deadline) if write and self._gate is not None else contextlib.nullcontext()
+                with self._engine.connect() as connection, gate:  # the connection is ready before the turn
+                    wait = max(deadline - time.monotonic(), 0.001)
+                    connection = connection.execution_options(escoba_write=write, escoba_wait=wait)
+                    if not write and self._engine.dialect.name == "postgresql":
+                        # PostgreSQL: the board's several queries read one snapshot, as SQLite's reads do.
+                        connection = connection.execution_options(isolation_level="REPEATABLE READ")
+                    with connection.begin():
+                        return work(connection)
+            except SQLAlchemyError as error:
+                pause = random.uniform(0, PAUSE)
+                if _busy(error) and time.monotonic() + pause < deadline:
+                    time.sleep(pause)
+                    continue
+                reason = str(getattr(error, "orig", None) or error).splitlines()[0]
+                busy = f" after {tries} tries" if _busy(error) else ""
+                raise RecordsError(f"{reason}{busy}", code="records_database") from None
+
+    def _check_file(self) -> None:
+        """A SQLite file deleted (or its folder) after opening: stop, rather than write into a file that is gone."""
+        if self._path is not None and not self._path.exists():
+            raise RecordsError(f"the class database {self._path} is gone (deleted or moved)", code="records_gone")
+
+
+def _default_class_name() -> str:
+    return datetime.now().astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def _class_name(name: object) -> str:
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_CLASS_NAME \
+            or not name.strip().isprintable():
+        raise RecordsError(f"a class name is printable text of 1 to {MAX_CLASS_NAME} characters, not {name!r:.100}",
+                           code="records_bad_class_name")
+    return name.strip()
+
+
+def _current_class(connection: Connection) -> ClassInfo:
+    row = connection.execute(select(classes).order_by(classes.c.id.desc()).limit(1)).first()
+    if row is None:
+        raise RecordsError("the class database has no class (its tables were emptied by hand)",
+                           code="records_no_class")
+    return ClassInfo(row.id, row.name, from_db_time(row.started_at))
+
+
+def _class(connection: Connection, class_id: int | None) -> ClassInfo:
+    if class_id is None:
+        return _current_class(connection)
+    row = connection.execute(select(classes).where(classes.c.id == class_id)).first() \
+        if type(class_id) is int else None
+    if row is None:
+        raise RecordsError(f"there is no class {class_id!r:.80}", code="records_no_class")
+    return ClassInfo(row.id, row.name, from_db_time(row.started_at))

@@ -1,0 +1,259 @@
+"""The class board: the teacher's page (students' nicknames and what their kernels record: nickname.py).
+
+``class/board?key=K`` with the key ``escoba-tutor`` prints at start (the teacher's link). The key is compared in
+constant time; without it every address here answers 403 with a short page that says nothing about the class.
+``class/board.json`` is what the page fetches every few seconds to redraw itself (static/class_board.js),
+``class/board.csv`` the export; ``class/new`` and ``class/forget`` are POSTs with the key and the XSRF token
+(forgetting asks first). The numbers come from the records' store, read in a thread of its own.
+
+docs/class-board.md is the teacher's guide to it; docs/hostile-input.md lists the bad inputs tried.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import html
+import io
+import json
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timezone
+from pathlib import Path
+from urllib.parse import urlencode
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from tornado import web
+
+from ..widgets.i18n import Translator
+from .board_words import kind_words, level_words, mistake_words
+from .nickname import NicknameHandler, base_url_of, page_lang, short_page
+
+__all__ = ["board_handlers", "key_matches", "board_view", "KIND_PAGES"]
+
+REFRESH_S = 2.5
+#: Drill kind -> the lesson page whose drill shows it (a mistake's seed opens there, ``?seed=N``).
+KIND_PAGES = {"captures": "02-captures", "escoba_de_mano": "03-escoba", "leftover": "04-end-of-deal",
+              "escobas": "05-scoring", "game_end": "05-scoring", "setenta": "05-scoring", "points": "06-game",
+              "strategy": "08-strategy"}
+_TEMPLATES = Path(__file__).resolve().parent / "templates"
+_STATIC = Path(__file__).resolve().parent / "static"
+_jinja = Environment(loader=FileSystemLoader(str(_TEMPLATES)), autoescape=select_autoescape(["html", "j2"]),
+                     trim_blocks=True, lstrip_blocks=True)
+# The store's calls are short, blocking database work: one thread runs them, off the server's event loop.
+_DATABASE = ThreadPoolExecutor(max_workers=1, thread_name_prefix="escoba-class-board")
+
+
+def key_matches(given: str | None, key: str | None) -> bool:
+    """The teacher's key, compared in constant time (a missing or empty one never matches)."""
+    if not given or not key:
+        return False
+    return hmac.compare_digest(given.encode("utf-8", "replace"), key.encode("utf-8"))
+
+
+def _percent(part: int, whole: int, lang: str) -> str:
+    share = round(100 * part / whole) if whole else 0
+    return f"{share}\u00a0%" if lang == "es" else f"{share}%"
+
+
+def _lesson_label(_: Translator, lesson: str) -> str:
+    if lesson == "play":
+        return _("game")
+    if lesson == "index":
+        return _("start page")
+    number = lesson.split("-", 1)[0]
+    return str(int(number)) if number.isdigit() else lesson
+
+
+def _lesson_order(lesson: str) -> tuple:
+    """The start page, the lessons by number, then the rest (the game page)."""
+    number = lesson.split("-", 1)[0]
+    if lesson == "index":
+        return (0, 0, "")
+    return (1, int(number), "") if number.isdigit() else (2, 0, lesson)
+
+
+def board_view(board, classes, lang: str, base_url: str) -> dict:
+    """What the board's template shows: every number and word ready, nothing computed in the template."""
+    _ = Translator(lang)
+    kinds = sorted({kind for s in board.students for kind in s.drills}, key=lambda k: list(KIND_PAGES).index(k)
+                   if k in KIND_PAGES else 99)
+    levels = [level for level in ("random", "greedy", "expert") if level in board.games_by_level] + sorted(
+        level for level in board.games_by_level if level not in ("random", "greedy", "expert"))
+    students = []
+    for s in board.students:
+        lessons = sorted(s.lessons, key=_lesson_order)
+        drills = []
+        for kind in kinds:
+            answered, right = s.drills.get(kind, (0, 0))
+            drills.append({"answered": answered, "right": right,
+                           "share": _percent(right, answered, lang) if answered else ""})
+        games = [_("{level}: {finished} ({won} won)", level=level_words(_, level), finished=finished, won=won)
+                 for level, (finished, won) in sorted(s.games.items()) if finished]
+        students.append({"nickname": s.nickname, "lessons": ", ".join(_lesson_label(_, name) for name in lessons),
+                         "drills": drills, "games": "; ".join(games),
+                         "last_seen": s.last_seen.astimezone().strftime("%H:%M:%S") if s.last_seen else ""})
+    mistakes = []
+    for m in board.mistakes:
+        page = KIND_PAGES.get(m.kind)
+        seeds = [{"seed": seed, "href": f"{base_url}voila/render/{lang}/{page}.ipynb?seed={seed}" if page else ""}
+                 for seed in m.seeds[:30]]
+        anchor = "mistake-" + "".join(ch if ch.isalnum() else "-" for ch in f"{m.kind}-{m.code}")
+        mistakes.append({"id": anchor, "kind": kind_words(_, m.kind),
+                         "words": mistake_words(_, m.kind, m.code), "code": f"{m.kind}:{m.code}",
+                         "students": _.plural("{n} student", "{n} students", m.students),
+                         "times": _.plural("{n} time", "{n} times", m.times), "seeds": seeds})
+    games = [{"level": level_words(_, level), "finished": board.games_by_level[level][0],
+              "won": board.games_by_level[level][1], "lost": board.games_by_level[level][2]} for level in levels]
+    info = board.class_info
+    return {"class_name": info.name, "class_id": info.id,
+            "started": info.started_at.astimezone(timezone.utc).astimezone().strftime("%Y-%m-%d %H:%M"),
+            "kinds": [kind_words(_, k) for k in kinds], "students": students, "mistakes": mistakes,
+            "games": games, "classes": [{"id": c.id, "name": c.name} for c in classes]}
+
+
+class BoardMixin:
+    """The teacher's key, the store, and the board's language on every request."""
+
+    def prepare(self) -> None:
+        store = self.settings.get("escoba_class_store")
+        given = self.get_argument("key", "") if self.request.method == "GET" else self.get_body_argument("key", "")
+        if store is None:
+            raise web.HTTPError(404)
+        if not key_matches(given, self.settings.get("escoba_teacher_key")):
+            self.log_refusal(bool(given))
+            self.set_status(403)
+            self.set_header("Content-Type", "text/html; charset=utf-8")
+            self.set_header("Cache-Control", "no-store")
+            _ = Translator(page_lang(self))
+            self.finish(short_page(page_lang(self), _("This page needs the teacher's link"), "<p>" + html.escape(_(
+                "The class board opens only with the teacher's link, which escoba-tutor shows when it starts. "
+                "Open that link, or ask the teacher.")) + "</p>"))
+            return
+        self.store, self.key, self.lang = store, given, page_lang(self)
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("Referrer-Policy", "no-referrer")
+        self.set_header("X-Frame-Options", "DENY")
+
+    def _request_summary(self) -> str:
+        """The request as the server's log shows it: never with the key."""
+        return f"{self.request.method} {self.request.path} ({self.request.remote_ip})"
+
+    def log_refusal(self, given: bool) -> None:
+        log = self.settings.get("escoba_log")
+        if log is not None:
+            log.warning("refused the class board to %s: %s key", self.request.remote_ip,
+                        "a wrong" if given else "no")
+
+    def class_id(self) -> int | None:
+        text = self.get_argument("class", "")
+        return int(text) if text.isascii() and text.isdigit() and len(text) < 12 else None
+
+    async def database(self, call, *args):
+        return await asyncio.get_running_loop().run_in_executor(_DATABASE, call, *args)
+
+    def board_address(self, name: str = "board", **query) -> str:
+        query = {"key": self.key, "lang": self.lang, **{k: v for k, v in query.items() if v is not None}}
+        return f"{base_url_of(self)}class/{name}?{urlencode(query)}"
+
+    async def view(self) -> dict:
+        from ..records import RecordsError
+
+        wanted = self.class_id()
+        classes = await self.database(self.store.classes)
+        if wanted is not None and wanted not in {c.id for c in classes}:
+            wanted = None  # a class forgotten meanwhile (or never there): the current one
+        try:
+            board = await self.database(self.store.board, wanted)
+        except RecordsError as error:
+            raise web.HTTPError(503, str(error)[:200]) from None
+        return board_view(board, classes, self.lang, base_url_of(self))
+
+    def render_part(self, name: str, view: dict) -> str:
+        _ = Translator(self.lang)
+        return _jinja.get_template(name).render(_=_, v=view, lang=self.lang, key=self.key,
+                                                xsrf=self.xsrf_token.decode("ascii"), base_url=base_url_of(self),
+                                                address=self.board_address, refresh_ms=int(REFRESH_S * 1000),
+                                                other_lang="en" if self.lang == "es" else "es")
+
+
+class BoardPageHandler(BoardMixin, web.RequestHandler):
+    """``GET class/board?key=K[&lang=en][&class=N]``: the board, which then redraws itself from the JSON."""
+
+    async def get(self) -> None:
+        view = await self.view()
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(self.render_part("class_board.html.j2", {**view, "script": _STATIC.joinpath(
+            "class_board.js").read_text(encoding="utf-8")}))
+
+
+class BoardDataHandler(BoardMixin, web.RequestHandler):
+    """``GET class/board.json?key=K``: the board's live part, drawn, for the page to put in place."""
+
+    async def get(self) -> None:
+        view = await self.view()
+        self.set_header("Content-Type", "application/json; charset=utf-8")
+        self.finish(json.dumps({"class": view["class_id"], "html": self.render_part("class_board_live.html.j2",
+                                                                                     view)}))
+
+
+class BoardCsvHandler(BoardMixin, web.RequestHandler):
+    """``GET class/board.csv?key=K[&class=N]``: every record of the class, for a spreadsheet."""
+
+    async def get(self) -> None:
+        wanted = self.class_id()
+        classes = await self.database(self.store.classes)
+        chosen = next((c for c in classes if c.id == wanted), None) or await self.database(self.store.current_class)
+        out = io.StringIO()
+        await self.database(self.store.export_csv, out, chosen.id)
+        name = "".join(ch if ch.isalnum() else "-" for ch in chosen.name)[:40]
+        self.set_header("Content-Type", "text/csv; charset=utf-8")
+        self.set_header("Content-Disposition", f'attachment; filename="escoba-class-{name}.csv"')
+        self.finish(out.getvalue().encode("utf-8"))  # the store starts it with the mark that says UTF-8
+
+
+class _BoardPost(BoardMixin, web.RequestHandler):
+    def prepare(self) -> None:
+        if not self.get_cookie("_xsrf") or not self.get_body_argument("_xsrf", ""):
+            raise web.HTTPError(403, "the form's _xsrf field is missing")
+        self.check_xsrf_cookie()
+        super().prepare()
+
+    def write_error(self, status_code: int, **kwargs) -> None:
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.finish(f"{status_code}: {self._reason}\n")
+
+
+class NewClassHandler(_BoardPost):
+    """``POST class/new``: a new class becomes current; the old one is kept, named by its date."""
+
+    async def post(self) -> None:
+        await self.database(self.store.start_new_class)
+        self.redirect(self.board_address(), status=303)
+
+
+class ForgetClassHandler(_BoardPost):
+    """``POST class/forget`` with ``class=N``: asks first (a page with the class's name and a second button);
+    with ``confirm=yes`` deletes the class and its records."""
+
+    async def post(self) -> None:
+        _ = Translator(self.lang)
+        wanted = self.get_body_argument("class", "")
+        classes = await self.database(self.store.classes)
+        chosen = next((c for c in classes if str(c.id) == wanted), None)
+        if chosen is None:
+            self.redirect(self.board_address(), status=303)
+            return
+        if self.get_body_argument("confirm", "") != "yes":
+            self.set_header("Content-Type", "text/html; charset=utf-8")
+            self.finish(self.render_part("class_board_forget.html.j2", {"class_name": chosen.name,
+                                                                         "class_id": chosen.id}))
+            return
+        await self.database(self.store.forget_class, chosen.id)
+        self.redirect(self.board_address(), status=303)
+
+
+def board_handlers(base_url: str) -> list[tuple]:
+    """The class board's addresses under the server's base URL."""
+    return [(f"{base_url}class/nickname", NicknameHandler), (f"{base_url}class/board", BoardPageHandler),
+            (f"{base_url}class/board.json", BoardDataHandler), (f"{base_url}class/board.csv", BoardCsvHandler),
+            (f"{base_url}class/new", NewClassHandler), (f"{base_url}class/forget", ForgetClassHandler)]

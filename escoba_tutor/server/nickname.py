@@ -1,0 +1,197 @@
+"""Students' nicknames for the class board: the landing page's form, its cookie, and what a kernel gets.
+
+The landing page of each language carries a small form (:func:`landing_hook` adds it to the landing notebook as
+the page is rendered); :class:`NicknameHandler` checks a nickname with
+:func:`escoba_tutor.records.valid_nickname` and keeps it in a cookie of the browser (a year, HttpOnly,
+SameSite=Lax, the server's base URL as its path). :func:`class_env` is what a lesson page's kernel gets from
+that page's request (the nickname and the class database, see kernels.py); the kernel's own widgets make the
+records (widgets/class_records.py). Without a nickname nothing about the student is recorded. The teacher's
+side is class_board.py.
+"""
+
+from __future__ import annotations
+
+import html
+from urllib.parse import quote, unquote
+
+from tornado import web
+
+from ..widgets.i18n import LANGUAGES, Translator
+from .kernels import CLASS_DB_ENV, NICKNAME_ENV
+
+__all__ = ["NICKNAME_COOKIE", "read_nickname", "nickname_problem", "class_env", "nickname_form", "landing_hook",
+           "NicknameHandler", "short_page", "base_url_of", "page_lang"]
+
+NICKNAME_COOKIE = "escoba_nickname"
+NICKNAME_DAYS = 365
+
+
+def base_url_of(handler) -> str:
+    return handler.settings.get("base_url", "/") or "/"
+
+
+def page_lang(handler) -> str:
+    lang = handler.get_argument("lang", "")
+    return lang if lang in LANGUAGES else handler.settings.get("escoba_default_lang", "es")
+
+
+def _valid(text: str) -> str:
+    from ..records import valid_nickname
+
+    return valid_nickname(text)
+
+
+def read_nickname(handler) -> str | None:
+    """The nickname this browser gave, checked again (a cookie can be made up by anyone); None without one."""
+    raw = handler.get_cookie(NICKNAME_COOKIE)
+    if not raw or len(raw) > 400:
+        return None
+    try:
+        return _valid(unquote(raw, errors="strict"))
+    except Exception:  # noqa: BLE001 - a bad cookie is no nickname: nothing is recorded for it
+        return None
+
+
+def nickname_problem(_: Translator, code: str) -> str:
+    """Why a text is not a nickname (the code of the records' NicknameError), in the student's language."""
+    if code == "nickname_empty":
+        return _("The nickname is empty: write one, or leave the course without one.")
+    if code == "nickname_too_long":
+        from ..records.events import MAX_NICKNAME
+
+        return _("The nickname is too long: at most {count} characters.", count=MAX_NICKNAME)
+    return _("A nickname may have only letters, digits, spaces and the signs - _ . (no other signs or emoji).")
+
+
+def class_env(handler) -> dict[str, str]:
+    """What a lesson page's kernel gets for the class records: the page's nickname and the class database; empty
+    (nothing recorded) without a nickname, or with the class board off."""
+    if handler.settings.get("escoba_class_store") is None:
+        return {}
+    nickname = read_nickname(handler)
+    if not nickname:
+        return {}
+    database = handler.settings.get("escoba_class_db")  # "": the records' default place, as the server's
+    return {NICKNAME_ENV: nickname, **({CLASS_DB_ENV: database} if database else {})}
+
+
+def nickname_form(handler, lang: str, problem: str | None = None, typed: str = "") -> str:
+    """The landing page's nickname section (HTML, every value escaped)."""
+    _ = Translator(lang)
+    nickname = read_nickname(handler)
+    action = html.escape(base_url_of(handler) + "class/nickname")
+    hidden = (f'<input type="hidden" name="_xsrf" value="{html.escape(handler.xsrf_token.decode("ascii"))}">'
+              f'<input type="hidden" name="lang" value="{lang}">')
+    recorded = _("With a nickname, your teacher sees on the class board which lessons you open, your answers "
+                 "to the exercises (right or which mistake) and your games against the computer, with the time. "
+                 "Use a nickname, not your real name. Without a nickname nothing about you is recorded.")
+    title = _("Your nickname for the class")
+    parts = [f'<section class="escoba-nickname" aria-labelledby="escoba-nickname-title" lang="{lang}">',
+             f'<h2 id="escoba-nickname-title">{html.escape(title)}</h2>',
+             f"<p>{html.escape(recorded)}</p>"]
+    if problem:
+        parts.append(f'<p class="escoba-nickname-problem" role="alert">{html.escape(problem)}</p>')
+    if nickname and not problem:
+        mark = "\0"  # the nickname goes in after escaping, in bold
+        parts.append("<p>" + html.escape(_("Your nickname: {nickname}.", nickname=mark)).replace(
+            mark, f'<strong class="escoba-nickname-now">{html.escape(nickname)}</strong>') + "</p>")
+    value = typed if problem else (nickname or "")
+    label = _("Change the nickname") if nickname and not problem else _("Nickname (optional)")
+    save, forget = _("Save the nickname"), _("Forget my nickname")
+    parts.append(f'<form method="post" action="{action}" class="escoba-nickname-form">{hidden}'
+                 f'<label for="escoba-nickname-input">{html.escape(label)}</label> '
+                 f'<input id="escoba-nickname-input" name="nickname" type="text" maxlength="60" '
+                 f'autocomplete="off" spellcheck="false" value="{html.escape(value)}"> '
+                 f'<button type="submit" name="action" value="save">{html.escape(save)}</button>')
+    if nickname:
+        parts.append(f' <button type="submit" name="action" value="forget">{html.escape(forget)}</button>')
+    parts.append("</form></section>")
+    return "".join(parts)
+
+
+_FORM_CSS = """<style>
+.escoba-nickname{border:2px solid #0b57d0;border-radius:8px;padding:.75rem 1rem;margin:1rem 0;max-width:48rem}
+.escoba-nickname h2{margin-top:0}
+.escoba-nickname input{font-size:1em;padding:.3rem .5rem;border:2px solid #555;border-radius:4px}
+.escoba-nickname button{font-size:1em;padding:.3rem .8rem;border:2px solid #0b57d0;border-radius:4px;
+  background:#fff;color:#0b57d0;cursor:pointer}
+.escoba-nickname button[value=save]{background:#0b57d0;color:#fff}
+.escoba-nickname :focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
+.escoba-nickname-problem{color:#a50e0e;font-weight:bold}
+</style>"""
+
+
+def landing_hook(previous=None):
+    """Voilà's ``prelaunch_hook`` for a page: on a landing page (``<lang>/index.ipynb``) with the class board
+    on, the nickname form as a cell after the first one (raw HTML, written by the server)."""
+
+    def hook(handler, notebook, cwd):
+        if previous is not None:
+            notebook = previous(handler, notebook=notebook, cwd=cwd) or notebook
+        if handler.settings.get("escoba_class_store") is None:
+            return notebook
+        for cell in notebook.cells:  # only the server's own cell is written unsanitized (index.html.j2)
+            cell.get("metadata", {}).pop("escoba_server_html", None)
+        path = handler.request.path
+        for lang in LANGUAGES:
+            if path.endswith(f"/render/{lang}/index.ipynb"):
+                from nbformat.v4 import new_raw_cell
+
+                cell = new_raw_cell(_FORM_CSS + nickname_form(handler, lang),
+                                    metadata={"raw_mimetype": "text/html", "escoba_server_html": True})
+                notebook.cells.insert(min(1, len(notebook.cells)), cell)
+        return notebook
+
+    return hook
+
+
+class NicknameHandler(web.RequestHandler):
+    """``POST class/nickname``: ``nickname`` and ``action`` (``save`` or ``forget``), with the XSRF token."""
+
+    def check_xsrf_cookie(self) -> None:
+        if not self.get_cookie("_xsrf") or not self.get_body_argument("_xsrf", ""):
+            raise web.HTTPError(403, "the form's _xsrf field is missing")
+        super().check_xsrf_cookie()
+
+    def write_error(self, status_code: int, **kwargs) -> None:
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.finish(f"{status_code}: {self._reason}\n")
+
+    def post(self) -> None:
+        self.check_xsrf_cookie()
+        if self.settings.get("escoba_class_store") is None:
+            raise web.HTTPError(404)
+        lang = page_lang(self)
+        landing = base_url_of(self) + f"voila/render/{lang}/index.ipynb"
+        path = base_url_of(self)
+        if self.get_body_argument("action", "save") == "forget":
+            self.clear_cookie(NICKNAME_COOKIE, path=path)
+            self.redirect(landing, status=303)
+            return
+        typed = self.get_body_argument("nickname", "")[:400]
+        try:
+            nickname = _valid(typed)
+        except Exception as error:  # noqa: BLE001 - NicknameError (or anything else): said in words, nothing kept
+            _ = Translator(lang)
+            problem = nickname_problem(_, getattr(error, "code", ""))
+            self.set_status(400)
+            self.set_header("Content-Type", "text/html; charset=utf-8")
+            self.set_header("Cache-Control", "no-store")
+            back, words = html.escape(landing), html.escape(_("Back to the course"))
+            self.finish(short_page(lang, _("The nickname was not saved"),
+                              _FORM_CSS + nickname_form(self, lang, problem, typed)
+                              + f'<p><a href="{back}">{words}</a></p>'))
+            return
+        self.set_cookie(NICKNAME_COOKIE, quote(nickname, safe=""), expires_days=NICKNAME_DAYS, httponly=True,
+                        samesite="Lax", path=path)
+        self.redirect(landing, status=303)
+
+
+def short_page(lang: str, title: str, body: str) -> str:
+    """A small page of the server's own (a refused nickname, the board's refusal)."""
+    return (f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{html.escape(title)}</title><style>body{{font-family:system-ui,sans-serif;font-size:1.2rem;"
+            "line-height:1.5;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}"
+            "a{color:#0b57d0}a:focus-visible{outline:3px solid #0b57d0;outline-offset:3px}</style></head>"
+            f"<body><main><h1>{html.escape(title)}</h1>{body}</main></body></html>")

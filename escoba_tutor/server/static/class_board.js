@@ -1,0 +1,64 @@
+// The class board redraws itself: every few seconds it fetches its live part (drawn and escaped by the server)
+// and puts it in place, keeping the scroll position, the mistakes that are open and the focus. It pauses
+// while the tab is hidden and starts again, at once, when it is shown.
+(() => {
+  const live = document.getElementById("board-live");
+  const status = document.getElementById("board-status");
+  const every = Number(live.dataset.every) || 2500;
+  let timer = null;
+  let busy = false;
+  let drawn = null;
+
+  function say(text) {
+    if (status.textContent !== text) status.textContent = text;
+  }
+
+  function redraw(markup) {
+    const open = [...live.querySelectorAll("details[open]")].map((d) => d.id);
+    const active = document.activeElement;
+    const focused = active && live.contains(active) ? active.id : "";
+    const x = window.scrollX, y = window.scrollY;
+    live.innerHTML = markup;
+    for (const id of open) {
+      const details = document.getElementById(id);
+      if (details) details.open = true;
+    }
+    if (focused) document.getElementById(focused)?.focus({preventScroll: true});
+    window.scrollTo(x, y);
+  }
+
+  async function refresh() {
+    timer = null;
+    if (document.hidden || busy) return;
+    busy = true;
+    try {
+      const answer = await fetch(live.dataset.source, {cache: "no-store", credentials: "same-origin"});
+      if (!answer.ok) throw new Error(String(answer.status));
+      const data = await answer.json();
+      if (data.html !== drawn) {
+        drawn = data.html;
+        redraw(data.html);
+      }
+      say(live.dataset.updated.replace("{time}", new Date().toLocaleTimeString(document.documentElement.lang, {hour12: false})));
+    } catch (error) {
+      say(live.dataset.failed);
+    }
+    busy = false;
+    schedule();
+  }
+
+  function schedule() {
+    if (timer === null && !document.hidden) timer = setTimeout(refresh, every);
+  }
+
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden) {
+      clearTimeout(timer);
+      timer = null;
+      say(live.dataset.paused);
+    } else if (timer === null && !busy) {
+      refresh();
+    }
+  });
+  schedule();
+})();

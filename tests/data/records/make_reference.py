@@ -1,0 +1,83 @@
+"""Write the reference class database of the current schema version: tests/data/records/v<N>/class.sqlite3 and,
+beside it, board.json, the board it must show.
+
+Run once per schema version (``python tests/data/records/make_reference.py``) and commit both files; never
+change them afterwards. tests/test_records_schema.py opens every reference database with the current code, which
+migrates it, and checks that its board is still the one written here.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from escoba_tutor.records import (
+    SCHEMA_VERSION,
+    ClassStore,
+    DealFinished,
+    DrillAnswer,
+    GameFinished,
+    LessonOpened,
+)
+from escoba_tutor.records.board import Board
+
+HERE = Path(__file__).resolve().parent
+T0 = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+
+
+def at(minutes: int) -> datetime:
+    return T0 + timedelta(minutes=minutes)
+
+
+EVENTS = [
+    LessonOpened("Íñigo", "01-cards", "es", at=at(1)),
+    DrillAnswer("Íñigo", "captures", 9_007_199_254_740_991, False, "missed_15", lesson="02-captures", at=at(2)),
+    DrillAnswer("íñigo", "captures", 12, True, None, at=at(3)),
+    DealFinished("Zoë", "easy", 40, 6, 5, 1, 2, at=at(4)),
+    GameFinished("Zoë", "easy", 40, 21, 17, True, at=at(5)),
+    GameFinished("Zoë", "expert", 41, 15, 21, False, at=at(6)),
+    GameFinished("Ana", "expert", 42, 21, 21, None, at=at(7)),
+    DrillAnswer("Ana", "setenta", 7, False, "wrong_primera", at=at(8)),
+]
+
+
+def board_as_json(board: Board) -> dict:
+    return {
+        "class": {"name": board.class_info.name, "started_at": board.class_info.started_at.isoformat()},
+        "students": [{"nickname": s.nickname, "lessons": s.lessons, "drills": s.drills, "games": s.games,
+                      "last_seen": s.last_seen.isoformat()} for s in board.students],
+        "mistakes": [{"kind": m.kind, "code": m.code, "students": m.students, "times": m.times, "seeds": m.seeds}
+                     for m in board.mistakes],
+        "games_by_level": board.games_by_level,
+    }
+
+
+def main() -> None:
+    folder = HERE / f"v{SCHEMA_VERSION}"
+    if folder.exists() and "--overwrite" not in sys.argv:
+        sys.exit(f"{folder} exists: reference data is never rewritten")
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    with ClassStore.open(folder / "class.sqlite3") as store:
+        first = store.current_class()
+        old = store.start_new_class("Older class")
+        assert store.record(LessonOpened("Old student", "01-cards", "en", at=at(-60 * 24)))
+        store.start_new_class("3B Tuesday")
+        for event in EVENTS:
+            assert store.record(event), event
+        store.forget_class(first.id)
+        board = store.board()
+        classes = [{"id": c.id, "name": c.name} for c in store.classes()]
+        old_board = store.board(old.id)
+    (folder / "class.sqlite3-writers.lock").unlink(missing_ok=True)
+    expected = {"schema_version": SCHEMA_VERSION, "classes": classes, "board": board_as_json(board),
+                "older_board": board_as_json(old_board)}
+    (folder / "board.json").write_text(json.dumps(expected, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {folder}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,464 @@
+"""The class board's server side (escoba_tutor/server/class_board.py and nickname.py), against one real
+``escoba-tutor`` server with a class database of its own: the teacher's key, the nickname form and its cookie,
+a kernel that records for the page's nickname and only then, the board's page, JSON, CSV, a new class and
+forgetting one. And the pieces without a server: the board's words for every mistake code, its escaping, the
+catalogs.
+
+The browser test (three students, the teacher's page live) is tests/browser/test_class_board_browser.py.
+"""
+
+from __future__ import annotations
+
+import ast
+import html
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from datetime import datetime, timezone
+from http.cookiejar import CookieJar
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from escoba_test_helpers import TutorServer
+
+from escoba_tutor.records import Board, ClassInfo, ClassStore, DrillAnswer, MistakeRow, StudentRow
+from escoba_tutor.server import board_words
+from escoba_tutor.server.class_board import KIND_PAGES, board_view, key_matches
+from escoba_tutor.server.nickname import NICKNAME_COOKIE
+from escoba_tutor.widgets.class_records import MISTAKE_CODES, drill_outcome
+from escoba_tutor.widgets.i18n import LOCALE_DIR, Translator, extract
+
+ROOT = Path(__file__).resolve().parents[1]
+KEYS: dict[str, str] = {}  # server address -> the teacher's key
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+class Browser:
+    """A browser's cookies and requests, as urllib makes them (no redirect is followed: the tests look at it)."""
+
+    def __init__(self, base: str) -> None:
+        self.base, self.jar = base, CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), NoRedirect)
+
+    def request(self, path: str, form: dict | None = None, timeout: float = 120):
+        data = urllib.parse.urlencode(form).encode() if form is not None else None
+        try:
+            answer = self.opener.open(urllib.request.Request(self.base + path, data=data), timeout=timeout)
+        except urllib.error.HTTPError as error:
+            answer = error
+        body = answer.read().decode("utf-8", "replace")
+        return answer.status, answer.headers, body
+
+    def cookie(self, name: str) -> str | None:
+        return next((c.value for c in self.jar if c.name == name), None)
+
+    def xsrf(self) -> str:
+        """The ``_xsrf`` cookie's token, which a page's forms send back (the landing page or the board sets it;
+        the board is the quicker of the two: it starts no kernel)."""
+        if self.cookie("_xsrf") is None:
+            self.request(f"class/board?key={KEYS[self.base]}")
+        return self.cookie("_xsrf")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("class-board")
+    database = folder / "class.sqlite3"
+    server = TutorServer(folder / "server.log", "--class-db", str(database), "--cull-idle", "2")
+    try:
+        server.wait()
+        deadline = time.monotonic() + 30
+        while "key=" not in server.log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        server.key = re.search(r"class/board\?key=([A-Za-z0-9_-]+)", server.log.read_text()).group(1)
+        server.database = database
+        KEYS[server.url] = server.key
+        yield server
+    finally:
+        server.stop()
+
+
+def store_of(server) -> ClassStore:
+    return ClassStore.open(server.database)
+
+
+def landing(browser: Browser, lang: str = "es") -> str:
+    """The landing page (it starts a kernel, which runs the page's cells and records the page opened)."""
+    status, _headers, body = browser.request(f"voila/render/{lang}/index.ipynb")
+    if status == 302:  # the first visit gets the browser's cookie, then comes back
+        status, _headers, body = browser.request(f"voila/render/{lang}/index.ipynb")
+    assert status == 200, body[:300]
+    return body
+
+
+# ------------------------------------------------------------------------------------------------ the key
+def test_the_key_is_long_random_and_compared_whole(server):
+    assert len(server.key) >= 40
+    assert key_matches(server.key, server.key)
+    assert not key_matches(server.key[:-1], server.key)
+    assert not key_matches("", server.key) and not key_matches(None, server.key)
+    assert not key_matches("anything", "")
+
+
+@pytest.mark.parametrize("address", ["class/board", "class/board?key=", "class/board?key=wrong",
+                                     "class/board.json?key=wrong", "class/board.csv", "class/board?key=%00%ff"])
+def test_without_the_key_the_board_says_nothing_about_the_class(server, address):
+    store = store_of(server)
+    name = store.current_class().name
+    store.close()
+    status, headers, body = Browser(server.url).request(address)
+    if "%00" in address:  # not even text: refused before the key is looked at
+        assert status == 400 and name not in body
+        return
+    assert status == 403
+    assert "teacher's link" in body or "enlace del profesor" in body
+    assert name not in body and "class/board.json" not in body
+    assert "no-store" in headers.get("Cache-Control", "")
+
+
+def test_a_wrong_key_is_refused_in_english_when_asked(server):
+    status, _headers, body = Browser(server.url).request("class/board?key=wrong&lang=en")
+    assert status == 403 and "The class board opens only with the teacher's link" in html.unescape(body)
+    assert server.key not in body
+
+
+def test_the_posts_need_the_key_and_the_xsrf_token(server):
+    browser = Browser(server.url)
+    token = browser.xsrf()
+    before = len(store_of(server).classes())
+    assert browser.request("class/new", {"_xsrf": token, "key": "wrong"})[0] == 403
+    assert browser.request("class/new", {"key": server.key})[0] == 403  # no _xsrf
+    assert browser.request("class/forget", {"_xsrf": token, "key": "", "class": "1", "confirm": "yes"})[0] == 403
+    assert len(store_of(server).classes()) == before
+
+
+def test_the_key_never_reaches_the_log(server):
+    Browser(server.url).request(f"class/board?key={server.key}")
+    log = server.log.read_text()
+    assert log.count(server.key) == 1  # the teacher's link printed at start, and nothing else
+
+
+# -------------------------------------------------------------------------------------------- nicknames
+def test_the_landing_page_asks_for_a_nickname_and_says_what_is_recorded(server):
+    browser = Browser(server.url)
+    page = landing(browser, "es")
+    assert 'class="escoba-nickname"' in page and "Tu apodo para la clase" in page
+    assert "Sin apodo no se guarda nada sobre ti" in page and "no tu nombre real" in page
+    assert 'name="_xsrf"' in page and 'action="/class/nickname"' in page
+    page = landing(browser, "en")
+    assert "Your nickname for the class" in page and "Without a nickname nothing about you is recorded" in page
+    assert server.key not in page
+
+
+def test_a_nickname_is_kept_in_a_long_lived_httponly_cookie(server):
+    browser = Browser(server.url)
+    status, headers, _body = browser.request("class/nickname", {"_xsrf": browser.xsrf(), "nickname": " Lucía 2 ",
+                                                                "lang": "en"})
+    assert status == 303 and headers["Location"] == "/voila/render/en/index.ipynb"
+    cookie = headers["Set-Cookie"]
+    assert cookie.startswith(f"{NICKNAME_COOKIE}=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert "Path=/" in cookie
+    expires = datetime.strptime(re.search(r"expires=([^;]+)", cookie).group(1), "%a, %d %b %Y %H:%M:%S GMT")
+    assert (expires.replace(tzinfo=timezone.utc) - datetime.now(timezone.utc)).days >= 360
+    assert urllib.parse.unquote(browser.cookie(NICKNAME_COOKIE)) == "Lucía 2"
+    page = landing(browser, "en")
+    assert "Your nickname: <strong class=\"escoba-nickname-now\">Lucía 2</strong>." in page
+    assert "Forget my nickname" in page
+    status, headers, _body = browser.request("class/nickname", {"_xsrf": browser.xsrf(), "action": "forget",
+                                                                "lang": "en"})
+    assert status == 303 and browser.cookie(NICKNAME_COOKIE) is None
+
+
+@pytest.mark.parametrize("typed, lang, said", [
+    ("<script>", "es", "Un apodo solo puede tener letras, cifras, espacios"),
+    ("<script>alert(1)</script>", "en", "The nickname is too long"),
+    ("", "es", "El apodo está vacío"),
+    ("x" * 25, "en", "The nickname is too long: at most 24 characters."),
+    ("Ana 😀", "en", "A nickname may have only letters, digits, spaces"),
+    ("Ana\u202eevil", "en", "A nickname may have only letters, digits, spaces"),
+])
+def test_a_bad_nickname_is_refused_in_words_and_nothing_is_kept(server, typed, lang, said):
+    browser = Browser(server.url)
+    status, headers, body = browser.request("class/nickname", {"_xsrf": browser.xsrf(), "nickname": typed,
+                                                               "lang": lang})
+    assert status == 400 and said in body
+    assert "Set-Cookie" not in headers or NICKNAME_COOKIE not in headers["Set-Cookie"]
+    assert browser.cookie(NICKNAME_COOKIE) is None
+    assert "<script>" not in body  # shown as text in the field, escaped
+    if typed.startswith("<script>"):
+        assert f'value="{html.escape(typed)}"' in body
+
+
+def test_the_nickname_form_needs_the_xsrf_token(server):
+    browser = Browser(server.url)
+    status, _headers, _body = browser.request("class/nickname", {"nickname": "Ana"})
+    assert status == 403 and browser.cookie(NICKNAME_COOKIE) is None
+
+
+def test_a_made_up_cookie_is_no_nickname(server):
+    """A browser can send any cookie: one that is no valid nickname records nothing."""
+    browser = Browser(server.url)
+    browser.xsrf()
+    from http.cookiejar import Cookie
+
+    host = urllib.parse.urlparse(server.url).hostname
+    browser.jar.set_cookie(Cookie(0, NICKNAME_COOKIE, urllib.parse.quote("<b>x</b>"), None, False, host, False,
+                                  False, "/", True, False, None, False, None, None, {}))
+    page = landing(browser, "en")
+    assert "Your nickname:" not in page
+    store = store_of(server)
+    assert "<b>x</b>" not in [s.nickname for s in store.board().students]
+    store.close()
+
+
+# ------------------------------------------------------------------------------ kernels record for the page
+def test_a_page_with_a_nickname_records_and_one_without_does_not(server):
+    store = store_of(server)
+    store.start_new_class("kernels")
+    with_name, without = Browser(server.url), Browser(server.url)
+    with_name.request("class/nickname", {"_xsrf": with_name.xsrf(), "nickname": "Kernel Kim", "lang": "es"})
+    landing(with_name, "es")
+    landing(without, "en")
+    deadline = time.monotonic() + 20
+    while not store.board().students and time.monotonic() < deadline:
+        time.sleep(0.3)
+    students = store.board().students
+    assert [s.nickname for s in students] == ["Kernel Kim"]
+    assert students[0].lessons == ["index"]
+    store.close()
+
+
+def test_without_class_db_the_server_and_its_kernels_use_the_records_default(tmp_path, monkeypatch):
+    """No ``--class-db``: the records' own choice (here ``ESCOBA_TUTOR_CLASS_DB``), for the server and its kernels."""
+    database = tmp_path / "default.sqlite3"
+    monkeypatch.setenv("ESCOBA_TUTOR_CLASS_DB", str(database))
+    server = TutorServer(tmp_path / "server.log")
+    try:
+        server.wait()
+        deadline = time.monotonic() + 30
+        while "key=" not in server.log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        KEYS[server.url] = re.search(r"class/board\?key=([A-Za-z0-9_-]+)", server.log.read_text()).group(1)
+        browser = Browser(server.url)
+        browser.request("class/nickname", {"_xsrf": browser.xsrf(), "nickname": "Dora", "lang": "es"})
+        landing(browser, "es")
+        store = ClassStore.open(database)
+        deadline = time.monotonic() + 20
+        while not store.board().students and time.monotonic() < deadline:
+            time.sleep(0.3)
+        assert [s.nickname for s in store.board().students] == ["Dora"]
+        store.close()
+    finally:
+        server.stop()
+
+
+def test_under_a_url_prefix_the_cookie_and_the_board_stay_under_it(tmp_path):
+    """A JupyterHub serves each student's server under ``/user/NAME/``: the cookie's path is that prefix."""
+    server = TutorServer(tmp_path / "server.log", "--base-url", "/hub/user/ana/", "--class-db",
+                         str(tmp_path / "class.sqlite3"))
+    try:
+        server.wait()
+        deadline = time.monotonic() + 30
+        while "key=" not in server.log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        link = re.search(r"(http://\S+)/class/board\?key=([A-Za-z0-9_-]+)", server.log.read_text())
+        assert link.group(1) + "/" == server.url  # the teacher's link is under the prefix
+        KEYS[server.url] = link.group(2)
+        browser = Browser(server.url)
+        status, headers, _body = browser.request("class/nickname", {"_xsrf": browser.xsrf(), "nickname": "Ana"})
+        assert status == 303 and headers["Location"] == "/hub/user/ana/voila/render/es/index.ipynb"
+        assert "Path=/hub/user/ana/" in headers["Set-Cookie"]
+        assert "action=\"/hub/user/ana/class/nickname\"" in landing(browser, "es")
+    finally:
+        server.stop()
+
+
+# ------------------------------------------------------------------------------------------ the board
+def test_the_board_shows_the_class_and_its_numbers(server):
+    store = store_of(server)
+    info = store.start_new_class("numbers")
+    for correct, mistake, seed in ((True, None, 3), (False, "figure_face_value", 4), (False, "figure_face_value", 5)):
+        assert store.record(DrillAnswer("Ana", kind="captures", seed=seed, correct=correct, mistake=mistake))
+    store.record(DrillAnswer("Bea", kind="captures", seed=4, correct=False, mistake="figure_face_value"))
+    store.close()
+    browser = Browser(server.url)
+    status, headers, page = browser.request(f"class/board?key={server.key}&lang=es")
+    assert status == 200 and "Panel de la clase: numbers" in page
+    assert headers["Referrer-Policy"] == "no-referrer"
+    assert "Contar una figura por su número (la sota como 10 y no como 8)" in page
+    assert "2 alumnos" in page and "3 veces" in page
+    assert f'href="/voila/render/es/{KIND_PAGES["captures"]}.ipynb?seed=4"' in page
+    assert re.search(r'<th scope="row" class="nickname">Ana</th>\s*<td></td>\s*<td class="number">3 '
+                     r'<span class="share">\(33\xa0%\)</span>', page)
+    status, headers, data = browser.request(f"class/board.json?key={server.key}&lang=en&class={info.id}")
+    assert status == 200 and headers["Content-Type"].startswith("application/json")
+    live = json.loads(data)
+    assert live["class"] == info.id and "Counting a face card at its printed number" in live["html"]
+    assert "<html" not in live["html"]
+
+
+def test_the_csv_export_is_a_spreadsheet_file(server):
+    store = store_of(server)
+    info = store.start_new_class("csv")
+    assert store.record(DrillAnswer("-Cmd", kind="captures", seed=1, correct=True, mistake=None))
+    store.close()
+    status, headers, body = Browser(server.url).request(f"class/board.csv?key={server.key}&class={info.id}")
+    assert status == 200 and headers["Content-Type"].startswith("text/csv")
+    assert "attachment" in headers["Content-Disposition"] and ".csv" in headers["Content-Disposition"]
+    assert body.startswith("\ufeffclass,") and not body.startswith("\ufeff\ufeff")
+    lines = body[1:].splitlines()
+    assert len(lines) == 2 and "'-Cmd" in lines[1]
+
+
+def test_a_new_class_keeps_the_old_one_and_forgetting_asks_first(server):
+    store = store_of(server)
+    old = store.start_new_class("old one")
+    store.record(DrillAnswer("Ana", kind="captures", seed=1, correct=True, mistake=None))
+    browser = Browser(server.url)
+    token = browser.xsrf()
+    status, headers, _body = browser.request("class/new", {"_xsrf": token, "key": server.key, "lang": "en"})
+    assert status == 303 and headers["Location"].startswith("/class/board?key=")
+    classes = store.classes()
+    assert classes[0].id != old.id and old.id in [c.id for c in classes]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)?.*", classes[0].name)
+    status, _headers, page = browser.request(f"class/board?key={server.key}&class={old.id}&lang=en")
+    assert "Class board: old one" in page and f'<option value="{old.id}" selected>old one</option>' in page
+    status, _headers, page = browser.request("class/forget", {"_xsrf": token, "key": server.key,
+                                                              "class": str(old.id), "lang": "en"})
+    assert status == 200 and "Forget this class?" in page and "«old one»" in page
+    assert old.id in [c.id for c in store.classes()]
+    status, _headers, _page = browser.request("class/forget", {"_xsrf": token, "key": server.key,
+                                                               "class": str(old.id), "confirm": "yes"})
+    assert status == 303 and old.id not in [c.id for c in store.classes()]
+    store.close()
+
+
+# ----------------------------------------------------------------------------------- a kernel's own records
+GAME = """
+import random, sys
+from escoba_tutor.widgets.game_table import GameTable
+
+table = GameTable(players=2, seed=5, delay=0, level="greedy")
+session, rng = table.session, random.Random(1)
+while session.phase != "game_over":
+    if session.phase == "deal_over":
+        session.next_deal()
+    else:
+        session.play(rng.choice(session.game.legal_moves()))
+print(len(session.game.deals), session.game.winner)
+"""
+
+
+def test_a_game_against_the_computer_records_each_deal_and_the_game(tmp_path):
+    """A kernel as the server starts it (nickname and database in its environment) plays a whole game."""
+    database = tmp_path / "class.sqlite3"
+    env = {**os.environ, "ESCOBA_TUTOR_NICKNAME": "Gus", "ESCOBA_TUTOR_CLASS_DB": str(database)}
+    done = subprocess.run([sys.executable, "-c", GAME], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    deals, winner = (int(word) for word in done.stdout.split())
+    store = ClassStore.open(database)
+    board = store.board()
+    out = io.StringIO()
+    store.export_csv(out)
+    store.close()
+    assert board.games_by_level == {"greedy": (1, int(winner == 0), int(winner != 0))}
+    assert [(s.nickname, s.games) for s in board.students] == [("Gus", {"greedy": (1, int(winner == 0))})]
+    events = [line.split(",")[4] for line in out.getvalue().splitlines()[1:]]
+    assert events.count("deal") == deals and events.count("game") == 1
+
+
+def test_without_a_nickname_a_kernel_records_nothing(tmp_path):
+    database = tmp_path / "class.sqlite3"
+    env = {**os.environ, "ESCOBA_TUTOR_NICKNAME": "", "ESCOBA_TUTOR_CLASS_DB": str(database)}
+    done = subprocess.run([sys.executable, "-c", GAME], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert not database.exists()
+
+
+# ------------------------------------------------------------------------------------- without a server
+def _board(nickname: str) -> Board:
+    now = datetime.now(timezone.utc)
+    return Board(class_info=ClassInfo(1, "<i>class</i>", now),
+                 students=[StudentRow(nickname, ["02-captures", "index", "play"], {"captures": (2, 1)},
+                                      {"random": (1, 1)}, now)],
+                 mistakes=[MistakeRow("captures", "wrong_sum", 1, 1, [7])], games_by_level={"random": (1, 1, 0)})
+
+
+def test_a_nickname_and_a_class_name_show_as_text():
+    """The store refuses such nicknames; the board escapes whatever it is given all the same."""
+    from escoba_tutor.server.class_board import _jinja
+
+    view = board_view(_board("<script>alert(1)</script>"), [], "en", "/")
+    page = _jinja.get_template("class_board_live.html.j2").render(_=Translator("en"), v=view, lang="en")
+    assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "start page, 2, game" in page and "easy: 1 (1 won)" in page
+
+
+def test_every_mistake_a_drill_records_has_words_in_both_languages():
+    for kind, codes in MISTAKE_CODES.items():
+        assert kind in board_words.KIND_WORDS and kind in KIND_PAGES
+        for code in codes:
+            assert code == "unanswered" or (kind, code) in board_words.MISTAKE_WORDS, (kind, code)
+    for lang in ("es", "en"):
+        _ = Translator(lang)
+        words = {board_words.mistake_words(_, kind, code) for kind, codes in MISTAKE_CODES.items() for code in codes}
+        assert all(w and "_" not in w for w in words)
+
+
+def test_drill_checks_become_one_outcome_each():
+    from escoba_tutor.drills import make_drill
+
+    drill = make_drill("captures", 2)
+    assert drill_outcome("captures", drill.check([sorted(c) for c in drill.answer])) == (True, None)
+    if drill.answer:
+        assert drill_outcome("captures", drill.check([])) == (False, "missed_capture")
+    setenta = make_drill("setenta", 3)
+    blank = [{"state": "blank", "text": "", "check": None} for _pile in setenta.piles]
+    assert drill_outcome("setenta", blank) is None  # nothing answered: not an answer
+    strategy = make_drill("strategy", 8)
+    assert drill_outcome("strategy", "unanswered") is None
+    assert drill_outcome("strategy", strategy.check(strategy.ranking[0].move)) == (True, None)
+    assert drill_outcome("strategy", strategy.check(strategy.ranking[-1].move)) == (False, "costly")
+
+
+def _template_ids() -> set[str]:
+    found = set()
+    for template in (ROOT / "escoba_tutor" / "server" / "templates").glob("class_board*.j2"):
+        text = template.read_text(encoding="utf-8")
+        found |= set(re.findall(r'''_\(\s*"((?:[^"\\]|\\.)*)"''', text))
+        found |= set(re.findall(r"""_\(\s*'((?:[^'\\]|\\.)*)'""", text))
+    return found
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_board_s_words_are_in_the_server_catalog(lang):
+    server_dir = ROOT / "escoba_tutor" / "server"
+    used = {m for f in ("class_board.py", "nickname.py", "board_words.py", "handlers.py")
+            for m, _ in extract(server_dir / f)}
+    used |= _template_ids()
+    # handlers.py passes some texts on to be translated (notice_page's title, its link's words): every string
+    # constant in it counts as used
+    tree = ast.parse((server_dir / "handlers.py").read_text(encoding="utf-8"))
+    titles = {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+    with (LOCALE_DIR / lang / "LC_MESSAGES" / "server.po").open("rb") as handle:
+        catalog = {m.id: m for m in read_po(handle, locale=lang) if m.id}
+    assert not used - set(catalog), sorted(map(str, used - set(catalog)))
+    assert not set(catalog) - used - titles, sorted(map(str, set(catalog) - used - titles))
+    for key, message in catalog.items():
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(forms) and not message.fuzzy, key
+        wanted = set(re.findall(r"\{(\w*)\}", key if isinstance(key, str) else key[0]))
+        for form in forms:
+            assert wanted - {"n"} <= set(re.findall(r"\{(\w*)\}", form)), (key, form)

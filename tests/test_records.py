@@ -1,0 +1,498 @@
+"""The class records store: events in, the board's numbers, classes, CSV, nicknames, bad places.
+
+Every test that takes the ``store`` fixture runs twice: on a SQLite file, and on a real PostgreSQL server that
+the tests start themselves (tests/records_postgres.py; skipped, saying why, where it cannot run).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import logging
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from records_postgres import start_postgres
+
+from escoba_tutor.records import (
+    ClassStore,
+    DealFinished,
+    DrillAnswer,
+    GameFinished,
+    LessonOpened,
+    NicknameError,
+    RecordsError,
+    valid_nickname,
+)
+
+T0 = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+_databases = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    yield from start_postgres()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "class.sqlite3")
+    server = request.getfixturevalue("postgres_server")
+    return server.create_database(f"class_{next(_databases)}")
+
+
+@pytest.fixture
+def store(store_url: str):
+    with ClassStore.open(store_url) as opened:
+        yield opened
+
+
+def minutes(n: float) -> datetime:
+    return T0 + timedelta(minutes=n)
+
+
+def record_all(store: ClassStore, events: list) -> None:
+    for event in events:
+        assert store.record(event), event
+
+
+# -- the board's numbers, by hand -----------------------------------------------------------------------------------
+
+# Three students. Ana writes her nickname "ana" in her last record (one student all the same); Bea and Carla.
+CLASS_OF_THREE = [
+    LessonOpened("Ana", "01-cards", "es", at=minutes(1)),
+    LessonOpened("Ana", "02-captures", "es", at=minutes(2)),
+    DrillAnswer("Ana", "captures", 10, True, None, lesson="02-captures", at=minutes(3)),
+    DrillAnswer("Ana", "captures", 11, False, "missed_15", lesson="02-captures", at=minutes(4)),
+    DrillAnswer("Ana", "captures", 12, False, "missed_15", at=minutes(5)),
+    DrillAnswer("Ana", "setenta", 20, True, None, at=minutes(6)),
+    DealFinished("Ana", "easy", 100, 7, 4, 1, 0, at=minutes(7)),
+    GameFinished("Ana", "easy", 100, 21, 15, True, at=minutes(8)),
+    GameFinished("ana", "easy", 101, 9, 21, False, at=minutes(9)),
+    LessonOpened("Bea", "01-cards", "en", at=minutes(3)),
+    DrillAnswer("Bea", "captures", 11, False, "missed_15", at=minutes(10)),
+    DrillAnswer("Bea", "captures", 13, False, "took_too_much", at=minutes(11)),
+    DrillAnswer("Bea", "setenta", 21, False, "wrong_primera", at=minutes(12)),
+    DrillAnswer("Bea", "setenta", 22, False, None, at=minutes(13)),       # wrong, no mistake named
+    GameFinished("Bea", "hard", 200, 21, 21, None, at=minutes(14)),       # a tie
+    DrillAnswer("Carla", "escoba", 30, True, None, at=minutes(2)),
+    DrillAnswer("Carla", "escoba", 31, True, None, at=minutes(3)),
+    DrillAnswer("Carla", "escoba", 32, True, None, at=minutes(4)),
+    DrillAnswer("Carla", "captures", 13, False, "took_too_much", at=minutes(5)),
+    GameFinished("Carla", "easy", 102, 21, 3, True, at=minutes(6)),
+    GameFinished("Carla", "hard", 201, 22, 20, True, at=minutes(7)),
+]
+
+
+def test_the_board_of_three_students_as_counted_by_hand(store: ClassStore) -> None:
+    record_all(store, CLASS_OF_THREE)
+    board = store.board()
+    assert board.class_info == store.current_class()
+    rows = {row.nickname: row for row in board.students}
+    assert [row.nickname for row in board.students] == ["ana", "Bea", "Carla"]  # case folded order, latest spelling
+    ana, bea, carla = rows["ana"], rows["Bea"], rows["Carla"]
+    assert ana.lessons == ["01-cards", "02-captures"]
+    assert ana.drills == {"captures": (3, 1), "setenta": (1, 1)}
+    assert ana.games == {"easy": (2, 1)}
+    assert ana.last_seen == minutes(9)
+    assert bea.lessons == ["01-cards"]
+    assert bea.drills == {"captures": (2, 0), "setenta": (2, 0)}
+    assert bea.games == {"hard": (1, 0)}
+    assert bea.last_seen == minutes(14)
+    assert carla.lessons == []
+    assert carla.drills == {"captures": (1, 0), "escoba": (3, 3)}
+    assert carla.games == {"easy": (1, 1), "hard": (1, 1)}
+    assert carla.last_seen == minutes(7)
+    # The share right per kind, as the board shows it: answered and right.
+    shares = {(row.nickname, kind): right / answered for row in board.students
+              for kind, (answered, right) in row.drills.items()}
+    assert shares == {("ana", "captures"): 1 / 3, ("ana", "setenta"): 1.0, ("Bea", "captures"): 0.0,
+                      ("Bea", "setenta"): 0.0, ("Carla", "captures"): 0.0, ("Carla", "escoba"): 1.0}
+    # Mistakes: most students first, then most times; seeds distinct, most recent first (seed 11 was last
+    # missed by Bea at minute 10, after Ana's seed 12 at minute 5).
+    assert [(m.kind, m.code, m.students, m.times, m.seeds) for m in board.mistakes] == [
+        ("captures", "missed_15", 2, 3, [11, 12]),
+        ("captures", "took_too_much", 2, 2, [13]),
+        ("setenta", "wrong_primera", 1, 1, [21]),
+    ]
+    assert board.games_by_level == {"easy": (3, 2, 1), "hard": (2, 1, 0)}
+
+
+def test_the_board_of_an_empty_class(store: ClassStore) -> None:
+    board = store.board()
+    assert (board.students, board.mistakes, board.games_by_level) == ([], [], {})
+
+
+def test_a_deal_is_recorded_but_counts_no_game(store: ClassStore) -> None:
+    record_all(store, [DealFinished("Ana", "easy", 5, 7, 4, 2, 1)])
+    board = store.board()
+    assert board.students[0].games == {} and board.games_by_level == {}
+    out = io.StringIO()
+    store.export_csv(out)
+    (row,) = csv.DictReader(io.StringIO(out.getvalue().removeprefix("\ufeff")))
+    assert (row["event"], row["level"], row["seed"], row["points_player"], row["points_computer"],
+            row["escobas_player"], row["escobas_computer"]) == ("deal", "easy", "5", "7", "4", "2", "1")
+
+
+def test_a_mistake_tie_is_ordered_by_kind_and_code(store: ClassStore) -> None:
+    record_all(store, [DrillAnswer("Ana", "setenta", 1, False, "b_code", at=minutes(1)),
+                       DrillAnswer("Ana", "captures", 2, False, "z_code", at=minutes(2)),
+                       DrillAnswer("Ana", "captures", 3, False, "a_code", at=minutes(3))])
+    assert [(m.kind, m.code) for m in store.board().mistakes] == [
+        ("captures", "a_code"), ("captures", "z_code"), ("setenta", "b_code")]
+
+
+def test_the_largest_seed_is_kept(store: ClassStore) -> None:
+    record_all(store, [DrillAnswer("Ana", "captures", 2**53 - 1, False, "missed_15")])
+    assert store.board().mistakes[0].seeds == [2**53 - 1]
+
+
+# -- classes ------------------------------------------------------------------------------------------------------
+
+def test_a_new_class_keeps_the_old_one(store: ClassStore) -> None:
+    first = store.current_class()
+    record_all(store, [LessonOpened("Ana", "01-cards", "es")])
+    second = store.start_new_class("Tuesday 3B")
+    assert store.current_class() == second and second.name == "Tuesday 3B"
+    assert [c.id for c in store.classes()] == [second.id, first.id]
+    assert store.board().students == []
+    assert [s.nickname for s in store.board(first.id).students] == ["Ana"]
+    record_all(store, [LessonOpened("Bea", "01-cards", "es")])
+    assert [s.nickname for s in store.board().students] == ["Bea"]
+    assert [s.nickname for s in store.board(first.id).students] == ["Ana"]
+
+
+def test_a_new_class_is_named_by_its_date(store: ClassStore) -> None:
+    before = datetime.now().astimezone()
+    started = store.start_new_class()
+    assert started.name == before.strftime("%Y-%m-%d %H:%M") or started.name > before.strftime("%Y-%m-%d %H:%M")
+    assert abs(started.started_at - datetime.now(timezone.utc)) < timedelta(minutes=1)
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 81, "a\nb", 7])
+def test_a_bad_class_name_is_refused_and_nothing_is_made(store: ClassStore, name) -> None:
+    before = store.classes()
+    with pytest.raises(RecordsError, match="class name"):
+        store.start_new_class(name)
+    assert store.classes() == before
+
+
+def test_forgetting_the_current_class_starts_a_new_one(store: ClassStore) -> None:
+    first = store.current_class()
+    record_all(store, [LessonOpened("Ana", "01-cards", "es")])
+    store.forget_class(first.id)
+    assert first.id not in [c.id for c in store.classes()]
+    assert store.current_class().id > first.id  # a forgotten class's number is never used again
+    assert store.board().students == []
+    with pytest.raises(RecordsError, match="no class"):
+        store.board(first.id)
+    with pytest.raises(RecordsError, match="no class"):
+        store.forget_class(first.id)
+
+
+def test_forgetting_an_old_class_keeps_the_current_one(store: ClassStore) -> None:
+    old = store.current_class()
+    record_all(store, [LessonOpened("Ana", "01-cards", "es")])
+    new = store.start_new_class("new")
+    record_all(store, [LessonOpened("Bea", "01-cards", "es")])
+    store.forget_class(old.id)
+    assert store.classes() == [new] and store.current_class() == new
+    assert [s.nickname for s in store.board().students] == ["Bea"]
+    out = io.StringIO()
+    store.export_csv(out, new.id)
+    assert "Ana" not in out.getvalue()
+
+
+# -- CSV --------------------------------------------------------------------------------------------------------
+
+def test_the_csv_reads_back_one_row_per_record(store: ClassStore) -> None:
+    record_all(store, CLASS_OF_THREE)
+    record_all(store, [DrillAnswer("-Íñigo", "captures", 3, False, "=HYPERLINK(1)", at=minutes(20)),
+                       DrillAnswer("Zoë", "@SUM(A1)", 4, False, "+1", at=minutes(21))])
+    out = io.StringIO()
+    store.export_csv(out)
+    text = out.getvalue()
+    assert text.startswith("\ufeff")  # Excel reads UTF-8 only with it
+    rows = list(csv.DictReader(io.StringIO(text.removeprefix("\ufeff"))))
+    assert len(rows) == len(CLASS_OF_THREE) + 2
+    assert list(rows[0]) == ["class", "class_started_utc", "at_utc", "nickname", "event", "drill_kind", "level",
+                             "lesson", "lang", "seed", "correct", "mistake", "points_player", "points_computer",
+                             "escobas_player", "escobas_computer", "outcome"]
+    assert {row["class"] for row in rows} == {store.current_class().name}
+    assert [row["at_utc"] for row in rows] == sorted(row["at_utc"] for row in rows)
+    first = rows[0]
+    assert (first["nickname"], first["event"], first["lesson"], first["lang"], first["at_utc"]) == (
+        "Ana", "lesson", "01-cards", "es", "2026-12-01T09:01:00.000+00:00")
+    hostile = rows[-2:]
+    assert [(r["nickname"], r["drill_kind"], r["mistake"]) for r in hostile] == [
+        ("'-Íñigo", "captures", "'=HYPERLINK(1)"), ("Zoë", "'@SUM(A1)", "'+1")]
+    for row in rows:
+        for cell in row.values():
+            assert not cell.startswith(("=", "+", "-", "@", "\t", "\r"))
+    outcomes = [(r["nickname"], r["outcome"]) for r in rows if r["event"] == "game"]
+    assert sorted(outcomes) == [("Ana", "won"), ("Bea", "tied"), ("Carla", "won"), ("Carla", "won"), ("ana", "lost")]
+
+
+def test_the_csv_of_an_empty_class_is_its_header(store: ClassStore) -> None:
+    out = io.StringIO()
+    store.export_csv(out, bom=False)
+    assert out.getvalue().splitlines() == [",".join(next(csv.reader(io.StringIO(out.getvalue()))))]
+    assert out.getvalue().startswith("class,")
+
+
+# -- recording never breaks a lesson ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("event", [
+    DrillAnswer("<script>", "captures", 1, True, None),
+    DrillAnswer("x" * 10_000, "captures", 1, True, None),
+    DrillAnswer("Ana", "", 1, True, None),
+    DrillAnswer("Ana", "captures", -1, True, None),
+    DrillAnswer("Ana", "captures", 1, "yes", None),  # type: ignore[arg-type]
+    DrillAnswer("Ana", "captures\n", 1, True, None),
+    DealFinished("Ana", "easy", 1, -3, 0, 0, 0),
+    GameFinished("Ana", "easy", 1, 21, 3, "won"),  # type: ignore[arg-type]
+    LessonOpened("Ana", "x" * 65, "es"),
+    LessonOpened("Ana", "01-cards", "es", at="today"),  # type: ignore[arg-type]
+    "not an event",
+], ids=lambda event: type(event).__name__)
+def test_a_malformed_event_is_not_recorded_and_nothing_raises(store: ClassStore, event, caplog) -> None:
+    with caplog.at_level(logging.WARNING, logger="escoba_tutor.records"):
+        assert store.record(event) is False
+    assert "not recorded" in caplog.text
+    assert store.board().students == []
+
+
+def test_the_password_is_hidden(store: ClassStore, store_url: str, request) -> None:
+    if store_url.startswith("postgresql"):
+        server = request.getfixturevalue("postgres_server")
+        name = store_url.rsplit("/", 1)[1]
+        with ClassStore.open(server.url(name, password="s3cret")) as secret:
+            assert "s3cret" not in secret.url and "***" in secret.url
+            assert secret.url.startswith("postgresql+psycopg://escoba:***@127.0.0.1:")
+    else:
+        assert store.url == f"sqlite+pysqlite:///{store_url}"
+
+
+def test_records_from_two_stores_meet(store_url: str) -> None:
+    with ClassStore.open(store_url) as one, ClassStore.open(store_url) as two:
+        assert one.record(LessonOpened("Ana", "01-cards", "es"))
+        assert two.record(LessonOpened("Bea", "01-cards", "es"))
+        assert [s.nickname for s in one.board().students] == ["Ana", "Bea"]
+        two.start_new_class("next")
+        assert one.current_class().name == "next"  # every writer follows the current class at once
+        assert one.record(LessonOpened("Carla", "01-cards", "es"))
+        assert [s.nickname for s in two.board().students] == ["Carla"]
+
+
+# -- nicknames ----------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("", "nickname_empty"), ("   ", "nickname_empty"),
+    ("x" * 10_000, "nickname_too_long"), ("x" * 25, "nickname_too_long"),
+    ("<script>", "nickname_bad_character"), ("Ana\x00", "nickname_bad_character"),
+    ("Ana\u202eX", "nickname_bad_character"), ("Ana 😀", "nickname_bad_character"), ("a\tb", "nickname_bad_character"),
+    ("Ana\nBea", "nickname_bad_character"), ("=1+1", "nickname_bad_character"), ("\u0301a", "nickname_bad_character"),
+])
+def test_bad_nicknames_are_refused_by_name(text: str, code: str) -> None:
+    with pytest.raises(NicknameError) as caught:
+        valid_nickname(text)
+    assert caught.value.code == code
+    assert isinstance(caught.value, RecordsError)
+
+
+def test_a_nickname_that_is_not_text_is_refused() -> None:
+    with pytest.raises(NicknameError, match="is text"):
+        valid_nickname(7)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["Íñigo", "Zoë", "ana-3_b.c", "محمد", "明美", "x" * 24, "Ana María"])
+def test_letters_of_any_script_make_a_nickname(name: str) -> None:
+    assert valid_nickname(f"  {name} ") == name
+
+
+def test_a_nickname_is_put_in_one_normal_form() -> None:
+    assert valid_nickname("In\u0303igo") == "Iñigo"  # n + combining tilde -> ñ
+
+
+def test_ana_and_ANA_are_one_student(store: ClassStore) -> None:
+    record_all(store, [DrillAnswer("ANA", "captures", 1, True, None, at=minutes(1)),
+                       DrillAnswer("ana", "captures", 2, False, "missed_15", at=minutes(2)),
+                       DrillAnswer("Ana", "captures", 3, False, "missed_15", at=minutes(3))])
+    board = store.board()
+    assert [(s.nickname, s.drills) for s in board.students] == [("Ana", {"captures": (3, 1)})]
+    assert board.mistakes[0].students == 1
+
+
+# -- places that are no database ------------------------------------------------------------------------------------
+
+def test_a_folder_is_not_a_database(tmp_path: Path) -> None:
+    with pytest.raises(RecordsError, match="is a folder") as caught:
+        ClassStore.open(tmp_path)
+    assert caught.value.code == "records_path_is_folder"
+
+
+@pytest.mark.parametrize("url", ["mysql://u:secret@host/db", "http://example.org/x.db", "ftp://host/x"])
+def test_a_bad_scheme_is_named_and_its_password_hidden(url: str) -> None:
+    scheme = url.split(":")[0]
+    with pytest.raises(RecordsError, match=f"cannot be a {scheme}: URL") as caught:
+        ClassStore.open(url)
+    assert "secret" not in str(caught.value)
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:", "", "   ", "postgresql://host/"])
+def test_a_url_that_names_no_database_is_refused(url: str) -> None:
+    with pytest.raises(RecordsError):
+        ClassStore.open(url)
+
+
+def test_a_path_under_a_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "plain").write_text("x")
+    with pytest.raises(RecordsError, match="cannot make the folder"):
+        ClassStore.open(tmp_path / "plain" / "class.sqlite3")
+
+
+def test_a_file_that_is_not_a_database_is_refused_and_kept(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("these are my notes\n" * 100)
+    with pytest.raises(RecordsError, match="not a database"):
+        ClassStore.open(path)
+    assert path.read_text() == "these are my notes\n" * 100
+
+
+def test_someone_elses_database_is_refused_and_kept(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "other.sqlite3"
+    with sqlite3.connect(path) as connection:
+        connection.execute("CREATE TABLE accounts (id INTEGER)")
+    with pytest.raises(RecordsError, match="not an escoba-tutor class database"):
+        ClassStore.open(path)
+    with sqlite3.connect(path) as connection:
+        assert [r[0] for r in connection.execute("SELECT name FROM sqlite_master")] == ["accounts"]
+
+
+def test_the_default_place_and_the_environment(tmp_path: Path, monkeypatch) -> None:
+    from escoba_tutor.records.location import default_database_path, locate
+
+    monkeypatch.delenv("ESCOBA_TUTOR_CLASS_DB", raising=False)
+    assert locate(None).path == default_database_path()
+    assert default_database_path().name == "class.sqlite3" and "escoba-tutor" in default_database_path().parts
+    monkeypatch.setenv("ESCOBA_TUTOR_CLASS_DB", str(tmp_path / "from-env.sqlite3"))
+    with ClassStore.open() as store:
+        assert store.url.endswith("from-env.sqlite3")
+    assert (tmp_path / "from-env.sqlite3").exists()
+    monkeypatch.setenv("ESCOBA_TUTOR_CLASS_DB", f"sqlite:///{tmp_path}/url.sqlite3")
+    with ClassStore.open() as store:
+        assert store.record(LessonOpened("Ana", "01-cards", "es"))
+    assert (tmp_path / "url.sqlite3").exists()
+
+
+def test_students_are_in_alphabetical_order_accents_aside(store: ClassStore) -> None:
+    record_all(store, [LessonOpened(name, "01-cards", "es") for name in ["Zoë", "íñigo", "Ana", "Ignacio", "Óscar"]])
+    assert [s.nickname for s in store.board().students] == ["Ana", "Ignacio", "íñigo", "Óscar", "Zoë"]
+
+
+def test_a_game_without_a_seed_is_recorded(store: ClassStore) -> None:
+    record_all(store, [GameFinished("Ana", "easy", None, 21, 3, True)])
+    assert store.board().games_by_level == {"easy": (1, 1, 0)}
+
+
+def test_many_kernels_open_a_new_database_at_once(store_url: str) -> None:
+    """Kernels that start together on a database nobody has opened yet: one schema, one class, no error."""
+    import threading
+
+    start = threading.Barrier(12)
+    errors: list[BaseException] = []
+
+    def open_and_record(n: int) -> None:
+        try:
+            start.wait(30)
+            with ClassStore.open(store_url) as store:
+                assert store.record(LessonOpened(f"student {n}", "01-cards", "es"))
+        except BaseException as error:  # collected, the test fails on it
+            errors.append(error)
+
+    threads = [threading.Thread(target=open_and_record, args=(n,)) for n in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == []
+    with ClassStore.open(store_url) as store:
+        assert len(store.classes()) == 1
+        assert len(store.board().students) == 12
+
+
+def test_an_unwritable_place_is_refused() -> None:
+    with pytest.raises(RecordsError, match="cannot make the folder of the class database /proc/escoba"):
+        ClassStore.open("/proc/escoba/class.sqlite3")
+
+
+def test_a_postgresql_server_that_is_not_there_is_named_without_its_password() -> None:
+    pytest.importorskip("psycopg")
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed again: nothing listens there
+    with pytest.raises(RecordsError) as caught:
+        ClassStore.open(f"postgresql://escoba:s3cret@127.0.0.1:{port}/classes")
+    message = str(caught.value)
+    assert f"cannot open the class database postgresql+psycopg://escoba:***@127.0.0.1:{port}/classes" in message
+    assert "s3cret" not in message
+
+
+def test_a_postgresql_database_that_does_not_exist_is_named(postgres_server) -> None:
+    with pytest.raises(RecordsError, match='database "no_such_database" does not exist'):
+        ClassStore.open(postgres_server.url("no_such_database"))
+
+
+def test_the_records_load_no_widget_library_nor_web_server() -> None:
+    import subprocess
+    import sys
+
+    script = ("import sys, escoba_tutor.records, escoba_tutor.records.recorder\n"
+              "print(sorted(m for m in ('ipywidgets', 'traitlets', 'anywidget', 'voila', 'tornado', 'jupyter_server',"
+              " 'escoba_tutor.widgets', 'escoba_tutor.server', 'escoba_tutor.app') if m in sys.modules))\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
+def test_a_class_name_that_looks_like_a_formula_is_neutralised_in_the_csv(store: ClassStore) -> None:
+    store.start_new_class("=cmd|' /C calc'!A0")
+    record_all(store, [LessonOpened("Ana", "01-cards", "es")])
+    out = io.StringIO()
+    store.export_csv(out)
+    (row,) = csv.DictReader(io.StringIO(out.getvalue().removeprefix("\ufeff")))
+    assert row["class"] == "'=cmd|' /C calc'!A0"
+
+
+@pytest.mark.parametrize("url", ["postgres://escoba:pw@db.school.example/classes",
+                                 "postgresql://escoba:pw@db.school.example/classes",
+                                 "postgresql+psycopg2://escoba:pw@db.school.example/classes"])
+def test_every_postgresql_url_goes_through_psycopg_3(url: str) -> None:
+    from escoba_tutor.records.location import locate
+
+    where = locate(url)
+    assert where.path is None
+    assert where.url.render_as_string(hide_password=True) == "postgresql+psycopg://escoba:***@db.school.example/classes"
+
+
+def test_a_postgresql_connection_cut_by_the_server_is_made_again(postgres_server) -> None:
+    import psycopg
+
+    url = postgres_server.create_database(f"class_{next(_databases)}")
+    with ClassStore.open(url) as store:
+        assert store.record(LessonOpened("Ana", "01-cards", "es"))
+        name = url.rsplit("/", 1)[1]
+        with psycopg.connect(host=postgres_server.host, port=postgres_server.port, user=postgres_server.user,
+                             dbname="postgres", autocommit=True) as admin:
+            cut = admin.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = %s",
+                                (name,)).fetchone()
+        assert cut is not None and cut[0] >= 1  # the store's pooled connection was among them
+        assert store.record(LessonOpened("Bea", "01-cards", "es"))
+        assert [s.nickname for s in store.board().students] == ["Ana", "Bea"]

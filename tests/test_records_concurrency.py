@@ -1,0 +1,131 @@
+"""Thirty kernels recording into one SQLite file at once while the teacher's board reads it; a killed kernel.
+
+Real processes, as a class of thirty kernels are: every record that ``record`` said was stored is on the board,
+nothing raises, and the board never fails to read meanwhile.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+from escoba_tutor.records import ClassStore, DrillAnswer
+
+WRITERS = 30
+RECORDS_EACH = 50
+
+
+class Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def write_records(path: str, student: int, start, results) -> None:
+    failures: list[str] = []
+    stored = 0
+    said = Collect()
+    logging.getLogger("escoba_tutor.records").addHandler(said)
+    with ClassStore.open(path) as store:
+        start.wait(60)
+        # Thirty students answering "now": within a quarter of a second, not all in the same microsecond.
+        time.sleep(random.Random(student).uniform(0, 0.25))
+        pace = random.Random(-student)
+        for n in range(RECORDS_EACH):
+            # a burst of several hundred records a second from the class, thirty times what thirty students
+            # answering every three seconds write, and every one of them at once at the start
+            time.sleep(pace.uniform(0, 0.05))
+            event = DrillAnswer(f"student {student:02d}", "captures", student * 1000 + n, n % 3 != 0,
+                                None if n % 3 else "missed_15")
+            if store.record(event):
+                stored += 1
+            else:
+                failures.append(f"student {student} record {n}")
+    results.put((student, stored, failures + said.messages))
+
+
+def read_board(path: str, start, stop, results) -> None:
+    reads, errors, most = 0, [], 0
+    with ClassStore.open(path) as store:
+        start.wait(60)
+        while not stop.is_set():
+            try:
+                board = store.board()
+                most = max(most, sum(answered for row in board.students for answered, _ in row.drills.values()))
+                reads += 1
+            except Exception as error:  # counted, and the test fails on it
+                errors.append(repr(error))
+    results.put(("reader", reads, errors, most))
+
+
+def test_thirty_kernels_write_at_once_while_the_board_reads(tmp_path: Path) -> None:
+    path = str(tmp_path / "class.sqlite3")
+    ClassStore.open(path).close()  # the server makes the database before the kernels start
+    context = multiprocessing.get_context("fork")
+    start = context.Barrier(WRITERS + 1)
+    stop = context.Event()
+    results = context.Queue()
+    reader = context.Process(target=read_board, args=(path, start, stop, results))
+    writers = [context.Process(target=write_records, args=(path, student, start, results))
+               for student in range(WRITERS)]
+    began = time.monotonic()
+    for process in [reader, *writers]:
+        process.start()
+    outcomes = {}
+    for _ in writers:
+        student, stored, failures = results.get(timeout=300)
+        outcomes[student] = (stored, failures)
+    stop.set()
+    _, reads, read_errors, most_seen = results.get(timeout=60)
+    for process in [reader, *writers]:
+        process.join(60)
+        assert process.exitcode == 0
+    elapsed = time.monotonic() - began
+    failed = [failure for _, failures in outcomes.values() for failure in failures]
+    assert not failed, "\n".join(failed[:20])
+    assert read_errors == []
+    assert reads > 0
+    with ClassStore.open(path) as store:
+        board = store.board()
+    assert len(board.students) == WRITERS
+    for row in board.students:
+        assert row.drills == {"captures": (RECORDS_EACH, RECORDS_EACH - len(range(0, RECORDS_EACH, 3)))}
+    (mistake,) = board.mistakes
+    assert (mistake.students, mistake.times) == (WRITERS, WRITERS * len(range(0, RECORDS_EACH, 3)))
+    assert most_seen <= WRITERS * RECORDS_EACH
+    print(f"\n{WRITERS} writers x {RECORDS_EACH} records: {elapsed:.1f} s, the board read {reads} times meanwhile")
+
+
+def test_a_killed_kernel_keeps_what_it_recorded(tmp_path: Path) -> None:
+    path = tmp_path / "class.sqlite3"
+    script = textwrap.dedent(f"""
+        import sys, time
+        from escoba_tutor.records import ClassStore, DrillAnswer
+        store = ClassStore.open({str(path)!r})
+        for n in range(5):
+            assert store.record(DrillAnswer("Ana", "captures", n, True, None))
+        print("recorded", flush=True)
+        time.sleep(600)
+    """)
+    kernel = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert kernel.stdout is not None
+        assert kernel.stdout.readline().strip() == "recorded"
+        os.kill(kernel.pid, signal.SIGKILL)
+        assert kernel.wait(30) == -signal.SIGKILL
+    finally:
+        if kernel.poll() is None:
+            kernel.kill()
+    with ClassStore.open(path) as store:
+        assert [row.drills for row in store.board().students] == [{"captures": (5, 5)}]

@@ -1,0 +1,134 @@
+"""The class database's schema version: today's database opens tomorrow; a newer one is refused by name.
+
+tests/data/records/v<N>/ holds a reference database written by each schema version (make_reference.py) and the
+board it showed: every one of them must open with the current code (migrated when older) and show that board.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Connection, text
+
+from escoba_tutor.records import SCHEMA_VERSION, ClassStore, LessonOpened, RecordsError, schema
+
+REFERENCES = Path(__file__).parent / "data" / "records"
+VERSIONS = sorted(REFERENCES.glob("v*/class.sqlite3"))
+
+
+def board_as_json(board) -> dict:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_reference", REFERENCES / "make_reference.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return json.loads(json.dumps(module.board_as_json(board)))
+
+
+def test_there_is_a_reference_database_of_the_current_version() -> None:
+    assert REFERENCES / f"v{SCHEMA_VERSION}" / "class.sqlite3" in VERSIONS
+    assert REFERENCES / "v1" / "class.sqlite3" in VERSIONS
+
+
+@pytest.mark.parametrize("reference", VERSIONS, ids=lambda path: path.parent.name)
+def test_every_reference_database_opens_and_shows_its_board(reference: Path, tmp_path: Path) -> None:
+    expected = json.loads((reference.parent / "board.json").read_text(encoding="utf-8"))
+    copy = tmp_path / "class.sqlite3"
+    shutil.copy(reference, copy)  # opening may migrate: never the committed file
+    with ClassStore.open(copy) as store:
+        assert [{"id": c.id, "name": c.name} for c in store.classes()] == expected["classes"]
+        assert board_as_json(store.board()) == expected["board"]
+        assert board_as_json(store.board(expected["classes"][1]["id"])) == expected["older_board"]
+        assert store.record(LessonOpened("Ana", "02-captures", "es"))  # and it is written to as before
+        assert "02-captures" in store.board().students[0].lessons
+    with sqlite3.connect(copy) as connection:
+        assert connection.execute("SELECT version FROM escoba_schema").fetchall() == [(SCHEMA_VERSION,)]
+
+
+def set_version(path: Path, version: int) -> None:
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE escoba_schema SET version = ?", (version,))
+    connection.close()
+
+
+def test_a_newer_database_is_refused_naming_both_versions(tmp_path: Path) -> None:
+    path = tmp_path / "class.sqlite3"
+    ClassStore.open(path).close()
+    set_version(path, SCHEMA_VERSION + 1)
+    with pytest.raises(RecordsError) as caught:
+        ClassStore.open(path)
+    message = str(caught.value)
+    assert f"schema version {SCHEMA_VERSION + 1}" in message and f"up to {SCHEMA_VERSION}" in message
+    assert caught.value.code == "records_newer_version"
+    with sqlite3.connect(path) as connection:  # left as it was
+        assert connection.execute("SELECT version FROM escoba_schema").fetchall() == [(SCHEMA_VERSION + 1,)]
+
+
+def test_an_older_database_is_migrated_step_by_step(tmp_path: Path, monkeypatch) -> None:
+    """A next version that adds a column: the step runs once, inside the opening transaction."""
+    path = tmp_path / "class.sqlite3"
+    with ClassStore.open(path) as store:
+        store.record(LessonOpened("Ana", "01-cards", "es"))
+    steps: list[int] = []
+
+    def add_device_column(connection: Connection) -> None:
+        steps.append(SCHEMA_VERSION)
+        connection.execute(text("ALTER TABLE records ADD COLUMN device VARCHAR(16)"))
+
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setitem(schema.MIGRATIONS, SCHEMA_VERSION, add_device_column)
+    with ClassStore.open(path) as store:
+        assert [s.nickname for s in store.board().students] == ["Ana"]
+    with ClassStore.open(path):
+        pass
+    assert steps == [SCHEMA_VERSION]  # the second opening found the new version and migrated nothing
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("SELECT version FROM escoba_schema").fetchall() == [(SCHEMA_VERSION + 1,)]
+        assert "device" in [row[1] for row in connection.execute("PRAGMA table_info(records)")]
+
+
+def test_a_failed_migration_leaves_the_database_as_it_was(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "class.sqlite3"
+    with ClassStore.open(path) as store:
+        store.record(LessonOpened("Ana", "01-cards", "es"))
+
+    def half_done(connection: Connection) -> None:
+        connection.execute(text("ALTER TABLE records ADD COLUMN device VARCHAR(16)"))
+        raise RecordsError("the step failed half-way")
+
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setitem(schema.MIGRATIONS, SCHEMA_VERSION, half_done)
+    with pytest.raises(RecordsError, match="failed half-way"):
+        ClassStore.open(path)
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("SELECT version FROM escoba_schema").fetchall() == [(SCHEMA_VERSION,)]
+        assert "device" not in [row[1] for row in connection.execute("PRAGMA table_info(records)")]
+        assert connection.execute("SELECT count(*) FROM records").fetchone() == (1,)
+
+
+def test_a_database_without_its_version_row_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "class.sqlite3"
+    ClassStore.open(path).close()
+    with sqlite3.connect(path) as connection:
+        connection.execute("DELETE FROM escoba_schema")
+    with pytest.raises(RecordsError, match="lost its schema version"):
+        ClassStore.open(path)
+
+
+def test_the_board_queries_use_the_indexes(tmp_path: Path) -> None:
+    path = tmp_path / "class.sqlite3"
+    ClassStore.open(path).close()
+    with sqlite3.connect(path) as connection:
+        plan = " ".join(str(row) for row in connection.execute(
+            "EXPLAIN QUERY PLAN SELECT nickname_key, kind, count(*) FROM records "
+            "WHERE class_id = 1 AND event = 'drill' GROUP BY nickname_key, kind"))
+        assert "ix_records_class_event" in plan
+        plan = " ".join(str(row) for row in connection.execute(
+            "EXPLAIN QUERY PLAN SELECT kind, mistake, count(*) FROM records "
+            "WHERE class_id = 1 AND event = 'drill' AND correct = 0 AND mistake IS NOT NULL GROUP BY kind, mistake"))
+        assert "ix_records_class_event" in plan
