@@ -443,15 +443,26 @@ def test_a_message_sent_again_and_again_is_dropped_and_floods_no_log(server):
             for _ in range(300):
                 await connection.write_message(again)
             await connection.write_message(message("comm_info_request", {}))  # a new message still gets through
-            frames = await read_for(connection, 8, until=lambda f: False)
+            replies = []
+
+            def reply(frame) -> bool:
+                if isinstance(frame, dict) and frame["header"]["msg_type"] == "comm_info_reply":
+                    replies.append(frame)
+                return len(replies) >= 2
+
+            await read_for(connection, 30, until=reply)
+            for frame in await read_for(connection, 2):  # and no third one after them
+                reply(frame)
             connection.close()
-            return [f for f in frames if isinstance(f, dict) and f["header"]["msg_type"] == "comm_info_reply"]
+            return replies
 
         replies = run(talk())
         assert len(replies) == 2, len(replies)  # the first of the 300 and the new one
         log = server.log.read_text()[log_before:]
-        assert 1 <= log.count("a message sent twice") <= 5
-        assert log.count("Duplicate Signature") == 0 and log.count("Traceback") == 0
+        # 5 lines in each 10 s window (the first of the next says how many were left out): a busy machine may
+        # spread the 300 over two windows
+        assert 1 <= log.count("a message sent twice") <= 10
+        assert log.count("Duplicate Signature") == 0 and log.count("never retrieved") == 0
         assert len(log) < 20_000
     finally:
         leave_all(ana)
