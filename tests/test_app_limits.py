@@ -459,9 +459,9 @@ def test_a_message_sent_again_and_again_is_dropped_and_floods_no_log(server):
         replies = run(talk())
         assert len(replies) == 2, len(replies)  # the first of the 300 and the new one
         log = server.log.read_text()[log_before:]
-        # 5 lines in each 10 s window (the first of the next says how many were left out): a busy machine may
-        # spread the 300 over two windows
-        assert 1 <= log.count("a message sent twice") <= 10
+        # the drops share the log's allowance for "dropped a message" lines (5 in each 10 s window) with the
+        # tests before this one on the same server: a few lines at most, maybe none
+        assert log.count("dropped a message from the page") <= 10
         assert log.count("Duplicate Signature") == 0 and log.count("never retrieved") == 0
         assert len(log) < 20_000
     finally:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -16,6 +17,12 @@ from tornado.netutil import bind_sockets  # noqa: E402
 from tornado.web import Application, RequestHandler  # noqa: E402
 
 from escoba_tutor.hub import ActivityReport  # noqa: E402
+
+
+def run(coroutine):
+    """An event loop of its own, in a thread: a browser test before this one may leave its loop running here."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def test_the_server_reports_its_start_at_once_then_only_newer_activity():
@@ -43,7 +50,7 @@ def test_the_server_reports_its_start_at_once_then_only_newer_activity():
         await report.send([used, None], log)
         server.stop()
 
-    asyncio.run(scenario())
+    run(scenario())
     stamps = [body["servers"][""]["last_activity"] for body in received]
     assert len(stamps) == 2, received
     first, second = (datetime.fromisoformat(stamp.replace("Z", "+00:00")) for stamp in stamps)
@@ -55,6 +62,6 @@ def test_the_server_reports_its_start_at_once_then_only_newer_activity():
 def test_a_hub_that_does_not_answer_is_told_next_time(caplog):
     report = ActivityReport({"JUPYTERHUB_ACTIVITY_URL": "http://127.0.0.1:9/activity", "JUPYTERHUB_API_TOKEN": "t"},
                             datetime.now(timezone.utc))
-    asyncio.run(report.send([], logging.getLogger("test")))
+    run(report.send([], logging.getLogger("test")))
     assert report.last_sent is None  # not sent: the next report tries again
     assert "could not tell the hub of the last activity" in caplog.text
