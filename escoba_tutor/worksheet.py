@@ -23,8 +23,6 @@ from collections.abc import Callable
 from html import escape
 from typing import Any
 
-from babel.numbers import format_decimal
-
 from .cards import SUITS, Card
 from .drills import (
     MAX_SEED,
@@ -45,7 +43,7 @@ from .hints import Reason
 from .rules import ESCOBA, Rules, as_rules
 from .scoring import ScoreLine, Setenta
 from .widgets.i18n import N_, Translator
-from .widgets.phrases import and_list
+from .widgets.phrases import and_list, one_decimal
 
 __all__ = ["worksheet_html", "MAX_COUNT"]
 
@@ -438,7 +436,7 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> str:
         move = _move_text(_, hint.move)
         lines.append(f"<li>{escape(move[:1].upper() + move[1:])}: {escape(_move_reason(_, hint.reason))}</li>")
     worst = drill.ranking[-1]
-    loss = format_decimal(worst.loss, format="0.0", locale=_.lang)
+    loss = one_decimal(_, worst.loss)
     if worst.reason.code in _RISKS:  # the reason says what is wrong with the move
         avoid = _("Avoid {move}: {why} (about {loss} points worse).", move=_move_text(_, worst.move),
                   why=_move_reason(_, worst.reason), loss=loss)

@@ -132,3 +132,97 @@ def test_lists_and_alternatives_read_as_language():
     assert alternatives(en, [["12c"], ["2c", "10b"]]) == "the king of cups, or the two of cups and the jack of clubs"
     assert alternatives(es, [["12c"], ["5e"], ["1o"]]) == "el rey de copas, el cinco de espadas o el as de oros"
     assert alternatives(es, []) == ""
+
+
+# ------------------------------------------------------------------------------------ the compiled catalogs
+def _read_po_messages(lang: str) -> tuple[dict, object]:
+    """What the catalogs say, read from the .po files by Babel: id -> text (or plural forms), and the plural
+    rule (a count -> the index of its form)."""
+    import gettext
+
+    merged: dict = {}
+    rule = None
+    for path in sorted((LOCALE_DIR / lang / "LC_MESSAGES").glob("*.po")):
+        with path.open("rb") as handle:
+            catalog = read_po(handle, locale=lang)
+        rule = rule or catalog.plural_expr
+        for message in catalog:
+            if message.id and message.string and not message.fuzzy:
+                merged[message.id] = message.string
+    return merged, gettext.c2py(rule)
+
+
+def test_the_compiled_catalogs_are_their_po_files_compiled():
+    from escoba_tutor.widgets.i18n import COMPILE_COMMAND, compile_catalog, stale_catalogs
+
+    assert not stale_catalogs(), f"compile the catalogs again: {COMPILE_COMMAND}"
+    for po in sorted(LOCALE_DIR.glob("*/LC_MESSAGES/*.po")):
+        assert po.with_suffix(".mo").read_bytes() == compile_catalog(po, po.parent.parent.name), (
+            f"{po.with_suffix('.mo')} is not {po.name} compiled: {COMPILE_COMMAND}")
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_every_message_reads_the_same_compiled_as_from_its_po_file(lang):
+    expected, rule = _read_po_messages(lang)
+    _ = Translator(lang)
+    plurals = 0
+    for key, text in expected.items():
+        if isinstance(key, str):
+            assert _(key) == text, key
+            continue
+        plurals += 1
+        singular, plural = key
+        # every placeholder but {n} filled with its own name, so a wrong form shows
+        params = {name: f"<{name}>" for name in PLACEHOLDER.findall(singular + plural) if name != "n"}
+        for n in [*range(0, 30), 100, 101, 1_000_000, 2_000_000, 1_000_001]:
+            wanted = text[min(rule(n), len(text) - 1)].format(n=n, **params)
+            assert _.plural(singular, plural, n, **params) == wanted, (key, n)
+    assert plurals > 10 and len(expected) > 300  # the check saw the catalogs
+    # a message no catalog has stays as written, in English forms
+    assert _("Not a message {x}", x=1) == "Not a message 1" and _("") == ""
+    assert [_.plural("{n} apple", "{n} apples", n) for n in (1, 2)] == ["1 apple", "2 apples"]
+
+
+def test_the_package_reads_its_catalogs_without_babel():
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['babel'] = None\n"  # any import of Babel now fails
+            "from escoba_tutor.widgets.i18n import Translator\n"
+            "from escoba_tutor.widgets.phrases import and_list, one_decimal\n"
+            "from escoba_tutor.widgets.page import show_capture_table\n"
+            "from escoba_tutor.worksheet import worksheet_html\n"
+            "_ = Translator('es')\n"
+            "print(and_list(_, [_.the_card('1o'), _.the_card('10c')]), one_decimal(_, 1.25), "
+            "_.plural('{n} card', '{n} cards', 2))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "el as de oros y la sota de copas 1,2 2 cartas"
+
+
+def test_a_missing_compiled_catalog_is_named_with_the_command_that_compiles_it(tmp_path, monkeypatch):
+    from escoba_tutor.widgets import i18n
+
+    (tmp_path / "es" / "LC_MESSAGES").mkdir(parents=True)
+    (tmp_path / "es" / "LC_MESSAGES" / "page.po").write_text("")
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    i18n._translations.cache_clear()
+    try:
+        with pytest.raises(i18n.CatalogsNotCompiledError, match="--compile"):
+            Translator("es")
+        assert i18n.stale_catalogs() == [tmp_path / "es" / "LC_MESSAGES" / "page.po"]
+    finally:
+        i18n._translations.cache_clear()
+
+
+def test_a_mo_file_round_trips():
+    from escoba_tutor.widgets.i18n import read_mo, write_mo
+
+    messages = {"a": "á", ("{n} card", "{n} cards"): ("{n} carta", "{n} cartas", "{n} cartas"), "z": "zeta"}
+    data = write_mo(messages, {"Content-Type": "text/plain; charset=UTF-8"})
+    assert read_mo(data) == messages
+    import gettext
+    import io
+
+    translations = gettext.GNUTranslations(io.BytesIO(data))
+    assert translations.gettext("a") == "á" and translations.ngettext("{n} card", "{n} cards", 5) == "{n} cartas"

@@ -20,7 +20,6 @@ from __future__ import annotations
 from html import escape
 
 import ipywidgets as w
-from babel.numbers import format_decimal
 from traitlets import Any, Dict, HasTraits, Int, List, Unicode, observe, validate
 
 from ..cards import DECK, as_cards
@@ -31,7 +30,7 @@ from ..hints import Hint, Reason, hints
 from ..rules import ESCOBA, as_rules
 from .error_words import error_dict, error_words, fill, missing_words
 from .i18n import DEFAULT_LANGUAGE, N_, N_plural, Translator, normalize_language
-from .phrases import sentence_start, the_cards
+from .phrases import one_decimal, sentence_start, the_cards
 from .primitives import LiveRegion
 from .safety import guarded
 
@@ -53,7 +52,7 @@ def points_words(_: Translator, value: float) -> str:
 
     ``value`` is the expected difference of this deal's points (the student's side minus the others), shown
     with one decimal as the learner's language writes it (``1,5``)."""
-    shown = format_decimal(round(abs(value), 1), format="0.0", locale=_.lang)
+    shown = one_decimal(_, round(abs(value), 1))
     if abs(value) < 0.05:
         return _("as many points as the other side")
     if value > 0:

@@ -1,9 +1,12 @@
 """Message catalogs: every word a learner reads comes from here, in Spanish (the default) or English.
 
-The catalogs are gettext ``.po`` files read with Babel, one file per widget module and language:
-``escoba_tutor/locale/<lang>/LC_MESSAGES/<module>.po``. Message ids are English source text with
-``{name}`` placeholders. ``python -m escoba_tutor.widgets.i18n`` adds new ids to the catalogs (the
-translations are then written by hand); ``tests/test_i18n.py`` fails on a missing, empty or unused entry.
+The catalogs are gettext ``.po`` files, one file per widget module and language:
+``escoba_tutor/locale/<lang>/LC_MESSAGES/<module>.po``, each compiled beside it to the ``.mo`` file the standard
+library's :mod:`gettext` reads at run time (no catalog is parsed while a lesson starts, and the kernel needs no
+Babel). Message ids are English source text with ``{name}`` placeholders. ``python -m escoba_tutor.widgets.i18n``
+adds new ids to the catalogs and compiles them (the translations are then written by hand, and ``python -m
+escoba_tutor.widgets.i18n --compile`` compiles them again); ``tests/test_i18n.py`` fails on a missing, empty or
+unused entry, and on a ``.mo`` file that is not its ``.po`` file compiled.
 
 >>> _ = Translator("es")
 >>> _("{rank} of {suit}", rank="siete", suit="oros")
@@ -19,11 +22,12 @@ translations are then written by hand); ``tests/test_i18n.py`` fails on a missin
 from __future__ import annotations
 
 import gettext
+import hashlib
+import io
+import struct
 from datetime import datetime, timezone
 from functools import cache
 from pathlib import Path
-
-from babel.messages.pofile import read_po
 
 from ..cards import Card, Suit, as_card
 from ..errors import EscobaError
@@ -71,27 +75,41 @@ def normalize_language(lang: object) -> str:
                         value=shown)
 
 
-@cache
-def _messages(lang: str) -> dict:
-    """Every translated message of one language, all modules' catalogs merged."""
-    return _catalogs(lang)[0]
+class CatalogsNotCompiledError(EscobaError):
+    code = "catalogs_not_compiled"
+
+
+#: Compile the catalogs again with this (a ``.mo`` file missing, or not its ``.po`` file compiled).
+COMPILE_COMMAND = "python -m escoba_tutor.widgets.i18n --compile"
 
 
 @cache
-def _catalogs(lang: str):
-    """The merged messages of one language and its plural rule (from the catalogs' ``Plural-Forms`` header):
-    a function from a count to the index of the plural form to use."""
-    merged: dict = {}
-    rule = None
+def _translations(lang: str) -> gettext.GNUTranslations:
+    """Every catalog of one language, compiled (``<module>.mo``), chained into one: a message is looked up in
+    each in turn, in reverse order of their names, so that where two catalogs translate one id, the later
+    name's text is said (as when the catalogs were merged in order of their names)."""
     folder = LOCALE_DIR / lang / "LC_MESSAGES"
-    for path in sorted(folder.glob("*.po")):
+    chain: gettext.GNUTranslations | None = None
+    for path in sorted(folder.glob("*.mo"), reverse=True):
         with path.open("rb") as handle:
-            catalog = read_po(handle, locale=lang)
-        rule = rule or catalog.plural_expr
-        for message in catalog:
-            if message.id and message.string and not message.fuzzy:
-                merged[message.id] = message.string
-    return merged, gettext.c2py(rule or "(n != 1)")
+            catalog = gettext.GNUTranslations(handle)
+        if chain is None:
+            chain = catalog
+        else:
+            chain.add_fallback(catalog)
+    if chain is None:
+        raise CatalogsNotCompiledError(f"the message catalogs in {folder} are not compiled: compile them with "
+                                       f"{COMPILE_COMMAND}", path=str(folder))
+    return chain
+
+
+def _messages(lang: str) -> dict:
+    """Every translated message of one language, all modules' catalogs merged: id -> text, and (singular,
+    plural) -> the plural forms (for checks over all the words; a lookup goes through :func:`_translations`)."""
+    merged: dict = {}
+    for path in sorted((LOCALE_DIR / lang / "LC_MESSAGES").glob("*.mo")):  # the later name wins, as in a lookup
+        merged.update(read_mo(path.read_bytes()))
+    return merged
 
 
 class Translator:
@@ -99,17 +117,17 @@ class Translator:
 
     def __init__(self, lang: str = DEFAULT_LANGUAGE) -> None:
         self.lang = normalize_language(lang)
-        self._messages, self._plural_index = _catalogs(self.lang)
+        self._translations = _translations(self.lang)
+        self._plural_index = self._translations.plural  # the catalogs' Plural-Forms: a count -> its form's index
 
     def __call__(self, message: str, /, **params: object) -> str:
-        text = self._messages.get(message, message)
+        text = self._translations.gettext(message) if message else message  # ("" would give the header)
         return text.format(**params) if params else text
 
     def plural(self, singular: str, plural: str, n: int, /, **params: object) -> str:
         """The form of a message for the count ``n``, chosen by the language's plural rule (gettext's
         ``Plural-Forms``), with ``{n}`` and the other placeholders filled in."""
-        forms = self._messages.get((singular, plural)) or (singular, plural)  # untranslated: the English forms
-        return forms[min(self._plural_index(n), len(forms) - 1)].format(n=n, **params)
+        return self._translations.ngettext(singular, plural, n).format(n=n, **params)  # untranslated: English
 
     def card_name(self, card: Card | str) -> str:
         """The card's name alone, for labels and lists: ``siete de oros``."""
@@ -129,8 +147,117 @@ class Translator:
 
 
 # ------------------------------------------------------------------------------------ keeping catalogs
+# Babel (a development dependency: ``pip install -e ".[test]"``) reads and writes the .po files here; nothing
+# above needs it.
 _FIXED_DATE = datetime(2026, 11, 30, tzinfo=timezone.utc)  # a fixed header date keeps the files' diffs small
 KEYWORDS = {"_": None, "N_": None, "N_plural": (1, 2), "_n": (1, 2), "plural": (1, 2)}
+_MO_MAGIC = 0x950412DE
+#: The header field of a compiled catalog that names the .po file's contents it was compiled from.
+SOURCE_FIELD = "X-Source-SHA256"
+
+
+def _babel():
+    try:
+        import babel.messages.pofile
+    except ImportError as error:  # an ordinary install runs without it; only keeping the catalogs needs it
+        raise EscobaError('keeping the message catalogs needs Babel: pip install -e ".[test]"',
+                          code="babel_missing") from error
+    return babel.messages.pofile
+
+
+def source_digest(po: bytes) -> str:
+    return hashlib.sha256(po).hexdigest()
+
+
+def write_mo(messages: dict, header: dict[str, str]) -> bytes:
+    """A GNU gettext ``.mo`` file (what :class:`gettext.GNUTranslations` reads): ``messages`` maps an id to its
+    text, or (singular, plural) to the plural forms; ``header`` is the catalog's metadata. The ids are sorted,
+    so the same catalog always gives the same bytes."""
+    entries = {b"": "".join(f"{key}: {value}\n" for key, value in header.items()).encode()}
+    for key, text in messages.items():
+        if isinstance(key, tuple):
+            entries["\x00".join(key).encode()] = "\x00".join(text).encode()
+        else:
+            entries[key.encode()] = text.encode()
+    ids = sorted(entries)
+    count = len(ids)
+    ids_at = 7 * 4
+    texts_at = ids_at + count * 8
+    data_at = texts_at + count * 8
+    tables, blob = [b"", b""], b""
+    for table, values in ((0, ids), (1, [entries[i] for i in ids])):
+        for value in values:
+            tables[table] += struct.pack("<2I", len(value), data_at + len(blob))
+            blob += value + b"\x00"
+    return struct.pack("<7I", _MO_MAGIC, 0, count, ids_at, texts_at, 0, data_at) + tables[0] + tables[1] + blob
+
+
+def read_mo(data: bytes) -> dict:
+    """The messages of a ``.mo`` file written by :func:`write_mo`, as :func:`write_mo` takes them (the header
+    left out)."""
+    magic, _revision, count, ids_at, texts_at = struct.unpack_from("<5I", data)
+    if magic != _MO_MAGIC:
+        raise CatalogsNotCompiledError("not a compiled message catalog (little-endian .mo)", path="")
+    messages: dict = {}
+    for n in range(count):
+        id_length, id_start = struct.unpack_from("<2I", data, ids_at + 8 * n)
+        text_length, text_start = struct.unpack_from("<2I", data, texts_at + 8 * n)
+        key = data[id_start:id_start + id_length].decode()
+        text = data[text_start:text_start + text_length].decode()
+        if "\x00" in key:
+            messages[tuple(key.split("\x00"))] = tuple(text.split("\x00"))
+        elif key:
+            messages[key] = text
+    return messages
+
+
+def compile_catalog(po: Path, lang: str) -> bytes:
+    """The ``.mo`` file of one ``.po`` catalog: its translated messages (an empty or fuzzy one is left out, so
+    its English id is shown), its plural rule, and the digest of the ``.po`` file it comes from."""
+    source = po.read_bytes()
+    catalog = _babel().read_po(io.BytesIO(source), locale=lang)
+    messages: dict = {}
+    for message in catalog:
+        if not message.id or message.fuzzy:
+            continue
+        if isinstance(message.id, tuple):
+            forms = tuple(message.string)
+            if all(forms):  # as many forms as the rule has: a count past the last form says the last one
+                messages[tuple(message.id)] = forms + forms[-1:] * (catalog.num_plurals - len(forms))
+        elif message.string:
+            messages[message.id] = message.string
+    header = {"Project-Id-Version": "escoba-tutor", "Language": lang,
+              "Content-Type": "text/plain; charset=UTF-8", "Content-Transfer-Encoding": "8bit",
+              "Plural-Forms": catalog.plural_forms, SOURCE_FIELD: source_digest(source)}
+    return write_mo(messages, header)
+
+
+def stale_catalogs() -> list[Path]:
+    """The ``.po`` catalogs whose ``.mo`` file is missing or was compiled from other contents (Babel not
+    needed: the digest in the compiled header tells)."""
+    stale = []
+    for po in sorted(LOCALE_DIR.glob("*/LC_MESSAGES/*.po")):
+        mo = po.with_suffix(".mo")
+        try:
+            with mo.open("rb") as handle:
+                compiled_from = gettext.GNUTranslations(handle).info().get(SOURCE_FIELD.lower())
+        except (OSError, ValueError):
+            compiled_from = None
+        if compiled_from != source_digest(po.read_bytes()):
+            stale.append(po)
+    return stale
+
+
+def compile_catalogs() -> list[Path]:
+    """Compile every ``.po`` catalog whose ``.mo`` file is not current; return those written."""
+    written = []
+    for po in stale_catalogs():
+        mo = po.with_suffix(".mo")
+        partial = mo.with_suffix(".mo.new")  # written whole, then renamed
+        partial.write_bytes(compile_catalog(po, po.parent.parent.name))
+        partial.replace(mo)
+        written.append(mo)
+    return written
 
 
 def extract(module: Path | list[Path]) -> list[tuple[str | tuple[str, str], int]]:
@@ -169,7 +296,8 @@ def update_catalogs(names: list[str] | None = None) -> None:
     """Add each catalog's new message ids (empty, to be translated), drop unused ones; ``names`` chooses some
     catalogs (``python -m escoba_tutor.widgets.i18n drills worksheet``), by default all."""
     from babel.messages.catalog import Catalog
-    from babel.messages.pofile import write_po
+
+    read_po, write_po = _babel().read_po, _babel().write_po
 
     root = Path(__file__).resolve().parent.parent.parent
     for name, modules in catalog_sources().items():
@@ -199,9 +327,13 @@ def update_catalogs(names: list[str] | None = None) -> None:
             with partial.open("wb") as handle:
                 write_po(handle, catalog, omit_header=False, sort_output=True, width=110)
             partial.replace(path)
+    compile_catalogs()
 
 
 if __name__ == "__main__":
     import sys
 
-    update_catalogs(sys.argv[1:])
+    if sys.argv[1:] == ["--compile"]:
+        print("\n".join(f"compiled {path}" for path in compile_catalogs()) or "the catalogs are compiled")
+    else:
+        update_catalogs(sys.argv[1:])

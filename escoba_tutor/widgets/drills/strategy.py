@@ -6,13 +6,13 @@ from __future__ import annotations
 from html import escape
 
 import ipywidgets as w
-from babel.numbers import format_decimal
 
 from ...drills import STRATEGY_TOLERANCE, StrategyDrill
 from ...errors import EscobaError
 from ...game import Move
 from ..hint_panel import points_words, reason_words
 from ..i18n import N_, Translator
+from ..phrases import one_decimal
 from ..primitives import CardRow, RowPicker
 from ..safety import guarded
 from .base import VIEWS, DrillModel, KindView, fill_row, the_card, the_cards
@@ -29,7 +29,7 @@ def move_sentence(_: Translator, move: Move) -> str:
 
 def decimal(_: Translator, value: float) -> str:
     """A number of points with one decimal, as the learner's language writes it: ``0,2``, ``1.5``."""
-    return format_decimal(round(abs(value), 1), format="0.0", locale=_.lang)
+    return one_decimal(_, round(abs(value), 1))
 
 
 def _sweeps(drill: StrategyDrill, move: Move) -> bool:
