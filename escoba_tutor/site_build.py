@@ -48,12 +48,23 @@ FONT_AWESOME = "@fortawesome/fontawesome-free@5.15.4"  # the major version VoilÃ
 #: The pure-Python wheels the in-browser kernel imports, at the versions Pyodide 0.27.6's own lock lists (the
 #: kernel, IPython 9 and the widget libraries). IPython 8 hangs at start-up in this kernel; 9 works.
 KERNEL_WHEELS = (
-    "micropip==0.9.0", "packaging==24.2", "comm==0.2.3", "traitlets==5.14.3", "typing_extensions==4.11.0",
-    "ipython==9.12.0", "ipython_pygments_lexers==1.1.1", "decorator==5.1.1", "jedi==0.19.1", "parso==0.8.4",
+    "comm==0.2.3", "traitlets==5.14.3", "typing_extensions==4.11.0",
+    "ipython==9.12.0", "ipython_pygments_lexers==1.1.1", "decorator==5.1.1",
     "matplotlib_inline==0.1.7", "prompt_toolkit==3.0.43", "pygments==2.17.2", "wcwidth==0.2.13",
     "stack_data==0.6.3", "executing==2.0.1", "asttokens==2.4.1", "pure_eval==0.2.3", "six==1.16.0",
-    "ipywidgets==8.1.9", "anywidget==0.11.0", "psygnal==0.16.1", "babel==2.17.0", "tqdm==4.67.1",
+    "ipywidgets==8.1.9", "anywidget==0.11.0", "psygnal==0.16.1", "tqdm==4.67.1",
 )
+
+#: The kernel's own Python packages, which jupyterlite-pyodide-kernel ships beside its extension (its mock
+#: ``ipykernel``, and ``pyodide_kernel``): listed in the site's lock, so they load with the rest.
+_KERNEL_EXTENSION_WHEELS = ("ipykernel", "pyodide_kernel")
+_KERNEL_EXTENSION_PYPI = Path("@jupyterlite", "pyodide-kernel-extension", "static", "pypi")
+
+#: What Pyodide loads while it starts, in one batch from the site's lock (files fetched side by side): the
+#: packages the kernel would otherwise install one after the other with piplite (it skips those named here),
+#: and escoba-tutor with its dependencies, which every page imports in its first cell.
+PRELOADED = ("micropip", "piplite", "ssl", "sqlite3", "ipykernel", "comm", "pyodide_kernel", "jedi", "ipython",
+             "escoba-tutor")
 
 #: escoba-tutor's requirements that only the server needs: the browser has its own kernel and no VoilÃ .
 SERVER_ONLY = frozenset({"voila", "ipykernel", "jupyter-server", "tornado",
@@ -64,13 +75,23 @@ SERVER_ONLY = frozenset({"voila", "ipykernel", "jupyter-server", "tornado",
 #: ipywidgets (the site carries their JavaScript instead) and the widget frontends' Python packages.
 _NOT_IN_BROWSER = frozenset({"widgetsnbextension", "jupyterlab-widgets", "ipykernel"})
 
-#: Dependencies Pyodide's own lock declares that the wheel's metadata does not.
-_EXTRA_DEPENDS = {"micropip": ("packaging",)}
-
 #: Standard-library modules the kernel installs at start-up that Pyodide's npm package leaves out (they are
 #: WebAssembly builds shipped only in Pyodide's full release): an empty wheel of that name lets the start-up
 #: go on, and ``import sqlite3`` then fails quietly in IPython, whose history is off in this kernel.
-_STAND_INS = ("sqlite3", "ssl")
+#: ``jedi`` too: IPython's completer uses it when it imports (1.6 MB with parso, and a slow import), and a Voici
+#: page has no code to complete; without it IPython completes as it does when Jedi is not installed. And
+#: ``micropip``, which only piplite (below) would import.
+_STAND_INS = ("sqlite3", "ssl", "jedi", "micropip")
+
+#: The kernel's ``piplite`` (its installer, imported first at start): escoba_tutor/site_piplite.py stands in
+#: for it (see there why), and the module the kernel writes its settings into.
+_PIPLITE_SUBMODULE = ('"""Where the kernel writes its piplite settings (see piplite/__init__.py)."""\n\n'
+                      "from . import install  # noqa: F401\n\n_PIPLITE_URLS = []\n_PIPLITE_DISABLE_PYPI = True\n")
+
+
+def _piplite_stand_in(folder: Path) -> Path:
+    source = Path(__file__).with_name("site_piplite.py").read_text(encoding="utf-8")
+    return _stand_in_wheel("piplite", folder, {"piplite/__init__.py": source, "piplite/piplite.py": _PIPLITE_SUBMODULE})
 
 _PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
                   "package.json")
@@ -149,6 +170,31 @@ def _kernel_wheels(cache: Path, log: Log) -> list[Path]:
     return sorted(folder.glob("*.whl"))
 
 
+def _kernel_extension_wheels() -> list[Path]:
+    """The wheels of :data:`_KERNEL_EXTENSION_WHEELS`, from the installed jupyterlite-pyodide-kernel."""
+    from jupyter_core.paths import jupyter_path
+
+    for folder in jupyter_path("labextensions"):
+        pypi = Path(folder) / _KERNEL_EXTENSION_PYPI
+        found = [sorted(pypi.glob(f"{name}-*-py3-none-any.whl")) for name in _KERNEL_EXTENSION_WHEELS]
+        if all(found):
+            return [wheels[-1] for wheels in found]
+    raise EscobaError(f"the kernel's own wheels ({', '.join(_KERNEL_EXTENSION_WHEELS)}) were not found beside "
+                      f"jupyterlite-pyodide-kernel's extension: install it again with {SITE_EXTRA}",
+                      code="site_tools_missing", missing="jupyterlite-pyodide-kernel")
+
+
+def _check_catalogs() -> None:
+    """The pages read the compiled message catalogs (``.mo``): refuse to build with one not compiled from its
+    ``.po`` file as it is now."""
+    from .widgets.i18n import COMPILE_COMMAND, stale_catalogs
+
+    stale = stale_catalogs()
+    if stale:
+        raise EscobaError(f"the message catalogs {', '.join(sorted({p.stem for p in stale}))} are not compiled as "
+                          f"their .po files are now: compile them with {COMPILE_COMMAND}", code="site_step_failed")
+
+
 def _own_wheel(root: Path, work: Path, log: Log) -> Path:
     out = work / "own-wheel"
     _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir",
@@ -156,12 +202,13 @@ def _own_wheel(root: Path, work: Path, log: Log) -> Path:
     return next(out.glob("escoba_tutor-*.whl"))
 
 
-def _stand_in_wheel(name: str, folder: Path) -> Path:
-    """An empty, valid wheel called ``name`` (see _STAND_INS)."""
+def _stand_in_wheel(name: str, folder: Path, contents: dict[str, str] | None = None) -> Path:
+    """A valid wheel called ``name``, empty or holding ``contents`` (path -> text): see _STAND_INS."""
     info = f"{name}-1.0.0.dist-info"
     files = {
+        **(contents or {}),
         f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0.0\n"
-                            f"Summary: empty stand-in for Pyodide's {name}, which this site does not use\n",
+                            f"Summary: stand-in for {name}, which this site does not use\n",
         f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: escoba-tutor\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
     }
 
@@ -220,7 +267,7 @@ def write_lock(pyodide_lock: Path, wheels: Iterable[Path], out: Path) -> dict[st
     packages: dict[str, dict[str, Any]] = {}
     left_out: dict[str, list[str]] = {}
     for name, (wheel, metadata, imports) in sorted(found.items()):
-        depends = set(_EXTRA_DEPENDS.get(name, ()))
+        depends = set()
         for text in metadata.get_all("Requires-Dist") or []:
             requirement = Requirement(text)
             if requirement.marker and not requirement.marker.evaluate(environment):
@@ -306,6 +353,8 @@ def _fix_page(page: Path) -> None:
             settings[key] = from_root(settings[key])
     settings["pipliteUrls"] = [from_root(url) for url in settings.get("pipliteUrls", [])]
     settings["disablePyPIFallback"] = True
+    options = settings.setdefault("loadPyodideOptions", {})
+    options["packages"] = list(dict.fromkeys([*options.get("packages", []), *PRELOADED]))
     blob = json.dumps(config, indent=1).replace("</", "<\\/")
     text = text[: match.start(2)] + blob + match.group(3) + _ADDRESS_TO_KERNEL + text[match.end(3):]
     fonts = base + "static/fontawesome/"
@@ -344,6 +393,7 @@ def build_site(destination: str | os.PathLike[str], cache: str | os.PathLike[str
     from .app import lessons_dir
 
     check_tools()
+    _check_catalogs()
     destination = Path(destination).resolve()
     if destination.exists() and (not destination.is_dir() or any(destination.iterdir())):
         raise EscobaError(f"{destination} is not an empty folder: give a new or empty one", code="site_not_empty")
@@ -358,9 +408,11 @@ def build_site(destination: str | os.PathLike[str], cache: str | os.PathLike[str
         icons = _npm_package(FONT_AWESOME, cache_dir, log)
         wheels = _kernel_wheels(cache_dir, log)
         wheels.append(_own_wheel(root, work, log))
+        wheels += _kernel_extension_wheels()
         stand_ins = work / "stand-ins"
         stand_ins.mkdir()
         wheels += [_stand_in_wheel(name, stand_ins) for name in _STAND_INS]
+        wheels.append(_piplite_stand_in(stand_ins))
 
         lite = work / "lite"
         runtime = lite / "static" / "pyodide"  # where the Pyodide add-on looks, and points the kernel at

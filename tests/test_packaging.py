@@ -149,20 +149,23 @@ def test_the_wheel_carries_the_package_and_every_lesson(dists):
         lessons)
     for module in ("__init__.py", "__main__.py", "cli.py", "app.py", "save.py", "widgets/game_table.py",
                    "widgets/static/widgets.css", "widgets/static/card_row.js", "py.typed",
-                   "locale/es/LC_MESSAGES/game_table.po", "locale/en/LC_MESSAGES/game_table.po"):
+                   "locale/es/LC_MESSAGES/game_table.po", "locale/en/LC_MESSAGES/game_table.po",
+                   "locale/es/LC_MESSAGES/game_table.mo"):
         assert f"escoba_tutor/{module}" in names, module
     # Every module and file the package has in the checkout (a new subpackage must not be left out).
     source = Path(__file__).resolve().parent.parent / "escoba_tutor"
     shipped = {p.relative_to(source.parent).as_posix() for p in source.rglob("*")
-               if p.is_file() and p.suffix in (".py", ".js", ".css", ".po", ".j2") and "__pycache__" not in p.parts}
+               if p.is_file() and p.suffix in (".py", ".js", ".css", ".po", ".mo", ".j2")
+               and "__pycache__" not in p.parts}
     assert shipped <= names, sorted(shipped - names)
     assert not [n for n in names if n.startswith(("tests/", "lessons/", "docs/")) or "__pycache__" in n]
     assert "escoba-tutor = escoba_tutor.cli:main" in entry_points
     required = {re.split(r"[<>=!~; \[]", line.removeprefix("Requires-Dist: "))[0].lower().replace("_", "-")
                 for line in metadata.splitlines() if line.startswith("Requires-Dist:") and "extra ==" not in line}
     # What the package imports at run time (besides the standard library), each declared.
-    assert {"voila", "ipywidgets", "anywidget", "ipykernel", "traitlets", "tornado", "jupyter-server", "babel",
+    assert {"voila", "ipywidgets", "anywidget", "ipykernel", "traitlets", "tornado", "jupyter-server",
             "tqdm"} <= required
+    assert "babel" not in required  # the compiled catalogs are read with gettext; Babel only keeps them
 
 
 def test_the_sdist_carries_the_lesson_sources_and_builds_the_same_lessons(dists):

@@ -122,3 +122,88 @@ def test_the_address_seed_stops_where_the_widgets_do():
     page = Page("en", query=f"seed={MAX_SEED}")
     assert page.seed(5) == 5
     assert page.problems == [("seed", "bad_seed", {"value": str(MAX_SEED), "max": MAX_WIDGET_SEED})]
+
+
+# ------------------------------------------------------------------------------------ what the kernel starts with
+def test_the_kernel_preloads_its_packages_and_escoba_tutor_in_one_batch(tmp_path):
+    """Each page tells Pyodide to load the kernel's packages and escoba-tutor while it starts (the kernel then
+    installs none of them one by one), keeping what the page's settings already asked for."""
+    config = {"baseUrl": "../../", "litePluginSettings": {site_build._KERNEL_PLUGIN: {
+        "pyodideUrl": "./static/pyodide/pyodide.js", "loadPyodideOptions": {"packages": ["extra"]}}}}
+    page = tmp_path / "page.html"
+    page.write_text('<html><script id="jupyter-config-data" type="application/json">' + json.dumps(config)
+                    + "</script></html>")
+    site_build._fix_page(page)
+    text = page.read_text()
+    settings = json.loads(site_build._CONFIG_DATA.search(text).group(2))["litePluginSettings"][
+        site_build._KERNEL_PLUGIN]
+    packages = settings["loadPyodideOptions"]["packages"]
+    assert packages[0] == "extra" and set(site_build.PRELOADED) <= set(packages) and len(set(packages)) == len(packages)
+    # the names the kernel's bundle checks before installing each package itself
+    assert {"micropip", "piplite", "ssl", "sqlite3", "ipykernel", "comm", "pyodide_kernel", "jedi",
+            "ipython"} <= set(packages)
+    assert "escoba-tutor" in packages
+    assert settings["pyodideUrl"] == "../../static/pyodide/pyodide.js" and settings["disablePyPIFallback"] is True
+    assert "QUERY_STRING" in text  # the address is still passed on
+
+
+def test_the_site_carries_no_babel_jedi_or_micropip():
+    wheels = " ".join(site_build.KERNEL_WHEELS).lower()
+    for left_out in ("babel", "jedi", "parso", "micropip", "packaging"):
+        assert left_out not in wheels
+    assert {"jedi", "micropip"} <= set(site_build._STAND_INS)
+
+
+def test_the_kernel_extension_s_own_wheels_are_found():
+    wheels = site_build._kernel_extension_wheels()
+    assert sorted(w.name.split("-")[0] for w in wheels) == ["ipykernel", "pyodide_kernel"]
+    assert all(w.is_file() and w.suffix == ".whl" for w in wheels)
+
+
+def test_the_piplite_stand_in_defers_ipython_s_terminal_until_it_is_used(tmp_path):
+    """The stand-in ``piplite`` is imported first in the site's kernel: IPython then starts without its terminal
+    (prompt_toolkit), which is imported, whole, the first time anything asks for it."""
+    import subprocess
+    import sys
+
+    wheel = site_build._piplite_stand_in(tmp_path)
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(tmp_path / "site-packages")
+        assert site_build._wheel_metadata(wheel)[1] == ["piplite"]
+    code = """
+import asyncio, sys
+import piplite.piplite
+piplite.piplite._PIPLITE_DISABLE_PYPI = True
+import IPython
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.core.shellapp import InteractiveShellApp
+assert "prompt_toolkit" not in sys.modules, "the terminal was imported at start"
+assert callable(IPython.embed)
+try:
+    asyncio.run(piplite.install("numpy"))
+except RuntimeError as error:
+    assert "nothing can be installed" in str(error)
+else:
+    raise AssertionError("install did nothing and said nothing")
+from IPython.terminal.embed import InteractiveShellEmbed
+assert "prompt_toolkit" in sys.modules and InteractiveShellEmbed.__name__ == "InteractiveShellEmbed"
+import IPython.terminal.embed as real
+assert real.InteractiveShellEmbed is InteractiveShellEmbed and type(real).__name__ == "module"
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={"PYTHONPATH": str(tmp_path / "site-packages"), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_the_site_is_not_built_from_catalogs_that_are_not_compiled(tmp_path, monkeypatch):
+    from escoba_tutor.widgets import i18n
+
+    (tmp_path / "es" / "LC_MESSAGES").mkdir(parents=True)
+    po = tmp_path / "es" / "LC_MESSAGES" / "page.po"
+    po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n')
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    with pytest.raises(EscobaError, match=r"page .*python -m escoba_tutor.widgets.i18n --compile"):
+        site_build._check_catalogs()
+    po.with_suffix(".mo").write_bytes(i18n.compile_catalog(po, "es"))
+    site_build._check_catalogs()  # compiled: the build goes on
