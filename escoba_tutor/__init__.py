@@ -7,6 +7,8 @@ The engine (this package's top level) imports no widget library:
 ['1o 7o 4b']
 """
 
+from typing import TYPE_CHECKING
+
 from .captures import legal_captures
 from .cards import DECK, Card, Suit, format_cards, parse_card, parse_cards
 from .errors import (
@@ -25,14 +27,22 @@ from .errors import (
     SaveVersionError,
     WrongSumError,
 )
-from .game import DealRecord, Game, Move, PlayerView
 from .rules import ESCOBA, PROFILES, SCOPA, Rules, rules_by_name
-from .scoring import DealScore, ScoreLine, Setenta, score_deal, setenta
+
+if TYPE_CHECKING:
+    from .expert import ExpertBot
+    from .game import DealRecord, Game, Move, PlayerView
+    from .hints import Hint, Reason, costliest_move
+    from .scoring import DealScore, ScoreLine, Setenta, score_deal, setenta
 
 __version__ = "0.1.0"
 
-# The computer players' search is imported when first used: a lesson page that shows captures should not pay for it.
-_LAZY = {"ExpertBot": "expert", "Hint": "hints", "Reason": "hints", "costliest_move": "hints"}
+# The computer players' search is imported when first used: a lesson page that shows captures should not pay for it;
+# nor for the game and the scoring, before its first widget (in the browser every module's import counts).
+_LAZY = {"ExpertBot": "expert", "Hint": "hints", "Reason": "hints", "costliest_move": "hints",
+         "Game": "game", "Move": "game", "PlayerView": "game", "DealRecord": "game",
+         "DealScore": "scoring", "ScoreLine": "scoring", "Setenta": "scoring", "score_deal": "scoring",
+         "setenta": "scoring"}
 
 
 def __getattr__(name: str) -> object:

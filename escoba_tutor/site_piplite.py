@@ -58,7 +58,7 @@ def embed(**kwargs: object) -> object:
     """``IPython.embed``: imports IPython's terminal, then embeds it."""
     module = sys.modules.get(DEFERRED)
     real = _real_module(DEFERRED) if isinstance(module, _Deferred) else importlib.import_module(DEFERRED)
-    return real.embed(**kwargs)  # type: ignore[attr-defined]
+    return real.embed(**kwargs)
 
 
 def defer_terminal() -> None:
