@@ -507,6 +507,45 @@ def test_large_messages_and_pages_that_do_not_read_are_cut_off(server):
         leave_all(ana)
 
 
+def test_a_message_over_the_cap_closes_the_connection_with_its_reason_and_never_reaches_the_kernel(server):
+    ana = Browser(server)
+    try:
+        ana.open_page()
+        kernel_id = ana.kernels[0]
+        log_before = len(server.log.read_text())
+
+        async def oversized():
+            connection = await connect(ana, kernel_id)
+            text = widget(await widget_states(connection), _model_name="TextModel")
+
+            def update(value: str) -> str:
+                return message("comm_msg", {"comm_id": text, "data": {"method": "update", "buffer_paths": [],
+                                                                      "state": {"value": value}}})
+
+            just_under = update("")
+            just_under = update("u" * (LIMITS["message_bytes"] - len(just_under) - 8))
+            assert len(just_under) < LIMITS["message_bytes"]
+            await connection.write_message(just_under)  # under the cap: it reaches the kernel
+            await read_for(connection, 3)
+            await connection.write_message(update("o" * LIMITS["message_bytes"]))
+            frames = await read_for(connection, 10)
+            closed = (connection.close_code, connection.close_reason)
+            again = await connect(ana, kernel_id)  # the kernel lives on, and the page may connect again
+            value = (await widget_states(again))[text]["state"]["value"]
+            again.close()
+            return frames, closed, value
+
+        frames, (code, reason), value = run(oversized())
+        assert frames[-1:] == [None]
+        assert code == 1009 and reason == "a message over 256 kB: a page's widget messages are a few kB"
+        assert set(value) == {"u"}  # the kernel has the message under the cap, and never saw the one over it
+        log = server.log.read_text()[log_before:]
+        assert f"closed the connection to kernel {kernel_id}: its page sent a message over {256 * 1024} bytes" in log
+        assert "Traceback" not in log
+    finally:
+        leave_all(ana)
+
+
 def test_a_failing_widget_callback_is_logged_on_the_server_and_not_sent_to_the_page(server):
     ana = Browser(server)
     try:

@@ -12,8 +12,9 @@
 - :class:`OwnedKernelHandler`, :class:`OwnedShutdownHandler`, :class:`TutorKernelWebsocketHandler`: only the
   browser that started a kernel may ask about it, stop it or connect to it (another gets 403); at most
   ``sockets_per_kernel`` connections; a page may send only the widget messages of :data:`PAGE_MESSAGES` (others
-  are dropped, and the log says so a few times, then counts); a connection whose unsent data passes
-  ``write_buffer_bytes`` (a page that does not read) is dropped.
+  are dropped, and the log says so a few times, then counts); a message over ``message_bytes`` closes the
+  connection (code 1009, with a reason that names the cap) before it is read, so it costs the server nothing; a
+  connection whose unsent data passes ``write_buffer_bytes`` (a page that does not read) is dropped.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from jupyter_server.services.kernels.connection.base import (
 from jupyter_server.services.kernels.handlers import KernelHandler
 from tornado import web
 from tornado.routing import Router
+from tornado.websocket import WebSocketProtocol13
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
@@ -285,6 +287,23 @@ def screen_message(message: str | bytes, protocol: str | None, seen: RecentIds |
     return None
 
 
+TOO_BIG = 1009  # the websocket close code for a message too big to process (RFC 6455)
+
+
+class CappedProtocol(WebSocketProtocol13):
+    """Tornado's websocket protocol, whose message cap (``message_bytes``) refuses a message from the length in its
+    frame header, before it is read: here the close says why, and the server's log which kernel's page it was."""
+
+    def close(self, code: int | None = None, reason: str | None = None) -> None:
+        if code == TOO_BIG and not self.server_terminated:
+            cap = self.params.max_message_size
+            reason = f"a message over {cap // 1024} kB: a page's widget messages are a few kB"
+            handler = self.handler
+            handler.log.warning("closed the connection to kernel %s: its page sent a message over %d bytes",
+                                getattr(handler, "_counted", None), cap)
+        super().close(code, reason)
+
+
 class TutorKernelWebsocketHandler(OwnerMixin, VoilaKernelWebsocketHandler):
     """A page's connection to its kernel, within the limits."""
 
@@ -292,6 +311,14 @@ class TutorKernelWebsocketHandler(OwnerMixin, VoilaKernelWebsocketHandler):
     _unsent = 0
     _dropped = False
     _seen: RecentIds | None = None
+
+    @property
+    def max_message_size(self) -> int:
+        return _limits(self).message_bytes
+
+    def get_websocket_protocol(self):
+        protocol = super().get_websocket_protocol()
+        return None if protocol is None else CappedProtocol(self, False, protocol.params)
 
     async def get(self, kernel_id):
         self.check_owner(kernel_id)

@@ -91,7 +91,9 @@ class Limits:
     connect_s: float = 60  # a kernel whose page has not connected this long after it was sent is shut down
     sockets_per_kernel: int = 2  # the page's websocket, and one more while a reconnecting page replaces it
     kernel_memory_mib: int = 512  # the data a kernel may allocate (RLIMIT_DATA); 0: no limit
-    message_bytes: int = 2 * MIB  # one websocket message from a page (a save file is a few kB)
+    # One websocket message from a page. The largest a lesson's widgets send is a game's save file when it is
+    # loaded (about 5 kB for a long game); a bigger message is refused from its length alone, before it is read.
+    message_bytes: int = 64 * 1024
     write_buffer_bytes: int = 16 * MIB  # what may wait unsent to one page before the server drops it
 
 
