@@ -325,6 +325,53 @@ def test_a_class_behind_one_address_gets_in_and_one_browser_is_held_to_its_pages
     wait_until(lambda: not kernel_pids(server), what="every kernel stopped after the pages were left")
 
 
+def niceness(pid: int) -> int:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat[stat.rindex(")") + 2:].split()[16])
+
+
+def started_at(pid: int) -> float:
+    """When the process started, in seconds of CLOCK_BOOTTIME."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat[stat.rindex(")") + 2:].split()[19]) / os.sysconf("SC_CLK_TCK")
+
+
+def test_one_browser_asking_for_many_pages_at_once_gets_them_one_at_a_time_and_refusals_cost_nothing(server):
+    ana, eva = Browser(server), Browser(server)
+    try:
+        class Stay(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args):
+                return None
+
+        with pytest.raises(urllib.error.HTTPError):  # the landing page's redirect, not followed: only the cookie
+            urllib.request.build_opener(Stay, urllib.request.HTTPCookieProcessor(ana.jar)).open(server.url)
+        assert ana.cookie("escoba_client")
+        before = set(kernel_pids(server))
+
+        def one_page(_):
+            status, page = ana.get("voila/render/es/index.ipynb")
+            return status, time.clock_gettime(time.CLOCK_BOOTTIME), page
+
+        with ThreadPoolExecutor(6) as pool:  # six pages at once, as a script's loop asks for them
+            answers = list(pool.map(one_page, range(6)))
+        assert sorted(status for status, _at, _page in answers) == [200, 200, 429, 429, 429, 429]
+        for status, _at, page in answers:
+            if status == 200:
+                ana.kernels.append(re.search(r'"kernelId": *"([0-9a-f-]+)"', page).group(1))
+        new = sorted(set(kernel_pids(server)) - before, key=started_at)
+        assert len(new) == 2  # the refused pages started no kernel
+        first_sent = min(at for status, at, _page in answers if status == 200)
+        assert started_at(new[1]) >= first_sent - 0.05  # the second page's kernel started once the first was sent
+        # the browser's second kernel runs at a lower priority than the server, its first as the server
+        assert niceness(new[0]) == niceness(server.process.pid)
+        assert niceness(new[1]) == niceness(server.process.pid) + 10
+        assert eva.open_page()[0] == 200  # another browser's first page: not held back by ana's
+        assert niceness(max(set(kernel_pids(server)) - before - set(new), key=started_at)) == niceness(
+            server.process.pid)
+    finally:
+        leave_all(ana, eva)
+
+
 def test_a_kernel_belongs_to_the_browser_that_started_it(server):
     ana, eva = Browser(server), Browser(server)
     try:

@@ -7,8 +7,10 @@
   comes back still without the cookie refuses cookies (or was sent a marked address): it gets a short page saying
   so with a link to the plain address, never a loop of redirects. Then the page's kernel is admitted against the
   limits, or the student gets a short page in the lesson's language (the class is full: 503; this browser has too
-  many pages open: 429), never an error. The page also gets the ``_xsrf`` cookie that Voilà's close beacon sends
-  back, so a left page frees its kernel.
+  many pages open: 429), never an error; a refused page costs no kernel and no rendering. One browser's pages are
+  rendered one at a time (:class:`PageTurns`): each starts a kernel and runs the lesson, about 2 CPU seconds, so
+  a browser asking for five at once waits for its own pages instead of taking both cores from the class. The page
+  also gets the ``_xsrf`` cookie that Voilà's close beacon sends back, so a left page frees its kernel.
 - :class:`OwnedKernelHandler`, :class:`OwnedShutdownHandler`, :class:`TutorKernelWebsocketHandler`: only the
   browser that started a kernel may ask about it, stop it or connect to it (another gets 403); at most
   ``sockets_per_kernel`` connections; a page may send only the widget messages of :data:`PAGE_MESSAGES` (others
@@ -19,6 +21,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 import re
@@ -45,8 +48,8 @@ from .limits import ClassRegister, Limits, Refused
 from .nickname import class_env
 
 __all__ = ["CLIENT_COOKIE", "PAGE_MESSAGES", "PAGE_COMM_TARGETS", "PAGE_COMM_METHODS", "HostGate", "ClientMixin",
-           "TutorRenderHandler", "OwnedKernelHandler", "OwnedShutdownHandler", "TutorKernelWebsocketHandler",
-           "NotFoundHandler", "RecentIds", "screen_message"]
+           "PageTurns", "TutorRenderHandler", "OwnedKernelHandler", "OwnedShutdownHandler",
+           "TutorKernelWebsocketHandler", "NotFoundHandler", "RecentIds", "screen_message"]
 
 CLIENT_COOKIE = "escoba_client"
 COOKIE_CHECK = "cookie_check"  # marks the address a browser is sent back to after it got the cookie
@@ -102,11 +105,63 @@ color:#0b57d0;text-decoration:underline}}a:focus{{outline:3px solid #0b57d0;outl
 """
 
 
+class PageTurns:
+    """One browser's pages are rendered one at a time: :meth:`take` waits until the browser's page before has
+    been sent (or ``wait_s`` at most, should it hang), :meth:`give_back` lets the next one go.
+
+    >>> async def two_pages():
+    ...     turns, order = PageTurns(), []
+    ...     async def page(name):
+    ...         await turns.take("ana"); order.append(name + " starts"); await asyncio.sleep(0.01)
+    ...         order.append(name + " sent"); turns.give_back("ana")
+    ...     await asyncio.gather(page("first"), page("second"))
+    ...     return order, turns.waiting()
+    >>> asyncio.run(two_pages())
+    (['first starts', 'first sent', 'second starts', 'second sent'], 0)
+    """
+
+    def __init__(self, wait_s: float = 120) -> None:
+        self.wait_s = wait_s
+        self._turns: dict[str, tuple[asyncio.Lock, list[int]]] = {}  # client -> its lock, pages holding or waiting
+
+    async def take(self, client: str) -> None:
+        lock, count = self._turns.setdefault(client, (asyncio.Lock(), [0]))
+        count[0] += 1
+        try:
+            await asyncio.wait_for(lock.acquire(), self.wait_s)
+        except BaseException:  # a timeout (the page before hangs: this one goes ahead without the turn), or gone
+            self._leave(client)
+            raise
+
+    def give_back(self, client: str) -> None:
+        lock, _count = self._turns.get(client, (None, None))
+        if lock is not None and lock.locked():
+            lock.release()
+        self._leave(client)
+
+    def _leave(self, client: str) -> None:
+        found = self._turns.get(client)
+        if found is not None:
+            found[1][0] -= 1
+            if found[1][0] <= 0:
+                del self._turns[client]
+
+    def waiting(self) -> int:
+        """Browsers with a page being rendered or waiting for its turn."""
+        return len(self._turns)
+
+
+def _turns(handler) -> PageTurns:
+    return handler.application.settings.setdefault("escoba_page_turns", PageTurns())
+
+
 class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
     """A lesson page, its kernel admitted against the limits; with the class board on, its kernel gets the page's
     nickname (nickname.class_env) and a landing page the nickname form (nickname.landing_hook)."""
 
     _ticket = None
+    _turn: str | None = None  # the client whose turn this page holds
+    _gone = False
 
     async def prepare(self):
         await super().prepare()
@@ -130,6 +185,14 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
         except Refused as refused:
             self.refuse(refused.reason)
             return
+        try:
+            await _turns(self).take(client)
+            self._turn = client
+        except asyncio.TimeoutError:
+            pass
+        if self._gone:  # the browser left while the page waited: no kernel for it
+            self._release()
+            raise web.Finish()
         CURRENT_TICKET.set(self._ticket)
         CURRENT_CLASS_ENV.set(class_env(self))
 
@@ -178,12 +241,16 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
         super().on_finish()
 
     def on_connection_close(self):
+        self._gone = True
         self._release()  # the browser went away while its page was being rendered
         super().on_connection_close()
 
     def _release(self) -> None:
         if self._ticket is not None:
             _register(self).release(self._ticket)
+        if self._turn is not None:
+            _turns(self).give_back(self._turn)
+            self._turn = None
 
 
 class OwnerMixin(ClientMixin):

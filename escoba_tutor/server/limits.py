@@ -175,6 +175,10 @@ class ClassRegister:
         if seat is not None and seat.sent_at is None:
             seat.sent_at = self.clock()
 
+    def kernels_of(self, client: str) -> int:
+        """The kernels this browser holds (started, not those of pages still being rendered)."""
+        return sum(seat.client == client for seat in self.seats.values())
+
     def owner(self, kernel_id: str) -> str | None:
         seat = self.seats.get(kernel_id)
         return seat.client if seat else None
