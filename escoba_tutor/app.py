@@ -180,7 +180,10 @@ def build_app_class():
             self.template_paths.insert(0, str(Path(__file__).resolve().parent / "server" / "templates"))
 
         def init_settings(self):
+            from .server import compiled_templates
             from .server.kernels import TutorMappingKernelManager
+
+            compiled_templates.install()  # each page's templates loaded as code, not compiled again per page
 
             # every kernel is bound to its page by this kernel manager: no other will do
             self.voila_configuration.multi_kernel_manager_class = TutorMappingKernelManager
