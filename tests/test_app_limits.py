@@ -36,7 +36,8 @@ from escoba_tutor.server.limits import ClassRegister, Limits, Refused
 
 MIB = 1024 * 1024
 LIMITS = {"max_kernels": 6, "kernels_per_client": 2, "kernels_per_address": 5, "kernel_memory_mib": 300,
-          "message_bytes": 256 * 1024, "write_buffer_bytes": 2 * MIB}
+          "message_bytes": 256 * 1024, "write_buffer_bytes": 2 * MIB,
+          "message_rate_bytes": 64 * MIB, "message_burst_bytes": 64 * MIB}  # the budget has a test of its own
 PAGE = """
 import ipywidgets as w
 from escoba_tutor.widgets.safety import guarded
@@ -591,6 +592,40 @@ def test_a_message_over_the_cap_closes_the_connection_with_its_reason_and_never_
         assert "Traceback" not in log
     finally:
         leave_all(ana)
+
+
+def test_a_browser_sending_more_than_its_message_budget_has_the_rest_dropped_unread(tmp_path_factory):
+    server = start_server(tmp_path_factory, {**LIMITS, "message_rate_bytes": 10_000, "message_burst_bytes": 40_000})
+    try:
+        server.wait()
+        ana = Browser(server)
+        ana.open_page()
+        kernel_id = ana.kernels[0]
+
+        async def flood():
+            connection = await connect(ana, kernel_id)
+            await widget_states(connection)  # the page's own first messages, well within the budget
+            await asyncio.sleep(4)  # the budget fills up again
+            for _ in range(200):  # about 1.2 kB each with their cost: 240 kB at once
+                await connection.write_message(message("comm_info_request", {}))
+            replies = [f for f in await read_for(connection, 8)
+                       if isinstance(f, dict) and f["header"]["msg_type"] == "comm_info_reply"]
+            await asyncio.sleep(2)
+            await connection.write_message(message("comm_info_request", {}))  # a click later still gets through
+            later = [f for f in await read_for(connection, 10, until=lambda f: isinstance(f, dict) and f[
+                "header"]["msg_type"] == "comm_info_reply") if isinstance(f, dict)]
+            connection.close()
+            return len(replies), later
+
+        answered, later = run(flood())
+        assert 25 <= answered <= 60, answered  # the 40 kB burst, and what 10 kB a second adds while they arrive
+        assert later and later[-1]["header"]["msg_type"] == "comm_info_reply"
+        log = server.log.read_text()
+        assert f"dropped a message from the page of kernel {kernel_id}: its browser sends more than 10000 bytes" in log
+        assert "Traceback" not in log
+        ana.leave_all()
+    finally:
+        server.stop()
 
 
 def test_a_failing_widget_callback_is_logged_on_the_server_and_not_sent_to_the_page(server):

@@ -14,7 +14,8 @@
 - :class:`OwnedKernelHandler`, :class:`OwnedShutdownHandler`, :class:`TutorKernelWebsocketHandler`: only the
   browser that started a kernel may ask about it, stop it or connect to it (another gets 403); at most
   ``sockets_per_kernel`` connections; a page may send only the widget messages of :data:`PAGE_MESSAGES` (others
-  are dropped, and the log says so a few times, then counts); a message over ``message_bytes`` closes the
+  are dropped, and the log says so a few times, then counts); so are, unread, the messages beyond a browser's
+  budget (``message_rate_bytes`` a second for all its pages); a message over ``message_bytes`` closes the
   connection (code 1009, with a reason that names the cap) before it is read, so it costs the server nothing; a
   connection whose unsent data passes ``write_buffer_bytes`` (a page that does not read) is dropped.
 """
@@ -413,6 +414,11 @@ class TutorKernelWebsocketHandler(OwnerMixin, VoilaKernelWebsocketHandler):
             super().on_close()
 
     def on_message(self, ws_message):
+        client = _register(self).owner(self._counted or "")
+        if client is not None and not _register(self).may_send(client, len(ws_message)):
+            self.log.warning("dropped a message from the page of kernel %s: its browser sends more than %d bytes "
+                             "a second", self._counted, _limits(self).message_rate_bytes)
+            return None
         if self._seen is None:
             self._seen = RecentIds()
         refused = screen_message(ws_message, self.selected_subprotocol, self._seen)
