@@ -34,14 +34,14 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    func,
     inspect,
     select,
     text,
 )
 
 from .events import RecordsError
-
-SCHEMA_VERSION = 1
+from .rows import EVENT_COLUMNS, SCHEMA_VERSION, to_db_time
 
 metadata = MetaData()
 
@@ -92,15 +92,14 @@ records = Table(
 
 TABLES = ("escoba_schema", "classes", "records")
 
+if tuple(c.name for c in records.columns if c.name not in ("id", "class_id")) != EVENT_COLUMNS:
+    raise AssertionError("rows.EVENT_COLUMNS must name the records table's columns, in its order")
+
+# The current class is read in the statement that writes the record: a new class started meanwhile is followed.
+INSERT_RECORD = records.insert().values(class_id=select(func.max(classes.c.id)).scalar_subquery())
+
 # MIGRATIONS[n] turns a database of version n into version n + 1, inside the opening transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
-
-
-def to_db_time(moment: datetime) -> datetime:
-    """``moment`` as naive UTC, the form the tables store (a naive ``moment`` is taken to be UTC already)."""
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
-    return moment
 
 
 def from_db_time(stored: datetime) -> datetime:

@@ -138,7 +138,7 @@ def record_drill_check(kind: str, seed, result) -> None:
     correct, mistake = outcome
 
     def event(nickname: str):
-        from ..records import DrillAnswer
+        from ..records.events import DrillAnswer
 
         return DrillAnswer(nickname, kind=kind, seed=int(seed), correct=correct, mistake=mistake,
                            lesson=lesson_of_page())
@@ -153,7 +153,7 @@ def record_lesson_opened(lang: str) -> None:
         return
 
     def event(nickname: str):
-        from ..records import LessonOpened
+        from ..records.events import LessonOpened
 
         return LessonOpened(nickname, lesson=lesson, lang=lang)
 
@@ -177,7 +177,7 @@ def record_game_progress(session, recorded: tuple) -> tuple:
             points = deal.score.points
 
             def deal_event(nickname: str, deal=deal, points=points):
-                from ..records import DealFinished
+                from ..records.events import DealFinished
 
                 other = max((p for s, p in enumerate(points) if s != side), default=0)
                 other_escobas = max((e for s, e in enumerate(deal.escobas) if s != side), default=0)
@@ -190,7 +190,7 @@ def record_game_progress(session, recorded: tuple) -> tuple:
             totals, winner = game.totals, game.winner
 
             def game_event(nickname: str):
-                from ..records import GameFinished
+                from ..records.events import GameFinished
 
                 other = max((t for s, t in enumerate(totals) if s != side), default=0)
                 won = None if winner is None else winner == side
