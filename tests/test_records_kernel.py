@@ -36,9 +36,10 @@ MADRID = timezone(timedelta(hours=1))
 EVENTS = [
     LessonOpened("Íñigo", "01-cards", "es", at=datetime(2026, 12, 1, 9, 0, 0, 123456, tzinfo=timezone.utc)),
     LessonOpened("Zoë", "index", "en", at=datetime(2026, 12, 1, 10, 0, 1, tzinfo=MADRID)),  # 09:00:01 UTC
-    DrillAnswer("Ana", "captures", 2**53 - 2, False, "missed_capture", lesson="07-variants",
+    DrillAnswer("Ana", "captures", 2**53 - 2, False, "missed_capture", lesson="07-variants", rules="scopa",
                 at=datetime(2026, 12, 1, 9, 5)),  # naive: taken to be UTC already
-    DrillAnswer("ana", "captures", 0, True, None, lesson="02-captures", at=datetime(999, 1, 2, 3, 4, 5, 6)),
+    DrillAnswer("ana", "captures", 0, True, None, lesson="02-captures", rules="escoba+figuras+ties_both_score",
+                at=datetime(999, 1, 2, 3, 4, 5, 6)),
     DrillAnswer("Bea", "setenta", None, False, None),
     DrillAnswer("Bea", "points", 7, False, "unanswered", lesson=None),
     DealFinished("Carla", "greedy", 40, 6, 5, 1, 2),
@@ -121,6 +122,7 @@ def test_a_recording_kernel_loads_no_sqlalchemy(tmp_path: Path) -> None:
     with ClassStore.open(path) as store:
         (mistake,) = store.board().mistakes
         assert (mistake.kind, mistake.code, mistake.seeds) == ("captures", "missed_capture", [1])
+        assert [(e.seed, e.lesson, e.rules) for e in mistake.exercises] == [(1, "02-captures", "escoba")]
         assert store.board().students[0].lessons == ["02-captures"]
 
 

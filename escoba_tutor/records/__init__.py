@@ -26,13 +26,14 @@ from .events import (
 from .rows import SCHEMA_VERSION
 
 if TYPE_CHECKING:
-    from .board import Board, ClassInfo, MistakeRow, StudentRow
+    from .board import Board, ClassInfo, Exercise, MistakeRow, StudentRow
     from .store import ClassStore
 
-_LAZY = {"Board": "board", "ClassInfo": "board", "MistakeRow": "board", "StudentRow": "board", "ClassStore": "store"}
+_LAZY = {"Board": "board", "ClassInfo": "board", "Exercise": "board", "MistakeRow": "board", "StudentRow": "board",
+         "ClassStore": "store"}
 
 __all__ = [
-    "SCHEMA_VERSION", "Board", "ClassInfo", "ClassStore", "DealFinished", "DrillAnswer", "GameFinished",
+    "SCHEMA_VERSION", "Board", "ClassInfo", "ClassStore", "DealFinished", "DrillAnswer", "Exercise", "GameFinished",
     "LessonOpened", "MistakeRow", "NicknameError", "RecordsError", "StudentRow", "nickname_key", "valid_nickname",
 ]
 

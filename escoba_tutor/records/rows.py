@@ -23,19 +23,20 @@ from .events import (
 )
 
 #: The version of the tables this escoba-tutor reads and writes (schema.py has the tables and the migrations).
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 RECORD_BUDGET = 1.7           # seconds one record may spend waiting for a busy database, all tries together
 PAUSE = 0.004                 # seconds at most between two tries (a random share of it)
 
 MAX_TEXT = 64                 # a drill kind, level, lesson or mistake code
+MAX_RULES = 200               # a rules' name: a profile and its house rules, escoba+figuras+ties_both_score
 MAX_SEED = 2**63 - 1
 
 
-def _text(event: object, name: str, value: object, *, optional: bool = False) -> str | None:
+def _text(event: object, name: str, value: object, *, optional: bool = False, limit: int = MAX_TEXT) -> str | None:
     if value is None and optional:
         return None
-    if not isinstance(value, str) or not value or len(value) > MAX_TEXT or not value.isprintable():
-        raise RecordsError(f"{name} of {type(event).__name__} is a printable text of 1 to {MAX_TEXT} characters, "
+    if not isinstance(value, str) or not value or len(value) > limit or not value.isprintable():
+        raise RecordsError(f"{name} of {type(event).__name__} is a printable text of 1 to {limit} characters, "
                            f"not {value!r:.80}", code="records_bad_event")
     return value
 
@@ -51,7 +52,8 @@ def _count(event: object, name: str, value: object, limit: int = 10_000) -> int:
 # all of them (None where it has none), so one statement serves every record. schema.py checks that its table
 # has exactly these columns.
 EVENT_COLUMNS = ("at", "nickname", "nickname_key", "event", "kind", "level", "lesson", "lang", "seed", "correct",
-                 "mistake", "points_player", "points_computer", "escobas_player", "escobas_computer", "outcome")
+                 "mistake", "points_player", "points_computer", "escobas_player", "escobas_computer", "outcome",
+                 "rules")
 
 
 def to_db_time(moment: datetime) -> datetime:
@@ -80,7 +82,8 @@ def event_row(event: Event) -> dict[str, Any]:
                                code="records_bad_event")
         row.update(event="drill", kind=_text(event, "kind", event.kind), correct=event.correct,
                    mistake=None if event.correct else _text(event, "mistake", event.mistake, optional=True),
-                   lesson=_text(event, "lesson", event.lesson, optional=True))
+                   lesson=_text(event, "lesson", event.lesson, optional=True),
+                   rules=_text(event, "rules", event.rules, optional=True, limit=MAX_RULES))
     elif isinstance(event, DealFinished):
         row.update(event="deal", level=_text(event, "level", event.level),
                    **{name: _count(event, name, values[name]) for name in

@@ -38,6 +38,8 @@ from .sqlite import CONNECT_WAIT, WritersGate, begin_statements, configure_conne
 
 log = logging.getLogger("escoba_tutor.records")
 
+KERNEL_CACHE_KIB = 256
+
 # The current class is read in the statement that writes the record: a new class started meanwhile is followed.
 INSERT_RECORD = (f"INSERT INTO records (class_id, {', '.join(EVENT_COLUMNS)}) "
                  f"VALUES ((SELECT max(classes.id) FROM classes), {', '.join('?' * len(EVENT_COLUMNS))})")
@@ -134,6 +136,9 @@ class SqliteWriter:
                                          isolation_level=None, check_same_thread=False)
             try:
                 configure_connection(connection, str(self._path))
+                # A kernel only appends a row now and then: a small page cache (SQLite's default is 2 MB) keeps the
+                # writer's memory to what it needs, in each of the class's kernels.
+                connection.execute(f"PRAGMA cache_size = -{KERNEL_CACHE_KIB}")
                 if self._on_connect is not None:
                     self._on_connect(connection)
             except BaseException:

@@ -126,8 +126,9 @@ def _record(make_event) -> None:
         log.warning("a class record was not made", exc_info=True)
 
 
-def record_drill_check(kind: str, seed, result) -> None:
-    """A drill answer checked (``result``: what the kind's judge returned)."""
+def record_drill_check(kind: str, seed, result, rules: str | None = None) -> None:
+    """A drill answer checked (``result``: what the kind's judge returned), on this page, under the ``rules`` of
+    that name: the board's link to the exercise opens it there, under them."""
     try:
         outcome = drill_outcome(kind, result)
     except Exception:  # noqa: BLE001 - an unforeseen result shape: no record, the check itself stands
@@ -139,9 +140,10 @@ def record_drill_check(kind: str, seed, result) -> None:
 
     def event(nickname: str):
         from ..records.events import DrillAnswer
+        from ..records.rows import MAX_RULES  # a longer name is not kept: the exercise is recorded all the same
 
         return DrillAnswer(nickname, kind=kind, seed=int(seed), correct=correct, mistake=mistake,
-                           lesson=lesson_of_page())
+                           lesson=lesson_of_page(), rules=rules if rules and len(rules) <= MAX_RULES else None)
 
     _record(event)
 
