@@ -192,6 +192,28 @@ def test_a_sqlite_url_without_a_file_is_refused(text: str) -> None:
         sqlite_file(text)
 
 
+def test_the_kernels_are_given_the_file_the_server_opened(tmp_path: Path, monkeypatch) -> None:
+    """A kernel runs in its lesson's folder: a relative path (``--class-db class.sqlite3``) reaches it absolute."""
+    from escoba_tutor.records.location import for_kernels
+    from escoba_tutor.server.nickname import class_env
+
+    monkeypatch.chdir(tmp_path)
+    assert for_kernels("class.sqlite3") == str(tmp_path / "class.sqlite3")
+    assert for_kernels("sqlite:///3B/class.sqlite3") == str(tmp_path / "3B" / "class.sqlite3")
+    assert for_kernels("postgresql://escoba:pw@db/classes") == "postgresql://escoba:pw@db/classes"
+    assert for_kernels("mysql://host/db") == "mysql://host/db"  # refused by the kernel, which says why
+
+    class Page:  # what class_env reads of a page's request: the server's settings and the nickname's cookie
+        settings = {"escoba_class_store": object(), "escoba_class_db": "groups/3B.sqlite3"}
+
+        @staticmethod
+        def get_cookie(name: str) -> str:
+            return "Ana"
+
+    assert class_env(Page()) == {"ESCOBA_TUTOR_NICKNAME": "Ana",
+                                 "ESCOBA_TUTOR_CLASS_DB": str(tmp_path / "groups" / "3B.sqlite3")}
+
+
 def test_a_postgresql_url_is_left_to_the_store() -> None:
     assert sqlite_file("postgresql://escoba:pw@db.school.example/classes") == (
         "postgresql://escoba:pw@db.school.example/classes")

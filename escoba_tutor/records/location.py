@@ -75,6 +75,17 @@ def sqlite_file(url_or_path: str | os.PathLike[str] | None) -> Path | str:
                        scheme=name)
 
 
+def for_kernels(url_or_path: str) -> str:
+    """``url_or_path`` as the server hands it to the students' kernels: a SQLite file by its absolute path, as the
+    server found it (a kernel runs in its lesson's folder, where a relative path would name another file); a
+    database server's URL, or anything that names no database (the kernel says why), as it is."""
+    try:
+        where = sqlite_file(url_or_path)
+    except RecordsError:
+        return url_or_path
+    return str(where) if isinstance(where, Path) else url_or_path
+
+
 def locate(url_or_path: str | os.PathLike[str] | None) -> Location:
     """The database that ``url_or_path`` names (see the module's text), or RecordsError."""
     from sqlalchemy.engine import URL, make_url
