@@ -157,6 +157,38 @@ def test_a_bot_that_breaks_the_rules_is_named():
     assert "'cheat' bot" in str(caught.value)
 
 
+def test_the_cycle_collector_is_paused_only_while_games_are_played():
+    """simulate pauses Python's cycle collector during its games (speed): never for anyone else, never left off,
+    not even when a bot breaks the rules, and a run leaves no cyclic garbage behind."""
+    import gc
+
+    seen = []
+
+    class Watcher(RandomBot):
+        def choose(self, view):
+            seen.append(gc.isenabled())
+            return super().choose(view)
+
+    gc.collect()
+    simulate(2, 3, 1, bots=[Watcher], progress=False)
+    assert seen and not any(seen) and gc.isenabled()
+    assert gc.collect() < 50  # each game's few cycles were freed as the run went on
+
+    class Cheat(RandomBot):
+        def choose(self, view):
+            return Move.of(view.hand[0], view.table)
+
+    with pytest.raises(EscobaError):
+        simulate(2, 1, 1, bots=[Cheat], progress=False)
+    assert gc.isenabled()
+    gc.disable()
+    try:  # a caller who turned it off keeps it off
+        simulate(2, 1, 1, progress=False)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 @pytest.mark.parametrize("kwargs, code", [
     ({"players": 5}, "player_count"), ({"players": 1}, "player_count"), ({"games": -1}, "game_count"),
     ({"games": 0}, "game_count"), ({"seed": -1}, "bad_seed"), ({"bots": "genius"}, "unknown_bot"),
