@@ -83,17 +83,15 @@ class SqliteWriter:
         tables are not at this escoba-tutor's schema version (the SQLAlchemy store creates or migrates them)."""
         writer = cls(path, on_connect)
         try:
-            version = writer._connect().execute("SELECT version FROM escoba_schema").fetchall()
+            versions = [row[0] for row in writer._connect().execute("SELECT version FROM escoba_schema")]
         except sqlite3.Error as error:
             writer.close()
             raise RecordsError(f"cannot write to the class database {writer.url}: {error}",
                                code="records_not_ready") from None
-        except RecordsError:
+        if versions != [SCHEMA_VERSION]:
             writer.close()
-            raise
-        if version != [(SCHEMA_VERSION,)]:
-            writer.close()
-            raise RecordsError(f"the class database {writer.url} has schema version {version}, not "
+            shown = ", ".join(map(str, versions)) or "none"
+            raise RecordsError(f"the class database {writer.url} has schema version {shown}, not "
                                f"{SCHEMA_VERSION}", code="records_not_ready")
         return writer
 
