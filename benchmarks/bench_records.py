@@ -1,8 +1,11 @@
 """The cost of one class record on SQLite, alone and with thirty writers at once.
 
-    python benchmarks/bench_records.py [--records N] [--writers W] [--pace SECONDS]
+    python benchmarks/bench_records.py [--records N] [--writers W] [--pace SECONDS] [--writer store|kernel]
 
-1. One writer: ``ClassStore.record`` of a drill answer, N times into a fresh SQLite file (after a warm-up):
+``--writer kernel`` (the default) writes as a student's kernel does, through the standard library's sqlite3
+(``SqliteWriter``, records/writer.py); ``--writer store`` through the SQLAlchemy store, as the server does.
+
+1. One writer: ``record`` of a drill answer, N times into a fresh SQLite file (after a warm-up):
    p50 / p95 / max in microseconds.
 2. W writer processes (forked, each with its own store, as W kernels) recording N records each into one file at
    the same moment, each pausing a random 0..PACE seconds between records (0: as fast as it can), while one more
@@ -24,6 +27,9 @@ import time
 from pathlib import Path
 
 from escoba_tutor.records import ClassStore, DrillAnswer
+from escoba_tutor.records.writer import SqliteWriter
+
+WRITERS = {"kernel": SqliteWriter.open, "store": ClassStore.open}
 
 
 def percentiles(seconds: list[float]) -> str:
@@ -38,8 +44,9 @@ def answer(student: int, n: int) -> DrillAnswer:
                        None if n % 3 else "missed_15", lesson="02-captures")
 
 
-def one_writer(path: Path, records: int) -> None:
-    with ClassStore.open(path) as store:
+def one_writer(kind: str, path: Path, records: int) -> None:
+    ClassStore.open(path).close()  # the server makes the database
+    with WRITERS[kind](path) as store:
         for n in range(50):
             store.record(answer(99, n))
         times = []
@@ -47,12 +54,12 @@ def one_writer(path: Path, records: int) -> None:
             began = time.perf_counter()
             assert store.record(answer(0, n))
             times.append(time.perf_counter() - began)
-    print(f"1 writer, {records} records:       {percentiles(times)}")
+    print(f"1 {kind} writer, {records} records:       {percentiles(times)}")
 
 
-def writer(path: str, student: int, records: int, pace: float, start, results) -> None:
+def writer(kind: str, path: str, student: int, records: int, pace: float, start, results) -> None:
     times, failed = [], 0
-    with ClassStore.open(path) as store:
+    with WRITERS[kind](Path(path)) as store:
         start.wait(120)
         for n in range(records):
             if pace:
@@ -73,11 +80,11 @@ def reader(path: str, start, stop, results) -> None:
     results.put(reads)
 
 
-def many_writers(path: Path, writers: int, records: int, pace: float) -> None:
+def many_writers(kind: str, path: Path, writers: int, records: int, pace: float) -> None:
     ClassStore.open(path).close()
     context = multiprocessing.get_context("fork")
     start, stop, results, reads_out = context.Barrier(writers + 2), context.Event(), context.Queue(), context.Queue()
-    processes = [context.Process(target=writer, args=(str(path), s, records, pace, start, results))
+    processes = [context.Process(target=writer, args=(kind, str(path), s, records, pace, start, results))
                  for s in range(writers)]
     board = context.Process(target=reader, args=(str(path), start, stop, reads_out))
     for process in [board, *processes]:
@@ -92,7 +99,7 @@ def many_writers(path: Path, writers: int, records: int, pace: float) -> None:
         process.join(60)
     times = [t for ts, _ in outcomes for t in ts]
     failed = sum(f for _, f in outcomes)
-    print(f"{writers} writers x {records} records: {percentiles(times)}   failed {failed}   "
+    print(f"{writers} {kind} writers x {records} records: {percentiles(times)}   failed {failed}   "
           f"{elapsed:.1f} s   board read {reads} times")
 
 
@@ -101,11 +108,12 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=200)
     parser.add_argument("--writers", type=int, default=30)
     parser.add_argument("--pace", type=float, default=0.0)
+    parser.add_argument("--writer", choices=sorted(WRITERS), default="kernel")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-records-") as folder:
         print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-        one_writer(Path(folder) / "one.sqlite3", args.records)
-        many_writers(Path(folder) / "many.sqlite3", args.writers, args.records // 4 or 1, args.pace)
+        one_writer(args.writer, Path(folder) / "one.sqlite3", args.records)
+        many_writers(args.writer, Path(folder) / "many.sqlite3", args.writers, args.records // 4 or 1, args.pace)
         print(f"load average {os.getloadavg()[0]:.1f}")
 
 

@@ -158,6 +158,10 @@ def build_app_class():
         message_bytes = Int(Limits.message_bytes, config=True, help="bytes in one websocket message from a page")
         write_buffer_bytes = Int(Limits.write_buffer_bytes, config=True, help=(
             "bytes that may wait unsent to one page before its connection is dropped"))
+        message_rate_bytes = Int(Limits.message_rate_bytes, config=True, help=(
+            "bytes a second one browser's pages may send their kernels (beyond it their messages are dropped)"))
+        message_burst_bytes = Int(Limits.message_burst_bytes, config=True, help=(
+            "bytes one browser's pages may send at once, above message_rate_bytes"))
         allowed_hosts = List(Unicode(), config=True, help=(
             "more host names the server answers to (a proxy's or JupyterHub's), besides its own"))
         reap_check_s = Float(10, config=True, help="how often to look for kernels whose page never connected")
@@ -172,7 +176,8 @@ def build_app_class():
             return Limits(max_kernels=total, per_client=self.kernels_per_client,
                           per_address=self.kernels_per_address, connect_s=self.connect_s,
                           sockets_per_kernel=self.sockets_per_kernel, kernel_memory_mib=self.kernel_memory_mib,
-                          message_bytes=self.message_bytes, write_buffer_bytes=self.write_buffer_bytes)
+                          message_bytes=self.message_bytes, write_buffer_bytes=self.write_buffer_bytes,
+                          message_rate_bytes=self.message_rate_bytes, message_burst_bytes=self.message_burst_bytes)
 
         def setup_template_dirs(self):
             """Voilà's, with the project's page template first (it loads nothing from another origin)."""
@@ -180,7 +185,10 @@ def build_app_class():
             self.template_paths.insert(0, str(Path(__file__).resolve().parent / "server" / "templates"))
 
         def init_settings(self):
+            from .server import compiled_templates
             from .server.kernels import TutorMappingKernelManager
+
+            compiled_templates.install()  # each page's templates loaded as code, not compiled again per page
 
             # every kernel is bound to its page by this kernel manager: no other will do
             self.voila_configuration.multi_kernel_manager_class = TutorMappingKernelManager

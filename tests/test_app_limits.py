@@ -36,7 +36,8 @@ from escoba_tutor.server.limits import ClassRegister, Limits, Refused
 
 MIB = 1024 * 1024
 LIMITS = {"max_kernels": 6, "kernels_per_client": 2, "kernels_per_address": 5, "kernel_memory_mib": 300,
-          "message_bytes": 256 * 1024, "write_buffer_bytes": 2 * MIB}
+          "message_bytes": 256 * 1024, "write_buffer_bytes": 2 * MIB,
+          "message_rate_bytes": 64 * MIB, "message_burst_bytes": 64 * MIB}  # the budget has a test of its own
 PAGE = """
 import ipywidgets as w
 from escoba_tutor.widgets.safety import guarded
@@ -325,6 +326,53 @@ def test_a_class_behind_one_address_gets_in_and_one_browser_is_held_to_its_pages
     wait_until(lambda: not kernel_pids(server), what="every kernel stopped after the pages were left")
 
 
+def niceness(pid: int) -> int:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat[stat.rindex(")") + 2:].split()[16])
+
+
+def started_at(pid: int) -> float:
+    """When the process started, in seconds of CLOCK_BOOTTIME."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat[stat.rindex(")") + 2:].split()[19]) / os.sysconf("SC_CLK_TCK")
+
+
+def test_one_browser_asking_for_many_pages_at_once_gets_them_one_at_a_time_and_refusals_cost_nothing(server):
+    ana, eva = Browser(server), Browser(server)
+    try:
+        class Stay(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args):
+                return None
+
+        with pytest.raises(urllib.error.HTTPError):  # the landing page's redirect, not followed: only the cookie
+            urllib.request.build_opener(Stay, urllib.request.HTTPCookieProcessor(ana.jar)).open(server.url)
+        assert ana.cookie("escoba_client")
+        before = set(kernel_pids(server))
+
+        def one_page(_):
+            status, page = ana.get("voila/render/es/index.ipynb")
+            return status, time.clock_gettime(time.CLOCK_BOOTTIME), page
+
+        with ThreadPoolExecutor(6) as pool:  # six pages at once, as a script's loop asks for them
+            answers = list(pool.map(one_page, range(6)))
+        assert sorted(status for status, _at, _page in answers) == [200, 200, 429, 429, 429, 429]
+        for status, _at, page in answers:
+            if status == 200:
+                ana.kernels.append(re.search(r'"kernelId": *"([0-9a-f-]+)"', page).group(1))
+        new = sorted(set(kernel_pids(server)) - before, key=started_at)
+        assert len(new) == 2  # the refused pages started no kernel
+        first_sent = min(at for status, at, _page in answers if status == 200)
+        assert started_at(new[1]) >= first_sent - 0.05  # the second page's kernel started once the first was sent
+        # the browser's second kernel runs at a lower priority than the server, its first as the server
+        assert niceness(new[0]) == niceness(server.process.pid)
+        assert niceness(new[1]) == niceness(server.process.pid) + 10
+        assert eva.open_page()[0] == 200  # another browser's first page: not held back by ana's
+        assert niceness(max(set(kernel_pids(server)) - before - set(new), key=started_at)) == niceness(
+            server.process.pid)
+    finally:
+        leave_all(ana, eva)
+
+
 def test_a_kernel_belongs_to_the_browser_that_started_it(server):
     ana, eva = Browser(server), Browser(server)
     try:
@@ -505,6 +553,79 @@ def test_large_messages_and_pages_that_do_not_read_are_cut_off(server):
         assert ana.get(f"api/kernels/{kernel_id}")[0] == 200  # the kernel lives on; the page may reconnect
     finally:
         leave_all(ana)
+
+
+def test_a_message_over_the_cap_closes_the_connection_with_its_reason_and_never_reaches_the_kernel(server):
+    ana = Browser(server)
+    try:
+        ana.open_page()
+        kernel_id = ana.kernels[0]
+        log_before = len(server.log.read_text())
+
+        async def oversized():
+            connection = await connect(ana, kernel_id)
+            text = widget(await widget_states(connection), _model_name="TextModel")
+
+            def update(value: str) -> str:
+                return message("comm_msg", {"comm_id": text, "data": {"method": "update", "buffer_paths": [],
+                                                                      "state": {"value": value}}})
+
+            just_under = update("")
+            just_under = update("u" * (LIMITS["message_bytes"] - len(just_under) - 8))
+            assert len(just_under) < LIMITS["message_bytes"]
+            await connection.write_message(just_under)  # under the cap: it reaches the kernel
+            await read_for(connection, 3)
+            await connection.write_message(update("o" * LIMITS["message_bytes"]))
+            frames = await read_for(connection, 10)
+            closed = (connection.close_code, connection.close_reason)
+            again = await connect(ana, kernel_id)  # the kernel lives on, and the page may connect again
+            value = (await widget_states(again))[text]["state"]["value"]
+            again.close()
+            return frames, closed, value
+
+        frames, (code, reason), value = run(oversized())
+        assert frames[-1:] == [None]
+        assert code == 1009 and reason == "a message over 256 kB: a page's widget messages are a few kB"
+        assert set(value) == {"u"}  # the kernel has the message under the cap, and never saw the one over it
+        log = server.log.read_text()[log_before:]
+        assert f"closed the connection to kernel {kernel_id}: its page sent a message over {256 * 1024} bytes" in log
+        assert "Traceback" not in log
+    finally:
+        leave_all(ana)
+
+
+def test_a_browser_sending_more_than_its_message_budget_has_the_rest_dropped_unread(tmp_path_factory):
+    server = start_server(tmp_path_factory, {**LIMITS, "message_rate_bytes": 10_000, "message_burst_bytes": 40_000})
+    try:
+        server.wait()
+        ana = Browser(server)
+        ana.open_page()
+        kernel_id = ana.kernels[0]
+
+        async def flood():
+            connection = await connect(ana, kernel_id)
+            await widget_states(connection)  # the page's own first messages, well within the budget
+            await asyncio.sleep(4)  # the budget fills up again
+            for _ in range(200):  # about 1.2 kB each with their cost: 240 kB at once
+                await connection.write_message(message("comm_info_request", {}))
+            replies = [f for f in await read_for(connection, 8)
+                       if isinstance(f, dict) and f["header"]["msg_type"] == "comm_info_reply"]
+            await asyncio.sleep(2)
+            await connection.write_message(message("comm_info_request", {}))  # a click later still gets through
+            later = [f for f in await read_for(connection, 10, until=lambda f: isinstance(f, dict) and f[
+                "header"]["msg_type"] == "comm_info_reply") if isinstance(f, dict)]
+            connection.close()
+            return len(replies), later
+
+        answered, later = run(flood())
+        assert 25 <= answered <= 60, answered  # the 40 kB burst, and what 10 kB a second adds while they arrive
+        assert later and later[-1]["header"]["msg_type"] == "comm_info_reply"
+        log = server.log.read_text()
+        assert f"dropped a message from the page of kernel {kernel_id}: its browser sends more than 10000 bytes" in log
+        assert "Traceback" not in log
+        ana.leave_all()
+    finally:
+        server.stop()
 
 
 def test_a_failing_widget_callback_is_logged_on_the_server_and_not_sent_to_the_page(server):

@@ -29,9 +29,9 @@ import pytest
 from babel.messages.pofile import read_po
 from escoba_test_helpers import TutorServer
 
-from escoba_tutor.records import Board, ClassInfo, ClassStore, DrillAnswer, MistakeRow, StudentRow
+from escoba_tutor.records import Board, ClassInfo, ClassStore, DrillAnswer, Exercise, MistakeRow, StudentRow
 from escoba_tutor.server import board_words
-from escoba_tutor.server.class_board import KIND_PAGES, board_view, key_matches
+from escoba_tutor.server.class_board import KIND_PAGES, board_view, exercise_link, key_matches
 from escoba_tutor.server.nickname import NICKNAME_COOKIE
 from escoba_tutor.widgets.class_records import MISTAKE_CODES, drill_outcome
 from escoba_tutor.widgets.i18n import LOCALE_DIR, Translator, extract
@@ -309,6 +309,70 @@ def test_the_board_shows_the_class_and_its_numbers(server):
     assert "<html" not in live["html"]
 
 
+def test_a_mistake_s_exercises_open_where_they_were_answered(server):
+    """A captures mistake in the Scopa lesson opens that lesson, under Scopa, at that seed; the same seed in lesson
+    2 opens lesson 2; a record that names no page (made before schema version 2) opens the kind's lesson."""
+    store = store_of(server)
+    store.start_new_class("where")
+    for nickname, lesson, rules, seed in (("Ana", "07-variants", "scopa", 4), ("Bea", "02-captures", "escoba", 4),
+                                          ("Cai", None, None, 9)):
+        assert store.record(DrillAnswer(nickname, kind="captures", seed=seed, correct=False, mistake="missed_capture",
+                                        lesson=lesson, rules=rules))
+    store.close()
+    for lang, words in (("en", ["Exercise 9", "Exercise 4 (lesson 2)", "Exercise 4 (lesson 7, “scopa” rules)"]),
+                        ("es", ["Ejercicio 9", "Ejercicio 4 (lección 2)", "Ejercicio 4 (lección 7, reglas «scopa»)"])):
+        status, _headers, page = Browser(server.url).request(f"class/board?key={server.key}&lang={lang}")
+        assert status == 200
+        links = re.findall(r'<a id="(mistake-captures-missed-capture-seed-[^"]*)" href="([^"]*)"[^>]*>([^<]*)</a>',
+                           page)
+        assert [html.unescape(text) for _id, _href, text in links] == words  # the most recent first
+        assert [html.unescape(href) for _id, href, _text in links] == [
+            f"/voila/render/{lang}/02-captures.ipynb?seed=9", f"/voila/render/{lang}/02-captures.ipynb?seed=4",
+            f"/voila/render/{lang}/07-variants.ipynb?seed=4&rules=scopa"]
+        assert len({link_id for link_id, _href, _text in links}) == 3  # the focus is kept through refreshes by id
+
+
+def lesson_drill_rules(lesson: str, kind: str) -> str | None:
+    """The rules a lesson's source gives its drill of ``kind`` (None: the server's)."""
+    source = (ROOT / "lessons" / "source" / f"{lesson}.md").read_text(encoding="utf-8")
+    found = re.search(rf'show_drill\("@lang@", "{kind}", seed=\d+(?:, rules="([^"]+)")?\)', source)
+    assert found, (lesson, kind)
+    return found.group(1)
+
+
+@pytest.mark.parametrize(("lesson", "kind", "rules"), [
+    ("07-variants", "captures", "scopa"),           # the Scopa lesson: its drill names Scopa
+    ("02-captures", "captures", "scopa"),           # a server run with --rules scopa that day
+    ("05-scoring", "setenta", "escoba+low_primera"),
+    ("03-escoba", "escoba_de_mano", "escoba"),      # the server's own rules: nothing added to the link
+    ("index", "captures", None),                    # a record that does not name the rules
+])
+def test_an_exercise_s_link_makes_that_very_exercise_again(lesson, kind, rules, monkeypatch):
+    from escoba_tutor.drills import make_drill
+    from escoba_tutor.widgets.page import Page
+
+    recorded = make_drill(kind, 4, rules or "escoba")
+    link = exercise_link(Translator("es"), kind, Exercise(4, lesson, rules), "es", "/", "escoba")
+    address, query = link["href"].split("?")
+    assert address == f"/voila/render/es/{lesson}.ipynb"
+    assert ("rules=" in query) == (rules not in (None, "escoba"))
+    monkeypatch.setenv("ESCOBA_TUTOR_RULES", "escoba")  # the server's rules when the link is opened
+    page = Page("es", query=query)
+    again = make_drill(kind, page.seed(0), page.rules_or(lesson_drill_rules(lesson, kind)))
+    assert page.problems == []
+    assert again == recorded
+
+
+def test_a_bad_rules_name_in_the_address_is_said_and_not_used(monkeypatch):
+    from escoba_tutor.widgets.page import Page
+
+    monkeypatch.setenv("ESCOBA_TUTOR_RULES", "scopa")
+    page = Page("es", query="seed=4&rules=poker")
+    assert page.rules.name == "scopa"
+    assert page.problems == [("rules", "bad_address_rules", {"value": "poker"})]
+    assert "No se conocen las reglas «poker» que indica la dirección" in page.notice().value
+
+
 def test_the_csv_export_is_a_spreadsheet_file(server):
     store = store_of(server)
     info = store.start_new_class("csv")
@@ -393,7 +457,8 @@ def _board(nickname: str) -> Board:
     return Board(class_info=ClassInfo(1, "<i>class</i>", now),
                  students=[StudentRow(nickname, ["02-captures", "index", "play"], {"captures": (2, 1)},
                                       {"random": (1, 1)}, now)],
-                 mistakes=[MistakeRow("captures", "wrong_sum", 1, 1, [7])], games_by_level={"random": (1, 1, 0)})
+                 mistakes=[MistakeRow("captures", "wrong_sum", 1, 1, [7], [Exercise(7, "index", None)])],
+                 games_by_level={"random": (1, 1, 0)})
 
 
 def test_a_nickname_and_a_class_name_show_as_text():

@@ -1,7 +1,8 @@
 """Thirty kernels recording into one SQLite file at once while the teacher's board reads it; a killed kernel.
 
 Real processes, as a class of thirty kernels are: every record that ``record`` said was stored is on the board,
-nothing raises, and the board never fails to read meanwhile.
+nothing raises, and the board never fails to read meanwhile. Each test runs twice: the writers are SQLAlchemy
+stores, or kernels' recorders (which write through the standard library's sqlite3, records/writer.py).
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
+
 from escoba_tutor.records import ClassStore, DrillAnswer
+from escoba_tutor.records.recorder import Recorder
 
 WRITERS = 30
 RECORDS_EACH = 50
@@ -32,12 +36,18 @@ class Collect(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-def write_records(path: str, student: int, start, results) -> None:
+def open_writer(writer: str, path: str, nickname: str):
+    """A SQLAlchemy store, or the recorder of a kernel whose student is ``nickname``."""
+    return ClassStore.open(path) if writer == "store" else Recorder(nickname, path)
+
+
+def write_records(writer: str, path: str, student: int, start, results) -> None:
     failures: list[str] = []
     stored = 0
     said = Collect()
     logging.getLogger("escoba_tutor.records").addHandler(said)
-    with ClassStore.open(path) as store:
+    store = open_writer(writer, path, f"student {student:02d}")
+    try:
         start.wait(60)
         # Thirty students answering "now": within a quarter of a second, not all in the same microsecond.
         time.sleep(random.Random(student).uniform(0, 0.25))
@@ -52,6 +62,8 @@ def write_records(path: str, student: int, start, results) -> None:
                 stored += 1
             else:
                 failures.append(f"student {student} record {n}")
+    finally:
+        store.close()
     results.put((student, stored, failures + said.messages))
 
 
@@ -69,7 +81,8 @@ def read_board(path: str, start, stop, results) -> None:
     results.put(("reader", reads, errors, most))
 
 
-def test_thirty_kernels_write_at_once_while_the_board_reads(tmp_path: Path) -> None:
+@pytest.mark.parametrize("writer", ["store", "kernel"])
+def test_thirty_kernels_write_at_once_while_the_board_reads(tmp_path: Path, writer: str) -> None:
     path = str(tmp_path / "class.sqlite3")
     ClassStore.open(path).close()  # the server makes the database before the kernels start
     context = multiprocessing.get_context("fork")
@@ -77,7 +90,7 @@ def test_thirty_kernels_write_at_once_while_the_board_reads(tmp_path: Path) -> N
     stop = context.Event()
     results = context.Queue()
     reader = context.Process(target=read_board, args=(path, start, stop, results))
-    writers = [context.Process(target=write_records, args=(path, student, start, results))
+    writers = [context.Process(target=write_records, args=(writer, path, student, start, results))
                for student in range(WRITERS)]
     began = time.monotonic()
     for process in [reader, *writers]:
@@ -104,21 +117,38 @@ def test_thirty_kernels_write_at_once_while_the_board_reads(tmp_path: Path) -> N
     (mistake,) = board.mistakes
     assert (mistake.students, mistake.times) == (WRITERS, WRITERS * len(range(0, RECORDS_EACH, 3)))
     assert most_seen <= WRITERS * RECORDS_EACH
-    print(f"\n{WRITERS} writers x {RECORDS_EACH} records: {elapsed:.1f} s, the board read {reads} times meanwhile")
+    print(f"\n{WRITERS} {writer} writers x {RECORDS_EACH} records: {elapsed:.1f} s, the board read {reads} times "
+          "meanwhile")
 
 
-def test_a_killed_kernel_keeps_what_it_recorded(tmp_path: Path) -> None:
+KILLED_STORE = """
+    import sys, time
+    from escoba_tutor.records import ClassStore, DrillAnswer
+    store = ClassStore.open(sys.argv[1])
+    for n in range(5):
+        assert store.record(DrillAnswer("Ana", "captures", n, True, None))
+    print("recorded", flush=True)
+    time.sleep(600)
+"""
+KILLED_KERNEL = """
+    import sys, time
+    from escoba_tutor.records.events import DrillAnswer
+    from escoba_tutor.records.recorder import recorder
+    for n in range(5):
+        assert recorder().record(DrillAnswer("whoever", "captures", n, True, None))
+    assert "sqlalchemy" not in sys.modules
+    print("recorded", flush=True)
+    time.sleep(600)
+"""
+
+
+@pytest.mark.parametrize("script", [KILLED_STORE, KILLED_KERNEL], ids=["store", "kernel"])
+def test_a_killed_kernel_keeps_what_it_recorded(tmp_path: Path, script: str) -> None:
     path = tmp_path / "class.sqlite3"
-    script = textwrap.dedent(f"""
-        import sys, time
-        from escoba_tutor.records import ClassStore, DrillAnswer
-        store = ClassStore.open({str(path)!r})
-        for n in range(5):
-            assert store.record(DrillAnswer("Ana", "captures", n, True, None))
-        print("recorded", flush=True)
-        time.sleep(600)
-    """)
-    kernel = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    ClassStore.open(path).close()  # the server makes the database before the kernels start
+    environment = {**os.environ, "ESCOBA_TUTOR_NICKNAME": "Ana", "ESCOBA_TUTOR_CLASS_DB": str(path)}
+    kernel = subprocess.Popen([sys.executable, "-c", textwrap.dedent(script), str(path)], stdout=subprocess.PIPE,
+                              text=True, env=environment)
     try:
         assert kernel.stdout is not None
         assert kernel.stdout.readline().strip() == "recorded"

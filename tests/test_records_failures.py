@@ -1,5 +1,8 @@
 """Recording never breaks a lesson: a locked, full, read-only or deleted database makes ``record`` return False
-and log what was not recorded, never raise; and the kernel's recorder built from its environment."""
+and log what was not recorded, never raise; and the kernel's recorder built from its environment.
+
+The tests of a failing database run twice: on the SQLAlchemy store, and on the writer a student's kernel records
+through (records/writer.py, the standard library's sqlite3), which must behave the same."""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from sqlalchemy import event
 from escoba_tutor.records import ClassStore, DrillAnswer, LessonOpened
 from escoba_tutor.records import recorder as recorder_module
 from escoba_tutor.records.recorder import Recorder, recorder, recorder_from_environment
+from escoba_tutor.records.writer import SqliteWriter
 
 ANSWER = DrillAnswer("Ana", "captures", 12, False, "missed_15")
 
@@ -38,8 +42,23 @@ def on_every_connection(store: ClassStore, pragma: str) -> None:
     store.engine.dispose()
 
 
-def test_a_locked_database_gives_up_within_two_seconds(path: Path, caplog) -> None:
-    with ClassStore.open(path) as store:
+@pytest.fixture(params=["store", "kernel"])
+def open_writer(request):
+    """Opens what records into a database: the SQLAlchemy store, or a kernel's standard library writer; with
+    ``pragma``, run on each of its connections."""
+    def opened(path: Path, pragma: str | None = None):
+        if request.param == "store":
+            store = ClassStore.open(path)
+            if pragma is not None:
+                on_every_connection(store, pragma)
+            return store
+        return SqliteWriter.open(path, on_connect=None if pragma is None else lambda c: c.execute(pragma))
+
+    return opened
+
+
+def test_a_locked_database_gives_up_within_two_seconds(path: Path, open_writer, caplog) -> None:
+    with open_writer(path) as store, ClassStore.open(path) as board:
         holder = sqlite3.connect(path, isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")  # another program holds the write lock and does not let go
         try:
@@ -50,15 +69,15 @@ def test_a_locked_database_gives_up_within_two_seconds(path: Path, caplog) -> No
             assert 1.0 < waited < 2.0
             assert "not recorded: drill answer by 'Ana' (kind captures, seed 12, wrong (missed_15))" in caplog.text
             assert "database is locked" in caplog.text
-            assert store.board().students == []  # the board still reads (WAL: readers never wait for writers)
+            assert board.board().students == []  # the board still reads (WAL: readers never wait for writers)
         finally:
             holder.execute("ROLLBACK")
             holder.close()
         assert store.record(ANSWER) is True
 
 
-def test_a_lock_held_for_a_moment_is_waited_for(path: Path) -> None:
-    with ClassStore.open(path) as store:
+def test_a_lock_held_for_a_moment_is_waited_for(path: Path, open_writer) -> None:
+    with open_writer(path) as store, ClassStore.open(path) as board:
         holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         holder.execute("BEGIN IMMEDIATE")
         threading.Timer(0.4, lambda: holder.execute("COMMIT")).start()
@@ -66,23 +85,24 @@ def test_a_lock_held_for_a_moment_is_waited_for(path: Path) -> None:
         assert store.record(ANSWER) is True
         assert time.monotonic() - began >= 0.3
         holder.close()
-        assert store.board().students[0].drills == {"captures": (1, 0)}
+        assert board.board().students[0].drills == {"captures": (1, 0)}
 
 
-def test_a_stuck_writers_lock_file_delays_but_does_not_stop_recording(path: Path) -> None:
+def test_a_stuck_writers_lock_file_delays_but_does_not_stop_recording(path: Path, open_writer) -> None:
     gate = os.open(str(path) + "-writers.lock", os.O_RDWR | os.O_CREAT)
     fcntl.flock(gate, fcntl.LOCK_EX)  # a hung kernel holding the line
     try:
-        with ClassStore.open(path) as store:
+        with open_writer(path) as store:
+            began = time.monotonic()
             assert store.record(ANSWER) is True
+            assert time.monotonic() - began > 1.0  # it waited for its turn, most of its time, then went on
     finally:
         os.close(gate)
 
 
-def test_a_full_disk_is_logged_not_raised(path: Path, caplog) -> None:
-    with ClassStore.open(path) as store:
-        pages = sqlite3.connect(path).execute("PRAGMA page_count").fetchone()[0]
-        on_every_connection(store, f"PRAGMA max_page_count = {pages}")  # the file may not grow: as a full disk
+def test_a_full_disk_is_logged_not_raised(path: Path, open_writer, caplog) -> None:
+    pages = sqlite3.connect(path).execute("PRAGMA page_count").fetchone()[0]
+    with open_writer(path, f"PRAGMA max_page_count = {pages}") as store:  # the file may not grow: a full disk
         with caplog.at_level(logging.WARNING, logger="escoba_tutor.records"):
             results = [store.record(DrillAnswer("Ana", "captures", n, True, None, lesson="x" * 60))
                        for n in range(300)]
@@ -93,9 +113,8 @@ def test_a_full_disk_is_logged_not_raised(path: Path, caplog) -> None:
         assert store.board().students[0].drills == {"captures": (stored, stored)}
 
 
-def test_a_read_only_database_is_logged_not_raised(path: Path, caplog) -> None:
-    with ClassStore.open(path) as store:
-        on_every_connection(store, "PRAGMA query_only = ON")
+def test_a_read_only_database_is_logged_not_raised(path: Path, open_writer, caplog) -> None:
+    with open_writer(path, "PRAGMA query_only = ON") as store:
         with caplog.at_level(logging.WARNING, logger="escoba_tutor.records"):
             assert store.record(ANSWER) is False
         assert "readonly" in caplog.text.replace("read-only", "readonly")
@@ -103,9 +122,9 @@ def test_a_read_only_database_is_logged_not_raised(path: Path, caplog) -> None:
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes through file permissions: the read-only file is "
                     "checked through SQLite's query_only above")
-def test_a_read_only_file_is_logged_not_raised(path: Path, caplog) -> None:
-    with ClassStore.open(path) as store:
-        store.engine.dispose()
+def test_a_read_only_file_is_logged_not_raised(path: Path, open_writer, caplog) -> None:
+    with open_writer(path) as store:
+        store.close()  # its next record connects anew, to the read-only file
         path.chmod(0o444)
         path.parent.chmod(0o555)
         try:
@@ -116,8 +135,8 @@ def test_a_read_only_file_is_logged_not_raised(path: Path, caplog) -> None:
             path.chmod(0o644)
 
 
-def test_a_deleted_folder_is_logged_not_raised_nor_made_again(path: Path, caplog) -> None:
-    with ClassStore.open(path) as store:
+def test_a_deleted_folder_is_logged_not_raised_nor_made_again(path: Path, open_writer, caplog) -> None:
+    with open_writer(path) as store:
         assert store.record(ANSWER)
         shutil.rmtree(path.parent)
         with caplog.at_level(logging.WARNING, logger="escoba_tutor.records"):
@@ -126,12 +145,12 @@ def test_a_deleted_folder_is_logged_not_raised_nor_made_again(path: Path, caplog
         assert not path.parent.exists()
 
 
-def test_a_broken_log_does_not_break_recording(path: Path, monkeypatch) -> None:
+def test_a_broken_log_does_not_break_recording(path: Path, open_writer, monkeypatch) -> None:
     def broken(*_args, **_kwargs):
         raise RuntimeError("the log handler is broken")
 
     monkeypatch.setattr(logging.getLogger("escoba_tutor.records"), "warning", broken)
-    with ClassStore.open(path) as store:
+    with open_writer(path) as store:
         assert store.record(DrillAnswer("<b>", "captures", 1, True, None)) is False
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Connection, text
 
-from escoba_tutor.records import SCHEMA_VERSION, ClassStore, LessonOpened, RecordsError, schema
+from escoba_tutor.records import SCHEMA_VERSION, ClassStore, DrillAnswer, LessonOpened, RecordsError, schema
 
 REFERENCES = Path(__file__).parent / "data" / "records"
 VERSIONS = sorted(REFERENCES.glob("v*/class.sqlite3"))
@@ -33,6 +33,32 @@ def board_as_json(board) -> dict:
 def test_there_is_a_reference_database_of_the_current_version() -> None:
     assert REFERENCES / f"v{SCHEMA_VERSION}" / "class.sqlite3" in VERSIONS
     assert REFERENCES / "v1" / "class.sqlite3" in VERSIONS
+    assert REFERENCES / "v2" / "class.sqlite3" in VERSIONS
+
+
+def test_a_version_1_database_gets_the_rules_column_and_its_drills_none(tmp_path: Path) -> None:
+    """Its records were made before the rules were: their exercises open on their page (or the kind's) as before."""
+    copy = tmp_path / "class.sqlite3"
+    shutil.copy(REFERENCES / "v1" / "class.sqlite3", copy)
+    with ClassStore.open(copy) as store:
+        (captures,) = [m for m in store.board().mistakes if m.kind == "captures"]
+        assert [(e.seed, e.lesson, e.rules) for e in captures.exercises] == [(9_007_199_254_740_991, "02-captures",
+                                                                               None)]
+        assert store.record(DrillAnswer("Ana", "captures", 4, False, "missed_15", lesson="07-variants",
+                                        rules="scopa"))
+        (captures,) = [m for m in store.board().mistakes if m.kind == "captures"]
+        assert [(e.seed, e.lesson, e.rules) for e in captures.exercises][0] == (4, "07-variants", "scopa")
+    with sqlite3.connect(copy) as connection:
+        assert [row[1] for row in connection.execute("PRAGMA table_info(records)")][-1] == "rules"
+    connection.close()
+
+
+def as_written_then(board: dict, expected: dict) -> dict:
+    """``board`` with only what the reference's version wrote down (a mistake's exercises: since version 2)."""
+    for mistake, then in zip(board["mistakes"], expected["mistakes"]):
+        for key in set(mistake) - set(then):
+            del mistake[key]
+    return board
 
 
 @pytest.mark.parametrize("reference", VERSIONS, ids=lambda path: path.parent.name)
@@ -42,8 +68,9 @@ def test_every_reference_database_opens_and_shows_its_board(reference: Path, tmp
     shutil.copy(reference, copy)  # opening may migrate: never the committed file
     with ClassStore.open(copy) as store:
         assert [{"id": c.id, "name": c.name} for c in store.classes()] == expected["classes"]
-        assert board_as_json(store.board()) == expected["board"]
-        assert board_as_json(store.board(expected["classes"][1]["id"])) == expected["older_board"]
+        assert as_written_then(board_as_json(store.board()), expected["board"]) == expected["board"]
+        older = expected["older_board"]
+        assert as_written_then(board_as_json(store.board(expected["classes"][1]["id"])), older) == older
         assert store.record(LessonOpened("Ana", "02-captures", "es"))  # and it is written to as before
         assert "02-captures" in store.board().students[0].lessons
     with sqlite3.connect(copy) as connection:

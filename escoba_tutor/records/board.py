@@ -9,7 +9,8 @@ Every number comes from the records of one class:
 - ``last_seen``: the time of the student's latest record (UTC);
 - mistakes: the wrong drill answers that name a mistake, grouped by (drill kind, code); ``students`` counts the
   students who made it, ``times`` how often; most students first, then most times, then by kind and code;
-  ``seeds``: the positions where it happened, each once, the most recent first;
+  ``exercises``: the exercises where it happened (seed, lesson page and rules: that very exercise can be opened
+  again), each once, the most recent first; ``seeds``: their seeds, each once, in the same order;
 - ``games_by_level``: level -> (games finished, won by the students, lost by them), a tie being neither.
 """
 
@@ -42,12 +43,22 @@ class StudentRow:
 
 
 @dataclass(frozen=True)
+class Exercise:
+    """Where a drill was answered: its seed, the lesson page and the rules' name (None where not recorded)."""
+
+    seed: int
+    lesson: str | None
+    rules: str | None
+
+
+@dataclass(frozen=True)
 class MistakeRow:
     kind: str
     code: str
     students: int
     times: int
     seeds: list[int]
+    exercises: list[Exercise]
 
 
 @dataclass(frozen=True)
@@ -113,13 +124,15 @@ def _mistakes(connection: Connection, class_id: int) -> list[MistakeRow]:
     counts = {(row.kind, row.mistake): (int(row.students), int(row.times)) for row in connection.execute(
         select(records.c.kind, records.c.mistake, func.count(records.c.nickname_key.distinct()).label("students"),
                func.count().label("times")).where(wrong).group_by(records.c.kind, records.c.mistake))}
-    seeds: dict[tuple[str, str], list[int]] = defaultdict(list)
+    exercises: dict[tuple[str, str], list[Exercise]] = defaultdict(list)
+    where = (records.c.kind, records.c.mistake, records.c.seed, records.c.lesson, records.c.rules)
     for row in connection.execute(
-            select(records.c.kind, records.c.mistake, records.c.seed).where(wrong, records.c.seed.is_not(None))
-            .group_by(records.c.kind, records.c.mistake, records.c.seed)
+            select(*where).where(wrong, records.c.seed.is_not(None)).group_by(*where)
             .order_by(func.max(records.c.at).desc(), func.max(records.c.id).desc())):
-        seeds[(row.kind, row.mistake)].append(int(row.seed))
-    rows = [MistakeRow(kind=kind, code=code, students=students, times=times, seeds=seeds[(kind, code)])
+        exercises[(row.kind, row.mistake)].append(Exercise(int(row.seed), row.lesson, row.rules))
+    rows = [MistakeRow(kind=kind, code=code, students=students, times=times,
+                       seeds=list(dict.fromkeys(e.seed for e in exercises[(kind, code)])),
+                       exercises=exercises[(kind, code)])
             for (kind, code), (students, times) in counts.items()]
     rows.sort(key=lambda row: (-row.students, -row.times, row.kind, row.code))
     return rows

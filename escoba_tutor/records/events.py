@@ -78,7 +78,9 @@ def _now() -> datetime:
 
 @dataclass(frozen=True)
 class DrillAnswer:
-    """One answer to a drill: right, or wrong with the mistake's code (``None`` when the drill names none)."""
+    """One answer to a drill: right, or wrong with the mistake's code (``None`` when the drill names none); where
+    it was (``lesson``: the page, ``03-escoba``) and under which ``rules`` (their name, ``scopa``): the drill's
+    kind, seed, page and rules make the very exercise again."""
 
     nickname: str
     kind: str
@@ -86,6 +88,7 @@ class DrillAnswer:
     correct: bool
     mistake: str | None
     lesson: str | None = None
+    rules: str | None = None
     at: datetime = field(default_factory=_now)
 
 

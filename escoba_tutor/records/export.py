@@ -23,7 +23,7 @@ from .schema import from_db_time, records
 BOM = "\ufeff"
 COLUMNS = ("class", "class_started_utc", "at_utc", "nickname", "event", "drill_kind", "level", "lesson", "lang",
            "seed", "correct", "mistake", "points_player", "points_computer", "escobas_player", "escobas_computer",
-           "outcome")
+           "outcome", "rules")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -46,5 +46,5 @@ def write_csv(connection: Connection, out: TextIO, class_info: ClassInfo, *, bom
             class_info.name, started, from_db_time(row.at).isoformat(timespec="milliseconds"), row.nickname,
             row.event, row.kind, row.level, row.lesson, row.lang, row.seed,
             None if row.correct is None else ("yes" if row.correct else "no"), row.mistake, row.points_player,
-            row.points_computer, row.escobas_player, row.escobas_computer, row.outcome)
+            row.points_computer, row.escobas_player, row.escobas_computer, row.outcome, row.rules)
         writer.writerow(["" if cell is None else safe_cell(cell) for cell in cells])

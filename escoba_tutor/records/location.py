@@ -9,6 +9,10 @@
   PostgreSQL database, always through psycopg 3 (``pip install escoba-tutor[postgres]``).
 
 Anything else is a :class:`RecordsError` naming it.
+
+:func:`sqlite_file` decides which SQLite file (or database server) is meant with the standard library alone: a
+student's kernel writes to a SQLite file without loading SQLAlchemy (see :mod:`escoba_tutor.records.writer`).
+:func:`locate` builds on it, so the kernels and the server always agree on the file.
 """
 
 from __future__ import annotations
@@ -17,17 +21,20 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-
-from platformdirs import user_data_dir
-from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError
+from typing import TYPE_CHECKING
+from urllib.parse import parse_qsl, unquote
 
 from .events import RecordsError
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import URL
 
 ENV_DATABASE = "ESCOBA_TUTOR_CLASS_DB"
 DATABASE_FILE = "class.sqlite3"
 _URL_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]+):")
 _POSTGRES_SCHEMES = {"postgres", "postgresql"}
+# A SQLite URL as SQLAlchemy reads one: sqlite[+driver]://[host]/DATABASE[?query] (the host is not used).
+_SQLITE_URL = re.compile(r"(?P<driver>[^:/?]+)://(?P<host>[^/?]*)(?:/(?P<database>[^?]*))?(?:\?(?P<query>.*))?", re.S)
 
 
 @dataclass(frozen=True)
@@ -37,15 +44,18 @@ class Location:
 
 
 def default_database_path() -> Path:
+    from platformdirs import user_data_dir
+
     return Path(user_data_dir("escoba-tutor", appauthor=False)) / DATABASE_FILE
 
 
-def locate(url_or_path: str | os.PathLike[str] | None) -> Location:
-    """The database that ``url_or_path`` names (see the module's text), or RecordsError."""
+def sqlite_file(url_or_path: str | os.PathLike[str] | None) -> Path | str:
+    """The SQLite file that ``url_or_path`` names (see the module's text), or the text of a PostgreSQL URL (a
+    database server: only :func:`locate` reads it); RecordsError for anything else. No SQLAlchemy is loaded."""
     if url_or_path is None:
         url_or_path = os.environ.get(ENV_DATABASE, "").strip() or default_database_path()
     if isinstance(url_or_path, os.PathLike):
-        return _sqlite_file(Path(url_or_path))
+        return _sqlite_path(Path(url_or_path))
     if not isinstance(url_or_path, str):
         raise RecordsError(f"a class database is a path or a URL, not {type(url_or_path).__name__}",
                            code="records_bad_location")
@@ -54,22 +64,44 @@ def locate(url_or_path: str | os.PathLike[str] | None) -> Location:
         raise RecordsError(f"{url_or_path!r} names no class database", code="records_bad_location")
     scheme = _URL_SCHEME.match(text)
     if scheme is None:
-        return _sqlite_file(Path(text))
+        return _sqlite_path(Path(text))
     name = scheme.group(1).lower()
-    if name == "sqlite":
+    if name == "sqlite" or name.startswith("sqlite+"):
         return _sqlite_url(text)
-    if name in _POSTGRES_SCHEMES or name.startswith("postgresql+"):  # whatever driver was named: psycopg 3
-        try:
-            url = make_url(text)
-        except ArgumentError as error:
-            raise RecordsError(f"{_hidden(text)} is not a database URL: {error}", code="records_bad_url") from None
-        if not url.database:
-            raise RecordsError(f"{_hidden(text)} names no database (postgresql://user@host/DATABASE)",
-                               code="records_bad_url")
-        return Location(url.set(drivername="postgresql+psycopg"), None)
+    if name in _POSTGRES_SCHEMES or name.startswith("postgresql+"):
+        return text
     raise RecordsError(f"the class database cannot be a {name}: URL ({_hidden(text)}); give a file path, "
                        "sqlite:///PATH or postgresql://USER:PASSWORD@HOST/DATABASE", code="records_bad_scheme",
                        scheme=name)
+
+
+def for_kernels(url_or_path: str) -> str:
+    """``url_or_path`` as the server hands it to the students' kernels: a SQLite file by its absolute path, as the
+    server found it (a kernel runs in its lesson's folder, where a relative path would name another file); a
+    database server's URL, or anything that names no database (the kernel says why), as it is."""
+    try:
+        where = sqlite_file(url_or_path)
+    except RecordsError:
+        return url_or_path
+    return str(where) if isinstance(where, Path) else url_or_path
+
+
+def locate(url_or_path: str | os.PathLike[str] | None) -> Location:
+    """The database that ``url_or_path`` names (see the module's text), or RecordsError."""
+    from sqlalchemy.engine import URL, make_url
+    from sqlalchemy.exc import ArgumentError
+
+    where = sqlite_file(url_or_path)
+    if isinstance(where, Path):
+        return Location(URL.create("sqlite+pysqlite", database=str(where)), where)
+    try:  # a PostgreSQL URL: whatever driver was named, psycopg 3
+        url = make_url(where)
+    except ArgumentError as error:
+        raise RecordsError(f"{_hidden(where)} is not a database URL: {error}", code="records_bad_url") from None
+    if not url.database:
+        raise RecordsError(f"{_hidden(where)} names no database (postgresql://user@host/DATABASE)",
+                           code="records_bad_url")
+    return Location(url.set(drivername="postgresql+psycopg"), None)
 
 
 def _hidden(text: str) -> str:
@@ -77,24 +109,26 @@ def _hidden(text: str) -> str:
     return re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", text)
 
 
-def _sqlite_url(text: str) -> Location:
-    try:
-        url = make_url(text)
-    except ArgumentError as error:
-        raise RecordsError(f"{text} is not a database URL: {error}", code="records_bad_url") from None
-    if url.drivername not in ("sqlite", "sqlite+pysqlite"):
+def _sqlite_url(text: str) -> Path:
+    """The file of a ``sqlite:`` URL, read as SQLAlchemy reads it (tests/test_records_kernel.py compares them)."""
+    parts = _SQLITE_URL.fullmatch(text)
+    if parts is None:
+        raise RecordsError(f"{text} is not a database URL: write sqlite:///PATH", code="records_bad_url")
+    if parts["driver"].lower() not in ("sqlite", "sqlite+pysqlite"):
         raise RecordsError(f"{text}: SQLite is read through Python's own sqlite3 only", code="records_bad_url")
-    if not url.database or url.database == ":memory:" or url.query.get("mode") == "memory":
+    database = unquote(parts["database"] or "")
+    query = dict(parse_qsl(parts["query"] or "", keep_blank_values=True))
+    if not database or database == ":memory:" or query.get("mode") == "memory":
         raise RecordsError(f"{text} is a database in memory, which keeps nothing: give a file",
                            code="records_bad_location")
-    return _sqlite_file(Path(url.database))
+    return _sqlite_path(Path(database))
 
 
-def _sqlite_file(path: Path) -> Location:
+def _sqlite_path(path: Path) -> Path:
     path = path.expanduser()
     if not path.is_absolute():
         path = Path.cwd() / path
     if path.is_dir():
         raise RecordsError(f"the class database {path} is a folder: give a file in it, e.g. {path / DATABASE_FILE}",
                            code="records_path_is_folder", path=str(path))
-    return Location(URL.create("sqlite+pysqlite", database=str(path)), path)
+    return path

@@ -11,6 +11,11 @@ them once and returns the kernel's one recorder:
 Recording never raises and never stops a lesson: a database that cannot be opened or written is logged as a
 warning on the logger ``escoba_tutor.records`` and the event is dropped; opening is tried again at most every
 :data:`REOPEN_AFTER` seconds.
+
+A SQLite file (the usual case: one server for the class) is written through the standard library's ``sqlite3``
+(:class:`~escoba_tutor.records.writer.SqliteWriter`): a kernel that records never loads SQLAlchemy, which would
+cost every student's kernel some 20 MiB. A PostgreSQL database is written through the SQLAlchemy store (on a
+JupyterHub each student has a server of their own anyway).
 """
 
 from __future__ import annotations
@@ -21,10 +26,15 @@ import logging
 import os
 import threading
 import time
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .events import Event, NicknameError, describe, valid_nickname
-from .location import ENV_DATABASE
-from .store import ClassStore
+from .location import ENV_DATABASE, sqlite_file
+from .writer import SqliteWriter
+
+if TYPE_CHECKING:
+    from .store import ClassStore
 
 ENV_NICKNAME = "ESCOBA_TUTOR_NICKNAME"
 RECORDING_OFF = "off"
@@ -39,7 +49,7 @@ class Recorder:
     def __init__(self, nickname: str | None, database: str | None) -> None:
         self.nickname = nickname
         self._database = database
-        self._store: ClassStore | None = None
+        self._store: SqliteWriter | ClassStore | None = None
         self._failed_at: float | None = None
         self._lock = threading.Lock()
 
@@ -58,14 +68,14 @@ class Recorder:
                 log.warning("not recorded: %s: %s", describe(event), error)
             return False
 
-    def _open(self) -> ClassStore | None:
+    def _open(self) -> SqliteWriter | ClassStore | None:
         with self._lock:
             if self._store is not None:
                 return self._store
             if self._failed_at is not None and time.monotonic() - self._failed_at < REOPEN_AFTER:
                 return None
             try:
-                self._store = ClassStore.open(self._database)
+                self._store = open_writer(self._database)
             except Exception as error:  # a database that cannot be opened is logged, not raised
                 self._failed_at = time.monotonic()
                 log.warning("the class database cannot be opened, nothing is recorded for %r for now: %s",
@@ -78,6 +88,27 @@ class Recorder:
             if self._store is not None:
                 self._store.close()
                 self._store = None
+
+
+def open_writer(database: str | None) -> SqliteWriter | ClassStore:
+    """What records go through: a :class:`SqliteWriter` for a SQLite file, else the SQLAlchemy store."""
+    place = sqlite_file(database)
+    if isinstance(place, Path):
+        try:
+            return SqliteWriter.open(place)
+        except Exception as error:  # noqa: BLE001 - any reason: the store below says it, or puts it right
+            # The server makes the database, or brings it to this version, when it starts: a kernel finds it
+            # ready. A kernel started otherwise (by hand, with the variables set) or a database deleted since then
+            # gets it made or migrated by the store, as the server would (loading SQLAlchemy, this once), and then
+            # writes through the standard library as usual; a database that cannot be used is refused by the
+            # store with the message that names why (newer version, someone else's database...).
+            log.info("the class database %s is made ready by the store first: %s", place, error)
+    from .store import ClassStore
+
+    if isinstance(place, Path):
+        ClassStore.open(place).close()
+        return SqliteWriter.open(place)
+    return ClassStore.open(database)
 
 
 _recorder: Recorder | None = None

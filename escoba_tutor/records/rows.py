@@ -1,12 +1,15 @@
-"""An event as a row of the ``records`` table, checked: a malformed event is a RecordsError, never a half row."""
+"""An event as a row of the ``records`` table, checked: a malformed event is a RecordsError, never a half row.
+
+Standard library only: both writers use it, the SQLAlchemy store (:mod:`escoba_tutor.records.store`, whose
+statement is :data:`escoba_tutor.records.schema.INSERT_RECORD`) and a student's kernel writing straight to a
+SQLite file (:mod:`escoba_tutor.records.writer`).
+"""
 
 from __future__ import annotations
 
 from dataclasses import fields
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
-
-from sqlalchemy import func, select
 
 from .events import (
     DealFinished,
@@ -18,17 +21,22 @@ from .events import (
     nickname_key,
     valid_nickname,
 )
-from .schema import classes, records, to_db_time
+
+#: The version of the tables this escoba-tutor reads and writes (schema.py has the tables and the migrations).
+SCHEMA_VERSION = 2
+RECORD_BUDGET = 1.7           # seconds one record may spend waiting for a busy database, all tries together
+PAUSE = 0.004                 # seconds at most between two tries (a random share of it)
 
 MAX_TEXT = 64                 # a drill kind, level, lesson or mistake code
+MAX_RULES = 200               # a rules' name: a profile and its house rules, escoba+figuras+ties_both_score
 MAX_SEED = 2**63 - 1
 
 
-def _text(event: object, name: str, value: object, *, optional: bool = False) -> str | None:
+def _text(event: object, name: str, value: object, *, optional: bool = False, limit: int = MAX_TEXT) -> str | None:
     if value is None and optional:
         return None
-    if not isinstance(value, str) or not value or len(value) > MAX_TEXT or not value.isprintable():
-        raise RecordsError(f"{name} of {type(event).__name__} is a printable text of 1 to {MAX_TEXT} characters, "
+    if not isinstance(value, str) or not value or len(value) > limit or not value.isprintable():
+        raise RecordsError(f"{name} of {type(event).__name__} is a printable text of 1 to {limit} characters, "
                            f"not {value!r:.80}", code="records_bad_event")
     return value
 
@@ -40,11 +48,19 @@ def _count(event: object, name: str, value: object, limit: int = 10_000) -> int:
     return value
 
 
-# Every column but the row's and class's numbers: each event gives all of them (None where it has none), so one
-# compiled statement serves every record.
-EVENT_COLUMNS = tuple(column.name for column in records.columns if column.name not in ("id", "class_id"))
-# The current class is read in the statement that writes the record: a new class started meanwhile is followed.
-INSERT_RECORD = records.insert().values(class_id=select(func.max(classes.c.id)).scalar_subquery())
+# Every column of the ``records`` table but the row's and class's numbers, in the table's order: each event gives
+# all of them (None where it has none), so one statement serves every record. schema.py checks that its table
+# has exactly these columns.
+EVENT_COLUMNS = ("at", "nickname", "nickname_key", "event", "kind", "level", "lesson", "lang", "seed", "correct",
+                 "mistake", "points_player", "points_computer", "escobas_player", "escobas_computer", "outcome",
+                 "rules")
+
+
+def to_db_time(moment: datetime) -> datetime:
+    """``moment`` as naive UTC, the form the tables store (a naive ``moment`` is taken to be UTC already)."""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
+    return moment
 
 
 def event_row(event: Event) -> dict[str, Any]:
@@ -66,7 +82,8 @@ def event_row(event: Event) -> dict[str, Any]:
                                code="records_bad_event")
         row.update(event="drill", kind=_text(event, "kind", event.kind), correct=event.correct,
                    mistake=None if event.correct else _text(event, "mistake", event.mistake, optional=True),
-                   lesson=_text(event, "lesson", event.lesson, optional=True))
+                   lesson=_text(event, "lesson", event.lesson, optional=True),
+                   rules=_text(event, "rules", event.rules, optional=True, limit=MAX_RULES))
     elif isinstance(event, DealFinished):
         row.update(event="deal", level=_text(event, "level", event.level),
                    **{name: _count(event, name, values[name]) for name in

@@ -10,9 +10,13 @@ transaction that holds the database's write lock):
 - a database of a newer version (written by a later escoba-tutor) is refused, naming both versions;
 - a database that holds other tables but no version is not a class database, and is refused.
 
-To change the schema: raise :data:`SCHEMA_VERSION`, change the tables below to the new shape, add the step from
-the previous version to :data:`MIGRATIONS`, and add a reference database of the new version to
-tests/data/records/ (the old ones stay: every one of them must still open).
+To change the schema: raise :data:`SCHEMA_VERSION` (in rows.py, with the columns a record fills,
+``EVENT_COLUMNS``), change the tables below to the new shape, add the step from the previous version to
+:data:`MIGRATIONS`, and add a reference database of the new version to tests/data/records/ (the old ones stay:
+every one of them must still open).
+
+The versions: 1, the first; 2 adds ``records.rules``, the rules a drill was answered under (a mistake's link on
+the board opens that exercise under them).
 
 Times are stored as UTC without a zone (``DateTime``), read back as UTC.
 """
@@ -34,14 +38,14 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    func,
     inspect,
     select,
     text,
 )
 
 from .events import RecordsError
-
-SCHEMA_VERSION = 1
+from .rows import EVENT_COLUMNS, SCHEMA_VERSION, to_db_time
 
 metadata = MetaData()
 
@@ -60,7 +64,7 @@ classes = Table(
 )
 
 # One row per recorded event. ``event`` says which; the columns an event does not have are NULL:
-#   drill:  kind, seed, correct, mistake, lesson
+#   drill:  kind, seed, correct, mistake, lesson, rules
 #   deal:   level, seed, points_player, points_computer, escobas_player, escobas_computer
 #   game:   level, seed, points_player, points_computer, outcome ('won', 'lost', 'tied')
 #   lesson: lesson, lang
@@ -84,6 +88,7 @@ records = Table(
     Column("escobas_player", Integer),
     Column("escobas_computer", Integer),
     Column("outcome", String(4)),
+    Column("rules", String(200)),  # since version 2 (a column added by a migration comes last)
     # The board groups a class's records by event and student, and its mistakes by drill kind and code.
     Index("ix_records_class_event_student", "class_id", "event", "nickname_key"),
     Index("ix_records_class_event_mistake", "class_id", "event", "kind", "mistake"),
@@ -92,15 +97,22 @@ records = Table(
 
 TABLES = ("escoba_schema", "classes", "records")
 
+if tuple(c.name for c in records.columns if c.name not in ("id", "class_id")) != EVENT_COLUMNS:
+    raise AssertionError("rows.EVENT_COLUMNS must name the records table's columns, in its order")
+
+# The current class is read in the statement that writes the record: a new class started meanwhile is followed.
+INSERT_RECORD = records.insert().values(class_id=select(func.max(classes.c.id)).scalar_subquery())
+
+
+
+def _add_drill_rules(connection: Connection) -> None:
+    """1 -> 2: the rules a drill was answered under (NULL in the records made before: the board's link then opens
+    the page's own rules, as it did)."""
+    connection.execute(text("ALTER TABLE records ADD COLUMN rules VARCHAR(200)"))
+
+
 # MIGRATIONS[n] turns a database of version n into version n + 1, inside the opening transaction.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
-
-
-def to_db_time(moment: datetime) -> datetime:
-    """``moment`` as naive UTC, the form the tables store (a naive ``moment`` is taken to be UTC already)."""
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
-    return moment
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _add_drill_rules}
 
 
 def from_db_time(stored: datetime) -> datetime:

@@ -1,5 +1,7 @@
-"""SQLite's side of the store: the engine (WAL, synchronous=NORMAL, foreign keys, BEGIN IMMEDIATE for writers)
-and the writers' gate, the lock file on which the writers of one SQLite file line up.
+"""SQLite's side of the records, shared by both writers (the SQLAlchemy store and a kernel's own writer), with the
+standard library only: the connection's settings (WAL, synchronous=NORMAL, foreign keys), how a transaction
+begins (BEGIN IMMEDIATE for writers), when to checkpoint, and the writers' gate, the lock file on which the
+writers of one SQLite file line up.
 
 SQLite's own wait for a busy database (its busy timeout) looks at the lock less and less often (up to every
 100 ms), so with thirty writers a writer that has waited long keeps losing the lock to newcomers. The writers of
@@ -24,8 +26,6 @@ try:
 except ImportError:  # Windows: SQLite's own wait only
     fcntl = None  # type: ignore[assignment]
 
-from sqlalchemy import Connection, Engine, create_engine, event
-
 log = logging.getLogger("escoba_tutor.records")
 
 HAS_FLOCK: bool = fcntl is not None
@@ -36,53 +36,42 @@ WAL_KEPT_BYTES = 1 << 20         # what SQLite leaves of the WAL file once it st
 CONNECT_WAIT = 10.0  # seconds a new connection may wait for the lock while it sets WAL mode
 
 
-def sqlite_engine(url: Any) -> Engine:
-    """An engine for the SQLite file of ``url``. A transaction's execution options say how it begins:
-    ``escoba_write`` (BEGIN IMMEDIATE: the write lock first thing, so no lock upgrade can fail half-way; else a
-    read snapshot) and ``escoba_wait`` (seconds SQLite may wait for the lock)."""
-    engine = create_engine(url, connect_args={"timeout": CONNECT_WAIT, "isolation_level": None})
-
-    @event.listens_for(engine, "connect")
-    def _setup(dbapi_connection: Any, _record: Any) -> None:
-        cursor = dbapi_connection.cursor()
-        try:
-            # WAL mode stays with the file once set: only the first connection sets it (which takes a lock).
-            mode = cursor.execute("PRAGMA journal_mode").fetchone()
-            if mode is None or str(mode[0]).lower() != "wal":
-                mode = cursor.execute("PRAGMA journal_mode = WAL").fetchone()
-            if mode is None or str(mode[0]).lower() != "wal":
-                log.warning("the class database %s cannot use WAL mode (%s): readers may wait for writers",
-                            url.database, mode and mode[0])
-            cursor.execute("PRAGMA synchronous = NORMAL")
-            cursor.execute("PRAGMA foreign_keys = ON")
-            # No checkpoint inside a writer's turn (its fsync would hold every other writer up): the store
-            # checkpoints after its turn, once the WAL has grown (see checkpoint_if_large).
-            cursor.execute("PRAGMA wal_autocheckpoint = 0")
-            cursor.execute(f"PRAGMA journal_size_limit = {WAL_KEPT_BYTES}")
-        finally:
-            cursor.close()
-
-    @event.listens_for(engine, "begin")
-    def _begin(connection: Connection) -> None:
-        # Writers take the write lock first thing (no lock upgrade that could fail half-way); readers a snapshot.
-        # SQLite waits for the lock (its busy timeout) as long as the try's share of the time allows.
-        options = connection.get_execution_options()
-        connection.exec_driver_sql(f"PRAGMA busy_timeout = {int(options.get('escoba_wait', CONNECT_WAIT) * 1000)}")
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get("escoba_write", False) else "BEGIN")
-
-    return engine
-
-
-def checkpoint_if_large(engine: Engine, database: Path) -> None:
-    """Copy the WAL into the database (a passive checkpoint: it waits for nobody and nobody waits for it) when the
-    WAL file has grown past WAL_CHECKPOINT_BYTES. Never raises: a checkpoint left undone is done by a later one."""
+def configure_connection(connection: Any, shown: str) -> None:
+    """Set up a new DB-API connection to the class database (``shown``: its name for the log). Both writers do
+    this: the SQLAlchemy store on every connection it makes, and a kernel's :mod:`~escoba_tutor.records.writer`."""
+    cursor = connection.cursor()
     try:
-        if os.stat(str(database) + "-wal").st_size <= WAL_CHECKPOINT_BYTES:
-            return
-        with engine.connect() as connection:
-            connection.connection.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")  # type: ignore[union-attr]
-    except Exception as error:  # a busy or vanished file: the next turn tries again
-        log.debug("no checkpoint of %s now: %s", database, error)
+        # WAL mode stays with the file once set: only the first connection sets it (which takes a lock).
+        mode = cursor.execute("PRAGMA journal_mode").fetchone()
+        if mode is None or str(mode[0]).lower() != "wal":
+            mode = cursor.execute("PRAGMA journal_mode = WAL").fetchone()
+        if mode is None or str(mode[0]).lower() != "wal":
+            log.warning("the class database %s cannot use WAL mode (%s): readers may wait for writers",
+                        shown, mode and mode[0])
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        # No checkpoint inside a writer's turn (its fsync would hold every other writer up): the writer
+        # checkpoints after its turn, once the WAL has grown (see wal_is_large).
+        cursor.execute("PRAGMA wal_autocheckpoint = 0")
+        cursor.execute(f"PRAGMA journal_size_limit = {WAL_KEPT_BYTES}")
+    finally:
+        cursor.close()
+
+
+def begin_statements(*, write: bool, wait: float) -> tuple[str, str]:
+    """How a transaction begins: SQLite waits for the lock (its busy timeout) as long as the try's share of the
+    time allows (``wait`` seconds); a writer takes the write lock first thing (BEGIN IMMEDIATE: no lock upgrade
+    that could fail half-way, so two writers never dead-lock), a reader a snapshot."""
+    return f"PRAGMA busy_timeout = {int(wait * 1000)}", "BEGIN IMMEDIATE" if write else "BEGIN"
+
+
+def wal_is_large(database: Path) -> bool:
+    """The WAL file has grown past WAL_CHECKPOINT_BYTES: the writer copies it into the database after its turn (a
+    passive checkpoint: it waits for nobody and nobody waits for it)."""
+    try:
+        return os.stat(str(database) + "-wal").st_size > WAL_CHECKPOINT_BYTES
+    except OSError:
+        return False
 
 
 class WritersGate:

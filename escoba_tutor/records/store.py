@@ -35,14 +35,13 @@ from .board import Board, ClassInfo, read_board
 from .events import Event, RecordsError, describe
 from .export import write_csv
 from .location import locate
-from .rows import INSERT_RECORD, event_row
-from .schema import classes, ensure_schema, from_db_time, records, to_db_time
-from .sqlite import WritersGate, checkpoint_if_large, sqlite_engine
+from .rows import PAUSE, RECORD_BUDGET, event_row, to_db_time
+from .schema import INSERT_RECORD, classes, ensure_schema, from_db_time, records
+from .sqlite import WritersGate
+from .sqlite_engine import checkpoint_if_large, sqlite_engine
 
 log = logging.getLogger("escoba_tutor.records")
 
-RECORD_BUDGET = 1.7           # seconds one record may spend waiting for a busy database, all tries together
-PAUSE = 0.004                 # seconds at most between two tries (a random share of it)
 OPEN_BUDGET = 10.0            # seconds opening may wait (thirty kernels creating one new database at once)
 MAX_CLASS_NAME = 80
 

@@ -7,7 +7,8 @@
 - :mod:`.kernels`: the kernel managers (kernels bound to the browser that started them, never-connected kernels
   shut down, the kernel command with its memory limit);
 - :mod:`.kernel_launch`: the kernel process itself, its memory limit set before ipykernel starts;
-- :mod:`.handlers`: the HTTP and websocket handlers that apply all this.
+- :mod:`.handlers`: the HTTP and websocket handlers that apply all this;
+- :mod:`.compiled_templates`: Voilà's page templates compiled once per server, not again for every page.
 
 docs/hostile-input.md ("Resource limits") says what each one does; docs/classroom.md gives the defaults.
 """

@@ -16,6 +16,8 @@ import hmac
 import html
 import io
 import json
+import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timezone
 from pathlib import Path
@@ -31,12 +33,14 @@ from .nickname import NicknameHandler, base_url_of, page_lang, short_page
 __all__ = ["board_handlers", "key_matches", "board_view", "KIND_PAGES"]
 
 REFRESH_S = 2.5
-#: Drill kind -> the lesson page whose drill shows it (a mistake's seed opens there, ``?seed=N``).
+#: Drill kind -> the lesson page whose drill shows it: a mistake's exercise opens there (``?seed=N``) when its
+#: record does not say on which page it was answered (a record made before schema version 2, or off the server).
 KIND_PAGES = {"captures": "02-captures", "escoba_de_mano": "03-escoba", "leftover": "04-end-of-deal",
               "escobas": "05-scoring", "game_end": "05-scoring", "setenta": "05-scoring", "points": "06-game",
               "strategy": "08-strategy"}
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
 _STATIC = Path(__file__).resolve().parent / "static"
+_PAGE_NAME = re.compile(r"[A-Za-z0-9._-]{1,60}")  # as widgets/class_records.py's lesson_of_page reads it
 _jinja = Environment(loader=FileSystemLoader(str(_TEMPLATES)), autoescape=select_autoescape(["html", "j2"]),
                      trim_blocks=True, lstrip_blocks=True)
 # The store's calls are short, blocking database work: one thread runs them, off the server's event loop.
@@ -72,8 +76,37 @@ def _lesson_order(lesson: str) -> tuple:
     return (1, int(number), "") if number.isdigit() else (2, 0, lesson)
 
 
-def board_view(board, classes, lang: str, base_url: str) -> dict:
-    """What the board's template shows: every number and word ready, nothing computed in the template."""
+def server_rules() -> str:
+    """The name of the rules the server gives its pages (``escoba-tutor --rules``, which sets the variable)."""
+    return os.environ.get("ESCOBA_TUTOR_RULES", "").strip() or "escoba"
+
+
+def exercise_link(_: Translator, kind: str, exercise, lang: str, base_url: str, rules: str) -> dict:
+    """A mistake's exercise on the board: the link that opens that very exercise (the page it was answered on, in
+    the board's language, ``?seed=N``, and ``&rules=NAME`` when it ran under other rules than the server's
+    pages now have; the page shows the address's rules unless its lesson names its own) and its words."""
+    page = exercise.lesson if exercise.lesson and _PAGE_NAME.fullmatch(exercise.lesson) else KIND_PAGES.get(kind)
+    query = {"seed": exercise.seed}
+    where = []
+    if exercise.lesson and _PAGE_NAME.fullmatch(exercise.lesson):
+        where.append(_lesson_label(_, exercise.lesson) if exercise.lesson == "index"
+                     else _("lesson {number}", number=_lesson_label(_, exercise.lesson)))
+    if exercise.rules and exercise.rules != rules:
+        query["rules"] = exercise.rules
+        where.append(_("“{rules}” rules", rules=exercise.rules))
+    words = _("Exercise {seed}", seed=exercise.seed)
+    if where:
+        places = ", ".join(where)
+        words = _("{exercise} ({where})", exercise=words, where=places)
+    return {"seed": exercise.seed, "words": words,
+            "href": f"{base_url}voila/render/{lang}/{page}.ipynb?{urlencode(query)}" if page else "",
+            "id": "".join(ch if ch.isalnum() else "-" for ch in
+                          f"{exercise.seed}-{exercise.lesson or ''}-{exercise.rules or ''}")[:120]}
+
+
+def board_view(board, classes, lang: str, base_url: str, rules: str = "escoba") -> dict:
+    """What the board's template shows: every number and word ready, nothing computed in the template.
+    ``rules``: the name of the server's rules (a mistake's exercise under others opens with its own)."""
     _ = Translator(lang)
     kinds = sorted({kind for s in board.students for kind in s.drills}, key=lambda k: list(KIND_PAGES).index(k)
                    if k in KIND_PAGES else 99)
@@ -94,9 +127,7 @@ def board_view(board, classes, lang: str, base_url: str) -> dict:
                          "last_seen": s.last_seen.astimezone().strftime("%H:%M:%S") if s.last_seen else ""})
     mistakes = []
     for m in board.mistakes:
-        page = KIND_PAGES.get(m.kind)
-        seeds = [{"seed": seed, "href": f"{base_url}voila/render/{lang}/{page}.ipynb?seed={seed}" if page else ""}
-                 for seed in m.seeds[:30]]
+        seeds = [exercise_link(_, m.kind, exercise, lang, base_url, rules) for exercise in m.exercises[:30]]
         anchor = "mistake-" + "".join(ch if ch.isalnum() else "-" for ch in f"{m.kind}-{m.code}")
         mistakes.append({"id": anchor, "kind": kind_words(_, m.kind),
                          "words": mistake_words(_, m.kind, m.code), "code": f"{m.kind}:{m.code}",
@@ -166,7 +197,7 @@ class BoardMixin:
             board = await self.database(self.store.board, wanted)
         except RecordsError as error:
             raise web.HTTPError(503, str(error)[:200]) from None
-        return board_view(board, classes, self.lang, base_url_of(self))
+        return board_view(board, classes, self.lang, base_url_of(self), server_rules())
 
     def render_part(self, name: str, view: dict) -> str:
         _ = Translator(self.lang)

@@ -7,17 +7,22 @@
   comes back still without the cookie refuses cookies (or was sent a marked address): it gets a short page saying
   so with a link to the plain address, never a loop of redirects. Then the page's kernel is admitted against the
   limits, or the student gets a short page in the lesson's language (the class is full: 503; this browser has too
-  many pages open: 429), never an error. The page also gets the ``_xsrf`` cookie that Voilà's close beacon sends
-  back, so a left page frees its kernel.
+  many pages open: 429), never an error; a refused page costs no kernel and no rendering. One browser's pages are
+  rendered one at a time (:class:`PageTurns`): each starts a kernel and runs the lesson, about 2 CPU seconds, so
+  a browser asking for five at once waits for its own pages instead of taking both cores from the class. The page
+  also gets the ``_xsrf`` cookie that Voilà's close beacon sends back, so a left page frees its kernel.
 - :class:`OwnedKernelHandler`, :class:`OwnedShutdownHandler`, :class:`TutorKernelWebsocketHandler`: only the
   browser that started a kernel may ask about it, stop it or connect to it (another gets 403); at most
   ``sockets_per_kernel`` connections; a page may send only the widget messages of :data:`PAGE_MESSAGES` (others
-  are dropped, and the log says so a few times, then counts); a connection whose unsent data passes
-  ``write_buffer_bytes`` (a page that does not read) is dropped.
+  are dropped, and the log says so a few times, then counts); so are, unread, the messages beyond a browser's
+  budget (``message_rate_bytes`` a second for all its pages); a message over ``message_bytes`` closes the
+  connection (code 1009, with a reason that names the cap) before it is read, so it costs the server nothing; a
+  connection whose unsent data passes ``write_buffer_bytes`` (a page that does not read) is dropped.
 """
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 import re
@@ -32,6 +37,7 @@ from jupyter_server.services.kernels.connection.base import (
 from jupyter_server.services.kernels.handlers import KernelHandler
 from tornado import web
 from tornado.routing import Router
+from tornado.websocket import WebSocketProtocol13
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
@@ -43,8 +49,8 @@ from .limits import ClassRegister, Limits, Refused
 from .nickname import class_env
 
 __all__ = ["CLIENT_COOKIE", "PAGE_MESSAGES", "PAGE_COMM_TARGETS", "PAGE_COMM_METHODS", "HostGate", "ClientMixin",
-           "TutorRenderHandler", "OwnedKernelHandler", "OwnedShutdownHandler", "TutorKernelWebsocketHandler",
-           "NotFoundHandler", "RecentIds", "screen_message"]
+           "PageTurns", "TutorRenderHandler", "OwnedKernelHandler", "OwnedShutdownHandler",
+           "TutorKernelWebsocketHandler", "NotFoundHandler", "RecentIds", "screen_message"]
 
 CLIENT_COOKIE = "escoba_client"
 COOKIE_CHECK = "cookie_check"  # marks the address a browser is sent back to after it got the cookie
@@ -100,11 +106,63 @@ color:#0b57d0;text-decoration:underline}}a:focus{{outline:3px solid #0b57d0;outl
 """
 
 
+class PageTurns:
+    """One browser's pages are rendered one at a time: :meth:`take` waits until the browser's page before has
+    been sent (or ``wait_s`` at most, should it hang), :meth:`give_back` lets the next one go.
+
+    >>> async def two_pages():
+    ...     turns, order = PageTurns(), []
+    ...     async def page(name):
+    ...         await turns.take("ana"); order.append(name + " starts"); await asyncio.sleep(0.01)
+    ...         order.append(name + " sent"); turns.give_back("ana")
+    ...     await asyncio.gather(page("first"), page("second"))
+    ...     return order, turns.waiting()
+    >>> asyncio.run(two_pages())
+    (['first starts', 'first sent', 'second starts', 'second sent'], 0)
+    """
+
+    def __init__(self, wait_s: float = 120) -> None:
+        self.wait_s = wait_s
+        self._turns: dict[str, tuple[asyncio.Lock, list[int]]] = {}  # client -> its lock, pages holding or waiting
+
+    async def take(self, client: str) -> None:
+        lock, count = self._turns.setdefault(client, (asyncio.Lock(), [0]))
+        count[0] += 1
+        try:
+            await asyncio.wait_for(lock.acquire(), self.wait_s)
+        except BaseException:  # a timeout (the page before hangs: this one goes ahead without the turn), or gone
+            self._leave(client)
+            raise
+
+    def give_back(self, client: str) -> None:
+        lock, _count = self._turns.get(client, (None, None))
+        if lock is not None and lock.locked():
+            lock.release()
+        self._leave(client)
+
+    def _leave(self, client: str) -> None:
+        found = self._turns.get(client)
+        if found is not None:
+            found[1][0] -= 1
+            if found[1][0] <= 0:
+                del self._turns[client]
+
+    def waiting(self) -> int:
+        """Browsers with a page being rendered or waiting for its turn."""
+        return len(self._turns)
+
+
+def _turns(handler) -> PageTurns:
+    return handler.application.settings.setdefault("escoba_page_turns", PageTurns())
+
+
 class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
     """A lesson page, its kernel admitted against the limits; with the class board on, its kernel gets the page's
     nickname (nickname.class_env) and a landing page the nickname form (nickname.landing_hook)."""
 
     _ticket = None
+    _turn: str | None = None  # the client whose turn this page holds
+    _gone = False
 
     async def prepare(self):
         await super().prepare()
@@ -128,6 +186,14 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
         except Refused as refused:
             self.refuse(refused.reason)
             return
+        try:
+            await _turns(self).take(client)
+            self._turn = client
+        except asyncio.TimeoutError:
+            pass
+        if self._gone:  # the browser left while the page waited: no kernel for it
+            self._release()
+            raise web.Finish()
         CURRENT_TICKET.set(self._ticket)
         CURRENT_CLASS_ENV.set(class_env(self))
 
@@ -176,12 +242,16 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
         super().on_finish()
 
     def on_connection_close(self):
+        self._gone = True
         self._release()  # the browser went away while its page was being rendered
         super().on_connection_close()
 
     def _release(self) -> None:
         if self._ticket is not None:
             _register(self).release(self._ticket)
+        if self._turn is not None:
+            _turns(self).give_back(self._turn)
+            self._turn = None
 
 
 class OwnerMixin(ClientMixin):
@@ -285,6 +355,23 @@ def screen_message(message: str | bytes, protocol: str | None, seen: RecentIds |
     return None
 
 
+TOO_BIG = 1009  # the websocket close code for a message too big to process (RFC 6455)
+
+
+class CappedProtocol(WebSocketProtocol13):
+    """Tornado's websocket protocol, whose message cap (``message_bytes``) refuses a message from the length in its
+    frame header, before it is read: here the close says why, and the server's log which kernel's page it was."""
+
+    def close(self, code: int | None = None, reason: str | None = None) -> None:
+        if code == TOO_BIG and not self.server_terminated:
+            cap = self.params.max_message_size
+            reason = f"a message over {cap // 1024} kB: a page's widget messages are a few kB"
+            handler = self.handler
+            handler.log.warning("closed the connection to kernel %s: its page sent a message over %d bytes",
+                                getattr(handler, "_counted", None), cap)
+        super().close(code, reason)
+
+
 class TutorKernelWebsocketHandler(OwnerMixin, VoilaKernelWebsocketHandler):
     """A page's connection to its kernel, within the limits."""
 
@@ -292,6 +379,14 @@ class TutorKernelWebsocketHandler(OwnerMixin, VoilaKernelWebsocketHandler):
     _unsent = 0
     _dropped = False
     _seen: RecentIds | None = None
+
+    @property
+    def max_message_size(self) -> int:
+        return _limits(self).message_bytes
+
+    def get_websocket_protocol(self):
+        protocol = super().get_websocket_protocol()
+        return None if protocol is None else CappedProtocol(self, False, protocol.params)
 
     async def get(self, kernel_id):
         self.check_owner(kernel_id)
@@ -319,6 +414,11 @@ class TutorKernelWebsocketHandler(OwnerMixin, VoilaKernelWebsocketHandler):
             super().on_close()
 
     def on_message(self, ws_message):
+        client = _register(self).owner(self._counted or "")
+        if client is not None and not _register(self).may_send(client, len(ws_message)):
+            self.log.warning("dropped a message from the page of kernel %s: its browser sends more than %d bytes "
+                             "a second", self._counted, _limits(self).message_rate_bytes)
+            return None
         if self._seen is None:
             self._seen = RecentIds()
         refused = screen_message(ws_message, self.selected_subprotocol, self._seen)

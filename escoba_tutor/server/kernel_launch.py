@@ -8,6 +8,9 @@ starts in place of ``python -m ipykernel_launcher``. Before the kernel starts:
   reaches it gets ``MemoryError`` in the failing callback, which is logged and told to the student in a short
   message, or dies and the page says its session has ended. Linux counts every private writable mapping; other
   systems may not enforce this limit.
+- **priority**: a browser's second and later kernels run at a lower priority (``ESCOBA_TUTOR_KERNEL_NICE``, an
+  increment to the server's own, set by the server), so that one browser opening many pages at once takes its CPU
+  from what the class leaves, not from the class.
 - **the log**: ipykernel sends whatever the kernel writes to its standard error to the page's socket. The project's
   logger (``escoba_tutor``: a widget callback's failure, with its traceback) and ipykernel's own log (an error in
   a widget message) write instead to a copy of the standard error the kernel inherited from the server, which is
@@ -17,6 +20,7 @@ starts in place of ``python -m ipykernel_launcher``. Before the kernel starts:
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sys
@@ -25,6 +29,7 @@ from .logs import RepeatFilter
 
 MIB = 1024 * 1024
 MEMORY_ENV = "ESCOBA_TUTOR_KERNEL_MEMORY_MIB"
+NICE_ENV = "ESCOBA_TUTOR_KERNEL_NICE"
 
 
 def limit_memory(mib: int) -> None:
@@ -40,6 +45,13 @@ def limit_memory(mib: int) -> None:
     if hard != resource.RLIM_INFINITY:
         cap = min(cap, hard)
     resource.setrlimit(resource.RLIMIT_DATA, (cap, cap))
+
+
+def lower_priority(increment: int) -> None:
+    """Run this process (and so the kernel) at a lower priority than the server's, before its imports."""
+    if increment > 0 and hasattr(os, "nice"):
+        with contextlib.suppress(OSError):  # not allowed here: the kernel runs at the server's priority
+            os.nice(increment)
 
 
 def server_log_stream():
@@ -78,6 +90,7 @@ def keep_tracebacks_off_the_page(shell, handler: logging.Handler) -> None:
 
 def main() -> None:
     limit_memory(int(os.environ.get(MEMORY_ENV, "0") or 0))
+    lower_priority(int(os.environ.get(NICE_ENV, "0") or 0))
     stream = server_log_stream()
     handler = log_to_server(stream, logging.getLogger("escoba_tutor"))
     repeats = RepeatFilter()

@@ -4,7 +4,8 @@
 :class:`~.limits.ClassRegister` which page's ticket a new kernel belongs to (the page's handler sets
 :data:`CURRENT_TICKET` before Voilà starts the kernel) and forgets a kernel once it is shut down or gone; it
 gives a kernel the nickname of the page that started it and the class database (:data:`CURRENT_CLASS_ENV`), so
-the kernel's widgets can record for the class board.
+the kernel's widgets can record for the class board; a browser's kernels beyond its first start at a lower
+priority (:data:`KERNEL_NICE_ENV`), so a browser that opens many pages at once slows the class down less.
 :class:`TutorKernelManager` starts each kernel through :mod:`.kernel_launch`, which sets the kernel's memory limit
 and sends its log to the server's log instead of the page.
 """
@@ -19,13 +20,15 @@ from traitlets import default
 from .limits import ClassRegister, Ticket
 
 __all__ = ["CURRENT_TICKET", "CURRENT_CLASS_ENV", "TutorKernelManager", "TutorMappingKernelManager",
-           "KERNEL_MEMORY_ENV", "NICKNAME_ENV", "CLASS_DB_ENV"]
+           "KERNEL_MEMORY_ENV", "KERNEL_NICE_ENV", "EXTRA_KERNEL_NICE", "NICKNAME_ENV", "CLASS_DB_ENV"]
 
 CURRENT_TICKET: ContextVar[Ticket | None] = ContextVar("escoba_tutor_ticket", default=None)
 #: What the page's request says about the class records: ``{NICKNAME_ENV: ..., CLASS_DB_ENV: ...}`` (set by the
 #: page's handler from its nickname cookie; empty: nothing is recorded for this page).
 CURRENT_CLASS_ENV: ContextVar[dict[str, str] | None] = ContextVar("escoba_tutor_class_env", default=None)
 KERNEL_MEMORY_ENV = "ESCOBA_TUTOR_KERNEL_MEMORY_MIB"
+KERNEL_NICE_ENV = "ESCOBA_TUTOR_KERNEL_NICE"  # how much lower the kernel's priority is than the server's
+EXTRA_KERNEL_NICE = 10  # a browser's second and later kernels: the CPU goes to every student's first page first
 NICKNAME_ENV, CLASS_DB_ENV = "ESCOBA_TUTOR_NICKNAME", "ESCOBA_TUTOR_CLASS_DB"
 LAUNCHER = "escoba_tutor.server.kernel_launch"
 
@@ -51,13 +54,15 @@ class TutorMappingKernelManager(AsyncMappingKernelManager):
 
     async def start_kernel(self, *args, **kwargs):  # type: ignore[override]  # async, as its base class's
         env = kwargs.get("env")
+        ticket = CURRENT_TICKET.get()
         if env is not None:
             # A kernel records for the nickname of the page that started it, and for no other: never one
             # inherited from the server's own environment.
-            env = {k: v for k, v in env.items() if k not in (NICKNAME_ENV, CLASS_DB_ENV)}
+            env = {k: v for k, v in env.items() if k not in (NICKNAME_ENV, CLASS_DB_ENV, KERNEL_NICE_ENV)}
             kwargs["env"] = {**env, **(CURRENT_CLASS_ENV.get() or {})}
+            if ticket is not None and self.register is not None and self.register.kernels_of(ticket.client):
+                kwargs["env"][KERNEL_NICE_ENV] = str(EXTRA_KERNEL_NICE)
         kernel_id = await super().start_kernel(*args, **kwargs)
-        ticket = CURRENT_TICKET.get()
         if ticket is not None and self.register is not None and ticket.kernel_id is None:
             self.register.bind(ticket, kernel_id)
         return kernel_id

@@ -91,8 +91,16 @@ class Limits:
     connect_s: float = 60  # a kernel whose page has not connected this long after it was sent is shut down
     sockets_per_kernel: int = 2  # the page's websocket, and one more while a reconnecting page replaces it
     kernel_memory_mib: int = 512  # the data a kernel may allocate (RLIMIT_DATA); 0: no limit
-    message_bytes: int = 2 * MIB  # one websocket message from a page (a save file is a few kB)
+    # One websocket message from a page. The largest a lesson's widgets send is a game's save file when it is
+    # loaded (about 5 kB for a long game); a bigger message is refused from its length alone, before it is read.
+    message_bytes: int = 64 * 1024
     write_buffer_bytes: int = 16 * MIB  # what may wait unsent to one page before the server drops it
+    # What one browser's pages may send their kernels, all its connections together: this many bytes a second,
+    # with bursts up to ``message_burst_bytes``; each message counts ``MESSAGE_COST`` bytes more than its length
+    # (a message costs the server and the kernel work of its own). A student's clicks and typing send a few kB a
+    # second at most; beyond the budget messages are dropped unread.
+    message_rate_bytes: int = 64 * 1024
+    message_burst_bytes: int = 1 * MIB
 
 
 class Refused(Exception):
@@ -127,6 +135,8 @@ class Ticket:
 
 
 TICKET_S = 600  # far longer than any page takes to render (Voilà waits up to 60 s for a cell's outputs)
+MESSAGE_COST = 1024  # what a message costs besides its bytes, in bytes of a browser's message budget
+BUDGETS_KEPT = 10_000  # browsers whose message budget is remembered before the full ones are forgotten
 
 
 @dataclass
@@ -135,6 +145,7 @@ class ClassRegister:
     clock: Callable[[], float] = time.monotonic
     seats: dict[str, Seat] = field(default_factory=dict)
     pending: list[Ticket] = field(default_factory=list)
+    budgets: dict[str, tuple[float, float]] = field(default_factory=dict)  # client -> (bytes left, at that time)
 
     def _count(self, **which: str) -> int:
         (key, value), = which.items()
@@ -172,6 +183,40 @@ class ClassRegister:
         seat = self.seats.get(ticket.kernel_id or "")
         if seat is not None and seat.sent_at is None:
             seat.sent_at = self.clock()
+
+    def kernels_of(self, client: str) -> int:
+        """The kernels this browser holds (started, not those of pages still being rendered)."""
+        return sum(seat.client == client for seat in self.seats.values())
+
+    def may_send(self, client: str, size: int) -> bool:
+        """Whether a message of ``size`` bytes from this browser's pages fits its message budget (counted if so).
+
+        >>> now = [0.0]
+        >>> register = ClassRegister(Limits(max_kernels=9, message_rate_bytes=10_000, message_burst_bytes=20_000),
+        ...                          clock=lambda: now[0])
+        >>> [register.may_send("ana", 3976) for _ in range(5)]  # 5,000 bytes each with their cost; a burst of 20,000
+        [True, True, True, True, False]
+        >>> register.may_send("eva", 3976)  # every browser has its own
+        True
+        >>> now[0] += 1; [register.may_send("ana", 3976) for _ in range(3)]  # 10,000 bytes more a second
+        [True, True, False]
+        """
+        limits, now = self.limits, self.clock()
+        left, then = self.budgets.get(client, (float(limits.message_burst_bytes), now))
+        left = min(float(limits.message_burst_bytes), left + (now - then) * limits.message_rate_bytes)
+        cost = size + MESSAGE_COST
+        allowed = cost <= left
+        if allowed:
+            left -= cost
+        if client not in self.budgets and len(self.budgets) >= BUDGETS_KEPT:
+            self._forget_full_budgets(now)
+        self.budgets[client] = (left, now)
+        return allowed
+
+    def _forget_full_budgets(self, now: float) -> None:
+        limits = self.limits
+        self.budgets = {client: (left, then) for client, (left, then) in self.budgets.items()
+                        if left + (now - then) * limits.message_rate_bytes < limits.message_burst_bytes}
 
     def owner(self, kernel_id: str) -> str | None:
         seat = self.seats.get(kernel_id)

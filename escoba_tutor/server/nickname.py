@@ -72,6 +72,10 @@ def class_env(handler) -> dict[str, str]:
     if not nickname:
         return {}
     database = handler.settings.get("escoba_class_db")  # "": the records' default place, as the server's
+    if database:
+        from ..records.location import for_kernels
+
+        database = for_kernels(database)  # the kernel runs in the lesson's folder: never a relative path
     return {NICKNAME_ENV: nickname, **({CLASS_DB_ENV: database} if database else {})}
 
 

@@ -126,8 +126,9 @@ def _record(make_event) -> None:
         log.warning("a class record was not made", exc_info=True)
 
 
-def record_drill_check(kind: str, seed, result) -> None:
-    """A drill answer checked (``result``: what the kind's judge returned)."""
+def record_drill_check(kind: str, seed, result, rules: str | None = None) -> None:
+    """A drill answer checked (``result``: what the kind's judge returned), on this page, under the ``rules`` of
+    that name: the board's link to the exercise opens it there, under them."""
     try:
         outcome = drill_outcome(kind, result)
     except Exception:  # noqa: BLE001 - an unforeseen result shape: no record, the check itself stands
@@ -138,10 +139,11 @@ def record_drill_check(kind: str, seed, result) -> None:
     correct, mistake = outcome
 
     def event(nickname: str):
-        from ..records import DrillAnswer
+        from ..records.events import DrillAnswer
+        from ..records.rows import MAX_RULES  # a longer name is not kept: the exercise is recorded all the same
 
         return DrillAnswer(nickname, kind=kind, seed=int(seed), correct=correct, mistake=mistake,
-                           lesson=lesson_of_page())
+                           lesson=lesson_of_page(), rules=rules if rules and len(rules) <= MAX_RULES else None)
 
     _record(event)
 
@@ -153,7 +155,7 @@ def record_lesson_opened(lang: str) -> None:
         return
 
     def event(nickname: str):
-        from ..records import LessonOpened
+        from ..records.events import LessonOpened
 
         return LessonOpened(nickname, lesson=lesson, lang=lang)
 
@@ -177,7 +179,7 @@ def record_game_progress(session, recorded: tuple) -> tuple:
             points = deal.score.points
 
             def deal_event(nickname: str, deal=deal, points=points):
-                from ..records import DealFinished
+                from ..records.events import DealFinished
 
                 other = max((p for s, p in enumerate(points) if s != side), default=0)
                 other_escobas = max((e for s, e in enumerate(deal.escobas) if s != side), default=0)
@@ -190,7 +192,7 @@ def record_game_progress(session, recorded: tuple) -> tuple:
             totals, winner = game.totals, game.winner
 
             def game_event(nickname: str):
-                from ..records import GameFinished
+                from ..records.events import GameFinished
 
                 other = max((t for s, t in enumerate(totals) if s != side), default=0)
                 won = None if winner is None else winner == side

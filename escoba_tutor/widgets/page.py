@@ -27,7 +27,9 @@ read once per kernel, that is once per Voilà page) and follows the same rules:
 - ``?seed=N`` replaces the ``seed`` of every drill and game on the page (so a whole class sees the same one);
 - ``?table=...&hand=...`` replaces the cards of the page's first board that takes them (a capture table or a
   hint panel); later boards keep the cards the lesson gives them;
-- ``rules=None`` means the server's rules (``escoba-tutor --rules ...``); a lesson about another rule set names it.
+- ``rules=None`` means the server's rules (``escoba-tutor --rules ...``); a lesson about another rule set names it;
+- ``?rules=NAME`` (``scopa``, ``escoba+target=31``) replaces the server's rules on the page: the class board links
+  an exercise to the rules it was answered under. A lesson that names its rules keeps them.
 """
 
 from __future__ import annotations
@@ -135,6 +137,12 @@ class Page:
             self.problems.append(("lang", "bad_lang", {"value": asked[:20]}))
 
     def _server_rules(self) -> Rules:
+        asked = self._raw("rules")
+        if asked:
+            try:
+                return rules_by_name(asked)
+            except EscobaError:
+                self.problems.append(("rules", "bad_address_rules", {"value": asked[:40]}))
         name = os.environ.get("ESCOBA_TUTOR_RULES", "")
         if not name:
             return ESCOBA
@@ -214,6 +222,9 @@ class Page:
                 said = _("The “{name}” appears more than once in the address, so it was left out.", name=name)
             elif code == "bad_rules":
                 said = _("The server's rules “{value}” are unknown: the usual rules are used.", value=details["value"])
+            elif code == "bad_address_rules":
+                said = _("The rules “{value}” in the address are unknown: the page's own rules are used.",
+                         value=details["value"])
             else:
                 said = _("The cards for “{name}” in the address were not used: {problem}", name=name,
                          problem=error_text(_, {"code": code, **details}))

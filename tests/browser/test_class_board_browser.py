@@ -3,8 +3,10 @@ students give nicknames on the landing page (each in a browser context of its ow
 answer the landing page's capture drill right and wrong, and one plays a move against the computer; a fourth
 student without a nickname answers too. The teacher's page, opened with the link the server printed before anyone
 came, shows exactly their numbers and mistakes as they happen, without being reloaded; a mistake opens to the
-exercises where it happened, as links with ``?seed=``. No serious accessibility problem, and screenshots at
-projector size (1920×1080) in both languages (tests/browser/screenshots/class-board-*.png).
+exercises where it happened, as links with ``?seed=`` to the page where each was answered. No serious accessibility
+problem, and screenshots at projector size (1920×1080) in both languages (tests/browser/screenshots/class-board-*.png).
+Then a student plays a whole deal against the computer in a game of one point, which the board shows under its
+level; and a mistake in the Scopa lesson's drill links to that very exercise, under Scopa.
 
 The capture drill of the landing page is exercise 1: the two of swords plays to 7e 7b 12c 5c 6e 10b, and takes
 10b+5c, 6e+7e or 6e+7b. Exercise 2 (the drill's next one) has captures too, so checking it empty is a
@@ -13,8 +15,11 @@ missed capture.
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 import time
+from urllib.parse import quote
 
 import pytest
 from helpers import wait_rendered
@@ -168,8 +173,8 @@ def test_three_students_and_the_teacher_s_live_board(tutor, contexts, teacher, s
     summary.focus()
     teacher.keyboard.press("Enter")
     links = mistakes.nth(0).get_by_role("link")
-    expect(links).to_have_text(["Ejercicio 1", "Ejercicio 2"])  # most recent first: Ben's, then Ana's
-    assert links.nth(0).get_attribute("href") == "/voila/render/es/02-captures.ipynb?seed=1"
+    expect(links).to_have_text(["Ejercicio 1 (inicio)", "Ejercicio 2 (inicio)"])  # most recent first: Ben's, Ana's
+    assert links.nth(0).get_attribute("href") == "/voila/render/es/index.ipynb?seed=1"  # where it was answered
     teacher.wait_for_timeout(6000)  # two refreshes at least
     expect(links).to_have_count(2)
     expect(summary).to_be_focused()
@@ -246,3 +251,98 @@ def test_a_bad_nickname_is_refused_in_the_student_s_language(tutor, contexts, sc
     page.screenshot(path=screenshot_dir / "class-board-nickname-refused-en.png")
     page.get_by_role("link", name="Back to the course").click()
     expect(page.locator(".escoba-nickname")).to_be_visible(timeout=120_000)
+
+
+# ---------------------------------------------------------------------------- a game, and a Scopa mistake
+GAME_SEED = 3
+ONE_POINT_GAME = "escoba+target=1"  # a game of one deal: whoever has more points after it has won
+
+
+def test_a_deal_and_a_game_played_to_the_end_show_under_their_level(tutor, contexts, teacher):
+    """A student plays a whole deal against the computer by clicking, on the game page with a target of one point
+    (``?rules=``), so the deal ends the game; the teacher's board shows the game under the level played (easy, the
+    page's own), and the records hold the deal and the game as the page showed them."""
+    from test_widgets_browser import Table
+
+    began = time.monotonic()
+    page = contexts().new_page()
+    page.goto(f"{tutor.url}?lang=es")
+    wait_rendered(page)  # (a form filled while Voilà still draws the page can be drawn again, empty)
+    form = page.locator(".escoba-nickname")
+    form.get_by_label("Apodo (opcional)").fill("Dani")
+    form.get_by_role("button", name="Guardar el apodo").click()
+    expect(page.locator(".escoba-nickname-now")).to_have_text("Dani", timeout=60_000)  # no need to wait for more
+    named = time.monotonic()
+    page.goto(f"{tutor.url}voila/render/es/play.ipynb?seed={GAME_SEED}&rules={quote(ONE_POINT_GAME)}")
+    t = Table(page)
+    expect(t.root.locator(".et-live", has_text="Te toca.")).to_be_visible(timeout=120_000)
+    dealt = time.monotonic()
+    moves = 0
+    my_turn = t.root.locator(".et-live", has_text="Te toca.")
+    while True:
+        # the last play's line can still say «Te toca.» when the sheet comes up: either will do, then which it is
+        expect(my_turn.or_(t.sheet_heading).first).to_be_visible(timeout=30_000)
+        if t.sheet_heading.is_visible():
+            break
+        t.play_one(by_cards=False)
+        moves += 1
+        assert moves <= 18, "a deal gives each of 2 players 18 cards"
+    assert moves == 18
+    expect(t.root).to_contain_text("Pulsa «Partida nueva» para jugar otra.")  # the game is over
+    deal_points = [int(t.scores.locator("tbody tr").nth(i).locator("td").first.inner_text()) for i in range(2)]
+    assert deal_points[0] != deal_points[1]
+    won = deal_points[0] > deal_points[1]
+
+    expect(row(teacher, "Dani")).to_be_visible(timeout=20_000)
+    games = row(teacher, "Dani").locator("td").nth(-2)
+    expect(games).to_have_text(f"fácil: 1 ({int(won)} ganadas)", timeout=20_000)
+    expect(row(teacher, "Dani").locator("td").nth(0)).to_have_text("inicio, partida")
+    level_row = teacher.locator("#games tbody tr", has=teacher.locator("th", has_text=re.compile("^fácil$")))
+    expect(level_row.locator("td")).to_have_text(["1", str(int(won)), str(int(not won))])
+    store = ClassStore.open(tutor.database)
+    out = io.StringIO()
+    store.export_csv(out)
+    store.close()
+    rows = [r for r in csv.DictReader(io.StringIO(out.getvalue().removeprefix("\ufeff"))) if r["nickname"] == "Dani"]
+    deals = [r for r in rows if r["event"] == "deal"]
+    games_recorded = [r for r in rows if r["event"] == "game"]
+    assert [(r["level"], r["seed"], int(r["points_player"]), int(r["points_computer"])) for r in deals] == [
+        ("random", str(GAME_SEED), *deal_points)]
+    assert [(r["level"], r["outcome"]) for r in games_recorded] == [("random", "won" if won else "lost")]
+    print(f"\na deal and a game through the browser: {time.monotonic() - began:.0f} s (nickname {named - began:.0f} s, "
+          f"game page {dealt - named:.0f} s, 18 plays and the board {time.monotonic() - dealt:.0f} s)")
+
+
+def test_a_scopa_mistake_s_link_opens_that_exercise_under_scopa(tutor, contexts, teacher):
+    """A student checks the Scopa lesson's captures drill with a capture missing; the teacher's board links the
+    mistake to that lesson, under Scopa, at that exercise; the link opens the very same position."""
+    seed = 4
+    assert make_drill("captures", seed, "scopa").answer  # checked with nothing built: a capture missed
+    page = student(tutor, contexts, "Eva", "es")
+    page.goto(f"{tutor.url}voila/render/es/07-variants.ipynb?seed={seed}")
+    wait_rendered(page)
+    drill = page.locator(".escoba-drill")
+    expect(drill.get_by_role("status")).to_be_attached(timeout=60_000)
+    expect(drill.locator("h3")).to_contain_text(f"n.º {seed}")
+    position = drill.get_by_role("group", name="Mesa").locator("[data-code]").evaluate_all(
+        "cards => cards.map((card) => card.dataset.code)")
+    check(page, "es", "Falta:")
+
+    mistake = teacher.locator("ol.mistakes > li", has=teacher.locator(f"a[href*='07-variants.ipynb?seed={seed}']"))
+    expect(mistake).to_have_count(1, timeout=20_000)
+    if mistake.locator("details[open]").count() == 0:
+        mistake.locator("summary").click()
+    link = mistake.get_by_role("link", name=f"Ejercicio {seed} (lección 7, reglas «scopa»)")
+    assert link.get_attribute("href") == f"/voila/render/es/07-variants.ipynb?seed={seed}&rules=scopa"
+    with teacher.context.expect_page() as opened:
+        link.click()
+    shown = opened.value
+    wait_rendered(shown)
+    again = shown.locator(".escoba-drill")
+    expect(again.locator("h3")).to_contain_text(f"n.º {seed}", timeout=60_000)
+    expect(again.get_by_role("group", name="Mesa").locator("[data-code]")).to_have_count(len(position))
+    assert again.get_by_role("group", name="Mesa").locator("[data-code]").evaluate_all(
+        "cards => cards.map((card) => card.dataset.code)") == position
+    assert position == [card.code for card in make_drill("captures", seed, "scopa").table]
+    shown.goto("about:blank")
+    shown.close()

@@ -189,7 +189,8 @@ class DrillModel(HasTraits):
         if self.drill is None:
             return None
         self.result = VIEWS[self.drill.kind].judge(self.drill, self)
-        record_drill_check(self.drill.kind, self.drill.seed, self.result)  # the class board (never raises)
+        record_drill_check(self.drill.kind, self.drill.seed, self.result,  # the class board (never raises)
+                           rules=getattr(self.drill.rules, "name", None))
         return self.result
 
 

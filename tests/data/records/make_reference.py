@@ -41,6 +41,9 @@ EVENTS = [
     GameFinished("Zoë", "expert", 41, 15, 21, False, at=at(6)),
     GameFinished("Ana", "expert", 42, 21, 21, None, at=at(7)),
     DrillAnswer("Ana", "setenta", 7, False, "wrong_primera", at=at(8)),
+    # since version 2: the rules a drill ran under (the Scopa lesson's captures drill; the same seed in lesson 2)
+    DrillAnswer("Zoë", "captures", 4, False, "missed_15", lesson="07-variants", rules="scopa", at=at(9)),
+    DrillAnswer("Ana", "captures", 4, False, "missed_15", lesson="02-captures", rules="escoba", at=at(10)),
 ]
 
 
@@ -49,8 +52,8 @@ def board_as_json(board: Board) -> dict:
         "class": {"name": board.class_info.name, "started_at": board.class_info.started_at.isoformat()},
         "students": [{"nickname": s.nickname, "lessons": s.lessons, "drills": s.drills, "games": s.games,
                       "last_seen": s.last_seen.isoformat()} for s in board.students],
-        "mistakes": [{"kind": m.kind, "code": m.code, "students": m.students, "times": m.times, "seeds": m.seeds}
-                     for m in board.mistakes],
+        "mistakes": [{"kind": m.kind, "code": m.code, "students": m.students, "times": m.times, "seeds": m.seeds,
+                      "exercises": [[e.seed, e.lesson, e.rules] for e in m.exercises]} for m in board.mistakes],
         "games_by_level": board.games_by_level,
     }
 
