@@ -199,8 +199,11 @@ def test_the_console_script_is_installed():
 @pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
 def test_ctrl_c_stops_cleanly_and_leaves_whole_games(tmp_path):
     path = tmp_path / "trace.jsonl"
+    # Ctrl-C as a terminal delivers it: the command starts with SIGINT's default action, whatever the test run
+    # inherited (a run started in the background of a shell ignores SIGINT, and its children would too).
     process = subprocess.Popen([*COMMAND, "simulate", "--games", "100000", "--seed", "1", "--trace", str(path)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     # Wait until the progress bar shows at least one finished game, so the run is really under way.
     seen = b""
     deadline = time.monotonic() + 30

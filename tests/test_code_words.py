@@ -31,8 +31,9 @@ ENGINE = ["errors", "cards", "rules", "captures", "scoring", "game", "save", "bo
           "simulate", "trace"]
 # The widgets' own checks (the drills' widgets and the pages have their own catalogs and words).
 WIDGETS = ["capture_table", "score_sheet", "hint_panel", "setenta_explainer", "game_table", "session", "i18n"]
-# Codes of the command line and the server, said on a terminal in English, never on a student's screen.
-NOT_ON_SCREEN = {"no_lessons", "bad_ip", "port_in_use", "port_refused"}
+# Codes of the command line and the server, said on a terminal in English, never on a student's screen; and the
+# message catalogs' own tooling (a catalog not compiled, Babel missing), which a developer meets, never a page.
+NOT_ON_SCREEN = {"no_lessons", "bad_ip", "port_in_use", "port_refused", "catalogs_not_compiled", "babel_missing"}
 
 
 def tree(path: Path) -> ast.AST:

@@ -117,7 +117,9 @@ class PageTurns:
     ...         order.append(name + " sent"); turns.give_back("ana")
     ...     await asyncio.gather(page("first"), page("second"))
     ...     return order, turns.waiting()
-    >>> asyncio.run(two_pages())
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> with ThreadPoolExecutor(1) as thread:  # an event loop of its own, whatever runs in this thread
+    ...     thread.submit(asyncio.run, two_pages()).result()
     (['first starts', 'first sent', 'second starts', 'second sent'], 0)
     """
 
