@@ -42,12 +42,16 @@ from .game import MAX_SEED, Game, Move
 from .rules import Rules, rules_from_numbers
 
 __all__ = ["FORMAT", "VERSION", "LEVELS", "MODES", "SavedGame", "dump_json", "load_json", "dump_code", "load_code",
-           "read_json", "read_code", "read_save", "canonical_order"]
+           "read_json", "read_code", "read_save", "canonical_order", "MAX_UPLOAD_BYTES"]
 
 FORMAT = "escoba-tutor-game"
 VERSION = 2
 MAX_MOVES = 10_000        # far beyond any real game; bounds the work a hostile save can ask for
 MAX_SAVE_BYTES = 1_000_000
+#: The largest save file a page sends its kernel: a whole long game saves in about 5 kB. The page checks a chosen
+#: file's size before it sends it, so the message stays under the class server's cap on one websocket message
+#: (server/limits.py holds its default above what a file of this size weighs as a message).
+MAX_UPLOAD_BYTES = 32 * 1024
 
 #: The computer's levels and the modes a save can name. Their places are numbers in the resume code (1, 2, …;
 #: 0: not said): only append.

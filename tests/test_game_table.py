@@ -10,6 +10,7 @@ import ipywidgets as w
 import pytest
 
 from escoba_tutor import Game
+from escoba_tutor.save import MAX_UPLOAD_BYTES
 from escoba_tutor.widgets.game_table import GameTable, describe_play, leftover_words
 from escoba_tutor.widgets.i18n import Translator
 from escoba_tutor.widgets.phrases import sentence_start
@@ -143,9 +144,30 @@ def test_save_file_and_resume_code_bring_back_the_same_game():
     assert other.session.game.state_key() == expected
 
     third = GameTable(players=2, seed=2, delay=0)
-    third._saving._uploaded({"new": [{"name": "escoba-game.json", "content": memoryview(data)}]})
+    send_file(third, data)
     assert third.session.game.state_key() == expected
     assert Game.from_json(data).state_key() == expected
+
+
+def send_file(table: GameTable, data: bytes) -> None:
+    """A file chosen with "Load a game", as the page sends it (the comm message's content and one buffer)."""
+    table._saving._upload._handle_custom_msg({"event": "file", "name": "escoba-game.json"}, [memoryview(data)])
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_file_too_big_to_be_a_save_is_refused_and_the_game_stays(lang):
+    """The page sends no file over the limit; should one arrive all the same, it is refused in the same words."""
+    table = GameTable(players=2, seed=6, delay=0, lang=lang)
+    picker = table._saving._upload
+    assert picker.max_bytes == MAX_UPLOAD_BYTES
+    said = picker.too_large
+    assert str(MAX_UPLOAD_BYTES // 1024) in said and "escoba-tutor" in said
+    before = table.session.game.state_key()
+    send_file(table, b"{" + b" " * MAX_UPLOAD_BYTES + b"}")
+    assert table.session.game.state_key() == before
+    assert table.session.problem.code == "save_too_large"
+    told = table._announce.message
+    assert told and said.startswith(told)  # the kernel's words, then the page's note of the limit
 
 
 @pytest.mark.parametrize("text, expected", [("NOT-A-CODE", "no cuadra"), ("", "está vacío"),

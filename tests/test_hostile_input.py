@@ -137,9 +137,7 @@ def test_a_bad_save_is_explained_on_the_game_table(name, lang):
     before = table.session.game.state_key()
     text, _code = HOSTILE_SAVES[name]
     if isinstance(text, bytes):
-        table._saving._upload.set_state({"value": [{"name": "escoba-game.json", "type": "application/json",
-                                                    "size": len(text), "content": text,
-                                                    "last_modified": 0}]})
+        table._saving._upload._handle_custom_msg({"event": "file", "name": "escoba-game.json"}, [memoryview(text)])
     else:
         table._saving._code.value = text
         table._saving._resume.click()

@@ -29,7 +29,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["Limits", "ClassRegister", "Refused", "default_max_kernels", "machine_memory_mib", "raise_open_files"]
+from ..save import MAX_UPLOAD_BYTES
+
+__all__ = ["Limits", "ClassRegister", "Refused", "default_max_kernels", "machine_memory_mib", "raise_open_files",
+           "upload_message_bytes"]
 
 MIB = 1024 * 1024
 KERNEL_BUDGET_MIB = 100  # a student's kernel: about 77 MiB resident on the play page (docs/classroom.md), with room
@@ -80,6 +83,19 @@ def raise_open_files() -> tuple[int, int]:
     return (soft, hard)
 
 
+UPLOAD_ENVELOPE = 2048  # the comm message's JSON around a file's bytes: about 700 bytes measured in Chromium
+
+
+def upload_message_bytes(size: int) -> int:
+    """The largest websocket message a page sends to load a save file of ``size`` bytes: the bytes as base64 text
+    (a binary frame carries them as they are, which is smaller) and the message around them.
+
+    >>> upload_message_bytes(MAX_UPLOAD_BYTES) < Limits.message_bytes  # the largest file a page sends gets through
+    True
+    """
+    return 4 * -(-size // 3) + UPLOAD_ENVELOPE
+
+
 @dataclass(frozen=True)
 class Limits:
     """The limits of one server (``escoba-tutor --max-kernels``, ``--kernel-memory``, or ``TutorVoila`` settings in a
@@ -92,7 +108,8 @@ class Limits:
     sockets_per_kernel: int = 2  # the page's websocket, and one more while a reconnecting page replaces it
     kernel_memory_mib: int = 512  # the data a kernel may allocate (RLIMIT_DATA); 0: no limit
     # One websocket message from a page. The largest a lesson's widgets send is a game's save file when it is
-    # loaded (about 5 kB for a long game); a bigger message is refused from its length alone, before it is read.
+    # loaded (about 5 kB for a long game; the page sends none over MAX_UPLOAD_BYTES); a bigger message is refused
+    # from its length alone, before it is read.
     message_bytes: int = 64 * 1024
     write_buffer_bytes: int = 16 * MIB  # what may wait unsent to one page before the server drops it
     # What one browser's pages may send their kernels, all its connections together: this many bytes a second,
@@ -101,6 +118,12 @@ class Limits:
     # second at most; beyond the budget messages are dropped unread.
     message_rate_bytes: int = 64 * 1024
     message_burst_bytes: int = 1 * MIB
+
+    def __post_init__(self) -> None:
+        needed = upload_message_bytes(MAX_UPLOAD_BYTES)
+        if self.message_bytes < needed:
+            raise ValueError(f"message_bytes must be at least {needed}: a page sends a save file of up to "
+                             f"{MAX_UPLOAD_BYTES} bytes in one message")
 
 
 class Refused(Exception):

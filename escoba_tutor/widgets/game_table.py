@@ -16,13 +16,14 @@ import time
 import ipywidgets as w
 from traitlets import Float, Unicode, observe, validate
 
-from ..errors import EscobaError, IllegalMoveError
+from ..errors import EscobaError, IllegalMoveError, SaveFormatError
 from ..game import Move
 from ..rules import PROFILES
-from ..save import read_save
+from ..save import MAX_UPLOAD_BYTES, read_save
 from .capture_table import CaptureModel, CaptureTable
 from .class_records import record_game_progress
 from .error_words import error_words
+from .file_picker import FilePicker
 from .i18n import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from .look import SharedLook
 from .memory import BrowserMemory
@@ -740,22 +741,25 @@ class _Saving(w.VBox):
         self._table = table
         look = table._look
         self._download = w.HTML(layout=look.layout, style=look.html)
-        self._upload = w.FileUpload(accept=".json", multiple=False, layout=look.layout, style=look.button)
+        # Not ipywidgets' FileUpload: it sends any file the student picks, and the server closes the page's
+        # connection on one too big to be a save. FilePicker checks the size in the page and sends none over it.
+        self._upload = FilePicker(accept=".json", max_bytes=MAX_UPLOAD_BYTES, layout=look.layout)
         self._code = w.Text(layout=w.Layout(width="auto", flex="1 1 20em"))
         self._resume = w.Button(icon="folder-open", layout=look.layout, style=look.button)
         self._current = w.HTML(layout=look.layout, style=look.html)
         self.children = [self._download, self._upload, self._current,
                          w.HBox([self._code, self._resume], layout=w.Layout(flex_flow="row wrap"))]
-        self._upload.observe(lambda change: table._guard(self._uploaded, change), "value")
+        self._upload.on_file(lambda _name, data: table._guard(self._uploaded, data))
         self._resume.on_click(lambda _b: table._guard(self._resume_clicked))
 
-    def _uploaded(self, change) -> None:
-        files = change["new"]
-        if not files:
-            return
-        content = bytes(files[0]["content"])
+    def _uploaded(self, data: bytes) -> None:
         self._table._cancel_timer()
-        self._table.session.load(content)
+        session = self._table.session
+        if len(data) > MAX_UPLOAD_BYTES:  # the page sends none this big; a page without its script might
+            session.problem = SaveFormatError("this file is too large to be a game save", code="save_too_large")
+            session.revision += 1
+            return
+        session.load(data)
 
     def _resume_clicked(self) -> None:
         self._table._cancel_timer()
@@ -780,6 +784,8 @@ class _Saving(w.VBox):
         self._download.value = (f"<a class='escoba-download' download='escoba-game.json' "
                                 f"href='data:application/json;base64,{data}'>⬇ {label}</a>")
         self._upload.description = _("Load a game")
+        limit = _("A saved game is a file of {kb} kB at most.", kb=MAX_UPLOAD_BYTES // 1024)
+        self._upload.too_large = f"{_problem_text(_, SaveFormatError('', code='save_too_large'))} {limit}"
         code = html.escape(code)
         intro = _("Resume code (copy it to go on later):")
         self._current.value = f"<p>{html.escape(intro)} <code class='escoba-code'>{code}</code></p>"
