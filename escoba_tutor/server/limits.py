@@ -83,7 +83,7 @@ def raise_open_files() -> tuple[int, int]:
     return (soft, hard)
 
 
-UPLOAD_ENVELOPE = 2048  # the comm message's JSON around a file's bytes: about 700 bytes measured in Chromium
+UPLOAD_ENVELOPE = 2048  # the comm message around a file's bytes: 383 bytes in a binary frame, measured in Chromium
 
 
 def upload_message_bytes(size: int) -> int:
