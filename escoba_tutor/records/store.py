@@ -11,7 +11,8 @@ Writing is made safe for a class of thirty kernels writing at once while the tea
   again after a short pause, at most :data:`RECORD_BUDGET` seconds in all; then the record is given up;
 - :meth:`ClassStore.record` never raises: a record that cannot be written (a locked, full, read-only or deleted
   database, a server gone) is logged as a warning on the logger ``escoba_tutor.records`` naming what was not
-  recorded and why, and the lesson goes on.
+  recorded and why, and the lesson goes on (:class:`~escoba_tutor.records.writing.RecordWriter`, shared with the
+  kernel's SQLite writer).
 
 The current class is the newest one; a record goes into the class that is current at the moment it is written.
 """
@@ -19,7 +20,6 @@ The current class is the newest one; a record goes into the class that is curren
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import random
 import time
@@ -32,15 +32,14 @@ from sqlalchemy import Connection, Engine, create_engine, func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 
 from .board import Board, ClassInfo, read_board
-from .events import Event, RecordsError, describe
+from .events import Event, RecordsError
 from .export import write_csv
 from .location import locate
 from .rows import PAUSE, RECORD_BUDGET, event_row, to_db_time
 from .schema import INSERT_RECORD, classes, ensure_schema, from_db_time, records
 from .sqlite import WritersGate
 from .sqlite_engine import checkpoint_if_large, sqlite_engine
-
-log = logging.getLogger("escoba_tutor.records")
+from .writing import RecordWriter
 
 OPEN_BUDGET = 10.0            # seconds opening may wait (thirty kernels creating one new database at once)
 MAX_CLASS_NAME = 80
@@ -60,7 +59,7 @@ def _busy(error: BaseException) -> bool:
     return isinstance(error, DBAPIError) and error.connection_invalidated
 
 
-class ClassStore:
+class ClassStore(RecordWriter):
     """The records of every class in one database; see the module's text. Open it with :meth:`open`."""
 
     def __init__(self, engine: Engine, path: Path | None) -> None:
@@ -115,27 +114,13 @@ class ClassStore:
         if self._gate is not None:
             self._gate.close()
 
-    def __enter__(self) -> ClassStore:
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self.close()
-
     # -- writing -------------------------------------------------------------------------------------------------
 
-    def record(self, event: Event) -> bool:
-        """Write ``event`` into the current class: True once it is stored; False (and a warning in the log, never
-        an exception) when it could not be."""
-        try:
-            row = event_row(event)
-            self._retry(lambda c: c.execute(INSERT_RECORD, row), write=True, budget=RECORD_BUDGET)
-            if self._path is not None:
-                checkpoint_if_large(self._engine, self._path)
-            return True
-        except Exception as error:  # a record must never break a lesson
-            with contextlib.suppress(Exception):  # not even a broken log handler
-                log.warning("not recorded: %s, in %s: %s", describe(event), self.url, error)
-            return False
+    def _write_record(self, event: Event) -> None:
+        row = event_row(event)
+        self._retry(lambda c: c.execute(INSERT_RECORD, row), write=True, budget=RECORD_BUDGET)
+        if self._path is not None:
+            checkpoint_if_large(self._engine, self._path)
 
     def start_new_class(self, name: str | None = None) -> ClassInfo:
         """Start a new class (the old ones are kept) and make it current; ``name`` defaults to the date and time."""

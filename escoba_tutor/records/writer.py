@@ -32,9 +32,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .events import Event, RecordsError, describe
+from .events import Event, RecordsError
 from .rows import EVENT_COLUMNS, PAUSE, RECORD_BUDGET, SCHEMA_VERSION, event_row
 from .sqlite import CONNECT_WAIT, WritersGate, begin_statements, configure_connection, wal_is_large
+from .writing import RecordWriter
 
 log = logging.getLogger("escoba_tutor.records")
 
@@ -65,7 +66,7 @@ def _busy(error: sqlite3.Error) -> bool:
     return isinstance(error, sqlite3.OperationalError) and ("locked" in message or "busy" in message)
 
 
-class SqliteWriter:
+class SqliteWriter(RecordWriter):
     """Writes records into one SQLite class database; see the module's text. Open it with :meth:`open`.
 
     ``on_connect`` is called with every new connection after its own settings (for tools and tests: a PRAGMA)."""
@@ -108,24 +109,10 @@ class SqliteWriter:
                     self._connection.close()
                 self._connection = None
 
-    def __enter__(self) -> SqliteWriter:
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self.close()
-
-    def record(self, event: Event) -> bool:
-        """Write ``event`` into the current class: True once it is stored; False (and a warning in the log, never
-        an exception) when it could not be."""
-        try:
-            values = [stored_value(value) for value in event_row(event).values()]
-            with self._lock:
-                self._write(values)
-            return True
-        except Exception as error:  # a record must never break a lesson
-            with contextlib.suppress(Exception):  # not even a broken log handler
-                log.warning("not recorded: %s, in %s: %s", describe(event), self.url, error)
-            return False
+    def _write_record(self, event: Event) -> None:
+        values = [stored_value(value) for value in event_row(event).values()]
+        with self._lock:
+            self._write(values)
 
     def _connect(self) -> sqlite3.Connection:
         if self._connection is None:
