@@ -22,7 +22,9 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from http.cookiejar import CookieJar
 from pathlib import Path
 
@@ -173,6 +175,18 @@ class Browser:
 def leave_all(*browsers: Browser) -> None:
     for browser in browsers:
         browser.leave_all()
+
+
+@contextmanager
+def one_page(server, lang: str = "es") -> Iterator[tuple[Browser, str, int]]:
+    """A browser with one page open: the browser, the page's kernel and how long the server's log was then. The
+    browser leaves its pages at the end."""
+    browser = Browser(server)
+    try:
+        browser.open_page(lang)
+        yield browser, browser.kernels[0], len(server.log.read_text())
+    finally:
+        leave_all(browser)
 
 
 # ------------------------------------------------------------------------------------------ the page's websocket
@@ -432,12 +446,7 @@ def test_a_kernel_whose_page_never_connects_is_stopped(tmp_path_factory):
 
 
 def test_two_websockets_per_kernel_and_only_widget_messages(server):
-    ana = Browser(server)
-    try:
-        ana.open_page()
-        kernel_id = ana.kernels[0]
-        log_before = len(server.log.read_text())
-
+    with one_page(server) as (ana, kernel_id, log_before):
         async def talk():
             first, second = await connect(ana, kernel_id), await connect(ana, kernel_id)
             with pytest.raises(Exception) as third:
@@ -474,17 +483,10 @@ def test_two_websockets_per_kernel_and_only_widget_messages(server):
         dropped = log.count("dropped a message from the page")
         assert 5 <= dropped <= 5 * refused_kinds, dropped  # 5 of each kind in 10 s (the next one says the count)
         assert ana.get(f"api/kernels/{kernel_id}")[0] == 200  # shutdown_request did not stop or restart it
-    finally:
-        leave_all(ana)
 
 
 def test_a_message_sent_again_and_again_is_dropped_and_floods_no_log(server):
-    ana = Browser(server)
-    try:
-        ana.open_page()
-        kernel_id = ana.kernels[0]
-        log_before = len(server.log.read_text())
-
+    with one_page(server) as (ana, kernel_id, log_before):
         async def talk():
             connection = await connect(ana, kernel_id)
             again = message("comm_info_request", {})  # one id, sent 300 times: the kernel would refuse 299
@@ -512,17 +514,10 @@ def test_a_message_sent_again_and_again_is_dropped_and_floods_no_log(server):
         assert log.count("dropped a message from the page") <= 10
         assert log.count("Duplicate Signature") == 0 and log.count("never retrieved") == 0
         assert len(log) < 20_000
-    finally:
-        leave_all(ana)
 
 
 def test_large_messages_and_pages_that_do_not_read_are_cut_off(server):
-    ana = Browser(server)
-    try:
-        ana.open_page()
-        kernel_id = ana.kernels[0]
-        log_before = len(server.log.read_text())
-
+    with one_page(server) as (ana, kernel_id, log_before):
         async def flood():
             connection = await connect(ana, kernel_id)
             states = await widget_states(connection)
@@ -551,17 +546,10 @@ def test_large_messages_and_pages_that_do_not_read_are_cut_off(server):
         assert "never retrieved" not in log and "Traceback" not in log  # the dropped writes are expected
         assert closed[-1:] == [None]
         assert ana.get(f"api/kernels/{kernel_id}")[0] == 200  # the kernel lives on; the page may reconnect
-    finally:
-        leave_all(ana)
 
 
 def test_a_message_over_the_cap_closes_the_connection_with_its_reason_and_never_reaches_the_kernel(server):
-    ana = Browser(server)
-    try:
-        ana.open_page()
-        kernel_id = ana.kernels[0]
-        log_before = len(server.log.read_text())
-
+    with one_page(server) as (ana, kernel_id, log_before):
         async def oversized():
             connection = await connect(ana, kernel_id)
             text = widget(await widget_states(connection), _model_name="TextModel")
@@ -590,8 +578,6 @@ def test_a_message_over_the_cap_closes_the_connection_with_its_reason_and_never_
         log = server.log.read_text()[log_before:]
         assert f"closed the connection to kernel {kernel_id}: its page sent a message over {256 * 1024} bytes" in log
         assert "Traceback" not in log
-    finally:
-        leave_all(ana)
 
 
 def test_a_browser_sending_more_than_its_message_budget_has_the_rest_dropped_unread(tmp_path_factory):
@@ -629,11 +615,7 @@ def test_a_browser_sending_more_than_its_message_budget_has_the_rest_dropped_unr
 
 
 def test_a_failing_widget_callback_is_logged_on_the_server_and_not_sent_to_the_page(server):
-    ana = Browser(server)
-    try:
-        ana.open_page("en")
-        kernel_id = ana.kernels[0]
-
+    with one_page(server, "en") as (ana, kernel_id, _log_before):
         async def click_both():
             connection = await connect(ana, kernel_id)
             states = await widget_states(connection)
@@ -651,8 +633,6 @@ def test_a_failing_widget_callback_is_logged_on_the_server_and_not_sent_to_the_p
         log = server.log.read_text()
         assert "probe failure 4711" in log and log.count("Traceback") >= 2
         assert "Probe.fail failed" in log
-    finally:
-        leave_all(ana)
 
 
 def test_only_the_servers_own_host_names_are_answered(server):
