@@ -163,6 +163,15 @@ def encode_code(numbers) -> str:
     return text + "".join(CODE_ALPHABET[(crc >> 5 * i) & 31] for i in range(4))
 
 
+# --------------------------------------------------------------------------------- a fresh interpreter's imports
+def fresh_python_prints(code: str) -> str:
+    """What ``code`` prints, run in a fresh interpreter (so only what it imports itself is loaded); a failure
+    there fails the test with its error output."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
 # ------------------------------------------------------------------- servers in a subprocess, on a port of their own
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from escoba_test_helpers import fresh_python_prints
 
 try:
     import tomllib
@@ -71,6 +72,4 @@ def test_the_engine_loads_no_widget_library_at_run_time() -> None:
               "loaded = sorted(m for m in ('ipywidgets', 'traitlets', 'anywidget', 'voila', 'escoba_tutor.widgets',"
               " 'escoba_tutor.app', 'escoba_tutor.cli') if m in sys.modules)\n"
               "print(loaded)\n")
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "[]"
+    assert fresh_python_prints(script) == "[]"
