@@ -33,8 +33,9 @@ from escoba_test_helpers import TutorServer, write_notebook
 
 from escoba_tutor.app import voila_config
 from escoba_tutor.cli import main
+from escoba_tutor.save import MAX_UPLOAD_BYTES
 from escoba_tutor.server.hosts import AllowedHosts
-from escoba_tutor.server.limits import ClassRegister, Limits, Refused
+from escoba_tutor.server.limits import ClassRegister, Limits, Refused, upload_message_bytes
 
 MIB = 1024 * 1024
 LIMITS = {"max_kernels": 6, "kernels_per_client": 2, "kernels_per_address": 5, "kernel_memory_mib": 300,
@@ -688,6 +689,14 @@ def test_kernels_start_with_a_memory_limit(server):
 
 
 # ------------------------------------------------------------------------------------------ settings, no server
+def test_a_message_cap_too_small_for_the_largest_save_file_a_page_sends_is_refused():
+    """The page sends a save file of up to MAX_UPLOAD_BYTES in one message: a cap below it would close the
+    connection of a student who loads a real save."""
+    assert upload_message_bytes(MAX_UPLOAD_BYTES) <= Limits(max_kernels=2).message_bytes
+    with pytest.raises(ValueError, match=f"message_bytes must be at least {upload_message_bytes(MAX_UPLOAD_BYTES)}"):
+        Limits(max_kernels=2, message_bytes=MAX_UPLOAD_BYTES)
+
+
 def test_the_defaults_hold_a_class_and_the_command_line_changes_them():
     register = ClassRegister(Limits(max_kernels=200))
     for student in range(30):  # 30 students behind one school address, each with two pages open
