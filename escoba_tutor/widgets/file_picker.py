@@ -23,6 +23,8 @@ import anywidget
 import traitlets as t
 from ipywidgets import CallbackDispatcher
 
+from ..save import MAX_UPLOAD_BYTES
+
 __all__ = ["FilePicker"]
 
 
@@ -32,7 +34,7 @@ class FilePicker(anywidget.AnyWidget):
     description = t.Unicode("").tag(sync=True)  # the button's words
     icon = t.Unicode("upload").tag(sync=True)  # a Font Awesome icon's name
     accept = t.Unicode("").tag(sync=True)  # the file chooser's filter, as <input accept>
-    max_bytes = t.Int(0, min=0).tag(sync=True)  # the largest file sent
+    max_bytes = t.Int(MAX_UPLOAD_BYTES, min=1).tag(sync=True)  # the largest file sent (under the server's cap)
     too_large = t.Unicode("").tag(sync=True)  # what the page says of a larger file
 
     def __init__(self, **kwargs) -> None:

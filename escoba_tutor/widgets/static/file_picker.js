@@ -1,6 +1,7 @@
 // FilePicker: a button that opens the file chooser and sends the chosen file's bytes to the kernel. A file over
 // `max_bytes` is neither read nor sent (the server would close the page's connection on so big a message): the
-// page says `too_large` under the button instead.
+// page says `too_large` under the button instead. (Not ipywidgets' FileUpload: its file input stays out of the
+// document, so nothing on the page can stop it sending a file; see file_picker.py.)
 
 function render({ model, el }) {
   const button = document.createElement("button");
