@@ -12,7 +12,8 @@ escoba-tutor's own wheel is built from this checkout. The build writes its own `
 only those local wheels, so nothing is looked up on a CDN at run time.
 
 The build tools (voici-core, jupyterlite-core, jupyterlite-pyodide-kernel) come with the ``site`` extra:
-``pip install "escoba-tutor[site]"``; npm must be on the PATH.
+``pip install "escoba-tutor[site]"``; Node.js and npm must be on the PATH. The build also runs the site's
+Python once in Node.js, to save a snapshot of its memory that every page starts from (site_snapshot.py).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import EscobaError
+from .site_snapshot import add_start_script, make_snapshot, node_path
 
 __all__ = ["build_site", "SITE_EXTRA", "PYODIDE_VERSION", "KERNEL_WHEELS", "SERVER_ONLY"]
 
@@ -123,6 +125,7 @@ def check_tools() -> None:
     if shutil.which("npm") is None:
         raise EscobaError("building the site needs npm (Node.js's package manager) on the PATH, to fetch Pyodide "
                           "and the icons from the npm registry", code="site_tools_missing", missing="npm")
+    node_path()
 
 
 def project_root() -> Path:
@@ -421,6 +424,8 @@ def build_site(destination: str | os.PathLike[str], cache: str | os.PathLike[str
             shutil.copy2(pyodide / name, runtime / name)
         left_out = write_lock(pyodide / "pyodide-lock.json", wheels, runtime)
         log(f"  in the browser, left out: {', '.join(sorted({n for ns in left_out.values() for n in ns}))}")
+        make_snapshot(runtime, PRELOADED, log)
+        add_start_script(runtime)
         pages = _pages(lesson_folder, lite / "content")
         (lite / "jupyter-lite.json").write_text(json.dumps({
             "jupyter-lite-schema-version": 0,

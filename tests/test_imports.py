@@ -29,7 +29,7 @@ ENGINE = next(c for c in CONTRACTS if c["name"].startswith("The engine"))["sourc
 # widgets or build the static site (they may import anything), and the printable worksheet, a page built with
 # the widgets' words.
 OUTSIDE_ENGINE = {"__init__", "__main__", "app", "cli", "hub", "lessons_build", "site_build", "site_piplite",
-                  "worksheet"}
+                  "site_snapshot", "worksheet"}
 
 
 def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:

@@ -207,3 +207,25 @@ def test_the_site_is_not_built_from_catalogs_that_are_not_compiled(tmp_path, mon
         site_build._check_catalogs()
     po.with_suffix(".mo").write_bytes(i18n.compile_catalog(po, "es"))
     site_build._check_catalogs()  # compiled: the build goes on
+
+
+# ------------------------------------------------------------------------ the snapshot the pages' Python starts from
+def test_the_start_script_is_added_once_after_pyodide_own(tmp_path):
+    from escoba_tutor import site_snapshot
+
+    (tmp_path / "pyodide.js").write_text("self.loadPyodide = function () {};\n")
+    site_snapshot.add_start_script(tmp_path)
+    site_snapshot.add_start_script(tmp_path)  # a second build step over the same folder changes nothing
+    text = (tmp_path / "pyodide.js").read_text()
+    assert text.startswith("self.loadPyodide = function () {};\n")
+    assert text.count("escoba-tutor: start from the snapshot") == 1
+    assert f'"{site_snapshot.SNAPSHOT_FILE}"' in text  # the script asks for the file the build writes
+
+
+def test_missing_node_is_named_before_anything_is_fetched(tmp_path, capsys, monkeypatch):
+    real = site_build.shutil.which
+    monkeypatch.setattr(site_build.shutil, "which", lambda name, *a, **k: None if name == "node" else real(name))
+    assert main(["build-site", str(tmp_path / "site")]) == 1
+    err = capsys.readouterr().err
+    assert "Node.js (node)" in err and "Traceback" not in err
+    assert not (tmp_path / "site").exists()
