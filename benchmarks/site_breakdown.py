@@ -12,6 +12,10 @@ Builds the site (or takes a built one with ``--site``, which must hold the extra
    Pyodide: each module's own and cumulative time);
 4. the message catalogs, then the capture lesson's first widget built.
 
+The site's pages start Python from a snapshot made at build time (escoba_tutor/site_snapshot.py), whose
+modules are already imported: the import timer lists only what is imported after it (``import pyodide_kernel``
+and anything the snapshot left out).
+
 The worker's resource timings (every file the kernel fetched, its size and when) and the page's are printed on
 one clock (the page's navigation start). Chromium resolves no host but 127.0.0.1.
 """

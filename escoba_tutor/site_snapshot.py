@@ -53,6 +53,11 @@ _KERNEL_IMPORTS = (
     "IPython", "IPython.core.application", "IPython.core.history", "IPython.core.interactiveshell",
     "IPython.core.shellapp", "IPython.core.completer", "IPython.utils.tokenutil", "traitlets", "traitlets.config",
     "comm", "ipywidgets",
+    # what creating the kernel's IPython shell imports: its magics and what they import
+    "IPython.core.magics", "IPython.core.magic_arguments", "IPython.core.completerlib",
+    "IPython.extensions.storemagic", "IPython.utils.module_paths", "IPython.utils.timing", "IPython.core.displayhook",
+    "IPython.core.displaypub", "IPython.display", "IPython.core.inputtransformer2",
+    "_strptime", "cProfile", "getpass", "http.client", "profile", "pstats", "timeit", "urllib.request",
 )
 
 Log = Callable[[str], None]
