@@ -33,6 +33,15 @@ def wait_ran(page, name: str) -> None:
     expect(page.locator(".et-card:visible").first).to_be_visible()
 
 
+def open_game(visit):
+    """The play page (es) with the game drawn and the learner to play: the page and the game's root."""
+    page = visit.open(page_path("es", "play"))
+    wait_ran(page, "play")
+    root = page.locator(".escoba-game-table")
+    expect(root.locator(".et-live", has_text="Te toca.")).to_be_visible(timeout=60_000)
+    return page, root
+
+
 def assert_clean(page, visit) -> None:
     text = page.locator("body").inner_text()
     assert not ERRORS.search(text), text[:800]
@@ -125,10 +134,7 @@ def test_a_drill_answered_wrong_then_right(landing):
 
 
 def test_a_move_against_the_computer(visit):
-    page = visit.open(page_path("es", "play"))
-    wait_ran(page, "play")
-    root = page.locator(".escoba-game-table")
-    expect(root.locator(".et-live", has_text="Te toca.")).to_be_visible(timeout=60_000)
+    page, root = open_game(visit)
     hand = root.get_by_role("group", name="Tu mano")
     before = hand.locator("[data-code]").count()
     row = root.get_by_role("grid", name="Todas las bazas posibles").locator("tbody tr[data-id]").first

@@ -4,17 +4,14 @@ big to be a save is refused in the page, as on the served app (tests/browser/tes
 from __future__ import annotations
 
 from playwright.sync_api import expect
-from test_site_browser import assert_clean, page_path, wait_ran
+from test_site_browser import assert_clean, open_game
 
 from escoba_tutor import Game
 from escoba_tutor.widgets.session import GameSession
 
 
 def test_a_save_loads_and_a_file_too_big_is_refused_in_the_page(visit):
-    page = visit.open(page_path("es", "play"))
-    wait_ran(page, "play")
-    root = page.locator(".escoba-game-table")
-    expect(root.locator(".et-live", has_text="Te toca.")).to_be_visible(timeout=60_000)
+    page, root = open_game(visit)
     load = root.get_by_role("button", name="Cargar una partida")
     code = root.locator("code.escoba-code")
     position = code.inner_text()
