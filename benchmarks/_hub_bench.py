@@ -2,7 +2,7 @@
 the dummy login, a local process spawner and loopback ports, as in tests/browser/test_jupyterhub_browser.py).
 
 Each student logs in at the hub (its login form, with the form's XSRF value), which starts the student's own
-course server (``python -m escoba_tutor.hub``); the OAuth round through the hub gives the student's cookie, and
+course server (``python -m escoba_tutor.server.hub``); the OAuth round through the hub gives the student's cookie, and
 the page is then opened as on the bare app. "Kernels" here are the course servers and their kernels, so culling
 is over when the hub's idle culler (the same idle time as the bare app's ``--cull-idle``) has stopped every
 student's server; memory is that of the hub's whole process tree (hub, proxy, culler, servers, kernels).
@@ -28,7 +28,7 @@ c.JupyterHub.authenticator_class = "dummy"   # any name logs in: for this measur
 c.Authenticator.allow_all = True
 c.JupyterHub.spawner_class = "simple"
 c.SimpleLocalProcessSpawner.home_dir_template = {folder!r} + "/homes/{{username}}"
-c.Spawner.cmd = [sys.executable, "-m", "escoba_tutor.hub"]
+c.Spawner.cmd = [sys.executable, "-m", "escoba_tutor.server.hub"]
 c.Spawner.ip = "127.0.0.1"
 c.Spawner.environment["ESCOBA_TUTOR_ACTIVITY_S"] = "5"
 c.Spawner.environment["ESCOBA_TUTOR_CULL_IDLE"] = "{cull}"
@@ -82,7 +82,7 @@ class HubServer(Server):
         """The students' course servers and their kernels, anywhere in the hub's tree."""
         tree = set(self.tree())
         return {pid: start for pid, (_parent, start, cmd) in _processes().items() if pid in tree
-                and (b"escoba_tutor.hub" in cmd or b"ipykernel" in cmd or b"kernel_launch" in cmd)}
+                and (b"escoba_tutor.server.hub" in cmd or b"ipykernel" in cmd or b"kernel_launch" in cmd)}
 
     async def log_in(self, number: int, page: str) -> tuple[str, dict[str, str]]:
         """Log student ``number`` in and wait for their server; their base URL and cookies for ``page``."""

@@ -15,8 +15,8 @@ import os
 import time
 
 from escoba_tutor import Game
-from escoba_tutor.bots import ExpertBot, GreedyBot
-from escoba_tutor.simulate import bot_seed, game_seed
+from escoba_tutor.players.bots import ExpertBot, GreedyBot
+from escoba_tutor.players.simulate import bot_seed, game_seed
 
 
 def positions(games: int, seed: int) -> list:

@@ -39,14 +39,14 @@ from pathlib import Path
 from _voila_bench import CHROMIUM, ERROR_TEXT, FIRST_IN_VIEW, LAUNCH_ARGS, ROOT, load_average, tutor_server
 
 sys.path.insert(0, str(ROOT))
-from escoba_tutor.simulate import simulate  # noqa: E402
-from escoba_tutor.site_build import build_site, size_of  # noqa: E402
+from escoba_tutor.players.simulate import simulate  # noqa: E402
+from escoba_tutor.site.build import build_site, size_of  # noqa: E402
 
 FIRST = ".escoba-capture-table [data-code]"
 SITE_PAGE, SERVED_PAGE = "voici/render/es/02-captures.html", "voila/render/es/02-captures.ipynb"
 EXPERT_PAGE = "voici/render/es/zz-bench-expert.html"
 EXPERT_RUN = dict(players=2, games=2, seed=7, bots="expert,random")
-EXPERT_CELL = f"""from escoba_tutor.simulate import simulate
+EXPERT_CELL = f"""from escoba_tutor.players.simulate import simulate
 r = simulate({EXPERT_RUN['players']}, {EXPERT_RUN['games']}, {EXPERT_RUN['seed']}, "escoba", "{EXPERT_RUN['bots']}",
              progress=False)
 print("EXPERT-MS", round(r.decision_ms[0][0], 1), round(r.decision_ms[0][1], 1), r.decisions[0])

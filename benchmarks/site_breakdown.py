@@ -12,7 +12,7 @@ Builds the site (or takes a built one with ``--site``, which must hold the extra
    Pyodide: each module's own and cumulative time);
 4. the message catalogs, then the capture lesson's first widget built.
 
-The site's pages start Python from a snapshot made at build time (escoba_tutor/site_snapshot.py), whose
+The site's pages start Python from a snapshot made at build time (escoba_tutor/site/snapshot.py), whose
 modules are already imported: the import timer lists only what is imported after it (``import pyodide_kernel``
 and anything the snapshot left out).
 
@@ -34,7 +34,7 @@ from _voila_bench import CHROMIUM, LAUNCH_ARGS, ROOT, load_average
 from bench_site import ONLY_LOOPBACK, serve_folder
 
 sys.path.insert(0, str(ROOT))
-from escoba_tutor.site_build import build_site  # noqa: E402
+from escoba_tutor.site.build import build_site  # noqa: E402
 
 PAGE = "voici/render/es/zz-probe.html"
 # ``python -X importtime`` in Pyodide: each module's own and cumulative time, in ``_ImportTimer().rows``.
@@ -88,7 +88,7 @@ from escoba_tutor.widgets.page import show_capture_table
 _probe["import_end"] = js.performance.now()
 sys.meta_path.remove(_timer)
 _probe["imports"] = _timer.rows""",
-    """from escoba_tutor.widgets import i18n
+    """from escoba_tutor.text import translator as i18n
 _probe["catalogs_start"] = js.performance.now()
 i18n.Translator("es")
 _probe["catalogs_end"] = js.performance.now()

@@ -1,6 +1,7 @@
 """escoba-tutor: learn the Spanish card game Escoba.
 
-The engine (this package's top level) imports no widget library:
+The rules engine's public names, from ``escoba_tutor.engine`` and ``escoba_tutor.players``; importing them loads no
+widget library (docs/development.md shows the layers):
 
 >>> from escoba_tutor import parse_cards, legal_captures, score_deal
 >>> [format_cards(c) for c in legal_captures("3c", "1o 4b 7o")]
@@ -9,9 +10,9 @@ The engine (this package's top level) imports no widget library:
 
 from typing import TYPE_CHECKING
 
-from .captures import legal_captures
-from .cards import DECK, Card, Suit, format_cards, parse_card, parse_cards
-from .errors import (
+from .engine.captures import legal_captures
+from .engine.cards import DECK, Card, Suit, format_cards, parse_card, parse_cards
+from .engine.errors import (
     CardError,
     ChecksumError,
     EscobaError,
@@ -27,22 +28,23 @@ from .errors import (
     SaveVersionError,
     WrongSumError,
 )
-from .rules import ESCOBA, PROFILES, SCOPA, Rules, rules_by_name
+from .engine.rules import ESCOBA, PROFILES, SCOPA, Rules, rules_by_name
 
 if TYPE_CHECKING:
-    from .expert import ExpertBot
-    from .game import DealRecord, Game, Move, PlayerView
-    from .hints import Hint, Reason, costliest_move
-    from .scoring import DealScore, ScoreLine, Setenta, score_deal, setenta
+    from .engine.game import DealRecord, Game, Move, PlayerView
+    from .engine.scoring import DealScore, ScoreLine, Setenta, score_deal, setenta
+    from .players.expert import ExpertBot
+    from .players.hints import Hint, Reason, costliest_move
 
 __version__ = "0.1.0"
 
 # The computer players' search is imported when first used: a lesson page that shows captures should not pay for it;
 # nor for the game and the scoring, before its first widget (in the browser every module's import counts).
-_LAZY = {"ExpertBot": "expert", "Hint": "hints", "Reason": "hints", "costliest_move": "hints",
-         "Game": "game", "Move": "game", "PlayerView": "game", "DealRecord": "game",
-         "DealScore": "scoring", "ScoreLine": "scoring", "Setenta": "scoring", "score_deal": "scoring",
-         "setenta": "scoring"}
+_LAZY = {"ExpertBot": "players.expert", "Hint": "players.hints", "Reason": "players.hints",
+         "costliest_move": "players.hints", "Game": "engine.game", "Move": "engine.game",
+         "PlayerView": "engine.game", "DealRecord": "engine.game", "DealScore": "engine.scoring",
+         "ScoreLine": "engine.scoring", "Setenta": "engine.scoring", "score_deal": "engine.scoring",
+         "setenta": "engine.scoring"}
 
 
 def __getattr__(name: str) -> object:

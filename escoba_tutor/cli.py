@@ -24,13 +24,13 @@ from pathlib import Path
 from typing import NoReturn
 
 from . import __version__
-from .bots import bot_names, make_bot
-from .drills import KINDS, kinds_for
-from .errors import EscobaError
-from .game import MAX_SEED
-from .rules import PROFILES, VARIANTS, rules_by_name
-from .simulate import seat_bots, simulate
-from .trace import check_trace
+from .engine.errors import EscobaError
+from .engine.game import MAX_SEED
+from .engine.rules import PROFILES, VARIANTS, rules_by_name
+from .engine.trace import check_trace
+from .exercises.drills import KINDS, kinds_for
+from .players.bots import bot_names, make_bot
+from .players.simulate import seat_bots, simulate
 
 __all__ = ["main", "build_parser"]
 
@@ -172,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _build_site(args: argparse.Namespace) -> int:
-    from .site_build import build_site
+    from .site.build import build_site
 
     try:
         build_site(args.directory, cache=args.cache, lessons=args.lessons)
@@ -202,7 +202,7 @@ def _sheet_count(text: str) -> int:
 
 
 def _worksheet(args: argparse.Namespace) -> int:
-    from .worksheet import worksheet_html
+    from .exercises.worksheet import worksheet_html
 
     if args.seed + args.count - 1 > MAX_SEED:
         raise _UsageError("worksheet", f"argument --seed: the seed must be at most {MAX_SEED - args.count + 1} "
@@ -232,7 +232,7 @@ def _worksheet(args: argparse.Namespace) -> int:
 
 
 def _copy_lessons(args: argparse.Namespace) -> int:
-    from .app import LANGS, lessons_dir
+    from .server.app import LANGS, lessons_dir
 
     origin, target = lessons_dir(), Path(args.folder)
     names = sorted(path.relative_to(origin) for lang in LANGS for path in (origin / lang).glob("*.ipynb"))
@@ -351,7 +351,7 @@ def _serve_options(parser: argparse.ArgumentParser, defaults_only: bool = False)
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from .app import serve  # Voilà is heavy: only the serve command loads it
+    from .server.app import serve  # Voilà is heavy: only the serve command loads it
 
     base_url = "/" + args.base_url.strip("/") + "/" if args.base_url.strip("/") else "/"
     try:

@@ -31,9 +31,9 @@ from pathlib import Path
 import pytest
 from escoba_test_helpers import TutorServer, write_notebook
 
-from escoba_tutor.app import voila_config
 from escoba_tutor.cli import main
-from escoba_tutor.save import MAX_UPLOAD_BYTES
+from escoba_tutor.engine.save import MAX_UPLOAD_BYTES
+from escoba_tutor.server.app import voila_config
 from escoba_tutor.server.hosts import AllowedHosts
 from escoba_tutor.server.limits import ClassRegister, Limits, Refused, upload_message_bytes
 

@@ -13,7 +13,7 @@ from http.cookiejar import CookieJar
 
 import pytest
 
-from escoba_tutor import app
+from escoba_tutor.server import app
 
 
 @pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="malloc_trim is glibc's")

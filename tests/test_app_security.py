@@ -107,7 +107,7 @@ def test_a_page_cannot_run_code_on_the_server(server):
 def test_the_server_waits_for_slow_outputs_and_hides_tracebacks():
     """A class arriving at once makes outputs late: Voilà must wait for them rather than send a lesson without
     its boards (its default is 4 s; benchmarks/load_class.py measured pages without widgets at 20 students)."""
-    from escoba_tutor.app import voila_config
+    from escoba_tutor.server.app import voila_config
 
     config = voila_config(port=8866, ip="127.0.0.1", lang="es", cull_idle=600)
     assert config.VoilaExecutor.iopub_timeout >= 30

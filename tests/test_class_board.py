@@ -30,11 +30,12 @@ from babel.messages.pofile import read_po
 from escoba_test_helpers import TutorServer
 
 from escoba_tutor.records import Board, ClassInfo, ClassStore, DrillAnswer, Exercise, MistakeRow, StudentRow
-from escoba_tutor.server import board_words
+from escoba_tutor.records.kernel import MISTAKE_CODES, drill_outcome
 from escoba_tutor.server.class_board import KIND_PAGES, board_view, exercise_link, key_matches
 from escoba_tutor.server.nickname import NICKNAME_COOKIE
-from escoba_tutor.widgets.class_records import MISTAKE_CODES, drill_outcome
-from escoba_tutor.widgets.i18n import LOCALE_DIR, Translator, extract
+from escoba_tutor.text import board_words
+from escoba_tutor.text.catalogs import extract
+from escoba_tutor.text.translator import LOCALE_DIR, Translator
 
 ROOT = Path(__file__).resolve().parents[1]
 KEYS: dict[str, str] = {}  # server address -> the teacher's key
@@ -348,7 +349,7 @@ def lesson_drill_rules(lesson: str, kind: str) -> str | None:
     ("index", "captures", None),                    # a record that does not name the rules
 ])
 def test_an_exercise_s_link_makes_that_very_exercise_again(lesson, kind, rules, monkeypatch):
-    from escoba_tutor.drills import make_drill
+    from escoba_tutor.exercises.drills import make_drill
     from escoba_tutor.widgets.page import Page
 
     recorded = make_drill(kind, 4, rules or "escoba")
@@ -483,7 +484,7 @@ def test_every_mistake_a_drill_records_has_words_in_both_languages():
 
 
 def test_drill_checks_become_one_outcome_each():
-    from escoba_tutor.drills import make_drill
+    from escoba_tutor.exercises.drills import make_drill
 
     drill = make_drill("captures", 2)
     assert drill_outcome("captures", drill.check([sorted(c) for c in drill.answer])) == (True, None)
@@ -510,8 +511,8 @@ def _template_ids() -> set[str]:
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_board_s_words_are_in_the_server_catalog(lang):
     server_dir = ROOT / "escoba_tutor" / "server"
-    used = {m for f in ("class_board.py", "nickname.py", "board_words.py", "handlers.py")
-            for m, _ in extract(server_dir / f)}
+    used = {m for f in ("class_board.py", "nickname.py", "handlers.py") for m, _ in extract(server_dir / f)}
+    used |= {m for m, _ in extract(ROOT / "escoba_tutor" / "text" / "board_words.py")}
     used |= _template_ids()
     # handlers.py passes some texts on to be translated (notice_page's title, its link's words): every string
     # constant in it counts as used

@@ -14,7 +14,7 @@ import time
 import pytest
 
 from escoba_tutor.cli import main
-from escoba_tutor.trace import check_trace
+from escoba_tutor.engine.trace import check_trace
 
 COMMAND = [sys.executable, "-m", "escoba_tutor.cli"]
 
@@ -86,7 +86,7 @@ def test_trace_then_check_trace(tmp_path):
 
 def test_no_subcommand_serves_the_course(monkeypatch):
     calls = []
-    monkeypatch.setattr("escoba_tutor.app.serve", lambda **kwargs: calls.append(kwargs) or 0)
+    monkeypatch.setattr("escoba_tutor.server.app.serve", lambda **kwargs: calls.append(kwargs) or 0)
     assert main([]) == 0
     assert calls[-1]["port"] == 8866 and calls[-1]["ip"] == "127.0.0.1" and calls[-1]["lang"] == "es"
     assert calls[-1]["open_browser"] and calls[-1]["cull_idle"] == 600

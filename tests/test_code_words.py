@@ -14,23 +14,25 @@ from pathlib import Path
 import pytest
 
 from escoba_tutor import score_deal
-from escoba_tutor.captures import check_capture
-from escoba_tutor.hints import REASON_CODES, Reason
-from escoba_tutor.rules import OPTIONS, PROFILES, rules_by_name
-from escoba_tutor.scoring import DealFacts
+from escoba_tutor.engine.captures import check_capture
+from escoba_tutor.engine.rules import OPTIONS, PROFILES, rules_by_name
+from escoba_tutor.engine.scoring import DealFacts
+from escoba_tutor.players.hints import REASON_CODES, Reason
+from escoba_tutor.text.error_words import CARD_HINT_WORDS, ERROR_WORDS, MissingWordsWarning, error_words
+from escoba_tutor.text.translator import LANGUAGES, Translator
 from escoba_tutor.widgets.capture_table import VERDICT_WORDS, _verdict_text, verdict_code
-from escoba_tutor.widgets.error_words import CARD_HINT_WORDS, ERROR_WORDS, MissingWordsWarning, error_words
 from escoba_tutor.widgets.hint_panel import REASON_WORDS as HINT_WORDS
 from escoba_tutor.widgets.hint_panel import reason_words
-from escoba_tutor.widgets.i18n import LANGUAGES, Translator
 from escoba_tutor.widgets.score_sheet import REASON_WORDS as SCORE_WORDS
 from escoba_tutor.widgets.score_sheet import reason_text
 
 PACKAGE = Path(__file__).resolve().parent.parent / "escoba_tutor"
-ENGINE = ["errors", "cards", "rules", "captures", "scoring", "game", "save", "bots", "expert", "hints", "drills",
-          "simulate", "trace"]
+# The layers below the widgets: every code they raise can reach a student's screen.
+ENGINE = sorted(path for layer in ("engine", "players", "exercises") for path in (PACKAGE / layer).rglob("*.py"))
 # The widgets' own checks (the drills' widgets and the pages have their own catalogs and words).
-WIDGETS = ["capture_table", "score_sheet", "hint_panel", "setenta_explainer", "game_table", "session", "i18n"]
+WIDGETS = [PACKAGE / "widgets" / f"{name}.py" for name in ("capture_table", "score_sheet", "hint_panel",
+                                                           "setenta_explainer", "game_table", "session")]
+WIDGETS.append(PACKAGE / "text" / "translator.py")
 # Codes of the command line and the server, said on a terminal in English, never on a student's screen; and the
 # message catalogs' own tooling (a catalog not compiled, Babel missing), which a developer meets, never a page.
 NOT_ON_SCREEN = {"no_lessons", "bad_ip", "port_in_use", "port_refused", "catalogs_not_compiled", "babel_missing"}
@@ -53,14 +55,14 @@ def raised_codes(path: Path) -> set[str]:
 
 
 def engine_codes() -> set[str]:
-    codes = set().union(*(raised_codes(PACKAGE / f"{name}.py") for name in ENGINE))
-    codes |= set().union(*(raised_codes(PACKAGE / "widgets" / f"{name}.py") for name in WIDGETS))
+    codes = set().union(*(raised_codes(path) for path in ENGINE))
+    codes |= set().union(*(raised_codes(path) for path in WIDGETS))
     return codes - NOT_ON_SCREEN
 
 
 def card_hint_codes() -> set[str]:
     """The first item of every tuple ``cards._hint`` returns."""
-    function = next(n for n in ast.walk(tree(PACKAGE / "cards.py")) if isinstance(n, ast.FunctionDef)
+    function = next(n for n in ast.walk(tree(PACKAGE / "engine" / "cards.py")) if isinstance(n, ast.FunctionDef)
                     and n.name == "_hint")
     return {n.value.elts[0].value for n in ast.walk(function) if isinstance(n, ast.Return)
             and isinstance(n.value, ast.Tuple) and isinstance(n.value.elts[0], ast.Constant)}
@@ -69,7 +71,7 @@ def card_hint_codes() -> set[str]:
 def verdict_reasons() -> set[str]:
     """The reasons ``check_capture`` gives: the string given to ``verdict(ok, reason)`` or ``CaptureCheck``."""
     reasons = set()
-    for node in ast.walk(tree(PACKAGE / "captures.py")):
+    for node in ast.walk(tree(PACKAGE / "engine" / "captures.py")):
         if (isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("verdict", "CaptureCheck")
                 and len(node.args) > 1):
             reasons |= {c.value for c in ast.walk(node.args[1]) if isinstance(c, ast.Constant)
@@ -82,7 +84,7 @@ def score_reasons() -> set[str]:
     and the reason half of what ``_top`` and ``_third_side`` return."""
     reasons = set()
     where = {"ScoreLine": 4, "_line": 3}
-    for node in ast.walk(tree(PACKAGE / "scoring.py")):
+    for node in ast.walk(tree(PACKAGE / "engine" / "scoring.py")):
         found = None
         position = where.get(getattr(getattr(node, "func", None), "id", ""), 99)
         if isinstance(node, ast.Call) and len(node.args) > position:
@@ -214,7 +216,7 @@ def test_every_score_line_of_every_variant_is_said_without_a_fallback():
 
 
 def test_every_hint_reason_is_said_without_a_fallback():
-    from escoba_tutor.cards import parse_cards
+    from escoba_tutor.engine.cards import parse_cards
 
     with warnings.catch_warnings():
         warnings.simplefilter("error", MissingWordsWarning)

@@ -19,8 +19,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from escoba_tutor import DECK, EscobaError, Game, parse_cards
-from escoba_tutor.captures import check_capture
-from escoba_tutor.drills import (
+from escoba_tutor.engine.captures import check_capture
+from escoba_tutor.engine.errors import WrongSumError
+from escoba_tutor.exercises.drills import (
     KINDS,
     MAX_SEED,
     NOBODY,
@@ -33,9 +34,8 @@ from escoba_tutor.drills import (
     make_drill,
     strategy_drill,
 )
-from escoba_tutor.errors import WrongSumError
+from escoba_tutor.text.translator import Translator
 from escoba_tutor.widgets import Drill
-from escoba_tutor.widgets.i18n import Translator
 
 NEW = ("leftover", "escoba_de_mano", "strategy", "escobas", "game_end")
 seeds = st.integers(min_value=0, max_value=MAX_SEED)
@@ -50,7 +50,7 @@ def test_a_seed_always_gives_the_same_exercise(kind):
 
 
 def test_another_process_gets_the_same_exercises():
-    script = "from escoba_tutor.drills import make_drill\n" + "\n".join(
+    script = "from escoba_tutor.exercises.drills import make_drill\n" + "\n".join(
         f"print(make_drill({kind!r}, 9))" for kind in NEW)
     here = "".join(f"{make_drill(kind, 9)}\n" for kind in NEW)
     for hash_seed in ("1", "2"):

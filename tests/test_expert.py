@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from escoba_tutor import DECK, EscobaError, Game, Move, PlayerView, legal_captures, parse_cards
-from escoba_tutor.bots import LEVELS, ExpertBot, GreedyBot, RandomBot, make_bot
-from escoba_tutor.expert import GAME_WEIGHT, estimate_points, public_piles
-from escoba_tutor.rules import VARIANTS
-from escoba_tutor.simulate import game_seed, simulate
+from escoba_tutor.engine.rules import VARIANTS
+from escoba_tutor.players.bots import LEVELS, ExpertBot, GreedyBot, RandomBot, make_bot
+from escoba_tutor.players.expert import GAME_WEIGHT, estimate_points, public_piles
+from escoba_tutor.players.simulate import game_seed, simulate
 
 ENDGAMES = json.loads((Path(__file__).parent / "data" / "endgames.json").read_text(encoding="utf-8"))
 
@@ -178,7 +178,7 @@ def test_in_a_run_the_expert_gets_only_its_players_view(players):
     (4, "scopa+figuras+target=4", "greedy,expert"),
 ])
 def test_the_expert_plays_whole_games(players, rules, bots, monkeypatch):
-    monkeypatch.setitem(__import__("escoba_tutor.bots", fromlist=["BOTS"]).BOTS, "expert", small)
+    monkeypatch.setitem(__import__("escoba_tutor.players.bots", fromlist=["BOTS"]).BOTS, "expert", small)
     result = simulate(players, 2, 3, rules, bots, progress=False)
     assert result.games == 2 and sum(result.wins) == 2 and result.deals >= 2
     assert len(result.decision_ms) == len(result.sides) and all(n > 0 for n in result.decisions)

@@ -21,7 +21,7 @@ from escoba_tutor import (
     parse_cards,
     rules_by_name,
 )
-from escoba_tutor.rules import OPTIONS
+from escoba_tutor.engine.rules import OPTIONS
 
 
 def escoba_errors_only(call, *args):

@@ -27,7 +27,7 @@ from escoba_tutor import (
     parse_card,
     rules_by_name,
 )
-from escoba_tutor.game import MAX_SEED
+from escoba_tutor.engine.game import MAX_SEED
 
 
 def find_position(predicate, rules=ESCOBA, players=2, seeds=range(3000), moves_per_game=80):

@@ -10,10 +10,10 @@ import ipywidgets as w
 import pytest
 
 from escoba_tutor import Game
-from escoba_tutor.save import MAX_UPLOAD_BYTES
+from escoba_tutor.engine.save import MAX_UPLOAD_BYTES
+from escoba_tutor.text.phrases import sentence_start
+from escoba_tutor.text.translator import Translator
 from escoba_tutor.widgets.game_table import GameTable, describe_play, leftover_words
-from escoba_tutor.widgets.i18n import Translator
-from escoba_tutor.widgets.phrases import sentence_start
 from escoba_tutor.widgets.session import GameSession
 
 
@@ -473,7 +473,7 @@ def test_a_spoiled_kept_code_offers_nothing():
 ])
 def test_a_play_is_a_sentence_that_agrees_with_who_played(lang, player, captured, escoba, expected):
     session = GameTable(players=2, seed=3, delay=0).session
-    from escoba_tutor.cards import parse_cards
+    from escoba_tutor.engine.cards import parse_cards
 
     assert describe_play(Translator(lang), session, player, "12b", parse_cards(captured), escoba) == expected
 

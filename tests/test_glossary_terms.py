@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from escoba_tutor.lessons_build import parse_source
-from escoba_tutor.widgets.i18n import LOCALE_DIR
+from escoba_tutor.text.translator import LOCALE_DIR
+from tools.lessons_build import parse_source
 
 ROOT = Path(__file__).resolve().parent.parent
 GLOSSARY = ROOT / "docs" / "glossary.md"

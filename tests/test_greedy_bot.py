@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from escoba_tutor import DECK, ESCOBA, Move, parse_cards
-from escoba_tutor.bots import GreedyBot, make_bot
-from escoba_tutor.captures import legal_captures
-from escoba_tutor.game import PlayerView
+from escoba_tutor.engine.captures import legal_captures
+from escoba_tutor.engine.game import PlayerView
+from escoba_tutor.players.bots import GreedyBot, make_bot
 
 
 def view(hand: str, table: str, seen: str = "") -> PlayerView:

@@ -3,13 +3,13 @@
 import pytest
 
 from escoba_tutor import Game
-from escoba_tutor.cards import parse_cards
-from escoba_tutor.errors import EscobaError
-from escoba_tutor.expert import ExpertBot
-from escoba_tutor.game import Move
-from escoba_tutor.hints import REASON_CODES, Reason
+from escoba_tutor.engine.cards import parse_cards
+from escoba_tutor.engine.errors import EscobaError
+from escoba_tutor.engine.game import Move
+from escoba_tutor.players.expert import ExpertBot
+from escoba_tutor.players.hints import REASON_CODES, Reason
+from escoba_tutor.text.translator import Translator
 from escoba_tutor.widgets.hint_panel import HintPanel, move_words, points_words, position_view, reason_words
-from escoba_tutor.widgets.i18n import Translator
 
 ES, EN = Translator("es"), Translator("en")
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from escoba_tutor import DECK, ESCOBA, EscobaError, Game, Move, parse_cards
-from escoba_tutor.captures import legal_captures
-from escoba_tutor.expert import ExpertBot
-from escoba_tutor.game import PlayerView
-from escoba_tutor.hints import REASON_CODES, CostlyMove, Hint, costliest_move, hints, reason_for
+from escoba_tutor.engine.captures import legal_captures
+from escoba_tutor.engine.game import PlayerView
+from escoba_tutor.players.expert import ExpertBot
+from escoba_tutor.players.hints import REASON_CODES, CostlyMove, Hint, costliest_move, hints, reason_for
 
 
 def view(hand: str, table: str, seen: str = "", deck_left: int = 20, other_hand: int = 3) -> PlayerView:

@@ -15,10 +15,10 @@ import pytest
 
 from escoba_tutor import Game
 from escoba_tutor.cli import main
-from escoba_tutor.save import _checksum
+from escoba_tutor.engine.save import _checksum
+from escoba_tutor.text.translator import Translator
 from escoba_tutor.widgets import CaptureTable, GameSession, GameTable, Page
 from escoba_tutor.widgets.capture_table import CaptureModel
-from escoba_tutor.widgets.i18n import Translator
 
 
 # ------------------------------------------------------------------------------------------------ card text

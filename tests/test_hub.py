@@ -1,4 +1,4 @@
-"""escoba_tutor.hub without a hub: what the course server tells the hub of its activity, and when."""
+"""escoba_tutor.server.hub without a hub: what the course server tells the hub of its activity, and when."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from tornado.httpserver import HTTPServer  # noqa: E402
 from tornado.netutil import bind_sockets  # noqa: E402
 from tornado.web import Application, RequestHandler  # noqa: E402
 
-from escoba_tutor.hub import ActivityReport  # noqa: E402
+from escoba_tutor.server.hub import ActivityReport  # noqa: E402
 
 
 def run(coroutine):

@@ -10,15 +10,8 @@ import pytest
 from babel.messages.pofile import read_po
 from escoba_test_helpers import fresh_python_prints
 
-from escoba_tutor.widgets.i18n import (
-    LANGUAGES,
-    LOCALE_DIR,
-    LanguageError,
-    Translator,
-    catalog_sources,
-    extract,
-    normalize_language,
-)
+from escoba_tutor.text.catalogs import catalog_sources, extract
+from escoba_tutor.text.translator import LANGUAGES, LOCALE_DIR, LanguageError, Translator, normalize_language
 
 # One catalog per widget module, widget package or page: (its name as a Path's stem, its source files).
 SOURCES = catalog_sources()
@@ -28,7 +21,7 @@ PLACEHOLDER = re.compile(r"\{(\w*)\}")
 
 def catalog(lang: str, module: Path) -> dict:
     path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{module.stem}.po"
-    assert path.exists(), f"{path} is missing: run python -m escoba_tutor.widgets.i18n and translate"
+    assert path.exists(), f"{path} is missing: run python -m escoba_tutor.text.catalogs and translate"
     with path.open("rb") as handle:
         return {m.id: m for m in read_po(handle, locale=lang) if m.id}
 
@@ -123,7 +116,7 @@ def test_every_card_has_a_distinct_name_with_its_article():
 
 
 def test_lists_and_alternatives_read_as_language():
-    from escoba_tutor.widgets.phrases import alternatives, and_list, or_list, the_cards
+    from escoba_tutor.text.phrases import alternatives, and_list, or_list, the_cards
 
     es, en = Translator("es"), Translator("en")
     assert and_list(es, ["a"]) == "a" and and_list(es, []) == ""
@@ -155,7 +148,8 @@ def _read_po_messages(lang: str) -> tuple[dict, object]:
 
 
 def test_the_compiled_catalogs_are_their_po_files_compiled():
-    from escoba_tutor.widgets.i18n import COMPILE_COMMAND, compile_catalog, stale_catalogs
+    from escoba_tutor.text.catalogs import compile_catalog, stale_catalogs
+    from escoba_tutor.text.translator import COMPILE_COMMAND
 
     assert not stale_catalogs(), f"compile the catalogs again: {COMPILE_COMMAND}"
     for po in sorted(LOCALE_DIR.glob("*/LC_MESSAGES/*.po")):
@@ -187,10 +181,10 @@ def test_every_message_reads_the_same_compiled_as_from_its_po_file(lang):
 
 def test_the_package_reads_its_catalogs_without_babel():
     code = ("import sys; sys.modules['babel'] = None\n"  # any import of Babel now fails
-            "from escoba_tutor.widgets.i18n import Translator\n"
-            "from escoba_tutor.widgets.phrases import and_list, one_decimal\n"
+            "from escoba_tutor.text.translator import Translator\n"
+            "from escoba_tutor.text.phrases import and_list, one_decimal\n"
             "from escoba_tutor.widgets.page import show_capture_table\n"
-            "from escoba_tutor.worksheet import worksheet_html\n"
+            "from escoba_tutor.exercises.worksheet import worksheet_html\n"
             "_ = Translator('es')\n"
             "print(and_list(_, [_.the_card('1o'), _.the_card('10c')]), one_decimal(_, 1.25), "
             "_.plural('{n} card', '{n} cards', 2))\n")
@@ -198,22 +192,22 @@ def test_the_package_reads_its_catalogs_without_babel():
 
 
 def test_a_missing_compiled_catalog_is_named_with_the_command_that_compiles_it(tmp_path, monkeypatch):
-    from escoba_tutor.widgets import i18n
+    from escoba_tutor.text import catalogs, translator
 
     (tmp_path / "es" / "LC_MESSAGES").mkdir(parents=True)
     (tmp_path / "es" / "LC_MESSAGES" / "page.po").write_text("")
-    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
-    i18n._translations.cache_clear()
+    monkeypatch.setattr(translator, "LOCALE_DIR", tmp_path)
+    translator._translations.cache_clear()
     try:
-        with pytest.raises(i18n.CatalogsNotCompiledError, match="--compile"):
+        with pytest.raises(translator.CatalogsNotCompiledError, match="--compile"):
             Translator("es")
-        assert i18n.stale_catalogs() == [tmp_path / "es" / "LC_MESSAGES" / "page.po"]
+        assert catalogs.stale_catalogs() == [tmp_path / "es" / "LC_MESSAGES" / "page.po"]
     finally:
-        i18n._translations.cache_clear()
+        translator._translations.cache_clear()
 
 
 def test_a_mo_file_round_trips():
-    from escoba_tutor.widgets.i18n import read_mo, write_mo
+    from escoba_tutor.text.catalogs import read_mo, write_mo
 
     messages = {"a": "á", ("{n} card", "{n} cards"): ("{n} carta", "{n} cartas", "{n} cartas"), "z": "zeta"}
     data = write_mo(messages, {"Content-Type": "text/plain; charset=UTF-8"})

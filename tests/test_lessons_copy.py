@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from escoba_tutor.app import lessons_dir
 from escoba_tutor.cli import main
-from escoba_tutor.errors import EscobaError
+from escoba_tutor.engine.errors import EscobaError
+from escoba_tutor.server.app import lessons_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted(str(p.relative_to(ROOT / "lessons")) for p in (ROOT / "lessons").glob("*/*.ipynb"))

@@ -184,7 +184,8 @@ def test_the_installed_command_and_python_m_are_the_same(installed):
     assert version.strip() == "escoba-tutor 0.1.0"
     assert run([bin_dir / "python", "-m", "escoba_tutor", "--version"], cwd=home, env=env) == version
     assert "copy-lessons" in run([bin_dir / "python", "-m", "escoba_tutor", "--help"], cwd=home, env=env)
-    where = run([bin_dir / "python", "-c", "import escoba_tutor.app as a; print(a.__file__); print(a.lessons_dir())"],
+    where = run([bin_dir / "python", "-c",
+                 "import escoba_tutor.server.app as a; print(a.__file__); print(a.lessons_dir())"],
                 cwd=home, env=env).split()
     assert all(Path(path).is_relative_to(bin_dir.parent) for path in where), where   # not the checkout's
 

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from escoba_tutor import DECK
-from escoba_tutor.widgets.i18n import LANGUAGES, Translator
-from escoba_tutor.widgets.phrases import and_list, one_decimal, or_list
+from escoba_tutor.text.phrases import and_list, one_decimal, or_list
+from escoba_tutor.text.translator import LANGUAGES, Translator
 
 WORDS = st.lists(st.text(alphabet="abcñó {}0,", max_size=6), max_size=7)
 

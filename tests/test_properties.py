@@ -30,7 +30,7 @@ from escoba_tutor import (
     parse_cards,
     score_deal,
 )
-from escoba_tutor.game import MAX_SEED
+from escoba_tutor.engine.game import MAX_SEED
 
 ESCOBA_DE_MANO = {"15/30": {15: 1, 30: 2}, "15/20": {15: 1, 20: 2}, "none": {}}
 

@@ -456,7 +456,7 @@ def test_the_records_load_no_widget_library_nor_web_server() -> None:
 
     script = ("import sys, escoba_tutor.records, escoba_tutor.records.recorder\n"
               "print(sorted(m for m in ('ipywidgets', 'traitlets', 'anywidget', 'voila', 'tornado', 'jupyter_server',"
-              " 'escoba_tutor.widgets', 'escoba_tutor.server', 'escoba_tutor.app') if m in sys.modules))\n")
+              " 'escoba_tutor.widgets', 'escoba_tutor.server', 'escoba_tutor.server.app') if m in sys.modules))\n")
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"

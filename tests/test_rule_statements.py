@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from escoba_tutor import DECK, Game, Move, parse_cards, rules_by_name, setenta
-from escoba_tutor.bots import make_bot
+from escoba_tutor.players.bots import make_bot
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
@@ -164,7 +164,7 @@ def test_medium_prefers_sevens_then_coins_then_cards():
 
 
 def test_easy_plays_any_legal_move_and_hard_ranks_with_the_hints():
-    from escoba_tutor.hints import hints
+    from escoba_tutor.players.hints import hints
 
     game = Game(players=2, seed=4)
     view = game.view(game.turn)

@@ -19,7 +19,7 @@ from escoba_tutor import (
     SaveFormatError,
     SaveVersionError,
 )
-from escoba_tutor.game import MAX_SEED
+from escoba_tutor.engine.game import MAX_SEED
 
 
 def sample_games():
@@ -366,11 +366,11 @@ def test_a_newer_version_is_named_in_the_refusal():
 
 
 def test_crafted_version_2_code_with_level_mode_and_names():
-    from escoba_tutor.save import read_code
+    from escoba_tutor.engine.save import read_code
 
     names = ("Ana", "Íñigo")
     numbers = [2, 2, 1, 12345, 0, 0, 2, 2, 2, *[n for name in names for n in (len(name), *map(ord, name))], 0]
-    saved = read_code(encode_code(numbers))
+    saved = read_code(encode_code(numbers), Game)
     assert (saved.level, saved.mode, saved.names) == ("greedy", "pass_and_play", names)
     assert saved.game.state_key() == Game(players=2, seed=12345, dealer=1).state_key()
 
@@ -396,10 +396,10 @@ def test_code_with_a_huge_number():
     {"level": "random", "mode": "computer", "names": ("", "Ordenador")}, {},
 ], ids=repr)
 def test_level_mode_and_names_round_trip(setup, mid_game):
-    from escoba_tutor.save import dump_code, dump_json, read_save
+    from escoba_tutor.engine.save import dump_code, dump_json, read_save
 
     for text in (dump_json(mid_game, **setup), dump_code(mid_game, **setup)):
-        saved = read_save(text)
+        saved = read_save(text, Game)
         assert saved.game.state_key() == mid_game.state_key()
         assert (saved.level, saved.mode, saved.names) == (
             setup.get("level"), setup.get("mode"), tuple(setup.get("names", ())))
@@ -408,7 +408,7 @@ def test_level_mode_and_names_round_trip(setup, mid_game):
 @pytest.mark.parametrize("setup", [{"level": "medio"}, {"mode": "solo"}, {"names": ("Ana",)},
                                    {"names": ("Ana", "x" * 25)}, {"names": ("Ana", "a\tb")}], ids=repr)
 def test_a_setup_the_format_cannot_hold_is_refused_when_saving(setup, mid_game):
-    from escoba_tutor.save import dump_code, dump_json
+    from escoba_tutor.engine.save import dump_code, dump_json
 
     for dump in (dump_json, dump_code):
         with pytest.raises(SaveFormatError):
@@ -419,7 +419,7 @@ def test_a_setup_the_format_cannot_hold_is_refused_when_saving(setup, mid_game):
 def test_codes_do_not_depend_on_the_order_the_engine_offers_moves(monkeypatch):
     """The code numbers moves in the save format's own order: an engine that offered its moves in another order
     (a new capture search) writes the same codes and reads every reference code to the same game."""
-    from escoba_tutor.game import Game as EngineGame
+    from escoba_tutor.engine.game import Game as EngineGame
 
     references = [game for version in ("v1", "v2") for game in reference_games(version)]
     games = GAMES[::3]

@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 import pytest
 
 from escoba_tutor import Game
-from escoba_tutor.scoring import DealFacts, score_deal
+from escoba_tutor.engine.scoring import DealFacts, score_deal
 from escoba_tutor.widgets.score_sheet import ScoreSheet
 
 

@@ -11,8 +11,8 @@ from collections import Counter
 import pytest
 
 from escoba_tutor import SCOPA, Card, EscobaError, Game, Move, PlayerView
-from escoba_tutor.bots import BOTS, RandomBot, bot_names, make_bot
-from escoba_tutor.simulate import SimulationResult, game_seed, seat_bots, simulate
+from escoba_tutor.players.bots import BOTS, RandomBot, bot_names, make_bot
+from escoba_tutor.players.simulate import SimulationResult, game_seed, seat_bots, simulate
 
 re_interval = re.compile(r"\d+\.\d%-\d+\.\d%\s+[+-]\d+\.\d\d ±\d+\.\d\d")
 
@@ -287,7 +287,7 @@ def test_bots_receive_only_their_players_view(players):
 
 # ------------------------------------------------------------------------------ intervals, times, jobs
 def test_wilson_interval_matches_known_values():
-    from escoba_tutor.simulate import wilson_interval
+    from escoba_tutor.players.simulate import wilson_interval
     low, high = wilson_interval(81, 100)
     assert (round(low, 3), round(high, 3)) == (0.722, 0.875)
     assert wilson_interval(0, 10)[0] == 0.0 and round(wilson_interval(0, 10)[1], 3) == 0.278

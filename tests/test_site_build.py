@@ -8,10 +8,10 @@ import zipfile
 
 import pytest
 
-from escoba_tutor import site_build
 from escoba_tutor.cli import main
-from escoba_tutor.errors import EscobaError
-from escoba_tutor.game import MAX_SEED
+from escoba_tutor.engine.errors import EscobaError
+from escoba_tutor.engine.game import MAX_SEED
+from escoba_tutor.site import build as site_build
 from escoba_tutor.widgets import Drill, Page
 from escoba_tutor.widgets.seeds import MAX_WIDGET_SEED
 
@@ -197,21 +197,21 @@ print("ok")
 
 
 def test_the_site_is_not_built_from_catalogs_that_are_not_compiled(tmp_path, monkeypatch):
-    from escoba_tutor.widgets import i18n
+    from escoba_tutor.text import catalogs, translator
 
     (tmp_path / "es" / "LC_MESSAGES").mkdir(parents=True)
     po = tmp_path / "es" / "LC_MESSAGES" / "page.po"
     po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n')
-    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
-    with pytest.raises(EscobaError, match=r"page .*python -m escoba_tutor.widgets.i18n --compile"):
+    monkeypatch.setattr(translator, "LOCALE_DIR", tmp_path)
+    with pytest.raises(EscobaError, match=r"page .*python -m escoba_tutor.text.catalogs --compile"):
         site_build._check_catalogs()
-    po.with_suffix(".mo").write_bytes(i18n.compile_catalog(po, "es"))
+    po.with_suffix(".mo").write_bytes(catalogs.compile_catalog(po, "es"))
     site_build._check_catalogs()  # compiled: the build goes on
 
 
 # ------------------------------------------------------------------------ the snapshot the pages' Python starts from
 def test_the_start_script_is_added_once_after_pyodide_own(tmp_path):
-    from escoba_tutor import site_snapshot
+    from escoba_tutor.site import snapshot as site_snapshot
 
     (tmp_path / "pyodide.js").write_text("self.loadPyodide = function () {};\n")
     site_snapshot.add_start_script(tmp_path)

@@ -11,8 +11,7 @@ import re
 import pytest
 
 from escoba_tutor import ESCOBA, Game, parse_cards, rules_by_name
-from escoba_tutor.simulate import simulate
-from escoba_tutor.trace import (
+from escoba_tutor.engine.trace import (
     PLAY_KEYS,
     TRACE_KEYS,
     Problem,
@@ -22,6 +21,7 @@ from escoba_tutor.trace import (
     game_lines,
     game_to_json,
 )
+from escoba_tutor.players.simulate import simulate
 
 CODE = re.compile(r"(?:[1-7]|1[012])[oceb]")
 

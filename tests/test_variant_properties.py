@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from escoba_tutor import ESCOBA, SCOPA, Game, RulesError
-from escoba_tutor.rules import VARIANTS
+from escoba_tutor.engine.rules import VARIANTS
 
 NAMES = sorted(VARIANTS)
 

@@ -8,10 +8,10 @@ import random
 import pytest
 
 from escoba_tutor import ESCOBA, SCOPA, Game, MustCaptureError, RulesError, legal_captures, rules_by_name, score_deal
-from escoba_tutor.cards import DECK, parse_cards
-from escoba_tutor.game import _pairs_of_15
-from escoba_tutor.rules import VARIANTS
-from escoba_tutor.scoring import DealFacts
+from escoba_tutor.engine.cards import DECK, parse_cards
+from escoba_tutor.engine.game import _pairs_of_15
+from escoba_tutor.engine.rules import VARIANTS
+from escoba_tutor.engine.scoring import DealFacts
 
 
 def codes(captures):
@@ -292,7 +292,7 @@ def test_combinations_play_and_save():
 def test_the_docs_table_lists_every_variant_and_option():
     from pathlib import Path
 
-    from escoba_tutor.rules import OPTIONS
+    from escoba_tutor.engine.rules import OPTIONS
 
     table = (Path(__file__).parent.parent / "docs" / "variants.md").read_text(encoding="utf-8")
     for name in VARIANTS:

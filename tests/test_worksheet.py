@@ -10,7 +10,8 @@ import sys
 import pytest
 
 from escoba_tutor.cli import main
-from escoba_tutor.drills import (
+from escoba_tutor.engine.errors import EscobaError
+from escoba_tutor.exercises.drills import (
     KINDS,
     capture_drill,
     escoba_de_mano_drill,
@@ -21,10 +22,9 @@ from escoba_tutor.drills import (
     setenta_drill,
     strategy_drill,
 )
-from escoba_tutor.errors import EscobaError
-from escoba_tutor.widgets.i18n import Translator
-from escoba_tutor.widgets.phrases import and_list
-from escoba_tutor.worksheet import worksheet_html
+from escoba_tutor.exercises.worksheet import worksheet_html
+from escoba_tutor.text.phrases import and_list
+from escoba_tutor.text.translator import Translator
 
 EN = Translator("en")
 

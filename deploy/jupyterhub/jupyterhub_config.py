@@ -4,7 +4,7 @@
 #
 # What it sets up (docs/classroom.md, "A school's JupyterHub"):
 # - students log in with their school accounts (Google Workspace for Education below; see "Logging in");
-# - each student's server is `python -m escoba_tutor.hub` from the course's own environment: the escoba-tutor
+# - each student's server is `python -m escoba_tutor.server.hub` from the course's own environment: the escoba-tutor
 #   app (Voilà) with its class limits, behind the hub's login, under /user/<name>/; students land on the Spanish
 #   landing page (default_url);
 # - idle servers are stopped by jupyterhub-idle-culler, idle kernels by the course server itself.
@@ -71,7 +71,7 @@ c.SystemdSpawner.cpu_limit = 1.0
 c.SystemdSpawner.unit_name_template = "escoba-{USERNAME}"
 
 course_python = os.environ.get("ESCOBA_TUTOR_PYTHON", "/opt/escoba-tutor/bin/python")
-c.Spawner.cmd = [course_python, "-m", "escoba_tutor.hub"]
+c.Spawner.cmd = [course_python, "-m", "escoba_tutor.server.hub"]
 # Where the hub sends a student once logged in: the Spanish landing page (/voila/render/en/index.ipynb for the
 # English one). The course server also answers its own /, which leads there too.
 c.Spawner.default_url = "/voila/render/es/index.ipynb"
@@ -92,7 +92,7 @@ c.Spawner.http_timeout = 120
 # -------------------------------------------------------------------------------------- stopping idle servers
 # The hub counts a server's activity from the moment it was asked to start it, so a server that is slow to start
 # (a class logging in together) would look idle for its whole start-up and be culled as soon as it is up. The
-# course server reports its own start to the hub at once (escoba_tutor/hub.py), and its kernels' use every
+# course server reports its own start to the hub at once (escoba_tutor/server/hub.py), and its kernels' use every
 # minute after; still, keep the idle time well above the longest start (Spawner.start_timeout + http_timeout, above).
 cull_timeout = int(os.environ.get("ESCOBA_HUB_CULL_TIMEOUT", "1200"))
 c.JupyterHub.services = [{

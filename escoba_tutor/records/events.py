@@ -27,7 +27,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from ..errors import EscobaError
+from ..engine.errors import EscobaError
 
 MAX_NICKNAME = 24
 NICKNAME_PUNCTUATION = frozenset(" -_.")

@@ -26,8 +26,8 @@ from urllib.parse import urlencode
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from tornado import web
 
-from ..widgets.i18n import Translator
-from .board_words import kind_words, level_words, mistake_words
+from ..text.board_words import kind_words, level_words, mistake_words
+from ..text.translator import Translator
 from .nickname import NicknameHandler, base_url_of, page_lang, short_page
 
 __all__ = ["board_handlers", "key_matches", "board_view", "KIND_PAGES"]
@@ -40,7 +40,7 @@ KIND_PAGES = {"captures": "02-captures", "escoba_de_mano": "03-escoba", "leftove
               "strategy": "08-strategy"}
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
 _STATIC = Path(__file__).resolve().parent / "static"
-_PAGE_NAME = re.compile(r"[A-Za-z0-9._-]{1,60}")  # as widgets/class_records.py's lesson_of_page reads it
+_PAGE_NAME = re.compile(r"[A-Za-z0-9._-]{1,60}")  # as records/kernel.py's lesson_of_page reads it
 _jinja = Environment(loader=FileSystemLoader(str(_TEMPLATES)), autoescape=select_autoescape(["html", "j2"]),
                      trim_blocks=True, lstrip_blocks=True)
 # The store's calls are short, blocking database work: one thread runs them, off the server's event loop.

@@ -42,7 +42,7 @@ from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
-from ..widgets.i18n import LANGUAGES, Translator
+from ..text.translator import LANGUAGES, Translator
 from .hosts import AllowedHosts, odd_path
 from .kernels import CURRENT_CLASS_ENV, CURRENT_TICKET
 from .limits import ClassRegister, Limits, Refused

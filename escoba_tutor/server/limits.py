@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..save import MAX_UPLOAD_BYTES
+from ..engine.save import MAX_UPLOAD_BYTES
 
 __all__ = ["Limits", "ClassRegister", "Refused", "default_max_kernels", "machine_memory_mib", "raise_open_files",
            "upload_message_bytes"]

@@ -5,7 +5,7 @@ the page is rendered); :class:`NicknameHandler` checks a nickname with
 :func:`escoba_tutor.records.valid_nickname` and keeps it in a cookie of the browser (a year, HttpOnly,
 SameSite=Lax, the server's base URL as its path). :func:`class_env` is what a lesson page's kernel gets from
 that page's request (the nickname and the class database, see kernels.py); the kernel's own widgets make the
-records (widgets/class_records.py). Without a nickname nothing about the student is recorded. The teacher's
+records (records/kernel.py). Without a nickname nothing about the student is recorded. The teacher's
 side is class_board.py.
 """
 
@@ -16,7 +16,7 @@ from urllib.parse import quote, unquote
 
 from tornado import web
 
-from ..widgets.i18n import LANGUAGES, Translator
+from ..text.translator import LANGUAGES, Translator
 from .kernels import CLASS_DB_ENV, NICKNAME_ENV
 
 __all__ = ["NICKNAME_COOKIE", "read_nickname", "nickname_problem", "class_env", "nickname_form", "landing_hook",

@@ -18,14 +18,14 @@ import html
 import ipywidgets as w
 from traitlets import Any, Bool, Dict, HasTraits, Instance, Int, List, Tuple, Unicode, link, observe, validate
 
-from ..captures import CaptureCheck, capture_gains, check_capture, legal_captures
-from ..cards import DECK, Card, parse_card, parse_cards
-from ..errors import EscobaError
-from ..rules import ESCOBA, Rules, rules_by_name
-from .error_words import error_words, fill, missing_words
-from .i18n import DEFAULT_LANGUAGE, N_, Translator, normalize_language
+from ..engine.captures import CaptureCheck, capture_gains, check_capture, legal_captures
+from ..engine.cards import DECK, Card, parse_card, parse_cards
+from ..engine.errors import EscobaError
+from ..engine.rules import ESCOBA, Rules, rules_by_name
+from ..text.error_words import error_words, fill, missing_words
+from ..text.phrases import alternatives, and_list, sentence_start, the_cards
+from ..text.translator import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from .look import SharedLook
-from .phrases import alternatives, and_list, sentence_start, the_cards
 from .primitives import CardRow, LiveRegion, RowPicker
 from .safety import guarded
 

@@ -4,7 +4,7 @@ in the learner's language and with cards in words, never as raw Python output (a
 Each fact is a function of a translator and the fact's data that returns its lines; :func:`fact_lines` picks one
 by name (``widgets.page.show_engine`` puts the lines on the page).
 
->>> from escoba_tutor.widgets.i18n import Translator
+>>> from escoba_tutor.text.translator import Translator
 >>> fact_lines(Translator("es"), "setenta", pile="7o 3o 6c 12c 1e 10e 5b 12b", name="Ana")
 ['La setenta de Ana: 21 (el siete de oros) + 18 (el seis de copas) + 16 (el as de espadas) + 15 (el cinco de \
 bastos) = 70.']
@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..captures import legal_captures
-from ..cards import DECK, as_cards
-from ..errors import EscobaError
-from ..game import Game
-from ..rules import ESCOBA, Rules, as_rules
-from ..scoring import setenta
-from .i18n import N_, Translator
-from .phrases import alternatives, and_list, sentence_start
+from ..engine.captures import legal_captures
+from ..engine.cards import DECK, as_cards
+from ..engine.errors import EscobaError
+from ..engine.game import Game
+from ..engine.rules import ESCOBA, Rules, as_rules
+from ..engine.scoring import setenta
+from ..text.phrases import alternatives, and_list, sentence_start
+from ..text.translator import N_, Translator
 from .score_sheet import side_names
 
 __all__ = ["FACTS", "fact_lines"]

@@ -23,7 +23,7 @@ import anywidget
 import traitlets as t
 from ipywidgets import CallbackDispatcher
 
-from ..save import MAX_UPLOAD_BYTES
+from ..engine.save import MAX_UPLOAD_BYTES
 
 __all__ = ["FilePicker"]
 

@@ -16,18 +16,18 @@ import time
 import ipywidgets as w
 from traitlets import Float, Unicode, observe, validate
 
-from ..errors import EscobaError, IllegalMoveError, SaveFormatError
-from ..game import Move
-from ..rules import PROFILES
-from ..save import MAX_UPLOAD_BYTES, read_save
+from ..engine.errors import EscobaError, IllegalMoveError, SaveFormatError
+from ..engine.game import Game, Move
+from ..engine.rules import PROFILES
+from ..engine.save import MAX_UPLOAD_BYTES, read_save
+from ..records.kernel import record_game_progress
+from ..text.error_words import error_words
+from ..text.phrases import sentence_start, the_cards
+from ..text.translator import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from .capture_table import CaptureModel, CaptureTable
-from .class_records import record_game_progress
-from .error_words import error_words
 from .file_picker import FilePicker
-from .i18n import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from .look import SharedLook
 from .memory import BrowserMemory
-from .phrases import sentence_start, the_cards
 from .primitives import CardRow, LiveRegion
 from .safety import guarded
 from .session import MODES, GameSession
@@ -503,7 +503,7 @@ class _ContinueOffer(w.VBox):
             return None
         if self._checked is None or self._checked[0] != code:
             try:
-                ok = not read_save(code).game.is_over
+                ok = not read_save(code, Game).game.is_over
             except EscobaError:
                 ok = False  # a code spoiled in the browser's storage: nothing to offer
             self._checked = (code, ok)
@@ -698,7 +698,7 @@ class _ExpertReview(w.VBox):
         return min(s.deals_seen, len(s.game.deals) - 1)
 
     def _asked(self) -> None:
-        from ..hints import costliest_move
+        from ..players.hints import costliest_move
 
         deal = self._deal()
         if deal is None:

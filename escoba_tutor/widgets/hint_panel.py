@@ -1,6 +1,6 @@
 """HintPanel: the moves of a position ranked by the expert, each with what it is worth and one reason in words.
 
-The ranking and the reasons come from :func:`escoba_tutor.hints.hints` as data (a reason code and the cards and
+The ranking and the reasons come from :func:`escoba_tutor.players.hints.hints` as data (a reason code and the cards and
 numbers it names); this module only puts them into sentences from the message catalogs. A position is given by
 its cards (``table``, ``hand`` and the cards already captured in this deal, ``seen``) or taken from a game as the
 player's own view (``view``), so the panel never sees a hidden hand.
@@ -22,15 +22,15 @@ from html import escape
 import ipywidgets as w
 from traitlets import Any, Dict, HasTraits, Int, List, Unicode, observe, validate
 
-from ..cards import DECK, as_cards
-from ..errors import EscobaError
-from ..expert import ExpertBot
-from ..game import Game, Move, PlayerView
-from ..hints import Hint, Reason, hints
-from ..rules import ESCOBA, as_rules
-from .error_words import error_dict, error_words, fill, missing_words
-from .i18n import DEFAULT_LANGUAGE, N_, N_plural, Translator, normalize_language
-from .phrases import one_decimal, sentence_start, the_cards
+from ..engine.cards import DECK, as_cards
+from ..engine.errors import EscobaError
+from ..engine.game import Game, Move, PlayerView
+from ..engine.rules import ESCOBA, as_rules
+from ..players.expert import ExpertBot
+from ..players.hints import Hint, Reason, hints
+from ..text.error_words import error_dict, error_words, fill, missing_words
+from ..text.phrases import one_decimal, sentence_start, the_cards
+from ..text.translator import DEFAULT_LANGUAGE, N_, N_plural, Translator, normalize_language
 from .primitives import LiveRegion
 from .safety import guarded
 
@@ -60,7 +60,7 @@ def points_words(_: Translator, value: float) -> str:
     return _("{points} points fewer than the other side", points=shown)
 
 
-#: Why a move is good or bad, by the reason code of :mod:`escoba_tutor.hints`.
+#: Why a move is good or bad, by the reason code of :mod:`escoba_tutor.players.hints`.
 REASON_WORDS = {
     "escoba": N_("it takes every card on the table: an escoba, one sure point"),
     "takes_siete_de_oros": N_("it takes the seven of coins, one sure point"),
@@ -81,7 +81,7 @@ _COUNTS = {"leaves_sweepable": "unseen", "takes_sevens": "count", "takes_oros": 
 
 
 def reason_words(_: Translator, reason: Reason) -> str:
-    """One reason of :mod:`escoba_tutor.hints` in words.
+    """One reason of :mod:`escoba_tutor.players.hints` in words.
 
     >>> reason_words(Translator("es"), Reason("leaves_sweepable", total=11, sweeper_value=4, unseen=2))
     'luego la mesa suma 11: una carta que valga 4 se la llevaría entera (escoba), y aún quedan 2 así sin salir'

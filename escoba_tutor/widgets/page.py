@@ -45,12 +45,12 @@ import anywidget
 import ipywidgets as w
 import traitlets as t
 
-from ..cards import parse_cards
-from ..errors import EscobaError
-from ..rules import ESCOBA, Rules, rules_by_name
+from ..engine.cards import parse_cards
+from ..engine.errors import EscobaError
+from ..engine.rules import ESCOBA, Rules, rules_by_name
+from ..records.kernel import record_lesson_opened
+from ..text.translator import LANGUAGES, N_, Translator, normalize_language
 from .capture_table import MAX_HAND, MAX_TABLE, error_text
-from .class_records import record_lesson_opened
-from .i18n import LANGUAGES, N_, Translator, normalize_language
 from .seeds import MAX_WIDGET_SEED
 
 __all__ = ["Page", "page", "ConnectionWatch", "current_page", "show_capture_table", "show_hints", "show_setenta",
@@ -355,7 +355,7 @@ def show_game(lang: str, seed: int | None = None, *, level: str | None = None, p
               rules: Rules | str | None = None) -> w.Widget:
     """A :class:`GameTable` against the computer: game ``seed`` (or the address's ``?seed=``; ``None`` deals a new
     game each time), at ``level``: fácil, medio or difícil (the table's own default when ``None``)."""
-    from ..bots import LEVELS
+    from ..players.bots import LEVELS
     from .game_table import GameTable
 
     p = current_page(lang)
@@ -379,10 +379,10 @@ _LEVEL_NAMES = {"random": N_("easy"), "greedy": N_("medium"), "expert": N_("hard
 
 
 def show_tournament(lang: str, levels: str = "medio,fácil", games: int = 40, seed: int = 1) -> w.Widget:
-    """A tournament between two computer levels (:func:`escoba_tutor.simulate.simulate`), as a table in the page's
-    language with the level names the lessons use: games won, points and escobas per deal. The confidence
+    """A tournament between two computer levels (:func:`escoba_tutor.players.simulate.simulate`), as a table in the
+    page's language with the level names the lessons use: games won, points and escobas per deal. The confidence
     intervals and the command line are for the teachers' guide, not for this table."""
-    from ..simulate import simulate
+    from ..players.simulate import simulate
 
     p = current_page(lang)
     _ = Translator(p.lang)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import logging
 
-from .i18n import DEFAULT_LANGUAGE, Translator
+from ..text.translator import DEFAULT_LANGUAGE, Translator
 
 __all__ = ["guarded", "report_failure"]
 

@@ -24,13 +24,13 @@ from html import escape
 import ipywidgets as w
 from traitlets import Any, Dict, HasTraits, Instance, Int, Unicode, link, observe, validate
 
-from ..errors import EscobaError
-from ..game import DealRecord
-from ..rules import ESCOBA, Rules, as_rules
-from ..scoring import DealFacts, DealScore, ScoreLine, Setenta, score_deal
-from .error_words import error_dict, error_words, fill, missing_words
-from .i18n import DEFAULT_LANGUAGE, N_, Translator, normalize_language
-from .phrases import and_list
+from ..engine.errors import EscobaError
+from ..engine.game import DealRecord
+from ..engine.rules import ESCOBA, Rules, as_rules
+from ..engine.scoring import DealFacts, DealScore, ScoreLine, Setenta, score_deal
+from ..text.error_words import error_dict, error_words, fill, missing_words
+from ..text.phrases import and_list
+from ..text.translator import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from .primitives import LiveRegion
 from .safety import guarded
 

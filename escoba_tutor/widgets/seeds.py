@@ -5,7 +5,7 @@ integer from 2**53 - 1 up is handed to JavaScript as a BigInt, which the widget 
 widget is never drawn. The engine keeps ``MAX_SEED`` = 2**53 - 1 (saved games depend on it); the widgets stop one
 short of it, which costs a single exercise number: drills and games draw their own seeds far below it.
 
->>> from escoba_tutor.game import MAX_SEED
+>>> from escoba_tutor.engine.game import MAX_SEED
 >>> MAX_WIDGET_SEED == MAX_SEED - 1 and MAX_WIDGET_SEED < 2**53 - 1
 True
 """

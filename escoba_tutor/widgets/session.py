@@ -15,12 +15,12 @@ import random
 
 from traitlets import Any, HasTraits, Instance, Int, List, Unicode, observe, validate
 
-from ..bots import BOTS, LEVELS, make_bot
-from ..errors import EscobaError, IllegalMoveError, NothingToUndoError
-from ..game import Game, Move
-from ..rules import ESCOBA, Rules, rules_by_name
-from ..save import dump_code, dump_json, read_save
-from .i18n import DEFAULT_LANGUAGE, normalize_language
+from ..engine.errors import EscobaError, IllegalMoveError, NothingToUndoError
+from ..engine.game import Game, Move
+from ..engine.rules import ESCOBA, Rules, rules_by_name
+from ..engine.save import dump_code, dump_json, read_save
+from ..players.bots import BOTS, LEVELS, make_bot
+from ..text.translator import DEFAULT_LANGUAGE, normalize_language
 
 __all__ = ["GameSession", "MODES"]
 
@@ -241,7 +241,7 @@ class GameSession(HasTraits):
         that holds none keeps this session's). A bad one sets ``problem`` and changes nothing."""
         self.problem = None
         try:
-            saved = read_save(text)
+            saved = read_save(text, Game)
         except EscobaError as error:
             self.problem = error
             self.revision += 1

@@ -22,14 +22,14 @@ from html import escape
 import ipywidgets as w
 from traitlets import Any, Bool, Dict, HasTraits, Instance, Int, List, Tuple, Unicode, link, observe, validate
 
-from ..cards import as_cards
-from ..drills import PRIMERA_ITEM
-from ..errors import EscobaError
-from ..rules import ESCOBA, Rules, as_rules
-from ..scoring import ScoreLine, Setenta, score_deal, setenta
-from .error_words import error_dict, error_words
-from .i18n import DEFAULT_LANGUAGE, Translator, normalize_language
-from .phrases import and_list, the_cards
+from ..engine.cards import as_cards
+from ..engine.errors import EscobaError
+from ..engine.rules import ESCOBA, Rules, as_rules
+from ..engine.scoring import ScoreLine, Setenta, score_deal, setenta
+from ..exercises.drills import PRIMERA_ITEM
+from ..text.error_words import error_dict, error_words
+from ..text.phrases import and_list, the_cards
+from ..text.translator import DEFAULT_LANGUAGE, Translator, normalize_language
 from .primitives import CardRow, LiveRegion, RowPicker
 from .safety import guarded
 from .score_sheet import reason_text, setenta_text, side_names

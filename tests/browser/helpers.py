@@ -12,8 +12,8 @@ from contextlib import contextmanager
 
 from playwright.sync_api import expect
 
-from escoba_tutor.captures import legal_captures
-from escoba_tutor.rules import rules_by_name
+from escoba_tutor.engine.captures import legal_captures
+from escoba_tutor.engine.rules import rules_by_name
 
 ERRORS = re.compile(r"Traceback|There was an error|Error executing|Exception", re.I)
 

@@ -16,7 +16,7 @@ import pytest
 from helpers import wait_captures_settled
 from playwright.sync_api import expect
 
-from escoba_tutor.widgets.i18n import Translator
+from escoba_tutor.text.translator import Translator
 
 pytestmark = pytest.mark.browser
 

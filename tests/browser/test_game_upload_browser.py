@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from escoba_tutor import Game
-from escoba_tutor.save import MAX_UPLOAD_BYTES
+from escoba_tutor.engine.save import MAX_UPLOAD_BYTES
 from escoba_tutor.server.limits import Limits, upload_message_bytes
 from escoba_tutor.widgets.session import GameSession
 

@@ -75,7 +75,7 @@ c.Authenticator.allow_all = True
 # the students' servers run as this user, in folders of the test's own
 c.JupyterHub.spawner_class = "simple"
 c.SimpleLocalProcessSpawner.home_dir_template = {homes!r} + "/{{username}}"
-c.Spawner.cmd = [sys.executable, "-m", "escoba_tutor.hub"]
+c.Spawner.cmd = [sys.executable, "-m", "escoba_tutor.server.hub"]
 c.Spawner.ip = "127.0.0.1"
 c.Spawner.environment["ESCOBA_TUTOR_ACTIVITY_S"] = "5"
 c.JupyterHub.hub_bind_url = "http://127.0.0.1:{hub_port}"

@@ -58,7 +58,7 @@ def site_dir(tmp_path_factory) -> Path:
         return Path(given)
     if shutil.which("npm") is None:
         pytest.skip("the static site's build needs npm (apt-get install npm)")
-    from escoba_tutor.site_build import build_site
+    from escoba_tutor.site.build import build_site
 
     started = time.monotonic()
     site = build_site(tmp_path_factory.mktemp("site") / "site", cache=os.environ.get("ESCOBA_TUTOR_SITE_CACHE"),

@@ -1,4 +1,4 @@
-"""How a site page's Python starts (escoba_tutor/site_snapshot.py): from the snapshot the build made, with the
+"""How a site page's Python starts (escoba_tutor/site/snapshot.py): from the snapshot the build made, with the
 page's own settings and its own random seed, and without a snapshot the ordinary way, the same page."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from escoba_tutor.site_snapshot import SNAPSHOT_FILE
+from escoba_tutor.site.snapshot import SNAPSHOT_FILE
 
 CAPTURES = "voici/render/es/02-captures.html"
 FIRST_CARD = ".escoba-capture-table [data-code]"

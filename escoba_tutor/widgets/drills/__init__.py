@@ -1,7 +1,7 @@
 """Drills: seeded exercises with instant feedback that names the mistake.
 
-Every kind of :mod:`escoba_tutor.drills` (so a printed worksheet with the same number is the same exercise) has
-a view of its own in this package, inside the frame every drill shares (:mod:`.base`):
+Every kind of exercise of :mod:`escoba_tutor.exercises` (so a printed worksheet with the same number is the same
+exercise) has a view of its own in this package, inside the frame every drill shares (:mod:`.base`):
 
 - ``captures``: a card to play and a table; build every capture you see, then check (:mod:`.captures`);
 - ``setenta``: a pile per side; type each side's setenta, or "invalid" (:mod:`.setenta`);

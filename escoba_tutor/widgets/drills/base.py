@@ -13,12 +13,12 @@ from html import escape
 import ipywidgets as w
 from traitlets import Any, Bool, Dict, HasTraits, Int, List, Unicode, link, observe, validate
 
-from ...cards import Card, as_card
-from ...drills import KINDS, make_drill
-from ...errors import EscobaError
-from ...rules import ESCOBA, Rules, as_rules
-from ..class_records import record_drill_check
-from ..i18n import DEFAULT_LANGUAGE, N_, Translator, normalize_language
+from ...engine.cards import Card, as_card
+from ...engine.errors import EscobaError
+from ...engine.rules import ESCOBA, Rules, as_rules
+from ...exercises.drills import KINDS, make_drill
+from ...records.kernel import record_drill_check
+from ...text.translator import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from ..primitives import LiveRegion
 from ..safety import guarded
 from ..score_sheet import error_dict, join_words, problem_text, side_names, translated
@@ -285,7 +285,7 @@ class KindView:
 
 
 class Drill(w.VBox):
-    """A seeded exercise of one of the kinds of :data:`escoba_tutor.drills.KINDS`.
+    """A seeded exercise of one of the kinds of :data:`escoba_tutor.exercises.drills.KINDS`.
 
     ``Drill(kind="captures", seed=0, lang="es", rules="escoba")``; ``names`` names the sides; ``deck`` is
     ``spanish`` or ``french``. A lesson may set ``kind``, ``seed``, ``rules``, ``names``, ``lang`` and ``deck``.

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import ipywidgets as w
 
-from ...drills import CaptureDrill
+from ...exercises.drills import CaptureDrill
+from ...text.translator import N_, Translator
 from ..capture_table import describe_sum
-from ..i18n import N_, Translator
 from ..primitives import CardRow, RowPicker
 from ..safety import guarded
 from .base import VIEWS, DrillModel, KindView, fill_row, the_card, the_cards

@@ -6,8 +6,8 @@ from html import escape
 
 import ipywidgets as w
 
-from ...drills import NOBODY, EscobaDeManoDrill
-from ..i18n import N_, Translator
+from ...exercises.drills import NOBODY, EscobaDeManoDrill
+from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from .base import VIEWS, DrillModel, KindView, choice_box, fill_row, set_options
 

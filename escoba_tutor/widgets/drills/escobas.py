@@ -7,9 +7,9 @@ from html import escape
 
 import ipywidgets as w
 
-from ...drills import EscobasDrill
-from ..i18n import N_, Translator
-from ..phrases import and_list
+from ...exercises.drills import EscobasDrill
+from ...text.phrases import and_list
+from ...text.translator import N_, Translator
 from ..primitives import RowPicker
 from ..score_sheet import join_words
 from .base import VIEWS, DrillModel, KindView, read_number, the_card, the_cards

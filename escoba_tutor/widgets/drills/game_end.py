@@ -7,8 +7,8 @@ from html import escape
 
 import ipywidgets as w
 
-from ...drills import GameEndDrill
-from ..i18n import N_, Translator
+from ...exercises.drills import GameEndDrill
+from ...text.translator import N_, Translator
 from .base import VIEWS, DrillModel, KindView, choice_box, set_options
 
 __all__ = ["GameEndView"]

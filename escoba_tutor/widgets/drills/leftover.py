@@ -7,8 +7,8 @@ from html import escape
 
 import ipywidgets as w
 
-from ...drills import NOBODY, LeftoverDrill
-from ..i18n import N_, Translator
+from ...exercises.drills import NOBODY, LeftoverDrill
+from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from .base import (
     VIEWS,

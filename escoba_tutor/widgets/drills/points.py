@@ -7,8 +7,8 @@ from html import escape
 
 import ipywidgets as w
 
-from ...drills import PointsDrill
-from ..i18n import N_, Translator
+from ...exercises.drills import PointsDrill
+from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from ..score_sheet import ScoreSheet, item_name, reason_text
 from .base import VIEWS, DrillModel, KindView, choice_box, fill_row, set_options

@@ -8,8 +8,8 @@ from html import escape
 
 import ipywidgets as w
 
-from ...drills import SetentaDrill
-from ..i18n import N_, Translator
+from ...exercises.drills import SetentaDrill
+from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from ..score_sheet import join_words
 from ..setenta_explainer import SetentaExplainer

@@ -7,12 +7,12 @@ from html import escape
 
 import ipywidgets as w
 
-from ...drills import STRATEGY_TOLERANCE, StrategyDrill
-from ...errors import EscobaError
-from ...game import Move
+from ...engine.errors import EscobaError
+from ...engine.game import Move
+from ...exercises.drills import STRATEGY_TOLERANCE, StrategyDrill
+from ...text.phrases import one_decimal
+from ...text.translator import N_, Translator
 from ..hint_panel import points_words, reason_words
-from ..i18n import N_, Translator
-from ..phrases import one_decimal
 from ..primitives import CardRow, RowPicker
 from ..safety import guarded
 from .base import VIEWS, DrillModel, KindView, fill_row, the_card, the_cards

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from escoba_tutor import Game
-from escoba_tutor.save import VERSION, dump_code, dump_json
+from escoba_tutor.engine.save import VERSION, dump_code, dump_json
 
 HERE = Path(__file__).parent
 

@@ -1,0 +1,419 @@
+"""The app: the lessons served by Voilà, with a landing page per language.
+
+``escoba-tutor`` (see cli.py) calls :func:`serve`. The server is Voilà itself, with these changes: ``/`` leads
+to the landing page of the chosen language (``?lang=en`` switches); one student cannot take the class down
+(limits on kernels, connections, messages and memory, each kernel bound to the browser that started it, only
+the host names the server is reached by: the :mod:`escoba_tutor.server` package, docs/hostile-input.md); a left
+page frees its kernel, and idle kernels are culled; once kernels have gone the memory they used is handed back
+to the system, and when the last one has gone the ``escoba-tutor`` command's server starts afresh in its own
+process, on the port it holds open. A page may send its kernel only widget messages, never code to run; tests
+(tests/test_app_security.py, tests/test_app_limits.py) hold it to that.
+"""
+
+from __future__ import annotations
+
+import errno
+import gc
+import os
+import secrets
+import socket
+import sys
+import time
+import webbrowser
+from pathlib import Path
+
+from ..engine.errors import EscobaError
+from ..engine.rules import as_rules
+
+__all__ = ["serve", "lessons_dir", "build_app_class", "check_address", "release_freed_memory"]
+
+LANGS = ("es", "en")
+
+
+def lessons_dir(path: str | os.PathLike | None = None) -> Path:
+    """The lessons folder: the one given (a teacher's copy, see ``escoba-tutor copy-lessons``), else the lessons
+    installed with the package (``escoba_tutor/lessons/`` in the wheel), else the checkout's own ``lessons/`` (a
+    clone or an editable install)."""
+    package = Path(__file__).resolve().parent.parent
+    if path:
+        candidate = Path(path)
+        if (candidate / "es" / "index.ipynb").is_file():
+            return candidate.resolve()
+        raise EscobaError(f"no lessons found in {candidate}: a lessons folder holds es/index.ipynb and the other "
+                          "notebooks (escoba-tutor copy-lessons DIR writes a copy to edit)", code="no_lessons")
+    for candidate in (package / "lessons", package.parent / "lessons"):
+        if (candidate / "es" / "index.ipynb").is_file():
+            return candidate
+    raise EscobaError(f"no lessons found in {package / 'lessons'}: this installation of escoba-tutor is "
+                      "incomplete (install it again), or name a lessons folder with --lessons", code="no_lessons")
+
+
+def check_address(ip: str, port: int) -> None:
+    """Refuse, with a message that says why, an address the server could not listen on: an unknown name, an
+    address of another machine, or a port in use. Voilà would otherwise end in a traceback, or move to another
+    port while the URL printed for the class names this one.
+
+    >>> check_address("999.1.1.1", 8866)
+    Traceback (most recent call last):
+    ...
+    escoba_tutor.engine.errors.EscobaError: cannot listen on 999.1.1.1: no such address or machine name
+    """
+    try:
+        infos = socket.getaddrinfo(ip, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError, ValueError):
+        raise EscobaError(f"cannot listen on {ip}: no such address or machine name", code="bad_ip",
+                          ip=ip) from None
+    family, kind, proto, _name, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will: a closed port is free
+        try:
+            probe.bind(address)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise EscobaError(f"port {port} is in use on {ip}: stop what uses it, or choose another with "
+                                  "--port", code="port_in_use", port=port) from None
+            if error.errno in (errno.EACCES, errno.EPERM):
+                raise EscobaError(f"this user may not listen on port {port}: choose a port above 1023",
+                                  code="port_refused", port=port) from None
+            raise EscobaError(f"cannot listen on {ip}: {error.strerror or error} (is it an address of this "
+                              "machine?)", code="bad_ip", ip=ip) from None
+
+
+def release_freed_memory() -> bool:
+    """Hand the memory the server has freed back to the system; False where that cannot be done.
+
+    glibc's malloc keeps freed memory for reuse instead of returning it: after a class of 30 has left and its
+    kernels are culled, the server process still holds about 60 MiB it no longer uses (measured with
+    benchmarks/load_class.py), and only ``malloc_trim`` returns it. Other C libraries (macOS, Windows, musl)
+    have no such call, and nothing happens there.
+    """
+    import ctypes
+    import ctypes.util
+
+    try:
+        trim = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return False
+    gc.collect()  # a closed connection's objects hold each other in cycles: free them first
+    trim(0)
+    return True
+
+
+LISTEN_FDS = "ESCOBA_TUTOR_LISTEN_FDS"  # set only for the server's own fresh start: the sockets it listens on
+TEACHER_KEY_ENV = "ESCOBA_TUTOR_TEACHER_KEY"  # the same, for the teacher's key (never left for a kernel to see)
+
+
+def build_app_class():
+    """The Voilà application class with the landing page (imported late: Voilà is heavy)."""
+    from jupyter_server.utils import url_path_join
+    from tornado import web
+    from tornado.httpserver import HTTPServer
+    from tornado.ioloop import IOLoop, PeriodicCallback
+    from tornado.netutil import bind_sockets
+    from traitlets import Bool, Float, Int, List, Unicode
+    from voila.app import Voila
+
+    from . import class_board, nickname
+    from . import handlers as guarded
+    from .hosts import AllowedHosts
+    from .kernels import KERNEL_MEMORY_ENV
+    from .limits import ClassRegister, Limits, default_max_kernels, machine_memory_mib, raise_open_files
+    from .logs import install_repeat_filter
+
+    class LandingHandler(guarded.ClientMixin, web.RequestHandler):
+        """``/`` and ``/?lang=en``: to the landing notebook of that language, keeping the query string (and the
+        browser's cookie given on the way, which spares the lesson page a redirect)."""
+
+        def initialize(self, server_url: str, default_lang: str) -> None:
+            self.server_url, self.default_lang = server_url, default_lang
+
+        def get(self) -> None:
+            if self.client_id() is None:
+                self.issue_client()
+            lang = self.get_argument("lang", self.default_lang)
+            lang = lang if lang in LANGS else self.default_lang  # the landing page explains a bad ?lang=
+            query = f"?{self.request.query}" if self.request.query else ""
+            self.redirect(url_path_join(self.server_url, f"voila/render/{lang}/index.ipynb") + query)
+
+    class TutorVoila(Voila):
+        name = "escoba-tutor"
+        default_lang = Unicode("es", config=True, help="the landing page's language when the URL names none")
+
+        memory_check_s = Float(2, config=True, help="how often to look for culled kernels, in seconds")
+        start_afresh = Bool(False, config=True, help=(
+            "once a class has left (no kernel, no request for quiet_s seconds), start the server process afresh "
+            "on the same sockets: its memory goes back to an idle server's"))
+        quiet_s = Float(10, config=True, help="seconds without a request before the server may start afresh")
+
+        # The class limits (docs/classroom.md, "Limits"): Limits holds their defaults
+        max_kernels = Int(0, config=True, help="kernels on the server at most (0: from the machine's memory)")
+        kernels_per_client = Int(Limits.per_client, config=True, help="pages with a kernel per browser")
+        kernels_per_address = Int(Limits.per_address, config=True, help=(
+            "pages with a kernel per network address (a school behind one address counts once)"))
+        connect_s = Float(Limits.connect_s, config=True, help=(
+            "seconds a kernel may wait for its page to connect before it is shut down"))
+        sockets_per_kernel = Int(Limits.sockets_per_kernel, config=True, help="websockets per kernel at most")
+        kernel_memory_mib = Int(Limits.kernel_memory_mib, config=True, help=(
+            "MiB of data a kernel may allocate (0: no limit)"))
+        message_bytes = Int(Limits.message_bytes, config=True, help="bytes in one websocket message from a page")
+        write_buffer_bytes = Int(Limits.write_buffer_bytes, config=True, help=(
+            "bytes that may wait unsent to one page before its connection is dropped"))
+        message_rate_bytes = Int(Limits.message_rate_bytes, config=True, help=(
+            "bytes a second one browser's pages may send their kernels (beyond it their messages are dropped)"))
+        message_burst_bytes = Int(Limits.message_burst_bytes, config=True, help=(
+            "bytes one browser's pages may send at once, above message_rate_bytes"))
+        allowed_hosts = List(Unicode(), config=True, help=(
+            "more host names the server answers to (a proxy's or JupyterHub's), besides its own"))
+        reap_check_s = Float(10, config=True, help="how often to look for kernels whose page never connected")
+        class_board = Bool(True, config=True, help=(
+            "record what students with a nickname do, and serve the teacher's class board"))
+        class_db = Unicode("", config=True, help="the class records' database: a path or URL ('': the default)")
+        teacher_key = Unicode("", config=True, help="the key of the teacher's link to the class board")
+
+        def class_limits(self) -> Limits:
+            soft, _hard = raise_open_files()
+            total = self.max_kernels or default_max_kernels(machine_memory_mib(), soft or 1 << 20)
+            return Limits(max_kernels=total, per_client=self.kernels_per_client,
+                          per_address=self.kernels_per_address, connect_s=self.connect_s,
+                          sockets_per_kernel=self.sockets_per_kernel, kernel_memory_mib=self.kernel_memory_mib,
+                          message_bytes=self.message_bytes, write_buffer_bytes=self.write_buffer_bytes,
+                          message_rate_bytes=self.message_rate_bytes, message_burst_bytes=self.message_burst_bytes)
+
+        def setup_template_dirs(self):
+            """Voilà's, with the project's page template first (it loads nothing from another origin)."""
+            super().setup_template_dirs()
+            self.template_paths.insert(0, str(Path(__file__).resolve().parent / "templates"))
+
+        def init_settings(self):
+            from . import compiled_templates
+            from .kernels import TutorMappingKernelManager
+
+            compiled_templates.install()  # each page's templates loaded as code, not compiled again per page
+
+            # every kernel is bound to its page by this kernel manager: no other will do
+            self.voila_configuration.multi_kernel_manager_class = TutorMappingKernelManager
+            # a landing page gets the nickname form as it is rendered (with the class board on)
+            self.voila_configuration.prelaunch_hook = nickname.landing_hook(self.voila_configuration.prelaunch_hook)
+            settings = super().init_settings()
+            self.limits = self.class_limits()
+            self.register = ClassRegister(self.limits)
+            self.kernel_manager.register = self.register
+            self.kernel_manager.allowed_message_types = list(guarded.PAGE_MESSAGES)  # no shutdown_request
+            # kernels inherit the server's environment (kernel_launch reads the limit there)
+            os.environ[KERNEL_MEMORY_ENV] = str(self.limits.kernel_memory_mib)
+            return {**settings, "escoba_register": self.register, "escoba_default_lang": self.default_lang,
+                    "escoba_log": self.log, "websocket_max_message_size": self.limits.message_bytes,
+                    **self.class_settings()}
+
+        def class_settings(self) -> dict:
+            """The class board's: the store the board reads, the database the kernels write to, the key."""
+            if not self.class_board:
+                return {"escoba_class_store": None, "escoba_class_db": "", "escoba_teacher_key": ""}
+            from ..records import ClassStore
+
+            store = ClassStore.open(self.class_db or None)  # serve() opened it once already: it opens
+            return {"escoba_class_store": store, "escoba_class_db": self.class_db,
+                    "escoba_teacher_key": self.teacher_key}
+
+        def init_handlers(self):
+            landing = (self.server_url, LandingHandler, {"server_url": self.server_url,
+                                                         "default_lang": self.default_lang})
+            none = [(url_path_join(self.server_url, name), guarded.NotFoundHandler) for name in ("login", "logout")]
+            swaps = {"TornadoVoilaHandler": guarded.TutorRenderHandler, "KernelHandler": guarded.OwnedKernelHandler,
+                     "VoilaKernelWebsocketHandler": guarded.TutorKernelWebsocketHandler,
+                     "VoilaShutdownKernelHandler": guarded.OwnedShutdownHandler}
+            voila = [(rule[0], swaps.get(rule[1].__name__, rule[1]), *rule[2:]) for rule in super().init_handlers()]
+            board = class_board.board_handlers(self.server_url)
+            handlers = [landing, *none, *board, *voila]  # first, so they win over the file tree at / and Voilà's login
+            self.log.info("Limits: %d kernels on the server, %d per browser, %d per address, %d MiB of data per "
+                          "kernel; open files: %s", self.limits.max_kernels, self.limits.per_client,
+                          self.limits.per_address, self.limits.kernel_memory_mib, raise_open_files()[0] or "no limit")
+            install_repeat_filter(self.log)
+            PeriodicCallback(self.reap_unconnected, self.reap_check_s * 1000).start()
+            # What start-up built lives as long as the server: the full collections that follow (the one after
+            # culling among them) skip it, a few ms instead of about 170.
+            gc.freeze()
+            self._kernels_before, self._served, self._afresh = 0, False, False
+            self._last_request = time.monotonic()
+            log_request = self.app.log_request
+
+            def note_request(handler) -> None:  # every request, once answered (Tornado logs it then)
+                if not isinstance(handler, class_board.BoardDataHandler):  # an open board is not a class
+                    self._last_request = time.monotonic()
+                    log_request(handler)
+
+            self.app.log_request = note_request
+            PeriodicCallback(self.after_culling, self.memory_check_s * 1000).start()  # runs once the loop does
+            return handlers
+
+        async def reap_unconnected(self) -> None:
+            """Shut down the kernels whose page never connected (a script's GET, a page closed while loading)."""
+            for kernel_id in self.register.unconnected():
+                self.register.forget(kernel_id)
+                if kernel_id in self.kernel_manager:
+                    self.log.info("Shutting down kernel %s: its page never connected", kernel_id)
+                    try:
+                        await self.kernel_manager.shutdown_kernel(kernel_id)
+                    except Exception:  # noqa: BLE001 - gone meanwhile: nothing left to stop
+                        self.log.debug("kernel %s was already gone", kernel_id)
+
+        def after_culling(self) -> None:
+            """Once kernels have gone (culled, or shut down), give the memory their connections used back.
+
+            Freed memory stays scattered in a long-lived Python process: after a class of 30 has left, the
+            server held 15-20 MiB more than before it (benchmarks/load_class.py), however much was handed back.
+            So once every kernel has gone and no request has come for a while, the server starts afresh: the
+            same process (the same pid) runs the program again on the sockets it listens on, which stay open
+            meanwhile, so a browser arriving then waits a few seconds and is served by the fresh server.
+            """
+            kernels = len(self.kernel_manager.list_kernel_ids())
+            self._served = self._served or kernels > 0
+            quiet = time.monotonic() - self._last_request >= self.quiet_s
+            if self.start_afresh and self._served and not kernels and quiet:
+                self.start_afresh_now()
+            elif kernels < self._kernels_before:
+                release_freed_memory()
+            self._kernels_before = kernels
+
+        def start_afresh_now(self) -> None:
+            self._afresh = True
+            IOLoop.current().stop()  # listen() goes on after the loop: Voilà's stop(), then the new start
+
+        def listen(self):
+            """Voilà's, on the sockets of the server's previous run when it starts afresh."""
+            inherited = os.environ.pop(LISTEN_FDS, None)
+            if inherited:
+                sockets = [socket.socket(fileno=int(fd)) for fd in inherited.split(",")]
+                self.open_browser = False
+            else:
+                sockets = bind_sockets(self.port, self.ip)  # serve() checked that the port is free
+            gate = guarded.HostGate(self.app, AllowedHosts(self.ip, self.allowed_hosts))
+            HTTPServer(gate).add_sockets(sockets)
+            self.log.info("Voilà is running at:\n%s", self.display_url)
+            if self.open_browser:
+                self.launch_browser()
+            self.ioloop = IOLoop.current()
+            try:
+                self.ioloop.start()
+            except KeyboardInterrupt:
+                self.log.info("Stopping...")
+            finally:
+                self.stop()
+            if self._afresh:
+                self.log.info("Every kernel has gone: starting afresh on the same port.")
+                if self.teacher_key:  # the teacher's link stays the same (read and removed again at start)
+                    os.environ[TEACHER_KEY_ENV] = self.teacher_key
+                for sock in sockets:
+                    os.set_inheritable(sock.fileno(), True)
+                os.environ[LISTEN_FDS] = ",".join(str(sock.fileno()) for sock in sockets)
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os.execv(sys.executable, sys.orig_argv)
+
+    return TutorVoila
+
+
+def voila_config(*, port: int, ip: str, lang: str, cull_idle: int, base_url: str = "/", start_afresh: bool = False,
+                 max_kernels: int = 0, kernel_memory: int | None = None, allow_hosts: tuple[str, ...] = (),
+                 class_board: bool = False, class_db: str = "", teacher_key: str = ""):
+    """The server's settings. A ``voila.json`` in the working folder can still add to them."""
+    from traitlets.config import Config
+
+    config = Config()
+    config.TutorVoila.class_board = class_board
+    config.TutorVoila.class_db = class_db
+    config.TutorVoila.teacher_key = teacher_key
+    if max_kernels:
+        config.TutorVoila.max_kernels = max_kernels
+    if kernel_memory is not None:
+        config.TutorVoila.kernel_memory_mib = kernel_memory
+    if allow_hosts:
+        config.TutorVoila.allowed_hosts = list(allow_hosts)
+    config.Voila.port, config.Voila.ip, config.Voila.base_url = port, ip, base_url
+    config.Voila.open_browser = False  # serve() opens the landing page itself
+    config.Voila.port_retries = 0  # never another port than the URL printed for the class
+    config.TutorVoila.default_lang = lang
+    # Starting afresh runs this process's command again: only for the escoba-tutor command, on POSIX
+    config.TutorVoila.start_afresh = start_afresh and os.name == "posix"
+    config.MappingKernelManager.cull_idle_timeout = cull_idle
+    config.MappingKernelManager.cull_interval = min(60, max(1, cull_idle // 2))
+    config.VoilaConfiguration.show_tracebacks = False
+    # On a busy server (a class arriving at once) a cell's outputs can reach Voilà after its default 4 s wait, and
+    # the page is then sent without them: a lesson with no boards (measured with benchmarks/load_class.py).
+    config.VoilaExecutor.iopub_timeout = 60
+    config.VoilaConfiguration.file_allowlist = [r".*\.(png|jpg|svg|css)"]
+    if os.name == "posix":
+        # Kernels talk to the server over Unix sockets, not TCP ports: with TCP, 30 kernels starting at once can
+        # race for the same free port, and the loser dies before its page is drawn ("Address already in use",
+        # seen with benchmarks/load_class.py). No kernel port is open to anyone else on the machine either.
+        config.KernelManager.transport = "ipc"
+    return config
+
+
+def check_class_db(class_db: str | None) -> str:
+    """Open the class database once (made, or upgraded, as needed) so that a bad path or URL stops the start with
+    a message that names it; returns what the kernels are to write to: the path or URL given, else the records'
+    own choice (``ESCOBA_TUTOR_CLASS_DB``, or "" for the default place)."""
+    from ..records import ClassStore, RecordsError
+    from .kernels import CLASS_DB_ENV
+
+    try:
+        ClassStore.open(class_db or None).close()
+    except RecordsError as error:
+        raise EscobaError(f"the class database cannot be used: {error}", code="bad_class_db") from None
+    return class_db or os.environ.get(CLASS_DB_ENV, "")
+
+
+def serve(*, port: int = 8866, ip: str = "127.0.0.1", lang: str = "es", rules: str = "escoba",
+          open_browser: bool = True, cull_idle: int = 600, lessons: str | None = None, base_url: str = "/",
+          start_afresh: bool = False, max_kernels: int = 0, kernel_memory: int | None = None,
+          allow_hosts: tuple[str, ...] = (), class_board: bool = True, class_db: str | None = None) -> int:
+    """Serve the course until Ctrl+C. Returns the exit code.
+
+    ``max_kernels`` (0: from the machine's memory), ``kernel_memory`` (MiB; 0: no limit) and ``allow_hosts`` are the
+    limits of docs/classroom.md that the command line can change.
+
+    ``class_board``: students with a nickname are recorded in the class database ``class_db`` (a path or URL;
+    None: the records' default) and the teacher's link to the class board is printed (docs/class-board.md).
+
+    ``start_afresh``: once a class has left, the process runs its own command line again (see
+    ``TutorVoila.after_culling``); the ``escoba-tutor`` command asks for it, a Python session calling this must not.
+    """
+    if lang not in LANGS:
+        raise EscobaError(f"no language {lang!r}: choose es or en", code="bad_language")
+    rules = as_rules(rules)
+    folder = lessons_dir(lessons)
+    if class_board:
+        class_db = check_class_db(class_db)
+    afresh = bool(os.environ.get(LISTEN_FDS))  # the same server starting afresh: its sockets are open
+    if not afresh:
+        check_address(ip, port)
+    # Kernels inherit the server's environment: every widget on this server reads its house rules from here.
+    os.environ["ESCOBA_TUTOR_RULES"] = rules.name
+    os.environ["ESCOBA_TUTOR_LANG"] = lang
+    url = f"http://{'127.0.0.1' if ip in ('0.0.0.0', '::') else ip}:{port}{base_url}"
+    teacher_key = os.environ.pop(TEACHER_KEY_ENV, "") or secrets.token_urlsafe(32)
+    print(f"escoba-tutor: {url}  ({rules.name}; Ctrl+C to stop)", flush=True)
+    if class_board:
+        print(f"escoba-tutor: the teacher's class board (keep this link to yourself): {url}class/board?key="
+              f"{teacher_key}", flush=True)
+    if afresh:
+        open_browser = False
+    elif ip not in ("127.0.0.1", "localhost", "::1"):
+        print(f"escoba-tutor: listening on {ip}: anyone who can reach this machine on that network can use the "
+              "course. Stop it with Ctrl+C when the class is over.", flush=True)
+    app_class = build_app_class()
+    if open_browser:
+        import threading
+
+        threading.Timer(1.5, lambda: webbrowser.open(url)).start()
+    config = voila_config(port=port, ip=ip, lang=lang, cull_idle=cull_idle, base_url=base_url,
+                          start_afresh=start_afresh, max_kernels=max_kernels, kernel_memory=kernel_memory,
+                          allow_hosts=tuple(allow_hosts), class_board=class_board, class_db=class_db or "",
+                          teacher_key=teacher_key if class_board else "")
+    app_class.launch_instance(argv=[str(folder)], config=config)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(serve())

@@ -1,0 +1,207 @@
+"""The course as a student's own server on a JupyterHub: ``python -m escoba_tutor.server.hub``.
+
+JupyterHub starts this command for each student (``Spawner.cmd``, deploy/jupyterhub/) and tells it, through the
+environment, where to listen (``JUPYTERHUB_SERVICE_URL``), its URL prefix (``/user/<name>/``) and how to check who
+is asking. It runs the same server as the ``escoba-tutor`` command, with its limits, and in front of every page
+the hub's login: only the student whose server it is (and the hub's admins, if the hub allows it) get in.
+
+Host names: the student's browser reaches this server through the hub's proxy, which passes on the name the
+browser asked for. Loopback names are always allowed; the hub's public address (``JUPYTERHUB_PUBLIC_URL``, set
+when the hub's ``public_url`` is) is added, and ``ESCOBA_TUTOR_ALLOW_HOSTS`` (names separated by commas) adds
+more: the school's names for the hub.
+
+Other settings from the environment: ``ESCOBA_TUTOR_LANG`` (es or en; else the language of the hub's
+``default_url``, ``/voila/render/es/index.ipynb``), ``ESCOBA_TUTOR_RULES`` (house rules),
+``ESCOBA_TUTOR_CULL_IDLE`` (seconds before an idle kernel is stopped, default 600), ``ESCOBA_TUTOR_MAX_KERNELS``
+(pages with a kernel on this student's server, default 4), ``ESCOBA_TUTOR_LESSONS`` (the lessons folder),
+``ESCOBA_TUTOR_ACTIVITY_S`` (how often the hub is told of the students' last activity, default 60 s).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Iterable, Mapping
+from datetime import datetime, timezone
+from urllib.parse import urlsplit
+
+from ..engine.errors import EscobaError
+
+__all__ = ["hub_settings", "main", "ActivityReport"]
+
+NEEDED = ("JUPYTERHUB_SERVICE_URL", "JUPYTERHUB_SERVICE_PREFIX", "JUPYTERHUB_API_TOKEN", "JUPYTERHUB_API_URL")
+
+
+def _whole(env: Mapping[str, str], name: str, default: int) -> int:
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise EscobaError(f"{name} must be a whole number, not {text!r}", code="bad_setting") from None
+    if value < 0:
+        raise EscobaError(f"{name} must be 0 or more, not {value}", code="bad_setting")
+    return value
+
+
+def hub_settings(env: Mapping[str, str]) -> dict:
+    """The server's settings from the environment JupyterHub gives it; a clear error when it is not there.
+
+    >>> settings = hub_settings({"JUPYTERHUB_SERVICE_URL": "http://127.0.0.1:50123/user/ana/",
+    ...     "JUPYTERHUB_SERVICE_PREFIX": "/user/ana/", "JUPYTERHUB_API_TOKEN": "t",
+    ...     "JUPYTERHUB_API_URL": "http://127.0.0.1:8081/hub/api",
+    ...     "JUPYTERHUB_PUBLIC_URL": "https://aula.example.es/", "ESCOBA_TUTOR_ALLOW_HOSTS": "hub.example.es, x.es"})
+    >>> settings["ip"], settings["port"], settings["base_url"], settings["allow_hosts"]
+    ('127.0.0.1', 50123, '/user/ana/', ('aula.example.es', 'hub.example.es', 'x.es'))
+    >>> hub_settings({})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    escoba_tutor.engine.errors.EscobaError: not started by JupyterHub: JUPYTERHUB_SERVICE_URL, ..., JUPYTERHUB_API_URL \
+missing from the environment
+    """
+    missing = [name for name in NEEDED if not env.get(name)]
+    if missing:
+        raise EscobaError(f"not started by JupyterHub: {', '.join(missing)} missing from the environment",
+                          code="not_on_hub")
+    bind = urlsplit(env["JUPYTERHUB_SERVICE_URL"])
+    hosts = [urlsplit(env["JUPYTERHUB_PUBLIC_URL"]).hostname] if env.get("JUPYTERHUB_PUBLIC_URL") else []
+    hosts += [name.strip() for name in env.get("ESCOBA_TUTOR_ALLOW_HOSTS", "").split(",")]
+    prefix = "/" + env["JUPYTERHUB_SERVICE_PREFIX"].strip("/") + "/"
+    # the hub's default_url names the landing page, and so the language students land in
+    landing = re.search(r"/render/([a-z]{2})/", env.get("JUPYTERHUB_DEFAULT_URL", ""))
+    return {"ip": bind.hostname or "127.0.0.1", "port": bind.port or 8888, "base_url": prefix,
+            "allow_hosts": tuple(dict.fromkeys(host for host in hosts if host)),
+            "lang": env.get("ESCOBA_TUTOR_LANG") or (landing.group(1) if landing else "es"),
+            "rules": env.get("ESCOBA_TUTOR_RULES", "escoba"),
+            "cull_idle": _whole(env, "ESCOBA_TUTOR_CULL_IDLE", 600),
+            "max_kernels": _whole(env, "ESCOBA_TUTOR_MAX_KERNELS", 4) or 4,
+            "lessons": env.get("ESCOBA_TUTOR_LESSONS") or None}
+
+
+def identity_provider_class(prefix: str):
+    """JupyterHub's own login check for a Jupyter server, with its two pages (the end of the hub's login and
+    logging out) under this server's prefix, where the hub sends the browser (Voilà would add them at ``/``)."""
+    from jupyter_server.utils import url_path_join
+    from jupyterhub.singleuser.extension import JupyterHubIdentityProvider
+
+    class HubIdentityProvider(JupyterHubIdentityProvider):
+        def get_handlers(self):
+            return [(url_path_join(prefix, path), *rest) for path, *rest in super().get_handlers()]
+
+    return HubIdentityProvider
+
+
+class ActivityReport:
+    """What the course server tells the hub of its last activity (``JUPYTERHUB_ACTIVITY_URL``).
+
+    The hub's idle culler goes by the last activity the hub knows of. The hub marks a server active when it asks
+    for it to start; a server that takes long to start (a class logging in together on a busy machine) would look
+    idle for all that time and be culled as soon as it is up, before its student's page opens. So the server's own
+    start counts as activity, and is reported at once; after that, its kernels' last use (a student clicking in a
+    lesson: widget messages the hub's proxy never sees).
+
+    >>> from datetime import datetime, timezone
+    >>> started = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)
+    >>> report = ActivityReport({"JUPYTERHUB_API_TOKEN": "t"}, started)
+    >>> report.latest([])
+    datetime.datetime(2026, 12, 1, 10, 0, tzinfo=datetime.timezone.utc)
+    >>> report.body(report.latest([datetime(2026, 12, 1, 10, 5)]))   # a kernel's time, naive (UTC)
+    '{"servers": {"": {"last_activity": "2026-12-01T10:05:00Z"}}, "last_activity": "2026-12-01T10:05:00Z"}'
+    """
+
+    def __init__(self, env: Mapping[str, str], started: datetime) -> None:
+        self.url, self.token = env.get("JUPYTERHUB_ACTIVITY_URL"), env["JUPYTERHUB_API_TOKEN"]
+        self.server_name = env.get("JUPYTERHUB_SERVER_NAME", "")
+        self.started = _utc(started)
+        self.last_sent: datetime | None = None
+
+    def latest(self, kernel_times: Iterable[datetime | None]) -> datetime:
+        return max([self.started, *(_utc(when) for when in kernel_times if when is not None)])
+
+    def body(self, last: datetime) -> str:
+        import json
+
+        stamp = last.isoformat().replace("+00:00", "Z")
+        return json.dumps({"servers": {self.server_name: {"last_activity": stamp}}, "last_activity": stamp})
+
+    async def send(self, kernel_times: Iterable[datetime | None], log) -> None:
+        """Tell the hub, when there is something new to tell (else the server ages towards culling)."""
+        from tornado.httpclient import AsyncHTTPClient, HTTPRequest
+
+        last = self.latest(kernel_times)
+        if not self.url or (self.last_sent is not None and last <= self.last_sent):
+            return
+        try:
+            await AsyncHTTPClient().fetch(HTTPRequest(self.url, method="POST", body=self.body(last), request_timeout=20,
+                                                      headers={"Authorization": f"token {self.token}",
+                                                               "Content-Type": "application/json"}))
+            self.last_sent = last
+        except Exception as error:  # noqa: BLE001 - the hub busy or restarting: tell it next time
+            log.warning("could not tell the hub of the last activity: %s", error)
+
+
+def _utc(when: datetime) -> datetime:
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+
+
+def report_activity(app_class, env: Mapping[str, str], every_s: float):
+    """The app class, telling the hub of its start at once, then every ``every_s`` seconds when a student last
+    used a kernel (:class:`ActivityReport`), as Jupyter's own single-user server does."""
+    from tornado.ioloop import IOLoop, PeriodicCallback
+
+    class HubReportingApp(app_class):
+        def init_handlers(self):
+            handlers = super().init_handlers()
+            self.activity = ActivityReport(env, datetime.now(timezone.utc))
+            if self.activity.url:
+                IOLoop.current().add_callback(self.send_activity)  # the start itself, as soon as the loop runs
+                PeriodicCallback(self.send_activity, every_s * 1000).start()
+            return handlers
+
+        async def send_activity(self) -> None:
+            times = [getattr(self.kernel_manager.get_kernel(kernel_id), "last_activity", None)
+                     for kernel_id in self.kernel_manager.list_kernel_ids()]
+            await self.activity.send(times, self.log)
+
+    return HubReportingApp
+
+
+def serve_on_hub(env: Mapping[str, str]) -> int:
+    from jupyterhub.singleuser.extension import JupyterHubAuthorizer
+
+    from ..engine.rules import as_rules
+    from .app import LANGS, build_app_class, lessons_dir, voila_config
+
+    settings = hub_settings(env)
+    if settings["lang"] not in LANGS:
+        raise EscobaError(f"ESCOBA_TUTOR_LANG: no language {settings['lang']!r}: choose es or en",
+                          code="bad_language")
+    rules = as_rules(settings["rules"])
+    folder = lessons_dir(settings["lessons"])
+    os.environ["ESCOBA_TUTOR_RULES"] = rules.name  # kernels inherit them, as under the escoba-tutor command
+    os.environ["ESCOBA_TUTOR_LANG"] = settings["lang"]
+    config = voila_config(port=settings["port"], ip=settings["ip"], lang=settings["lang"],
+                          cull_idle=settings["cull_idle"], base_url=settings["base_url"],
+                          max_kernels=settings["max_kernels"], allow_hosts=settings["allow_hosts"])
+    config.Voila.identity_provider_class = identity_provider_class(settings["base_url"])
+    config.Voila.authorizer_class = JupyterHubAuthorizer
+    config.Voila.auto_token = True  # the hub's identity provider brings its own token: Voilà must not set one
+    print(f"escoba-tutor: the course for {env.get('JUPYTERHUB_USER', '?')} at {settings['base_url']} "
+          f"({rules.name})", flush=True)
+    every_s = _whole(env, "ESCOBA_TUTOR_ACTIVITY_S", 60) or 60
+    report_activity(build_app_class(), env, every_s).launch_instance(argv=[str(folder)], config=config)
+    return 0
+
+
+def main() -> int:
+    try:
+        return serve_on_hub(os.environ)
+    except EscobaError as error:
+        print(f"escoba-tutor (hub): {error}", file=sys.stderr, flush=True)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

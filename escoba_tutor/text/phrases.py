@@ -1,0 +1,103 @@
+"""Cards, lists and alternatives inside sentences, in the learner's language.
+
+A sentence names cards with their article (``el siete de oros``, ``la sota de copas``, ``the king of clubs``),
+joins several with the language's "and" (``el as de oros y la sota de copas``), and offers alternatives with its
+"or": ``el rey de copas, o el dos de copas y la sota de bastos``. List patterns are each language's own (the
+CLDR's, as Babel formats them: tests/test_phrases.py compares), the articles come from the catalogs (one message
+per rank, see ``Translator.the_card``). Numbers of points are written with the language's decimal sign.
+
+>>> from escoba_tutor.text.translator import Translator
+>>> es, en = Translator("es"), Translator("en")
+>>> the_cards(es, "1o 7o 10b")
+'el as de oros, el siete de oros y la sota de bastos'
+>>> alternatives(es, [["12c"], ["2c", "10b"]])
+'el rey de copas, o el dos de copas y la sota de bastos'
+>>> alternatives(en, [["12c"], ["5e"]])
+'the king of cups or the five of swords'
+>>> sentence_start("el siete de oros no está en tu mano.")
+'El siete de oros no está en tu mano.'
+>>> one_decimal(es, 1.25), one_decimal(en, 0.35)
+('1,2', '0.4')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from decimal import ROUND_HALF_EVEN, Decimal
+
+from ..engine.cards import Card, as_cards
+from .translator import N_, Translator
+
+__all__ = ["and_list", "or_list", "the_cards", "alternatives", "sentence_start", "one_decimal"]
+
+#: Each language's list patterns (CLDR's ``listPatterns``): two items, then the first two of more, each middle
+#: one, and the last. (Spanish's «y» before an /i/ sound, «e», is not in them, and no list here needs it.)
+_LIST_PATTERNS = {
+    ("es", "standard"): {"2": "{0} y {1}", "start": "{0}, {1}", "middle": "{0}, {1}", "end": "{0} y {1}"},
+    ("es", "or"): {"2": "{0} o {1}", "start": "{0}, {1}", "middle": "{0}, {1}", "end": "{0} o {1}"},
+    ("en", "standard"): {"2": "{0} and {1}", "start": "{0}, {1}", "middle": "{0}, {1}", "end": "{0}, and {1}"},
+    ("en", "or"): {"2": "{0} or {1}", "start": "{0}, {1}", "middle": "{0}, {1}", "end": "{0}, or {1}"},
+}
+#: Each language's decimal sign (CLDR's ``symbols/decimal``).
+_DECIMAL_SIGN = {"es": ",", "en": "."}
+
+
+def _joined(words: Sequence[str], patterns: dict[str, str]) -> str:
+    if len(words) < 2:
+        return words[0] if words else ""
+    if len(words) == 2:
+        return patterns["2"].format(*words)
+    text = patterns["start"].format(words[0], words[1])
+    for word in words[2:-1]:
+        text = patterns["middle"].format(text, word)
+    return patterns["end"].format(text, words[-1])
+
+# With alternatives that are lists themselves ("the two of cups and the jack of clubs"), a comma before the
+# last "or" shows where one alternative ends.
+_LAST_OF_LONG_ALTERNATIVES = N_("{first}, or {last}")
+
+
+def and_list(_: Translator, words: Sequence[str]) -> str:
+    """``a``, ``a y b``, ``a, b y c`` (``a, b, and c`` in English): the language's own list pattern."""
+    return _joined(list(words), _LIST_PATTERNS[_.lang, "standard"])
+
+
+def or_list(_: Translator, words: Sequence[str]) -> str:
+    """``a``, ``a o b``, ``a, b o c`` (``a, b, or c`` in English)."""
+    return _joined(list(words), _LIST_PATTERNS[_.lang, "or"])
+
+
+def the_cards(_: Translator, cards: Iterable[Card | str] | str) -> str:
+    """Cards in a sentence, each with its article, in the order given."""
+    return and_list(_, [_.the_card(c) for c in as_cards(cards)])
+
+
+def alternatives(_: Translator, captures: Iterable[Iterable[Card | str]]) -> str:
+    """Several possible captures in a sentence: each one's cards joined by "and", the captures by "or"."""
+    groups = [sorted(as_cards(list(capture))) for capture in captures]
+    shown = [the_cards(_, group) for group in groups]
+    if len(shown) > 1 and any(len(group) > 1 for group in groups):
+        first = ", ".join(shown[:-1])  # (a comma, as the language's own list pattern puts between alternatives)
+        return _(_LAST_OF_LONG_ALTERNATIVES, first=first, last=shown[-1])
+    return or_list(_, shown)
+
+
+_SENTENCE_STARTS = re.compile(r"(^|[.!?]\s+)([¡¿«“(]*)(\w)")
+
+
+def sentence_start(text: str) -> str:
+    """Text whose sentences may begin with a name written in lowercase (``el siete de oros``), each sentence
+    begun with a capital: ``¡Bien! El cinco de oros…``.
+
+    >>> sentence_start("¡bien! el cinco de oros se lleva el rey. él gana 1,5 puntos.")
+    '¡Bien! El cinco de oros se lleva el rey. Él gana 1,5 puntos.'
+    """
+    return _SENTENCE_STARTS.sub(lambda m: m.group(1) + m.group(2) + m.group(3).upper(), text)
+
+
+def one_decimal(_: Translator, value: float) -> str:
+    """A number with one decimal, rounded half to even as written (``1.25`` → ``1,2``), in the learner's
+    language: ``1,5`` in Spanish, ``1.5`` in English."""
+    rounded = Decimal(str(value)).quantize(Decimal("0.1"), rounding=ROUND_HALF_EVEN)
+    return f"{rounded:f}".replace(".", _DECIMAL_SIGN[_.lang])
