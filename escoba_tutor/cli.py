@@ -28,7 +28,7 @@ from .engine.errors import EscobaError
 from .engine.game import MAX_SEED
 from .engine.rules import PROFILES, VARIANTS, rules_by_name
 from .engine.trace import check_trace
-from .exercises.drills import KINDS, kinds_for
+from .exercises.registry import kind_names, kinds_for
 from .players.bots import bot_names, make_bot
 from .players.simulate import seat_bots, simulate
 
@@ -156,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     sheet.add_argument("--rules", type=_rules, default=PROFILES["escoba"], metavar="NAME",
                        help="rules profile and options, e.g. scopa or escoba+figuras (default escoba)")
     sheet.add_argument("--kinds", type=_sheet_kinds, default=None, metavar="K,K",
-                       help="the kinds of exercise, comma-separated, from " + ", ".join(KINDS) + " (default all "
+                       help="the kinds of exercise, comma-separated, from " + ", ".join(kind_names()) + " (default all "
                             "that the rules have)")
     site = commands.add_parser(
         "build-site", help="write the course as a static site that runs in the browser, with no server",
@@ -187,10 +187,10 @@ def _build_site(args: argparse.Namespace) -> int:
 
 def _sheet_kinds(text: str) -> tuple[str, ...]:
     kinds = tuple(k.strip() for k in text.split(",") if k.strip())
-    unknown = [k for k in kinds if k not in KINDS]
+    unknown = [k for k in kinds if k not in kind_names()]
     if unknown or not kinds:
         raise argparse.ArgumentTypeError(f"no kind of exercise is called {(unknown or [text])[0][:20]!r}: choose "
-                                         f"from {', '.join(KINDS)}")
+                                         f"from {', '.join(kind_names())}")
     return tuple(dict.fromkeys(kinds))
 
 

@@ -29,11 +29,10 @@ import pytest
 from babel.messages.pofile import read_po
 from escoba_test_helpers import TutorServer
 
+from escoba_tutor.exercises.registry import kind, kind_names, mistake_codes, mistake_words
 from escoba_tutor.records import Board, ClassInfo, ClassStore, DrillAnswer, Exercise, MistakeRow, StudentRow
-from escoba_tutor.records.kernel import MISTAKE_CODES, drill_outcome
-from escoba_tutor.server.class_board import KIND_PAGES, board_view, exercise_link, key_matches
+from escoba_tutor.server.class_board import board_view, exercise_link, key_matches, kind_page
 from escoba_tutor.server.nickname import NICKNAME_COOKIE
-from escoba_tutor.text import board_words
 from escoba_tutor.text.catalogs import extract
 from escoba_tutor.text.translator import LOCALE_DIR, Translator
 
@@ -300,7 +299,7 @@ def test_the_board_shows_the_class_and_its_numbers(server):
     assert headers["Referrer-Policy"] == "no-referrer"
     assert "Contar una figura por su número (la sota como 10 y no como 8)" in page
     assert "2 alumnos" in page and "3 veces" in page
-    assert f'href="/voila/render/es/{KIND_PAGES["captures"]}.ipynb?seed=4"' in page
+    assert f'href="/voila/render/es/{kind_page("captures")}.ipynb?seed=4"' in page
     assert re.search(r'<th scope="row" class="nickname">Ana</th>\s*<td></td>\s*<td class="number">3 '
                      r'<span class="share">\(33\xa0%\)</span>', page)
     status, headers, data = browser.request(f"class/board.json?key={server.key}&lang=en&class={info.id}")
@@ -349,7 +348,7 @@ def lesson_drill_rules(lesson: str, kind: str) -> str | None:
     ("index", "captures", None),                    # a record that does not name the rules
 ])
 def test_an_exercise_s_link_makes_that_very_exercise_again(lesson, kind, rules, monkeypatch):
-    from escoba_tutor.exercises.drills import make_drill
+    from escoba_tutor.exercises import make_drill
     from escoba_tutor.widgets.page import Page
 
     recorded = make_drill(kind, 4, rules or "escoba")
@@ -473,30 +472,34 @@ def test_a_nickname_and_a_class_name_show_as_text():
 
 
 def test_every_mistake_a_drill_records_has_words_in_both_languages():
-    for kind, codes in MISTAKE_CODES.items():
-        assert kind in board_words.KIND_WORDS and kind in KIND_PAGES
-        for code in codes:
-            assert code == "unanswered" or (kind, code) in board_words.MISTAKE_WORDS, (kind, code)
+    for name in kind_names():
+        assert kind_page(name) and mistake_codes(name)[-1] == "unanswered"
     for lang in ("es", "en"):
         _ = Translator(lang)
-        words = {board_words.mistake_words(_, kind, code) for kind, codes in MISTAKE_CODES.items() for code in codes}
+        words = {mistake_words(_, name, code) for name in kind_names() for code in mistake_codes(name)}
         assert all(w and "_" not in w for w in words)
+        assert len(words) == sum(len(mistake_codes(name)) - 1 for name in kind_names()) + 1  # each its own words
 
 
 def test_drill_checks_become_one_outcome_each():
-    from escoba_tutor.exercises.drills import make_drill
+    from escoba_tutor.exercises import make_drill
+
+    def outcome(name, result):
+        return kind(name).outcome(result)
 
     drill = make_drill("captures", 2)
-    assert drill_outcome("captures", drill.check([sorted(c) for c in drill.answer])) == (True, None)
+    assert outcome("captures", drill.check([sorted(c) for c in drill.answer])) == (True, None)
     if drill.answer:
-        assert drill_outcome("captures", drill.check([])) == (False, "missed_capture")
+        assert outcome("captures", drill.check([])) == (False, "missed_capture")
     setenta = make_drill("setenta", 3)
     blank = [{"state": "blank", "text": "", "check": None} for _pile in setenta.piles]
-    assert drill_outcome("setenta", blank) is None  # nothing answered: not an answer
+    assert outcome("setenta", blank) is None  # nothing answered: not an answer
+    assert outcome("setenta", [{"state": "number", "check": None}]) == (False, "unanswered")
+    assert outcome("game_end", "nothing") == (False, "unanswered")
     strategy = make_drill("strategy", 8)
-    assert drill_outcome("strategy", "unanswered") is None
-    assert drill_outcome("strategy", strategy.check(strategy.ranking[0].move)) == (True, None)
-    assert drill_outcome("strategy", strategy.check(strategy.ranking[-1].move)) == (False, "costly")
+    assert outcome("strategy", "unanswered") is None
+    assert outcome("strategy", strategy.check(strategy.ranking[0].move)) == (True, None)
+    assert outcome("strategy", strategy.check(strategy.ranking[-1].move)) == (False, "costly")
 
 
 def _template_ids() -> set[str]:

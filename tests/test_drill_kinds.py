@@ -21,14 +21,14 @@ from hypothesis import strategies as st
 from escoba_tutor import DECK, EscobaError, Game, parse_cards
 from escoba_tutor.engine.captures import check_capture
 from escoba_tutor.engine.errors import WrongSumError
-from escoba_tutor.exercises.drills import (
-    KINDS,
+from escoba_tutor.exercises import (
     MAX_SEED,
     NOBODY,
     STRATEGY_TOLERANCE,
     escoba_de_mano_drill,
     escobas_drill,
     game_end_drill,
+    kind_names,
     kinds_for,
     leftover_drill,
     make_drill,
@@ -50,7 +50,7 @@ def test_a_seed_always_gives_the_same_exercise(kind):
 
 
 def test_another_process_gets_the_same_exercises():
-    script = "from escoba_tutor.exercises.drills import make_drill\n" + "\n".join(
+    script = "from escoba_tutor.exercises import make_drill\n" + "\n".join(
         f"print(make_drill({kind!r}, 9))" for kind in NEW)
     here = "".join(f"{make_drill(kind, 9)}\n" for kind in NEW)
     for hash_seed in ("1", "2"):
@@ -60,7 +60,7 @@ def test_another_process_gets_the_same_exercises():
 
 
 def test_the_kinds_under_each_rules():
-    assert kinds_for("escoba") == KINDS
+    assert kinds_for("escoba") == kind_names()
     assert "escoba_de_mano" not in kinds_for("scopa") and "leftover" in kinds_for("scopa")
     with pytest.raises(EscobaError, match="no escoba de mano") as refused:
         escoba_de_mano_drill(0, "scopa")

@@ -14,7 +14,7 @@ import pytest
 from escoba_test_helpers import SETENTA_VALUE, brute_captures, codes, rank, reference_score, suit
 
 from escoba_tutor import ESCOBA, SCOPA, EscobaError, score_deal
-from escoba_tutor.exercises.drills import (
+from escoba_tutor.exercises import (
     MAX_SEED,
     CaptureDrill,
     capture_drill,
@@ -39,7 +39,7 @@ def test_a_seed_always_gives_the_same_position(make):
 
 def test_another_process_gets_the_same_positions():
     # What a class relies on: a student's kernel (another process, another hash seed) shows the same exercise.
-    script = ("from escoba_tutor.exercises.drills import *; "
+    script = ("from escoba_tutor.exercises import *; "
               "print(capture_drill(5)); print(setenta_drill(5)); print(points_drill(5).answer)")
     here = "\n".join(str(x) for x in (capture_drill(5), setenta_drill(5), points_drill(5).answer)) + "\n"
     for hash_seed in ("1", "2"):

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from escoba_tutor import DECK, EscobaError, Game, legal_captures, setenta
-from escoba_tutor.exercises.drills import points_drill
+from escoba_tutor.exercises import points_drill
 from escoba_tutor.text.translator import Translator
 from escoba_tutor.widgets.engine_facts import fact_lines
 from escoba_tutor.widgets.page import show_engine

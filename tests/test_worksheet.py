@@ -11,12 +11,12 @@ import pytest
 
 from escoba_tutor.cli import main
 from escoba_tutor.engine.errors import EscobaError
-from escoba_tutor.exercises.drills import (
-    KINDS,
+from escoba_tutor.exercises import (
     capture_drill,
     escoba_de_mano_drill,
     escobas_drill,
     game_end_drill,
+    kind_names,
     leftover_drill,
     points_drill,
     setenta_drill,
@@ -116,7 +116,7 @@ def test_other_rules():
 
 def test_a_part_per_kind_and_kinds_chosen():
     page = worksheet_html(2, "en", count=1)
-    assert [kind for kind in KINDS if f"id='{kind}'" in page] == list(KINDS)
+    assert [kind for kind in kind_names() if f"id='{kind}'" in page] == list(kind_names())
     only = worksheet_html(2, "en", count=1, kinds=("leftover", "game_end"))
     assert "1. The cards left at the end" in only and "2. Who wins the game?" in only
     assert "Find every capture" not in only

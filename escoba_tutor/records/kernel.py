@@ -7,13 +7,9 @@ page, see escoba_tutor/server/kernels.py) and records nothing without a nickname
 here, by the kernel's own code from the widget's own judgement: a page cannot send a record of its own.
 
 Nothing here may slow down or break a click: every function catches everything, logs it on the
-``escoba_tutor.records`` logger, and returns. No widget library is imported (the board's words for the mistake
-codes below live in escoba_tutor/text/board_words.py, which the server reads without ipywidgets).
-
->>> drill_outcome("setenta", [{"state": "number", "check": None}])
-(False, 'unanswered')
->>> drill_outcome("game_end", "nothing")
-(False, 'unanswered')
+``escoba_tutor.records`` logger, and returns. No widget library is imported. What a drill's check records (right,
+or which mistake) is read by the kind of exercise itself (:class:`escoba_tutor.exercises.DrillKind`'s
+``outcome``), which the widget hands in: the records know no kind of exercise.
 """
 
 from __future__ import annotations
@@ -27,86 +23,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .events import Event
 
-__all__ = ["MISTAKE_CODES", "drill_outcome", "record_drill_check", "record_game_progress", "record_lesson_opened",
-           "lesson_of_page"]
+__all__ = ["record_drill_check", "record_game_progress", "record_lesson_opened", "lesson_of_page"]
 
 log = logging.getLogger("escoba_tutor.records")
-
-#: Every mistake code a drill check can be recorded with, per kind (the board has words for each: see
-#: escoba_tutor/text/board_words.py and tests/test_class_board.py). ``unanswered``: checked with part of the
-#: answer missing.
-MISTAKE_CODES = {
-    "captures": ("missed_capture", "no_card", "card_not_in_hand", "not_on_table", "must_capture", "wrong_sum",
-                 "figure_face_value", "equal_card_first", "table_alone_15", "unanswered"),
-    "setenta": ("missing_suit", "only_figures", "not_invalid", "figure_capture_value", "figure_printed",
-                "wrong_best", "capture_values", "summed_all", "other", "not_a_number", "unanswered"),
-    "points": ("cards", "cards_bonus", "oros", "siete_de_oros", "setenta", "primera", "all_sevens", "figuras",
-               "unanswered"),
-    "leftover": ("nobody_captured", "somebody_captured", "last_to_play", "not_last_capture", "figure_printed",
-                 "wrong_total", "checks_out", "does_not_check_out", "unanswered"),
-    "escoba_de_mano": ("figure_printed", "not_an_escoba", "missed", "one_not_two", "two_not_one", "nobody_scores",
-                       "somebody_scores", "dealer_scores", "unanswered"),
-    "strategy": ("costly", "unanswered"),
-    "escobas": ("counted_leftover", "missed_escoba_de_mano", "wrong_count", "unanswered"),
-    "game_end": ("someone_won", "not_reached", "tie_plays_on", "highest_wins", "wrong_side", "unanswered"),
-}
-
-
-def _first_slip(answers: Any) -> str:
-    """The first real slip of item-by-item answers (``Answer``), else ``unanswered``."""
-    slips = [a.mistake for a in answers if not a.ok]
-    real = [s for s in slips if s and s != "unanswered"]
-    return real[0] if real else "unanswered"
-
-
-def drill_outcome(kind: str, result: Any) -> tuple[bool, str | None] | None:
-    """A drill check as (right, mistake code or None); None when nothing at all was answered (not an answer).
-
-    One check is one record: when several parts are wrong, the first slip names the mistake."""
-    if kind == "captures":
-        if result.ok:
-            return True, None
-        if result.wrong:
-            return False, result.wrong[0].reason
-        return False, "missed_capture"
-    if kind == "setenta":
-        states = [part["state"] for part in result]
-        if all(state == "blank" for state in states):
-            return None
-        checks = [part.get("check") for part in result]
-        if all(c is not None and c.ok for c in checks):
-            return True, None
-        slips = [c.mistake for c in checks if c is not None and not c.ok]
-        if slips:
-            return False, slips[0]
-        return False, "not_a_number" if "bad" in states else "unanswered"
-    if kind == "points":
-        if all(c.given is None for c in result):
-            return None
-        if all(c.ok for c in result):
-            return True, None
-        wrong = [c.item for c in result if not c.ok and c.given is not None]
-        return False, (wrong[0] if wrong else "unanswered")
-    if kind in ("leftover", "escobas"):
-        answers = result["answers"]
-        if all(a.given is None for a in answers) and result.get("typed") in (None, [None] * len(answers)):
-            return None
-        return (True, None) if all(a.ok for a in answers) else (False, _first_slip(answers))
-    if kind == "escoba_de_mano":
-        if all(a.given is None for a in result):
-            return None
-        return (True, None) if all(a.ok for a in result) else (False, _first_slip(result))
-    if kind == "game_end":
-        if not hasattr(result, "ok"):
-            return False, "unanswered"
-        if result.given is None:
-            return None
-        return (True, None) if result.ok else (False, result.mistake or "wrong_side")
-    if kind == "strategy":
-        if not hasattr(result, "ok"):  # "unanswered": no move chosen
-            return None
-        return (True, None) if result.ok else (False, result.mistake or "costly")
-    return None
 
 
 def lesson_of_page() -> str | None:
@@ -131,17 +50,18 @@ def _record(make_event: Callable[[str], Event]) -> None:
         log.warning("a class record was not made", exc_info=True)
 
 
-def record_drill_check(kind: str, seed: int, result: Any, rules: str | None = None) -> None:
-    """A drill answer checked (``result``: what the kind's judge returned), on this page, under the ``rules`` of
-    that name: the board's link to the exercise opens it there, under them."""
+def record_drill_check(kind: str, seed: int, result: Any, outcome: Callable[[Any], Any],
+                       rules: str | None = None) -> None:
+    """A drill answer checked (``result``: what the kind's judge returned, read by the kind's ``outcome``), on this
+    page, under the ``rules`` of that name: the board's link to the exercise opens it there, under them."""
     try:
-        outcome = drill_outcome(kind, result)
+        read = outcome(result)
     except Exception:  # noqa: BLE001 - an unforeseen result shape: no record, the check itself stands
         log.warning("a %s check could not be read for the class records", kind, exc_info=True)
         return
-    if outcome is None:
+    if read is None:
         return
-    correct, mistake = outcome
+    correct, mistake = read
 
     def event(nickname: str) -> Event:
         from .events import DrillAnswer

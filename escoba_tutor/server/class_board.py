@@ -26,18 +26,15 @@ from urllib.parse import urlencode
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from tornado import web
 
-from ..text.board_words import kind_words, level_words, mistake_words
+from ..exercises import registry
+from ..exercises.registry import column_words, kind_names, mistake_words
+from ..text.board_words import level_words
 from ..text.translator import Translator
 from .nickname import NicknameHandler, base_url_of, page_lang, short_page
 
-__all__ = ["board_handlers", "key_matches", "board_view", "KIND_PAGES"]
+__all__ = ["board_handlers", "key_matches", "board_view", "kind_page"]
 
 REFRESH_S = 2.5
-#: Drill kind -> the lesson page whose drill shows it: a mistake's exercise opens there (``?seed=N``) when its
-#: record does not say on which page it was answered (a record made before schema version 2, or off the server).
-KIND_PAGES = {"captures": "02-captures", "escoba_de_mano": "03-escoba", "leftover": "04-end-of-deal",
-              "escobas": "05-scoring", "game_end": "05-scoring", "setenta": "05-scoring", "points": "06-game",
-              "strategy": "08-strategy"}
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
 _STATIC = Path(__file__).resolve().parent / "static"
 _PAGE_NAME = re.compile(r"[A-Za-z0-9._-]{1,60}")  # as records/kernel.py's lesson_of_page reads it
@@ -45,6 +42,13 @@ _jinja = Environment(loader=FileSystemLoader(str(_TEMPLATES)), autoescape=select
                      trim_blocks=True, lstrip_blocks=True)
 # The store's calls are short, blocking database work: one thread runs them, off the server's event loop.
 _DATABASE = ThreadPoolExecutor(max_workers=1, thread_name_prefix="escoba-class-board")
+
+
+def kind_page(name: str) -> str | None:
+    """The lesson page whose drill shows a kind of exercise: a mistake's exercise opens there (``?seed=N``) when its
+    record does not say on which page it was answered (a record made before schema version 2, or off the server);
+    None for a kind this server does not know."""
+    return registry.kind(name).lesson if name in kind_names() else None
 
 
 def key_matches(given: str | None, key: str | None) -> bool:
@@ -85,7 +89,7 @@ def exercise_link(_: Translator, kind: str, exercise, lang: str, base_url: str, 
     """A mistake's exercise on the board: the link that opens that very exercise (the page it was answered on, in
     the board's language, ``?seed=N``, and ``&rules=NAME`` when it ran under other rules than the server's
     pages now have; the page shows the address's rules unless its lesson names its own) and its words."""
-    page = exercise.lesson if exercise.lesson and _PAGE_NAME.fullmatch(exercise.lesson) else KIND_PAGES.get(kind)
+    page = exercise.lesson if exercise.lesson and _PAGE_NAME.fullmatch(exercise.lesson) else kind_page(kind)
     query = {"seed": exercise.seed}
     where = []
     if exercise.lesson and _PAGE_NAME.fullmatch(exercise.lesson):
@@ -108,8 +112,9 @@ def board_view(board, classes, lang: str, base_url: str, rules: str = "escoba") 
     """What the board's template shows: every number and word ready, nothing computed in the template.
     ``rules``: the name of the server's rules (a mistake's exercise under others opens with its own)."""
     _ = Translator(lang)
-    kinds = sorted({kind for s in board.students for kind in s.drills}, key=lambda k: list(KIND_PAGES).index(k)
-                   if k in KIND_PAGES else 99)
+    order = kind_names()  # the course's order, then kinds this server does not know (a newer kernel's)
+    kinds = sorted({kind for s in board.students for kind in s.drills},
+                   key=lambda k: (order.index(k), "") if k in order else (len(order), k))
     levels = [level for level in ("random", "greedy", "expert") if level in board.games_by_level] + sorted(
         level for level in board.games_by_level if level not in ("random", "greedy", "expert"))
     students = []
@@ -129,7 +134,7 @@ def board_view(board, classes, lang: str, base_url: str, rules: str = "escoba") 
     for m in board.mistakes:
         seeds = [exercise_link(_, m.kind, exercise, lang, base_url, rules) for exercise in m.exercises[:30]]
         anchor = "mistake-" + "".join(ch if ch.isalnum() else "-" for ch in f"{m.kind}-{m.code}")
-        mistakes.append({"id": anchor, "kind": kind_words(_, m.kind),
+        mistakes.append({"id": anchor, "kind": column_words(_, m.kind),
                          "words": mistake_words(_, m.kind, m.code), "code": f"{m.kind}:{m.code}",
                          "students": _.plural("{n} student", "{n} students", m.students),
                          "times": _.plural("{n} time", "{n} times", m.times), "seeds": seeds})
@@ -138,7 +143,7 @@ def board_view(board, classes, lang: str, base_url: str, rules: str = "escoba") 
     info = board.class_info
     return {"class_name": info.name, "class_id": info.id,
             "started": info.started_at.astimezone(timezone.utc).astimezone().strftime("%Y-%m-%d %H:%M"),
-            "kinds": [kind_words(_, k) for k in kinds], "students": students, "mistakes": mistakes,
+            "kinds": [column_words(_, k) for k in kinds], "students": students, "mistakes": mistakes,
             "games": games, "classes": [{"id": c.id, "name": c.name} for c in classes]}
 
 

@@ -26,7 +26,7 @@ from ..engine.cards import as_cards
 from ..engine.errors import EscobaError
 from ..engine.rules import ESCOBA, Rules, as_rules
 from ..engine.scoring import ScoreLine, Setenta, score_deal, setenta
-from ..exercises.drills import PRIMERA_ITEM
+from ..exercises import PRIMERA_ITEM
 from ..text.error_words import error_dict, error_words
 from ..text.phrases import and_list, the_cards
 from ..text.translator import DEFAULT_LANGUAGE, Translator, normalize_language

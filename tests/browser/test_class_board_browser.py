@@ -25,7 +25,7 @@ import pytest
 from helpers import wait_rendered
 from test_widgets_browser import serious_violations
 
-from escoba_tutor.exercises.drills import make_drill
+from escoba_tutor.exercises import make_drill
 from escoba_tutor.records import ClassStore
 
 playwright_api = pytest.importorskip("playwright.sync_api")

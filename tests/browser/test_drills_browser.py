@@ -21,7 +21,7 @@ from test_widgets_browser import (
     tab_until,
 )
 
-from escoba_tutor.exercises.drills import (
+from escoba_tutor.exercises import (
     escoba_de_mano_drill,
     escobas_drill,
     game_end_drill,

@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from escoba_tutor.exercises.drills import capture_drill
+from escoba_tutor.exercises import capture_drill
 
 LESSONS = ("index", "01-cards", "02-captures", "03-escoba", "04-end-of-deal", "05-scoring", "06-game",
            "07-variants", "08-strategy", "play")

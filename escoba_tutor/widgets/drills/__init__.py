@@ -23,8 +23,7 @@ exercise) has a view of its own in this package, inside the frame every drill sh
 
 from __future__ import annotations
 
-from . import captures, escoba_de_mano, escobas, game_end, leftover, points, setenta, strategy  # noqa: F401 - views
-from .base import VIEWS, Drill, DrillModel, KindView
+from .base import Drill, DrillModel, KindView, view_class
 from .setenta import INVALID_WORDS, read_setenta_answer
 
-__all__ = ["Drill", "DrillModel", "KindView", "VIEWS", "read_setenta_answer", "INVALID_WORDS"]
+__all__ = ["Drill", "DrillModel", "KindView", "view_class", "read_setenta_answer", "INVALID_WORDS"]

@@ -3,11 +3,13 @@
 A :class:`Drill` is a frame (title, exercise number, "New exercise", "Check", "Show the answer", the feedback
 and the status line) around the view of one kind of exercise (:class:`KindView`), which builds the position's
 controls, reads the learner's answers into the model, puts the engine's judgement into words and draws the
-worked answer. Each kind lives in a module of its own in this package and registers its view in :data:`VIEWS`.
+worked answer. Each kind's view lives in a module of its own in this package, named by the kind's
+:class:`escoba_tutor.exercises.DrillKind` (``view``), and is imported when a drill of that kind is first shown.
 """
 
 from __future__ import annotations
 
+import importlib
 from html import escape
 
 import ipywidgets as w
@@ -16,26 +18,28 @@ from traitlets import Any, Bool, Dict, HasTraits, Int, List, Unicode, link, obse
 from ...engine.cards import Card, as_card
 from ...engine.errors import EscobaError
 from ...engine.rules import ESCOBA, Rules, as_rules
-from ...exercises.drills import KINDS, make_drill
+from ...exercises.registry import kind, kind_names, make_drill
 from ...records.kernel import record_drill_check
-from ...text.translator import DEFAULT_LANGUAGE, N_, Translator, normalize_language
+from ...text.translator import DEFAULT_LANGUAGE, Translator, normalize_language
 from ..primitives import LiveRegion
 from ..safety import guarded
 from ..score_sheet import error_dict, join_words, problem_text, side_names, translated
 from ..seeds import MAX_WIDGET_SEED
 
-__all__ = ["Drill", "DrillModel", "KindView", "VIEWS", "the_card", "the_cards", "close_tree", "choice_box",
+__all__ = ["Drill", "DrillModel", "KindView", "view_class", "the_card", "the_cards", "close_tree", "choice_box",
            "read_number", "fill_row"]
 
-#: The kinds in the learner's words, for the message that lists them.
-KIND_NAMES = {"captures": N_("captures (find every capture)"), "setenta": N_("setenta (work out the setenta)"),
-              "points": N_("points (who gets each point)"), "leftover": N_("leftover (the cards left at the end)"),
-              "escoba_de_mano": N_("escoba_de_mano (the escoba de mano)"),
-              "strategy": N_("strategy (which card would you play)"),
-              "escobas": N_("escobas (the escobas line)"), "game_end": N_("game_end (who wins the game)")}
+_VIEWS: dict[str, type[KindView]] = {}
 
-#: kind -> its view class; each kind's module adds itself.
-VIEWS: dict[str, type[KindView]] = {}
+
+def view_class(name: str) -> type[KindView]:
+    """The view of the kind called ``name``: the class its :class:`escoba_tutor.exercises.DrillKind` names
+    (``"module:Class"``), imported the first time it is needed."""
+    where = kind(name).view
+    if where not in _VIEWS:
+        module, _colon, attribute = where.partition(":")
+        _VIEWS[where] = getattr(importlib.import_module(module), attribute)
+    return _VIEWS[where]
 
 
 def the_card(_: Translator, card: Card | str) -> str:
@@ -160,7 +164,7 @@ class DrillModel(HasTraits):
             self.error = {}
             self.drill = drill
             self.built, self.choices, self.result, self.show_answer = [], {}, None, False
-            self.answers = [""] * VIEWS[drill.kind].boxes(drill)
+            self.answers = [""] * view_class(drill.kind).boxes(drill)
         self.revision += 1
 
     def new_position(self) -> None:
@@ -188,9 +192,9 @@ class DrillModel(HasTraits):
         ``result``."""
         if self.drill is None:
             return None
-        self.result = VIEWS[self.drill.kind].judge(self.drill, self)
+        self.result = view_class(self.drill.kind).judge(self.drill, self)
         record_drill_check(self.drill.kind, self.drill.seed, self.result,  # the class board (never raises)
-                           rules=getattr(self.drill.rules, "name", None))
+                           kind(self.drill.kind).outcome, rules=getattr(self.drill.rules, "name", None))
         return self.result
 
 
@@ -285,7 +289,7 @@ class KindView:
 
 
 class Drill(w.VBox):
-    """A seeded exercise of one of the kinds of :data:`escoba_tutor.exercises.drills.KINDS`.
+    """A seeded exercise of one of the kinds of :mod:`escoba_tutor.exercises.registry`.
 
     ``Drill(kind="captures", seed=0, lang="es", rules="escoba")``; ``names`` names the sides; ``deck`` is
     ``spanish`` or ``french``. A lesson may set ``kind``, ``seed``, ``rules``, ``names``, ``lang`` and ``deck``.
@@ -384,8 +388,8 @@ class Drill(w.VBox):
         """The kind's view for this exercise; the controls of the one before are closed."""
         if self.view is not None:
             self.view.close()
-        view = self.view = VIEWS[drill.kind](self, drill)
-        self._built_for = VIEWS[drill.kind].layout_of(drill)
+        view = self.view = view_class(drill.kind)(self, drill)
+        self._built_for = view_class(drill.kind).layout_of(drill)
         self.position.children = view.controls
         return view
 
@@ -401,16 +405,16 @@ class Drill(w.VBox):
             self.status.message = _("Check the exercise: {problem}", problem=self._problem(_, m.error))
             return
         drill = m.drill
-        kind = VIEWS[drill.kind]
+        shown = view_class(drill.kind)
         view = self.view
-        if view is None or kind.layout_of(drill) != self._built_for:
+        if view is None or shown.layout_of(drill) != self._built_for:
             view = self._build(drill)
         names = side_names(_, self.names, view.sides(drill))
         self.syncing = True
         try:
             # Text first, then markup: a _() call inside an f-string is not seen by the catalog extractor.
-            title, number = translated(_, kind.title), _("no. {seed}", seed=drill.seed)
-            task = translated(_, kind.task)
+            title, number = translated(_, shown.title), _("no. {seed}", seed=drill.seed)
+            task = translated(_, shown.task)
             share = _("With the same number, the whole class gets the same exercise: {seed}.", seed=drill.seed)
             self.title.value = f"<h3 class='escoba-title'>{escape(title)} · {escape(number)}</h3>"
             self.seed_box.value = drill.seed
@@ -434,7 +438,7 @@ class Drill(w.VBox):
         sheet says them."""
         code = error.get("code")
         if code == "bad_kind":
-            kinds = join_words(_, [translated(_, KIND_NAMES[k]) for k in KINDS])
+            kinds = join_words(_, [translated(_, kind(k).label) for k in kind_names()])
             return _("the kinds of exercise are: {kinds}", kinds=kinds)
         if code == "bad_seed":
             return _("an exercise number is a whole number, 0 or more")

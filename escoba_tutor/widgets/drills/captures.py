@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import ipywidgets as w
 
-from ...exercises.drills import CaptureDrill
+from ...exercises import CaptureDrill
 from ...text.translator import N_, Translator
 from ..capture_table import describe_sum
 from ..primitives import CardRow, RowPicker
 from ..safety import guarded
-from .base import VIEWS, DrillModel, KindView, fill_row, the_card, the_cards
+from .base import DrillModel, KindView, fill_row, the_card, the_cards
 
 __all__ = ["CapturesView"]
 
@@ -183,6 +183,3 @@ class CapturesView(KindView):
 def _sentence(text: str) -> str:
     """Text that starts a sentence: its first letter a capital."""
     return text[:1].upper() + text[1:]
-
-
-VIEWS["captures"] = CapturesView

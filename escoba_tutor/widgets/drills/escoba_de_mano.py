@@ -6,10 +6,10 @@ from html import escape
 
 import ipywidgets as w
 
-from ...exercises.drills import NOBODY, EscobaDeManoDrill
+from ...exercises import NOBODY, EscobaDeManoDrill
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
-from .base import VIEWS, DrillModel, KindView, choice_box, fill_row, set_options
+from .base import DrillModel, KindView, choice_box, fill_row, set_options
 
 __all__ = ["EscobaDeManoView", "dealer_name", "pairs_line", "team_names"]
 
@@ -141,6 +141,3 @@ class EscobaDeManoView(KindView):
                      goal=self._goal(_, drill))
         current.value = f"<div class='escoba-worked'><p>{escape(said)}</p></div>"
         return current
-
-
-VIEWS["escoba_de_mano"] = EscobaDeManoView

@@ -7,12 +7,12 @@ from html import escape
 
 import ipywidgets as w
 
-from ...exercises.drills import EscobasDrill
+from ...exercises import EscobasDrill
 from ...text.phrases import and_list
 from ...text.translator import N_, Translator
 from ..primitives import RowPicker
 from ..score_sheet import join_words
-from .base import VIEWS, DrillModel, KindView, read_number, the_card, the_cards
+from .base import DrillModel, KindView, read_number, the_card, the_cards
 
 __all__ = ["EscobasView", "card_names"]
 
@@ -128,6 +128,3 @@ class EscobasView(KindView):
         lines.append(_("Taking the cards left at the end is never an escoba."))
         current.value = "<div class='escoba-worked'>" + "".join(f"<p>{escape(line)}</p>" for line in lines) + "</div>"
         return current
-
-
-VIEWS["escobas"] = EscobasView

@@ -7,9 +7,9 @@ from html import escape
 
 import ipywidgets as w
 
-from ...exercises.drills import GameEndDrill
+from ...exercises import GameEndDrill
 from ...text.translator import N_, Translator
-from .base import VIEWS, DrillModel, KindView, choice_box, set_options
+from .base import DrillModel, KindView, choice_box, set_options
 
 __all__ = ["GameEndView"]
 
@@ -81,6 +81,3 @@ class GameEndView(KindView):
         said = self._why(_, drill, names, self._totals(_, drill, names))
         current.value = f"<div class='escoba-worked'><p>{escape(said)}</p><p>{escape(rule)}</p></div>"
         return current
-
-
-VIEWS["game_end"] = GameEndView

@@ -7,11 +7,10 @@ from html import escape
 
 import ipywidgets as w
 
-from ...exercises.drills import NOBODY, LeftoverDrill
+from ...exercises import NOBODY, LeftoverDrill
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from .base import (
-    VIEWS,
     DrillModel,
     KindView,
     choice_box,
@@ -161,6 +160,3 @@ class LeftoverView(KindView):
                          _("So the deal does not check out: a mistake was made during the deal."))
         current.value = "<div class='escoba-worked'>" + "".join(f"<p>{escape(line)}</p>" for line in lines) + "</div>"
         return current
-
-
-VIEWS["leftover"] = LeftoverView

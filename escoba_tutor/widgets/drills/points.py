@@ -7,11 +7,11 @@ from html import escape
 
 import ipywidgets as w
 
-from ...exercises.drills import PointsDrill
+from ...exercises import PointsDrill
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from ..score_sheet import ScoreSheet, item_name, reason_text
-from .base import VIEWS, DrillModel, KindView, choice_box, fill_row, set_options
+from .base import DrillModel, KindView, choice_box, fill_row, set_options
 
 __all__ = ["PointsView", "sides_of"]
 
@@ -91,6 +91,3 @@ class PointsView(KindView):
                 lines.append(_("{item} — not so: {reason}.", item=item, reason=reason))
         right = sum(1 for check in result if check.ok)
         return [_("{right} of {total} right.", right=right, total=len(result)), *lines]
-
-
-VIEWS["points"] = PointsView

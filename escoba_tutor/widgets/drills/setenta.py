@@ -8,12 +8,12 @@ from html import escape
 
 import ipywidgets as w
 
-from ...exercises.drills import SetentaDrill
+from ...exercises import SetentaDrill
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from ..score_sheet import join_words
 from ..setenta_explainer import SetentaExplainer
-from .base import VIEWS, DrillModel, KindView, fill_row, the_card
+from .base import DrillModel, KindView, fill_row, the_card
 
 __all__ = ["SetentaView", "read_setenta_answer", "INVALID_WORDS"]
 
@@ -159,6 +159,3 @@ class SetentaView(KindView):
             return _("{side}: not “invalid”.", side=side)
         return _("{side}: {given} is not right. Check each suit's best card and add again.", side=side,
                  given=check.given)
-
-
-VIEWS["setenta"] = SetentaView

@@ -9,13 +9,13 @@ import ipywidgets as w
 
 from ...engine.errors import EscobaError
 from ...engine.game import Move
-from ...exercises.drills import STRATEGY_TOLERANCE, StrategyDrill
+from ...exercises import STRATEGY_TOLERANCE, StrategyDrill
 from ...text.phrases import one_decimal
 from ...text.translator import N_, Translator
 from ..hint_panel import points_words, reason_words
 from ..primitives import CardRow, RowPicker
 from ..safety import guarded
-from .base import VIEWS, DrillModel, KindView, fill_row, the_card, the_cards
+from .base import DrillModel, KindView, fill_row, the_card, the_cards
 
 __all__ = ["StrategyView", "move_sentence"]
 
@@ -130,6 +130,3 @@ class StrategyView(KindView):
                          "tone": "good" if _sweeps(drill, hint.move) else ""})
         current.rows = rows
         return current
-
-
-VIEWS["strategy"] = StrategyView

@@ -1,0 +1,68 @@
+"""What a kind of exercise is: everything the course needs to know of it, in one value.
+
+A kind lives in one file of :mod:`escoba_tutor.exercises.kinds` that ends with its :class:`DrillKind`: the
+generator (a seed and the rules give the exercise, which carries its full answer and a ``check`` that judges a
+learner's), how a check is recorded for the teacher's board (the mistake codes and their words, and the outcome
+read from a check), its column on the board, its part of the printed worksheet, and where its widget view is.
+The registry (:mod:`escoba_tutor.exercises.registry`) lists the kinds; docs/development.md says how to add one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.rules import Rules
+from ..text.translator import Translator
+
+__all__ = ["DrillKind", "WorksheetPart", "Outcome"]
+
+#: What a check records: (right, the mistake code or None), or None when nothing at all was answered.
+Outcome = tuple[bool, str | None] | None
+
+
+def _always(rules: Rules) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class WorksheetPart:
+    """A kind's part of the printed worksheet (:mod:`escoba_tutor.exercises.worksheet`): its ``heading``, what
+    to do (``intro``, in words under the rules of the sheet), one exercise (``task``) and its worked answer
+    (``answer``), each an HTML list item."""
+
+    heading: str
+    intro: Callable[[Translator, Rules], str]
+    task: Callable[[Translator, Any], str]
+    answer: Callable[[Translator, Any], str]
+
+
+@dataclass(frozen=True)
+class DrillKind:
+    """One kind of exercise.
+
+    - ``name``: its code, in addresses (``?kind=``), the records and the worksheet's ``--kinds``;
+    - ``make``: the generator, ``make(seed, rules)``: the exercise, with its answer and its ``check``;
+    - ``label``: the kind in a learner's words, with its code, for the message that lists the kinds (marked
+      with ``N_``: every text here is a catalog message id, translated where it is said);
+    - ``column``: its column on the teacher's board;
+    - ``lesson``: the lesson page whose drill shows it, where the board opens one of its exercises;
+    - ``mistakes``: every mistake code a check can record (``unanswered`` aside, which every kind has), with
+      the slip in general words, as a line of the board's list of mistakes;
+    - ``outcome``: what a check recorded, from what the widget's check returned (see :data:`Outcome`);
+    - ``worksheet``: its part of the printed worksheet;
+    - ``view``: its widget view, ``"module:Class"`` (the widgets import it, this layer does not);
+    - ``available``: whether the kind exists under some rules (Scopa has no escoba de mano).
+    """
+
+    name: str
+    make: Callable[[int, Rules], Any]
+    label: str
+    column: str
+    lesson: str
+    mistakes: Mapping[str, str]
+    outcome: Callable[[Any], Outcome]
+    worksheet: WorksheetPart
+    view: str
+    available: Callable[[Rules], bool] = field(default=_always)

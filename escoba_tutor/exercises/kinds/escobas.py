@@ -1,0 +1,160 @@
+"""The escobas line of the score sheet: every capture of a deal; each side's escobas (docs/rules.md §4, §5)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from ...engine.cards import Card
+from ...engine.errors import EscobaError
+from ...engine.game import DealRecord, Game
+from ...engine.rules import ESCOBA, Rules, as_rules
+from ...text.translator import N_, Translator
+from .. import paper
+from ..common import (
+    ATTEMPTS,
+    MAX_SEED,
+    Answer,
+    check_seed,
+    is_whole,
+    judged,
+    play_deal,
+    seeded,
+)
+from ..kind import DrillKind, Outcome, WorksheetPart
+
+
+@dataclass(frozen=True)
+class EscobasDrill:
+    """A whole real deal, play by play (``record``): how many escobas does each side score (``escobas``, the
+    score sheet's escobas line)? The escoba de mano counts; the leftover taken at the end never does.
+
+    Mistakes per side: ``counted_leftover`` (one too many, for the side that took the leftover),
+    ``missed_escoba_de_mano`` (the dealer's escobas de mano left out), ``wrong_count``."""
+
+    kind = "escobas"
+    seed: int
+    rules: Rules
+    record: DealRecord
+    escobas: tuple[int, ...]
+
+    @property
+    def items(self) -> tuple[str, ...]:
+        return tuple(f"side_{i}" for i in range(len(self.escobas)))
+
+    @property
+    def captures(self) -> tuple[tuple[str, int, tuple[Card, ...], Card | None, tuple[Card, ...]], ...]:
+        """The deal's captures in order, as a scorekeeper sees them: (``what``, side, the table before, the card
+        played, the cards taken), ``what`` being ``escoba_de_mano`` (the dealer takes the table dealt; no card
+        played), ``capture``, or ``leftover`` (the cards left, taken at the end; no card played)."""
+        record, sides = self.record, len(self.escobas)
+        shown: list[tuple[str, int, tuple[Card, ...], Card | None, tuple[Card, ...]]] = []
+        if record.dealer_capture:
+            shown.append(("escoba_de_mano", record.dealer % sides, record.table, None,
+                          tuple(sorted(record.dealer_capture))))
+        for before, play in zip(record.tables(), record.plays):
+            if play.move.captured:
+                shown.append(("capture", play.player % sides, before, play.move.card,
+                              tuple(sorted(play.move.captured))))
+        if record.leftover and record.leftover_to is not None:
+            shown.append(("leftover", record.leftover_to, record.leftover, None, tuple(sorted(record.leftover))))
+        return tuple(shown)
+
+    def check(self, given: Sequence[int | None]) -> tuple[Answer, ...]:
+        """Judge one number per side (None: not answered).
+
+        >>> drill = escobas_drill(1)
+        >>> [a.ok for a in drill.check(drill.escobas)]
+        [True, True]
+        """
+        if not isinstance(given, (list, tuple)) or len(given) != len(self.escobas) or any(
+                g is not None and not is_whole(g, 0, 40) for g in given):
+            raise EscobaError(f"the escobas are one whole number per side, not {given!r}"[:100], code="bad_answer")
+        results = []
+        dealer_side = self.record.dealer % len(self.escobas)
+        for side, (number, right) in enumerate(zip(given, self.escobas)):
+            if number == right + 1 and self.record.leftover_to == side and self.record.leftover:
+                slip = "counted_leftover"
+            elif side == dealer_side and self.record.dealer_escobas and number == right - self.record.dealer_escobas:
+                slip = "missed_escoba_de_mano"
+            else:
+                slip = "wrong_count"
+            results.append(judged(f"side_{side}", number, right, slip))
+        return tuple(results)
+
+    def __str__(self) -> str:
+        return f"deal of seed {self.seed}: escobas {self.escobas}"
+
+
+def escobas_drill(seed: int, rules: Rules | str = ESCOBA) -> EscobasDrill:
+    """A real 2-player deal (random legal moves from ``seed``); about two in three have at least one escoba,
+    and most end with a leftover taken (the slip of counting it as an escoba is there to be made).
+
+    >>> sum(sum(escobas_drill(s).escobas) > 0 for s in range(30)) > 15
+    True
+    """
+    seed, rules = check_seed(seed), as_rules(rules)
+    rng = seeded("escobas", seed)
+    want_some = rng.random() < 0.7
+    for attempt in range(ATTEMPTS):
+        record = play_deal(Game(players=2, rules=rules, seed=(seed * 6007 + attempt) % (MAX_SEED + 1)), rng)
+        if (sum(record.escobas) > 0) == want_some:
+            break
+    return EscobasDrill(seed, rules, record, tuple(record.escobas))
+
+
+# ------------------------------------------------------------------------------------------------ worksheet
+def _escobas_task(_: Translator, drill: EscobasDrill) -> str:
+    names = paper.side_names(_, 2)
+    head = "".join(f'<th scope="col">{escape(h)}</th>' for h in (_("Who"), _("Table before"), _("Plays"),
+                                                                _("Takes")))
+    rows = []
+    for what, side, before, card, taken in drill.captures:
+        played = (_.card_name(card) if card is not None else _("the cards dealt") if what == "escoba_de_mano"
+                  else _("the cards left, at the end"))
+        rows.append(f"<tr><td>{escape(names[side])}</td><td>{escape(paper.names_of(_, before))}</td>"
+                    f"<td>{escape(played)}</td><td>{escape(paper.names_of(_, taken))}</td></tr>")
+    dealt = _("{dealer} deals. Every capture of the deal, in order:", dealer=names[drill.record.dealer % 2])
+    blanks = "".join(paper.blank(_("Escobas of {side}:", side=name)) for name in names)
+    return (f"<li><p>{paper.number(_, drill)} {escape(dealt)}</p><table><tr>{head}</tr>{''.join(rows)}</table>"
+            f"{blanks}</li>")
+
+
+def _escobas_answer(_: Translator, drill: EscobasDrill) -> str:
+    names = paper.side_names(_, 2)
+    said = "; ".join(f"{name}: {n}" for name, n in zip(names, drill.escobas))
+    note = _("The cards left, taken at the end, are never an escoba.")
+    return f"<li>{paper.key_number(_, drill)} {escape(said)}. {escape(note)}</li>"
+
+
+def _outcome(result: Any) -> Outcome:
+    answers = result["answers"]
+    if all(a.given is None for a in answers) and result.get("typed") in (None, [None] * len(answers)):
+        return None
+    if all(a.ok for a in answers):
+        return True, None
+    real = [a.mistake for a in answers if not a.ok and a.mistake and a.mistake != "unanswered"]
+    return False, real[0] if real else "unanswered"
+
+
+def _intro(_: Translator, rules: Rules) -> str:
+    return _("A whole deal, play by play: count each side's escobas for the score sheet.")
+
+
+KIND = DrillKind(
+    name="escobas",
+    make=escobas_drill,
+    label=N_("escobas (the escobas line)"),
+    column=N_("Escobas"),
+    lesson="05-scoring",
+    mistakes={
+        "counted_leftover": N_("Counting the cards left over at the end as an escoba"),
+        "missed_escoba_de_mano": N_("Leaving out the dealer's escoba de mano"),
+        "wrong_count": N_("Counting a side's escobas wrongly"),
+    },
+    outcome=_outcome,
+    worksheet=WorksheetPart(N_("The escobas line"), _intro, _escobas_task, _escobas_answer),
+    view="escoba_tutor.widgets.drills.escobas:EscobasView",
+)

@@ -1,0 +1,225 @@
+"""The cards left at the end of a deal: who takes them, what they add up to, and does the deal check out
+(docs/rules.md §4)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from ...engine.cards import DECK, Card, format_cards
+from ...engine.errors import EscobaError
+from ...engine.game import DealRecord, Game
+from ...engine.rules import ESCOBA, Rules, as_rules
+from ...text.translator import N_, Translator
+from .. import paper
+from ..common import (
+    ATTEMPTS,
+    MAX_SEED,
+    NOBODY,
+    Answer,
+    check_seed,
+    check_side,
+    is_whole,
+    judged,
+    play_deal,
+    plays_of,
+    seeded,
+)
+from ..kind import DrillKind, Outcome, WorksheetPart
+
+
+@dataclass(frozen=True)
+class LeftoverDrill:
+    """The end of a real deal: its last plays (``plays``, each (side, card, cards taken)) and the cards left on
+    the table. Who takes them (``taker``, None: nobody captured in the whole deal)? Under the Escoba capture
+    rule, also: what do they add up to (``total``), and does the deal check out (``checks_out``: a leftover of
+    10, 25, 40, 55... is congruent to 10 modulo 15)? A position that does not check out shows the table as a
+    miscount would leave it: one card swapped for a card of another value.
+
+    Mistakes: ``last_to_play`` (the side that played last, which did not capture), ``not_last_capture`` (another
+    wrong side), ``somebody_captured`` (nobody, but someone captured), ``nobody_captured``; for the total
+    ``figure_printed`` (figures counted 10, 11, 12) and ``wrong_total``; for the check ``checks_out`` (it does,
+    said no) and ``does_not_check_out`` (it does not, said yes); ``unanswered`` for any question left out.
+    """
+
+    kind = "leftover"
+    seed: int
+    rules: Rules
+    plays: tuple[tuple[int, Card, tuple[Card, ...]], ...]
+    table: tuple[Card, ...]
+    taker: int | None
+    total: int | None
+    checks_out: bool | None
+    record: DealRecord
+
+    @property
+    def items(self) -> tuple[str, ...]:
+        return ("taker", "total", "checks_out") if self.rules.capture == "fifteen" else ("taker",)
+
+    @property
+    def last_player_side(self) -> int:
+        return self.plays[-1][0]
+
+    def check(self, taker: int | str | None = None, total: int | None = None,
+              checks_out: bool | None = None) -> tuple[Answer, ...]:
+        """Judge the answers: ``taker`` a side or ``"nobody"`` (None: not answered), ``total`` a number,
+        ``checks_out`` True or False.
+
+        >>> drill = leftover_drill(0)
+        >>> all(a.ok for a in drill.check(NOBODY if drill.taker is None else drill.taker, drill.total,
+        ...                                 drill.checks_out))
+        True
+        """
+        sides = len(self.record.piles)
+        if taker != NOBODY:
+            taker_side = check_side(taker, sides, "who takes the leftover")
+        if total is not None and not is_whole(total, 0, 999):
+            raise EscobaError(f"the leftover's total is a whole number, not {total!r}"[:80], code="bad_answer")
+        if checks_out is not None and type(checks_out) is not bool:
+            raise EscobaError(f"whether the deal checks out is yes or no, not {checks_out!r}"[:80],
+                              code="bad_answer")
+        given_taker = None if taker is None else (None if taker == NOBODY else taker_side)
+        if taker is None:
+            results = [Answer("taker", False, None, self.taker, "unanswered")]
+        elif given_taker == self.taker:
+            results = [Answer("taker", True, taker, self.taker)]
+        elif self.taker is None:
+            results = [Answer("taker", False, taker, None, "nobody_captured")]
+        elif given_taker is None:
+            results = [Answer("taker", False, taker, self.taker, "somebody_captured")]
+        else:
+            slip = "last_to_play" if given_taker == self.last_player_side else "not_last_capture"
+            results = [Answer("taker", False, taker, self.taker, slip)]
+        if "total" in self.items:
+            printed = sum(c.rank for c in self.table)
+            slip = "figure_printed" if total == printed and printed != self.total else "wrong_total"
+            results.append(judged("total", total, self.total, slip))
+            results.append(judged("checks_out", checks_out, self.checks_out,
+                                   "checks_out" if self.checks_out else "does_not_check_out"))
+        return tuple(results)
+
+    def __str__(self) -> str:
+        who = "nobody" if self.taker is None else f"side {self.taker}"
+        return f"leftover {format_cards(self.table)}: {who}, total {self.total}, checks out {self.checks_out}"
+
+
+_SHOWN_PLAYS = 4  # the last plays shown; more when the last capture was earlier
+
+
+def leftover_drill(seed: int, rules: Rules | str = ESCOBA) -> LeftoverDrill:
+    """The end of a real 2-player deal (random legal moves from ``seed``). About half the positions end with the
+    other side laying a card down after the last capture (so the side that played last is not the one that
+    takes the leftover), and under the Escoba capture rule about a quarter do not check out.
+
+    >>> drill = leftover_drill(3)
+    >>> drill.total % 15 == 10 or not drill.checks_out
+    True
+    >>> sum(leftover_drill(s).checks_out is False for s in range(40)) > 4
+    True
+    """
+    seed, rules = check_seed(seed), as_rules(rules)
+    rng = seeded("leftover", seed)
+    want_laid_last = rng.random() < 0.5
+    for attempt in range(ATTEMPTS):
+        record = play_deal(Game(players=2, rules=rules, seed=(seed * 7919 + attempt) % (MAX_SEED + 1)), rng)
+        last = record.plays[-1]
+        # "laid last": the side that played last laid its card down and is not the one that takes the leftover
+        laid_last = not last.move.captured and last.player % 2 != record.leftover_to
+        if record.leftover and laid_last == want_laid_last:
+            break
+    plays = plays_of(record)
+    last_capture = max((i for i, p in enumerate(plays) if p[2]), default=0)
+    plays = plays[max(0, min(last_capture, len(plays) - _SHOWN_PLAYS)):]
+    table = tuple(sorted(record.leftover))
+    checks_out: bool | None = None
+    total: int | None = None
+    if rules.capture == "fifteen":
+        checks_out = True
+        if rng.random() < 0.25:
+            shown = {c for _side, card, taken in plays for c in (card, *taken)}
+            swap_out = rng.choice(table)
+            others = [c for c in DECK if c.value != swap_out.value and c not in table and c not in shown]
+            table = tuple(sorted([*(c for c in table if c != swap_out), rng.choice(others)]))
+            checks_out = False
+        total = sum(c.value for c in table)
+    return LeftoverDrill(seed, rules, plays, table, record.leftover_to, total, checks_out, record)
+
+
+# ------------------------------------------------------------------------------------------------ worksheet
+def _play_text(_: Translator, names: list[str], side: int, card: Card, taken: Sequence[Card]) -> str:
+    if taken:
+        return _("{side} plays {card} and takes {taken}.", side=names[side], card=paper.the(_, card),
+                 taken=paper.the_cards(_, taken))
+    return _("{side} plays {card}: it stays on the table.", side=names[side], card=paper.the(_, card))
+
+
+def _leftover_task(_: Translator, drill: LeftoverDrill) -> str:
+    names = paper.side_names(_, 2)
+    plays = "".join(f"<li>{escape(_play_text(_, names, *play))}</li>" for play in drill.plays)
+    last, left = _("The last plays of the deal:"), _("Left on the table at the end:")
+    parts = [f"<li><p>{paper.number(_, drill)} {escape(last)}</p><ol>{plays}</ol>",
+             f"<p>{escape(left)} {paper.cards_html(_, drill.table)}</p>",
+             paper.boxes(_, [_("Who takes the cards left?")], [*names, _("Nobody")])]
+    if "total" in drill.items:
+        parts.append(paper.blank(_("What they add up to:")))
+        parts.append(paper.boxes(_, [_("Does the deal check out?")], [_("Yes"), _("No")]))
+    return "".join(parts) + "</li>"
+
+
+def _leftover_answer(_: Translator, drill: LeftoverDrill) -> str:
+    names = paper.side_names(_, 2)
+    if drill.taker is None:
+        who = _("Nobody: nobody captured in the whole deal.")
+    else:
+        who = _("{side}, the last side to capture.", side=names[drill.taker])
+    lines = [who]
+    if drill.total is not None:
+        rest = drill.total % 15
+        lines.append(_("They add up to {total} = 15 × {times} + {rest}.", total=drill.total, times=drill.total // 15,
+                       rest=rest))
+        lines.append(_("It checks out: 15 × something + 10.") if drill.checks_out else
+                     _("It does not check out (it should be 15 × something + 10): a mistake was made in the deal."))
+    return f"<li>{paper.key_number(_, drill)} {escape(' '.join(lines))}</li>"
+
+
+def _first_slip(answers: Sequence[Answer]) -> str:
+    """The first real slip of item-by-item answers, else ``unanswered``."""
+    slips = [a.mistake for a in answers if not a.ok]
+    real = [s for s in slips if s and s != "unanswered"]
+    return real[0] if real else "unanswered"
+
+
+def _outcome(result: Any) -> Outcome:
+    answers = result["answers"]
+    if all(a.given is None for a in answers) and result.get("typed") in (None, [None] * len(answers)):
+        return None
+    return (True, None) if all(a.ok for a in answers) else (False, _first_slip(answers))
+
+
+def _intro(_: Translator, rules: Rules) -> str:
+    return _("The cards left on the table at the end of the deal go to the last side that captured. Under the "
+             "Escoba rule they always add up to 10, 25, 40, 55…: if not, somebody made a mistake.")
+
+
+KIND = DrillKind(
+    name="leftover",
+    make=leftover_drill,
+    label=N_("leftover (the cards left at the end)"),
+    column=N_("Cards left over"),
+    lesson="04-end-of-deal",
+    mistakes={
+        "nobody_captured": N_("Giving the cards left over to a side when nobody captured"),
+        "somebody_captured": N_("Saying nobody takes the cards left over when someone captured"),
+        "last_to_play": N_("Giving the cards left over to the last to play, not the last to capture"),
+        "not_last_capture": N_("Giving the cards left over to a side that did not capture last"),
+        "figure_printed": N_("Adding the face cards left over at their printed numbers"),
+        "wrong_total": N_("Adding up the cards left over wrongly"),
+        "checks_out": N_("Saying the deal does not check out when it does"),
+        "does_not_check_out": N_("Saying the deal checks out when it does not"),
+    },
+    outcome=_outcome,
+    worksheet=WorksheetPart(N_("The cards left at the end"), _intro, _leftover_task, _leftover_answer),
+    view="escoba_tutor.widgets.drills.leftover:LeftoverView",
+)

@@ -1,0 +1,244 @@
+"""Who gets each point: the piles and escobas of a real end of deal, scored item by item (docs/rules.md §5).
+
+>>> from escoba_tutor import score_deal
+>>> p = points_drill(0)
+>>> p.answer == score_deal(p.piles, p.escobas)     # a real deal, scored by the engine
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from ...engine.cards import Card
+from ...engine.errors import EscobaError
+from ...engine.game import DealRecord, Game
+from ...engine.rules import ESCOBA, Rules, as_rules
+from ...engine.scoring import DealScore, ScoreLine, Setenta
+from ...text.translator import N_, Translator
+from .. import paper
+from ..common import (
+    check_seed,
+    seeded,
+)
+from ..kind import DrillKind, Outcome, WorksheetPart
+
+#: The item of the fifth point for each ``Rules.primera``.
+PRIMERA_ITEM = {"setenta": "setenta", "suit_count": "primera", "sevens": "sevens"}
+
+
+def points_items(rules: Rules | str = ESCOBA) -> tuple[str, ...]:
+    """The scoring items a learner is asked about (who gets each point) under ``rules``, in scoring order.
+
+    The escobas are not asked: they are part of the position (each side's count is given).
+
+    >>> points_items()
+    ('cards', 'oros', 'siete_de_oros', 'setenta')
+    >>> points_items("scopa+figuras")
+    ('cards', 'oros', 'siete_de_oros', 'primera', 'figuras')
+    """
+    rules = as_rules(rules)
+    items = ["cards"]
+    if rules.cards_bonus:
+        items.append("cards_bonus")
+    items += ["oros", "siete_de_oros", PRIMERA_ITEM[rules.primera]]
+    if rules.all_sevens_bonus:
+        items.append("all_sevens")
+    if rules.figuras:
+        items.append("figuras")
+    return tuple(items)
+
+
+@dataclass(frozen=True)
+class PointsCheck:
+    """One item of a points drill, judged: the sides the learner gave it to and the sides that get it (``()``:
+    nobody), with the engine's line (None when the item did not come up, e.g. no cards bonus)."""
+
+    item: str
+    ok: bool
+    given: tuple[int, ...] | None
+    expected: tuple[int, ...]
+    line: object
+
+
+@dataclass(frozen=True)
+class PointsDrill:
+    """A real end of deal: each side's pile and escobas. Who gets each point? ``answer`` is the engine's
+    :class:`DealScore` of the deal, ``record`` the whole deal as the game played it."""
+
+    kind = "points"
+    seed: int
+    rules: Rules
+    piles: tuple[tuple[Card, ...], ...]
+    escobas: tuple[int, ...]
+    answer: DealScore
+    record: DealRecord
+
+    @property
+    def items(self) -> tuple[str, ...]:
+        return points_items(self.rules)
+
+    def expected(self, item: str) -> tuple[int, ...]:
+        """The sides that score ``item`` (empty: nobody)."""
+        if item not in self.items:
+            raise EscobaError(f"{item!r} is not asked in this drill: the items are {', '.join(self.items)}",
+                              code="bad_item")
+        try:
+            return tuple(self.answer.line(item).winners)
+        except KeyError:  # a bonus line appears only when someone earns it
+            return ()
+
+    def check(self, choices: Mapping[str, Iterable[int]]) -> tuple[PointsCheck, ...]:
+        """Judge the learner's choices: item -> the sides they give it to (empty: nobody). An item left out
+        counts as unanswered (``given`` None is never right).
+
+        >>> drill = points_drill(0)
+        >>> [c.ok for c in drill.check({item: drill.expected(item) for item in drill.items})]
+        [True, True, True, True]
+        """
+        results = []
+        for item in self.items:
+            chosen = choices.get(item)
+            given = None if chosen is None else tuple(sorted(chosen))
+            expected = self.expected(item)
+            try:
+                line = self.answer.line(item)
+            except KeyError:
+                line = None
+            results.append(PointsCheck(item, given == expected, given, expected, line))
+        return tuple(results)
+
+
+def points_drill(seed: int, rules: Rules | str = ESCOBA) -> PointsDrill:
+    """Two piles and escobas from a real deal: a 2-player game from ``seed`` played with random legal moves
+    until its first deal ends, with that deal's score.
+
+    >>> drill = points_drill(1)
+    >>> drill.escobas == drill.record.escobas and sum(len(p) for p in drill.piles) <= 40
+    True
+    >>> drill.answer == drill.record.score
+    True
+    """
+    seed, rules = check_seed(seed), as_rules(rules)
+    game = Game(players=2, rules=rules, seed=seed)
+    rng = seeded("points", seed)
+    while not game.deals:
+        game.play(rng.choice(game.legal_moves()))
+    record = game.deals[0]
+    return PointsDrill(seed, rules, tuple(tuple(sorted(p)) for p in record.piles), record.escobas, record.score,
+                       record)
+
+
+# ------------------------------------------------------------------------------------------------ worksheet
+# The scoring items and the reasons of a score line, in this page's own words (a page has its own catalog).
+_ITEMS = {
+    "escobas": N_("Escobas"), "cards": N_("Most cards"), "cards_bonus": N_("Cards bonus"), "oros": N_("Most coins"),
+    "siete_de_oros": N_("The seven of coins"), "setenta": N_("Setenta"), "primera": N_("Primera (by suits)"),
+    "sevens": N_("Most sevens"), "all_sevens": N_("All four sevens"), "figuras": N_("Most face cards"),
+}
+
+
+_MOST = {"cards": N_("{winner} has more cards ({values})"), "oros": N_("{winner} has more coins ({values})"),
+         "setenta": N_("{winner} has the better setenta ({values})"),
+         "primera": N_("{winner} has the better primera ({values})"),
+         "sevens": N_("{winner} has more sevens ({values})"),
+         "figuras": N_("{winner} has more face cards ({values})")}
+
+
+_REASONS = {
+    "count": N_("one point for each escoba"), "more_suits": N_("{winner} holds more suits ({values})"),
+    "tie": N_("nobody: a tie ({values})"), "tie_both_score": N_("a tie ({values}): one point each for {winner}"),
+    "third_side": N_("a tie on top ({values}): the point goes to {winner}"),
+    "holds": N_("{winner} holds the seven of coins"), "nobody_holds": N_("nobody holds it"),
+    "all_invalid": N_("nobody: no side has a card of every suit"),
+    "all_oros": N_("{winner} has all ten coins: 2 points"),
+    "others_below_10": N_("{winner} has the most cards and the other side fewer than 10: one more point"),
+    "all_four": N_("{winner} has all four sevens"),
+}
+# Why the expert plays a move (escoba_tutor.players.hints' reason codes), for the strategy key.
+
+
+def _line_value(_: Translator, line: ScoreLine, side: int) -> str:
+    value = line.values[side]
+    if line.item == "siete_de_oros":
+        return _("yes") if value else _("no")
+    if isinstance(value, Setenta):
+        if line.item == "primera":
+            return _.plural("{n} suit, {total}", "{n} suits, {total}", value.suit_count, total=value.sum)
+        return str(value.total) if value.total is not None else _("invalid")
+    return str(value)
+
+
+def _reason(_: Translator, line: ScoreLine, names: list[str]) -> str:
+    winner = paper.join(_, [names[i] for i in line.winners])
+    values = " – ".join(_line_value(_, line, i) for i in range(len(line.values)))
+    if line.reason == "most" and line.item in _MOST:
+        return paper.word(_, _MOST[line.item], winner=winner, values=values)
+    if line.reason in _REASONS:
+        return paper.word(_, _REASONS[line.reason], winner=winner, values=values)
+    return line.reason
+
+
+def _item(_: Translator, item: str) -> str:
+    return paper.word(_, _ITEMS[item]) if item in _ITEMS else item.replace("_", " ")
+
+
+def _points_task(_: Translator, drill: PointsDrill) -> str:
+    names = paper.side_names(_, len(drill.piles))
+    choose, nobody = _("Tick who gets each point:"), _("Nobody")
+    return (f"<li><p>{paper.number(_, drill)}</p>{paper.by_suit(_, drill.piles, names, drill.escobas)}"
+            f"<p>{escape(choose)}</p>{paper.boxes(_, [_item(_, i) for i in drill.items], [*names, nobody])}</li>")
+
+
+def _points_answer(_: Translator, drill: PointsDrill) -> str:
+    names = paper.side_names(_, len(drill.piles))
+    lines = []
+    for item in drill.items:
+        winners = drill.expected(item)
+        who = paper.join(_, [names[i] for i in winners]) if winners else _("Nobody")
+        try:
+            why = _reason(_, drill.answer.line(item), names)
+        except KeyError:  # a bonus line is reported only when someone earns it
+            why = _("nobody earns it this time")
+        lines.append(f"<li><b>{escape(_item(_, item))}</b>: {escape(who)} — {escape(why)}</li>")
+    totals = "; ".join(f"{name}: {points}" for name, points in zip(names, drill.answer.points))
+    total = _("Points of the deal, escobas included: {totals}.", totals=totals)
+    return f"<li>{paper.key_number(_, drill)}<ul>{''.join(lines)}</ul><p>{escape(total)}</p></li>"
+
+
+def _outcome(result: Any) -> Outcome:
+    if all(c.given is None for c in result):
+        return None
+    if all(c.ok for c in result):
+        return True, None
+    wrong = [c.item for c in result if not c.ok and c.given is not None]
+    return False, (wrong[0] if wrong else "unanswered")
+
+
+def _intro(_: Translator, rules: Rules) -> str:
+    return _("The piles of a real deal, by suit. For each point, tick the side that gets it, or “Nobody” for a tie.")
+
+
+KIND = DrillKind(
+    name="points",
+    make=points_drill,
+    label=N_("points (who gets each point)"),
+    column=N_("Points"),
+    lesson="06-game",
+    mistakes={
+        "cards": N_("Giving the point for the most cards to the wrong side"),
+        "cards_bonus": N_("Giving the cards bonus to the wrong side"),
+        "oros": N_("Giving the point for the most coins to the wrong side"),
+        "siete_de_oros": N_("Giving the seven of coins to the wrong side"),
+        "setenta": N_("Giving the setenta to the wrong side"),
+        "primera": N_("Giving the primera to the wrong side"),
+        "all_sevens": N_("Giving the four sevens bonus to the wrong side"),
+        "figuras": N_("Giving the face cards point to the wrong side"),
+    },
+    outcome=_outcome,
+    worksheet=WorksheetPart(N_("Who gets each point?"), _intro, _points_task, _points_answer),
+    view="escoba_tutor.widgets.drills.points:PointsView",
+)

@@ -1,0 +1,194 @@
+"""Which card would you play: a position of a real game, the learner's move judged against the expert's."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from ...engine.cards import Card, format_cards
+from ...engine.errors import EscobaError
+from ...engine.game import Game, Move, PlayerView
+from ...engine.rules import ESCOBA, Rules, as_rules
+from ...players.expert import ExpertBot
+from ...players.hints import Hint, Reason, hints
+from ...text.phrases import one_decimal
+from ...text.translator import N_, Translator
+from .. import paper
+from ..common import (
+    ATTEMPTS,
+    MAX_SEED,
+    check_seed,
+    seeded,
+)
+from ..kind import DrillKind, Outcome, WorksheetPart
+
+#: A move within this many deal points of the expert's best counts as right in a strategy drill.
+STRATEGY_TOLERANCE = 0.2
+
+
+@dataclass(frozen=True)
+class StrategyCheck:
+    """A move chosen in a strategy drill, judged against the expert: ``chosen`` and ``best`` are the expert's
+    hints for the learner's move and for its own (each with its value and reason), ``ok`` when the chosen
+    move loses at most :data:`STRATEGY_TOLERANCE` points. ``mistake``: "" (right), ``costly`` (a worse move)."""
+
+    ok: bool
+    chosen: Hint
+    best: Hint
+    mistake: str = ""
+
+    @property
+    def loss(self) -> float:
+        return self.chosen.loss
+
+
+@dataclass(frozen=True)
+class StrategyDrill:
+    """A position from a real 2-player game, seen by the player whose turn it is: which card would you lay
+    down (and which capture would you make)? ``ranking`` holds the expert's hints, best first."""
+
+    kind = "strategy"
+    seed: int
+    rules: Rules
+    view: PlayerView
+    ranking: tuple[Hint, ...]
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        return self.view.hand
+
+    @property
+    def table(self) -> tuple[Card, ...]:
+        return self.view.table
+
+    @property
+    def good(self) -> tuple[Hint, ...]:
+        """The moves that count as right: within :data:`STRATEGY_TOLERANCE` of the best."""
+        return tuple(h for h in self.ranking if h.loss <= STRATEGY_TOLERANCE + 1e-9)
+
+    def check(self, move: Move | str | tuple[Card | str, Iterable[Card | str]]) -> StrategyCheck:
+        """Judge a move (a :class:`Move`, its text like ``"3c+1o+4b"``, or (card, taken)). A move that is not
+        legal here is refused with an :class:`EscobaError` that says so.
+
+        >>> drill = strategy_drill(0)
+        >>> drill.check(drill.ranking[0].move).ok, drill.check(drill.ranking[-1].move).ok
+        (True, False)
+        """
+        if isinstance(move, str):
+            move = Move.from_text(move)
+        elif isinstance(move, tuple) and not isinstance(move, Move) and len(move) == 2:
+            move = Move(*move)
+        chosen = next((h for h in self.ranking if h.move == move), None)
+        if chosen is None:
+            raise EscobaError(f"{str(move)[:40]} is not a legal move here", code="not_legal")
+        ok = chosen.loss <= STRATEGY_TOLERANCE + 1e-9
+        return StrategyCheck(ok, chosen, self.ranking[0], "" if ok else "costly")
+
+    def __str__(self) -> str:
+        return (f"hand {format_cards(self.hand)}, table {format_cards(self.table)}: best {self.ranking[0].move}"
+                f" ({len(self.good)} good of {len(self.ranking)})")
+
+
+def strategy_drill(seed: int, rules: Rules | str = ESCOBA) -> StrategyDrill:
+    """A turn of a real 2-player game (random legal moves from ``seed``, 0 to 30 plays in) where the choice
+    matters: at least one legal move loses more than :data:`STRATEGY_TOLERANCE` against the best.
+
+    >>> drill = strategy_drill(2)
+    >>> drill == strategy_drill(2) and drill.ranking[0].loss == 0 and len(drill.good) < len(drill.ranking)
+    True
+    """
+    seed, rules = check_seed(seed), as_rules(rules)
+    rng = seeded("strategy", seed)
+    bot = ExpertBot(seed=0)
+    for attempt in range(ATTEMPTS):
+        game = Game(players=2, rules=rules, seed=(seed * 104729 + attempt) % (MAX_SEED + 1))
+        for _play in range(rng.randint(0, 30)):
+            if game.deals:
+                break
+            game.play(rng.choice(game.legal_moves()))
+        if game.deals or len(game.legal_moves()) < 2:
+            continue
+        turn = game.turn
+        assert turn is not None  # the deal is not over
+        view = game.view(turn)
+        ranking = tuple(hints(view, bot))
+        if ranking[-1].loss > STRATEGY_TOLERANCE + 1e-9:
+            break
+    return StrategyDrill(seed, rules, view, ranking)
+
+
+# ------------------------------------------------------------------------------------------------ worksheet
+_MOVE_REASONS = {
+    "escoba": N_("it sweeps the table: an escoba"),
+    "takes_siete_de_oros": N_("it takes the seven of coins"),
+    "leaves_sweepable": N_("it leaves {total} on the table, which a card still unseen can sweep"),
+    "lays_siete_de_oros": N_("it leaves the seven of coins on the table, for the other side to take"),
+    "takes_sevens": N_("it takes sevens, good for the setenta"),
+    "takes_oros": N_("it takes coins"),
+    "takes_cards": N_("it adds cards to your pile"),
+    "leaves_unsweepable": N_("it leaves {total} on the table, which no card can sweep"),
+    "lays_card": N_("it lays a card down without risk"),
+}
+
+
+# The reasons that tell what is wrong with a move (the others say what it does, good or not).
+_RISKS = ("leaves_sweepable", "lays_siete_de_oros")
+
+
+def _move_text(_: Translator, move: Move) -> str:
+    card, taken = move
+    if taken:
+        return _("{card}, taking {taken}", card=paper.the(_, card), taken=paper.the_cards(_, sorted(taken)))
+    return _("{card}, laid down on the table", card=paper.the(_, card))
+
+
+def _move_reason(_: Translator, reason: Reason) -> str:
+    return paper.word(_, _MOVE_REASONS[reason.code], total=reason.total)
+
+
+def _strategy_task(_: Translator, drill: StrategyDrill) -> str:
+    hand, table, mine = _("Your hand:"), _("On the table:"), _("The card I would play, and why:")
+    return (f"<li><p>{paper.number(_, drill)} {escape(hand)} {paper.cards_html(_, drill.hand)}</p>"
+            f"<p>{escape(table)} {paper.cards_html(_, drill.table)}</p>{paper.blank(mine)}"
+            "<div class='line'></div></li>")
+
+
+def _strategy_answer(_: Translator, drill: StrategyDrill) -> str:
+    lines = []
+    for hint in drill.good:
+        move = _move_text(_, hint.move)
+        lines.append(f"<li>{escape(move[:1].upper() + move[1:])}: {escape(_move_reason(_, hint.reason))}</li>")
+    worst = drill.ranking[-1]
+    loss = one_decimal(_, worst.loss)
+    if worst.reason.code in _RISKS:  # the reason says what is wrong with the move
+        avoid = _("Avoid {move}: {why} (about {loss} points worse).", move=_move_text(_, worst.move),
+                  why=_move_reason(_, worst.reason), loss=loss)
+    else:
+        avoid = _("Avoid {move}: about {loss} points worse.", move=_move_text(_, worst.move), loss=loss)
+    good = _("Good moves:")
+    return f"<li>{paper.key_number(_, drill)} {escape(good)}<ul>{''.join(lines)}</ul><p>{escape(avoid)}</p></li>"
+
+
+def _outcome(result: Any) -> Outcome:
+    if not hasattr(result, "ok"):  # "unanswered": no move chosen
+        return None
+    return (True, None) if result.ok else (False, result.mistake or "costly")
+
+
+def _intro(_: Translator, rules: Rules) -> str:
+    return _("Choose the card you would play (and what it takes), and say why.")
+
+
+KIND = DrillKind(
+    name="strategy",
+    make=strategy_drill,
+    label=N_("strategy (which card would you play)"),
+    column=N_("Strategy"),
+    lesson="08-strategy",
+    mistakes={"costly": N_("Choosing a move that costs points against the best one")},
+    outcome=_outcome,
+    worksheet=WorksheetPart(N_("Which card would you play?"), _intro, _strategy_task, _strategy_answer),
+    view="escoba_tutor.widgets.drills.strategy:StrategyView",
+)
