@@ -8,10 +8,10 @@ on every machine, so a whole class, or a printed worksheet, gets the same exerci
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..engine.cards import Card
 from ..engine.errors import EscobaError
@@ -19,7 +19,7 @@ from ..engine.game import DealRecord, Game
 from ..engine.moves import MAX_SEED
 
 __all__ = ["MAX_SEED", "ATTEMPTS", "NOBODY", "Answer", "judged", "check_seed", "seeded", "pick", "capture_key",
-           "subsets", "play_deal", "plays_of", "is_whole", "check_side"]
+           "subsets", "play_deal", "plays_of", "answers_outcome", "form_outcome", "is_whole", "check_side"]
 
 #: Draws a generator may make before it settles for the last one (never reached in practice).
 ATTEMPTS = 500
@@ -92,6 +92,24 @@ def judged(item: str, given: object, expected: object, mistake: str) -> Answer:
     if given is None:
         return Answer(item, False, None, expected, "unanswered")
     return Answer(item, given == expected, given, expected, "" if given == expected else mistake)
+
+
+def answers_outcome(answers: Sequence[Answer]) -> tuple[bool, str | None]:
+    """Item-by-item answers as one record: right, or the first real slip (else ``unanswered``: part of the answer
+    was missing). One check is one record: when several parts are wrong, the first slip names the mistake."""
+    if all(a.ok for a in answers):
+        return True, None
+    real = [a.mistake for a in answers if not a.ok and a.mistake and a.mistake != "unanswered"]
+    return False, real[0] if real else "unanswered"
+
+
+def form_outcome(result: Mapping[str, Any]) -> tuple[bool, str | None] | None:
+    """A check of a form's answers (``{"answers": [Answer, ...], "typed": what the boxes held}``) as one record;
+    None when nothing at all was answered."""
+    answers = result["answers"]
+    if all(a.given is None for a in answers) and result.get("typed") in (None, [None] * len(answers)):
+        return None
+    return answers_outcome(answers)
 
 
 def is_whole(value: object, low: int, high: int) -> bool:

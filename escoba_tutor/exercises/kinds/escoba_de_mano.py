@@ -16,6 +16,7 @@ from ..common import (
     ATTEMPTS,
     NOBODY,
     Answer,
+    answers_outcome,
     check_seed,
     check_side,
     is_whole,
@@ -201,10 +202,7 @@ def _escoba_de_mano_answer(_: Translator, drill: EscobaDeManoDrill) -> str:
 def _outcome(result: Any) -> Outcome:
     if all(a.given is None for a in result):
         return None
-    if all(a.ok for a in result):
-        return True, None
-    real = [a.mistake for a in result if not a.ok and a.mistake and a.mistake != "unanswered"]
-    return False, real[0] if real else "unanswered"
+    return answers_outcome(result)
 
 
 _ESCOBAS_15_30 = N_("If the four cards dealt face up add up to 15, the dealer takes them: one escoba; if they add up "

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import Any
 
 from ...engine.cards import Card
 from ...engine.errors import EscobaError
@@ -18,12 +17,13 @@ from ..common import (
     MAX_SEED,
     Answer,
     check_seed,
+    form_outcome,
     is_whole,
     judged,
     play_deal,
     seeded,
 )
-from ..kind import DrillKind, Outcome, WorksheetPart
+from ..kind import DrillKind, WorksheetPart
 
 
 @dataclass(frozen=True)
@@ -129,16 +129,6 @@ def _escobas_answer(_: Translator, drill: EscobasDrill) -> str:
     return f"<li>{paper.key_number(_, drill)} {escape(said)}. {escape(note)}</li>"
 
 
-def _outcome(result: Any) -> Outcome:
-    answers = result["answers"]
-    if all(a.given is None for a in answers) and result.get("typed") in (None, [None] * len(answers)):
-        return None
-    if all(a.ok for a in answers):
-        return True, None
-    real = [a.mistake for a in answers if not a.ok and a.mistake and a.mistake != "unanswered"]
-    return False, real[0] if real else "unanswered"
-
-
 def _intro(_: Translator, rules: Rules) -> str:
     return _("A whole deal, play by play: count each side's escobas for the score sheet.")
 
@@ -154,7 +144,7 @@ KIND = DrillKind(
         "missed_escoba_de_mano": N_("Leaving out the dealer's escoba de mano"),
         "wrong_count": N_("Counting a side's escobas wrongly"),
     },
-    outcome=_outcome,
+    outcome=form_outcome,
     worksheet=WorksheetPart(N_("The escobas line"), _intro, _escobas_task, _escobas_answer),
     view="escoba_tutor.widgets.drills.escobas:EscobasView",
 )

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import Any
 
 from ...engine.cards import DECK, Card, format_cards
 from ...engine.errors import EscobaError
@@ -21,13 +20,14 @@ from ..common import (
     Answer,
     check_seed,
     check_side,
+    form_outcome,
     is_whole,
     judged,
     play_deal,
     plays_of,
     seeded,
 )
-from ..kind import DrillKind, Outcome, WorksheetPart
+from ..kind import DrillKind, WorksheetPart
 
 
 @dataclass(frozen=True)
@@ -184,20 +184,6 @@ def _leftover_answer(_: Translator, drill: LeftoverDrill) -> str:
     return f"<li>{paper.key_number(_, drill)} {escape(' '.join(lines))}</li>"
 
 
-def _first_slip(answers: Sequence[Answer]) -> str:
-    """The first real slip of item-by-item answers, else ``unanswered``."""
-    slips = [a.mistake for a in answers if not a.ok]
-    real = [s for s in slips if s and s != "unanswered"]
-    return real[0] if real else "unanswered"
-
-
-def _outcome(result: Any) -> Outcome:
-    answers = result["answers"]
-    if all(a.given is None for a in answers) and result.get("typed") in (None, [None] * len(answers)):
-        return None
-    return (True, None) if all(a.ok for a in answers) else (False, _first_slip(answers))
-
-
 def _intro(_: Translator, rules: Rules) -> str:
     return _("The cards left on the table at the end of the deal go to the last side that captured. Under the "
              "Escoba rule they always add up to 10, 25, 40, 55…: if not, somebody made a mistake.")
@@ -219,7 +205,7 @@ KIND = DrillKind(
         "checks_out": N_("Saying the deal does not check out when it does"),
         "does_not_check_out": N_("Saying the deal checks out when it does not"),
     },
-    outcome=_outcome,
+    outcome=form_outcome,
     worksheet=WorksheetPart(N_("The cards left at the end"), _intro, _leftover_task, _leftover_answer),
     view="escoba_tutor.widgets.drills.leftover:LeftoverView",
 )
