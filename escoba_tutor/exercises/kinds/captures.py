@@ -1,5 +1,5 @@
 """Find every capture: a card to play and a table of 3 to 8 cards; the learner lists every capture the card can
-make (docs/rules.md §4), each judged by the engine's ``check_capture``.
+make (docs/rules.md §3), each judged by the engine's ``check_capture``.
 
 >>> from escoba_tutor import legal_captures
 >>> drill = capture_drill(3)

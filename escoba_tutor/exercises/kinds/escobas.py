@@ -1,4 +1,4 @@
-"""The escobas line of the score sheet: every capture of a deal; each side's escobas (docs/rules.md §4, §5)."""
+"""The escobas line of the score sheet: every capture of a deal; each side's escobas (docs/rules.md §3, §5)."""
 
 from __future__ import annotations
 
