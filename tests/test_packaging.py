@@ -147,10 +147,10 @@ def test_the_wheel_carries_the_package_and_every_lesson(dists):
     lessons = sorted(n.removeprefix("escoba_tutor/lessons/") for n in names if n.startswith("escoba_tutor/lessons/"))
     assert lessons == LESSON_FILES and {"es/index.ipynb", "en/index.ipynb", "es/play.ipynb", "en/play.ipynb"} <= set(
         lessons)
-    for module in ("__init__.py", "__main__.py", "cli.py", "app.py", "save.py", "widgets/game_table.py",
-                   "widgets/static/widgets.css", "widgets/static/card_row.js", "py.typed",
-                   "locale/es/LC_MESSAGES/game_table.po", "locale/en/LC_MESSAGES/game_table.po",
-                   "locale/es/LC_MESSAGES/game_table.mo"):
+    for module in ("__init__.py", "__main__.py", "cli.py", "server/app.py", "engine/save.py", "widgets/game_table.py",
+                   "exercises/kinds/captures.py", "widgets/static/widgets.css", "widgets/static/card_row.js",
+                   "site/js/start_from_snapshot.js", "py.typed", "text/locale/es/LC_MESSAGES/game_table.po",
+                   "text/locale/en/LC_MESSAGES/game_table.po", "text/locale/es/LC_MESSAGES/game_table.mo"):
         assert f"escoba_tutor/{module}" in names, module
     # Every module and file the package has in the checkout (a new subpackage must not be left out).
     source = Path(__file__).resolve().parent.parent / "escoba_tutor"
@@ -158,7 +158,7 @@ def test_the_wheel_carries_the_package_and_every_lesson(dists):
                if p.is_file() and p.suffix in (".py", ".js", ".css", ".po", ".mo", ".j2")
                and "__pycache__" not in p.parts}
     assert shipped <= names, sorted(shipped - names)
-    assert not [n for n in names if n.startswith(("tests/", "lessons/", "docs/")) or "__pycache__" in n]
+    assert not [n for n in names if n.startswith(("tests/", "lessons/", "docs/", "tools/")) or "__pycache__" in n]
     assert "escoba-tutor = escoba_tutor.cli:main" in entry_points
     required = {re.split(r"[<>=!~; \[]", line.removeprefix("Requires-Dist: "))[0].lower().replace("_", "-")
                 for line in metadata.splitlines() if line.startswith("Requires-Dist:") and "extra ==" not in line}
@@ -172,7 +172,7 @@ def test_the_sdist_carries_the_lesson_sources_and_builds_the_same_lessons(dists)
     with tarfile.open(dists["sdist"]) as sdist:
         names = {name.split("/", 1)[1] for name in sdist.getnames() if "/" in name}
     assert {"pyproject.toml", "README.md", "MANIFEST.in", "escoba_tutor/__main__.py", "lessons/source/index.md",
-            "docs/save-format.md", "tests/data/saves/v1/index.json"} <= names
+            "tools/lessons_build.py", "docs/save-format.md", "tests/data/saves/v1/index.json"} <= names
     assert {f"lessons/{name}" for name in LESSON_FILES} <= names
     assert not [n for n in names if "__pycache__" in n or n.startswith((".venv", ".git/"))]
 

@@ -44,10 +44,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from escoba_tutor.text.translator import LANGUAGES
+
 __all__ = ["LANGS", "Cell", "SourceError", "parse_source", "lessons_root", "sources", "build_notebook",
            "check", "build", "main"]
 
-LANGS = ("es", "en")
+LANGS = tuple(LANGUAGES)  # the course's languages, in the translator's order
 LANG_TOKEN = "@lang@"
 ROOT = Path(__file__).resolve().parent.parent
 _MODEL_ID = re.compile(r"^[0-9a-f]{32}$")

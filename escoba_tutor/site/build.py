@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.errors import EscobaError
+from ..text.translator import LANGUAGES
 from .snapshot import add_start_script, make_snapshot, node_path
 
 __all__ = ["build_site", "SITE_EXTRA", "PYODIDE_VERSION", "KERNEL_WHEELS", "SERVER_ONLY"]
@@ -103,7 +104,6 @@ _CDN_FONT_AWESOME = re.compile(r"https://cdn\.jsdelivr\.net/npm/@fortawesome/fon
                                r"|https://cdn\.jsdelivr\.net/npm/font-awesome@[^\"']*?font-awesome(?:\.min)?\.css")
 _OTHER_ORIGIN = re.compile(r'(?:src|href)\s*=\s*["\']((?:https?:)?//[^"\']+)', re.I)
 _NOTEBOOK_LINK = re.compile(r"\]\(((?:\.\./(?:es|en)/)?[A-Za-z0-9_-]+)\.ipynb((?:[?#][^)]*)?)\)")
-_LANGS = ("es", "en")
 #: What JupyterLite writes for its own apps (JupyterLab, its docs), which the Voici pages never load: 18 MB.
 _UNUSED = ("build", "doc", "jupyter-lite.ipynb")
 
@@ -299,7 +299,7 @@ def write_lock(pyodide_lock: Path, wheels: Iterable[Path], out: Path) -> dict[st
 def _pages(lessons: Path, content: Path) -> list[str]:
     """Copy the lessons into ``content/{es,en}``, their links to other notebooks pointing at the built pages."""
     written = []
-    for lang in _LANGS:
+    for lang in LANGUAGES:
         (content / lang).mkdir(parents=True)
         for notebook in sorted((lessons / lang).glob("*.ipynb")):
             data = json.loads(notebook.read_text(encoding="utf-8"))
