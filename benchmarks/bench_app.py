@@ -3,8 +3,8 @@
     python benchmarks/bench_app.py [--reps 5]
 
 Two servers side by side: the real ``escoba-tutor`` server (no browser) and plain Voilà on a notebook with one
-button and one label. Debian's Chromium (headless, through Playwright; never Playwright's download, see
-/work/shared/STACK.md) opens the pages. After one discarded warm-up load of each page, every repetition opens
+button and one label. Debian's Chromium (headless, through Playwright; never Playwright's download, which
+needs the internet) opens the pages. After one discarded warm-up load of each page, every repetition opens
 each page once in a fresh browser context (so a fresh kernel); who goes first rotates from one repetition to
 the next, so a slow spell of the machine falls on all of them alike.
 

@@ -2,7 +2,7 @@
 
     python benchmarks/bench_widgets.py [--reps 5] [--clicks 30] [--nodelay] [--control]
 
-One Voilà server per notebook and Debian's Chromium (never Playwright's download, see /work/shared/STACK.md).
+One Voilà server per notebook and Debian's Chromium (never Playwright's download, which needs the internet).
 After one discarded warm-up load per server, each repetition opens every notebook once (who goes first rotates)
 and alternates their clicks:
 

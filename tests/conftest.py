@@ -1,6 +1,6 @@
 """Shared test helpers (imported by the test modules as ``escoba_test_helpers``).
 
-The reference functions here work on card *codes* and the tables of RULES.md only, never on the engine's own
+The reference functions here work on card *codes* and the tables of docs/rules.md only, never on the engine's own
 values or capture search, so the tests that compare against them check the engine from the outside.
 
 At the end: servers in a subprocess (the real ``escoba-tutor serve``, and the base that tests/browser's Voilà
@@ -44,7 +44,7 @@ os.environ.setdefault("ESCOBA_TUTOR_CLASS_DB",
 RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 SUITS = "oceb"
 ALL_CODES = tuple(f"{rank}{suit}" for suit in SUITS for rank in RANKS)
-# RULES.md §1: capture values (figures 8, 9, 10) and setenta values.
+# docs/rules.md §1: capture values (figures 8, 9, 10) and setenta values.
 CAPTURE_VALUE = {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 10: 8, 11: 9, 12: 10}
 SETENTA_VALUE = {7: 21, 6: 18, 1: 16, 5: 15, 4: 14, 3: 13, 2: 12, 10: 10, 11: 10, 12: 10}
 
@@ -71,7 +71,7 @@ def value(code: str) -> int:
 
 
 def brute_captures(card, table, match: bool = False) -> set[frozenset[str]]:
-    """Every legal capture by trying every subset of the table (RULES.md §3; ``match``: Scopa, §7)."""
+    """Every legal capture by trying every subset of the table (docs/rules.md §3; ``match``: Scopa, §7)."""
     card = code_of(card)
     table = sorted(code_of(c) for c in table)
     if match:
@@ -93,7 +93,7 @@ def brute_captures(card, table, match: bool = False) -> set[frozenset[str]]:
 
 
 def reference_score(piles, escobas, suit_count: bool = False) -> list[int]:
-    """Points per side for one deal, by RULES.md §5 (``suit_count``: the Scopa primera of §7)."""
+    """Points per side for one deal, by docs/rules.md §5 (``suit_count``: the Scopa primera of §7)."""
     piles = [[code_of(c) for c in pile] for pile in piles]
     points = list(escobas)
 
@@ -120,7 +120,7 @@ def reference_score(piles, escobas, suit_count: bool = False) -> list[int]:
 
 
 def side_of(players: int, player: int) -> int:
-    """RULES.md §2: with four players 0 and 2 are partners, 1 and 3 too; otherwise each player is a side."""
+    """docs/rules.md §2: with four players 0 and 2 are partners, 1 and 3 too; otherwise each player is a side."""
     return player % 2 if players == 4 else player
 
 

@@ -1,4 +1,4 @@
-"""Cards, values and card text (RULES.md §1)."""
+"""Cards, values and card text (docs/rules.md §1)."""
 
 from __future__ import annotations
 

@@ -2,8 +2,8 @@
 (the same seed, the same exercise, in another process too), each judged with the mistake named (one test per
 named mistake), hostile answers refused with a clear error, and each driven in its widget (no browser).
 
-Reference values are worked out here from RULES.md with the helpers of tests/conftest.py (card codes and the
-capture values of RULES.md §1), not with the engine's own sums.
+Reference values are worked out here from docs/rules.md with the helpers of tests/conftest.py (card codes and the
+capture values of docs/rules.md §1), not with the engine's own sums.
 """
 
 from __future__ import annotations
@@ -216,8 +216,8 @@ def test_thirty_is_two_escobas():
     assert {a.item: a.mistake for a in drill.check(1, drill.dealer_side)}["escobas"] == "one_not_two"
 
 
-# A game of four in two teams (RULES.md §2: players 0 and 2 against 1 and 3; the escoba de mano is the dealer side's
-# capture, so the dealer's team scores it).
+# A game of four in two teams (docs/rules.md §2: players 0 and 2 against 1 and 3; the escoba de mano is the dealer
+# side's capture, so the dealer's team scores it).
 def test_some_escoba_de_mano_deals_are_from_a_game_of_four():
     drills = [escoba_de_mano_drill(s) for s in range(120)]
     four = [d for d in drills if d.players == 4]
@@ -369,7 +369,7 @@ def test_escobas_hostile_answers_are_refused(given):
 def test_the_end_of_a_game_follows_the_tie_rule(seed):
     drill = game_end_drill(seed)
     a, b = drill.totals
-    # RULES.md §6: add first; the highest total past the target wins; a shared highest total plays on
+    # docs/rules.md §6: add first; the highest total past the target wins; a shared highest total plays on
     expected = None if max(a, b) < 21 or a == b else (0 if a > b else 1)
     assert drill.winner == expected and drill.check(expected if expected is not None else "another_deal").ok
 
@@ -560,7 +560,7 @@ def test_every_new_kind_switches_reuses_and_shows_its_answer(kind):
 @given(seeds)
 def test_a_leftover_checks_out_exactly_when_it_is_the_deals(seed):
     drill = leftover_drill(seed)
-    # RULES.md §4: every capture takes a multiple of 15 and the deck sums to 220, so the real leftover is 10 mod 15
+    # docs/rules.md §4: every capture takes a multiple of 15 and the deck sums to 220, so the real leftover is 10 mod 15
     assert sum(value(c.code) for c in drill.record.leftover) % 15 == 10
     assert drill.checks_out == (drill.table == tuple(sorted(drill.record.leftover)))
     assert drill.check(drill.taker if drill.taker is not None else NOBODY, drill.total, drill.checks_out)[0].ok

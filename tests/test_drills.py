@@ -1,7 +1,7 @@
 """Seeded drills: the generators (engine side) and the Drill widget driven in the kernel (no browser).
 
-The reference answers come from tests/conftest.py (every subset of the table; RULES.md §5 scoring written out
-independently) or are worked out by hand from RULES.md.
+The reference answers come from tests/conftest.py (every subset of the table; docs/rules.md §5 scoring written out
+independently) or are worked out by hand from docs/rules.md.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def test_setenta_drills_are_teachable_and_their_answer_is_right():
         for pile, answer in zip(drill.piles, drill.answers):
             assert 5 <= len(pile) <= 9
             best = {}
-            for card in codes(pile):  # RULES.md §5, step by step, from the codes alone
+            for card in codes(pile):  # docs/rules.md §5, step by step, from the codes alone
                 best[suit(card)] = max(best.get(suit(card), 0), SETENTA_VALUE[rank(card)])
             assert answer.total == (sum(best.values()) if len(best) == 4 else None)
             invalid += answer.total is None

@@ -1,5 +1,5 @@
 """Property tests: random seeded games of both profiles and every player count, played through the public API
-and checked against the test suite's own reading of RULES.md (see conftest.py)."""
+and checked against the test suite's own reading of docs/rules.md (see conftest.py)."""
 
 from __future__ import annotations
 
@@ -136,7 +136,7 @@ def check_views(game):
 
 
 def replay_deal(game, record):
-    """Check one finished deal by replaying it from the open record with RULES.md (§2-§5) alone."""
+    """Check one finished deal by replaying it from the open record with docs/rules.md (§2-§5) alone."""
     players, match = game.players, is_match(game)
     sides = 2 if players == 4 else players
     table = [c.code for c in record.table]
@@ -208,7 +208,7 @@ def check_finished_deals(game):
 @given(new_games())
 def test_every_step_of_a_whole_game(setup):
     """40 cards accounted for, exactly the legal moves, private views, at every step; then every finished deal
-    replays by the rules, scores as the independent scorer says, and the game ends as RULES.md §6 says."""
+    replays by the rules, scores as the independent scorer says, and the game ends as docs/rules.md §6 says."""
     game, rng = setup
     while True:
         check_cards_accounted(game)

@@ -1,6 +1,6 @@
 """ScoreSheet driven in the kernel (no browser): the table a learner reads, parsed back from its HTML.
 
-The expected points are worked out by hand from RULES.md §5 and §7.
+The expected points are worked out by hand from docs/rules.md §5 and §7.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def body(sheet: ScoreSheet) -> dict[str, list[str]]:
     return {row[0]: row[1:] for row in table(sheet).body}
 
 
-# RULES.md §5: "With 22 cards, 6 oros, the 7o, the best setenta and 2 escobas a side scores 1 + 1 + 1 + 1 + 2 = 6."
+# docs/rules.md §5, first example: 22 cards, 6 oros, the 7o, the best setenta and 2 escobas score 1+1+1+1+2 = 6.
 SIX_POINTS = ["1o 2o 3o 5o 6o 7o 7c 7e 7b 1c 2c 3c 4c 5c 6c 1e 2e 3e 4e 5e 6e 10e",
               "4o 10o 11o 12o 10c 11c 12c 11e 12e 1b 2b 3b 4b 5b 6b 10b 11b 12b"]
 

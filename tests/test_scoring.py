@@ -66,8 +66,8 @@ def test_reference_deals_agree_with_the_test_suites_own_scorer(case):
     assert reference_score(piles, case["escobas"], suit_count=case["rules"] == "scopa") == case["points"]
 
 
-def test_seed_004_example_is_worth_six_points():
-    case = next(c for c in DATA["deals"] if c["name"].startswith("seed 004"))
+def test_the_rule_books_example_is_worth_six_points():
+    case = next(c for c in DATA["deals"] if c["name"].startswith("docs/rules.md §5, first example"))
     pile = parse_cards(case["piles"][0])
     assert len(pile) == 22 and sum(c.suit is Suit.OROS for c in pile) == 6 and "7o" in {c.code for c in pile}
     assert score_deal(case["piles"], [2, 0]).points == (6, 0)

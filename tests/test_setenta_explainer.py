@@ -1,6 +1,6 @@
 """SetentaExplainer driven in the kernel, as a lesson cell or a student would drive it (no browser).
 
-Every expected number here is worked out by hand from RULES.md §1 and §5 (7 = 21, 6 = 18, as = 16, 5 = 15,
+Every expected number here is worked out by hand from docs/rules.md §1 and §5 (7 = 21, 6 = 18, as = 16, 5 = 15,
 4 = 14, 3 = 13, 2 = 12, figures 10; a missing suit makes the setenta invalid; a tie gives nobody the point).
 """
 

@@ -1,4 +1,4 @@
-"""One reference case per row of RULES.md section 7, each with a result that differs from the default rules,
+"""One reference case per row of docs/rules.md §7, each with a result that differs from the default rules,
 plus the refusals of combinations that cannot be played."""
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ TRACE_KEYS = ("game", "deal", "rules", "players", "sides", "dealer", "table", "d
               "plays", "leftover", "leftover_to", "piles", "escobas", "points", "totals")
 PLAY_KEYS = ("player", "hand", "card", "captured", "escoba")
 
-# RULES.md §2: players are numbered in turn order; with four, 0 and 2 are partners against 1 and 3.
+# docs/rules.md §2: players are numbered in turn order; with four, 0 and 2 are partners against 1 and 3.
 _SIDES = {players: [list(side) for side in sides] for players, sides in SIDES.items()}  # as JSON has them
 _CARDS_PER_DEAL = 40
 _TABLE_CARDS = 4
@@ -363,8 +363,8 @@ def _show(cards: Iterable[Card]) -> str:
 
 
 def _dealer_takes(table: tuple[Card, ...], rules: Rules) -> tuple[frozenset[Card], int]:
-    """The cards the dealer takes from the table dealt (in the order dealt) and the escobas scored (RULES.md
-    §2, and the "escoba de mano by pairs" variant of §7)."""
+    """The cards the dealer takes from the table dealt (in the order dealt) and the escobas scored
+    (docs/rules.md §2, and the "escoba de mano by pairs" variant of §7)."""
     owed = rules.escobas_for_initial_table(sum(card.value for card in table))
     if owed:
         return frozenset(table), owed
@@ -394,7 +394,7 @@ def _check_deal(deal: _Deal, report: Callable[..., None]) -> tuple[int, ...]:
     last_play_escoba, chile = rules.last_play_escoba, rules.chile
     last_capture: int | None = None
 
-    # Escoba de mano (RULES.md §2): decided by the rules from the table alone.
+    # Escoba de mano (docs/rules.md §2): decided by the rules from the table alone.
     dealer_side = side_of[deal.dealer]
     taken: AbstractSet[Card]
     taken, owed = _dealer_takes(deal.table, rules)
@@ -527,7 +527,7 @@ class _GameState:
 
 
 def _winner(totals: tuple[int, ...], target: int) -> int | None:
-    """RULES.md §6: the side with the single highest total once someone reached the target."""
+    """docs/rules.md §6: the side with the single highest total once someone reached the target."""
     best = max(totals)
     leaders = [side for side, total in enumerate(totals) if total == best]
     return leaders[0] if best >= target and len(leaders) == 1 else None
@@ -560,7 +560,7 @@ def _lines(source: str | os.PathLike[str] | Iterable[str | bytes | dict[str, Any
 def check_trace(source: str | os.PathLike[str] | Iterable[str | bytes | dict[str, Any]]) -> list[Problem]:
     """Every problem in a trace (a path, or its lines as text or parsed objects); an empty list if it is valid.
 
-    Each game is re-played from its trace alone: turn order from the dealer (RULES.md §2), no card dealt
+    Each game is re-played from its trace alone: turn order from the dealer (docs/rules.md §2), no card dealt
     twice and all 40 used, every capture legal on the rebuilt table and must-capture respected, escoba
     flags, escoba de mano, leftover and who takes it, piles, escobas, points (:func:`score_deal` of the
     piles, with the facts the variants score: escobas en mano, renuncios, unscored last sweeps), running

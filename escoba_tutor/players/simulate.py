@@ -40,7 +40,7 @@ from .bots import LEVELS, Bot, make_bot
 __all__ = ["simulate", "SimulationResult", "derive_seed", "game_seed", "bot_seed", "seat_bots", "parse_bot_names",
            "wilson_interval"]
 
-# RULES.md §2: with four players, 0 and 2 are partners against 1 and 3.
+# docs/rules.md §2: with four players, 0 and 2 are partners against 1 and 3.
 
 BotSpec = str | Callable[..., Bot]
 

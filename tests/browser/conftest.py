@@ -1,6 +1,6 @@
 """Browser tests: real headless Chromium (Debian's /usr/bin/chromium) against a real Voilà server.
 
-Playwright's own browser download is never used (it needs the internet); see /work/shared/STACK.md.
+Playwright's own browser download is never used (it needs the internet); Debian's Chromium is launched instead.
 """
 
 from __future__ import annotations

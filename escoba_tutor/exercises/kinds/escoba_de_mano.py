@@ -32,8 +32,8 @@ class EscobaDeManoDrill:
     """The four cards dealt face up at the start of a deal, and who dealt (``dealer``: a player). Is there an
     escoba de mano, how many escobas (``escobas``), and for whom (``side``: the dealer's side, None when none)?
 
-    ``players`` is 2 (each player a side) or 4 (two pairs: players 0 and 2 against 1 and 3, RULES.md §2). In a
-    pairs game the escoba de mano is the dealer side's (RULES.md §2): the dealer takes the cards for the pair,
+    ``players`` is 2 (each player a side) or 4 (two pairs: players 0 and 2 against 1 and 3, docs/rules.md §2). In a
+    pairs game the escoba de mano is the dealer side's (docs/rules.md §2): the dealer takes the cards for the pair,
     and the escobas are the pair's.
 
     Mistakes for the count: ``not_an_escoba`` (the table does not add up to an escoba de mano total),

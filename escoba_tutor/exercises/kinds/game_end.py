@@ -23,7 +23,7 @@ from ..kind import DrillKind, Outcome, WorksheetPart
 @dataclass(frozen=True)
 class GameEndDrill:
     """The totals of a 2-side game before its last deal (``before``) and that deal's points (``points``):
-    who has won, or is another deal played (``winner`` None)? RULES.md §6: add every deal, then look at the
+    who has won, or is another deal played (``winner`` None)? docs/rules.md §6: add every deal, then look at the
     target; of the sides that reached it the highest total wins; a shared highest total plays on.
 
     Mistakes: ``tie_plays_on`` (a winner named, but the highest total is shared at or past the target),

@@ -1,5 +1,5 @@
 """Who wins the game? Two sides' points before the last deal and in it: add, then look at the target; the
-highest total past it wins, and a shared highest total plays another deal (RULES.md §6)."""
+highest total past it wins, and a shared highest total plays another deal (docs/rules.md §6)."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from .base import DrillModel, KindView, choice_box, fill_row, set_options
 
 __all__ = ["PointsView", "sides_of"]
 
-# Items whose tie the "both score" variant gives to every tied side (RULES.md §7).
+# Items whose tie the "both score" variant gives to every tied side (docs/rules.md §7).
 _TIE_ITEMS = ("cards", "oros", "sevens")
 
 
