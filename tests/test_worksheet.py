@@ -104,6 +104,39 @@ def test_the_page_is_self_contained():
         assert outside not in page
 
 
+class MarkedTranslator(Translator):
+    """Every word it says ends in markup-like text, which the page must show as text."""
+
+    def __call__(self, message: str, /, **params: object) -> str:
+        return super().__call__(message, **params) + MARK
+
+
+MARK = "<u>&"
+
+
+def test_every_word_and_value_is_escaped(monkeypatch):
+    plain = worksheet_html(7, "en", count=3)
+    monkeypatch.setattr("escoba_tutor.exercises.worksheet.Translator", MarkedTranslator)
+    marked = worksheet_html(7, "en", count=3)
+    assert "<u>" not in marked
+    escaped = "&lt;u&gt;&amp;"
+    # every word of the page (headings, side names, card names, the shared pieces' words) carries the mark,
+    # escaped, and the page is the same page once the marks are taken out
+    assert marked.count(escaped) > 1000 and f"<title>Escoba: worksheet no. 7{escaped}</title>" in marked
+    assert f"Side 1{escaped}" in marked and f"Cards in the pile{escaped}</th>" in marked
+    assert marked.replace(escaped, "") == plain
+
+
+def test_the_exercises_load_jinja_only_to_print_a_worksheet():
+    # The browser's kernel (the static site) imports every kind for its drills and carries no Jinja.
+    script = ("import sys; import escoba_tutor.exercises.registry, escoba_tutor.exercises.paper; "
+              "before = 'jinja2' in sys.modules; "
+              "from escoba_tutor.exercises.worksheet import worksheet_html; worksheet_html(1, 'es', count=1); "
+              "print(before, 'jinja2' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "True"], done.stdout + done.stderr
+
+
 def test_other_rules():
     page = worksheet_html(4, "en", count=1, rules="scopa")
     assert "Rules: scopa" in page and "its own value" in page
