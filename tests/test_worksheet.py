@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from jinja2 import UndefinedError
 
 from escoba_tutor.cli import main
 from escoba_tutor.engine.errors import EscobaError
@@ -18,6 +19,7 @@ from escoba_tutor.exercises import (
     game_end_drill,
     kind_names,
     leftover_drill,
+    paper,
     points_drill,
     setenta_drill,
     strategy_drill,
@@ -125,6 +127,22 @@ def test_every_word_and_value_is_escaped(monkeypatch):
     assert marked.count(escaped) > 1000 and f"<title>Escoba: worksheet no. 7{escaped}</title>" in marked
     assert f"Side 1{escaped}" in marked and f"Cards in the pile{escaped}</th>" in marked
     assert marked.replace(escaped, "") == plain
+
+
+def test_a_part_places_its_words_escaped_and_misses_none():
+    drill = capture_drill(1)
+    part = paper.part("""
+        {% macro task(drill, label) %}
+          <li>{{ paper.number(drill) }}
+          <p>{{ label }} {{ paper.card(drill.card) }}</p></li>
+        {% endmacro %}""", EN)
+    card = f'<span class="card">{EN.card_name(drill.card)} <small>{drill.card.code}</small></span>'
+    # the line breaks and indentation are the template's, not the page's
+    assert part.task(drill, label="a <b> & c") == f"<li><b>Exercise no. 1.</b><p>a &lt;b&gt; &amp; c {card}</p></li>"
+    with pytest.raises(UndefinedError):  # a word not given is an error, not a gap on the paper
+        part.task(drill)
+    with pytest.raises(TypeError, match="other"):  # nor is a word the template does not place
+        part.task(drill, label="a", other="b")
 
 
 def test_the_exercises_load_jinja_only_to_print_a_worksheet():

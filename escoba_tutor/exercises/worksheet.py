@@ -5,8 +5,9 @@ from elsewhere): ``count`` exercises of each kind of drill (find every capture, 
 each point, the leftover, the escoba de mano, which card to play, the escobas line, who wins the game) from the
 same generators as the ``Drill`` widget (:mod:`escoba_tutor.exercises`), so exercise N on paper is exercise N in
 the course, where a learner can check it. Then, after a page break when printed, the answer key, worked out by
-the engine. Each kind writes its own part (its :class:`escoba_tutor.exercises.WorksheetPart`); this page puts
-them together.
+the engine. Each kind writes its own part (its :class:`escoba_tutor.exercises.WorksheetPart`: its words, and
+its markup as Jinja macros); this page puts them together (``templates/worksheet.html.j2``, rendered by
+:mod:`escoba_tutor.exercises.paper`, every value escaped).
 
 A page, not a widget: this module imports no widget library (the command starts fast, and prints without a
 kernel). Its words are in the exercises' message catalog (``text/locale/<lang>/LC_MESSAGES/exercises.po``).
