@@ -164,7 +164,7 @@ def test_the_wheel_carries_the_package_and_every_lesson(dists):
                 for line in metadata.splitlines() if line.startswith("Requires-Dist:") and "extra ==" not in line}
     # What the package imports at run time (besides the standard library), each declared.
     assert {"voila", "ipywidgets", "anywidget", "ipykernel", "traitlets", "tornado", "jupyter-server",
-            "tqdm"} <= required
+            "tqdm", "jinja2", "sqlalchemy", "platformdirs"} <= required
     assert "babel" not in required  # the compiled catalogs are read with gettext; Babel only keeps them
 
 

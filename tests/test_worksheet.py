@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from jinja2 import UndefinedError
 
 from escoba_tutor.cli import main
 from escoba_tutor.engine.errors import EscobaError
@@ -18,6 +19,7 @@ from escoba_tutor.exercises import (
     game_end_drill,
     kind_names,
     leftover_drill,
+    paper,
     points_drill,
     setenta_drill,
     strategy_drill,
@@ -102,6 +104,55 @@ def test_the_page_is_self_contained():
     assert '<meta charset="utf-8">' in page
     for outside in ("http://", "https://", "<script", "<link", "src=", "url("):
         assert outside not in page
+
+
+class MarkedTranslator(Translator):
+    """Every word it says ends in markup-like text, which the page must show as text."""
+
+    def __call__(self, message: str, /, **params: object) -> str:
+        return super().__call__(message, **params) + MARK
+
+
+MARK = "<u>&"
+
+
+def test_every_word_and_value_is_escaped(monkeypatch):
+    plain = worksheet_html(7, "en", count=3)
+    monkeypatch.setattr("escoba_tutor.exercises.worksheet.Translator", MarkedTranslator)
+    marked = worksheet_html(7, "en", count=3)
+    assert "<u>" not in marked
+    escaped = "&lt;u&gt;&amp;"
+    # every word of the page (headings, side names, card names, the shared pieces' words) carries the mark,
+    # escaped, and the page is the same page once the marks are taken out
+    assert marked.count(escaped) > 1000 and f"<title>Escoba: worksheet no. 7{escaped}</title>" in marked
+    assert f"Side 1{escaped}" in marked and f"Cards in the pile{escaped}</th>" in marked
+    assert marked.replace(escaped, "") == plain
+
+
+def test_a_part_places_its_words_escaped_and_misses_none():
+    drill = capture_drill(1)
+    part = paper.part("""
+        {% macro task(drill, label) %}
+          <li>{{ paper.number(drill) }}
+          <p>{{ label }} {{ paper.card(drill.card) }}</p></li>
+        {% endmacro %}""", EN)
+    card = f'<span class="card">{EN.card_name(drill.card)} <small>{drill.card.code}</small></span>'
+    # the line breaks and indentation are the template's, not the page's
+    assert part.task(drill, label="a <b> & c") == f"<li><b>Exercise no. 1.</b><p>a &lt;b&gt; &amp; c {card}</p></li>"
+    with pytest.raises(UndefinedError):  # a word not given is an error, not a gap on the paper
+        part.task(drill)
+    with pytest.raises(TypeError, match="other"):  # nor is a word the template does not place
+        part.task(drill, label="a", other="b")
+
+
+def test_the_exercises_load_jinja_only_to_print_a_worksheet():
+    # The browser's kernel (the static site) imports every kind for its drills and carries no Jinja.
+    script = ("import sys; import escoba_tutor.exercises.registry, escoba_tutor.exercises.paper; "
+              "before = 'jinja2' in sys.modules; "
+              "from escoba_tutor.exercises.worksheet import worksheet_html; worksheet_html(1, 'es', count=1); "
+              "print(before, 'jinja2' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "True"], done.stdout + done.stderr
 
 
 def test_other_rules():

@@ -26,16 +26,31 @@ def _always(rules: Rules) -> bool:
     return True
 
 
+def _no_words(_: Translator, drill: Any) -> Mapping[str, object]:
+    return {}
+
+
 @dataclass(frozen=True)
 class WorksheetPart:
-    """A kind's part of the printed worksheet (:mod:`escoba_tutor.exercises.worksheet`): its ``heading``, what
-    to do (``intro``, in words under the rules of the sheet), one exercise (``task``) and its worked answer
-    (``answer``), each an HTML list item."""
+    """A kind's part of the printed worksheet (:mod:`escoba_tutor.exercises.worksheet`).
+
+    - ``heading``: its heading (an ``N_`` message id);
+    - ``intro``: what to do, in words under the rules of the sheet: ``intro(_, rules)``;
+    - ``template``: its markup, a Jinja template (autoescape on) with two macros, ``task(drill, ...)`` (one
+      exercise) and ``answer(drill, ...)`` (its worked answer), each an HTML list item (``<li>``). They place
+      the drill's values and the words they are given, and build with the shared pieces (``paper.card(card)``,
+      ``paper.cards``, ``paper.by_suit``, ``paper.boxes``, ``paper.blank``, ``paper.number(drill)``,
+      ``paper.key_number(drill)``: :data:`escoba_tutor.exercises.paper.PIECES`). A line break in it, with the
+      indentation after it, is for the reader only: the page has none;
+    - ``task`` and ``answer``: ``(_, drill)`` to the words each macro takes besides the drill, by name, said
+      with ``_`` in Python (the catalogs' extractor reads Python, not templates); none by default.
+    """
 
     heading: str
     intro: Callable[[Translator, Rules], str]
-    task: Callable[[Translator, Any], str]
-    answer: Callable[[Translator, Any], str]
+    template: str
+    task: Callable[[Translator, Any], Mapping[str, object]] = field(default=_no_words)
+    answer: Callable[[Translator, Any], Mapping[str, object]] = field(default=_no_words)
 
 
 @dataclass(frozen=True)

@@ -1,21 +1,30 @@
 """The printed worksheet's building blocks, shared by the kinds' parts (each kind writes its own exercise and
 answer with them: see :class:`escoba_tutor.exercises.kind.WorksheetPart`).
 
-A page, not a widget: HTML for paper, with the words of the exercises' catalog.
+A page, not a widget: HTML for paper, with the words of the exercises' catalog. The words are said in Python
+(the catalogs' extractor reads Python's ``_()`` and ``N_()`` calls, not templates); the markup is Jinja with
+autoescape on, so every word and value is escaped where a template places it. One environment renders it all:
+the page (``templates/worksheet.html.j2``), the shared pieces (:data:`PIECES`) and each kind's part.
+
+The pieces and the kinds' parts are macros, written one tag a line for the reader: in them a line break and the
+indentation after it are left out of the page (write a space where the page has one).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from html import escape
-from typing import Any
+import re
+from collections.abc import Iterable, Mapping
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from ..engine.cards import SUITS, Card
 from ..text.phrases import and_list
 from ..text.translator import Translator
 
-__all__ = ["word", "side_names", "join", "card_html", "names_of", "cards_html", "rank", "by_suit", "the",
-           "the_cards", "boxes", "blank", "number", "key_number"]
+if TYPE_CHECKING:
+    from jinja2 import Environment, Template
+
+__all__ = ["word", "side_names", "join", "names_of", "rank", "the", "the_cards", "PIECES", "part", "page"]
 
 
 def word(_: Translator, message: str, **params: object) -> str:
@@ -34,41 +43,13 @@ def join(_: Translator, words: list[str]) -> str:
     return _("{first} and {last}", first=first, last=last)
 
 
-def card_html(_: Translator, card: Card) -> str:
-    return f'<span class="card">{escape(_.card_name(card))} <small>{escape(card.code)}</small></span>'
-
-
 def names_of(_: Translator, cards: Iterable[Card]) -> str:
     """Cards by name, as a list in the language: «siete de oros, as de copas y rey de bastos» (no codes)."""
     return and_list(_, [_.card_name(c) for c in cards])
 
 
-def cards_html(_: Translator, cards: Iterable[Card]) -> str:
-    return " ".join(card_html(_, c) for c in cards) or escape(_("nothing"))
-
-
 def rank(_: Translator, card: Card) -> str:
     return _.rank_name(card.rank) if card.is_figure else str(card.rank)
-
-
-def by_suit(_: Translator, piles: Sequence[Sequence[Card]], names: list[str],
-            escobas: Sequence[int] | None = None) -> str:
-    """The piles as a table: one row per suit (the ranks held), then the number of cards (and escobas)."""
-    head = "".join(f'<th scope="col">{escape(n)}</th>' for n in names)
-    rows = [f'<tr><th scope="col"></th>{head}</tr>']
-    for suit in SUITS:
-        cells = []
-        for pile in piles:
-            ranks = [rank(_, c) for c in pile if c.suit is suit]
-            cells.append(f"<td>{escape(', '.join(ranks)) if ranks else '—'}</td>")
-        rows.append(f'<tr><th scope="row">{escape(_.suit_name(suit))}</th>{"".join(cells)}</tr>')
-    # Text first, then markup: a _() call inside an f-string is not seen by the catalog extractor.
-    counts, cards_label = "".join(f"<td>{len(p)}</td>" for p in piles), _("Cards in the pile")
-    rows.append(f'<tr><th scope="row">{escape(cards_label)}</th>{counts}</tr>')
-    if escobas is not None:
-        marks, escobas_label = "".join(f"<td>{n}</td>" for n in escobas), _("Escobas made")
-        rows.append(f'<tr><th scope="row">{escape(escobas_label)}</th>{marks}</tr>')
-    return f"<table>{''.join(rows)}</table>"
 
 
 def the(_: Translator, card: Card) -> str:
@@ -83,23 +64,103 @@ def the_cards(_: Translator, cards: Iterable[Card]) -> str:
     return join(_, [the(_, c) for c in cards])
 
 
-def boxes(_: Translator, rows: list[str], columns: list[str]) -> str:
-    """A table to tick: one row per question, one box per choice."""
-    head = "".join(f'<th scope="col">{escape(c)}</th>' for c in columns)
-    body = "".join(f'<tr><th scope="row">{escape(r)}</th>' + "<td class='box'>☐</td>" * len(columns) + "</tr>"
-                   for r in rows)
-    return f"<table><tr><th scope='col'></th>{head}</tr>{body}</table>"
+# ------------------------------------------------------------------------------------------ the shared pieces
+#: The pieces every kind's part may use, as ``paper.<piece>(...)``: a card (its name and code), a row of cards
+#: ("nothing" when there is none), the piles as a table by suit (the ranks held, the number of cards and, given
+#: ``escobas``, the escobas made), a table of boxes to tick (a row per question, a box per choice), a blank line
+#: to write on after its label, and an exercise's number (``number``) or its number in the answer key.
+PIECES = """
+{% macro card(card) %}
+  <span class="card">{{ said.card_name(card) }} <small>{{ card.code }}</small></span>
+{% endmacro %}
+
+{% macro cards(shown) %}
+  {% for one in shown %}{{ " " if not loop.first else "" }}{{ card(one) }}{% else %}{{ said.nothing }}{% endfor %}
+{% endmacro %}
+
+{% macro by_suit(piles, names, escobas=none) %}
+  <table><tr><th scope="col"></th>
+    {% for name in names %}<th scope="col">{{ name }}</th>{% endfor %}
+  </tr>
+  {% for suit in suits %}
+    <tr><th scope="row">{{ said.suit_name(suit) }}</th>
+      {% for pile in piles %}
+        <td>
+          {% for held in pile if held.suit is sameas suit %}
+            {{ ", " if not loop.first else "" }}{{ said.rank(held) }}
+          {% else %}—{% endfor %}
+        </td>
+      {% endfor %}
+    </tr>
+  {% endfor %}
+  <tr><th scope="row">{{ said.cards_in_pile }}</th>{% for pile in piles %}<td>{{ pile|length }}</td>{% endfor %}</tr>
+  {% if escobas is not none %}
+    <tr><th scope="row">{{ said.escobas_made }}</th>{% for made in escobas %}<td>{{ made }}</td>{% endfor %}</tr>
+  {% endif %}
+  </table>
+{% endmacro %}
+
+{% macro boxes(rows, columns) %}
+  <table><tr><th scope='col'></th>{% for column in columns %}<th scope="col">{{ column }}</th>{% endfor %}</tr>
+  {% for row in rows %}
+    <tr><th scope="row">{{ row }}</th>{% for column in columns %}<td class='box'>☐</td>{% endfor %}</tr>
+  {% endfor %}
+  </table>
+{% endmacro %}
+
+{% macro blank(label) %}<p>{{ label }} <span class='fill'></span></p>{% endmacro %}
+
+{% macro number(drill) %}<b>{{ said.number(drill) }}</b>{% endmacro %}
+
+{% macro key_number(drill) %}<b>{{ said.key_number(drill) }}</b>{% endmacro %}
+"""
 
 
-def blank(label: str) -> str:
-    return f"<p>{escape(label)} <span class='fill'></span></p>"
+class _Said:
+    """What the shared pieces say, in one language (said here, in Python, where the extractor finds it)."""
+
+    def __init__(self, _: Translator) -> None:
+        self._ = _
+        self.card_name, self.suit_name = _.card_name, _.suit_name
+        self.nothing, self.cards_in_pile, self.escobas_made = _("nothing"), _("Cards in the pile"), _("Escobas made")
+
+    def rank(self, card: Card) -> str:
+        return rank(self._, card)
+
+    def number(self, drill: Any) -> str:
+        return self._("Exercise no. {seed}.", seed=drill.seed)
+
+    def key_number(self, drill: Any) -> str:
+        return self._("Exercise no. {seed}:", seed=drill.seed)
 
 
-def number(_: Translator, drill: Any) -> str:
-    said = _("Exercise no. {seed}.", seed=drill.seed)
-    return f"<b>{escape(said)}</b>"
+# ----------------------------------------------------------------------------------------------- the rendering
+@cache
+def _environment() -> Environment:
+    # Jinja is imported on the first page, not with this module: the kinds import this module for its words, in
+    # the browser's kernel too (the static site), which prints no worksheet and carries no Jinja.
+    from jinja2 import Environment, PackageLoader, StrictUndefined
+
+    environment = Environment(loader=PackageLoader("escoba_tutor.exercises", "templates"), autoescape=True,
+                              undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                              keep_trailing_newline=True)
+    environment.globals["suits"] = SUITS
+    return environment
 
 
-def key_number(_: Translator, drill: Any) -> str:
-    said = _("Exercise no. {seed}:", seed=drill.seed)
-    return f"<b>{escape(said)}</b>"
+@cache
+def _macros(source: str) -> Template:
+    """Macros written one tag a line: their line breaks, and the indentation after each, are not the page's."""
+    return _environment().from_string(re.sub(r"\n\s*", "", source))
+
+
+def part(template: str, _: Translator) -> Any:
+    """A kind's part (the macros of its ``template``) ready to render in ``_``'s language: ``.task(drill,
+    **words)`` and ``.answer(drill, **words)`` give markup. The shared pieces are there as ``paper``."""
+    pieces = _macros(PIECES).make_module({"said": _Said(_)})
+    return _macros(template).make_module({"paper": pieces})
+
+
+def page(name: str, values: Mapping[str, object]) -> str:
+    """The page template ``name`` (in ``templates/``) with ``values``."""
+    return _environment().get_template(name).render(values)

@@ -72,7 +72,10 @@ PRELOADED = ("micropip", "piplite", "ssl", "sqlite3", "ipykernel", "comm", "pyod
 #: escoba-tutor's requirements that only the server needs: the browser has its own kernel and no Voilà.
 SERVER_ONLY = frozenset({"voila", "ipykernel", "jupyter-server", "tornado",
                          # the class records: the site has no class board (each student's browser is their own)
-                         "sqlalchemy", "platformdirs"})
+                         "sqlalchemy", "platformdirs",
+                         # the printed worksheet's and the class board's templates: the browser prints no
+                         # worksheet (the exercises import Jinja only to print one)
+                         "jinja2"})
 
 #: Requirements of third-party wheels that are not installed in the browser: the notebook-side extensions of
 #: ipywidgets (the site carries their JavaScript instead) and the widget frontends' Python packages.

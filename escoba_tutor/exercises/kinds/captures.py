@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from html import escape
 from typing import Any
 
 from ...engine.captures import CaptureCheck, check_capture, legal_captures
@@ -129,18 +128,33 @@ def _sum(_: Translator, card: Card, taken: Sequence[Card], rules: Rules) -> str:
     return " + ".join(term(c) for c in shown) + f" = {sum(c.value for c in shown)}"
 
 
-def _capture_task(_: Translator, drill: CaptureDrill) -> str:
-    you_play, table = _("You play:"), _("On the table:")
-    return (f"<li><p>{paper.number(_, drill)} {escape(you_play)} {paper.card_html(_, drill.card)}</p>"
-            f"<p>{escape(table)} {paper.cards_html(_, drill.table)}</p>"
-            "<div class='line'></div><div class='line'></div></li>")
+_SHEET = """
+{% macro task(drill, you_play, on_table) %}
+  <li><p>{{ paper.number(drill) }} {{ you_play }} {{ paper.card(drill.card) }}</p>
+  <p>{{ on_table }} {{ paper.cards(drill.table) }}</p>
+  <div class='line'></div><div class='line'></div></li>
+{% endmacro %}
+
+{% macro answer(drill, found, captures) %}
+  <li>{{ paper.key_number(drill) }} {{ found }}
+  {% if captures %}
+    <ul>{% for capture in captures %}<li>{{ capture }}</li>{% endfor %}</ul>
+  {% endif %}
+  </li>
+{% endmacro %}
+"""
 
 
-def _capture_answer(_: Translator, drill: CaptureDrill) -> str:
+def _capture_task(_: Translator, drill: CaptureDrill) -> dict[str, object]:
+    return {"you_play": _("You play:"), "on_table": _("On the table:")}
+
+
+def _capture_answer(_: Translator, drill: CaptureDrill) -> dict[str, object]:
+    """Each capture with its sum, after the number of captures (or the card taking nothing)."""
     if not drill.answer:
-        said = _("{card} takes nothing: it stays on the table.", card=paper.the(_, drill.card))
-        return f"<li>{paper.key_number(_, drill)} {escape(said)}</li>"
-    lines = []
+        return {"found": _("{card} takes nothing: it stays on the table.", card=paper.the(_, drill.card)),
+                "captures": []}
+    captures = []
     for capture in drill.answer:
         taken = tuple(sorted(capture))
         said = _("{card} takes {taken}", card=paper.the(_, drill.card),
@@ -148,9 +162,8 @@ def _capture_answer(_: Translator, drill: CaptureDrill) -> str:
         text = f"{said[:1].upper() + said[1:]}: {_sum(_, drill.card, taken, drill.rules)}"
         if len(taken) == len(drill.table):
             text += " — " + _("escoba!")
-        lines.append(f"<li>{escape(text)}</li>")
-    found = _.plural("{n} capture:", "{n} captures:", len(drill.answer))
-    return f"<li>{paper.key_number(_, drill)} {escape(found)}<ul>{''.join(lines)}</ul></li>"
+        captures.append(text)
+    return {"found": _.plural("{n} capture:", "{n} captures:", len(drill.answer)), "captures": captures}
 
 
 def _outcome(result: Any) -> Outcome:
@@ -187,6 +200,6 @@ KIND = DrillKind(
         "table_alone_15": N_("Taking table cards that make 15 on their own, leaving out the card played"),
     },
     outcome=_outcome,
-    worksheet=WorksheetPart(N_("Find every capture"), _intro, _capture_task, _capture_answer),
+    worksheet=WorksheetPart(N_("Find every capture"), _intro, _SHEET, _capture_task, _capture_answer),
     view="escoba_tutor.widgets.drills.captures:CapturesView",
 )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from html import escape
 from typing import Any
 
 from ...engine.cards import DECK, Card, format_cards
@@ -170,7 +169,17 @@ def _mano_sides(_: Translator, drill: EscobaDeManoDrill) -> list[str]:
     return [_("Team {n}", n=n) for n in (1, 2)] if drill.players == 4 else paper.side_names(_, 2)
 
 
-def _escoba_de_mano_task(_: Translator, drill: EscobaDeManoDrill) -> str:
+_SHEET = """
+{% macro task(drill, dealt, how_many, who, choices) %}
+  <li><p>{{ paper.number(drill) }} {{ dealt }} {{ paper.cards(drill.table) }}</p>
+  {{ paper.blank(how_many) }}{{ paper.boxes([who], choices) }}</li>
+{% endmacro %}
+
+{% macro answer(drill, said) %}<li>{{ paper.key_number(drill) }} {{ said }}</li>{% endmacro %}
+"""
+
+
+def _escoba_de_mano_task(_: Translator, drill: EscobaDeManoDrill) -> dict[str, object]:
     names = _mano_sides(_, drill)
     if drill.players == 4:
         teams = _("A game of four, in teams of two: {first} (players 1 and 3) against {second} (players 2 and 4).",
@@ -178,12 +187,11 @@ def _escoba_de_mano_task(_: Translator, drill: EscobaDeManoDrill) -> str:
         dealt = teams + " " + _("Player {player} deals. The four cards face up on the table:", player=drill.dealer + 1)
     else:
         dealt = _("{dealer} deals. The four cards face up on the table:", dealer=names[drill.dealer])
-    how_many, who, nobody = _("Escobas de mano (0, 1 or 2):"), _("Who scores them?"), _("Nobody")
-    return (f"<li><p>{paper.number(_, drill)} {escape(dealt)} {paper.cards_html(_, drill.table)}</p>"
-            f"{paper.blank(how_many)}{paper.boxes(_, [who], [*names, nobody])}</li>")
+    return {"dealt": dealt, "how_many": _("Escobas de mano (0, 1 or 2):"), "who": _("Who scores them?"),
+            "choices": [*names, _("Nobody")]}
 
 
-def _escoba_de_mano_answer(_: Translator, drill: EscobaDeManoDrill) -> str:
+def _escoba_de_mano_answer(_: Translator, drill: EscobaDeManoDrill) -> dict[str, object]:
     names = _mano_sides(_, drill)
     total = " + ".join(str(c.value) for c in drill.table) + f" = {drill.total}"
     if drill.escobas and drill.players == 4:
@@ -196,7 +204,7 @@ def _escoba_de_mano_answer(_: Translator, drill: EscobaDeManoDrill) -> str:
                         side=names[drill.dealer])
     else:
         said = _("{total}: no escoba de mano; the cards stay on the table.", total=total)
-    return f"<li>{paper.key_number(_, drill)} {escape(said)}</li>"
+    return {"said": said}
 
 
 def _outcome(result: Any) -> Outcome:
@@ -235,7 +243,8 @@ KIND = DrillKind(
         "dealer_scores": N_("Giving the escoba de mano to the side that did not deal"),
     },
     outcome=_outcome,
-    worksheet=WorksheetPart(N_("The escoba de mano"), _intro, _escoba_de_mano_task, _escoba_de_mano_answer),
+    worksheet=WorksheetPart(N_("The escoba de mano"), _intro, _SHEET, _escoba_de_mano_task,
+                            _escoba_de_mano_answer),
     view="escoba_tutor.widgets.drills.escoba_de_mano:EscobaDeManoView",
     available=lambda rules: rules.escoba_de_mano != "none",
 )

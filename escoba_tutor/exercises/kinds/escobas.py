@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape
 
 from ...engine.cards import Card
 from ...engine.errors import EscobaError
@@ -106,27 +105,38 @@ def escobas_drill(seed: int, rules: Rules | str = ESCOBA) -> EscobasDrill:
 
 
 # ------------------------------------------------------------------------------------------------ worksheet
-def _escobas_task(_: Translator, drill: EscobasDrill) -> str:
+_SHEET = """
+{% macro task(drill, dealt, head, captures, blanks) %}
+  <li><p>{{ paper.number(drill) }} {{ dealt }}</p>
+  <table><tr>{% for column in head %}<th scope="col">{{ column }}</th>{% endfor %}</tr>
+  {% for capture in captures %}
+    <tr>{% for said in capture %}<td>{{ said }}</td>{% endfor %}</tr>
+  {% endfor %}
+  </table>
+  {% for label in blanks %}{{ paper.blank(label) }}{% endfor %}
+  </li>
+{% endmacro %}
+
+{% macro answer(drill, said, note) %}<li>{{ paper.key_number(drill) }} {{ said }}. {{ note }}</li>{% endmacro %}
+"""
+
+
+def _escobas_task(_: Translator, drill: EscobasDrill) -> dict[str, object]:
+    """Every capture of the deal as a row in words: who, the table before, the card played, the cards taken."""
     names = paper.side_names(_, 2)
-    head = "".join(f'<th scope="col">{escape(h)}</th>' for h in (_("Who"), _("Table before"), _("Plays"),
-                                                                _("Takes")))
-    rows = []
+    captures = []
     for what, side, before, card, taken in drill.captures:
         played = (_.card_name(card) if card is not None else _("the cards dealt") if what == "escoba_de_mano"
                   else _("the cards left, at the end"))
-        rows.append(f"<tr><td>{escape(names[side])}</td><td>{escape(paper.names_of(_, before))}</td>"
-                    f"<td>{escape(played)}</td><td>{escape(paper.names_of(_, taken))}</td></tr>")
-    dealt = _("{dealer} deals. Every capture of the deal, in order:", dealer=names[drill.record.dealer % 2])
-    blanks = "".join(paper.blank(_("Escobas of {side}:", side=name)) for name in names)
-    return (f"<li><p>{paper.number(_, drill)} {escape(dealt)}</p><table><tr>{head}</tr>{''.join(rows)}</table>"
-            f"{blanks}</li>")
+        captures.append((names[side], paper.names_of(_, before), played, paper.names_of(_, taken)))
+    return {"dealt": _("{dealer} deals. Every capture of the deal, in order:", dealer=names[drill.record.dealer % 2]),
+            "head": (_("Who"), _("Table before"), _("Plays"), _("Takes")), "captures": captures,
+            "blanks": [_("Escobas of {side}:", side=name) for name in names]}
 
 
-def _escobas_answer(_: Translator, drill: EscobasDrill) -> str:
-    names = paper.side_names(_, 2)
-    said = "; ".join(f"{name}: {n}" for name, n in zip(names, drill.escobas))
-    note = _("The cards left, taken at the end, are never an escoba.")
-    return f"<li>{paper.key_number(_, drill)} {escape(said)}. {escape(note)}</li>"
+def _escobas_answer(_: Translator, drill: EscobasDrill) -> dict[str, object]:
+    said = "; ".join(f"{name}: {n}" for name, n in zip(paper.side_names(_, 2), drill.escobas))
+    return {"said": said, "note": _("The cards left, taken at the end, are never an escoba.")}
 
 
 def _intro(_: Translator, rules: Rules) -> str:
@@ -145,6 +155,6 @@ KIND = DrillKind(
         "wrong_count": N_("Counting a side's escobas wrongly"),
     },
     outcome=form_outcome,
-    worksheet=WorksheetPart(N_("The escobas line"), _intro, _escobas_task, _escobas_answer),
+    worksheet=WorksheetPart(N_("The escobas line"), _intro, _SHEET, _escobas_task, _escobas_answer),
     view="escoba_tutor.widgets.drills.escobas:EscobasView",
 )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from html import escape
 from typing import Any
 
 from ...engine.rules import ESCOBA, Rules, as_rules
@@ -113,20 +112,29 @@ def game_end_drill(seed: int, rules: Rules | str = ESCOBA) -> GameEndDrill:
 
 
 # ------------------------------------------------------------------------------------------------ worksheet
-def _game_end_task(_: Translator, drill: GameEndDrill) -> str:
+_SHEET = """
+{% macro task(drill, goal, names, rows, question, choices) %}
+  <li><p>{{ paper.number(drill) }} {{ goal }}</p>
+  <table><tr><th scope='col'></th>{% for name in names %}<th scope="col">{{ name }}</th>{% endfor %}</tr>
+  {% for label, points in rows %}
+    <tr><th scope='row'>{{ label }}</th>{% for n in points %}<td>{{ n }}</td>{% endfor %}</tr>
+  {% endfor %}
+  </table>
+  {{ paper.boxes([question], choices) }}</li>
+{% endmacro %}
+
+{% macro answer(drill, said) %}<li>{{ paper.key_number(drill) }} {{ said }}</li>{% endmacro %}
+"""
+
+
+def _game_end_task(_: Translator, drill: GameEndDrill) -> dict[str, object]:
     names = paper.side_names(_, 2)
-    head = "".join(f'<th scope="col">{escape(n)}</th>' for n in names)
-    before, points = _("Points before the last deal"), _("Points of the last deal")
-    rows = (f"<tr><th scope='row'>{escape(before)}</th>" + "".join(f"<td>{n}</td>" for n in drill.before) + "</tr>"
-            f"<tr><th scope='row'>{escape(points)}</th>" + "".join(f"<td>{n}</td>" for n in drill.points) + "</tr>")
-    goal = _("The game is played to {target} points.", target=drill.target)
-    question, another = _("Who has won?"), _("Nobody yet: another deal")
-    return (f"<li><p>{paper.number(_, drill)} {escape(goal)}</p>"
-            f"<table><tr><th scope='col'></th>{head}</tr>{rows}</table>"
-            f"{paper.boxes(_, [question], [*names, another])}</li>")
+    return {"goal": _("The game is played to {target} points.", target=drill.target), "names": names,
+            "rows": [(_("Points before the last deal"), drill.before), (_("Points of the last deal"), drill.points)],
+            "question": _("Who has won?"), "choices": [*names, _("Nobody yet: another deal")]}
 
 
-def _game_end_answer(_: Translator, drill: GameEndDrill) -> str:
+def _game_end_answer(_: Translator, drill: GameEndDrill) -> dict[str, object]:
     names = paper.side_names(_, 2)
     totals = " – ".join(str(t) for t in drill.totals)
     if drill.winner is not None:
@@ -135,7 +143,7 @@ def _game_end_answer(_: Translator, drill: GameEndDrill) -> str:
         said = _("{totals}: a tie on top, so another deal is played.", totals=totals)
     else:
         said = _("{totals}: nobody has reached {target} yet: another deal.", totals=totals, target=drill.target)
-    return f"<li>{paper.key_number(_, drill)} {escape(said)}</li>"
+    return {"said": said}
 
 
 def _outcome(result: Any) -> Outcome:
@@ -164,6 +172,6 @@ KIND = DrillKind(
         "wrong_side": N_("Naming the wrong winner"),
     },
     outcome=_outcome,
-    worksheet=WorksheetPart(N_("Who wins the game?"), _intro, _game_end_task, _game_end_answer),
+    worksheet=WorksheetPart(N_("Who wins the game?"), _intro, _SHEET, _game_end_task, _game_end_answer),
     view="escoba_tutor.widgets.drills.game_end:GameEndView",
 )

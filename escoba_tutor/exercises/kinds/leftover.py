@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape
 
 from ...engine.cards import DECK, Card, format_cards
 from ...engine.errors import EscobaError
@@ -155,20 +154,35 @@ def _play_text(_: Translator, names: list[str], side: int, card: Card, taken: Se
     return _("{side} plays {card}: it stays on the table.", side=names[side], card=paper.the(_, card))
 
 
-def _leftover_task(_: Translator, drill: LeftoverDrill) -> str:
+_SHEET = """
+{% macro task(drill, last, plays, left, who_takes, choices, total=none) %}
+  <li><p>{{ paper.number(drill) }} {{ last }}</p>
+  <ol>{% for play in plays %}<li>{{ play }}</li>{% endfor %}</ol>
+  <p>{{ left }} {{ paper.cards(drill.table) }}</p>
+  {{ paper.boxes([who_takes], choices) }}
+  {% if total %}
+    {{ paper.blank(total.adds_up_to) }}{{ paper.boxes([total.checks_out], total.choices) }}
+  {% endif %}
+  </li>
+{% endmacro %}
+
+{% macro answer(drill, said) %}<li>{{ paper.key_number(drill) }} {{ said }}</li>{% endmacro %}
+"""
+
+
+def _leftover_task(_: Translator, drill: LeftoverDrill) -> dict[str, object]:
     names = paper.side_names(_, 2)
-    plays = "".join(f"<li>{escape(_play_text(_, names, *play))}</li>" for play in drill.plays)
-    last, left = _("The last plays of the deal:"), _("Left on the table at the end:")
-    parts = [f"<li><p>{paper.number(_, drill)} {escape(last)}</p><ol>{plays}</ol>",
-             f"<p>{escape(left)} {paper.cards_html(_, drill.table)}</p>",
-             paper.boxes(_, [_("Who takes the cards left?")], [*names, _("Nobody")])]
+    words: dict[str, object] = {
+        "last": _("The last plays of the deal:"), "plays": [_play_text(_, names, *play) for play in drill.plays],
+        "left": _("Left on the table at the end:"), "who_takes": _("Who takes the cards left?"),
+        "choices": [*names, _("Nobody")]}
     if "total" in drill.items:
-        parts.append(paper.blank(_("What they add up to:")))
-        parts.append(paper.boxes(_, [_("Does the deal check out?")], [_("Yes"), _("No")]))
-    return "".join(parts) + "</li>"
+        words["total"] = {"adds_up_to": _("What they add up to:"), "checks_out": _("Does the deal check out?"),
+                          "choices": [_("Yes"), _("No")]}
+    return words
 
 
-def _leftover_answer(_: Translator, drill: LeftoverDrill) -> str:
+def _leftover_answer(_: Translator, drill: LeftoverDrill) -> dict[str, object]:
     names = paper.side_names(_, 2)
     if drill.taker is None:
         who = _("Nobody: nobody captured in the whole deal.")
@@ -181,7 +195,7 @@ def _leftover_answer(_: Translator, drill: LeftoverDrill) -> str:
                        rest=rest))
         lines.append(_("It checks out: 15 × something + 10.") if drill.checks_out else
                      _("It does not check out (it should be 15 × something + 10): a mistake was made in the deal."))
-    return f"<li>{paper.key_number(_, drill)} {escape(' '.join(lines))}</li>"
+    return {"said": " ".join(lines)}
 
 
 def _intro(_: Translator, rules: Rules) -> str:
@@ -206,6 +220,7 @@ KIND = DrillKind(
         "does_not_check_out": N_("Saying the deal checks out when it does not"),
     },
     outcome=form_outcome,
-    worksheet=WorksheetPart(N_("The cards left at the end"), _intro, _leftover_task, _leftover_answer),
+    worksheet=WorksheetPart(N_("The cards left at the end"), _intro, _SHEET, _leftover_task,
+                            _leftover_answer),
     view="escoba_tutor.widgets.drills.leftover:LeftoverView",
 )

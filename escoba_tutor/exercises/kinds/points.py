@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from html import escape
 from typing import Any
 
 from ...engine.cards import Card
@@ -186,14 +185,28 @@ def _item(_: Translator, item: str) -> str:
     return paper.word(_, _ITEMS[item]) if item in _ITEMS else item.replace("_", " ")
 
 
-def _points_task(_: Translator, drill: PointsDrill) -> str:
+_SHEET = """
+{% macro task(drill, names, choose, items, choices) %}
+  <li><p>{{ paper.number(drill) }}</p>{{ paper.by_suit(drill.piles, names, drill.escobas) }}
+  <p>{{ choose }}</p>{{ paper.boxes(items, choices) }}</li>
+{% endmacro %}
+
+{% macro answer(drill, lines, total) %}
+  <li>{{ paper.key_number(drill) }}<ul>
+  {% for item, who, why in lines %}<li><b>{{ item }}</b>: {{ who }} — {{ why }}</li>{% endfor %}
+  </ul><p>{{ total }}</p></li>
+{% endmacro %}
+"""
+
+
+def _points_task(_: Translator, drill: PointsDrill) -> dict[str, object]:
     names = paper.side_names(_, len(drill.piles))
-    choose, nobody = _("Tick who gets each point:"), _("Nobody")
-    return (f"<li><p>{paper.number(_, drill)}</p>{paper.by_suit(_, drill.piles, names, drill.escobas)}"
-            f"<p>{escape(choose)}</p>{paper.boxes(_, [_item(_, i) for i in drill.items], [*names, nobody])}</li>")
+    return {"names": names, "choose": _("Tick who gets each point:"), "items": [_item(_, i) for i in drill.items],
+            "choices": [*names, _("Nobody")]}
 
 
-def _points_answer(_: Translator, drill: PointsDrill) -> str:
+def _points_answer(_: Translator, drill: PointsDrill) -> dict[str, object]:
+    """Who gets each point and why, then the points of the deal."""
     names = paper.side_names(_, len(drill.piles))
     lines = []
     for item in drill.items:
@@ -203,10 +216,9 @@ def _points_answer(_: Translator, drill: PointsDrill) -> str:
             why = _reason(_, drill.answer.line(item), names)
         except KeyError:  # a bonus line is reported only when someone earns it
             why = _("nobody earns it this time")
-        lines.append(f"<li><b>{escape(_item(_, item))}</b>: {escape(who)} — {escape(why)}</li>")
+        lines.append((_item(_, item), who, why))
     totals = "; ".join(f"{name}: {points}" for name, points in zip(names, drill.answer.points))
-    total = _("Points of the deal, escobas included: {totals}.", totals=totals)
-    return f"<li>{paper.key_number(_, drill)}<ul>{''.join(lines)}</ul><p>{escape(total)}</p></li>"
+    return {"lines": lines, "total": _("Points of the deal, escobas included: {totals}.", totals=totals)}
 
 
 def _outcome(result: Any) -> Outcome:
@@ -239,6 +251,6 @@ KIND = DrillKind(
         "figuras": N_("Giving the face cards point to the wrong side"),
     },
     outcome=_outcome,
-    worksheet=WorksheetPart(N_("Who gets each point?"), _intro, _points_task, _points_answer),
+    worksheet=WorksheetPart(N_("Who gets each point?"), _intro, _SHEET, _points_task, _points_answer),
     view="escoba_tutor.widgets.drills.points:PointsView",
 )

@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from html import escape
 from typing import Any
 
 from ...engine.cards import DECK, SUITS, Card, Suit, as_cards
@@ -225,19 +224,34 @@ def _setenta(_: Translator, value: Setenta) -> str:
     return _("invalid: no {suits}", suits=paper.join(_, [_.suit_name(s) for s in value.missing]))
 
 
-def _setenta_task(_: Translator, drill: SetentaDrill) -> str:
+_SHEET = """
+{% macro task(drill, names, blanks) %}
+  <li><p>{{ paper.number(drill) }}</p>{{ paper.by_suit(drill.piles, names) }}
+  {% for label in blanks %}{{ paper.blank(label) }}{% endfor %}
+  </li>
+{% endmacro %}
+
+{% macro answer(drill, sides) %}
+  <li>{{ paper.key_number(drill) }}<ul>
+  {% for name, best, setenta in sides %}<li>{{ name }}: {{ best }} → <b>{{ setenta }}</b></li>{% endfor %}
+  </ul></li>
+{% endmacro %}
+"""
+
+
+def _setenta_task(_: Translator, drill: SetentaDrill) -> dict[str, object]:
     names = paper.side_names(_, len(drill.piles))
-    blanks = "".join(paper.blank(_("Setenta of {side}:", side=name)) for name in names)
-    return f"<li><p>{paper.number(_, drill)}</p>{paper.by_suit(_, drill.piles, names)}{blanks}</li>"
+    return {"names": names, "blanks": [_("Setenta of {side}:", side=name) for name in names]}
 
 
-def _setenta_answer(_: Translator, drill: SetentaDrill) -> str:
-    lines = []
+def _setenta_answer(_: Translator, drill: SetentaDrill) -> dict[str, object]:
+    """Each side's best card of each suit, and its setenta."""
+    sides = []
     for name, value in zip(paper.side_names(_, len(drill.piles)), drill.answers):
         best = [_("{suit}: {card} ({value})", suit=_.suit_name(b.suit), card=_.card_name(b.card), value=b.value)
                 for b in value.best if b.card is not None]
-        lines.append(f"<li>{escape(name)}: {escape('; '.join(best))} → <b>{escape(_setenta(_, value))}</b></li>")
-    return f"<li>{paper.key_number(_, drill)}<ul>{''.join(lines)}</ul></li>"
+        sides.append((name, "; ".join(best), _setenta(_, value)))
+    return {"sides": sides}
 
 
 def _outcome(result: Any) -> Outcome:
@@ -277,6 +291,6 @@ KIND = DrillKind(
         "not_a_number": N_("Writing something that is neither a number nor “invalid”"),
     },
     outcome=_outcome,
-    worksheet=WorksheetPart(N_("Work out the setenta"), _intro, _setenta_task, _setenta_answer),
+    worksheet=WorksheetPart(N_("Work out the setenta"), _intro, _SHEET, _setenta_task, _setenta_answer),
     view="escoba_tutor.widgets.drills.setenta:SetentaView",
 )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from html import escape
 from typing import Any
 
 from ...engine.cards import Card, format_cards
@@ -148,18 +147,31 @@ def _move_reason(_: Translator, reason: Reason) -> str:
     return paper.word(_, _MOVE_REASONS[reason.code], total=reason.total)
 
 
-def _strategy_task(_: Translator, drill: StrategyDrill) -> str:
-    hand, table, mine = _("Your hand:"), _("On the table:"), _("The card I would play, and why:")
-    return (f"<li><p>{paper.number(_, drill)} {escape(hand)} {paper.cards_html(_, drill.hand)}</p>"
-            f"<p>{escape(table)} {paper.cards_html(_, drill.table)}</p>{paper.blank(mine)}"
-            "<div class='line'></div></li>")
+_SHEET = """
+{% macro task(drill, your_hand, on_table, mine) %}
+  <li><p>{{ paper.number(drill) }} {{ your_hand }} {{ paper.cards(drill.hand) }}</p>
+  <p>{{ on_table }} {{ paper.cards(drill.table) }}</p>{{ paper.blank(mine) }}
+  <div class='line'></div></li>
+{% endmacro %}
+
+{% macro answer(drill, good, moves, avoid) %}
+  <li>{{ paper.key_number(drill) }} {{ good }}<ul>
+  {% for move, why in moves %}<li>{{ move }}: {{ why }}</li>{% endfor %}
+  </ul><p>{{ avoid }}</p></li>
+{% endmacro %}
+"""
 
 
-def _strategy_answer(_: Translator, drill: StrategyDrill) -> str:
-    lines = []
+def _strategy_task(_: Translator, drill: StrategyDrill) -> dict[str, object]:
+    return {"your_hand": _("Your hand:"), "on_table": _("On the table:"), "mine": _("The card I would play, and why:")}
+
+
+def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
+    """The good moves, each with its reason, then the move to avoid."""
+    moves = []
     for hint in drill.good:
         move = _move_text(_, hint.move)
-        lines.append(f"<li>{escape(move[:1].upper() + move[1:])}: {escape(_move_reason(_, hint.reason))}</li>")
+        moves.append((move[:1].upper() + move[1:], _move_reason(_, hint.reason)))
     worst = drill.ranking[-1]
     loss = one_decimal(_, worst.loss)
     if worst.reason.code in _RISKS:  # the reason says what is wrong with the move
@@ -167,8 +179,7 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> str:
                   why=_move_reason(_, worst.reason), loss=loss)
     else:
         avoid = _("Avoid {move}: about {loss} points worse.", move=_move_text(_, worst.move), loss=loss)
-    good = _("Good moves:")
-    return f"<li>{paper.key_number(_, drill)} {escape(good)}<ul>{''.join(lines)}</ul><p>{escape(avoid)}</p></li>"
+    return {"good": _("Good moves:"), "moves": moves, "avoid": avoid}
 
 
 def _outcome(result: Any) -> Outcome:
@@ -189,6 +200,7 @@ KIND = DrillKind(
     lesson="08-strategy",
     mistakes={"costly": N_("Choosing a move that costs points against the best one")},
     outcome=_outcome,
-    worksheet=WorksheetPart(N_("Which card would you play?"), _intro, _strategy_task, _strategy_answer),
+    worksheet=WorksheetPart(N_("Which card would you play?"), _intro, _SHEET, _strategy_task,
+                            _strategy_answer),
     view="escoba_tutor.widgets.drills.strategy:StrategyView",
 )
