@@ -3,7 +3,6 @@ whole games for every player count and several rules."""
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
 from pathlib import Path
@@ -55,7 +54,7 @@ def test_the_endgame_is_played_perfectly(position):
 def test_a_deal_end_that_wins_the_game_counts_more_than_its_points():
     # Totals 20-20 with target 21: whoever scores more in this deal wins; the exact search says so.
     game = replay(ENDGAMES[0])
-    near = dataclasses.replace(game.view(game.turn), totals=(20, 20))
+    near = game.view(game.turn)._replace(totals=(20, 20))
     values = {v.move.text: v.value for v in ExpertBot().evaluate(near)}
     for text, value in values.items():
         points = ENDGAMES[0]["values"][text]
@@ -128,9 +127,8 @@ def test_the_expert_decides_from_a_view_built_by_hand_with_no_game_behind_it():
     moves = tuple(Move(card, taken) for card in hand for taken in legal_captures(card, table))
     assert len(moves) == 5  # every card captures, two of them in two ways
     view = PlayerView(player=0, side=0, sides=((0,), (1,)), rules=Game(players=2, seed=1).rules, deal=0, dealer=1,
-                      turn=0, hand=hand, table=table, hand_sizes=(3, 3), pile_sizes=(0, 0), escobas=(0, 0),
-                      deck_left=30, totals=(0, 0), seen=frozenset(hand + table), legal_moves=moves, history=(),
-                      winner=None)
+                      turn=0, hand=hand, table=table, hand_sizes=(3, 3), piles=((), ()), escobas=(0, 0),
+                      deck_left=30, totals=(0, 0), legal_moves=moves, history=(), winner=None)
     ranked = ExpertBot(seed=1).evaluate(view)
     assert ExpertBot(seed=1).choose(view) == ranked[0].move
     assert {v.move for v in ranked} == set(moves)
@@ -144,7 +142,7 @@ class _ViewOnly(ExpertBot):
 
     def choose(self, view):
         assert type(view) is PlayerView
-        assert not any(isinstance(getattr(view, f.name), Game) for f in dataclasses.fields(view))
+        assert not any(isinstance(getattr(view, name), Game) for name in view._fields)
         move = super().choose(view)
         type(self).log.append((view, move))
         return move

@@ -8,6 +8,7 @@ import pytest
 from escoba_test_helpers import brute_captures, codes, play_randomly, play_to_end, side_of, value
 
 from escoba_tutor import (
+    DECK,
     ESCOBA,
     SCOPA,
     Card,
@@ -422,6 +423,35 @@ def test_view_shows_own_hand_only():
         assert view.legal_moves == (game.legal_moves() if player == game.turn else ())
 
 
+def test_a_view_is_an_immutable_value():
+    game = Game(players=2, seed=4)
+    view = game.view(0)
+    with pytest.raises(AttributeError):
+        view.totals = (20, 0)  # type: ignore[misc]
+    assert view == game.view(0) and hash(view) == hash(game.view(0))
+    game.play(game.legal_moves()[0])
+    assert view != game.view(0)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_view_sees_the_dealt_table_and_every_card_played_in_the_deal(players):
+    """``seen`` and ``pile_sizes`` are worked out from the piles when read: they must match the history."""
+    game = Game(players=players, seed=21 + players)
+    rng = random.Random(players)
+    while not game.is_over:
+        started = next(e for e in reversed(game.history) if e.kind == "deal_started")
+        played = [e.card for e in game.history if e.kind == "play" and e.deal == started.deal]
+        for player in range(players):
+            view = game.view(player)
+            assert view.seen == frozenset([*started.table, *played, *game.hand(player)])
+            assert view.pile_sizes == tuple(map(len, game.piles)) and view.piles == game.piles
+        game.play(rng.choice(game.legal_moves()))
+    for player in range(players):  # once the game is over, every card has been played
+        view = game.view(player)
+        assert view.seen == frozenset(DECK) and view.unseen == () and view.turn is None
+        assert view.winner == game.winner is not None and view.legal_moves == ()
+
+
 def test_captures_for_a_card_in_hand():
     def capture(game):
         hand, table = hand_and_table(game)
@@ -511,7 +541,7 @@ def test_a_random_game_goes_on_after_refusals():
 
 @pytest.mark.parametrize("seed", [3, 8])
 def test_a_view_keeps_its_moment_after_undo_and_other_moves(seed):
-    """A view fills in some fields only when they are read: they must still be those of its moment."""
+    """A view is a value: its fields stay those of its moment, whatever the game does next."""
     game = Game(players=2, seed=seed)
     rng = random.Random(seed)
     for _ in range(20):

@@ -9,17 +9,16 @@ from escoba_tutor.players.bots import GreedyBot, make_bot
 
 
 def view(hand: str, table: str, seen: str = "") -> PlayerView:
-    """A view of player 0 in a 2-player deal: ``seen`` are cards already played (not unseen any more)."""
+    """A view of player 0 in a 2-player deal: ``seen`` are cards already played (not unseen any more), all in
+    player 0's pile."""
     hand_cards, table_cards = parse_cards(hand), parse_cards(table)
     moves = []
     for card in hand_cards:
         captures = legal_captures(card, table_cards)
         moves += [Move(card, c) for c in captures] or [Move(card)]
-    seen_cards = frozenset(hand_cards) | frozenset(table_cards) | frozenset(parse_cards(seen))
     return PlayerView(player=0, side=0, sides=((0,), (1,)), rules=ESCOBA, deal=0, dealer=1, turn=0, hand=hand_cards,
-                      table=table_cards, hand_sizes=(len(hand_cards), 3), pile_sizes=(0, 0), escobas=(0, 0),
-                      deck_left=20, totals=(0, 0), seen=seen_cards, legal_moves=tuple(moves), history=(),
-                      winner=None)
+                      table=table_cards, hand_sizes=(len(hand_cards), 3), piles=(parse_cards(seen), ()),
+                      escobas=(0, 0), deck_left=20, totals=(0, 0), legal_moves=tuple(moves), history=(), winner=None)
 
 
 def choice(v: PlayerView) -> str:

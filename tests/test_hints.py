@@ -12,16 +12,15 @@ from escoba_tutor.players.hints import REASON_CODES, CostlyMove, Hint, costliest
 
 
 def view(hand: str, table: str, seen: str = "", deck_left: int = 20, other_hand: int = 3) -> PlayerView:
-    """Player 0's view in a 2-player deal; ``seen`` are cards already played (so no longer unseen)."""
+    """Player 0's view in a 2-player deal; ``seen`` are cards already played (so no longer unseen), all in player
+    0's pile."""
     hand_cards, table_cards = parse_cards(hand), parse_cards(table)
     moves = tuple(Move(card, taken) for card in hand_cards for taken in legal_captures(card, table_cards)
                   or [()])
-    seen_cards = frozenset(hand_cards) | frozenset(table_cards) | frozenset(parse_cards(seen))
     return PlayerView(player=0, side=0, sides=((0,), (1,)), rules=ESCOBA, deal=0, dealer=1, turn=0,
                       hand=hand_cards, table=table_cards, hand_sizes=(len(hand_cards), other_hand),
-                      pile_sizes=(len(seen_cards) - len(hand_cards) - len(table_cards), 0), escobas=(0, 0),
-                      deck_left=deck_left, totals=(0, 0), seen=seen_cards, legal_moves=moves, history=(),
-                      winner=None)
+                      piles=(parse_cards(seen), ()), escobas=(0, 0), deck_left=deck_left, totals=(0, 0),
+                      legal_moves=moves, history=(), winner=None)
 
 
 def reason(v: PlayerView, move: str):

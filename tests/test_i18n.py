@@ -206,14 +206,35 @@ def test_a_missing_compiled_catalog_is_named_with_the_command_that_compiles_it(t
         translator._translations.cache_clear()
 
 
-def test_a_mo_file_round_trips():
-    from escoba_tutor.text.catalogs import read_mo, write_mo
-
-    messages = {"a": "á", ("{n} card", "{n} cards"): ("{n} carta", "{n} cartas", "{n} cartas"), "z": "zeta"}
-    data = write_mo(messages, {"Content-Type": "text/plain; charset=UTF-8"})
-    assert read_mo(data) == messages
+def test_a_catalog_compiles_its_finished_translations_with_its_source_and_plural_rule(tmp_path):
+    """What compile_catalog keeps of a .po file: the empty, fuzzy and half-translated messages stay English; the
+    header names the .po file's digest and its plural rule, and neither the day nor the Babel that wrote it (the
+    same .po, the same bytes)."""
     import gettext
+    import hashlib
     import io
 
-    translations = gettext.GNUTranslations(io.BytesIO(data))
-    assert translations.gettext("a") == "á" and translations.ngettext("{n} card", "{n} cards", 5) == "{n} cartas"
+    from escoba_tutor.text.catalogs import compile_catalog
+
+    po = tmp_path / "es" / "LC_MESSAGES" / "page.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(  # no dates in its header
+        'msgid ""\nmsgstr ""\n"Language: es\\n"\n"Content-Type: text/plain; charset=utf-8\\n"\n'
+        '"Plural-Forms: nplurals=3; plural=(n == 1 ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2);\\n"\n\n'
+        'msgid "Deal"\nmsgstr "Mano"\n\nmsgid "Undo"\nmsgstr ""\n\n#, fuzzy\nmsgid "Hint"\nmsgstr "Pista"\n\n'
+        'msgid "{n} card"\nmsgid_plural "{n} cards"\n'
+        'msgstr[0] "{n} carta"\nmsgstr[1] "{n} de cartas"\nmsgstr[2] "{n} cartas"\n\n'
+        'msgid "{n} deal"\nmsgid_plural "{n} deals"\nmsgstr[0] "{n} mano"\nmsgstr[1] "{n} manos"\n',
+        encoding="utf-8")
+    data = compile_catalog(po, "es")
+    assert compile_catalog(po, "es") == data
+    compiled = gettext.GNUTranslations(io.BytesIO(data))
+    assert [compiled.gettext(m) for m in ("Deal", "Undo", "Hint")] == ["Mano", "Undo", "Hint"]
+    assert [compiled.ngettext("{n} card", "{n} cards", n) for n in (1, 1_000_000, 2)] == [
+        "{n} carta", "{n} de cartas", "{n} cartas"]
+    # two forms where Spanish has three: left out whole
+    assert [compiled.ngettext("{n} deal", "{n} deals", n) for n in (1, 2)] == ["{n} deal", "{n} deals"]
+    header = compiled.info()
+    assert header["x-source-sha256"] == hashlib.sha256(po.read_bytes()).hexdigest()
+    assert header["plural-forms"].startswith("nplurals=3;") and header["language"] == "es"
+    assert not {"generated-by", "pot-creation-date", "po-revision-date"} & set(header)

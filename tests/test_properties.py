@@ -125,11 +125,11 @@ def check_views(game):
             game.escobas, game.totals, game.deck_left, game.deal)
         assert view.legal_moves == (game.legal_moves() if player == game.turn else ())
         assert codes(view.unseen) == hidden == set(ALL_CODES) - codes(view.seen)
-        for field in dataclasses.fields(view):
-            if field.name == "history":
+        for name in view._fields:
+            if name == "history":
                 continue
-            leaked = hidden & set(cards_in(getattr(view, field.name)))
-            assert not leaked, f"view({player}).{field.name} shows hidden cards {leaked}"
+            leaked = hidden & set(cards_in(getattr(view, name)))
+            assert not leaked, f"view({player}).{name} shows hidden cards {leaked}"
         this_deal = [e for e in view.history if getattr(e, "deal", None) == game.deal]
         assert not hidden & set(cards_in(this_deal)), "the history shows a hidden card"
         assert view.history == game.history

@@ -259,7 +259,7 @@ class SpyBot(RandomBot):
 
     def choose(self, view):
         assert type(view) is PlayerView
-        assert not any(isinstance(getattr(view, f.name), Game) for f in dataclasses.fields(view))
+        assert not any(isinstance(getattr(view, name), Game) for name in view._fields)
         move = super().choose(view)
         assert isinstance(move, Move) and move in view.legal_moves
         self.log.append((view, move))

@@ -20,11 +20,11 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import chain, filterfalse, repeat
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, cast
+from typing import NamedTuple, NoReturn, cast
 
 from . import save
 from .captures import _captures_in_mask, _value_counts, capture_target, captures_on
@@ -50,8 +50,6 @@ __all__ = ["Move", "Game", "PlayerView", "DealRecord", "PlayRecord", "DealStarte
 _by_index = attrgetter("index")
 _NO_CARDS: frozenset[Card] = frozenset()
 _bit_of = attrgetter("bit")
-_new_object = object.__new__
-_set_attribute = object.__setattr__
 _new = tuple.__new__  # builds a NamedTuple from a tuple in C, skipping the generated Python __new__ (hot path)
 
 
@@ -225,9 +223,12 @@ class DealRecord:
         return states
 
 
-@dataclass(frozen=True)
-class PlayerView:
-    """What one player may know: their own hand, never another's; everything on the table and in the open."""
+class PlayerView(NamedTuple):
+    """What one player may know: their own hand, never another's; everything on the table and in the open.
+
+    A value like the events, built in one call before every decision of a bot (so a tuple of its fields: see
+    ``_replace`` and ``_fields``). Most bots read only a few fields, so what is worked out from the others
+    (``seen``, ``pile_sizes``) is a property, computed when read."""
 
     player: int
     side: int
@@ -235,56 +236,48 @@ class PlayerView:
     rules: Rules
     deal: int
     dealer: int
+    #: The player to move, or None once the game is over.
     turn: int | None
     hand: tuple[Card, ...]
     table: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
-    pile_sizes: tuple[int, ...]
+    #: Each side's captures in this deal (every player saw them taken), escobas de mano included.
+    piles: tuple[tuple[Card, ...], ...]
     escobas: tuple[int, ...]
     deck_left: int
     totals: tuple[int, ...]
-    seen: frozenset[Card]
+    #: The moves this player may make now: empty when it is not their turn.
     legal_moves: tuple[Move, ...]
+    #: Every event of the game so far, as :attr:`Game.history` (public information only).
     history: tuple[Event, ...]
+    #: The winning side once the game is over.
     winner: int | None
 
-    if not TYPE_CHECKING:  # hidden from the type checker, which then still flags a misspelt field
-        def __getattr__(self, name):
-            """A field that :meth:`Game.view` left to be filled in when first read, from the public parts it kept
-            (``_later``, see _LATER_PARTS); then kept like any field."""
-            later = self.__dict__.get("_later")
-            if later is None or (name not in _LATER_INDEX and name not in _LATER_WORK):
-                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-            value = later[_LATER_INDEX[name]] if name in _LATER_INDEX else _LATER_WORK[name](later)
-            self.__dict__[name] = value
-            return value
+    @property
+    def pile_sizes(self) -> tuple[int, ...]:
+        return tuple(map(len, self.piles))
+
+    @property
+    def seen(self) -> frozenset[Card]:
+        """The cards this player has seen in this deal: their hand, the table dealt and every card played, which
+        all lie on the table or in a pile; once the game is over, every card has been played. Worked out at each
+        read: keep it in a name to read it often."""
+        if self.winner is not None:
+            return _WHOLE_DECK
+        return frozenset(chain(self.table, *self.piles, self.hand))
 
     @property
     def unseen(self) -> tuple[Card, ...]:
         """The cards this player has not seen in this deal: in other hands or still in the deck."""
-        return tuple(card for card in DECK if card not in self.seen)
+        seen = self.seen
+        return tuple(card for card in DECK if card not in seen)
 
     @property
     def my_turn(self) -> bool:
         return self.turn == self.player
 
 
-#: A view from :meth:`Game.view` holds its player, turn and legal moves (what a bot reads to choose) and, in
-#: ``_later``, these fields as they were, then the piles, the game's event list and its length then; every
-#: other field is filled in from those when first read. Only public parts are kept, never another player's hand.
-_LATER_PARTS = ("side", "sides", "rules", "deal", "dealer", "hand", "table", "hand_sizes", "escobas", "deck_left",
-                "totals", "winner")
-_LATER_INDEX = {name: index for index, name in enumerate(_LATER_PARTS)}
-_PILES, _EVENTS, _EVENT_COUNT = len(_LATER_PARTS), len(_LATER_PARTS) + 1, len(_LATER_PARTS) + 2
-#: What this deal has shown everyone (the table dealt and every card played) is what lies on the table or in a
-#: pile during the deal, so ``seen`` needs no pass over the plays. A list a view holds is only ever appended to (undo
-#: then goes on with a copy, see Game._cut_events), so its first events stay the history of the view's moment.
-_LATER_WORK: dict[str, Callable[[tuple[Any, ...]], object]] = {
-    "seen": lambda later: frozenset(chain(later[_LATER_INDEX["table"]], *later[_PILES],
-                                          later[_LATER_INDEX["hand"]])),
-    "pile_sizes": lambda later: tuple(map(len, later[_PILES])),
-    "history": lambda later: tuple(later[_EVENTS][:later[_EVENT_COUNT]]),
-}
+_WHOLE_DECK = frozenset(DECK)
 
 
 # -------------------------------------------------------------------------------------------------- state
@@ -386,7 +379,6 @@ class Game:
         self.side_of: tuple[int, ...] = tuple(next(i for i, s in enumerate(self.sides) if p in s)
                                               for p in range(players))
         self._events: list[Event] = []
-        self._events_in_view = False  # a view keeps the list: undo must then leave it as it is (see view())
         self._moves: list[Move] = []
         self._deals: list[DealRecord] = []
         self._undo: list[_State | tuple[Card, ...]] = []  # a snapshot, or the table before an ordinary play
@@ -516,21 +508,11 @@ class Game:
             self._check_player(player)
         s = self._s
         turn = s.turn if s.winner is None else None
-        # Bots get a view before every decision, and most read only a few of its fields: the view is filled in
-        # directly (the frozen dataclass's __init__ sets each field through object.__setattr__) with what a
-        # bot reads to choose, the rest kept as they are now to be filled in when read (see _LATER_PARTS).
-        view = _new_object(PlayerView)
-        _set_attribute(view, "__dict__", {
-            "player": player, "turn": turn,
-            "legal_moves": (self._legal or self.legal_moves()) if turn == player else (),
-            "_later": (self.side_of[player], self.sides, self.rules, s.deal, s.dealer, s.hands[player], s.table,
-                       tuple(map(len, s.hands)), s.escobas, 40 - s.dealt, s.totals, s.winner, tuple(s.piles),
-                       self._events, len(self._events))})
-        self._events_in_view = True
-        if turn is None:  # the game is over: a leftover nobody captured has left the table for no pile
-            view.__dict__["seen"] = frozenset(chain(s.initial_table, [record.move.card for record in s.plays],
-                                                    s.hands[player]))
-        return view
+        # Bots get a view before every decision: built in one call, from the game's own immutable parts.
+        return _new(PlayerView, (
+            player, self.side_of[player], self.sides, self.rules, s.deal, s.dealer, turn, s.hands[player], s.table,
+            tuple(map(len, s.hands)), tuple(s.piles), s.escobas, 40 - s.dealt, s.totals,
+            (self._legal or self.legal_moves()) if turn == player else (), tuple(self._events), s.winner))
 
     # ------------------------------------------------------------------------------------- playing
     def play(self, move: Move | Card | str, captured: Iterable[Card | str] | str | None = None) -> Play:
@@ -651,15 +633,13 @@ class Game:
         if isinstance(entry, _State):
             events, moves, deals = entry.log_sizes
             move = self._moves[moves]
-            self._cut_events(events)
-            del self._moves[moves:], self._deals[deals:]
+            del self._events[events:], self._moves[moves:], self._deals[deals:]
             del entry.plays[entry.plays_len:]
             self._s = entry
         else:  # an ordinary play (see _apply): the table before it, and the rest undone from its records
             s = self._s
             player, before, move, _escoba = s.plays.pop()
-            event = cast(Play, self._events[-1])  # an ordinary play's own event is the last one
-            self._cut_events(len(self._events) - 1)
+            event = cast(Play, self._events.pop())  # an ordinary play's own event is the last one
             self._moves.pop()
             side = event.side
             s.hands[player], s.table, s.turn = before, entry, player
@@ -673,15 +653,6 @@ class Game:
                 s.renuncios = _plus(s.renuncios, side, -1)
         self._legal = None
         return move
-
-    def _cut_events(self, length: int) -> None:
-        """Keep the first ``length`` events. A view holds the list and reads its first events as its history,
-        so once one has, the game goes on with a shortened copy (a search that plays and undoes without views
-        cuts the list in place)."""
-        if self._events_in_view:
-            self._events, self._events_in_view = self._events[:length], False
-        else:
-            del self._events[length:]
 
     # ------------------------------------------------------------------------------------- dealing
     def _shuffled_deck(self, deal: int) -> tuple[Card, ...]:
@@ -863,6 +834,5 @@ class Game:
         s.hand_escobas = s.renuncios = s.sweeps = (0,) * sides
         s.round = 1 + max(0, s.dealt - (3 * players + 4)) // (3 * players)
         game._events, game._moves, game._deals, game._undo, game._legal = [], [], [], [], None
-        game._events_in_view = False
         game._undo_last_capturer = []
         return game

@@ -94,8 +94,9 @@ def reason_for(view: PlayerView, move: Move) -> Reason:
     >>> from escoba_tutor import ESCOBA, parse_cards
     >>> from escoba_tutor.engine.game import PlayerView
     >>> hand, table = parse_cards("4c 12e"), parse_cards("5b 6o")
-    >>> view = PlayerView(0, 0, ((0,), (1,)), ESCOBA, 0, 1, 0, hand, table, (2, 3), (0, 0), (0, 0), 30,
-    ...                   (0, 0), frozenset(hand + table), (Move("4c", "5b 6o"), Move("12e")), (), None)
+    >>> view = PlayerView(player=0, side=0, sides=((0,), (1,)), rules=ESCOBA, deal=0, dealer=1, turn=0, hand=hand,
+    ...                   table=table, hand_sizes=(2, 3), piles=((), ()), escobas=(0, 0), deck_left=30,
+    ...                   totals=(0, 0), legal_moves=(Move("4c", "5b 6o"), Move("12e")), history=(), winner=None)
     >>> reason_for(view, Move("4c", "5b 6o")).code
     'escoba'
     >>> r = reason_for(view, Move("12e"))     # 5 + 6 + 10 = 21: no single card makes 15 with it

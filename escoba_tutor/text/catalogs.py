@@ -14,38 +14,49 @@ catalog to another: the translations of every catalog of a language are read bef
 
 from __future__ import annotations
 
+import functools
 import gettext
 import hashlib
 import io
-import struct
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from ..engine.errors import EscobaError
 from . import translator
-from .translator import LANGUAGES, CatalogsNotCompiledError
+from .translator import LANGUAGES
 
-__all__ = ["compile_catalogs", "stale_catalogs", "update_catalogs", "catalog_sources", "extract", "read_mo",
-           "write_mo", "compile_catalog", "every_message"]
+__all__ = ["compile_catalogs", "stale_catalogs", "update_catalogs", "catalog_sources", "extract", "compile_catalog",
+           "every_message"]
+
+
+# Babel (a development dependency: ``pip install -e ".[test]"``) reads and writes the .po and .mo files here, but
+# for stale_catalogs (the static site's build calls it): the package reads the .mo files with gettext.
+_FIXED_DATE = datetime(2026, 11, 30, tzinfo=timezone.utc)  # a fixed header date keeps the files' diffs small
+KEYWORDS = {"_": None, "N_": None, "N_plural": (1, 2), "_n": (1, 2), "plural": (1, 2)}
+#: The header field of a compiled catalog that names the .po file's contents it was compiled from.
+SOURCE_FIELD = "X-Source-SHA256"
+#: The header fields Babel writes that a compiled catalog leaves out: the dates (the clock's when the .po file
+#: has none) and Babel's version.
+_UNREPRODUCIBLE = frozenset({"POT-Creation-Date", "PO-Revision-Date", "Generated-By"})
+
 
 def every_message(lang: str) -> dict[Any, Any]:
     """Every translated message of one language, all modules' catalogs merged: id -> text, and (singular,
-    plural) -> the plural forms (for checks over all the words; a lookup goes through :func:`_translations`)."""
+    plural) -> the plural forms (for checks over all the words; a lookup goes through :func:`_translations`).
+    Read by Babel."""
+    from babel.messages.mofile import read_mo
+
     merged: dict[Any, Any] = {}
     # the later name wins, as in a lookup
     for path in sorted((translator.LOCALE_DIR / lang / "LC_MESSAGES").glob("*.mo")):
-        merged.update(read_mo(path.read_bytes()))
+        with path.open("rb") as handle:
+            for message in read_mo(handle):
+                if isinstance(message.id, (list, tuple)) and isinstance(message.string, (list, tuple)):
+                    merged[tuple(message.id)] = tuple(message.string)
+                elif message.id:
+                    merged[message.id] = message.string
     return merged
-
-
-# Babel (a development dependency: ``pip install -e ".[test]"``) reads and writes the .po files here; nothing
-# above needs it.
-_FIXED_DATE = datetime(2026, 11, 30, tzinfo=timezone.utc)  # a fixed header date keeps the files' diffs small
-KEYWORDS = {"_": None, "N_": None, "N_plural": (1, 2), "_n": (1, 2), "plural": (1, 2)}
-_MO_MAGIC = 0x950412DE
-#: The header field of a compiled catalog that names the .po file's contents it was compiled from.
-SOURCE_FIELD = "X-Source-SHA256"
 
 
 def _babel() -> Any:
@@ -61,67 +72,44 @@ def source_digest(po: bytes) -> str:
     return hashlib.sha256(po).hexdigest()
 
 
-def write_mo(messages: dict[Any, Any], header: dict[str, str]) -> bytes:
-    """A GNU gettext ``.mo`` file (what :class:`gettext.GNUTranslations` reads): ``messages`` maps an id to its
-    text, or (singular, plural) to the plural forms; ``header`` is the catalog's metadata. The ids are sorted,
-    so the same catalog always gives the same bytes."""
-    entries = {b"": "".join(f"{key}: {value}\n" for key, value in header.items()).encode()}
-    for key, text in messages.items():
-        if isinstance(key, tuple):
-            entries["\x00".join(key).encode()] = "\x00".join(text).encode()
-        else:
-            entries[key.encode()] = text.encode()
-    ids = sorted(entries)
-    count = len(ids)
-    ids_at = 7 * 4
-    texts_at = ids_at + count * 8
-    data_at = texts_at + count * 8
-    tables, blob = [b"", b""], b""
-    for table, values in ((0, ids), (1, [entries[i] for i in ids])):
-        for value in values:
-            tables[table] += struct.pack("<2I", len(value), data_at + len(blob))
-            blob += value + b"\x00"
-    return struct.pack("<7I", _MO_MAGIC, 0, count, ids_at, texts_at, 0, data_at) + tables[0] + tables[1] + blob
-
-
-def read_mo(data: bytes) -> dict[Any, Any]:
-    """The messages of a ``.mo`` file written by :func:`write_mo`, as :func:`write_mo` takes them (the header
-    left out)."""
-    magic, _revision, count, ids_at, texts_at = struct.unpack_from("<5I", data)
-    if magic != _MO_MAGIC:
-        raise CatalogsNotCompiledError("not a compiled message catalog (little-endian .mo)", path="")
-    messages: dict[Any, Any] = {}
-    for n in range(count):
-        id_length, id_start = struct.unpack_from("<2I", data, ids_at + 8 * n)
-        text_length, text_start = struct.unpack_from("<2I", data, texts_at + 8 * n)
-        key = data[id_start:id_start + id_length].decode()
-        text = data[text_start:text_start + text_length].decode()
-        if "\x00" in key:
-            messages[tuple(key.split("\x00"))] = tuple(text.split("\x00"))
-        elif key:
-            messages[key] = text
-    return messages
-
-
 def compile_catalog(po: Path, lang: str) -> bytes:
-    """The ``.mo`` file of one ``.po`` catalog: its translated messages (an empty or fuzzy one is left out, so
-    its English id is shown), its plural rule, and the digest of the ``.po`` file it comes from."""
+    """The ``.mo`` file of one ``.po`` catalog, written by Babel: its translated messages (an empty or fuzzy one is
+    left out, so its English id is shown), the .po file's header (its plural rule among it), and the digest of
+    the .po file it comes from. The same .po file always gives the same bytes: Babel sorts the messages, and
+    nothing in the header depends on the day or on Babel's version."""
+    from babel.messages.mofile import write_mo
+
     source = po.read_bytes()
     catalog = _babel().read_po(io.BytesIO(source), locale=lang)
-    messages: dict[Any, Any] = {}
+    compiled = _compiled_catalog_type()(source_digest(source), locale=lang, domain=po.stem, fuzzy=False)
+    compiled.mime_headers = catalog.mime_headers  # project, team, plural rule: as the .po file says
     for message in catalog:
-        if not message.id or message.fuzzy:
-            continue
-        if isinstance(message.id, tuple):
-            forms = tuple(message.string)
-            if all(forms):  # as many forms as the rule has: a count past the last form says the last one
-                messages[tuple(message.id)] = forms + forms[-1:] * (catalog.num_plurals - len(forms))
-        elif message.string:
-            messages[message.id] = message.string
-    header = {"Project-Id-Version": "escoba-tutor", "Language": lang,
-              "Content-Type": "text/plain; charset=UTF-8", "Content-Transfer-Encoding": "8bit",
-              "Plural-Forms": catalog.plural_forms, SOURCE_FIELD: source_digest(source)}
-    return write_mo(messages, header)
+        # Babel reads as many plural forms as the rule has, an untranslated one empty: a half-translated plural
+        # is left out whole, so it reads in English rather than in two languages.
+        if message.id and not message.fuzzy and message.string and all(message.string):
+            compiled.add(message.id, message.string)
+    mo = io.BytesIO()
+    write_mo(mo, compiled)
+    return mo.getvalue()
+
+
+@functools.cache
+def _compiled_catalog_type() -> type[Any]:
+    """Babel's Catalog, with the header field :data:`SOURCE_FIELD` (Babel writes only the fields it knows) and
+    without the fields that would change the bytes of the same .po file compiled another day or by another
+    version of Babel (:data:`_UNREPRODUCIBLE`). Made when first needed: only keeping the catalogs imports Babel."""
+    from babel.messages.catalog import Catalog
+
+    class CompiledCatalog(Catalog):
+        def __init__(self, digest: str, **options: Any) -> None:
+            super().__init__(**options)
+            self.source_digest = digest
+
+        def _get_mime_headers(self) -> list[tuple[str, str]]:  # what Catalog.mime_headers reads
+            kept = [(name, value) for name, value in super()._get_mime_headers() if name not in _UNREPRODUCIBLE]
+            return [*kept, (SOURCE_FIELD, self.source_digest)]
+
+    return CompiledCatalog
 
 
 def stale_catalogs() -> list[Path]:
