@@ -52,7 +52,7 @@ def test_reference_position(profile, card, table, expected):
     assert set(found_codes) == set(expected)
 
 
-def test_rules_section_5_examples_by_count():
+def test_rules_section_3_examples_by_count():
     assert len(legal_captures("3c", "1o 4b 7o")) == 1
     assert len(legal_captures("5o", "2c 3e 10b 12c")) == 2
 

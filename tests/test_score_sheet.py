@@ -63,7 +63,7 @@ def body(sheet: ScoreSheet) -> dict[str, list[str]]:
     return {row[0]: row[1:] for row in table(sheet).body}
 
 
-# docs/rules.md §5, first example: 22 cards, 6 oros, the 7o, the best setenta and 2 escobas score 1+1+1+1+2 = 6.
+# docs/rules.md §5, the example: 22 cards, 6 oros, the 7o, the best setenta and 2 escobas score 1+1+1+1+2 = 6.
 SIX_POINTS = ["1o 2o 3o 5o 6o 7o 7c 7e 7b 1c 2c 3c 4c 5c 6c 1e 2e 3e 4e 5e 6e 10e",
               "4o 10o 11o 12o 10c 11c 12c 11e 12e 1b 2b 3b 4b 5b 6b 10b 11b 12b"]
 

@@ -67,7 +67,7 @@ def test_reference_deals_agree_with_the_test_suites_own_scorer(case):
 
 
 def test_the_rule_books_example_is_worth_six_points():
-    case = next(c for c in DATA["deals"] if c["name"].startswith("docs/rules.md §5, first example"))
+    case = next(c for c in DATA["deals"] if c["name"].startswith("docs/rules.md §5, the example"))
     pile = parse_cards(case["piles"][0])
     assert len(pile) == 22 and sum(c.suit is Suit.OROS for c in pile) == 6 and "7o" in {c.code for c in pile}
     assert score_deal(case["piles"], [2, 0]).points == (6, 0)
