@@ -5,6 +5,10 @@ values or capture search, so the tests that compare against them check the engin
 
 At the end: servers in a subprocess (the real ``escoba-tutor serve``, and the base that tests/browser's Voilà
 server shares) and the ``tutor_server_factory`` fixture, for tests/test_app_security.py and tests/browser/.
+
+First, the test tiers (README.md, "Tests"): every test is marked ``browser`` (tests/browser/), ``hub`` (the real
+JupyterHub), ``site`` (tests/site/), ``server`` (it starts an escoba-tutor or Voilà server, by a fixture of
+:data:`SERVER_FIXTURES` or by hand), ``packaging``, or else ``fast``: ``pytest -m fast`` runs the fast tier.
 """
 
 from __future__ import annotations
@@ -40,6 +44,51 @@ collect_ignore_glob = ["conftest.py", "*/conftest.py"]
 # data folder (tests that need another place set ESCOBA_TUTOR_CLASS_DB themselves)
 os.environ.setdefault("ESCOBA_TUTOR_CLASS_DB",
                       str(Path(tempfile.mkdtemp(prefix="escoba-tutor-class-")) / "class.sqlite3"))
+
+# ---------------------------------------------------------------------------------------------------- test tiers
+TESTS = Path(__file__).resolve().parent
+#: The markers of the tiers that need more than Python: a test with none of them is in the fast tier.
+SLOW_TIERS = ("server", "browser", "site", "hub", "packaging")
+#: A test that uses one of these fixtures (itself or through another fixture) starts a server.
+SERVER_FIXTURES = frozenset({"tutor_server_factory", "tutor", "server", "voila_server", "voila_app"})
+#: Where a folder or a file says the tier.
+TIER_BY_PATH = {TESTS / "browser": "browser", TESTS / "site": "site",
+                TESTS / "browser" / "test_jupyterhub_browser.py": "hub"}
+
+
+def tiers_of(item: pytest.Item) -> set[str]:
+    """The slow tiers a test belongs to, from its folder, its file, its fixtures and its own markers."""
+    path = Path(str(item.fspath))
+    tiers = {tier for where, tier in TIER_BY_PATH.items() if where == path or where in path.parents}
+    if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
+        tiers.add("server")
+    return tiers | {mark.name for mark in item.iter_markers() if mark.name in SLOW_TIERS}
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by these markers
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        tiers = tiers_of(item)
+        for tier in sorted(tiers):
+            item.add_marker(tier)
+        if not tiers:
+            item.add_marker("fast")
+
+
+_running: list[pytest.Item] = []  # the test being set up or run, for the check in ServerProcess
+
+
+@pytest.hookimpl(tryfirst=True)  # before its fixtures (a module's server starts in its first test's setup)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    _running[:] = [item]
+
+
+def check_tier_starts_servers(what: str) -> None:
+    """A server started by a fast test fails it: the fast tier must never wait for a server (mark it ``server``)."""
+    if _running and not any(_running[0].get_closest_marker(tier) for tier in SLOW_TIERS):
+        pytest.fail(f"{_running[0].nodeid} starts {what} but is in the fast tier: mark it @pytest.mark.server "
+                    "(tests/conftest.py, SLOW_TIERS)", pytrace=False)
+
 
 RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 SUITS = "oceb"
@@ -204,6 +253,7 @@ class ServerProcess:
     name = "server"
 
     def __init__(self, log: Path, cwd: Path) -> None:
+        check_tier_starts_servers(f"a {self.name} server")
         self.port = free_port()
         self.cwd = cwd
         self.starts = 0
