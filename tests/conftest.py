@@ -26,10 +26,12 @@ import zlib
 from itertools import combinations
 from pathlib import Path
 
+import ipywidgets as w
 import pytest
 from hypothesis import settings
 
 from escoba_tutor import Game
+from escoba_tutor.widgets.primitives import LiveRegion
 
 settings.register_profile("escoba", database=None, deadline=None, print_blob=True)
 settings.load_profile("escoba")
@@ -334,3 +336,85 @@ def tutor_server_factory(tmp_path_factory):
     yield start
     for server in servers:
         server.stop()
+
+
+# ------------------------------------------------------ a widget as the student sees it: its parts and their labels
+# The widget tests drive widgets through what a page shows: the public ``children`` of each box, a control found by
+# its label (its description, or a card row's group label), the status line, the text on screen. None of them
+# reaches into a widget's private attributes, so a widget may rearrange its insides and its tests still hold.
+def parts(widget):
+    """The widget and every widget inside it, depth first, through their public ``children``."""
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from parts(child)
+
+
+def _displayed(widget) -> bool:
+    layout = getattr(widget, "layout", None)
+    return getattr(layout, "display", None) != "none"
+
+
+def shown_parts(widget):
+    """The parts of the widget that are on screen: a hidden box hides everything inside it."""
+    if not _displayed(widget):
+        return
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from shown_parts(child)
+
+
+def is_shown(widget, part) -> bool:
+    """Whether ``part`` is on screen inside ``widget`` (it and every box around it displayed)."""
+    return any(found is part for found in shown_parts(widget))
+
+
+def labelled(widget, label: str, kind=None):
+    """The one part of ``widget`` labelled ``label`` (its description, or a card row's group label), of ``kind``
+    if given; a label found on none or on several parts fails the test."""
+    kind = kind or w.Widget
+    found = [part for part in parts(widget) if isinstance(part, kind)
+             and label in (getattr(part, "description", None), getattr(part, "group_label", None))]
+    assert len(found) == 1, f"{len(found)} parts of {type(widget).__name__} labelled {label!r}"
+    return found[0]
+
+
+def press(widget, label: str) -> None:
+    """Click the button labelled ``label``."""
+    labelled(widget, label, w.Button).click()
+
+
+def only(widget, kind):
+    """The one part of ``widget`` of type ``kind`` (one of its own widgets, e.g. the list of captures)."""
+    found = [part for part in parts(widget) if isinstance(part, kind) and part is not widget]
+    assert len(found) == 1, f"{len(found)} parts of {type(widget).__name__} are {kind.__name__}"
+    return found[0]
+
+
+def status_line(widget):
+    """The widget's status line: the live region among its own children, which screen readers read out."""
+    found = [child for child in widget.children if isinstance(child, LiveRegion)]
+    assert len(found) == 1, f"{type(widget).__name__} has {len(found)} status lines"
+    return found[0]
+
+
+def part_with(widget, label: str):
+    """The child of ``widget`` that holds the part labelled ``label`` (e.g. the deal's review, by its button)."""
+    inside = labelled(widget, label)
+    return next(child for child in widget.children if any(part is inside for part in parts(child)))
+
+
+def shown_text(widget) -> str:
+    """The text of the HTML parts of the widget that are on screen, one line each."""
+    return "\n".join(part.value for part in shown_parts(widget) if isinstance(part, (w.HTML, w.Label)))
+
+
+def html_with(widget, text: str):
+    """The one HTML part of the widget whose markup holds ``text``."""
+    found = [part for part in parts(widget) if isinstance(part, w.HTML) and text in part.value]
+    assert len(found) == 1, f"{len(found)} HTML parts of {type(widget).__name__} hold {text!r}"
+    return found[0]
+
+
+def shown_labels(widget) -> set[str]:
+    """The labels (descriptions) of the controls of the widget that are on screen."""
+    return {part.description for part in shown_parts(widget) if getattr(part, "description", "")}

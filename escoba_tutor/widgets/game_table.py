@@ -212,6 +212,16 @@ class GameTable(w.VBox):
         self._redraw()
         self._schedule_computer()
 
+    @property
+    def other_hands(self) -> tuple[CardRow, ...]:
+        """The other players' hands as the screen shows them (face down), in seat order after the viewer's."""
+        return tuple(self._other_rows[:self.session.players - 1])
+
+    def close(self) -> None:
+        """Close the table and its widgets; the computer's next move, if one is waiting its turn, is dropped."""
+        self._cancel_timer()
+        super().close()
+
     # ------------------------------------------------------------------------------------- behaviour
     @validate("lang")
     def _valid_lang(self, proposal):

@@ -19,7 +19,7 @@ from ..engine.errors import EscobaError, IllegalMoveError, NothingToUndoError
 from ..engine.game import Game, Move, Play
 from ..engine.rules import ESCOBA, Rules, rules_by_name
 from ..engine.save import dump_code, dump_json, read_save
-from ..players.bots import BOTS, LEVELS, make_bot
+from ..players.bots import BOTS, LEVELS, Bot, make_bot
 from ..text.translator import DEFAULT_LANGUAGE, normalize_language
 
 __all__ = ["GameSession", "MODES"]
@@ -103,6 +103,11 @@ class GameSession(HasTraits):
 
     # ------------------------------------------------------------------------------------------- setup
     @property
+    def bots(self) -> dict[int, Bot]:
+        """The computer's players, by seat (a new copy of the mapping: changing it changes nothing)."""
+        return dict(self._bots)
+
+    @property
     def humans(self) -> tuple[int, ...]:
         return (0, 1) if self.mode == "pass_and_play" and self.players == 2 else (0,)
 
@@ -133,7 +138,7 @@ class GameSession(HasTraits):
         self.problem = None
         self._settle()
 
-    def _make_bots(self, game: Game) -> dict:
+    def _make_bots(self, game: Game) -> dict[int, Bot]:
         rng = random.Random(game.seed)
         return {seat: make_bot(self.level, seed=rng.randrange(1 << 30)) for seat in range(game.players)
                 if seat not in self.humans}
