@@ -418,3 +418,16 @@ def html_with(widget, text: str):
 def shown_labels(widget) -> set[str]:
     """The labels (descriptions) of the controls of the widget that are on screen."""
     return {part.description for part in shown_parts(widget) if getattr(part, "description", "")}
+
+
+# A message from the page reaches a widget through ipywidgets' own entry point (the comm's message handler): the one
+# place the tests call a method ipywidgets names as internal, since a test has no browser to send it.
+def browser_sets(widget, **state) -> None:
+    """A state change arriving from the browser, as ipywidgets delivers it."""
+    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
+                        "buffers": []})
+
+
+def browser_sends(widget, content: dict, buffers=()) -> None:
+    """A custom message from the widget's script in the page (``model.send``), with its binary buffers."""
+    widget._handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": list(buffers)})

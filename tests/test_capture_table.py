@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ipywidgets as w
 import pytest
-from escoba_test_helpers import is_shown, labelled, only, parts, status_line
+from escoba_test_helpers import browser_sets, is_shown, labelled, only, parts, status_line
 
 from escoba_tutor.text.translator import Translator
 from escoba_tutor.widgets.capture_table import CaptureTable
@@ -107,12 +107,6 @@ def record_messages(monkeypatch) -> list[str]:
     monkeypatch.setattr(ipywidgets.Widget, "_send", lambda self, msg, buffers=None: sent.append(
         f"{type(self).__name__}.{msg['method']}({','.join(sorted(msg.get('state', {})))})"))
     return sent
-
-
-def browser_sets(widget, **state) -> None:
-    """A state change arriving from the browser, as ipywidgets delivers it."""
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
-                        "buffers": []})
 
 
 def test_a_row_clicked_in_the_browser_is_answered_with_one_message(monkeypatch):

@@ -9,6 +9,8 @@ import re
 import ipywidgets as w
 import pytest
 from escoba_test_helpers import (
+    browser_sends,
+    browser_sets,
     html_with,
     is_shown,
     labelled,
@@ -190,7 +192,7 @@ def test_save_file_and_resume_code_bring_back_the_same_game():
 
 def send_file(table: GameTable, data: bytes) -> None:
     """A file chosen with "Load a game", as the page sends it (the comm message's content and one buffer)."""
-    only(table, FilePicker)._handle_custom_msg({"event": "file", "name": "escoba-game.json"}, [memoryview(data)])
+    browser_sends(only(table, FilePicker), {"event": "file", "name": "escoba-game.json"}, [memoryview(data)])
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
@@ -278,17 +280,10 @@ def human_plays(table: GameTable) -> int:
     return sum(1 for e in table.session.game.history if e.kind == "play" and e.player in table.session.humans)
 
 
-def browser_sets(widget, **state) -> None:
-    """A state change arriving from the browser, as ipywidgets delivers it."""
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
-                        "buffers": []})
-
-
 def browser_double_clicks(picker, row_id: str, revision: int) -> None:
     """What a double click on a row sends: the choice, then the activation (made on the rows of ``revision``)."""
     browser_sets(picker, selected=row_id)
-    picker._handle_msg({"content": {"data": {"method": "custom", "content": {
-        "event": "activate", "id": row_id, "revision": revision}}}, "buffers": []})
+    browser_sends(picker, {"event": "activate", "id": row_id, "revision": revision})
 
 
 def test_a_double_click_on_a_capture_only_chooses_it_and_play_plays_it_once():
