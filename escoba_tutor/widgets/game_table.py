@@ -218,8 +218,9 @@ class GameTable(w.VBox):
         return tuple(self._other_rows[:self.session.players - 1])
 
     def close(self) -> None:
-        """Close the table and its widgets; the computer's next move, if one is waiting its turn, is dropped."""
-        self._cancel_timer()
+        """Close the table; the computer's next move, if one is waiting its turn, is dropped."""
+        if getattr(self, "_timer", None) is not None:  # (ipywidgets closes a table whose making failed, too)
+            self._cancel_timer()
         super().close()
 
     # ------------------------------------------------------------------------------------- behaviour
