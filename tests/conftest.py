@@ -3,12 +3,14 @@
 The reference functions here work on card *codes* and the tables of RULES.md only, never on the engine's own
 values or capture search, so the tests that compare against them check the engine from the outside.
 
-At the end: servers in a subprocess (the real ``escoba-tutor serve``, and the base that tests/browser's Voilà
-server shares) and the ``tutor_server_factory`` fixture, for tests/test_app_security.py and tests/browser/.
-
-First, the test tiers (README.md, "Tests"): every test is marked ``browser`` (tests/browser/), ``hub`` (the real
+First the test tiers (README.md, "Tests"): every test is marked ``browser`` (tests/browser/), ``hub`` (the real
 JupyterHub), ``site`` (tests/site/), ``server`` (it starts an escoba-tutor or Voilà server, by a fixture of
 :data:`SERVER_FIXTURES` or by hand), ``packaging``, or else ``fast``: ``pytest -m fast`` runs the fast tier.
+
+Then servers in a subprocess (the real ``escoba-tutor serve``, and the base that tests/browser's Voilà server
+shares) and the ``tutor_server_factory`` fixture, for tests/test_app_security.py and tests/browser/. At the end, a
+widget as the student sees it: its parts found through their public children and labels (``labelled``, ``press``,
+``status_line``, ``shown_text``...), and messages from the page (``browser_sets``, ``browser_sends``).
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ from .primitives import CardRow, LiveRegion
 from .safety import guarded
 from .session import MODES, GameSession
 
-if TYPE_CHECKING:  # imported when the first hint is asked for (HintRow.redraw)
+if TYPE_CHECKING:  # imported when the first hint is asked for (_Hint.redraw)
     from .hint_panel import HintPanel
 
 __all__ = ["GameTable"]
