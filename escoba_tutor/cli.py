@@ -386,7 +386,8 @@ def _simulate(args: argparse.Namespace) -> int:
         raise _UsageError("simulate", f"argument --rules: {error}") from None
     try:  # check the bot names against the player count before the run starts
         for name in set(seat_bots(args.players, args.bots)):
-            make_bot(name)
+            if isinstance(name, str):  # always, from the command line (a bot factory comes only from Python)
+                make_bot(name)
     except EscobaError as error:
         raise _UsageError("simulate", f"argument --bots: {error}") from None
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)

@@ -3,8 +3,14 @@
 The reference functions here work on card *codes* and the tables of docs/rules.md only, never on the engine's own
 values or capture search, so the tests that compare against them check the engine from the outside.
 
-At the end: servers in a subprocess (the real ``escoba-tutor serve``, and the base that tests/browser's Voilà
-server shares) and the ``tutor_server_factory`` fixture, for tests/test_app_security.py and tests/browser/.
+First the test tiers (README.md, "Tests"): every test is marked ``browser`` (tests/browser/), ``hub`` (the real
+JupyterHub), ``site`` (tests/site/), ``server`` (it starts an escoba-tutor or Voilà server, by a fixture of
+:data:`SERVER_FIXTURES` or by hand), ``packaging``, or else ``fast``: ``pytest -m fast`` runs the fast tier.
+
+Then servers in a subprocess (the real ``escoba-tutor serve``, and the base that tests/browser's Voilà server
+shares) and the ``tutor_server_factory`` fixture, for tests/test_app_security.py and tests/browser/. At the end, a
+widget as the student sees it: its parts found through their public children and labels (``labelled``, ``press``,
+``status_line``, ``shown_text``...), and messages from the page (``browser_sets``, ``browser_sends``).
 """
 
 from __future__ import annotations
@@ -22,10 +28,12 @@ import zlib
 from itertools import combinations
 from pathlib import Path
 
+import ipywidgets as w
 import pytest
 from hypothesis import settings
 
 from escoba_tutor import Game
+from escoba_tutor.widgets.primitives import LiveRegion
 
 settings.register_profile("escoba", database=None, deadline=None, print_blob=True)
 settings.load_profile("escoba")
@@ -40,6 +48,51 @@ collect_ignore_glob = ["conftest.py", "*/conftest.py"]
 # data folder (tests that need another place set ESCOBA_TUTOR_CLASS_DB themselves)
 os.environ.setdefault("ESCOBA_TUTOR_CLASS_DB",
                       str(Path(tempfile.mkdtemp(prefix="escoba-tutor-class-")) / "class.sqlite3"))
+
+# ---------------------------------------------------------------------------------------------------- test tiers
+TESTS = Path(__file__).resolve().parent
+#: The markers of the tiers that need more than Python: a test with none of them is in the fast tier.
+SLOW_TIERS = ("server", "browser", "site", "hub", "packaging")
+#: A test that uses one of these fixtures (itself or through another fixture) starts a server.
+SERVER_FIXTURES = frozenset({"tutor_server_factory", "tutor", "server", "voila_server", "voila_app"})
+#: Where a folder or a file says the tier.
+TIER_BY_PATH = {TESTS / "browser": "browser", TESTS / "site": "site",
+                TESTS / "browser" / "test_jupyterhub_browser.py": "hub"}
+
+
+def tiers_of(item: pytest.Item) -> set[str]:
+    """The slow tiers a test belongs to, from its folder, its file, its fixtures and its own markers."""
+    path = Path(str(item.fspath))
+    tiers = {tier for where, tier in TIER_BY_PATH.items() if where == path or where in path.parents}
+    if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
+        tiers.add("server")
+    return tiers | {mark.name for mark in item.iter_markers() if mark.name in SLOW_TIERS}
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by these markers
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        tiers = tiers_of(item)
+        for tier in sorted(tiers):
+            item.add_marker(tier)
+        if not tiers:
+            item.add_marker("fast")
+
+
+_running: list[pytest.Item] = []  # the test being set up or run, for the check in ServerProcess
+
+
+@pytest.hookimpl(tryfirst=True)  # before its fixtures (a module's server starts in its first test's setup)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    _running[:] = [item]
+
+
+def check_tier_starts_servers(what: str) -> None:
+    """A server started by a fast test fails it: the fast tier must never wait for a server (mark it ``server``)."""
+    if _running and not any(_running[0].get_closest_marker(tier) for tier in SLOW_TIERS):
+        pytest.fail(f"{_running[0].nodeid} starts {what} but is in the fast tier: mark it @pytest.mark.server "
+                    "(tests/conftest.py, SLOW_TIERS)", pytrace=False)
+
 
 RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 SUITS = "oceb"
@@ -204,6 +257,7 @@ class ServerProcess:
     name = "server"
 
     def __init__(self, log: Path, cwd: Path) -> None:
+        check_tier_starts_servers(f"a {self.name} server")
         self.port = free_port()
         self.cwd = cwd
         self.starts = 0
@@ -284,3 +338,98 @@ def tutor_server_factory(tmp_path_factory):
     yield start
     for server in servers:
         server.stop()
+
+
+# ------------------------------------------------------ a widget as the student sees it: its parts and their labels
+# The widget tests drive widgets through what a page shows: the public ``children`` of each box, a control found by
+# its label (its description, or a card row's group label), the status line, the text on screen. None of them
+# reaches into a widget's private attributes, so a widget may rearrange its insides and its tests still hold.
+def parts(widget):
+    """The widget and every widget inside it, depth first, through their public ``children``."""
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from parts(child)
+
+
+def _displayed(widget) -> bool:
+    layout = getattr(widget, "layout", None)
+    return getattr(layout, "display", None) != "none"
+
+
+def shown_parts(widget):
+    """The parts of the widget that are on screen: a hidden box hides everything inside it."""
+    if not _displayed(widget):
+        return
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from shown_parts(child)
+
+
+def is_shown(widget, part) -> bool:
+    """Whether ``part`` is on screen inside ``widget`` (it and every box around it displayed)."""
+    return any(found is part for found in shown_parts(widget))
+
+
+def labelled(widget, label: str, kind=None):
+    """The one part of ``widget`` labelled ``label`` (its description, or a card row's group label), of ``kind``
+    if given; a label found on none or on several parts fails the test."""
+    kind = kind or w.Widget
+    found = [part for part in parts(widget) if isinstance(part, kind)
+             and label in (getattr(part, "description", None), getattr(part, "group_label", None))]
+    assert len(found) == 1, f"{len(found)} parts of {type(widget).__name__} labelled {label!r}"
+    return found[0]
+
+
+def press(widget, label: str) -> None:
+    """Click the button labelled ``label``."""
+    labelled(widget, label, w.Button).click()
+
+
+def only(widget, kind):
+    """The one part of ``widget`` of type ``kind`` (one of its own widgets, e.g. the list of captures)."""
+    found = [part for part in parts(widget) if isinstance(part, kind) and part is not widget]
+    assert len(found) == 1, f"{len(found)} parts of {type(widget).__name__} are {kind.__name__}"
+    return found[0]
+
+
+def status_line(widget):
+    """The widget's status line: the live region among its own children, which screen readers read out."""
+    found = [child for child in widget.children if isinstance(child, LiveRegion)]
+    assert len(found) == 1, f"{type(widget).__name__} has {len(found)} status lines"
+    return found[0]
+
+
+def part_with(widget, label: str):
+    """The child of ``widget`` that holds the part labelled ``label`` (e.g. the deal's review, by its button)."""
+    inside = labelled(widget, label)
+    return next(child for child in widget.children if any(part is inside for part in parts(child)))
+
+
+def shown_text(widget) -> str:
+    """The text of the HTML parts of the widget that are on screen, one line each."""
+    return "\n".join(part.value for part in shown_parts(widget) if isinstance(part, (w.HTML, w.Label)))
+
+
+def html_with(widget, text: str):
+    """The one HTML part of the widget whose markup holds ``text``."""
+    found = [part for part in parts(widget) if isinstance(part, w.HTML) and text in part.value]
+    assert len(found) == 1, f"{len(found)} HTML parts of {type(widget).__name__} hold {text!r}"
+    return found[0]
+
+
+def shown_labels(widget) -> set[str]:
+    """The labels (descriptions) of the controls of the widget that are on screen."""
+    return {part.description for part in shown_parts(widget) if getattr(part, "description", "")}
+
+
+# A message from the page reaches a widget through ipywidgets' own entry point (the comm's message handler): the one
+# place the tests call a method ipywidgets names as internal, since a test has no browser to send it.
+def browser_sets(widget, **state) -> None:
+    """A state change arriving from the browser, as ipywidgets delivers it."""
+    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
+                        "buffers": []})
+
+
+def browser_sends(widget, content: dict, buffers=()) -> None:
+    """A custom message from the widget's script in the page (``model.send``), with its binary buffers."""
+    widget._handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": list(buffers)})

@@ -421,6 +421,7 @@ def test_a_kernel_belongs_to_the_browser_that_started_it(server):
         leave_all(ana, eva)
 
 
+@pytest.mark.server  # a server of its own
 def test_a_kernel_whose_page_never_connects_is_stopped(tmp_path_factory):
     server = start_server(tmp_path_factory, {**LIMITS, "connect_s": 2, "reap_check_s": 0.5})
     try:
@@ -581,6 +582,7 @@ def test_a_message_over_the_cap_closes_the_connection_with_its_reason_and_never_
         assert "Traceback" not in log
 
 
+@pytest.mark.server  # a server of its own
 def test_a_browser_sending_more_than_its_message_budget_has_the_rest_dropped_unread(tmp_path_factory):
     server = start_server(tmp_path_factory, {**LIMITS, "message_rate_bytes": 10_000, "message_burst_bytes": 40_000})
     try:

@@ -2,21 +2,54 @@
 
 from __future__ import annotations
 
+import ipywidgets as w
 import pytest
+from escoba_test_helpers import browser_sets, is_shown, labelled, only, parts, status_line
 
+from escoba_tutor.text.translator import Translator
 from escoba_tutor.widgets.capture_table import CaptureTable
+from escoba_tutor.widgets.primitives import CardRow, RowPicker
+
+
+# The parts of the table as a student finds them: the list of captures, and each control by its label.
+def picker(widget: CaptureTable) -> RowPicker:
+    return only(widget, RowPicker)
+
+
+def part(widget: CaptureTable, label: str, kind):
+    return labelled(widget, Translator(widget.lang)(label), kind)
+
+
+def table_row(widget):
+    return part(widget, "Table", CardRow)
+
+
+def hand_row(widget):
+    return part(widget, "Your hand", CardRow)
+
+
+def deck_row(widget):
+    return part(widget, "The 40 cards", CardRow)
+
+
+def deck_toggle(widget):
+    return part(widget, "Pick cards from the deck", w.ToggleButton)
+
+
+def check(widget):
+    return part(widget, "Check my capture", w.Button)
 
 
 def cells(widget):
-    return [row["cells"] for row in widget._picker.rows]
+    return [row["cells"] for row in picker(widget).rows]
 
 
 def test_the_worked_example_of_the_rules():
     widget = CaptureTable(table="1o 4b 7o", hand="3c")
     assert cells(widget) == [["3c", "1o 7o 4b", "3 + 1 + 7 + 4 = 15", "una escoba y 4 cartas (el siete de oros, "
                                                                       "2 oros y 1 siete)"]]
-    assert widget._picker.rows[0]["tone"] == "good"
-    assert widget._picker.rows[0]["label"] == ("El tres de copas se lleva el as de oros, el siete de oros y el cuatro "
+    assert picker(widget).rows[0]["tone"] == "good"
+    assert picker(widget).rows[0]["label"] == ("El tres de copas se lleva el as de oros, el siete de oros y el cuatro "
                                                "de bastos: 3 + 1 + 7 + 4 = 15. Gana una escoba y 4 cartas (el siete "
                                                "de oros, 2 oros y 1 siete).")
 
@@ -25,7 +58,7 @@ def test_two_captures_and_figures_shown_with_their_value():
     widget = CaptureTable(table="2c 3e 10b 12c", hand="5o 1e", lang="en")
     assert [row[2] for row in cells(widget)] == ["5 + king (10) = 15", "5 + 2 + jack (8) = 15", "—"]
     assert cells(widget)[2][3] == "stays on the table"
-    assert widget._picker.headers == ["Card", "Takes", "Sum", "Wins"]
+    assert picker(widget).headers == ["Card", "Takes", "Sum", "Wins"]
 
 
 def test_equal_cards_are_different_captures():
@@ -36,34 +69,34 @@ def test_equal_cards_are_different_captures():
 def test_choosing_a_row_highlights_its_cards_and_says_it():
     widget = CaptureTable(table="2c 3e 10b 12c", hand="5o")
     # the card rows follow the row picker: the browser highlights the chosen row's cards at once
-    assert widget._table_row.picker is widget._picker and widget._hand_row.picker is widget._picker
-    widget._picker.selected = "5o:2c+10b"
+    assert table_row(widget).picker is picker(widget) and hand_row(widget).picker is picker(widget)
+    picker(widget).selected = "5o:2c+10b"
     assert widget.selected == "5o:2c+10b"
-    chosen = next(row for row in widget._picker.rows if row["id"] == widget._picker.selected)
+    chosen = next(row for row in picker(widget).rows if row["id"] == picker(widget).selected)
     assert sorted(chosen["cards"]) == ["10b", "2c", "5o"]
-    assert "El cinco de oros se lleva el dos de copas y la sota de bastos" in widget._status.message
+    assert "El cinco de oros se lleva el dos de copas y la sota de bastos" in status_line(widget).message
     widget.selected = ""  # the view's trait drives the model too
-    assert widget._picker.selected == "" and widget._status.message == ""
+    assert picker(widget).selected == "" and status_line(widget).message == ""
 
 
 def test_a_row_picked_after_a_built_capture_replaces_it_and_its_verdict():
     widget = CaptureTable(table="2c 3e 10b 12c", hand="5o")
     # the status line shows a chosen row's label in the browser at once: the kernel must then say the same
-    assert widget._status.picker is widget._picker
-    widget._hand_row.selected = ["5o"]
-    widget._table_row.selected = ["2c", "3e"]
-    widget._check.click()
-    assert "no 15" in widget._status.message
-    widget._picker.selected = "5o:12c"
-    assert widget.selected == "5o:12c" and widget._picker.selected == "5o:12c"
-    assert widget._hand_row.selected == [] and widget._table_row.selected == [] and widget.model.verdict is None
-    label = next(row["label"] for row in widget._picker.rows if row["id"] == "5o:12c")
-    assert widget._status.message == label
-    widget._check.click()  # checked with nothing built: a verdict on its own, then a row picked replaces it
+    assert status_line(widget).picker is picker(widget)
+    hand_row(widget).selected = ["5o"]
+    table_row(widget).selected = ["2c", "3e"]
+    check(widget).click()
+    assert "no 15" in status_line(widget).message
+    picker(widget).selected = "5o:12c"
+    assert widget.selected == "5o:12c" and picker(widget).selected == "5o:12c"
+    assert hand_row(widget).selected == [] and table_row(widget).selected == [] and widget.model.verdict is None
+    label = next(row["label"] for row in picker(widget).rows if row["id"] == "5o:12c")
+    assert status_line(widget).message == label
+    check(widget).click()  # checked with nothing built: a verdict on its own, then a row picked replaces it
     assert widget.model.verdict is not None
-    widget._picker.selected = "5o:2c+10b"
-    label = next(row["label"] for row in widget._picker.rows if row["id"] == "5o:2c+10b")
-    assert widget.model.verdict is None and widget._status.message == label
+    picker(widget).selected = "5o:2c+10b"
+    label = next(row["label"] for row in picker(widget).rows if row["id"] == "5o:2c+10b")
+    assert widget.model.verdict is None and status_line(widget).message == label
 
 
 def record_messages(monkeypatch) -> list[str]:
@@ -76,32 +109,26 @@ def record_messages(monkeypatch) -> list[str]:
     return sent
 
 
-def browser_sets(widget, **state) -> None:
-    """A state change arriving from the browser, as ipywidgets delivers it."""
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
-                        "buffers": []})
-
-
 def test_a_row_clicked_in_the_browser_is_answered_with_one_message(monkeypatch):
     widget = CaptureTable(table="1o 4b 7o", hand="3c 5e 12b")
     sent = record_messages(monkeypatch)
     for row_id in ("12b:1o+4b", "3c:1o+7o+4b", "12b:1o+4b"):
         sent.clear()
-        browser_sets(widget._picker, selected=row_id)
+        browser_sets(picker(widget), selected=row_id)
         assert widget.selected == row_id
         # no echo of the choice, no highlight updates (the card rows follow the picker): the status line only
         assert sent == ["LiveRegion.update(message)"], sent
-    assert widget._status.message.startswith("El rey de bastos se lleva el as de oros y el cuatro de bastos")
+    assert status_line(widget).message.startswith("El rey de bastos se lleva el as de oros y el cuatro de bastos")
 
 
 def test_a_stale_click_from_the_browser_is_dropped_not_an_error(monkeypatch):
     widget = CaptureTable(table="1o 4b 7o", hand="3c 5e 12b")
     sent = record_messages(monkeypatch)
-    browser_sets(widget._picker, selected="7c:1o+7o")  # a row of a position that has changed meanwhile
-    assert widget._picker.selected == "" and sent == ["RowPicker.update(selected)"]  # the browser is corrected
+    browser_sets(picker(widget), selected="7c:1o+7o")  # a row of a position that has changed meanwhile
+    assert picker(widget).selected == "" and sent == ["RowPicker.update(selected)"]  # the browser is corrected
     sent.clear()
-    browser_sets(widget._table_row, selected=["1o", "2e"])  # 2e has left the table
-    assert widget._table_row.selected == ["1o"] and "CardRow.update(selected)" in sent
+    browser_sets(table_row(widget), selected=["1o", "2e"])  # 2e has left the table
+    assert table_row(widget).selected == ["1o"] and "CardRow.update(selected)" in sent
 
 
 @pytest.mark.parametrize("hand, taken, expected", [
@@ -116,58 +143,59 @@ def test_a_stale_click_from_the_browser_is_dropped_not_an_error(monkeypatch):
 ])
 def test_a_capture_built_by_the_student_is_judged(hand, taken, expected):
     widget = CaptureTable(table="2c 3e 10b 12c", hand="5o")
-    widget._hand_row.selected = [hand] if hand else []
-    widget._table_row.selected = taken
-    widget._check.click()
-    assert expected in widget._status.message
+    hand_row(widget).selected = [hand] if hand else []
+    table_row(widget).selected = taken
+    check(widget).click()
+    assert expected in status_line(widget).message
 
 
 def test_bad_text_is_explained_and_changes_nothing():
     widget = CaptureTable(table="1o 4b 7o", hand="3c")
     before = (widget.model.table_cards, cells(widget))
-    widget._table_text.value = "1o 4b 8o"  # what a student types
-    assert "«8o» no es una carta" in widget._status.message
+    part(widget, "Table", w.Text).value = "1o 4b 8o"  # what a student types
+    assert "«8o» no es una carta" in status_line(widget).message
     assert (widget.model.table_cards, cells(widget)) == before
-    widget._table_text.value = "1o 4b 7o"
-    widget._hand_text.value = "3c 1o"
-    assert "el as de oros está a la vez en la mano y en la mesa" in widget._status.message
-    widget._hand_text.value = "3c 5e 6e 7e"
-    assert "como mucho 3 cartas" in widget._status.message
-    widget._hand_text.value = "3c"
-    widget._table_text.value = "1o 4b 7o 5c"
-    assert widget._status.message == "" and len(widget.model.rows) == 2  # 3c: 1o+4b+7o or 5c+7o
+    part(widget, "Table", w.Text).value = "1o 4b 7o"
+    part(widget, "Hand", w.Text).value = "3c 1o"
+    assert "el as de oros está a la vez en la mano y en la mesa" in status_line(widget).message
+    part(widget, "Hand", w.Text).value = "3c 5e 6e 7e"
+    assert "como mucho 3 cartas" in status_line(widget).message
+    part(widget, "Hand", w.Text).value = "3c"
+    part(widget, "Table", w.Text).value = "1o 4b 7o 5c"
+    assert status_line(widget).message == "" and len(widget.model.rows) == 2  # 3c: 1o+4b+7o or 5c+7o
 
 
 def test_the_deck_picker_sets_the_table_and_the_hand():
     widget = CaptureTable(table="", hand="")
-    widget._deck_toggle.value = True
-    assert widget._deck_box.layout.display == "flex"
-    widget._deck_row.selected = ["1o", "4b", "7o"]
+    deck_toggle(widget).value = True
+    assert is_shown(widget, deck_row(widget))
+    deck_row(widget).selected = ["1o", "4b", "7o"]
     assert widget.table == "1o 4b 7o"
-    widget._deck_target.index = 1
-    widget._deck_row.selected = ["3c"]
+    only(widget, w.ToggleButtons).index = 1
+    deck_row(widget).selected = ["3c"]
     assert widget.hand == "3c" and widget.table == "1o 4b 7o"
     assert [row["id"] for row in widget.model.rows] == ["3c:1o+7o+4b"]
 
 
 def test_the_deck_picker_is_built_only_when_opened():
     widget = CaptureTable(table="1o", hand="3c")
-    assert widget._deck_row is None and widget._deck_box.children == ()
-    widget._deck_toggle.value = True
-    assert len(widget._deck_row.cards) == 40 and widget._deck_row.selected == ["1o"]
+    assert [row.cards for row in parts(widget) if isinstance(row, CardRow)] == [["1o"], ["3c"]]  # the table, the hand
+    assert not [choice for choice in parts(widget) if isinstance(choice, w.ToggleButtons)]
+    deck_toggle(widget).value = True
+    assert len(deck_row(widget).cards) == 40 and deck_row(widget).selected == ["1o"]
 
 
 def test_a_fourth_card_picked_for_the_hand_is_refused_with_a_reason(caplog):
     widget = CaptureTable(table="2c 3e 10b 12c", hand="5o 1e 12o")
-    widget._deck_toggle.value = True
-    widget._deck_target.index = 1
-    widget._deck_row.selected = ["5o", "1e", "12o", "1c"]
-    assert "como mucho 3 cartas" in widget._status.message  # said, not "something failed"
+    deck_toggle(widget).value = True
+    only(widget, w.ToggleButtons).index = 1
+    deck_row(widget).selected = ["5o", "1e", "12o", "1c"]
+    assert "como mucho 3 cartas" in status_line(widget).message  # said, not "something failed"
     assert [c.code for c in widget.model.hand_cards] == ["5o", "1e", "12o"]  # the last valid hand stays
-    assert widget._deck_row.selected == ["5o", "1e", "12o"]  # and the deck shows it again
+    assert deck_row(widget).selected == ["5o", "1e", "12o"]  # and the deck shows it again
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
-    widget._deck_row.selected = ["5o", "1e"]
-    assert widget.hand == "5o 1e" and widget._status.message == ""
+    deck_row(widget).selected = ["5o", "1e"]
+    assert widget.hand == "5o 1e" and status_line(widget).message == ""
 
 
 def test_scopa_and_the_language_switch():
@@ -175,7 +203,7 @@ def test_scopa_and_the_language_switch():
     assert [row["id"] for row in widget.model.rows] == ["5o:5b"]
     assert cells(widget)[0][2] == "5 = 5"
     widget.lang = "es"
-    assert widget._picker.headers == ["Carta", "Se lleva", "Suma", "Gana"]
+    assert picker(widget).headers == ["Carta", "Se lleva", "Suma", "Gana"]
     with pytest.raises(Exception, match="choose es"):
         widget.lang = "xx"
     assert widget.lang == "es"
@@ -183,7 +211,8 @@ def test_scopa_and_the_language_switch():
 
 def test_not_editable_hides_the_inputs():
     widget = CaptureTable(table="1o", hand="7o", editable=False)
-    assert widget._inputs.layout.display == "none" and widget._deck_toggle.layout.display == "none"
+    typed = [part(widget, "Table", w.Text), part(widget, "Hand", w.Text), deck_toggle(widget)]
+    assert not any(is_shown(widget, control) for control in typed)
 
 
 def test_a_failing_callback_is_logged_and_told_never_silent(monkeypatch, caplog):
@@ -194,6 +223,6 @@ def test_a_failing_callback_is_logged_and_told_never_silent(monkeypatch, caplog)
 
     monkeypatch.setattr(widget.model, "check_built", broken)
     with caplog.at_level("ERROR", logger="escoba_tutor.widgets"):
-        widget._check.click()
-    assert "Algo ha fallado" in widget._status.message
+        check(widget).click()
+    assert "Algo ha fallado" in status_line(widget).message
     assert "CaptureTable._check_clicked failed" in caplog.text and "boom" in caplog.text

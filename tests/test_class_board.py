@@ -240,6 +240,7 @@ def test_a_page_with_a_nickname_records_and_one_without_does_not(server):
     store.close()
 
 
+@pytest.mark.server  # a server of its own
 def test_without_class_db_the_server_and_its_kernels_use_the_records_default(tmp_path, monkeypatch):
     """No ``--class-db``: the records' own choice (here ``ESCOBA_TUTOR_CLASS_DB``), for the server and its kernels."""
     database = tmp_path / "default.sqlite3"
@@ -264,6 +265,7 @@ def test_without_class_db_the_server_and_its_kernels_use_the_records_default(tmp
         server.stop()
 
 
+@pytest.mark.server  # a server of its own
 def test_under_a_url_prefix_the_cookie_and_the_board_stay_under_it(tmp_path):
     """A JupyterHub serves each student's server under ``/user/NAME/``: the cookie's path is that prefix."""
     server = TutorServer(tmp_path / "server.log", "--base-url", "/hub/user/ana/", "--class-db",

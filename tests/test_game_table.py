@@ -8,13 +8,33 @@ import re
 
 import ipywidgets as w
 import pytest
+from escoba_test_helpers import (
+    browser_sends,
+    browser_sets,
+    html_with,
+    is_shown,
+    labelled,
+    only,
+    part_with,
+    parts,
+    press,
+    shown_labels,
+    shown_text,
+    status_line,
+)
 
 from escoba_tutor import Game
 from escoba_tutor.engine.save import MAX_UPLOAD_BYTES
 from escoba_tutor.text.phrases import sentence_start
 from escoba_tutor.text.translator import Translator
-from escoba_tutor.widgets.game_table import GameTable, describe_play, leftover_words
+from escoba_tutor.widgets import CaptureTable, HintPanel, ScoreSheet
+from escoba_tutor.widgets.file_picker import FilePicker
+from escoba_tutor.widgets.game_table import GameTable, describe_play, leftover_words, player_name
+from escoba_tutor.widgets.memory import BrowserMemory
+from escoba_tutor.widgets.primitives import CardRow, RowPicker
 from escoba_tutor.widgets.session import GameSession
+
+ES = Translator("es")
 
 
 def my_turn(table: GameTable) -> bool:
@@ -22,9 +42,28 @@ def my_turn(table: GameTable) -> bool:
     return s.phase == "play" and s.game.turn == s.viewer
 
 
+def captures_of(table: GameTable) -> CaptureTable:
+    """The table of captures in the game: the table's cards, the hand and the list of captures."""
+    return only(table, CaptureTable)
+
+
+def capture_list(table: GameTable) -> RowPicker:
+    return only(captures_of(table), RowPicker)
+
+
+def hand_row(table: GameTable, lang: str = "es") -> CardRow:
+    return labelled(table, Translator(lang)("Your hand"), CardRow)
+
+
+def status(table: GameTable) -> str:
+    """What the game's status line says."""
+    return status_line(table).message
+
+
 def play_a_row(table: GameTable, rng: random.Random) -> None:
-    table._captures._picker.selected = rng.choice(table._captures._picker.rows)["id"]
-    table._play.click()
+    picker = capture_list(table)
+    picker.selected = rng.choice(picker.rows)["id"]
+    press(table, Translator(table.lang)("Play"))
 
 
 def test_the_computer_plays_until_it_is_your_turn_and_says_what_it_did():
@@ -32,11 +71,11 @@ def test_the_computer_plays_until_it_is_your_turn_and_says_what_it_did():
     s = table.session
     assert my_turn(table) or s.phase == "deal_over"
     if any(e.kind == "play" for e in s.game.history):
-        assert "Ordenador:" in table._announce.message
-    assert "Te toca." in table._announce.message
-    assert table._captures._hand_row.cards == [c.code for c in s.game.hand(0)]
+        assert "Ordenador:" in status(table)
+    assert "Te toca." in status(table)
+    assert hand_row(table).cards == [c.code for c in s.game.hand(0)]
     # The other hand is face down: its cards appear nowhere on the screen's card rows.
-    other = table._other_rows[0]
+    (other,) = table.other_hands
     assert other.cards == [] and other.face_down == len(s.game.hand(1))
 
 
@@ -47,12 +86,12 @@ def test_a_whole_game_played_by_clicking_rows():
         if s.phase == "game_over":
             break
         if s.phase == "deal_over":
-            assert table._sheet_box.children, "the score sheet is shown at the deal's end"
-            table._next_deal.click()
+            assert "Total de la mano" in shown_text(table), "the score sheet is shown at the deal's end"
+            press(table, ES("Next deal"))
         elif my_turn(table):
             play_a_row(table, rng)
     assert s.phase == "game_over" and s.game.winner is not None
-    said = " ".join(getattr(child, "value", "") for child in table._sheet_box.children)  # "¡Has ganado…!"
+    said = shown_text(table)  # "¡Has ganado…!"
     assert ("Has ganado la partida" if s.game.winner == 0 else "¡El ordenador gana la partida") in said, said
     assert max(s.game.totals) >= 21
 
@@ -68,21 +107,22 @@ def test_a_wrong_capture_is_explained_and_you_choose_again():
         s, game = table.session, table.session.game
     card = next(c for c in game.hand(0) if game.captures_for(c))
     before = game.state_key()
-    table._captures._hand_row.selected = [card.code]  # lay it down without taking anything
-    table._play.click()
-    assert "puede hacer baza, así que debe hacerla" in table._announce.message
-    assert "Elige otra vez" in table._announce.message
+    hand_row(table).selected = [card.code]  # lay it down without taking anything
+    press(table, "Jugar")
+    assert "puede hacer baza, así que debe hacerla" in status(table)
+    assert "Elige otra vez" in status(table)
     assert game.state_key() == before
 
 
 def test_undo_takes_back_your_move_and_the_computers_reply():
     table = GameTable(players=2, seed=8, delay=0)
     s, rng = table.session, random.Random(1)
-    assert table._undo.disabled
+    undo = labelled(table, "Deshacer")
+    assert undo.disabled
     before = s.game.state_key()
     play_a_row(table, rng)
-    assert not table._undo.disabled
-    table._undo.click()
+    assert not undo.disabled
+    undo.click()
     assert s.game.state_key() == before and my_turn(table)
 
 
@@ -95,7 +135,7 @@ def test_clicks_out_of_turn_are_refused_with_a_reason():
     before = s.game.state_key()
     s.play(s.game.legal_moves()[0])  # a fast double click reaching the session
     assert s.problem.code == "not_your_turn" and s.game.state_key() == before
-    table._cancel_timer()
+    table.close()  # the computer's paced move is dropped with the table
 
 
 def test_pass_and_play_hides_each_hand_until_the_student_takes_over():
@@ -105,26 +145,27 @@ def test_pass_and_play_hides_each_hand_until_the_student_takes_over():
     assert s.phase == "play" and s.game.turn == first
     play_a_row(table, rng)
     assert s.phase == "handover"
-    assert table._captures._hand_row.cards == [] and table._board.layout.display == "none"
-    assert "Pasa la pantalla a Jugador" in table._announce.message
-    table._handover.click()
-    assert s.viewer == 1 - first and table._captures._hand_row.cards == [c.code for c in s.game.hand(s.viewer)]
+    assert hand_row(table).cards == [] and not is_shown(table, hand_row(table))
+    assert "Pasa la pantalla a Jugador" in status(table)
+    press(table, ES("I am {name}: show my hand", name=player_name(ES, s, s.game.turn)))
+    assert s.viewer == 1 - first and hand_row(table).cards == [c.code for c in s.game.hand(s.viewer)]
 
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_three_and_four_players(players):
     table = GameTable(players=players, seed=9, delay=0, lang="en")
     s = table.session
-    assert len(table._other_rows) == players - 1
+    assert len(table.other_hands) == players - 1
     if players == 4:
-        assert "Your team" in table._scores.value and "The computer&#x27;s team" in table._scores.value
-        assert any("Your partner" in row.group_label for row in table._other_rows)
+        scores = html_with(table, "escoba-scores").value
+        assert "Your team" in scores and "The computer&#x27;s team" in scores
+        assert any("Your partner" in row.group_label for row in table.other_hands)
     rng = random.Random(players)
     for _ in range(12):
         if my_turn(table):
             play_a_row(table, rng)
         elif s.phase == "deal_over":
-            table._next_deal.click()
+            press(table, "Next deal")
     assert len([e for e in s.game.history if e.kind == "play"]) >= 12
 
 
@@ -133,14 +174,14 @@ def test_save_file_and_resume_code_bring_back_the_same_game():
     s, rng = table.session, random.Random(6)
     for _ in range(5):
         play_a_row(table, rng)
-    link = table._saving._download.value
+    link = html_with(table, "base64,").value
     data = base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)", link).group(1))
-    code = re.search(r"<code class='escoba-code'>([^<]+)</code>", table._saving._current.value).group(1)
+    code = re.search(r"<code class='escoba-code'>([^<]+)</code>", html_with(table, "escoba-code").value).group(1)
     expected = s.game.state_key()
 
     other = GameTable(players=3, seed=1, delay=0)
-    other._saving._code.value = code
-    other._saving._resume.click()
+    labelled(other, ES("Code"), w.Text).value = code
+    press(other, ES("Resume"))
     assert other.session.game.state_key() == expected
 
     third = GameTable(players=2, seed=2, delay=0)
@@ -151,14 +192,14 @@ def test_save_file_and_resume_code_bring_back_the_same_game():
 
 def send_file(table: GameTable, data: bytes) -> None:
     """A file chosen with "Load a game", as the page sends it (the comm message's content and one buffer)."""
-    table._saving._upload._handle_custom_msg({"event": "file", "name": "escoba-game.json"}, [memoryview(data)])
+    browser_sends(only(table, FilePicker), {"event": "file", "name": "escoba-game.json"}, [memoryview(data)])
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_a_file_too_big_to_be_a_save_is_refused_and_the_game_stays(lang):
     """The page sends no file over the limit; should one arrive all the same, it is refused in the same words."""
     table = GameTable(players=2, seed=6, delay=0, lang=lang)
-    picker = table._saving._upload
+    picker = only(table, FilePicker)
     assert picker.max_bytes == MAX_UPLOAD_BYTES
     said = picker.too_large
     assert str(MAX_UPLOAD_BYTES // 1024) in said and "escoba-tutor" in said
@@ -166,7 +207,7 @@ def test_a_file_too_big_to_be_a_save_is_refused_and_the_game_stays(lang):
     send_file(table, b"{" + b" " * MAX_UPLOAD_BYTES + b"}")
     assert table.session.game.state_key() == before
     assert table.session.problem.code == "save_too_large"
-    told = table._announce.message
+    told = status(table)
     assert told and said.startswith(told)  # the kernel's words, then the page's note of the limit
 
 
@@ -175,28 +216,29 @@ def test_a_file_too_big_to_be_a_save_is_refused_and_the_game_stays(lang):
 def test_a_bad_resume_code_or_file_is_explained_and_changes_nothing(text, expected):
     table = GameTable(players=2, seed=6, delay=0)
     before = table.session.game.state_key()
-    table._saving._code.value = text
-    table._saving._resume.click()
-    assert expected in table._announce.message
+    labelled(table, ES("Code"), w.Text).value = text
+    press(table, ES("Resume"))
+    assert expected in status(table)
     assert table.session.game.state_key() == before
 
 
 def test_new_game_with_other_rules_and_players():
     table = GameTable(players=2, seed=6, delay=0)
-    table._setup._players.value = 3
-    table._setup._rules.value = "scopa"
-    table._setup._new.click()
+    labelled(table, ES("Players"), w.Dropdown).value = 3
+    labelled(table, ES("Rules"), w.Dropdown).value = "scopa"
+    press(table, ES("New game"))
     s = table.session
     assert s.players == 3 and s.rules.profile == "scopa" and s.mode == "computer"
-    assert "scopa" in table._title.value
+    assert "scopa" in html_with(table, "<h3 class='escoba-title'>Una partida de").value
 
 
 def test_the_language_switch_redraws_everything():
     table = GameTable(players=2, seed=6, delay=0)
     table.lang = "en"
-    assert table._play.description == "Play" and "Your turn." in table._announce.message
+    play = labelled(table, "Play", w.Button)
+    assert play.icon == "play" and "Your turn." in status(table)
     table.lang = "es"
-    assert table._play.description == "Jugar"
+    assert play.description == "Jugar"
 
 
 def test_the_deal_review_steps_through_the_plays():
@@ -205,14 +247,15 @@ def test_the_deal_review_steps_through_the_plays():
     while s.phase != "deal_over":
         if my_turn(table):
             play_a_row(table, rng)
-    review = table._review
-    review._open.value = True
-    assert review._back.disabled and "Jugada 1 de 36" in review._text.value
-    review._forward.click()
-    assert "Jugada 2 de 36" in review._text.value
+    review = part_with(table, ES("Review the last deal"))
+    labelled(review, ES("Review the last deal")).value = True
+    forward = labelled(review, ES("Forward"))
+    assert labelled(review, ES("Back")).disabled and "Jugada 1 de 36" in shown_text(review)
+    forward.click()
+    assert "Jugada 2 de 36" in shown_text(review)
     for _ in range(40):
-        review._forward.click()
-    assert "Fin de la mano" in review._text.value and review._forward.disabled
+        forward.click()
+    assert "Fin de la mano" in shown_text(review) and forward.disabled
 
 
 def test_session_refuses_bad_modes_and_languages():
@@ -224,11 +267,12 @@ def test_session_refuses_bad_modes_and_languages():
 
 def test_the_computer_level_can_be_chosen():
     table = GameTable(players=2, seed=6, delay=0)
-    assert [label for label, _value in table._setup._level.options] == ["fácil", "medio", "difícil"]
-    table._setup._level.value = "greedy"
-    table._setup._new.click()
+    level = labelled(table, ES("Computer"), w.Dropdown)
+    assert [label for label, _value in level.options] == ["fácil", "medio", "difícil"]
+    level.value = "greedy"
+    press(table, ES("New game"))
     assert table.session.level == "greedy"
-    assert all(type(bot).__name__ == "GreedyBot" for bot in table.session._bots.values())
+    assert all(type(bot).__name__ == "GreedyBot" for bot in table.session.bots.values())
 
 
 # ------------------------------------------------------------------------ double clicks and the computer's turn
@@ -236,34 +280,27 @@ def human_plays(table: GameTable) -> int:
     return sum(1 for e in table.session.game.history if e.kind == "play" and e.player in table.session.humans)
 
 
-def browser_sets(widget, **state) -> None:
-    """A state change arriving from the browser, as ipywidgets delivers it."""
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
-                        "buffers": []})
-
-
 def browser_double_clicks(picker, row_id: str, revision: int) -> None:
     """What a double click on a row sends: the choice, then the activation (made on the rows of ``revision``)."""
     browser_sets(picker, selected=row_id)
-    picker._handle_msg({"content": {"data": {"method": "custom", "content": {
-        "event": "activate", "id": row_id, "revision": revision}}}, "buffers": []})
+    browser_sends(picker, {"event": "activate", "id": row_id, "revision": revision})
 
 
 def test_a_double_click_on_a_capture_only_chooses_it_and_play_plays_it_once():
     table = GameTable(players=2, seed=5, delay=0)
-    picker = table._captures._picker
+    picker = capture_list(table)
     assert my_turn(table)
     before, row_id, revision = human_plays(table), picker.rows[0]["id"], picker.revision
     browser_double_clicks(picker, row_id, revision)
     assert human_plays(table) == before, "a double click (or tap) is not a move: Play is"
     assert picker.selected == row_id
-    table._play.click()
+    press(table, "Jugar")
     assert human_plays(table) == before + 1
     assert my_turn(table), "the computer answered at once (delay=0): a second play would be possible"
     browser_double_clicks(picker, row_id, revision)  # the same messages again, as a flaky network may deliver
-    table._play.click()  # and the Play button's second click of a double click: the chosen capture is gone
+    press(table, "Jugar")  # and the Play button's second click of a double click: the chosen capture is gone
     assert human_plays(table) == before + 1
-    assert "Elige una baza" in table._announce.message and "Te toca." in table._announce.message
+    assert "Elige una baza" in status(table) and "Te toca." in status(table)
 
 
 def test_a_double_click_on_undo_takes_back_one_move():
@@ -273,43 +310,43 @@ def test_a_double_click_on_undo_takes_back_one_move():
     after_one = table.session.game.state_key()
     play_a_row(table, rng)
     assert human_plays(table) == 2
-    table._undo.click()
-    table._undo.click()  # the second click of a double click
+    press(table, "Deshacer")
+    press(table, "Deshacer")  # the second click of a double click
     assert human_plays(table) == 1 and table.session.game.state_key() == after_one
 
 
 def test_play_clicked_twice_plays_once():
     table = GameTable(players=2, seed=7, delay=0)
-    picker = table._captures._picker
+    picker = capture_list(table)
     before = human_plays(table)
     browser_sets(picker, selected=picker.rows[-1]["id"])
-    table._play.click()
-    table._play.click()
+    press(table, "Jugar")
+    press(table, "Jugar")
     assert human_plays(table) == before + 1
 
 
 def test_clicks_during_the_computers_turn_are_ignored_with_a_visible_reason():
     table = GameTable(players=2, seed=4, delay=10)  # paced: the computer waits 10 s before each play
-    s, picker = table.session, table._captures._picker
+    s, picker, play = table.session, capture_list(table), labelled(table, "Jugar")
     try:
         if s.game.turn == 0:
             browser_sets(picker, selected=picker.rows[0]["id"])
-            table._play.click()
+            play.click()
         assert s.computer_to_move
         before = s.game.state_key()
-        assert not table._play.disabled, "Play stays clickable, so a click can say why it does nothing"
+        assert not play.disabled, "Play stays clickable, so a click can say why it does nothing"
         browser_sets(picker, selected=picker.rows[0]["id"])
-        table._play.click()
-        assert table._announce.message.startswith("Espera: juega el ordenador.")
-        assert "El ordenador está pensando" in table._announce.message  # what was said before stays readable
+        play.click()
+        assert status(table).startswith("Espera: juega el ordenador.")
+        assert "El ordenador está pensando" in status(table)  # what was said before stays readable
         browser_double_clicks(picker, picker.rows[0]["id"], picker.revision)
-        assert table._announce.message.startswith("Espera: juega el ordenador.")
+        assert status(table).startswith("Espera: juega el ordenador.")
         assert s.game.state_key() == before and s.computer_to_move
         table.lang = "en"
-        table._play.click()
-        assert table._announce.message.startswith("Wait: the computer is playing.")
+        press(table, "Play")
+        assert status(table).startswith("Wait: the computer is playing.")
     finally:
-        table._cancel_timer()
+        table.close()  # the computer's paced move is dropped with the table
 
 
 def test_a_refused_play_names_the_cards_in_words():
@@ -321,18 +358,20 @@ def test_a_refused_play_names_the_cards_in_words():
         table = GameTable(players=2, seed=seed, delay=0)
     game = table.session.game
     card = next(c for c in game.hand(0) if game.captures_for(c))
-    table._captures._hand_row.selected = [card.code]
-    table._play.click()
-    said = table._announce.message
+    hand_row(table).selected = [card.code]
+    press(table, "Jugar")
+    said = status(table)
     assert said.startswith(sentence_start(Translator("es").the_card(card)) + " puede hacer baza"), said
     assert not re.search(r"\b(1[0-2]|[1-7])[oceb]\b", said), said  # no card codes in the sentence
 
 
 def test_in_a_game_the_table_of_captures_has_no_check_or_clear_buttons():
     table = GameTable(players=2, seed=5, delay=0)
-    assert table._captures._controls.layout.display == "none"
-    assert table._captures._status.layout.display == "none"  # one status line: the game's
-    assert table._announce.sticky
+    captures = captures_of(table)
+    buttons = [part for part in parts(captures) if isinstance(part, w.Button)]  # Check and Clear
+    assert len(buttons) == 2 and not any(is_shown(table, button) for button in buttons)
+    assert not is_shown(table, status_line(captures))  # one status line: the game's
+    assert status_line(table).sticky
 
 
 # ------------------------------------------------------------------------------------------- hints (issue 7)
@@ -344,26 +383,28 @@ def _my_turn_table(**kwargs):
 
 def test_the_hint_button_ranks_the_students_own_moves_and_goes_away_after_the_play():
     table = _my_turn_table(lang="en")
-    assert table._hint.layout.display == "none"
-    table._hint.button.value = True
-    panel = table._hint._panel
-    assert table._hint.layout.display == "flex"
+    hint = labelled(table, "Hint", w.ToggleButton)
+    assert not [panel for panel in parts(table) if isinstance(panel, HintPanel) and is_shown(table, panel)]
+    hint.value = True
+    panel = only(table, HintPanel)
+    assert is_shown(table, panel)
     game = table.session.game
     assert {h.move for h in panel.model.hints} == set(game.legal_moves())
     assert panel.model.view.hand == game.hand(table.session.viewer)  # the student's own view, nothing else
     best = panel.model.hints[0].move
     table.session.play(best)
-    assert table._hint.button.value is False and table._hint.layout.display == "none"
+    assert hint.value is False and not is_shown(table, panel)
 
 
 def test_the_level_chooser_offers_the_expert_and_a_new_game_uses_it():
     table = _my_turn_table(lang="es")
-    labels = dict((value, label) for label, value in table._setup._level.options)
+    level = labelled(table, ES("Computer"), w.Dropdown)
+    labels = dict((value, label) for label, value in level.options)
     assert labels == {"random": "fácil", "greedy": "medio", "expert": "difícil"}
-    table._setup._level.value = "expert"
-    table._setup._start()
+    level.value = "expert"
+    press(table, ES("New game"))  # nothing played yet: a new game at once
     assert table.session.level == "expert"
-    assert {type(bot).__name__ for bot in table.session._bots.values()} == {"ExpertBot"}
+    assert {type(bot).__name__ for bot in table.session.bots.values()} == {"ExpertBot"}
 
 
 def test_after_a_deal_the_expert_names_the_costliest_play():
@@ -371,31 +412,34 @@ def test_after_a_deal_the_expert_names_the_costliest_play():
     s = table.session
     while s.phase == "play":  # the student plays their worst move each time: there is a costly one to find
         s.play(s.game.legal_moves()[-1])
-    assert s.phase == "deal_over" and table._expert_review.layout.display == "flex"
-    assert table._expert_review._text.value == ""
-    table._expert_review._ask.click()
-    text = table._expert_review._text.value
+    ask = labelled(table, "What would the expert have played?", w.Button)
+    review = part_with(table, "What would the expert have played?")
+    assert s.phase == "deal_over" and is_shown(table, ask)
+    assert [part.value for part in parts(review) if isinstance(part, w.HTML)] == [""]
+    ask.click()
+    text = shown_text(review)
     assert "Your costliest play in this deal was play" in text or "as good as the expert" in text
     s.next_deal()
-    assert table._expert_review._text.value == "" and table._expert_review.layout.display == "none"
+    assert [part.value for part in parts(review) if isinstance(part, w.HTML)] == [""]
+    assert not is_shown(table, review)
 
 
 # ------------------------------------------------------------------ one deliberate action; the level; the deal's end
 def test_a_new_game_asks_first_when_a_game_is_under_way():
     table = GameTable(players=2, seed=8, delay=0)
-    setup = table._setup
-    setup._new.click()  # nothing played yet: nothing to lose, a new game at once
-    assert setup._confirm.layout.display == "none"
+    yes, no = labelled(table, ES("Yes, a new game")), labelled(table, ES("No, keep playing"))
+    press(table, ES("New game"))  # nothing played yet: nothing to lose, a new game at once
+    assert not is_shown(table, yes) and not is_shown(table, no)
     play_a_row(table, random.Random(1))
     game = table.session.game
-    setup._new.click()
-    setup._new.click()  # a double click: asks, and asks again, nothing more
-    assert table.session.game is game and setup._confirm.layout.display == "flex"
-    assert "¿Empezar una partida nueva?" in setup._ask.value
-    setup._no.click()
-    assert table.session.game is game and setup._confirm.layout.display == "none"
-    setup._new.click()
-    setup._yes.click()
+    press(table, ES("New game"))
+    press(table, ES("New game"))  # a double click: asks, and asks again, nothing more
+    assert table.session.game is game and is_shown(table, yes) and is_shown(table, no)
+    assert "¿Empezar una partida nueva?" in shown_text(part_with(table, ES("New game")))
+    no.click()
+    assert table.session.game is game and not is_shown(table, yes)
+    press(table, ES("New game"))
+    yes.click()
     assert table.session.game is not game and human_plays(table) == 0
 
 
@@ -403,22 +447,25 @@ def test_the_level_applies_at_once_and_the_chooser_shows_the_level_played():
     table = GameTable(players=2, seed=8, delay=0)
     play_a_row(table, random.Random(1))
     game = table.session.game
-    table._setup._level.value = "expert"
+    level = labelled(table, ES("Computer"), w.Dropdown)
+    level.value = "expert"
     assert table.session.game is game, "choosing a level keeps the game"
     assert table.session.level == "expert"
-    assert {type(bot).__name__ for bot in table.session._bots.values()} == {"ExpertBot"}
-    assert "«difícil»" in table._announce.message
+    assert {type(bot).__name__ for bot in table.session.bots.values()} == {"ExpertBot"}
+    assert "«difícil»" in status(table)
     table.lang = "en"  # a redraw with new labels keeps the level
-    assert table._setup._level.value == "expert" and table.session.level == "expert"
+    assert level.value == "expert" and level.description == "Computer" and table.session.level == "expert"
 
 
 def test_players_and_rules_say_they_apply_with_a_new_game():
     table = GameTable(players=2, seed=8, delay=0)
-    assert table._setup._note.layout.display == "none"
-    table._setup._players.value = 3
-    assert "cambian al pulsar «Partida nueva»" in table._setup._note.value
-    table._setup._players.value = 2
-    assert table._setup._note.layout.display == "none"
+    setup = part_with(table, ES("New game"))
+    note = "cambian al pulsar «Partida nueva»"
+    assert note not in shown_text(setup)
+    labelled(table, ES("Players"), w.Dropdown).value = 3
+    assert note in shown_text(setup)
+    labelled(table, ES("Players"), w.Dropdown).value = 2
+    assert note not in shown_text(setup)
 
 
 def test_the_finished_deal_stays_on_screen_and_undo_stays_inside_the_next_one():
@@ -427,40 +474,44 @@ def test_the_finished_deal_stays_on_screen_and_undo_stays_inside_the_next_one():
     while s.phase != "deal_over":
         play_a_row(table, rng)
     record = s.game.deals[0]
-    assert table._position.table == " ".join(c.code for c in record.tables()[-1])
-    assert table._position.hand == ""
-    assert table._undo.disabled and "Pulsa «Siguiente mano»" in table._announce.message
-    assert "mano 1" in table._scores.value
+    position = captures_of(table).model
+    undo = labelled(table, "Deshacer")
+    assert position.table == " ".join(c.code for c in record.tables()[-1])
+    assert position.hand == ""
+    assert undo.disabled and "Pulsa «Siguiente mano»" in status(table)
+    assert "mano 1" in html_with(table, "escoba-scores").value
     before = s.game.state_key()
-    table._undo.click()  # a late click: the finished deal stays as it ended
+    undo.click()  # a late click: the finished deal stays as it ended
     assert s.game.state_key() == before and s.phase == "deal_over"
-    table._next_deal.click()
-    assert "mano 2" in table._scores.value
-    assert table._undo.disabled, "no move of the learner in this deal yet: nothing to take back"
-    assert table._position.hand == " ".join(c.code for c in s.game.hand(0))
+    press(table, ES("Next deal"))
+    assert "mano 2" in html_with(table, "escoba-scores").value
+    assert undo.disabled, "no move of the learner in this deal yet: nothing to take back"
+    assert position.hand == " ".join(c.code for c in s.game.hand(0))
 
 
 def test_a_kept_game_is_offered_after_a_reload_with_its_level():
     played = GameTable(players=2, seed=8, delay=0, level="greedy")
     play_a_row(played, random.Random(1))
-    kept = played._memory.entry
+    kept = only(played, BrowserMemory).entry
     assert kept["level"] == "greedy" and kept["code"] == played.session.resume_code()
     fresh = GameTable(players=2, seed=9, delay=0)  # the page after a reload: a new kernel, a new game
-    assert fresh._offer.layout.display == "none" and fresh._memory.entry == {}
-    fresh._memory.found = kept  # what the browser reports it kept
-    assert fresh._offer.layout.display == "flex" and "¿Continuar tu partida?" in fresh._offer._text.value
-    fresh._offer._yes.click()
+    assert ES("Yes, continue") not in shown_labels(fresh) and only(fresh, BrowserMemory).entry == {}
+    only(fresh, BrowserMemory).found = kept  # what the browser reports it kept
+    offer = part_with(fresh, ES("Yes, continue"))
+    assert is_shown(fresh, offer) and "¿Continuar tu partida?" in shown_text(offer)
+    press(offer, ES("Yes, continue"))
     assert fresh.session.game.state_key() == played.session.game.state_key()
-    assert fresh.session.level == "greedy" and fresh._setup._level.value == "greedy"
-    assert fresh._offer.layout.display == "none"
+    assert fresh.session.level == "greedy" and labelled(fresh, ES("Computer"), w.Dropdown).value == "greedy"
+    assert not is_shown(fresh, offer)
 
 
 def test_a_spoiled_kept_code_offers_nothing():
     fresh = GameTable(players=2, seed=9, delay=0)
-    fresh._memory.found = {"code": "NOT-A-CODE", "level": "expert"}
-    assert fresh._offer.layout.display == "none"
-    fresh._memory.found = {"code": ["odd"]}  # anything from the browser: dropped without an error
-    assert fresh._memory.found == {}
+    memory = only(fresh, BrowserMemory)
+    memory.found = {"code": "NOT-A-CODE", "level": "expert"}
+    assert ES("Yes, continue") not in shown_labels(fresh)
+    memory.found = {"code": ["odd"]}  # anything from the browser: dropped without an error
+    assert memory.found == {}
 
 
 @pytest.mark.parametrize("lang, player, captured, escoba, expected", [
@@ -500,7 +551,7 @@ def test_the_end_of_a_deal_says_how_many_cards_are_left_and_who_takes_them():
         ("El ordenador ha hecho la última baza, así que se la" if left == 1 else
          "El ordenador ha hecho la última baza, así que se las")
     assert taker in said, said
-    assert said in table._announce.message  # the status line says it at the deal's end
+    assert said in status(table)  # the status line says it at the deal's end
     en = leftover_words(Translator("en"), s, record)
     assert ("You made the last capture" if record.leftover_to == 0 else "The computer made the last capture") in en
 
@@ -510,7 +561,7 @@ def test_the_score_sheet_of_a_game_speaks_to_you():
     s = table.session
     while s.phase == "play":
         s.play(s.game.legal_moves()[0])
-    sheet = next(child for child in table._sheet_box.children if type(child).__name__ == "ScoreSheet")
+    sheet = only(table, ScoreSheet)
     assert sheet.you == 0
     reasons = [row[-1] for row in sheet.model.rows(Translator("es"), sheet.names, sheet.you)]
     assert not any(r.startswith("Tú ") or " tú tiene" in r for r in reasons), reasons

@@ -1,6 +1,8 @@
 """The hint panel: the expert's ranking of a position, in words, from a lesson's cards or a game's view."""
 
+import ipywidgets as w
 import pytest
+from escoba_test_helpers import status_line
 
 from escoba_tutor import Game
 from escoba_tutor.engine.cards import parse_cards
@@ -10,6 +12,12 @@ from escoba_tutor.players.expert import ExpertBot
 from escoba_tutor.players.hints import REASON_CODES, Reason
 from escoba_tutor.text.translator import Translator
 from escoba_tutor.widgets.hint_panel import HintPanel, move_words, points_words, position_view, reason_words
+
+
+def hints_html(panel: HintPanel) -> str:
+    """The panel's table of moves (or why there is none), under its title."""
+    (shown,) = [part.value for part in panel.children if isinstance(part, w.HTML) and "<h3" not in part.value]
+    return shown
 
 ES, EN = Translator("es"), Translator("en")
 
@@ -26,11 +34,11 @@ def test_the_moves_are_ranked_best_first_and_the_first_is_the_experts_move():
 
 def test_an_escoba_is_explained_as_one_and_shown_in_both_languages():
     panel = HintPanel(table="1o 7o 2c 2b", hand="3c 7e 12b", lang="es")
-    assert "Se lleva todas las cartas de la mesa: escoba" in panel._table.value
-    assert "El tres de copas, llevándose el as de oros" in panel._table.value
+    assert "Se lleva todas las cartas de la mesa: escoba" in hints_html(panel)
+    assert "El tres de copas, llevándose el as de oros" in hints_html(panel)
     panel.lang = "en"
-    assert "It takes every card on the table: an escoba" in panel._table.value
-    assert "The three of cups, taking the ace of coins" in panel._table.value
+    assert "It takes every card on the table: an escoba" in hints_html(panel)
+    assert "The three of cups, taking the ace of coins" in hints_html(panel)
 
 
 def test_the_same_position_always_gets_the_same_hints():
@@ -41,7 +49,7 @@ def test_the_same_position_always_gets_the_same_hints():
 
 def test_limit_shows_only_the_best_moves():
     panel = HintPanel(table="1o 7o 2c 2b", hand="3c 7e 12b", limit=2, lang="en")
-    assert panel._table.value.count("<tr") == 3  # the header and two moves
+    assert hints_html(panel).count("<tr") == 3  # the header and two moves
     assert len(panel.model.hints) > 2
 
 
@@ -71,7 +79,7 @@ def test_a_game_view_gives_the_hints_of_that_player_only():
     assert {h.move for h in panel.model.hints} == set(game.legal_moves())
     other = game.view(1 - game.turn)  # not their turn: nothing to judge, and nothing is made up
     panel.model.view = other
-    assert panel.model.hints == [] and "ninguna jugada" in panel._table.value
+    assert panel.model.hints == [] and "ninguna jugada" in hints_html(panel)
 
 
 @pytest.mark.parametrize("table, hand, seen, code", [
@@ -87,9 +95,9 @@ def test_a_bad_position_is_named_and_the_last_good_hints_stay(table, hand, seen,
     panel.model.set_position(table=table, hand=hand, seen=seen)
     assert panel.model.error["code"] == code
     assert panel.model.hints == before
-    assert panel._status.message.startswith("Check the input")
+    assert status_line(panel).message.startswith("Check the input")
     panel.model.set_position(table="1o 7o 2c 2b", hand="3c 7e 12b", seen="")
-    assert panel.model.error == {} and panel._status.message == ""
+    assert panel.model.error == {} and status_line(panel).message == ""
 
 
 def test_cards_already_captured_make_a_later_moment_of_the_deal():

@@ -11,7 +11,9 @@ from __future__ import annotations
 import base64
 import json
 
+import ipywidgets as w
 import pytest
+from escoba_test_helpers import browser_sends, html_with, labelled, only, press, status_line
 
 from escoba_tutor import Game
 from escoba_tutor.cli import main
@@ -19,6 +21,8 @@ from escoba_tutor.engine.save import _checksum
 from escoba_tutor.text.translator import Translator
 from escoba_tutor.widgets import CaptureTable, GameSession, GameTable, Page
 from escoba_tutor.widgets.capture_table import CaptureModel
+from escoba_tutor.widgets.file_picker import FilePicker
+from escoba_tutor.widgets.primitives import CardRow, RowPicker
 
 
 # ------------------------------------------------------------------------------------------------ card text
@@ -61,8 +65,8 @@ def test_a_hand_card_already_on_the_table_is_refused():
 
 def test_card_text_errors_are_told_in_the_learners_language():
     table = CaptureTable(table="1o 4b", hand="3c", lang="es")
-    table._table_text.value = "8o"
-    status = table._status.message
+    labelled(table, "Mesa", w.Text).value = "8o"
+    status = status_line(table).message
     assert "8o" in status and "Traceback" not in status
     assert status != Translator("es")("the cards are not valid")
 
@@ -137,11 +141,12 @@ def test_a_bad_save_is_explained_on_the_game_table(name, lang):
     before = table.session.game.state_key()
     text, _code = HOSTILE_SAVES[name]
     if isinstance(text, bytes):
-        table._saving._upload._handle_custom_msg({"event": "file", "name": "escoba-game.json"}, [memoryview(text)])
+        browser_sends(only(table, FilePicker), {"event": "file", "name": "escoba-game.json"}, [memoryview(text)])
     else:
-        table._saving._code.value = text
-        table._saving._resume.click()
-    said = table._announce.message
+        _ = Translator(lang)
+        labelled(table, _("Code"), w.Text).value = text
+        press(table, _("Resume"))
+    said = status_line(table).message
     assert said and "Traceback" not in said and "Error" not in said
     assert table.session.game.state_key() == before
 
@@ -157,7 +162,7 @@ def test_a_save_of_another_rules_profile_loads_with_its_own_rules():
 
 def test_the_download_link_is_the_save_that_loads():
     table = GameTable(players=2, seed=9, delay=0)
-    href = table._saving._download.value.split("base64,")[1].split("'")[0]
+    href = html_with(table, "base64,").value.split("base64,")[1].split("'")[0]
     assert Game.from_json(base64.b64decode(href)).state_key() == table.session.game.state_key()
 
 
@@ -213,14 +218,14 @@ def test_a_page_adds_the_connection_watch_in_its_language():
 def test_a_row_picker_choice_that_is_no_row_is_dropped():
     table = CaptureTable(table="1o 4b 7o", hand="3c 5e")
     for value in ["zz:9", "3c:1o", "x" * 100_000, 5]:
-        table._picker.set_state({"selected": value})  # as the browser's message sets it
+        only(table, RowPicker).set_state({"selected": value})  # as the browser's message sets it
         assert table.model.selected == "" and table.model.error == {}
 
 
 @pytest.mark.parametrize("value", [["99x"], ["12b"], [1], "7o", ["7o", "7o"]])
 def test_a_card_row_selection_of_unknown_or_absent_cards_is_dropped(value):
     table = CaptureTable(table="1o 4b 7o", hand="3c 5e")
-    table._table_row.set_state({"selected": value})
+    labelled(table, "Mesa", CardRow).set_state({"selected": value})
     assert set(table.model.built_taken) <= {"1o", "4b", "7o"}
     assert len(table.model.built_taken) == len(set(table.model.built_taken))
     assert table.model.error == {}
@@ -228,16 +233,16 @@ def test_a_card_row_selection_of_unknown_or_absent_cards_is_dropped(value):
 
 def test_a_hand_row_selection_of_a_table_card_is_dropped():
     table = CaptureTable(table="1o 4b 7o", hand="3c 5e")
-    table._hand_row.set_state({"selected": ["1o"]})
+    labelled(table, "Tu mano", CardRow).set_state({"selected": ["1o"]})
     assert table.model.built_card == ""
 
 
-@pytest.mark.parametrize("field", ["_players", "_rules", "_level"])
-def test_a_setup_choice_out_of_range_is_refused(field):
+@pytest.mark.parametrize("label", ["Jugadores", "Reglas", "Ordenador"])
+def test_a_setup_choice_out_of_range_is_refused(label):
     import traitlets
 
     table = GameTable(players=2, seed=9, delay=0)
-    dropdown = getattr(table._setup, field)
+    dropdown = labelled(table, label, w.Dropdown)
     before = dropdown.value
     with pytest.raises(traitlets.TraitError):
         dropdown.set_state({"index": 99})
@@ -247,7 +252,7 @@ def test_a_setup_choice_out_of_range_is_refused(field):
 def test_a_typed_card_field_keeps_the_last_good_position():
     table = CaptureTable(table="1o 4b 7o", hand="3c")
     rows = list(table.model.rows)
-    table._table_text.value = "1o 1o"
+    labelled(table, "Mesa", w.Text).value = "1o 1o"
     assert table.model.error["code"] == "duplicate_card"
     assert table.model.rows == rows and [c.code for c in table.model.table_cards] == ["1o", "4b", "7o"]
 

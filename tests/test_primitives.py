@@ -11,6 +11,7 @@ import pytest
 
 pytest.importorskip("anywidget")
 
+from escoba_test_helpers import browser_sends, browser_sets  # noqa: E402
 from traitlets import TraitError  # noqa: E402
 
 from escoba_tutor import DECK  # noqa: E402
@@ -176,16 +177,6 @@ def test_primitives_import_only_light_modules():
 
 
 # ------------------------------------------------------------------------------------- messages from the browser
-def browser_sets(widget, **state) -> None:
-    """A state change arriving from the browser, as ipywidgets delivers it."""
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
-                        "buffers": []})
-
-
-def browser_sends(widget, content) -> None:
-    widget._handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
-
-
 @pytest.fixture
 def sent(monkeypatch) -> list[str]:
     import ipywidgets

@@ -6,8 +6,9 @@ import json
 import random
 from pathlib import Path
 
+import ipywidgets as w
 import pytest
-from escoba_test_helpers import CODE_ALPHABET, encode_code, play_randomly, play_to_end, sign_save
+from escoba_test_helpers import CODE_ALPHABET, encode_code, labelled, play_randomly, play_to_end, sign_save
 
 from escoba_tutor import (
     ESCOBA,
@@ -536,5 +537,6 @@ def test_the_game_table_resumed_shows_the_saved_level():
     other = GameTable(players=2, seed=5, delay=0)
     assert other.session.load(code)
     assert other.session.level == "greedy"
-    labels = {value: label for label, value in other._setup._level.options}
-    assert labels[other._setup._level.value] == "medio"
+    level = labelled(other, "Ordenador", w.Dropdown)
+    labels = {value: label for label, value in level.options}
+    assert labels[level.value] == "medio"

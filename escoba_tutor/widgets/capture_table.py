@@ -79,10 +79,10 @@ class CaptureModel(HasTraits):
     hand_cards = Tuple()
     table_cards = Tuple()
     error = Dict()
-    rows = List()
+    rows: List[dict] = List()  # one dict a row: see _rows
     selected = Unicode("")
     built_card = Unicode("")
-    built_taken = List()
+    built_taken: List[str] = List()
     verdict = Instance(CaptureCheck, allow_none=True)
     #: Changes once after every change of the above: views redraw on it, never on a half-made state.
     revision = Int(0)
@@ -134,11 +134,11 @@ class CaptureModel(HasTraits):
 
     def _rows(self) -> list[dict]:
         """One row per legal capture, then a row for each hand card that takes nothing; data, not text."""
-        rows = []
+        rows: list[dict] = []
         for card in self.hand_cards:
             captures = legal_captures(card, self.table_cards, self.rules)
-            for taken in captures:
-                taken = tuple(sorted(taken))
+            for capture in captures:
+                taken = tuple(sorted(capture))
                 rows.append({"id": f"{card.code}:" + "+".join(c.code for c in taken), "card": card.code,
                              "taken": [c.code for c in taken], "gains": capture_gains(card, taken, self.table_cards)})
             if not captures:
@@ -275,9 +275,10 @@ class CaptureTable(w.VBox):
     @guarded
     def _deck_clicked(self, change) -> None:
         chosen = [code for code in change["new"]]
-        other = self.model.table_cards if self._deck_target.index == 1 else self.model.hand_cards
+        to_hand = self._deck_target is not None and self._deck_target.index == 1
+        other = self.model.table_cards if to_hand else self.model.hand_cards
         chosen = [code for code in chosen if code not in {c.code for c in other}]
-        if self._deck_target.index == 1:
+        if to_hand:
             self.hand = " ".join(chosen)
         else:
             self.table = " ".join(chosen)
@@ -316,26 +317,27 @@ class CaptureTable(w.VBox):
             self._deck_box.children = [self._deck_target, self._deck_row]
             self._deck_row.observe(self._deck_clicked, "selected")
             self._deck_target.observe(self._redraw, "value")
-        if self._deck_row is not None:
-            index = self._deck_target.index
+        deck_target, deck_row = self._deck_target, self._deck_row
+        if deck_target is not None and deck_row is not None:
+            index = deck_target.index
             labels = (_("Table"), _("Hand"))
-            if tuple(self._deck_target.options) != labels:
-                self._deck_target.options = labels
-            if self._deck_target.index != (index if index in (0, 1) else 0):
-                self._deck_target.index = index if index in (0, 1) else 0  # one is always on, and shows it
-            self._deck_row.deck = self.deck
-            self._deck_row.group_label = _("The 40 cards")
-            self._deck_row.cards = [c.code for c in DECK]
-            self._deck_row.labels = [_.card_name(c) for c in DECK]
-            target = [c.code for c in (m.hand_cards if self._deck_target.index == 1 else m.table_cards)]
-            if set(self._deck_row.selected) != set(target):
+            if tuple(deck_target.options) != labels:
+                deck_target.options = labels
+            if deck_target.index != (index if index in (0, 1) else 0):
+                deck_target.index = index if index in (0, 1) else 0  # one is always on, and shows it
+            deck_row.deck = self.deck
+            deck_row.group_label = _("The 40 cards")
+            deck_row.cards = [c.code for c in DECK]
+            deck_row.labels = [_.card_name(c) for c in DECK]
+            target = [c.code for c in (m.hand_cards if deck_target.index == 1 else m.table_cards)]
+            if set(deck_row.selected) != set(target):
                 # In step with the position (a refused pick, e.g. a fourth card for the hand, is taken back):
                 # this is not a click, so _deck_clicked must not answer it.
-                self._deck_row.unobserve(self._deck_clicked, "selected")
+                deck_row.unobserve(self._deck_clicked, "selected")
                 try:
-                    self._deck_row.selected = target
+                    deck_row.selected = target
                 finally:
-                    self._deck_row.observe(self._deck_clicked, "selected")
+                    deck_row.observe(self._deck_clicked, "selected")
 
         figures = [_.rank_name(rank) for rank in (10, 11, 12)]
         for row_widget, cards, label in ((self._table_row, m.table_cards, _("Table")),

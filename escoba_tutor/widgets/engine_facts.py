@@ -89,7 +89,9 @@ def setenta_sum(_: Translator, pile: str, name: str = "", rules: Rules | str = E
     if result.total is None:
         missing = and_list(_, [_.suit_name(s) for s in result.missing])
         return [sentence_start(_("{whose}'s setenta is not valid: it is missing {suits}.", whose=whose, suits=missing))]
-    terms = " + ".join(_("{value} ({card})", value=b.value, card=_.the_card(b.card)) for b in result.best)
+    # a valid setenta has a card of every suit
+    terms = " + ".join(_("{value} ({card})", value=b.value, card=_.the_card(b.card)) for b in result.best
+                       if b.card is not None)
     return [sentence_start(_("{whose}'s setenta: {terms} = {total}.", whose=whose, terms=terms, total=result.total))]
 
 

@@ -12,13 +12,14 @@ import asyncio
 import base64
 import html
 import time
+from typing import TYPE_CHECKING
 
 import ipywidgets as w
 from traitlets import Float, Unicode, observe, validate
 
 from ..engine.errors import EscobaError, IllegalMoveError, SaveFormatError
-from ..engine.game import Game, Move
-from ..engine.rules import PROFILES
+from ..engine.game import Game, Move, Play
+from ..engine.rules import PROFILES, Rules
 from ..engine.save import MAX_UPLOAD_BYTES, read_save
 from ..records.kernel import record_game_progress
 from ..text.error_words import error_words
@@ -31,6 +32,9 @@ from .memory import BrowserMemory
 from .primitives import CardRow, LiveRegion
 from .safety import guarded
 from .session import MODES, GameSession
+
+if TYPE_CHECKING:  # imported when the first hint is asked for (_Hint.redraw)
+    from .hint_panel import HintPanel
 
 __all__ = ["GameTable"]
 
@@ -121,13 +125,13 @@ def human_plays_in_deal(session: GameSession) -> bool:
     """Whether a learner has played in the deal under way (Undo stays inside it: a finished deal is scored)."""
     game = session.game
     return session.phase in ("play", "handover") and any(
-        e.kind == "play" and e.player in session.humans and e.deal == game.deal for e in game.history)
+        isinstance(e, Play) and e.player in session.humans and e.deal == game.deal for e in game.history)
 
 
 def game_under_way(session: GameSession) -> bool:
     """Whether a learner has played in this game and it is not over: a new game would lose it."""
     return session.phase != "game_over" and any(
-        e.kind == "play" and e.player in session.humans for e in session.game.history)
+        isinstance(e, Play) and e.player in session.humans for e in session.game.history)
 
 
 class GameTable(w.VBox):
@@ -144,14 +148,15 @@ class GameTable(w.VBox):
     deck = Unicode("spanish")
     delay = Float(1.2)  # seconds between the computer's plays (0: at once)
 
-    def __init__(self, players: int = 2, rules: str = "escoba", seed: int | None = None, *, mode: str = "computer",
-                 level: str = "random", lang: str = DEFAULT_LANGUAGE, deck: str = "spanish", delay: float = 1.2,
+    def __init__(self, players: int = 2, rules: Rules | str = "escoba", seed: int | None = None, *,
+                 mode: str = "computer", level: str = "random", lang: str = DEFAULT_LANGUAGE, deck: str = "spanish",
+                 delay: float = 1.2,
                  session: GameSession | None = None, **kwargs) -> None:
         self.session = session or GameSession(players=players, rules=rules, seed=seed, mode=mode, level=level,
                                               lang=lang)
         super().__init__(**kwargs)
         self.add_class("escoba-game-table")
-        self._timer = None
+        self._timer: asyncio.TimerHandle | None = None
         self._recorded = record_game_progress(self.session, ())  # the deals already played are not news
         self._undone_at = -1.0  # when the last Undo was done (time.monotonic())
         look = self._look = SharedLook()
@@ -206,6 +211,17 @@ class GameTable(w.VBox):
         self.lang, self.deck, self.delay = lang, deck, delay
         self._redraw()
         self._schedule_computer()
+
+    @property
+    def other_hands(self) -> tuple[CardRow, ...]:
+        """The other players' hands as the screen shows them (face down), in seat order after the viewer's."""
+        return tuple(self._other_rows[:self.session.players - 1])
+
+    def close(self) -> None:
+        """Close the table; the computer's next move, if one is waiting its turn, is dropped."""
+        if getattr(self, "_timer", None) is not None:  # (ipywidgets closes a table whose making failed, too)
+            self._cancel_timer()
+        super().close()
 
     # ------------------------------------------------------------------------------------- behaviour
     @validate("lang")
@@ -362,7 +378,7 @@ class GameTable(w.VBox):
         """Keep the latest resume code in the browser once the learner has played: a reload can then offer it.
         A game nobody has played in yet keeps nothing (it must not replace the game a reload would offer)."""
         s = self.session
-        if any(e.kind == "play" and e.player in s.humans for e in s.game.history):
+        if any(isinstance(e, Play) and e.player in s.humans for e in s.game.history):
             self._memory.entry = {"code": self._saving.saved()[1], "level": s.level, "mode": s.mode}
 
     def _ended_deal(self):
@@ -454,8 +470,9 @@ class GameTable(w.VBox):
         s = self.session
         if s.problem is not None:
             return _problem_text(_, s.problem)
-        if s.phase == "handover":
-            return _("Pass the screen to {name}.", name=player_name(_, s, s.game.turn))
+        turn = s.game.turn
+        if s.phase == "handover" and turn is not None:  # a hand-over always waits for a player
+            return _("Pass the screen to {name}.", name=player_name(_, s, turn))
         if s.phase == "game_over":
             return _("The game is over.") + " " + _("Press «New game» to play another.")
         if s.phase == "deal_over" and s.game.deals:
@@ -463,8 +480,8 @@ class GameTable(w.VBox):
             score = _("Here is the score.")
             return f"{leftover_words(_, s, record)} {score} " + _("Press «Next deal» to go on.")
         said = [describe_play(_, s, e.player, e.card, e.captured, e.escoba) for e in s.events]
-        if s.computer_to_move:
-            said.append(_("{name} is thinking…", name=player_name(_, s, s.game.turn)))
+        if s.computer_to_move and turn is not None:  # the computer to move: never None
+            said.append(_("{name} is thinking…", name=player_name(_, s, turn)))
         elif s.game.turn == s.viewer:
             said.append(_("Your turn."))
         return " ".join(said)
@@ -530,7 +547,7 @@ class _ContinueOffer(w.VBox):
 
     def redraw(self, _: Translator) -> None:
         s = self._table.session
-        fresh = not any(e.kind == "play" and e.player in s.humans for e in s.game.history)
+        fresh = not any(isinstance(e, Play) and e.player in s.humans for e in s.game.history)
         shown = not self._answered and fresh and self._kept() is not None
         self.layout.display = "flex" if shown else "none"
         if not shown:
@@ -647,8 +664,8 @@ class _Hint(w.VBox):
         super().__init__()
         self._table = table
         self.button = w.ToggleButton(icon="lightbulb-o")
-        self._panel = None  # made on the first hint: most games never ask for one
-        self._position = None
+        self._panel: HintPanel | None = None  # made on the first hint: most games never ask for one
+        self._position: tuple[int, int, int] | None = None
         self.button.observe(lambda _c: table._guard(self.redraw, Translator(table.lang)), "value")
 
     def redraw(self, _: Translator) -> None:

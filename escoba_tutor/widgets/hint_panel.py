@@ -61,7 +61,7 @@ def points_words(_: Translator, value: float) -> str:
 
 
 #: Why a move is good or bad, by the reason code of :mod:`escoba_tutor.players.hints`.
-REASON_WORDS = {
+REASON_WORDS: dict[str, str | tuple[str, str]] = {
     "escoba": N_("it takes every card on the table: an escoba, one sure point"),
     "takes_siete_de_oros": N_("it takes the seven of coins, one sure point"),
     "leaves_sweepable": N_plural("then the table adds up to {total}: a card worth {value} would take it all (an "
@@ -145,7 +145,7 @@ class HintModel(HasTraits):
     hand = Any("")
     seen = Any("")
     rules = Any(ESCOBA)
-    hints = List()
+    hints: List[Hint] = List()
     error = Dict()
     revision = Int(0)
 

@@ -38,6 +38,7 @@ import html
 import os
 import re
 import sys
+import typing
 from pathlib import Path
 from urllib.parse import parse_qs
 
@@ -359,7 +360,8 @@ def show_game(lang: str, seed: int | None = None, *, level: str | None = None, p
     from .game_table import GameTable
 
     p = current_page(lang)
-    options = {} if level is None else {"level": LEVELS.get(level.strip().lower(), level)}
+    # GameTable's keyword arguments: its own default level unless one is asked for
+    options: dict[str, typing.Any] = {} if level is None else {"level": LEVELS.get(level.strip().lower(), level)}
     return p.show(GameTable(players=players, seed=p.seed(seed), rules=p.rules_or(rules), lang=p.lang, **options))
 
 

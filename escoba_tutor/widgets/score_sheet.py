@@ -19,6 +19,7 @@ which it scores with ``score_deal``. It never decides a point itself: the words 
 
 from __future__ import annotations
 
+import typing
 from html import escape
 
 import ipywidgets as w
@@ -51,7 +52,7 @@ ITEM_NAMES = {
 #: Why a line scores as it does, by the line's reason code, or by (reason, item) where the item changes the words.
 #: A pair of messages speaks of the winner: the first names a side ("{winner} has"), the second is for the side
 #: the student reads as "you" ("you have"), so that neither sentence breaks ("You has", «Tú tiene»).
-REASON_WORDS = {
+REASON_WORDS: dict[str | tuple[str, str], str | tuple[str, str]] = {
     "count": N_("one point per escoba"),
     ("most", "cards"): (N_("{winner} has the most cards ({values})"), N_("you have the most cards ({values})")),
     ("most", "oros"): (N_("{winner} has the most coins ({values})"), N_("you have the most coins ({values})")),
@@ -204,7 +205,9 @@ def _tied_sides(line: ScoreLine) -> list[int]:
     return [i for i, k in enumerate(keys) if k == top]
 
 
-def _key(value: object) -> object:
+def _key(value: typing.Any) -> typing.Any:
+    """A line's value as something to compare: a count, True/False, or a setenta's (suits, sum); the values of
+    one line are all of one kind."""
     if isinstance(value, Setenta):
         return (value.suit_count, value.sum) if value.total is None else (4, value.total)
     return value
@@ -263,7 +266,8 @@ class ScoreSheetModel(HasTraits):
     def _score(self) -> tuple[DealScore | None, tuple[int, ...] | None]:
         score, totals = self.score, self.totals
         if isinstance(score, DealRecord):
-            score, totals = score.score, (score.totals if totals is None else totals)
+            record = score
+            score, totals = record.score, (record.totals if totals is None else totals)
         if score is not None and not isinstance(score, DealScore):
             raise EscobaError("score must be a DealScore or a DealRecord", code="bad_score")
         if score is None and self.piles is not None:
@@ -372,12 +376,12 @@ class ScoreSheet(w.VBox):
         # Text first, then markup: a _() call inside an f-string is not seen by the catalog extractor.
         title, nothing = _("Points of the deal"), _("No deal to score yet.")
         self._title.value = f"<h3 class='escoba-title'>{escape(title)}</h3>"
-        self._table.value = self._html(_) if m.deal is not None else f"<p>{escape(nothing)}</p>"
+        self._table.value = self._html(_, m.deal) if m.deal is not None else f"<p>{escape(nothing)}</p>"
         self._status.message = _("Check the input: {problem}", problem=problem_text(_, m.error)) if m.error else ""
 
-    def _html(self, _: Translator) -> str:
+    def _html(self, _: Translator, deal: DealScore) -> str:
         m = self.model
-        sides = len(m.deal.points)
+        sides = len(deal.points)
         names = side_names(_, self.names, sides)
         head_sides = "".join(f'<th scope="colgroup" colspan="2">{escape(n)}</th>' for n in names)
         had, points = escape(_("Holds")), escape(_("Points"))
@@ -395,7 +399,7 @@ class ScoreSheet(w.VBox):
             parts.append(f'<tr><th scope="row">{escape(row[0])}</th>{cells}'
                          f'<td data-label="{why_label}">{escape(row[-1])}</td></tr>')
         parts.append("</tbody><tfoot>")
-        parts.append(self._total_row(_("Total of the deal"), [str(p) for p in m.deal.points], names))
+        parts.append(self._total_row(_("Total of the deal"), [str(p) for p in deal.points], names))
         if m.game_totals is not None:
             parts.append(self._total_row(_("Game total"), [str(t) for t in m.game_totals], names))
         parts.append("</tfoot></table>")

@@ -16,10 +16,10 @@ import random
 from traitlets import Any, HasTraits, Instance, Int, List, Unicode, observe, validate
 
 from ..engine.errors import EscobaError, IllegalMoveError, NothingToUndoError
-from ..engine.game import Game, Move
+from ..engine.game import Game, Move, Play
 from ..engine.rules import ESCOBA, Rules, rules_by_name
 from ..engine.save import dump_code, dump_json, read_save
-from ..players.bots import BOTS, LEVELS, make_bot
+from ..players.bots import BOTS, LEVELS, Bot, make_bot
 from ..text.translator import DEFAULT_LANGUAGE, normalize_language
 
 __all__ = ["GameSession", "MODES"]
@@ -59,7 +59,7 @@ class GameSession(HasTraits):
     viewer = Int(0)
     revision = Int(0)
     deals_seen = Int(0)
-    events = List()
+    events: List[Play] = List()  # the plays since the last human move
     problem = Any(None)  # the last refused action: an EscobaError (its code and params say why)
     #: When the house rules seated another number of players than asked (Chile: 3 or 4; the three-player tie
     #: rule: 3): ``{"asked": 2, "players": 3, "option": "chile"}``; None otherwise.
@@ -103,6 +103,11 @@ class GameSession(HasTraits):
 
     # ------------------------------------------------------------------------------------------- setup
     @property
+    def bots(self) -> dict[int, Bot]:
+        """The computer's players, by seat (a new copy of the mapping: changing it changes nothing)."""
+        return dict(self._bots)
+
+    @property
     def humans(self) -> tuple[int, ...]:
         return (0, 1) if self.mode == "pass_and_play" and self.players == 2 else (0,)
 
@@ -133,7 +138,7 @@ class GameSession(HasTraits):
         self.problem = None
         self._settle()
 
-    def _make_bots(self, game: Game) -> dict:
+    def _make_bots(self, game: Game) -> dict[int, Bot]:
         rng = random.Random(game.seed)
         return {seat: make_bot(self.level, seed=rng.randrange(1 << 30)) for seat in range(game.players)
                 if seat not in self.humans}
@@ -165,6 +170,7 @@ class GameSession(HasTraits):
         if not self.computer_to_move:
             return False
         seat = self.game.turn
+        assert seat is not None  # computer_to_move: someone is to play
         move = self._bots[seat].choose(self.game.view(seat))
         self.events = [*self.events, self.game.play(move)]
         self._settle()
@@ -197,8 +203,9 @@ class GameSession(HasTraits):
 
     def take_over(self) -> None:
         """Pass and play: the next student has the screen; show their hand."""
-        if self.phase == "handover":
-            self.viewer = self.game.turn
+        turn = self.game.turn
+        if self.phase == "handover" and turn is not None:  # a hand-over waits for a player: never None there
+            self.viewer = turn
             self._settle()
 
     def undo(self) -> bool:
@@ -206,7 +213,7 @@ class GameSession(HasTraits):
         finished deal has been scored and shown, and stays as it ended."""
         self.problem = None
         game = self.game
-        plays = [e for e in game.history if e.kind == "play" and e.deal == game.deal]
+        plays = [e for e in game.history if isinstance(e, Play) and e.deal == game.deal]
         if self.phase not in ("play", "handover") or not any(e.player in self.humans for e in plays):
             self.problem = NothingToUndoError("there is no move of yours to take back", code="nothing_to_undo")
             self.revision += 1
@@ -217,7 +224,7 @@ class GameSession(HasTraits):
             if last.player in self.humans:
                 break
         self.deals_seen = min(self.deals_seen, len(game.deals))
-        self.viewer = game.turn
+        self.viewer = last.player  # the learner whose move was taken back is to play again
         self.events = []
         self._settle()
         return True

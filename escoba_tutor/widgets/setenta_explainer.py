@@ -57,7 +57,7 @@ class SetentaModel(HasTraits):
     line = Instance(ScoreLine, allow_none=True)
     #: One dict per step: {"kind": "suit", "side", "suit", "card", "value", "ignored"}, {"kind": "sum", "side"}
     #: and, with two or more sides, {"kind": "point"}.
-    steps = List()
+    steps: List[dict] = List()
     step = Int(0)
     error = Dict()
     #: Changes once after every change of the above: views redraw on it.
@@ -301,8 +301,8 @@ class SetentaExplainer(w.VBox):
     def _draw_sides(self, _: Translator, names: list[str]) -> None:
         m = self.model
         while len(self._side_parts) < len(m.pile_cards):  # made once per side, kept for later positions
-            parts = (w.HTML(), CardRow(mode="none"), RowPicker(disabled=True))
-            self._side_parts.append((*parts, w.VBox(list(parts))))
+            made = (w.HTML(), CardRow(mode="none"), RowPicker(disabled=True))
+            self._side_parts.append((*made, w.VBox(list(made))))
         parts = self._side_parts[:len(m.pile_cards)]
         if len(self._sides.children) != len(parts):
             self._sides.children = [box for *_parts, box in parts]

@@ -1,6 +1,7 @@
 """Browser tests: real headless Chromium (Debian's /usr/bin/chromium) against a real Voilà server.
 
 Playwright's own browser download is never used (it needs the internet); Debian's Chromium is launched instead.
+Every test here is marked ``browser`` by tests/conftest.py (the test tiers), the JupyterHub test ``hub`` too.
 """
 
 from __future__ import annotations
@@ -15,10 +16,6 @@ from helpers import new_page
 
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).parent / "screenshots"
-
-
-def pytest_configure(config):
-    config.addinivalue_line("markers", "browser: runs in a real headless Chromium against a Voilà server")
 
 
 @pytest.fixture(scope="session", autouse=True)

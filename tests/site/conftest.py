@@ -3,7 +3,8 @@ plain static file server on 127.0.0.1, opened in Debian's Chromium with every ot
 
 The build needs npm and the npm and PyPI registries, and takes a minute or two (``pytest -m site`` runs these
 tests alone). ``ESCOBA_TUTOR_SITE=DIR`` tests an already built site instead (``.ci/run`` builds it once before the
-tests), and ``ESCOBA_TUTOR_SITE_CACHE=DIR`` keeps the build's downloads between runs.
+tests), and ``ESCOBA_TUTOR_SITE_CACHE=DIR`` keeps the build's downloads between runs. Every test here is marked
+``site`` by tests/conftest.py (the test tiers).
 """
 
 from __future__ import annotations
@@ -20,13 +21,6 @@ from urllib.parse import urlparse
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
-
-
-def pytest_collection_modifyitems(items):
-    here = Path(__file__).parent
-    for item in items:
-        if here in Path(str(item.fspath)).parents:
-            item.add_marker(pytest.mark.site)
 
 
 class _QuietFiles(SimpleHTTPRequestHandler):
