@@ -111,6 +111,11 @@ def build_app_class():
     from tornado.ioloop import IOLoop, PeriodicCallback
     from tornado.netutil import bind_sockets
     from traitlets import Bool, Float, Int, List, Unicode
+
+    from .framework import check_framework, check_kernel_command, swap_handlers
+
+    check_framework()  # before anything of Voilà's is used: a renamed name stops the start, with its name
+
     from voila.app import Voila
 
     from . import class_board, nickname
@@ -195,6 +200,7 @@ def build_app_class():
             # a landing page gets the nickname form as it is rendered (with the class board on)
             self.voila_configuration.prelaunch_hook = nickname.landing_hook(self.voila_configuration.prelaunch_hook)
             settings = super().init_settings()
+            self.check_kernel_command()
             self.limits = self.class_limits()
             self.register = ClassRegister(self.limits)
             self.kernel_manager.register = self.register
@@ -204,6 +210,13 @@ def build_app_class():
             return {**settings, "escoba_register": self.register, "escoba_default_lang": self.default_lang,
                     "escoba_log": self.log, "websocket_max_message_size": self.limits.message_bytes,
                     **self.class_settings()}
+
+        def check_kernel_command(self) -> None:
+            """The lessons' kernel starts with ``-m ipykernel_launcher``, which TutorKernelManager replaces."""
+            from jupyter_client.kernelspec import NATIVE_KERNEL_NAME
+
+            spec = self.kernel_spec_manager.get_kernel_spec(NATIVE_KERNEL_NAME)
+            check_kernel_command(spec.argv, NATIVE_KERNEL_NAME)
 
         def class_settings(self) -> dict:
             """The class board's: the store the board reads, the database the kernels write to, the key."""
@@ -219,10 +232,7 @@ def build_app_class():
             landing = (self.server_url, LandingHandler, {"server_url": self.server_url,
                                                          "default_lang": self.default_lang})
             none = [(url_path_join(self.server_url, name), guarded.NotFoundHandler) for name in ("login", "logout")]
-            swaps = {"TornadoVoilaHandler": guarded.TutorRenderHandler, "KernelHandler": guarded.OwnedKernelHandler,
-                     "VoilaKernelWebsocketHandler": guarded.TutorKernelWebsocketHandler,
-                     "VoilaShutdownKernelHandler": guarded.OwnedShutdownHandler}
-            voila = [(rule[0], swaps.get(rule[1].__name__, rule[1]), *rule[2:]) for rule in super().init_handlers()]
+            voila = swap_handlers(super().init_handlers(), guarded.SWAPS)  # each one there, or no start
             board = class_board.board_handlers(self.server_url)
             handlers = [landing, *none, *board, *voila]  # first, so they win over the file tree at / and Voilà's login
             self.log.info("Limits: %d kernels on the server, %d per browser, %d per address, %d MiB of data per "
@@ -235,14 +245,7 @@ def build_app_class():
             gc.freeze()
             self._kernels_before, self._served, self._afresh = 0, False, False
             self._last_request = time.monotonic()
-            log_request = self.app.log_request
-
-            def note_request(handler) -> None:  # every request, once answered (Tornado logs it then)
-                if not isinstance(handler, class_board.BoardDataHandler):  # an open board is not a class
-                    self._last_request = time.monotonic()
-                    log_request(handler)
-
-            self.app.log_request = note_request
+            self._board_data = url_path_join(self.server_url, class_board.BOARD_DATA)  # an open board is no class
             PeriodicCallback(self.after_culling, self.memory_check_s * 1000).start()  # runs once the loop does
             return handlers
 
@@ -275,6 +278,11 @@ def build_app_class():
                 release_freed_memory()
             self._kernels_before = kernels
 
+        def note_request(self, path: str) -> None:
+            """Every request the server lets in (the host gate calls it): the class is not quiet yet."""
+            if path != self._board_data:
+                self._last_request = time.monotonic()
+
         def start_afresh_now(self) -> None:
             self._afresh = True
             IOLoop.current().stop()  # listen() goes on after the loop: Voilà's stop(), then the new start
@@ -287,8 +295,8 @@ def build_app_class():
                 self.open_browser = False
             else:
                 sockets = bind_sockets(self.port, self.ip)  # serve() checked that the port is free
-            gate = guarded.HostGate(self.app, AllowedHosts(self.ip, self.allowed_hosts))
-            HTTPServer(gate).add_sockets(sockets)
+            gate = guarded.HostGate(self.app, AllowedHosts(self.ip, self.allowed_hosts), self.note_request)
+            HTTPServer(gate, **http_limits(self.limits)).add_sockets(sockets)
             self.log.info("Voilà is running at:\n%s", self.display_url)
             if self.open_browser:
                 self.launch_browser()
@@ -311,6 +319,16 @@ def build_app_class():
                 os.execv(sys.executable, sys.orig_argv)
 
     return TutorVoila
+
+
+BODY_BYTES = 1024 * 1024  # a request's body: the server's forms and beacons send a few hundred bytes
+
+
+def http_limits(limits) -> dict:
+    """The HTTP server's own limits. Tornado reads a whole request body (100 MB by default) before any handler can
+    refuse it, and keeps an idle connection for an hour: a script could hold the server's memory and sockets."""
+    return {"max_body_size": BODY_BYTES, "max_buffer_size": max(BODY_BYTES, limits.message_bytes) + 64 * 1024,
+            "body_timeout": 60, "idle_connection_timeout": 300}
 
 
 def voila_config(*, port: int, ip: str, lang: str, cull_idle: int, base_url: str = "/", start_afresh: bool = False,
@@ -347,6 +365,9 @@ def voila_config(*, port: int, ip: str, lang: str, cull_idle: int, base_url: str
         # race for the same free port, and the loser dies before its page is drawn ("Address already in use",
         # seen with benchmarks/load_class.py). No kernel port is open to anyone else on the machine either.
         config.KernelManager.transport = "ipc"
+    from .framework import check_config
+
+    check_config(config)  # a setting a framework has renamed is refused, not ignored with a warning
     return config
 
 

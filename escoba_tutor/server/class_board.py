@@ -24,7 +24,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from tornado import web
+from tornado import httputil, web
 
 from ..exercises import registry
 from ..exercises.registry import column_words, kind_names, mistake_words
@@ -256,7 +256,7 @@ class _BoardPost(BoardMixin, web.RequestHandler):
 
     def write_error(self, status_code: int, **kwargs) -> None:
         self.set_header("Content-Type", "text/plain; charset=utf-8")
-        self.finish(f"{status_code}: {self._reason}\n")
+        self.finish(f"{status_code}: {httputil.responses.get(status_code, 'Unknown')}\n")
 
 
 class NewClassHandler(_BoardPost):
@@ -288,8 +288,11 @@ class ForgetClassHandler(_BoardPost):
         self.redirect(self.board_address(), status=303)
 
 
+BOARD_DATA = "class/board.json"  # fetched by an open board every few seconds
+
+
 def board_handlers(base_url: str) -> list[tuple]:
     """The class board's addresses under the server's base URL."""
     return [(f"{base_url}class/nickname", NicknameHandler), (f"{base_url}class/board", BoardPageHandler),
-            (f"{base_url}class/board.json", BoardDataHandler), (f"{base_url}class/board.csv", BoardCsvHandler),
+            (f"{base_url}{BOARD_DATA}", BoardDataHandler), (f"{base_url}class/board.csv", BoardCsvHandler),
             (f"{base_url}class/new", NewClassHandler), (f"{base_url}class/forget", ForgetClassHandler)]

@@ -28,6 +28,7 @@ import json
 import re
 import secrets
 from collections import OrderedDict
+from collections.abc import Callable
 from urllib.parse import urlencode
 
 from jupyter_server.services.kernels.connection.base import (
@@ -35,7 +36,7 @@ from jupyter_server.services.kernels.connection.base import (
     deserialize_msg_from_ws_v1,
 )
 from jupyter_server.services.kernels.handlers import KernelHandler
-from tornado import web
+from tornado import httputil, web
 from tornado.routing import Router
 from tornado.websocket import WebSocketProtocol13
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
@@ -50,7 +51,7 @@ from .nickname import class_env
 
 __all__ = ["CLIENT_COOKIE", "PAGE_MESSAGES", "PAGE_COMM_TARGETS", "PAGE_COMM_METHODS", "HostGate", "ClientMixin",
            "PageTurns", "TutorRenderHandler", "OwnedKernelHandler", "OwnedShutdownHandler",
-           "TutorKernelWebsocketHandler", "NotFoundHandler", "RecentIds", "screen_message"]
+           "TutorKernelWebsocketHandler", "NotFoundHandler", "RecentIds", "screen_message", "SWAPS"]
 
 CLIENT_COOKIE = "escoba_client"
 COOKIE_CHECK = "cookie_check"  # marks the address a browser is sent back to after it got the cookie
@@ -60,6 +61,11 @@ V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
 PAGE_MESSAGES = ("comm_open", "comm_msg", "comm_close", "comm_info_request", "kernel_info_request")
 PAGE_COMM_TARGETS = ("jupyter.widget.control",)  # a page opens no widget of its own (Text, Output...) in the kernel
 PAGE_COMM_METHODS = ("update", "custom", "request_state", "request_states")
+
+
+def reason_phrase(status: int) -> str:
+    """The standard words for an HTTP status (what Tornado answers with when none is given)."""
+    return httputil.responses.get(status, "Unknown")
 
 
 def _register(handler) -> ClassRegister:
@@ -263,7 +269,7 @@ class OwnerMixin(ClientMixin):
         """A short text (Jupyter Server's error pages need templates that a websocket refusal cannot render)."""
         error = kwargs.get("exc_info", (None, None, None))[1]
         self.set_header("Content-Type", "text/plain; charset=utf-8")
-        self.finish(f"{status_code}: {getattr(error, 'log_message', None) or self._reason}\n")
+        self.finish(f"{status_code}: {getattr(error, 'log_message', None) or reason_phrase(status_code)}\n")
 
     def check_owner(self, kernel_id: str) -> None:
         owner = _register(self).owner(kernel_id)
@@ -475,10 +481,12 @@ class _Refusal(web.RequestHandler):
 
 
 class HostGate(Router):
-    """In front of the application: unknown hosts and odd paths never reach a handler."""
+    """In front of the application: unknown hosts and odd paths never reach a handler; ``on_request`` is told the
+    path of every request let in."""
 
-    def __init__(self, app: web.Application, hosts: AllowedHosts) -> None:
-        self.app, self.hosts = app, hosts
+    def __init__(self, app: web.Application, hosts: AllowedHosts,
+                 on_request: Callable[[str], None] | None = None) -> None:
+        self.app, self.hosts, self.on_request = app, hosts, on_request
 
     def find_handler(self, request, **kwargs):
         if not self.hosts.allows(request.host):
@@ -489,4 +497,13 @@ class HostGate(Router):
         if status is not None:
             return self.app.get_handler_delegate(request, _Refusal, {
                 "status": status, "reason": "Bad request." if status == 400 else "Not found."})
+        if self.on_request is not None:
+            self.on_request(request.path)
         return self.app.find_handler(request, **kwargs)
+
+
+#: Voilà's handlers (and jupyter_server's, which Voilà routes to) that the server replaces with its own: each one
+#: must be in Voilà's routes (framework.swap_handlers), or the limit its replacement carries would be lost.
+SWAPS: dict[type, type] = {TornadoVoilaHandler: TutorRenderHandler, KernelHandler: OwnedKernelHandler,
+                           VoilaKernelWebsocketHandler: TutorKernelWebsocketHandler,
+                           VoilaShutdownKernelHandler: OwnedShutdownHandler}

@@ -73,7 +73,7 @@ class TutorMappingKernelManager(AsyncMappingKernelManager):
         return await super().shutdown_kernel(kernel_id, now=now, restart=restart)
 
     async def cull_kernel_if_idle(self, kernel_id):
-        if kernel_id not in self._kernels:  # shut down meanwhile (its page left, or never connected): nothing to cull
+        if kernel_id not in self:  # shut down meanwhile (its page left, or never connected): nothing to cull
             return None
         return await super().cull_kernel_if_idle(kernel_id)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 from urllib.parse import quote, unquote
 
-from tornado import web
+from tornado import httputil, web
 
 from ..text.translator import LANGUAGES, Translator
 from .kernels import CLASS_DB_ENV, NICKNAME_ENV
@@ -159,7 +159,7 @@ class NicknameHandler(web.RequestHandler):
 
     def write_error(self, status_code: int, **kwargs) -> None:
         self.set_header("Content-Type", "text/plain; charset=utf-8")
-        self.finish(f"{status_code}: {self._reason}\n")
+        self.finish(f"{status_code}: {httputil.responses.get(status_code, 'Unknown')}\n")
 
     def post(self) -> None:
         self.check_xsrf_cookie()
