@@ -1,5 +1,6 @@
 """The server's guard rails: what one student's browser (or a script in its place) may cost a shared class server.
 
+- :mod:`.settings`: the server's settings in one object, built once (the command line, or the hub's environment);
 - :mod:`.limits`: the limits and their defaults (from the machine's memory), and the register of who started
   which kernel (plain Python, no server import);
 - :mod:`.hosts`: the ``Host`` names the server answers (DNS rebinding);

@@ -16,7 +16,6 @@ import hmac
 import html
 import io
 import json
-import os
 import re
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timezone
@@ -80,9 +79,9 @@ def _lesson_order(lesson: str) -> tuple:
     return (1, int(number), "") if number.isdigit() else (2, 0, lesson)
 
 
-def server_rules() -> str:
-    """The name of the rules the server gives its pages (``escoba-tutor --rules``, which sets the variable)."""
-    return os.environ.get("ESCOBA_TUTOR_RULES", "").strip() or "escoba"
+def server_rules(handler) -> str:
+    """The name of the rules the server gives its pages (``escoba-tutor --rules``)."""
+    return handler.settings.get("escoba_rules") or "escoba"
 
 
 def exercise_link(_: Translator, kind: str, exercise, lang: str, base_url: str, rules: str) -> dict:
@@ -202,7 +201,7 @@ class BoardMixin:
             board = await self.database(self.store.board, wanted)
         except RecordsError as error:
             raise web.HTTPError(503, str(error)[:200]) from None
-        return board_view(board, classes, self.lang, base_url_of(self), server_rules())
+        return board_view(board, classes, self.lang, base_url_of(self), server_rules(self))
 
     def render_part(self, name: str, view: dict) -> str:
         _ = Translator(self.lang)
