@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import html
 import io
 import json
 import re
@@ -22,23 +21,21 @@ from datetime import timezone
 from pathlib import Path
 from urllib.parse import urlencode
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 from tornado import httputil, web
 
 from ..exercises import registry
 from ..exercises.registry import column_words, kind_names, mistake_words
 from ..text.board_words import level_words
 from ..text.translator import Translator
-from .nickname import NicknameHandler, base_url_of, page_lang, short_page
+from .nickname import NicknameHandler, base_url_of, page_lang
+from .pages import jinja, render
 
 __all__ = ["board_handlers", "key_matches", "board_view", "kind_page"]
 
 REFRESH_S = 2.5
-_TEMPLATES = Path(__file__).resolve().parent / "templates"
 _STATIC = Path(__file__).resolve().parent / "static"
 _PAGE_NAME = re.compile(r"[A-Za-z0-9._-]{1,60}")  # as records/kernel.py's lesson_of_page reads it
-_jinja = Environment(loader=FileSystemLoader(str(_TEMPLATES)), autoescape=select_autoescape(["html", "j2"]),
-                     trim_blocks=True, lstrip_blocks=True)
+_jinja = jinja  # the server's templates (pages.py)
 # The store's calls are short, blocking database work: one thread runs them, off the server's event loop.
 _DATABASE = ThreadPoolExecutor(max_workers=1, thread_name_prefix="escoba-class-board")
 
@@ -160,9 +157,10 @@ class BoardMixin:
             self.set_header("Content-Type", "text/html; charset=utf-8")
             self.set_header("Cache-Control", "no-store")
             _ = Translator(page_lang(self))
-            self.finish(short_page(page_lang(self), _("This page needs the teacher's link"), "<p>" + html.escape(_(
+            self.finish(render("board_refused.html.j2", lang=page_lang(self),
+                               page_title=_("This page needs the teacher's link"), text=_(
                 "The class board opens only with the teacher's link, which escoba-tutor shows when it starts. "
-                "Open that link, or ask the teacher.")) + "</p>"))
+                "Open that link, or ask the teacher.")))
             return
         self.store, self.key, self.lang = store, given, page_lang(self)
         self.set_header("Cache-Control", "no-store")

@@ -23,7 +23,6 @@
 from __future__ import annotations
 
 import asyncio
-import html
 import json
 import re
 import secrets
@@ -48,6 +47,7 @@ from .hosts import AllowedHosts, odd_path
 from .kernels import CURRENT_CLASS_ENV, CURRENT_TICKET
 from .limits import ClassRegister, Limits, Refused
 from .nickname import class_env
+from .pages import render
 
 __all__ = ["CLIENT_COOKIE", "PAGE_MESSAGES", "PAGE_COMM_TARGETS", "PAGE_COMM_METHODS", "HostGate", "ClientMixin",
            "PageTurns", "TutorRenderHandler", "OwnedKernelHandler", "OwnedShutdownHandler",
@@ -101,15 +101,7 @@ def page_language(handler) -> str:
 def notice_page(lang: str, title: str, text: str, link: str = "", link_text: str = "Reload the page") -> str:
     """A short page in the student's language with one link (by default: this page again)."""
     _ = Translator(lang)
-    return f"""<!DOCTYPE html>
-<html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{html.escape(_(title))}</title>
-<style>body{{font-family:system-ui,sans-serif;font-size:1.2rem;line-height:1.5;max-width:36rem;margin:3rem auto;
-padding:0 1rem;color:#1a1a1a}}a{{display:inline-block;padding:.5rem 1rem;border:2px solid #0b57d0;border-radius:6px;
-color:#0b57d0;text-decoration:underline}}a:focus{{outline:3px solid #0b57d0;outline-offset:3px}}</style></head>
-<body><main><h1>{html.escape(_(title))}</h1><p>{html.escape(text)}</p>
-<p><a href="{html.escape(link, quote=True)}">{html.escape(_(link_text))}</a></p></main></body></html>
-"""
+    return render("notice.html.j2", lang=lang, title=_(title), text=text, link=link, link_text=_(link_text))
 
 
 class PageTurns:
