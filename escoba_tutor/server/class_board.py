@@ -18,10 +18,11 @@ import json
 import re
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timezone
+from http.client import responses
 from pathlib import Path
 from urllib.parse import urlencode
 
-from tornado import httputil, web
+from tornado import web
 
 from ..exercises import registry
 from ..exercises.registry import column_words, kind_names, mistake_words
@@ -121,10 +122,10 @@ def board_view(board, classes, lang: str, base_url: str, rules: str = "escoba") 
             answered, right = s.drills.get(kind, (0, 0))
             drills.append({"answered": answered, "right": right,
                            "share": _percent(right, answered, lang) if answered else ""})
-        games = [_("{level}: {finished} ({won} won)", level=level_words(_, level), finished=finished, won=won)
-                 for level, (finished, won) in sorted(s.games.items()) if finished]
+        student_games = [_("{level}: {finished} ({won} won)", level=level_words(_, level), finished=finished,
+                           won=won) for level, (finished, won) in sorted(s.games.items()) if finished]
         students.append({"nickname": s.nickname, "lessons": ", ".join(_lesson_label(_, name) for name in lessons),
-                         "drills": drills, "games": "; ".join(games),
+                         "drills": drills, "games": "; ".join(student_games),
                          "last_seen": s.last_seen.astimezone().strftime("%H:%M:%S") if s.last_seen else ""})
     mistakes = []
     for m in board.mistakes:
@@ -143,7 +144,7 @@ def board_view(board, classes, lang: str, base_url: str, rules: str = "escoba") 
             "games": games, "classes": [{"id": c.id, "name": c.name} for c in classes]}
 
 
-class BoardMixin:
+class BoardMixin(web.RequestHandler):
     """The teacher's key, the store, and the board's language on every request."""
 
     def prepare(self) -> None:
@@ -253,7 +254,7 @@ class _BoardPost(BoardMixin, web.RequestHandler):
 
     def write_error(self, status_code: int, **kwargs) -> None:
         self.set_header("Content-Type", "text/plain; charset=utf-8")
-        self.finish(f"{status_code}: {httputil.responses.get(status_code, 'Unknown')}\n")
+        self.finish(f"{status_code}: {responses.get(status_code, 'Unknown')}\n")
 
 
 class NewClassHandler(_BoardPost):

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 from ..engine.errors import EscobaError
 
@@ -132,7 +132,7 @@ def _request_handler(cls: Any) -> Any:
 
     request = httputil.HTTPServerRequest(
         start_line=httputil.RequestStartLine("GET", "/", "HTTP/1.1"), headers=httputil.HTTPHeaders({"Host": "x"}),
-        connection=SimpleNamespace(set_close_callback=lambda callback: None))
+        connection=cast(Any, SimpleNamespace(set_close_callback=lambda callback: None)))
     return cls(web.Application(), request)
 
 

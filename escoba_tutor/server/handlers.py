@@ -24,10 +24,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from http.client import responses
+from typing import Any
 from urllib.parse import urlencode
 
 from jupyter_server.services.kernels.connection.base import (
@@ -35,7 +38,7 @@ from jupyter_server.services.kernels.connection.base import (
     deserialize_msg_from_ws_v1,
 )
 from jupyter_server.services.kernels.handlers import KernelHandler
-from tornado import httputil, web
+from tornado import web
 from tornado.routing import Router
 from tornado.websocket import WebSocketProtocol13
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
@@ -65,7 +68,13 @@ PAGE_COMM_METHODS = ("update", "custom", "request_state", "request_states")
 
 def reason_phrase(status: int) -> str:
     """The standard words for an HTTP status (what Tornado answers with when none is given)."""
-    return httputil.responses.get(status, "Unknown")
+    return responses.get(status, "Unknown")
+
+
+async def _awaited(result: Awaitable[None] | None) -> None:
+    """A base class's method done, whether it is a coroutine (Voilà's, jupyter_server's) or not (Tornado's)."""
+    if result is not None:
+        await result
 
 
 def _register(handler) -> ClassRegister:
@@ -76,7 +85,7 @@ def _limits(handler) -> Limits:
     return handler.settings["escoba_register"].limits
 
 
-class ClientMixin:
+class ClientMixin(web.RequestHandler):
     """The browser's own id: a random value in a cookie signed with the server's secret, so a script cannot make
     up new ones and must ask the server for each (docs/hostile-input.md)."""
 
@@ -165,7 +174,7 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
     _gone = False
 
     async def prepare(self):
-        await super().prepare()
+        await _awaited(super().prepare())
         if self._finished or self.request.method != "GET":
             return
         client = self.client_id()
@@ -182,7 +191,7 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
             return
         self.xsrf_token  # noqa: B018 - sets the _xsrf cookie, which Voilà's close beacon sends back
         try:
-            self._ticket = _register(self).admit(client, self.request.remote_ip)
+            self._ticket = _register(self).admit(client, self.request.remote_ip or "")
         except Refused as refused:
             self.refuse(refused.reason)
             return
@@ -257,6 +266,10 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
 class OwnerMixin(ClientMixin):
     """Only the browser that started a kernel may reach it: another gets 403, an unknown kernel 404."""
 
+    # jupyter_server's handlers, which this is mixed into, have them
+    kernel_manager: Any
+    log: logging.Logger
+
     def write_error(self, status_code: int, **kwargs) -> None:
         """A short text (Jupyter Server's error pages need templates that a websocket refusal cannot render)."""
         error = kwargs.get("exc_info", (None, None, None))[1]
@@ -279,7 +292,7 @@ class OwnedKernelHandler(OwnerMixin, KernelHandler):
     """``api/kernels/<id>``: the page asks whether its kernel still exists (connection.js), or stops it."""
 
     async def prepare(self):  # type: ignore[override]  # as Jupyter Server's own API handlers
-        await super().prepare()
+        await _awaited(super().prepare())
         if not self._finished:
             self.check_owner(self._kernel_id())
             # Voilà's page asks for its kernel before it connects: a page this far is alive, however slowly it
@@ -292,7 +305,7 @@ class OwnedShutdownHandler(OwnerMixin, VoilaShutdownKernelHandler):
     the ``_xsrf`` cookie's value, which :class:`TutorRenderHandler` makes sure exists."""
 
     async def prepare(self):
-        await super().prepare()
+        await _awaited(super().prepare())
         if not self._finished:
             self.check_owner(self._kernel_id())
 
@@ -367,8 +380,9 @@ class CappedProtocol(WebSocketProtocol13):
             cap = self.params.max_message_size
             reason = f"a message over {cap // 1024} kB: a page's widget messages are a few kB"
             handler = self.handler
-            handler.log.warning("closed the connection to kernel %s: its page sent a message over %d bytes",
-                                getattr(handler, "_counted", None), cap)
+            if isinstance(handler, TutorKernelWebsocketHandler):
+                handler.log.warning("closed the connection to kernel %s: its page sent a message over %d bytes",
+                                    handler._counted, cap)
         super().close(code, reason)
 
 
@@ -396,7 +410,7 @@ class TutorKernelWebsocketHandler(OwnerMixin, VoilaKernelWebsocketHandler):
             raise web.HTTPError(429, "this kernel has all the connections it may have")
         self._counted = kernel_id
         try:
-            await super().get(kernel_id=kernel_id)
+            await _awaited(super().get(kernel_id=kernel_id))
         except BaseException:
             self._uncount()
             raise

@@ -11,9 +11,10 @@ side is class_board.py.
 
 from __future__ import annotations
 
+from http.client import responses
 from urllib.parse import quote, unquote
 
-from tornado import httputil, web
+from tornado import web
 
 from ..text.translator import LANGUAGES, Translator
 from .kernels import CLASS_DB_ENV, NICKNAME_ENV
@@ -135,7 +136,7 @@ class NicknameHandler(web.RequestHandler):
 
     def write_error(self, status_code: int, **kwargs) -> None:
         self.set_header("Content-Type", "text/plain; charset=utf-8")
-        self.finish(f"{status_code}: {httputil.responses.get(status_code, 'Unknown')}\n")
+        self.finish(f"{status_code}: {responses.get(status_code, 'Unknown')}\n")
 
     def post(self) -> None:
         self.check_xsrf_cookie()
