@@ -4,6 +4,7 @@ needs of it given to each kernel as it starts (not through the server's own envi
 from __future__ import annotations
 
 import asyncio
+import http.client
 import os
 import re
 import urllib.request
@@ -95,11 +96,29 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+@pytest.fixture(scope="module")
+def scopa_server(tutor_server_factory):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ESCOBA_TUTOR_TEACHER_KEY", "the-teachers-key-4711")  # as a fresh start is given it
+        return tutor_server_factory("--rules", "scopa", "--kernel-memory", "300")
+
+
+def test_a_request_body_over_the_http_servers_limit_is_refused_before_it_is_read(scopa_server):
+    """Tornado would read up to 100 MB of a body before any handler could refuse it."""
+    host, port = scopa_server.url.split("/")[2].split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=15)
+    try:
+        connection.putrequest("POST", "/class/nickname")
+        connection.putheader("Content-Length", str(2 * 1024 * 1024))  # and no body sent: it is refused first
+        connection.endheaders()
+        assert connection.getresponse().status == 400
+    finally:
+        connection.close()
+
+
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads the kernel's environment in /proc")
-def test_a_real_servers_kernel_gets_the_rules_and_limit_but_never_the_teachers_key(tutor_server_factory,
-                                                                                    monkeypatch):
-    monkeypatch.setenv("ESCOBA_TUTOR_TEACHER_KEY", "the-teachers-key-4711")  # as a fresh start is given it
-    server = tutor_server_factory("--rules", "scopa", "--kernel-memory", "300")
+def test_a_real_servers_kernel_gets_the_rules_and_limit_but_never_the_teachers_key(scopa_server):
+    server = scopa_server
     assert "class/board?key=the-teachers-key-4711" in server.log.read_text()  # the same link as before
     browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
     with browser.open(server.url + "voila/render/es/02-captures.ipynb", timeout=90) as response:
