@@ -213,6 +213,7 @@ INTERNALS: tuple[Internal, ...] = (
              has_traits("kernel_class")),
     Internal("ipykernel.ipkernel.IPythonKernel", "ipykernel", "the shell class the kernel starts with",
              has_traits("shell_class")),
+    Internal("ipykernel.zmqshell.ZMQInteractiveShell", "ipykernel", "subclassed: the kernel's shell (below)"),
     Internal("ipykernel.ipkernel.IPythonKernel.get_parent", "ipykernel", "which message the kernel is answering "
              "(a widget's, or a cell's)", takes("self", "channel")),
     Internal("IPython.core.interactiveshell.InteractiveShell.showtraceback", "ipython", "overridden: a widget "
