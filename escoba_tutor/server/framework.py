@@ -240,7 +240,7 @@ def swap_handlers(rules: Sequence[tuple], swaps: Mapping[type, type]) -> list[tu
     missing = [framework for framework in swaps if framework not in found]
     if missing:
         name = f"{missing[0].__module__}.{missing[0].__qualname__}"
-        raise refusal(missing[0].__module__.split(".")[0], "voila.app.Voila.init_handlers",
+        raise refusal("voila", "voila.app.Voila.init_handlers",
                       f"no longer routes to {name} (the server's {swaps[missing[0]].__name__} replaces it)")
     return [(rule[0], swaps.get(rule[1], rule[1]), *rule[2:]) for rule in rules]
 
