@@ -352,13 +352,17 @@ def _serve_options(parser: argparse.ArgumentParser, defaults_only: bool = False)
 
 def _serve(args: argparse.Namespace) -> int:
     from .server.app import serve  # Voilà is heavy: only the serve command loads it
+    from .server.settings import Settings, previous_run
 
     base_url = "/" + args.base_url.strip("/") + "/" if args.base_url.strip("/") else "/"
     try:
-        return serve(port=args.port, ip=args.ip, lang=args.lang, rules=args.rules, open_browser=args.browser,
-                     cull_idle=args.cull_idle * 60, lessons=args.lessons, base_url=base_url, start_afresh=True,
-                     max_kernels=args.max_kernels, kernel_memory=args.kernel_memory,
-                     allow_hosts=tuple(args.allow_host), class_board=args.class_board, class_db=args.class_db)
+        # the server's settings, once: the options, and what a previous run of this command left (starting afresh)
+        settings = Settings(port=args.port, ip=args.ip, lang=args.lang, rules=args.rules, open_browser=args.browser,
+                            cull_idle=args.cull_idle * 60, lessons=args.lessons, base_url=base_url,
+                            start_afresh=True, max_kernels=args.max_kernels, kernel_memory=args.kernel_memory,
+                            allow_hosts=tuple(args.allow_host), class_board=args.class_board,
+                            class_db=args.class_db, **previous_run(os.environ))
+        return serve(settings)
     except EscobaError as error:  # the address or the lessons folder: say which option to change
         option = {"bad_ip": "--ip", "port_in_use": "--port", "port_refused": "--port",
                   "no_lessons": "--lessons", "bad_class_db": "--class-db"}.get(error.code)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -86,7 +87,11 @@ def test_trace_then_check_trace(tmp_path):
 
 def test_no_subcommand_serves_the_course(monkeypatch):
     calls = []
-    monkeypatch.setattr("escoba_tutor.server.app.serve", lambda **kwargs: calls.append(kwargs) or 0)
+    def serve(settings):  # the server's settings, as the command line made them
+        calls.append({field.name: getattr(settings, field.name) for field in dataclasses.fields(settings)})
+        return 0
+
+    monkeypatch.setattr("escoba_tutor.server.app.serve", serve)
     assert main([]) == 0
     assert calls[-1]["port"] == 8866 and calls[-1]["ip"] == "127.0.0.1" and calls[-1]["lang"] == "es"
     assert calls[-1]["open_browser"] and calls[-1]["cull_idle"] == 600

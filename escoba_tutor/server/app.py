@@ -12,6 +12,7 @@ process, on the port it holds open. A page may send its kernel only widget messa
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import gc
 import os
@@ -21,13 +22,14 @@ import sys
 import time
 import webbrowser
 from pathlib import Path
+from typing import Any
 
 from ..engine.errors import EscobaError
 from ..engine.rules import as_rules
+from .settings import LANG_ENV, LANGS, LISTEN_FDS, RULES_ENV, TEACHER_KEY_ENV, Settings
 
-__all__ = ["serve", "lessons_dir", "build_app_class", "check_address", "release_freed_memory"]
-
-LANGS = ("es", "en")
+__all__ = ["serve", "lessons_dir", "build_app_class", "check_address", "release_freed_memory", "voila_config",
+           "LANGS"]
 
 
 def lessons_dir(path: str | os.PathLike | None = None) -> Path:
@@ -99,10 +101,6 @@ def release_freed_memory() -> bool:
     return True
 
 
-LISTEN_FDS = "ESCOBA_TUTOR_LISTEN_FDS"  # set only for the server's own fresh start: the sockets it listens on
-TEACHER_KEY_ENV = "ESCOBA_TUTOR_TEACHER_KEY"  # the same, for the teacher's key (never left for a kernel to see)
-
-
 def build_app_class():
     """The Voilà application class with the landing page (imported late: Voilà is heavy)."""
     from jupyter_server.utils import url_path_join
@@ -111,6 +109,11 @@ def build_app_class():
     from tornado.ioloop import IOLoop, PeriodicCallback
     from tornado.netutil import bind_sockets
     from traitlets import Bool, Float, Int, List, Unicode
+
+    from .framework import check_framework, check_kernel_command, swap_handlers
+
+    check_framework()  # before anything of Voilà's is used: a renamed name stops the start, with its name
+
     from voila.app import Voila
 
     from . import class_board, nickname
@@ -138,6 +141,8 @@ def build_app_class():
     class TutorVoila(Voila):
         name = "escoba-tutor"
         default_lang = Unicode("es", config=True, help="the landing page's language when the URL names none")
+        rules = Unicode("escoba", config=True, help="the house rules every kernel's widgets play by")
+        listen_fds = List(Int(), config=True, help="the sockets of the server's previous run, when it starts afresh")
 
         memory_check_s = Float(2, config=True, help="how often to look for culled kernels, in seconds")
         start_afresh = Bool(False, config=True, help=(
@@ -195,15 +200,25 @@ def build_app_class():
             # a landing page gets the nickname form as it is rendered (with the class board on)
             self.voila_configuration.prelaunch_hook = nickname.landing_hook(self.voila_configuration.prelaunch_hook)
             settings = super().init_settings()
+            self.check_kernel_command()
             self.limits = self.class_limits()
             self.register = ClassRegister(self.limits)
             self.kernel_manager.register = self.register
             self.kernel_manager.allowed_message_types = list(guarded.PAGE_MESSAGES)  # no shutdown_request
-            # kernels inherit the server's environment (kernel_launch reads the limit there)
-            os.environ[KERNEL_MEMORY_ENV] = str(self.limits.kernel_memory_mib)
+            # what every kernel gets in its environment (kernel_launch reads the limit, the widgets the rules)
+            self.kernel_manager.kernel_env = {RULES_ENV: self.rules, LANG_ENV: self.default_lang,
+                                              KERNEL_MEMORY_ENV: str(self.limits.kernel_memory_mib)}
             return {**settings, "escoba_register": self.register, "escoba_default_lang": self.default_lang,
+                    "escoba_rules": self.rules,
                     "escoba_log": self.log, "websocket_max_message_size": self.limits.message_bytes,
                     **self.class_settings()}
+
+        def check_kernel_command(self) -> None:
+            """The lessons' kernel starts with ``-m ipykernel_launcher``, which TutorKernelManager replaces."""
+            from jupyter_client.kernelspec import NATIVE_KERNEL_NAME
+
+            spec = self.kernel_spec_manager.get_kernel_spec(NATIVE_KERNEL_NAME)
+            check_kernel_command(spec.argv, NATIVE_KERNEL_NAME)
 
         def class_settings(self) -> dict:
             """The class board's: the store the board reads, the database the kernels write to, the key."""
@@ -219,10 +234,7 @@ def build_app_class():
             landing = (self.server_url, LandingHandler, {"server_url": self.server_url,
                                                          "default_lang": self.default_lang})
             none = [(url_path_join(self.server_url, name), guarded.NotFoundHandler) for name in ("login", "logout")]
-            swaps = {"TornadoVoilaHandler": guarded.TutorRenderHandler, "KernelHandler": guarded.OwnedKernelHandler,
-                     "VoilaKernelWebsocketHandler": guarded.TutorKernelWebsocketHandler,
-                     "VoilaShutdownKernelHandler": guarded.OwnedShutdownHandler}
-            voila = [(rule[0], swaps.get(rule[1].__name__, rule[1]), *rule[2:]) for rule in super().init_handlers()]
+            voila = swap_handlers(super().init_handlers(), guarded.SWAPS)  # each one there, or no start
             board = class_board.board_handlers(self.server_url)
             handlers = [landing, *none, *board, *voila]  # first, so they win over the file tree at / and Voilà's login
             self.log.info("Limits: %d kernels on the server, %d per browser, %d per address, %d MiB of data per "
@@ -235,14 +247,7 @@ def build_app_class():
             gc.freeze()
             self._kernels_before, self._served, self._afresh = 0, False, False
             self._last_request = time.monotonic()
-            log_request = self.app.log_request
-
-            def note_request(handler) -> None:  # every request, once answered (Tornado logs it then)
-                if not isinstance(handler, class_board.BoardDataHandler):  # an open board is not a class
-                    self._last_request = time.monotonic()
-                    log_request(handler)
-
-            self.app.log_request = note_request
+            self._board_data = url_path_join(self.server_url, class_board.BOARD_DATA)  # an open board is no class
             PeriodicCallback(self.after_culling, self.memory_check_s * 1000).start()  # runs once the loop does
             return handlers
 
@@ -275,20 +280,24 @@ def build_app_class():
                 release_freed_memory()
             self._kernels_before = kernels
 
+        def note_request(self, path: str) -> None:
+            """Every request the server lets in (the host gate calls it): the class is not quiet yet."""
+            if path != self._board_data:
+                self._last_request = time.monotonic()
+
         def start_afresh_now(self) -> None:
             self._afresh = True
             IOLoop.current().stop()  # listen() goes on after the loop: Voilà's stop(), then the new start
 
         def listen(self):
             """Voilà's, on the sockets of the server's previous run when it starts afresh."""
-            inherited = os.environ.pop(LISTEN_FDS, None)
-            if inherited:
-                sockets = [socket.socket(fileno=int(fd)) for fd in inherited.split(",")]
+            if self.listen_fds:
+                sockets = [socket.socket(fileno=fd) for fd in self.listen_fds]
                 self.open_browser = False
             else:
                 sockets = bind_sockets(self.port, self.ip)  # serve() checked that the port is free
-            gate = guarded.HostGate(self.app, AllowedHosts(self.ip, self.allowed_hosts))
-            HTTPServer(gate).add_sockets(sockets)
+            gate = guarded.HostGate(self.app, AllowedHosts(self.ip, self.allowed_hosts), self.note_request)
+            HTTPServer(gate, **http_limits(self.limits)).add_sockets(sockets)
             self.log.info("Voilà is running at:\n%s", self.display_url)
             if self.open_browser:
                 self.launch_browser()
@@ -301,40 +310,54 @@ def build_app_class():
                 self.stop()
             if self._afresh:
                 self.log.info("Every kernel has gone: starting afresh on the same port.")
-                if self.teacher_key:  # the teacher's link stays the same (read and removed again at start)
-                    os.environ[TEACHER_KEY_ENV] = self.teacher_key
                 for sock in sockets:
                     os.set_inheritable(sock.fileno(), True)
-                os.environ[LISTEN_FDS] = ",".join(str(sock.fileno()) for sock in sockets)
+                # the program again, told its sockets and the teacher's key (the link stays the same)
+                env = {**os.environ, LISTEN_FDS: ",".join(str(sock.fileno()) for sock in sockets),
+                       TEACHER_KEY_ENV: self.teacher_key}
                 sys.stdout.flush()
                 sys.stderr.flush()
-                os.execv(sys.executable, sys.orig_argv)
+                os.execve(sys.executable, sys.orig_argv, env)
 
     return TutorVoila
 
 
-def voila_config(*, port: int, ip: str, lang: str, cull_idle: int, base_url: str = "/", start_afresh: bool = False,
-                 max_kernels: int = 0, kernel_memory: int | None = None, allow_hosts: tuple[str, ...] = (),
-                 class_board: bool = False, class_db: str = "", teacher_key: str = ""):
-    """The server's settings. A ``voila.json`` in the working folder can still add to them."""
+BODY_BYTES = 1024 * 1024  # a request's body: the server's forms and beacons send a few hundred bytes
+
+
+def http_limits(limits) -> dict:
+    """The HTTP server's own limits. Tornado reads a whole request body (100 MB by default) before any handler can
+    refuse it, and keeps an idle connection for an hour: a script could hold the server's memory and sockets."""
+    return {"max_body_size": BODY_BYTES, "max_buffer_size": max(BODY_BYTES, limits.message_bytes) + 64 * 1024,
+            "body_timeout": 60, "idle_connection_timeout": 300}
+
+
+def voila_config(settings: Settings | None = None, **options: Any):
+    """The server's Voilà configuration, from its settings (or from ``Settings`` keywords; the class board off
+    unless they say otherwise). A ``voila.json`` in the working folder can still add to it."""
     from traitlets.config import Config
 
+    if settings is None:
+        settings = Settings(**{"class_board": False, **options, "rules": as_rules(options.get("rules", "escoba"))})
     config = Config()
-    config.TutorVoila.class_board = class_board
-    config.TutorVoila.class_db = class_db
-    config.TutorVoila.teacher_key = teacher_key
-    if max_kernels:
-        config.TutorVoila.max_kernels = max_kernels
-    if kernel_memory is not None:
-        config.TutorVoila.kernel_memory_mib = kernel_memory
-    if allow_hosts:
-        config.TutorVoila.allowed_hosts = list(allow_hosts)
-    config.Voila.port, config.Voila.ip, config.Voila.base_url = port, ip, base_url
+    config.TutorVoila.class_board = settings.class_board
+    config.TutorVoila.class_db = settings.class_db or ""
+    config.TutorVoila.teacher_key = settings.teacher_key if settings.class_board else ""
+    config.TutorVoila.rules = settings.rules.name
+    config.TutorVoila.listen_fds = list(settings.listen_fds)
+    if settings.max_kernels:
+        config.TutorVoila.max_kernels = settings.max_kernels
+    if settings.kernel_memory is not None:
+        config.TutorVoila.kernel_memory_mib = settings.kernel_memory
+    if settings.allow_hosts:
+        config.TutorVoila.allowed_hosts = list(settings.allow_hosts)
+    config.Voila.port, config.Voila.ip, config.Voila.base_url = settings.port, settings.ip, settings.base_url
     config.Voila.open_browser = False  # serve() opens the landing page itself
     config.Voila.port_retries = 0  # never another port than the URL printed for the class
-    config.TutorVoila.default_lang = lang
+    config.TutorVoila.default_lang = settings.lang
     # Starting afresh runs this process's command again: only for the escoba-tutor command, on POSIX
-    config.TutorVoila.start_afresh = start_afresh and os.name == "posix"
+    config.TutorVoila.start_afresh = settings.start_afresh and os.name == "posix"
+    cull_idle = settings.cull_idle
     config.MappingKernelManager.cull_idle_timeout = cull_idle
     config.MappingKernelManager.cull_interval = min(60, max(1, cull_idle // 2))
     config.VoilaConfiguration.show_tracebacks = False
@@ -347,6 +370,9 @@ def voila_config(*, port: int, ip: str, lang: str, cull_idle: int, base_url: str
         # race for the same free port, and the loser dies before its page is drawn ("Address already in use",
         # seen with benchmarks/load_class.py). No kernel port is open to anyone else on the machine either.
         config.KernelManager.transport = "ipc"
+    from .framework import check_config
+
+    check_config(config)  # a setting a framework has renamed is refused, not ignored with a warning
     return config
 
 
@@ -364,14 +390,12 @@ def check_class_db(class_db: str | None) -> str:
     return class_db or os.environ.get(CLASS_DB_ENV, "")
 
 
-def serve(*, port: int = 8866, ip: str = "127.0.0.1", lang: str = "es", rules: str = "escoba",
-          open_browser: bool = True, cull_idle: int = 600, lessons: str | None = None, base_url: str = "/",
-          start_afresh: bool = False, max_kernels: int = 0, kernel_memory: int | None = None,
-          allow_hosts: tuple[str, ...] = (), class_board: bool = True, class_db: str | None = None) -> int:
+def serve(settings: Settings | None = None, **options: Any) -> int:
     """Serve the course until Ctrl+C. Returns the exit code.
 
-    ``max_kernels`` (0: from the machine's memory), ``kernel_memory`` (MiB; 0: no limit) and ``allow_hosts`` are the
-    limits of docs/classroom.md that the command line can change.
+    ``settings`` (:class:`~.settings.Settings`), or its fields as keywords (``port``, ``lang``, ``rules`` as a
+    name or a Rules object...). ``max_kernels`` (0: from the machine's memory), ``kernel_memory`` (MiB; 0: no
+    limit) and ``allow_hosts`` are the limits of docs/classroom.md that the command line can change.
 
     ``class_board``: students with a nickname are recorded in the class database ``class_db`` (a path or URL;
     None: the records' default) and the teacher's link to the class board is printed (docs/class-board.md).
@@ -379,27 +403,23 @@ def serve(*, port: int = 8866, ip: str = "127.0.0.1", lang: str = "es", rules: s
     ``start_afresh``: once a class has left, the process runs its own command line again (see
     ``TutorVoila.after_culling``); the ``escoba-tutor`` command asks for it, a Python session calling this must not.
     """
-    if lang not in LANGS:
-        raise EscobaError(f"no language {lang!r}: choose es or en", code="bad_language")
-    rules = as_rules(rules)
-    folder = lessons_dir(lessons)
-    if class_board:
-        class_db = check_class_db(class_db)
-    afresh = bool(os.environ.get(LISTEN_FDS))  # the same server starting afresh: its sockets are open
+    if settings is None:
+        settings = Settings(**{**options, "rules": as_rules(options.get("rules", "escoba"))})
+    folder = lessons_dir(settings.lessons)
+    class_db = check_class_db(settings.class_db) if settings.class_board else settings.class_db
+    afresh = bool(settings.listen_fds)  # the same server starting afresh: its sockets are open
     if not afresh:
-        check_address(ip, port)
-    # Kernels inherit the server's environment: every widget on this server reads its house rules from here.
-    os.environ["ESCOBA_TUTOR_RULES"] = rules.name
-    os.environ["ESCOBA_TUTOR_LANG"] = lang
+        check_address(settings.ip, settings.port)
+    ip, port, base_url = settings.ip, settings.port, settings.base_url
     url = f"http://{'127.0.0.1' if ip in ('0.0.0.0', '::') else ip}:{port}{base_url}"
-    teacher_key = os.environ.pop(TEACHER_KEY_ENV, "") or secrets.token_urlsafe(32)
-    print(f"escoba-tutor: {url}  ({rules.name}; Ctrl+C to stop)", flush=True)
-    if class_board:
+    teacher_key = settings.teacher_key or secrets.token_urlsafe(32)
+    settings = dataclasses.replace(settings, class_db=class_db, teacher_key=teacher_key)
+    print(f"escoba-tutor: {url}  ({settings.rules.name}; Ctrl+C to stop)", flush=True)
+    if settings.class_board:
         print(f"escoba-tutor: the teacher's class board (keep this link to yourself): {url}class/board?key="
               f"{teacher_key}", flush=True)
-    if afresh:
-        open_browser = False
-    elif ip not in ("127.0.0.1", "localhost", "::1"):
+    open_browser = settings.open_browser and not afresh
+    if not afresh and ip not in ("127.0.0.1", "localhost", "::1"):
         print(f"escoba-tutor: listening on {ip}: anyone who can reach this machine on that network can use the "
               "course. Stop it with Ctrl+C when the class is over.", flush=True)
     app_class = build_app_class()
@@ -407,11 +427,7 @@ def serve(*, port: int = 8866, ip: str = "127.0.0.1", lang: str = "es", rules: s
         import threading
 
         threading.Timer(1.5, lambda: webbrowser.open(url)).start()
-    config = voila_config(port=port, ip=ip, lang=lang, cull_idle=cull_idle, base_url=base_url,
-                          start_afresh=start_afresh, max_kernels=max_kernels, kernel_memory=kernel_memory,
-                          allow_hosts=tuple(allow_hosts), class_board=class_board, class_db=class_db or "",
-                          teacher_key=teacher_key if class_board else "")
-    app_class.launch_instance(argv=[str(folder)], config=config)
+    app_class.launch_instance(argv=[str(folder)], config=voila_config(settings))
     return 0
 
 

@@ -13,33 +13,30 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import html
 import io
 import json
-import os
 import re
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timezone
+from http.client import responses
 from pathlib import Path
 from urllib.parse import urlencode
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 from tornado import web
 
 from ..exercises import registry
 from ..exercises.registry import column_words, kind_names, mistake_words
 from ..text.board_words import level_words
 from ..text.translator import Translator
-from .nickname import NicknameHandler, base_url_of, page_lang, short_page
+from .nickname import NicknameHandler, base_url_of, page_lang
+from .pages import jinja, render
 
 __all__ = ["board_handlers", "key_matches", "board_view", "kind_page"]
 
 REFRESH_S = 2.5
-_TEMPLATES = Path(__file__).resolve().parent / "templates"
 _STATIC = Path(__file__).resolve().parent / "static"
 _PAGE_NAME = re.compile(r"[A-Za-z0-9._-]{1,60}")  # as records/kernel.py's lesson_of_page reads it
-_jinja = Environment(loader=FileSystemLoader(str(_TEMPLATES)), autoescape=select_autoescape(["html", "j2"]),
-                     trim_blocks=True, lstrip_blocks=True)
+_jinja = jinja  # the server's templates (pages.py)
 # The store's calls are short, blocking database work: one thread runs them, off the server's event loop.
 _DATABASE = ThreadPoolExecutor(max_workers=1, thread_name_prefix="escoba-class-board")
 
@@ -80,9 +77,9 @@ def _lesson_order(lesson: str) -> tuple:
     return (1, int(number), "") if number.isdigit() else (2, 0, lesson)
 
 
-def server_rules() -> str:
-    """The name of the rules the server gives its pages (``escoba-tutor --rules``, which sets the variable)."""
-    return os.environ.get("ESCOBA_TUTOR_RULES", "").strip() or "escoba"
+def server_rules(handler) -> str:
+    """The name of the rules the server gives its pages (``escoba-tutor --rules``)."""
+    return handler.settings.get("escoba_rules") or "escoba"
 
 
 def exercise_link(_: Translator, kind: str, exercise, lang: str, base_url: str, rules: str) -> dict:
@@ -125,10 +122,10 @@ def board_view(board, classes, lang: str, base_url: str, rules: str = "escoba") 
             answered, right = s.drills.get(kind, (0, 0))
             drills.append({"answered": answered, "right": right,
                            "share": _percent(right, answered, lang) if answered else ""})
-        games = [_("{level}: {finished} ({won} won)", level=level_words(_, level), finished=finished, won=won)
-                 for level, (finished, won) in sorted(s.games.items()) if finished]
+        student_games = [_("{level}: {finished} ({won} won)", level=level_words(_, level), finished=finished,
+                           won=won) for level, (finished, won) in sorted(s.games.items()) if finished]
         students.append({"nickname": s.nickname, "lessons": ", ".join(_lesson_label(_, name) for name in lessons),
-                         "drills": drills, "games": "; ".join(games),
+                         "drills": drills, "games": "; ".join(student_games),
                          "last_seen": s.last_seen.astimezone().strftime("%H:%M:%S") if s.last_seen else ""})
     mistakes = []
     for m in board.mistakes:
@@ -147,7 +144,7 @@ def board_view(board, classes, lang: str, base_url: str, rules: str = "escoba") 
             "games": games, "classes": [{"id": c.id, "name": c.name} for c in classes]}
 
 
-class BoardMixin:
+class BoardMixin(web.RequestHandler):
     """The teacher's key, the store, and the board's language on every request."""
 
     def prepare(self) -> None:
@@ -161,9 +158,10 @@ class BoardMixin:
             self.set_header("Content-Type", "text/html; charset=utf-8")
             self.set_header("Cache-Control", "no-store")
             _ = Translator(page_lang(self))
-            self.finish(short_page(page_lang(self), _("This page needs the teacher's link"), "<p>" + html.escape(_(
+            self.finish(render("board_refused.html.j2", lang=page_lang(self),
+                               page_title=_("This page needs the teacher's link"), text=_(
                 "The class board opens only with the teacher's link, which escoba-tutor shows when it starts. "
-                "Open that link, or ask the teacher.")) + "</p>"))
+                "Open that link, or ask the teacher.")))
             return
         self.store, self.key, self.lang = store, given, page_lang(self)
         self.set_header("Cache-Control", "no-store")
@@ -202,7 +200,7 @@ class BoardMixin:
             board = await self.database(self.store.board, wanted)
         except RecordsError as error:
             raise web.HTTPError(503, str(error)[:200]) from None
-        return board_view(board, classes, self.lang, base_url_of(self), server_rules())
+        return board_view(board, classes, self.lang, base_url_of(self), server_rules(self))
 
     def render_part(self, name: str, view: dict) -> str:
         _ = Translator(self.lang)
@@ -256,7 +254,7 @@ class _BoardPost(BoardMixin, web.RequestHandler):
 
     def write_error(self, status_code: int, **kwargs) -> None:
         self.set_header("Content-Type", "text/plain; charset=utf-8")
-        self.finish(f"{status_code}: {self._reason}\n")
+        self.finish(f"{status_code}: {responses.get(status_code, 'Unknown')}\n")
 
 
 class NewClassHandler(_BoardPost):
@@ -288,8 +286,11 @@ class ForgetClassHandler(_BoardPost):
         self.redirect(self.board_address(), status=303)
 
 
+BOARD_DATA = "class/board.json"  # fetched by an open board every few seconds
+
+
 def board_handlers(base_url: str) -> list[tuple]:
     """The class board's addresses under the server's base URL."""
     return [(f"{base_url}class/nickname", NicknameHandler), (f"{base_url}class/board", BoardPageHandler),
-            (f"{base_url}class/board.json", BoardDataHandler), (f"{base_url}class/board.csv", BoardCsvHandler),
+            (f"{base_url}{BOARD_DATA}", BoardDataHandler), (f"{base_url}class/board.csv", BoardCsvHandler),
             (f"{base_url}class/new", NewClassHandler), (f"{base_url}class/forget", ForgetClassHandler)]

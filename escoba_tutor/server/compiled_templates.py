@@ -11,6 +11,9 @@ the source's checksum); the key also holds what changes the compiled code (async
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
 
@@ -49,22 +52,26 @@ class CompiledTemplates(BytecodeCache):
         return len(self._code)
 
 
+# the installed wrapper of Voilà's _create_environment -> its cache (should it be put back, it is installed again)
+_INSTALLED: dict[Callable[..., Any], CompiledTemplates] = {}
+
+
 def install(cache: CompiledTemplates | None = None) -> CompiledTemplates:
     """Every Voilà page's Jinja environment gets ``cache`` (one new cache if None); installing again keeps the
     first cache."""
     from voila.exporter import VoilaExporter
 
-    installed = getattr(VoilaExporter._create_environment, "compiled_templates", None)
+    installed = _INSTALLED.get(VoilaExporter._create_environment)
     if installed is not None:
         return installed
-    cache = cache if cache is not None else CompiledTemplates()
+    shared = cache if cache is not None else CompiledTemplates()
     create = VoilaExporter._create_environment
 
     def _create_environment(self):
         environment = create(self)
-        environment.bytecode_cache = cache
+        environment.bytecode_cache = shared
         return environment
 
-    _create_environment.compiled_templates = cache
+    _INSTALLED[_create_environment] = shared
     VoilaExporter._create_environment = _create_environment
-    return cache
+    return shared

@@ -23,11 +23,14 @@
 from __future__ import annotations
 
 import asyncio
-import html
 import json
+import logging
 import re
 import secrets
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from http.client import responses
+from typing import Any
 from urllib.parse import urlencode
 
 from jupyter_server.services.kernels.connection.base import (
@@ -47,10 +50,11 @@ from .hosts import AllowedHosts, odd_path
 from .kernels import CURRENT_CLASS_ENV, CURRENT_TICKET
 from .limits import ClassRegister, Limits, Refused
 from .nickname import class_env
+from .pages import render
 
 __all__ = ["CLIENT_COOKIE", "PAGE_MESSAGES", "PAGE_COMM_TARGETS", "PAGE_COMM_METHODS", "HostGate", "ClientMixin",
            "PageTurns", "TutorRenderHandler", "OwnedKernelHandler", "OwnedShutdownHandler",
-           "TutorKernelWebsocketHandler", "NotFoundHandler", "RecentIds", "screen_message"]
+           "TutorKernelWebsocketHandler", "NotFoundHandler", "RecentIds", "screen_message", "SWAPS"]
 
 CLIENT_COOKIE = "escoba_client"
 COOKIE_CHECK = "cookie_check"  # marks the address a browser is sent back to after it got the cookie
@@ -62,6 +66,17 @@ PAGE_COMM_TARGETS = ("jupyter.widget.control",)  # a page opens no widget of its
 PAGE_COMM_METHODS = ("update", "custom", "request_state", "request_states")
 
 
+def reason_phrase(status: int) -> str:
+    """The standard words for an HTTP status (what Tornado answers with when none is given)."""
+    return responses.get(status, "Unknown")
+
+
+async def _awaited(result: Awaitable[None] | None) -> None:
+    """A base class's method done, whether it is a coroutine (Voilà's, jupyter_server's) or not (Tornado's)."""
+    if result is not None:
+        await result
+
+
 def _register(handler) -> ClassRegister:
     return handler.settings["escoba_register"]
 
@@ -70,7 +85,7 @@ def _limits(handler) -> Limits:
     return handler.settings["escoba_register"].limits
 
 
-class ClientMixin:
+class ClientMixin(web.RequestHandler):
     """The browser's own id: a random value in a cookie signed with the server's secret, so a script cannot make
     up new ones and must ask the server for each (docs/hostile-input.md)."""
 
@@ -95,15 +110,7 @@ def page_language(handler) -> str:
 def notice_page(lang: str, title: str, text: str, link: str = "", link_text: str = "Reload the page") -> str:
     """A short page in the student's language with one link (by default: this page again)."""
     _ = Translator(lang)
-    return f"""<!DOCTYPE html>
-<html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{html.escape(_(title))}</title>
-<style>body{{font-family:system-ui,sans-serif;font-size:1.2rem;line-height:1.5;max-width:36rem;margin:3rem auto;
-padding:0 1rem;color:#1a1a1a}}a{{display:inline-block;padding:.5rem 1rem;border:2px solid #0b57d0;border-radius:6px;
-color:#0b57d0;text-decoration:underline}}a:focus{{outline:3px solid #0b57d0;outline-offset:3px}}</style></head>
-<body><main><h1>{html.escape(_(title))}</h1><p>{html.escape(text)}</p>
-<p><a href="{html.escape(link, quote=True)}">{html.escape(_(link_text))}</a></p></main></body></html>
-"""
+    return render("notice.html.j2", lang=lang, title=_(title), text=text, link=link, link_text=_(link_text))
 
 
 class PageTurns:
@@ -167,7 +174,7 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
     _gone = False
 
     async def prepare(self):
-        await super().prepare()
+        await _awaited(super().prepare())
         if self._finished or self.request.method != "GET":
             return
         client = self.client_id()
@@ -184,7 +191,7 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
             return
         self.xsrf_token  # noqa: B018 - sets the _xsrf cookie, which Voilà's close beacon sends back
         try:
-            self._ticket = _register(self).admit(client, self.request.remote_ip)
+            self._ticket = _register(self).admit(client, self.request.remote_ip or "")
         except Refused as refused:
             self.refuse(refused.reason)
             return
@@ -259,11 +266,15 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
 class OwnerMixin(ClientMixin):
     """Only the browser that started a kernel may reach it: another gets 403, an unknown kernel 404."""
 
+    # jupyter_server's handlers, which this is mixed into, have them
+    kernel_manager: Any
+    log: logging.Logger
+
     def write_error(self, status_code: int, **kwargs) -> None:
         """A short text (Jupyter Server's error pages need templates that a websocket refusal cannot render)."""
         error = kwargs.get("exc_info", (None, None, None))[1]
         self.set_header("Content-Type", "text/plain; charset=utf-8")
-        self.finish(f"{status_code}: {getattr(error, 'log_message', None) or self._reason}\n")
+        self.finish(f"{status_code}: {getattr(error, 'log_message', None) or reason_phrase(status_code)}\n")
 
     def check_owner(self, kernel_id: str) -> None:
         owner = _register(self).owner(kernel_id)
@@ -281,7 +292,7 @@ class OwnedKernelHandler(OwnerMixin, KernelHandler):
     """``api/kernels/<id>``: the page asks whether its kernel still exists (connection.js), or stops it."""
 
     async def prepare(self):  # type: ignore[override]  # as Jupyter Server's own API handlers
-        await super().prepare()
+        await _awaited(super().prepare())
         if not self._finished:
             self.check_owner(self._kernel_id())
             # Voilà's page asks for its kernel before it connects: a page this far is alive, however slowly it
@@ -294,7 +305,7 @@ class OwnedShutdownHandler(OwnerMixin, VoilaShutdownKernelHandler):
     the ``_xsrf`` cookie's value, which :class:`TutorRenderHandler` makes sure exists."""
 
     async def prepare(self):
-        await super().prepare()
+        await _awaited(super().prepare())
         if not self._finished:
             self.check_owner(self._kernel_id())
 
@@ -369,8 +380,9 @@ class CappedProtocol(WebSocketProtocol13):
             cap = self.params.max_message_size
             reason = f"a message over {cap // 1024} kB: a page's widget messages are a few kB"
             handler = self.handler
-            handler.log.warning("closed the connection to kernel %s: its page sent a message over %d bytes",
-                                getattr(handler, "_counted", None), cap)
+            if isinstance(handler, TutorKernelWebsocketHandler):
+                handler.log.warning("closed the connection to kernel %s: its page sent a message over %d bytes",
+                                    handler._counted, cap)
         super().close(code, reason)
 
 
@@ -398,7 +410,7 @@ class TutorKernelWebsocketHandler(OwnerMixin, VoilaKernelWebsocketHandler):
             raise web.HTTPError(429, "this kernel has all the connections it may have")
         self._counted = kernel_id
         try:
-            await super().get(kernel_id=kernel_id)
+            await _awaited(super().get(kernel_id=kernel_id))
         except BaseException:
             self._uncount()
             raise
@@ -475,10 +487,12 @@ class _Refusal(web.RequestHandler):
 
 
 class HostGate(Router):
-    """In front of the application: unknown hosts and odd paths never reach a handler."""
+    """In front of the application: unknown hosts and odd paths never reach a handler; ``on_request`` is told the
+    path of every request let in."""
 
-    def __init__(self, app: web.Application, hosts: AllowedHosts) -> None:
-        self.app, self.hosts = app, hosts
+    def __init__(self, app: web.Application, hosts: AllowedHosts,
+                 on_request: Callable[[str], None] | None = None) -> None:
+        self.app, self.hosts, self.on_request = app, hosts, on_request
 
     def find_handler(self, request, **kwargs):
         if not self.hosts.allows(request.host):
@@ -489,4 +503,13 @@ class HostGate(Router):
         if status is not None:
             return self.app.get_handler_delegate(request, _Refusal, {
                 "status": status, "reason": "Bad request." if status == 400 else "Not found."})
+        if self.on_request is not None:
+            self.on_request(request.path)
         return self.app.find_handler(request, **kwargs)
+
+
+#: Voilà's handlers (and jupyter_server's, which Voilà routes to) that the server replaces with its own: each one
+#: must be in Voilà's routes (framework.swap_handlers), or the limit its replacement carries would be lost.
+SWAPS: dict[type, type] = {TornadoVoilaHandler: TutorRenderHandler, KernelHandler: OwnedKernelHandler,
+                           VoilaKernelWebsocketHandler: TutorKernelWebsocketHandler,
+                           VoilaShutdownKernelHandler: OwnedShutdownHandler}

@@ -27,6 +27,7 @@ from datetime import datetime, timezone
 from urllib.parse import urlsplit
 
 from ..engine.errors import EscobaError
+from .settings import LANGS, Settings
 
 __all__ = ["hub_settings", "main", "ActivityReport"]
 
@@ -46,14 +47,15 @@ def _whole(env: Mapping[str, str], name: str, default: int) -> int:
     return value
 
 
-def hub_settings(env: Mapping[str, str]) -> dict:
-    """The server's settings from the environment JupyterHub gives it; a clear error when it is not there.
+def hub_settings(env: Mapping[str, str]) -> Settings:
+    """The server's settings from the environment JupyterHub gives it; a clear error when it is not there, or when
+    a setting is wrong (it names the variable).
 
     >>> settings = hub_settings({"JUPYTERHUB_SERVICE_URL": "http://127.0.0.1:50123/user/ana/",
     ...     "JUPYTERHUB_SERVICE_PREFIX": "/user/ana/", "JUPYTERHUB_API_TOKEN": "t",
     ...     "JUPYTERHUB_API_URL": "http://127.0.0.1:8081/hub/api",
     ...     "JUPYTERHUB_PUBLIC_URL": "https://aula.example.es/", "ESCOBA_TUTOR_ALLOW_HOSTS": "hub.example.es, x.es"})
-    >>> settings["ip"], settings["port"], settings["base_url"], settings["allow_hosts"]
+    >>> settings.ip, settings.port, settings.base_url, settings.allow_hosts
     ('127.0.0.1', 50123, '/user/ana/', ('aula.example.es', 'hub.example.es', 'x.es'))
     >>> hub_settings({})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -61,6 +63,8 @@ def hub_settings(env: Mapping[str, str]) -> dict:
     escoba_tutor.engine.errors.EscobaError: not started by JupyterHub: JUPYTERHUB_SERVICE_URL, ..., JUPYTERHUB_API_URL \
 missing from the environment
     """
+    from ..engine.rules import as_rules
+
     missing = [name for name in NEEDED if not env.get(name)]
     if missing:
         raise EscobaError(f"not started by JupyterHub: {', '.join(missing)} missing from the environment",
@@ -71,13 +75,16 @@ missing from the environment
     prefix = "/" + env["JUPYTERHUB_SERVICE_PREFIX"].strip("/") + "/"
     # the hub's default_url names the landing page, and so the language students land in
     landing = re.search(r"/render/([a-z]{2})/", env.get("JUPYTERHUB_DEFAULT_URL", ""))
-    return {"ip": bind.hostname or "127.0.0.1", "port": bind.port or 8888, "base_url": prefix,
-            "allow_hosts": tuple(dict.fromkeys(host for host in hosts if host)),
-            "lang": env.get("ESCOBA_TUTOR_LANG") or (landing.group(1) if landing else "es"),
-            "rules": env.get("ESCOBA_TUTOR_RULES", "escoba"),
-            "cull_idle": _whole(env, "ESCOBA_TUTOR_CULL_IDLE", 600),
-            "max_kernels": _whole(env, "ESCOBA_TUTOR_MAX_KERNELS", 4) or 4,
-            "lessons": env.get("ESCOBA_TUTOR_LESSONS") or None}
+    lang = env.get("ESCOBA_TUTOR_LANG") or (landing.group(1) if landing else "es")
+    if lang not in LANGS:
+        raise EscobaError(f"ESCOBA_TUTOR_LANG: no language {lang!r}: choose es or en", code="bad_language")
+    return Settings(ip=bind.hostname or "127.0.0.1", port=bind.port or 8888, base_url=prefix,
+                    allow_hosts=tuple(dict.fromkeys(host for host in hosts if host)), lang=lang,
+                    rules=as_rules(env.get("ESCOBA_TUTOR_RULES", "escoba")),
+                    cull_idle=_whole(env, "ESCOBA_TUTOR_CULL_IDLE", 600),
+                    max_kernels=_whole(env, "ESCOBA_TUTOR_MAX_KERNELS", 4) or 4,
+                    lessons=env.get("ESCOBA_TUTOR_LESSONS") or None, open_browser=False, class_board=False,
+                    activity_s=_whole(env, "ESCOBA_TUTOR_ACTIVITY_S", 60) or 60)
 
 
 def identity_provider_class(prefix: str):
@@ -171,27 +178,17 @@ def report_activity(app_class, env: Mapping[str, str], every_s: float):
 def serve_on_hub(env: Mapping[str, str]) -> int:
     from jupyterhub.singleuser.extension import JupyterHubAuthorizer
 
-    from ..engine.rules import as_rules
-    from .app import LANGS, build_app_class, lessons_dir, voila_config
+    from .app import build_app_class, lessons_dir, voila_config
 
     settings = hub_settings(env)
-    if settings["lang"] not in LANGS:
-        raise EscobaError(f"ESCOBA_TUTOR_LANG: no language {settings['lang']!r}: choose es or en",
-                          code="bad_language")
-    rules = as_rules(settings["rules"])
-    folder = lessons_dir(settings["lessons"])
-    os.environ["ESCOBA_TUTOR_RULES"] = rules.name  # kernels inherit them, as under the escoba-tutor command
-    os.environ["ESCOBA_TUTOR_LANG"] = settings["lang"]
-    config = voila_config(port=settings["port"], ip=settings["ip"], lang=settings["lang"],
-                          cull_idle=settings["cull_idle"], base_url=settings["base_url"],
-                          max_kernels=settings["max_kernels"], allow_hosts=settings["allow_hosts"])
-    config.Voila.identity_provider_class = identity_provider_class(settings["base_url"])
+    folder = lessons_dir(settings.lessons)
+    config = voila_config(settings)
+    config.Voila.identity_provider_class = identity_provider_class(settings.base_url)
     config.Voila.authorizer_class = JupyterHubAuthorizer
     config.Voila.auto_token = True  # the hub's identity provider brings its own token: Voilà must not set one
-    print(f"escoba-tutor: the course for {env.get('JUPYTERHUB_USER', '?')} at {settings['base_url']} "
-          f"({rules.name})", flush=True)
-    every_s = _whole(env, "ESCOBA_TUTOR_ACTIVITY_S", 60) or 60
-    report_activity(build_app_class(), env, every_s).launch_instance(argv=[str(folder)], config=config)
+    print(f"escoba-tutor: the course for {env.get('JUPYTERHUB_USER', '?')} at {settings.base_url} "
+          f"({settings.rules.name})", flush=True)
+    report_activity(build_app_class(), env, settings.activity_s).launch_instance(argv=[str(folder)], config=config)
     return 0
 
 

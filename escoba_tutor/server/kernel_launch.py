@@ -69,23 +69,40 @@ def log_to_server(stream, *loggers: logging.Logger) -> logging.Handler:
     return handler
 
 
-def keep_tracebacks_off_the_page(shell, handler: logging.Handler) -> None:
-    """IPython shows an error raised in a widget callback (ipywidgets' ``on_click`` dispatcher) as a traceback on
-    the page's socket. While the kernel answers a widget message, write it to the server's log instead; a cell's
-    error (when Voilà renders the page) goes on as before, since Voilà needs it to show its own short note."""
-    shown = shell.showtraceback
+def log_widget_errors_to(handler: logging.Handler) -> logging.Logger:
     log = logging.getLogger("escoba_tutor.kernel")
     log.handlers[:] = [handler]
     log.propagate = False
+    return log
 
-    def showtraceback(*args, **kwargs):
-        parent = getattr(getattr(shell, "kernel", None), "get_parent", lambda *a: {})("shell") or {}
-        if parent.get("header", {}).get("msg_type") == "comm_msg":
-            log.error("a widget callback failed", exc_info=True)
-            return None
-        return shown(*args, **kwargs)
 
-    shell.showtraceback = showtraceback
+def tutor_kernel_class():
+    """ipykernel's kernel, whose shell keeps a widget callback's traceback off the page.
+
+    IPython shows an error raised in a widget callback (ipywidgets' ``on_click`` dispatcher calls the shell's
+    ``showtraceback``) as a traceback on the page's socket. While the kernel answers a widget message, the shell
+    writes it to the server's log instead; a cell's error (when Voilà renders the page) goes on as before, since
+    Voilà needs it to show its own short note. The kernel is chosen with ipykernel's ``IPKernelApp.kernel_class``
+    setting, its shell by the kernel's ``shell_class`` (imported late: the memory limit comes first)."""
+    from ipykernel.ipkernel import IPythonKernel
+    from ipykernel.zmqshell import ZMQInteractiveShell
+    from traitlets import Type
+
+    log = logging.getLogger("escoba_tutor.kernel")
+
+    class TutorShell(ZMQInteractiveShell):
+        def showtraceback(self, *args, **kwargs):
+            kernel = getattr(self, "kernel", None)
+            parent = kernel.get_parent("shell") if kernel is not None else {}
+            if (parent or {}).get("header", {}).get("msg_type") == "comm_msg":
+                log.error("a widget callback failed", exc_info=True)
+                return None
+            return super().showtraceback(*args, **kwargs)
+
+    class TutorKernel(IPythonKernel):
+        shell_class = Type(TutorShell)
+
+    return TutorKernel
 
 
 def main() -> None:
@@ -96,16 +113,18 @@ def main() -> None:
     repeats = RepeatFilter()
     handler.addFilter(repeats)
     logging.getLogger("escoba_tutor").setLevel(logging.INFO)
+    log_widget_errors_to(handler)
     from ipykernel.kernelapp import IPKernelApp
+    from traitlets.config import Config
 
-    app = IPKernelApp.instance()
+    config = Config()
+    config.IPKernelApp.kernel_class = tutor_kernel_class()
+    app = IPKernelApp.instance(config=config)
     app.initialize(sys.argv[1:])
     for known in app.log.handlers:
         if isinstance(known, logging.StreamHandler):
             known.setStream(stream)
             known.addFilter(repeats)  # a page's message refused again and again is a few lines, not a flood
-    if getattr(app, "shell", None) is not None:
-        keep_tracebacks_off_the_page(app.shell, handler)
     app.start()
 
 

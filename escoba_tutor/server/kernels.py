@@ -12,12 +12,14 @@ and sends its log to the server's log instead of the page.
 
 from __future__ import annotations
 
+import os
 from contextvars import ContextVar
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager, ServerKernelManager
 from traitlets import default
 
 from .limits import ClassRegister, Ticket
+from .settings import LISTEN_FDS, TEACHER_KEY_ENV
 
 __all__ = ["CURRENT_TICKET", "CURRENT_CLASS_ENV", "TutorKernelManager", "TutorMappingKernelManager",
            "KERNEL_MEMORY_ENV", "KERNEL_NICE_ENV", "EXTRA_KERNEL_NICE", "NICKNAME_ENV", "CLASS_DB_ENV"]
@@ -31,6 +33,7 @@ KERNEL_NICE_ENV = "ESCOBA_TUTOR_KERNEL_NICE"  # how much lower the kernel's prio
 EXTRA_KERNEL_NICE = 10  # a browser's second and later kernels: the CPU goes to every student's first page first
 NICKNAME_ENV, CLASS_DB_ENV = "ESCOBA_TUTOR_NICKNAME", "ESCOBA_TUTOR_CLASS_DB"
 LAUNCHER = "escoba_tutor.server.kernel_launch"
+NOT_INHERITED = (NICKNAME_ENV, CLASS_DB_ENV, KERNEL_NICE_ENV, LISTEN_FDS, TEACHER_KEY_ENV)
 
 
 class TutorKernelManager(ServerKernelManager):
@@ -47,21 +50,26 @@ class TutorKernelManager(ServerKernelManager):
 
 class TutorMappingKernelManager(AsyncMappingKernelManager):
     register: ClassRegister | None = None  # set by the app once its limits are known
+    #: What every kernel gets in its environment (set by the app from its settings: the rules, the language, the
+    #: memory limit); the one place where the server's settings reach a kernel.
+    kernel_env: dict[str, str] = {}
 
     @default("kernel_manager_class")
     def _default_kernel_manager_class(self):
         return "escoba_tutor.server.kernels.TutorKernelManager"
 
     async def start_kernel(self, *args, **kwargs):  # type: ignore[override]  # async, as its base class's
-        env = kwargs.get("env")
         ticket = CURRENT_TICKET.get()
-        if env is not None:
-            # A kernel records for the nickname of the page that started it, and for no other: never one
-            # inherited from the server's own environment.
-            env = {k: v for k, v in env.items() if k not in (NICKNAME_ENV, CLASS_DB_ENV, KERNEL_NICE_ENV)}
-            kwargs["env"] = {**env, **(CURRENT_CLASS_ENV.get() or {})}
-            if ticket is not None and self.register is not None and self.register.kernels_of(ticket.client):
-                kwargs["env"][KERNEL_NICE_ENV] = str(EXTRA_KERNEL_NICE)
+        # A kernel records for the nickname of the page that started it, and for no other: never one inherited
+        # from the server's own environment; nor does it see what is the server's alone (its sockets, the key).
+        inherited = kwargs.get("env")
+        env = {k: v for k, v in (os.environ if inherited is None else inherited).items()
+               if k not in NOT_INHERITED}
+        env.update(self.kernel_env)
+        env.update(CURRENT_CLASS_ENV.get() or {})
+        if ticket is not None and self.register is not None and self.register.kernels_of(ticket.client):
+            env[KERNEL_NICE_ENV] = str(EXTRA_KERNEL_NICE)
+        kwargs["env"] = env
         kernel_id = await super().start_kernel(*args, **kwargs)
         if ticket is not None and self.register is not None and ticket.kernel_id is None:
             self.register.bind(ticket, kernel_id)
@@ -73,7 +81,7 @@ class TutorMappingKernelManager(AsyncMappingKernelManager):
         return await super().shutdown_kernel(kernel_id, now=now, restart=restart)
 
     async def cull_kernel_if_idle(self, kernel_id):
-        if kernel_id not in self._kernels:  # shut down meanwhile (its page left, or never connected): nothing to cull
+        if kernel_id not in self:  # shut down meanwhile (its page left, or never connected): nothing to cull
             return None
         return await super().cull_kernel_if_idle(kernel_id)
 

@@ -11,16 +11,17 @@ side is class_board.py.
 
 from __future__ import annotations
 
-import html
+from http.client import responses
 from urllib.parse import quote, unquote
 
 from tornado import web
 
 from ..text.translator import LANGUAGES, Translator
 from .kernels import CLASS_DB_ENV, NICKNAME_ENV
+from .pages import render
 
 __all__ = ["NICKNAME_COOKIE", "read_nickname", "nickname_problem", "class_env", "nickname_form", "landing_hook",
-           "NicknameHandler", "short_page", "base_url_of", "page_lang"]
+           "NicknameHandler", "base_url_of", "page_lang"]
 
 NICKNAME_COOKIE = "escoba_nickname"
 NICKNAME_DAYS = 365
@@ -80,49 +81,25 @@ def class_env(handler) -> dict[str, str]:
 
 
 def nickname_form(handler, lang: str, problem: str | None = None, typed: str = "") -> str:
-    """The landing page's nickname section (HTML, every value escaped)."""
+    """The landing page's nickname section, with its style (HTML, every value escaped)."""
+    return render("nickname_form.html.j2", **_form_values(handler, lang, problem, typed))
+
+
+def _form_values(handler, lang: str, problem: str | None, typed: str) -> dict:
     _ = Translator(lang)
     nickname = read_nickname(handler)
-    action = html.escape(base_url_of(handler) + "class/nickname")
-    hidden = (f'<input type="hidden" name="_xsrf" value="{html.escape(handler.xsrf_token.decode("ascii"))}">'
-              f'<input type="hidden" name="lang" value="{lang}">')
-    recorded = _("With a nickname, your teacher sees on the class board which lessons you open, your answers "
-                 "to the exercises (right or which mistake) and your games against the computer, with the time. "
-                 "Use a nickname, not your real name. Without a nickname nothing about you is recorded.")
-    title = _("Your nickname for the class")
-    parts = [f'<section class="escoba-nickname" aria-labelledby="escoba-nickname-title" lang="{lang}">',
-             f'<h2 id="escoba-nickname-title">{html.escape(title)}</h2>',
-             f"<p>{html.escape(recorded)}</p>"]
-    if problem:
-        parts.append(f'<p class="escoba-nickname-problem" role="alert">{html.escape(problem)}</p>')
-    if nickname and not problem:
-        mark = "\0"  # the nickname goes in after escaping, in bold
-        parts.append("<p>" + html.escape(_("Your nickname: {nickname}.", nickname=mark)).replace(
-            mark, f'<strong class="escoba-nickname-now">{html.escape(nickname)}</strong>') + "</p>")
-    value = typed if problem else (nickname or "")
-    label = _("Change the nickname") if nickname and not problem else _("Nickname (optional)")
-    save, forget = _("Save the nickname"), _("Forget my nickname")
-    parts.append(f'<form method="post" action="{action}" class="escoba-nickname-form">{hidden}'
-                 f'<label for="escoba-nickname-input">{html.escape(label)}</label> '
-                 f'<input id="escoba-nickname-input" name="nickname" type="text" maxlength="60" '
-                 f'autocomplete="off" spellcheck="false" value="{html.escape(value)}"> '
-                 f'<button type="submit" name="action" value="save">{html.escape(save)}</button>')
-    if nickname:
-        parts.append(f' <button type="submit" name="action" value="forget">{html.escape(forget)}</button>')
-    parts.append("</form></section>")
-    return "".join(parts)
-
-
-_FORM_CSS = """<style>
-.escoba-nickname{border:2px solid #0b57d0;border-radius:8px;padding:.75rem 1rem;margin:1rem 0;max-width:48rem}
-.escoba-nickname h2{margin-top:0}
-.escoba-nickname input{font-size:1em;padding:.3rem .5rem;border:2px solid #555;border-radius:4px}
-.escoba-nickname button{font-size:1em;padding:.3rem .8rem;border:2px solid #0b57d0;border-radius:4px;
-  background:#fff;color:#0b57d0;cursor:pointer}
-.escoba-nickname button[value=save]{background:#0b57d0;color:#fff}
-.escoba-nickname :focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
-.escoba-nickname-problem{color:#a50e0e;font-weight:bold}
-</style>"""
+    mark = "\0"  # where the nickname goes in the sentence, in bold
+    shown = _("Your nickname: {nickname}.", nickname=mark).split(mark, 1) if nickname and not problem else None
+    return {"lang": lang, "nickname": nickname, "problem": problem, "shown": shown,
+            "action": base_url_of(handler) + "class/nickname", "xsrf": handler.xsrf_token.decode("ascii"),
+            "title": _("Your nickname for the class"),
+            "recorded": _("With a nickname, your teacher sees on the class board which lessons you open, your "
+                          "answers to the exercises (right or which mistake) and your games against the computer, "
+                          "with the time. Use a nickname, not your real name. Without a nickname nothing about you "
+                          "is recorded."),
+            "label": _("Change the nickname") if nickname and not problem else _("Nickname (optional)"),
+            "value": typed if problem else (nickname or ""), "save": _("Save the nickname"),
+            "forget": _("Forget my nickname") if nickname else ""}
 
 
 def landing_hook(previous=None):
@@ -141,7 +118,7 @@ def landing_hook(previous=None):
             if path.endswith(f"/render/{lang}/index.ipynb"):
                 from nbformat.v4 import new_raw_cell
 
-                cell = new_raw_cell(_FORM_CSS + nickname_form(handler, lang),
+                cell = new_raw_cell(nickname_form(handler, lang),
                                     metadata={"raw_mimetype": "text/html", "escoba_server_html": True})
                 notebook.cells.insert(min(1, len(notebook.cells)), cell)
         return notebook
@@ -159,7 +136,7 @@ class NicknameHandler(web.RequestHandler):
 
     def write_error(self, status_code: int, **kwargs) -> None:
         self.set_header("Content-Type", "text/plain; charset=utf-8")
-        self.finish(f"{status_code}: {self._reason}\n")
+        self.finish(f"{status_code}: {responses.get(status_code, 'Unknown')}\n")
 
     def post(self) -> None:
         self.check_xsrf_cookie()
@@ -181,21 +158,10 @@ class NicknameHandler(web.RequestHandler):
             self.set_status(400)
             self.set_header("Content-Type", "text/html; charset=utf-8")
             self.set_header("Cache-Control", "no-store")
-            back, words = html.escape(landing), html.escape(_("Back to the course"))
-            self.finish(short_page(lang, _("The nickname was not saved"),
-                              _FORM_CSS + nickname_form(self, lang, problem, typed)
-                              + f'<p><a href="{back}">{words}</a></p>'))
+            self.finish(render("nickname_refused.html.j2", **_form_values(self, lang, problem, typed),
+                               page_title=_("The nickname was not saved"), back=landing,
+                               back_words=_("Back to the course")))
             return
         self.set_cookie(NICKNAME_COOKIE, quote(nickname, safe=""), expires_days=NICKNAME_DAYS, httponly=True,
                         samesite="Lax", path=path)
         self.redirect(landing, status=303)
-
-
-def short_page(lang: str, title: str, body: str) -> str:
-    """A small page of the server's own (a refused nickname, the board's refusal)."""
-    return (f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{html.escape(title)}</title><style>body{{font-family:system-ui,sans-serif;font-size:1.2rem;"
-            "line-height:1.5;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}"
-            "a{color:#0b57d0}a:focus-visible{outline:3px solid #0b57d0;outline-offset:3px}</style></head>"
-            f"<body><main><h1>{html.escape(title)}</h1>{body}</main></body></html>")

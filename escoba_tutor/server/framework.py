@@ -1,0 +1,282 @@
+"""What the server still touches inside Voilà, jupyter_server, Tornado, ipykernel and IPython, checked at start.
+
+The server replaces a few of Voilà's handlers, listens on its own sockets behind the host check, gives Voilà's
+page templates a shared cache and Tornado's websocket protocol a close that says why, and keeps a widget
+callback's traceback off the page. Each of these leans on a name inside a framework: should an upgrade rename it,
+a limit or an ownership check would be lost without a word. So :func:`check_framework` looks at every such name
+when the server starts (the class, method or attribute is there, with the shape the server needs) and the server
+refuses to start, with a message that names what is missing and the package's version, if one is not.
+docs/framework-internals.md lists them, with why each is needed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from types import SimpleNamespace
+from typing import Any, cast
+
+from ..engine.errors import EscobaError
+
+__all__ = ["FrameworkChanged", "Internal", "INTERNALS", "check_framework", "check_internal", "resolve",
+           "swap_handlers", "check_config", "check_kernel_command"]
+
+
+class FrameworkChanged(EscobaError):
+    """A framework the server builds on no longer has a name the server needs: the server does not start."""
+
+    def __init__(self, message: str, target: str) -> None:
+        super().__init__(message, code="framework_changed", target=target)
+
+
+def package_version(package: str) -> str:
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
+def refusal(package: str, target: str, problem: str) -> FrameworkChanged:
+    return FrameworkChanged(
+        f"cannot serve with {package} {package_version(package)}: {target} {problem}. Install the versions "
+        "pyproject.toml names, or adapt escoba_tutor/server/framework.py and docs/framework-internals.md",
+        target=target)
+
+
+def resolve(dotted: str) -> Any:
+    """The object a dotted name names (a module's attribute, a class's attribute...); LookupError if it is not
+    there."""
+    parts = dotted.split(".")
+    for split in range(len(parts), 0, -1):
+        try:
+            found: Any = importlib.import_module(".".join(parts[:split]))
+        except ImportError:
+            continue
+        for name in parts[split:]:
+            try:
+                found = getattr(found, name)
+            except AttributeError:
+                raise LookupError(f"{dotted}: no {name}") from None
+        return found
+    raise LookupError(f"{dotted}: no such module")
+
+
+# What a check is given: the target; it returns what is wrong with it, or None.
+Check = Callable[[Any], "str | None"]
+
+
+def takes(*names: str, more: bool = False) -> Check:
+    """A function or method with these parameters (``more``: these first, then any others)."""
+
+    def check(target: Any) -> str | None:
+        if not callable(target):
+            return "is not a function"
+        try:
+            parameters = list(inspect.signature(target).parameters)
+        except (TypeError, ValueError):
+            return "has no signature to check"
+        if (parameters[:len(names)] if more else parameters) != list(names):
+            return f"takes ({', '.join(parameters)}), not ({', '.join(names)}{', ...' if more else ''})"
+        return None
+
+    return check
+
+
+def calls(name: str, *parameters: str) -> Check:
+    """A function (with these first parameters) whose own code uses ``name`` (a method it calls, an attribute)."""
+
+    def check(target: Any) -> str | None:
+        problem = takes(*parameters)(target)
+        if problem:
+            return problem
+        code = getattr(target, "__code__", None)
+        if code is None or name not in code.co_names:
+            return f"no longer uses {name}"
+        return None
+
+    return check
+
+
+def has_traits(*names: str) -> Check:
+    """A traitlets class with these traits."""
+
+    def check(target: Any) -> str | None:
+        traits = getattr(target, "class_trait_names", None)
+        if traits is None:
+            return "is not a configurable class"
+        missing = [name for name in names if name not in traits()]
+        return f"has no trait {', '.join(missing)}" if missing else None
+
+    return check
+
+
+def builds(make: Callable[[Any], Any], *attributes: str) -> Check:
+    """A class whose instance (made from a stand-in by ``make``) has these attributes."""
+
+    def check(target: Any) -> str | None:
+        try:
+            instance = make(target)
+        except Exception as error:  # noqa: BLE001 - any failure means the shape changed
+            return f"cannot be made as before ({type(error).__name__}: {error})"
+        missing = [name for name in attributes if not hasattr(instance, name)]
+        return f"no longer sets {', '.join(missing)}" if missing else None
+
+    return check
+
+
+def _request_handler(cls: Any) -> Any:
+    from tornado import httputil, web
+
+    request = httputil.HTTPServerRequest(
+        start_line=httputil.RequestStartLine("GET", "/", "HTTP/1.1"), headers=httputil.HTTPHeaders({"Host": "x"}),
+        connection=cast(Any, SimpleNamespace(set_close_callback=lambda callback: None)))
+    return cls(web.Application(), request)
+
+
+def _websocket_protocol(cls: Any) -> Any:
+    return cls(SimpleNamespace(), False, SimpleNamespace(max_message_size=1, compression_options=None,
+                                                           ping_interval=None, ping_timeout=None))
+
+
+@dataclass(frozen=True)
+class Internal:
+    """One name inside a framework that the server relies on."""
+
+    target: str  # dotted: module, class, attribute
+    package: str  # the distribution whose version the refusal names
+    why: str
+    check: Check | None = None  # beyond being there
+
+    def problem(self) -> str | None:
+        try:
+            found = resolve(self.target)
+        except LookupError:
+            return "is gone"
+        if found is None:
+            return "is gone"
+        return self.check(found) if self.check is not None else None
+
+
+INTERNALS: tuple[Internal, ...] = (
+    Internal("voila.app.Voila.init_handlers", "voila", "the four handlers the server replaces are found in it",
+             takes("self")),
+    Internal("voila.app.Voila.start", "voila", "it must call listen(), which the server replaces",
+             calls("listen", "self")),
+    Internal("voila.app.Voila.listen", "voila", "replaced: the server listens on its own sockets (or those "
+             "of its previous run) behind the host check, with the HTTP server's limits", takes("self")),
+    Internal("voila.app.Voila.stop", "voila", "called once the server's loop ends", takes("self")),
+    Internal("voila.app.Voila.launch_browser", "voila", "called by the replaced listen()", takes("self")),
+    Internal("voila.app.Voila.setup_template_dirs", "voila", "extended: the project's page template first",
+             takes("self")),
+    Internal("voila.app.Voila", "voila", "the settings the server sets on it", has_traits(
+        "template_paths", "port", "ip", "base_url", "open_browser", "port_retries", "tornado_settings",
+        "identity_provider_class", "authorizer_class", "auto_token")),
+    Internal("voila.configuration.VoilaConfiguration", "voila", "the kernel manager and the landing page's hook",
+             has_traits("multi_kernel_manager_class", "prelaunch_hook", "show_tracebacks", "file_allowlist")),
+    Internal("voila.tornado.handler.TornadoVoilaHandler", "voila", "replaced: a page's kernel admitted against "
+             "the limits"),
+    Internal("voila.tornado.kernel_websocket_handler.VoilaKernelWebsocketHandler", "voila", "replaced: a page's "
+             "connection bound to its browser, its messages screened and its unsent data capped"),
+    Internal("voila.shutdown_kernel_handler.VoilaShutdownKernelHandler", "voila", "replaced: only the page's "
+             "browser may shut its kernel down"),
+    Internal("jupyter_server.services.kernels.handlers.KernelHandler", "jupyter_server", "replaced: only the "
+             "page's browser may ask about its kernel"),
+    Internal("jupyter_server.services.kernels.websocket.KernelWebsocketHandler.on_close", "jupyter_server",
+             "called only once the connection exists (a refused connection has none)", calls("connection", "self")),
+    Internal("jupyter_server.services.kernels.connection.base.deserialize_binary_message", "jupyter_server",
+             "reads a page's message to screen it", takes("bmsg")),
+    Internal("jupyter_server.services.kernels.connection.base.deserialize_msg_from_ws_v1", "jupyter_server",
+             "reads a page's message (v1 protocol) to screen it", takes("ws_msg")),
+    Internal("jupyter_server.services.kernels.kernelmanager.AsyncMappingKernelManager", "jupyter_server",
+             "the kernel manager the server extends", has_traits("kernel_manager_class", "allowed_message_types",
+                                                                  "cull_idle_timeout", "cull_interval")),
+    Internal("jupyter_server.services.kernels.kernelmanager.AsyncMappingKernelManager.cull_kernel_if_idle",
+             "jupyter_server", "extended: a kernel shut down meanwhile is not culled", takes("self", "kernel_id")),
+    Internal("jupyter_server.services.kernels.kernelmanager.AsyncMappingKernelManager.remove_kernel",
+             "jupyter_server", "extended: a gone kernel leaves the register", takes("self", "kernel_id")),
+    Internal("jupyter_client.manager.KernelManager.format_kernel_cmd", "jupyter_client", "extended: the kernel "
+             "starts through escoba_tutor.server.kernel_launch (its memory limit)", takes("self", "extra_arguments")),
+    Internal("nbconvert.exporters.templateexporter.TemplateExporter._create_environment", "nbconvert",
+             "extended on Voilà's exporter: every page's templates share one compiled cache", takes("self")),
+    Internal("tornado.web.RequestHandler", "tornado", "a handler whose prepare() has already answered reads "
+             "_finished (Tornado has no public flag)", builds(_request_handler, "_finished")),
+    Internal("tornado.websocket.WebSocketHandler.get_websocket_protocol", "tornado", "extended: the protocol "
+             "below in its place", takes("self")),
+    Internal("tornado.websocket.WebSocketProtocol13", "tornado", "subclassed: a message over the cap is refused "
+             "with a close that says why (close(), server_terminated, params.max_message_size, handler), and a "
+             "page that does not read is dropped at once (stream)",
+             builds(_websocket_protocol, "server_terminated", "params", "handler", "stream", "close")),
+    Internal("ipykernel.kernelapp.IPKernelApp", "ipykernel", "the kernel class the kernel starts with",
+             has_traits("kernel_class")),
+    Internal("ipykernel.ipkernel.IPythonKernel", "ipykernel", "the shell class the kernel starts with",
+             has_traits("shell_class")),
+    Internal("ipykernel.zmqshell.ZMQInteractiveShell", "ipykernel", "subclassed: the kernel's shell (below)"),
+    Internal("ipykernel.ipkernel.IPythonKernel.get_parent", "ipykernel", "which message the kernel is answering "
+             "(a widget's, or a cell's)", takes("self", "channel")),
+    Internal("IPython.core.interactiveshell.InteractiveShell.showtraceback", "ipython", "overridden: a widget "
+             "callback's traceback goes to the server's log, not the page", takes("self", more=True)),
+)
+
+
+def check_internal(internal: Internal) -> None:
+    problem = internal.problem()
+    if problem is not None:
+        raise refusal(internal.package, internal.target, f"{problem} ({internal.why})")
+
+
+def check_framework(internals: Iterable[Internal] = INTERNALS) -> None:
+    """Refuse to serve (:class:`FrameworkChanged`) when a framework lacks a name the server needs."""
+    for internal in internals:
+        check_internal(internal)
+
+
+def swap_handlers(rules: Sequence[tuple], swaps: Mapping[type, type]) -> list[tuple]:
+    """Voilà's handler rules with each handler class of ``swaps`` replaced by the server's; every one must be
+    there, or the limit it carries would be lost."""
+    found = [rule[1] for rule in rules if rule[1] in swaps]
+    missing = [framework for framework in swaps if framework not in found]
+    if missing:
+        name = f"{missing[0].__module__}.{missing[0].__qualname__}"
+        raise refusal("voila", "voila.app.Voila.init_handlers",
+                      f"no longer routes to {name} (the server's {swaps[missing[0]].__name__} replaces it)")
+    return [(rule[0], swaps.get(rule[1], rule[1]), *rule[2:]) for rule in rules]
+
+
+CONFIGURED = {  # the classes the server's configuration sections name
+    "Voila": "voila.app.Voila",
+    "VoilaConfiguration": "voila.configuration.VoilaConfiguration",
+    "VoilaExecutor": "voila.execute.VoilaExecutor",
+    "MappingKernelManager": "jupyter_server.services.kernels.kernelmanager.MappingKernelManager",
+    "KernelManager": "jupyter_client.manager.KernelManager",
+}
+
+
+def check_config(config: Mapping[str, Any]) -> None:
+    """Every setting the server gives a framework's class names one of its traits (traitlets would only warn and
+    go on without it)."""
+    for section, settings in config.items():
+        if section not in CONFIGURED:
+            continue
+        target = CONFIGURED[section]
+        try:
+            traits = resolve(target).class_trait_names()
+        except LookupError:
+            raise refusal(target.split(".")[0], target, "is gone") from None
+        for name in settings:
+            if name not in traits:
+                raise refusal(target.split(".")[0], f"{target}.{name}", "is no longer a setting")
+
+
+LAUNCHER_ARGV = ("-m", "ipykernel_launcher")
+
+
+def check_kernel_command(argv: Sequence[str], kernel: str = "python3") -> None:
+    """The kernel's command runs ``-m ipykernel_launcher``, which the server replaces by its own launcher (the
+    kernel's memory limit, its log on the server)."""
+    pairs = list(zip(argv, argv[1:]))
+    if LAUNCHER_ARGV not in pairs:
+        raise refusal("ipykernel", f"the {kernel} kernel's command", f"({' '.join(argv)[:200]}) no longer runs "
+                      "-m ipykernel_launcher, which the server replaces by escoba_tutor.server.kernel_launch")
