@@ -487,6 +487,37 @@ def test_two_websockets_per_kernel_and_only_widget_messages(server):
         assert ana.get(f"api/kernels/{kernel_id}")[0] == 200  # shutdown_request did not stop or restart it
 
 
+def test_a_page_that_leaves_while_its_websocket_is_being_set_up_costs_no_traceback(server):
+    """A page closed (or a script hanging up) right after asking for its kernel's websocket: the connection to the
+    kernel is dropped while it is being made, and the server refuses the upgrade instead of failing on it."""
+    import base64
+    import socket
+    from urllib.parse import urlsplit
+
+    with one_page(server) as (ana, kernel_id, log_before):
+        where = urlsplit(ana.base)
+        request = (f"GET {where.path}api/kernels/{kernel_id}/channels?session_id={{session}} HTTP/1.1\r\n"
+                   f"Host: {where.netloc}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                   "Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                   f"Cookie: {ana.cookies()}\r\n\r\n")
+        for attempt in range(30):
+            with socket.create_connection((where.hostname, where.port), timeout=10) as hang_up:
+                key = base64.b64encode(os.urandom(16)).decode()
+                hang_up.sendall(request.format(session=uuid.uuid4().hex, key=key).encode())
+                time.sleep(0.002 * (attempt % 10))  # gone at different points of the server's set-up
+        time.sleep(1)
+
+        async def still_talks():
+            connection = await connect(ana, kernel_id)
+            states = await widget_states(connection)
+            connection.close()
+            return states
+
+        assert run(still_talks())  # the page's kernel and its sockets' count are as they were
+        log = server.log.read_text()[log_before:]
+        assert "Traceback" not in log and "Uncaught exception" not in log, log[-3000:]
+
+
 def test_a_message_sent_again_and_again_is_dropped_and_floods_no_log(server):
     with one_page(server) as (ana, kernel_id, log_before):
         async def talk():

@@ -184,6 +184,9 @@ INTERNALS: tuple[Internal, ...] = (
              "browser may shut its kernel down"),
     Internal("jupyter_server.services.kernels.handlers.KernelHandler", "jupyter_server", "replaced: only the "
              "page's browser may ask about its kernel"),
+    Internal("jupyter_server.services.kernels.websocket.KernelWebsocketHandler.pre_get", "jupyter_server",
+             "extended: a page that left while its kernel connection was being made is refused there, before the "
+             "websocket is accepted without a connection", takes("self")),
     Internal("jupyter_server.services.kernels.websocket.KernelWebsocketHandler.on_close", "jupyter_server",
              "called only once the connection exists (a refused connection has none)", calls("connection", "self")),
     Internal("jupyter_server.services.kernels.connection.base.deserialize_binary_message", "jupyter_server",

@@ -417,6 +417,13 @@ class TutorKernelWebsocketHandler(OwnerMixin, VoilaKernelWebsocketHandler):
         if self.ws_connection is None:
             self._uncount()
 
+    async def pre_get(self):
+        await _awaited(super().pre_get())
+        if getattr(self, "connection", None) is None:
+            # The page went away while its connection to the kernel was being made (on_close dropped it): without
+            # this, accepting the websocket would fail on the missing connection with a traceback in the log.
+            raise web.HTTPError(410, "the page left before its connection to the kernel was made")
+
     def _uncount(self) -> None:
         if self._counted is not None:
             _register(self).socket_closed(self._counted)
