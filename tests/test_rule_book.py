@@ -120,9 +120,9 @@ def test_both_books_exist_and_point_to_each_other():
     en, es = (BOOKS[lang].read_text(encoding="utf-8") for lang in ("en", "es"))
     intro_en, intro_es = en.split("\n## ", 1)[0], es.split("\n## ", 1)[0]
     assert "](reglas.md)" in intro_en and "](rules.md)" in intro_es
-    # each says it is the reference the lessons, the widgets and the tests follow
-    assert all(word in intro_en for word in ("lessons", "widgets", "tests"))
-    assert all(word in intro_es for word in ("lecciones", "widgets", "pruebas"))
+    # each says it is the reference the lessons, their interactive exercises and the tests follow
+    assert all(word in intro_en for word in ("lessons", "exercises", "tests"))
+    assert all(word in intro_es for word in ("lecciones", "ejercicios", "pruebas"))
 
 
 def test_both_books_have_the_same_numbered_sections():
