@@ -31,6 +31,7 @@ from .engine.trace import check_trace
 from .exercises.registry import kind_names, kinds_for
 from .players.bots import bot_names, make_bot
 from .players.simulate import seat_bots, simulate
+from .text.translator import LANGUAGES
 
 __all__ = ["main", "build_parser"]
 
@@ -268,8 +269,8 @@ def _port(text: str) -> int:
 
 
 def _language(text: str) -> str:
-    if text not in ("es", "en"):
-        raise argparse.ArgumentTypeError(f"the language must be es or en, not {text!r}")
+    if text not in LANGUAGES:
+        raise argparse.ArgumentTypeError(f"the language must be {' or '.join(LANGUAGES)}, not {text!r}")
     return text
 
 

@@ -1,5 +1,5 @@
 """The server refuses to start when a framework lacks a name it relies on (escoba_tutor/server/framework.py,
-docs/framework-internals.md): each check is made to fail with its target gone or changed, and says which."""
+docs/development.md): each check is made to fail with its target gone or changed, and says which."""
 
 from __future__ import annotations
 

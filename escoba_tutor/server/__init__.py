@@ -11,7 +11,7 @@
 - :mod:`.handlers`: the HTTP and websocket handlers that apply all this;
 - :mod:`.compiled_templates`: Voilà's page templates compiled once per server, not again for every page;
 - :mod:`.framework`: the names inside Voilà, jupyter_server, Tornado, ipykernel and IPython that the server relies
-  on, checked when it starts (docs/framework-internals.md).
+  on, checked when it starts (docs/development.md, "The frameworks' insides").
 
 docs/hostile-input.md ("Resource limits") says what each one does; docs/classroom.md gives the defaults.
 """

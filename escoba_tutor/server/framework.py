@@ -6,7 +6,7 @@ callback's traceback off the page. Each of these leans on a name inside a framew
 a limit or an ownership check would be lost without a word. So :func:`check_framework` looks at every such name
 when the server starts (the class, method or attribute is there, with the shape the server needs) and the server
 refuses to start, with a message that names what is missing and the package's version, if one is not.
-docs/framework-internals.md lists them, with why each is needed.
+docs/development.md ("The frameworks' insides") lists them, with why each is needed.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def package_version(package: str) -> str:
 def refusal(package: str, target: str, problem: str) -> FrameworkChanged:
     return FrameworkChanged(
         f"cannot serve with {package} {package_version(package)}: {target} {problem}. Install the versions "
-        "pyproject.toml names, or adapt escoba_tutor/server/framework.py and docs/framework-internals.md",
+        "pyproject.toml names, or adapt escoba_tutor/server/framework.py and docs/development.md",
         target=target)
 
 

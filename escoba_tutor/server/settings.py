@@ -27,10 +27,11 @@ from typing import TypedDict
 
 from ..engine.errors import EscobaError
 from ..engine.rules import PROFILES, Rules
+from ..text.translator import LANGUAGES
 
 __all__ = ["Settings", "LANGS", "previous_run", "LISTEN_FDS", "TEACHER_KEY_ENV", "RULES_ENV", "LANG_ENV"]
 
-LANGS = ("es", "en")
+LANGS = tuple(LANGUAGES)  # the course's languages, as the translator has them
 # Set only for the server's own fresh start (app.py, TutorVoila.listen): the sockets it listens on, and the
 # teacher's key, so that the teacher's link stays the same. The kernel manager never gives them to a kernel.
 LISTEN_FDS = "ESCOBA_TUTOR_LISTEN_FDS"
