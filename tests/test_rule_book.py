@@ -65,6 +65,12 @@ def sections(lang: str) -> dict[int, tuple[str, str]]:
             for i, h in enumerate(heads)}
 
 
+def preamble(lang: str) -> str:
+    """What a book says before section 1: the introduction, its contents line and the unnumbered terms."""
+    text = BOOKS[lang].read_text(encoding="utf-8")
+    return text[:HEADING.search(text).start()]
+
+
 def rules_in(body: str) -> tuple[int, int, int]:
     """How many rules a section states: list items (bullets and steps, nested ones too), table rows (without the
     header), and paragraphs of prose."""
@@ -131,6 +137,16 @@ def test_both_books_have_the_same_numbered_sections():
     assert [title for title, _ in en.values()] == ["Cards", "Seats, deal and turn order", "A play",
                                                    "End of the deal", "Scoring a deal", "The game",
                                                    "Profiles and house rules"]
+
+
+def test_both_books_open_with_the_same_terms_and_contents():
+    # the terms sit under one unnumbered heading before section 1, outside the numbered sections
+    en, es = preamble("en"), preamble("es")
+    assert [len(re.findall(r"^## (?!\d+\. )", text, re.M)) for text in (en, es)] == [1, 1]
+    assert rules_in(en) == rules_in(es) and numbers_in(en) == numbers_in(es)
+    # the contents line names every numbered section, in order
+    for text in (en, es):
+        assert re.findall(r"\[§(\d+) ", text) == [str(n) for n in range(1, 8)]
 
 
 @pytest.mark.parametrize("number", range(1, 8))
