@@ -324,6 +324,17 @@ class TutorServer(ServerProcess):
                 *self.args]
 
 
+@pytest.fixture(autouse=True)
+def widgets_without_a_kernel(monkeypatch):
+    """Widgets made in this test process talk to no kernel: ``comm``'s own factories, whatever was imported before.
+    Importing ipykernel's kernel module (a server's framework check does, so do some tools) points them at a
+    running kernel's comm manager, and with none running a widget would then send nothing at all."""
+    import comm
+
+    monkeypatch.setattr(comm, "create_comm", comm._create_comm)
+    monkeypatch.setattr(comm, "get_comm_manager", comm._get_comm_manager)
+
+
 @pytest.fixture(scope="module")
 def tutor_server_factory(tmp_path_factory):
     """``tutor_server_factory("--base-url", "/hub/user/ana/")``: a started server, stopped with the module."""

@@ -16,17 +16,6 @@ from escoba_tutor.server.framework import INTERNALS, FrameworkChanged, resolve
 pytest.importorskip("voila")
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _widgets_keep_their_comms():
-    """The checks import ipykernel's kernel module, which points ``comm``'s factories at a running kernel's comm
-    manager; in this test process there is none, and the widget tests after this module would then send nothing.
-    The factories are put back afterwards (a server process has no widgets: there it does not matter)."""
-    import comm
-
-    factories = comm.create_comm, comm.get_comm_manager
-    yield
-    comm.create_comm, comm.get_comm_manager = factories
-
 
 def test_the_installed_frameworks_have_every_name_the_server_needs():
     framework.check_framework()

@@ -39,6 +39,10 @@ class FilePicker(anywidget.AnyWidget):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
+        # The button's focus ring is drawn outside it (widgets.css): the widget's box must not clip it. Through the
+        # layout, which the page applies last: a style the script set itself would be reset whenever it is applied.
+        if self.layout.overflow is None:
+            self.layout.overflow = "visible"
         self._file_handlers = CallbackDispatcher()
         self.on_msg(self._received)
 

@@ -381,6 +381,10 @@ def test_capture_chosen_by_keyboard_alone_gives_the_same_result(capture_page):
     expect(page.locator("*:focus")).to_have_accessible_name("cuatro de bastos")
     page.keyboard.press("Space")
     expect(table.locator("[aria-pressed='true']")).to_have_count(2)
+    # At a learner's pace. Pressed at once, the check can reach the kernel before the last card does (ipywidgets
+    # holds a widget's next update while the kernel answers its last one) and be judged on the capture without
+    # it: the known fault "a click judged against a state the student did not see", issue 26's first item.
+    page.wait_for_timeout(1000)
     tab_until(page, ct.get_by_role("button", name="Comprobar mi baza"), "Tab")
     page.keyboard.press("Enter")
     expect(ct.get_by_role("status")).to_have_text(

@@ -15,7 +15,6 @@ function render({ model, el }) {
   refused.setAttribute("role", "alert");
   refused.hidden = true;
   el.append(button, input, refused);
-  el.style.overflow = "visible"; // the button's focus ring is drawn outside it (widgets.css)
 
   const update = () => {
     const icon = document.createElement("i");
