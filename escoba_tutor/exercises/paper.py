@@ -24,7 +24,7 @@ from ..text.translator import Translator
 if TYPE_CHECKING:
     from jinja2 import Environment, Template
 
-__all__ = ["word", "side_names", "join", "names_of", "rank", "the", "the_cards", "PIECES", "part", "page"]
+__all__ = ["word", "side_names", "names_of", "rank", "PIECES", "part", "page"]
 
 
 def word(_: Translator, message: str, **params: object) -> str:
@@ -36,13 +36,6 @@ def side_names(_: Translator, sides: int) -> list[str]:
     return [_("Side {n}", n=i + 1) for i in range(sides)]
 
 
-def join(_: Translator, words: list[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    first, last = ", ".join(words[:-1]), words[-1]
-    return _("{first} and {last}", first=first, last=last)
-
-
 def names_of(_: Translator, cards: Iterable[Card]) -> str:
     """Cards by name, as a list in the language: «siete de oros, as de copas y rey de bastos» (no codes)."""
     return and_list(_, [_.card_name(c) for c in cards])
@@ -50,18 +43,6 @@ def names_of(_: Translator, cards: Iterable[Card]) -> str:
 
 def rank(_: Translator, card: Card) -> str:
     return _.rank_name(card.rank) if card.is_figure else str(card.rank)
-
-
-def the(_: Translator, card: Card) -> str:
-    """A card's name with its article: «el rey de bastos», «la sota de espadas» (the sota is the one feminine
-    name), "the king of clubs"."""
-    if card.rank == 10:
-        return _("the {jack}", jack=_.card_name(card))
-    return _("the {card}", card=_.card_name(card))
-
-
-def the_cards(_: Translator, cards: Iterable[Card]) -> str:
-    return join(_, [the(_, c) for c in cards])
 
 
 # ------------------------------------------------------------------------------------------ the shared pieces

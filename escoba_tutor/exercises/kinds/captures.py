@@ -20,7 +20,6 @@ from ...engine.cards import DECK, Card, as_cards, format_cards
 from ...engine.rules import ESCOBA, Rules, as_rules
 from ...text.phrases import and_list
 from ...text.translator import N_, Translator
-from .. import paper
 from ..common import (
     ATTEMPTS,
     capture_key,
@@ -152,13 +151,13 @@ def _capture_task(_: Translator, drill: CaptureDrill) -> dict[str, object]:
 def _capture_answer(_: Translator, drill: CaptureDrill) -> dict[str, object]:
     """Each capture with its sum, after the number of captures (or the card taking nothing)."""
     if not drill.answer:
-        return {"found": _("{card} takes nothing: it stays on the table.", card=paper.the(_, drill.card)),
+        return {"found": _("{card} takes nothing: it stays on the table.", card=_.the_card(drill.card)),
                 "captures": []}
     captures = []
     for capture in drill.answer:
         taken = tuple(sorted(capture))
-        said = _("{card} takes {taken}", card=paper.the(_, drill.card),
-                 taken=and_list(_, [paper.the(_, c) for c in taken]))
+        said = _("{card} takes {taken}", card=_.the_card(drill.card),
+                 taken=and_list(_, [_.the_card(c) for c in taken]))
         text = f"{said[:1].upper() + said[1:]}: {_sum(_, drill.card, taken, drill.rules)}"
         if len(taken) == len(drill.table):
             text += " — " + _("escoba!")

@@ -10,6 +10,7 @@ from ...engine.cards import DECK, Card, format_cards
 from ...engine.errors import EscobaError
 from ...engine.game import DealRecord, Game
 from ...engine.rules import ESCOBA, Rules, as_rules
+from ...text.phrases import the_cards
 from ...text.translator import N_, Translator
 from .. import paper
 from ..common import (
@@ -149,9 +150,9 @@ def leftover_drill(seed: int, rules: Rules | str = ESCOBA) -> LeftoverDrill:
 # ------------------------------------------------------------------------------------------------ worksheet
 def _play_text(_: Translator, names: list[str], side: int, card: Card, taken: Sequence[Card]) -> str:
     if taken:
-        return _("{side} plays {card} and takes {taken}.", side=names[side], card=paper.the(_, card),
-                 taken=paper.the_cards(_, taken))
-    return _("{side} plays {card}: it stays on the table.", side=names[side], card=paper.the(_, card))
+        return _("{side} plays {card} and takes {taken}.", side=names[side], card=_.the_card(card),
+                 taken=the_cards(_, taken))
+    return _("{side} plays {card}: it stays on the table.", side=names[side], card=_.the_card(card))
 
 
 _SHEET = """

@@ -17,6 +17,7 @@ from ...engine.errors import EscobaError
 from ...engine.game import DealRecord, Game
 from ...engine.rules import ESCOBA, Rules, as_rules
 from ...engine.scoring import DealScore, ScoreLine, Setenta
+from ...text.phrases import and_list
 from ...text.translator import N_, Translator
 from .. import paper
 from ..common import (
@@ -172,7 +173,7 @@ def _line_value(_: Translator, line: ScoreLine, side: int) -> str:
 
 
 def _reason(_: Translator, line: ScoreLine, names: list[str]) -> str:
-    winner = paper.join(_, [names[i] for i in line.winners])
+    winner = and_list(_, [names[i] for i in line.winners])
     values = " – ".join(_line_value(_, line, i) for i in range(len(line.values)))
     if line.reason == "most" and line.item in _MOST:
         return paper.word(_, _MOST[line.item], winner=winner, values=values)
@@ -211,7 +212,7 @@ def _points_answer(_: Translator, drill: PointsDrill) -> dict[str, object]:
     lines = []
     for item in drill.items:
         winners = drill.expected(item)
-        who = paper.join(_, [names[i] for i in winners]) if winners else _("Nobody")
+        who = and_list(_, [names[i] for i in winners]) if winners else _("Nobody")
         try:
             why = _reason(_, drill.answer.line(item), names)
         except KeyError:  # a bonus line is reported only when someone earns it

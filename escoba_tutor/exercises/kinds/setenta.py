@@ -18,6 +18,7 @@ from ...engine.cards import DECK, SUITS, Card, Suit, as_cards
 from ...engine.errors import EscobaError
 from ...engine.rules import ESCOBA, Rules, as_rules
 from ...engine.scoring import Setenta, setenta
+from ...text.phrases import and_list
 from ...text.translator import N_, Translator
 from .. import paper
 from ..common import (
@@ -221,7 +222,7 @@ def setenta_drill(seed: int, sides: int = 2, rules: Rules | str = ESCOBA) -> Set
 def _setenta(_: Translator, value: Setenta) -> str:
     if value.total is not None:
         return _("setenta {total}", total=value.total)
-    return _("invalid: no {suits}", suits=paper.join(_, [_.suit_name(s) for s in value.missing]))
+    return _("invalid: no {suits}", suits=and_list(_, [_.suit_name(s) for s in value.missing]))
 
 
 _SHEET = """

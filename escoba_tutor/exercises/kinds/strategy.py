@@ -12,7 +12,7 @@ from ...engine.game import Game, Move, PlayerView
 from ...engine.rules import ESCOBA, Rules, as_rules
 from ...players.expert import ExpertBot
 from ...players.hints import Hint, Reason, hints
-from ...text.phrases import one_decimal
+from ...text.phrases import one_decimal, the_cards
 from ...text.translator import N_, Translator
 from .. import paper
 from ..common import (
@@ -139,8 +139,8 @@ _RISKS = ("leaves_sweepable", "lays_siete_de_oros")
 def _move_text(_: Translator, move: Move) -> str:
     card, taken = move
     if taken:
-        return _("{card}, taking {taken}", card=paper.the(_, card), taken=paper.the_cards(_, sorted(taken)))
-    return _("{card}, laid down on the table", card=paper.the(_, card))
+        return _("{card}, taking {taken}", card=_.the_card(card), taken=the_cards(_, sorted(taken)))
+    return _("{card}, laid down on the table", card=_.the_card(card))
 
 
 def _move_reason(_: Translator, reason: Reason) -> str:
