@@ -8,6 +8,7 @@ docs/reglas.md and a section that exists there; nothing names a rules document o
 from __future__ import annotations
 
 import re
+import subprocess
 from collections import Counter
 from pathlib import Path
 
@@ -39,12 +40,21 @@ OUTSIDE = [
 ]
 
 
+def repository_files() -> set[Path]:
+    """The repository's files: what git tracks or would track (not ignored); whatever else lies in the work tree (a
+    virtual environment, a build, a cache) is not the repository's text. Outside a git checkout, every file."""
+    try:
+        listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                                capture_output=True, check=True).stdout.decode().split("\0")
+    except (OSError, subprocess.CalledProcessError):
+        return {path for path in ROOT.rglob("*") if path.is_file()}
+    return {ROOT / name for name in listed if name}
+
+
 def files(*roots: Path):
+    known = repository_files()
     for root in roots:
-        if root.is_file():
-            yield root
-            continue
-        for path in sorted(root.rglob("*")):
+        for path in sorted(path for path in known if path == root or root in path.parents):
             if path.is_file() and not SKIP_DIRS & set(path.relative_to(ROOT).parts) and path.suffix not in BINARY \
                     and path != THIS:
                 yield path
