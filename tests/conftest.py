@@ -33,7 +33,7 @@ import pytest
 from hypothesis import settings
 
 from escoba_tutor import Game
-from escoba_tutor.widgets.primitives import LiveRegion
+from escoba_tutor.widgets.primitives import ActionButton, LiveRegion
 
 settings.register_profile("escoba", database=None, deadline=None, print_blob=True)
 settings.load_profile("escoba")
@@ -391,9 +391,13 @@ def labelled(widget, label: str, kind=None):
     return found[0]
 
 
+#: What a learner presses: ipywidgets' buttons, and the buttons whose click carries the page's answers.
+BUTTONS = (w.Button, ActionButton)
+
+
 def press(widget, label: str) -> None:
     """Click the button labelled ``label``."""
-    labelled(widget, label, w.Button).click()
+    labelled(widget, label, BUTTONS).click()
 
 
 def only(widget, kind):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ipywidgets as w
 import pytest
-from escoba_test_helpers import browser_sets, is_shown, labelled, only, parts, status_line
+from escoba_test_helpers import BUTTONS, browser_sets, is_shown, labelled, only, parts, status_line
 
 from escoba_tutor.text.translator import Translator
 from escoba_tutor.widgets.capture_table import CaptureTable
@@ -37,7 +37,7 @@ def deck_toggle(widget):
 
 
 def check(widget):
-    return part(widget, "Check my capture", w.Button)
+    return part(widget, "Check my capture", BUTTONS)
 
 
 def cells(widget):
@@ -125,10 +125,10 @@ def test_a_stale_click_from_the_browser_is_dropped_not_an_error(monkeypatch):
     widget = CaptureTable(table="1o 4b 7o", hand="3c 5e 12b")
     sent = record_messages(monkeypatch)
     browser_sets(picker(widget), selected="7c:1o+7o")  # a row of a position that has changed meanwhile
-    assert picker(widget).selected == "" and sent == ["RowPicker.update(selected)"]  # the browser is corrected
+    assert picker(widget).selected == "" and sent == ["RowPicker.update(clicks,selected)"]  # the browser is corrected
     sent.clear()
     browser_sets(table_row(widget), selected=["1o", "2e"])  # 2e has left the table
-    assert table_row(widget).selected == ["1o"] and "CardRow.update(selected)" in sent
+    assert table_row(widget).selected == ["1o"] and "CardRow.update(clicks,selected)" in sent
 
 
 @pytest.mark.parametrize("hand, taken, expected", [

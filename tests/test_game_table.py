@@ -9,6 +9,7 @@ import re
 import ipywidgets as w
 import pytest
 from escoba_test_helpers import (
+    BUTTONS,
     browser_sends,
     browser_sets,
     html_with,
@@ -235,7 +236,7 @@ def test_new_game_with_other_rules_and_players():
 def test_the_language_switch_redraws_everything():
     table = GameTable(players=2, seed=6, delay=0)
     table.lang = "en"
-    play = labelled(table, "Play", w.Button)
+    play = labelled(table, "Play", BUTTONS)
     assert play.icon == "play" and "Your turn." in status(table)
     table.lang = "es"
     assert play.description == "Jugar"
@@ -368,7 +369,7 @@ def test_a_refused_play_names_the_cards_in_words():
 def test_in_a_game_the_table_of_captures_has_no_check_or_clear_buttons():
     table = GameTable(players=2, seed=5, delay=0)
     captures = captures_of(table)
-    buttons = [part for part in parts(captures) if isinstance(part, w.Button)]  # Check and Clear
+    buttons = [part for part in parts(captures) if isinstance(part, BUTTONS)]  # Check and Clear
     assert len(buttons) == 2 and not any(is_shown(table, button) for button in buttons)
     assert not is_shown(table, status_line(captures))  # one status line: the game's
     assert status_line(table).sticky
@@ -601,7 +602,7 @@ def test_table_cards_that_make_15_alone_are_refused_in_those_words(lang, expecte
     captures = _inside(table, CaptureTable)[0]
     captures.model.built_card = card.code
     captures.model.built_taken = [c.code for c in alone]
-    play = next(b for b in _inside(table, w.Button) if b.icon == "play")
+    play = next(b for b in _inside(table, BUTTONS) if b.icon == "play")
     play.click()
     said = next(r for r in _inside(table, LiveRegion) if "15" in r.message).message
     _ = Translator(lang)

@@ -172,8 +172,9 @@ def test_widgets_send_their_module_and_css():
 def test_primitives_import_only_light_modules():
     source = Path(primitives.__file__).read_text()
     imports = set(re.findall(r"^(?:from|import) ([\w.]+)", source, re.M))
-    # ipywidgets only for widget_serialization (anywidget imports it anyway): no engine, no heavy library
-    assert imports <= {"__future__", "pathlib", "anywidget", "traitlets", "ipywidgets"}, imports
+    # ipywidgets (anywidget imports it anyway) and the standard library's light modules: no engine, no heavy library
+    assert imports <= {"__future__", "pathlib", "logging", "collections.abc", "typing", "anywidget", "traitlets",
+                       "ipywidgets"}, imports
 
 
 # ------------------------------------------------------------------------------------- messages from the browser
@@ -200,11 +201,11 @@ def test_a_stale_choice_from_the_browser_is_corrected_not_an_error(sent):
     picker = RowPicker(rows=ROWS, selected="a")
     sent.clear()
     browser_sets(picker, selected="gone")
-    assert picker.selected == "a" and sent == ["update(selected)"]
+    assert picker.selected == "a" and sent == ["update(clicks,selected)"]
     row = CardRow(cards=["7o", "1b"], mode="single")
     sent.clear()
     browser_sets(row, selected=["3c", "1b", "7o"])  # 3c left the row; single mode keeps the last card
-    assert row.selected == ["7o"] and sent == ["update(selected)"]
+    assert row.selected == ["7o"] and sent == ["update(clicks,selected)"]
 
 
 def test_an_activation_plays_once_and_a_stale_or_duplicated_one_is_dropped():
@@ -231,7 +232,7 @@ def test_new_rows_reach_the_browser_as_one_message(sent):
     picker = RowPicker(rows=ROWS, selected="a")
     sent.clear()
     picker.rows = ROWS[1:]
-    assert sent == ["update(revision,rows,selected)"]
+    assert sent == ["update(clicks,revision,rows,selected)"]
 
 
 def test_card_row_follows_a_picker_and_names_its_figures():

@@ -26,7 +26,7 @@ from ..text.error_words import error_words, fill, missing_words
 from ..text.phrases import alternatives, and_list, sentence_start, the_cards
 from ..text.translator import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from .look import SharedLook
-from .primitives import CardRow, LiveRegion, RowPicker
+from .primitives import ActionButton, CardRow, LiveRegion, RowPicker
 from .safety import guarded
 
 __all__ = ["CaptureModel", "CaptureTable", "describe_sum", "describe_gains", "error_text", "sentence_start",
@@ -189,7 +189,8 @@ class CaptureTable(w.VBox):
         self._hand_row = CardRow(mode="single", picker=self._picker, layout=look.layout)
         self._table_label = w.HTML(layout=look.layout, style=look.html)
         self._hand_label = w.HTML(layout=look.layout, style=look.html)
-        self._check = w.Button(icon="check", layout=look.layout, style=look.button)
+        # A check judges what the page shows, even choices whose updates are still on their way (ActionButton).
+        self._check = ActionButton(icon="check", layout=look.layout, inputs=[self])
         self._clear = w.Button(icon="eraser", layout=look.layout, style=look.button)
         # the status line says the chosen row at once in the browser; _message() says the same for a chosen row
         self._status = LiveRegion(sticky=True, picker=self._picker)

@@ -29,7 +29,7 @@ from .capture_table import CaptureModel, CaptureTable
 from .file_picker import FilePicker
 from .look import SharedLook
 from .memory import BrowserMemory
-from .primitives import CardRow, LiveRegion
+from .primitives import ActionButton, CardRow, LiveRegion
 from .safety import guarded
 from .session import MODES, GameSession
 
@@ -173,7 +173,8 @@ class GameTable(w.VBox):
         # The table of captures without its own Check/Clear buttons and status line: in a game, Play plays.
         self._captures = CaptureTable(model=self._position, editable=False, controls=False, lang=lang, deck=deck,
                                       look=look)
-        self._play = w.Button(button_style="primary", icon="play", layout=look.layout, style=look.button)
+        # Play plays the capture the page shows, even a choice whose update is still on its way (ActionButton).
+        self._play = ActionButton(button_style="primary", icon="play", layout=look.layout, inputs=[self._captures])
         self._undo = w.Button(icon="undo", layout=look.layout, style=look.button)
         self._announce = LiveRegion(sticky=True)  # what happened and what went wrong stay in view on a phone
         self._handover = w.Button(button_style="primary", style=look.button)  # (their own layouts: shown, hidden)

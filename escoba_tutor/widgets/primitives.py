@@ -1,11 +1,12 @@
 """Front-end building blocks: a row of cards, a table with selectable rows and a live status line.
 
-Three anywidget classes. The Python side is traitlets only (no engine imports): the JavaScript and CSS live in
+Four anywidget classes. The Python side is traitlets only (no engine imports): the JavaScript and CSS live in
 ``static/`` beside this file and ship in the package.
 
 - :class:`CardRow` draws playing cards (Spanish suits as inline SVG, or a French deck) and lets the user select
   them by mouse, touch or keyboard.
 - :class:`RowPicker` is a real ``<table>`` whose rows can be chosen (one row per legal capture, for example).
+- :class:`ActionButton` is a button whose click carries the answers the page shows (see its text).
 - :class:`LiveRegion` is a persistent ``role="status"`` line whose text screen readers announce when it changes;
   ``sticky`` keeps it in view at the bottom of the screen.
 
@@ -21,13 +22,17 @@ traitlets.traitlets.TraitError: CardRow.mode must be one of 'none', 'single', 'm
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import anywidget
+import ipywidgets as w
 import traitlets as t
 from ipywidgets import widget_serialization
 
-__all__ = ["CardRow", "RowPicker", "LiveRegion", "CARD_CODES"]
+__all__ = ["ActionButton", "CardRow", "RowPicker", "LiveRegion", "CARD_CODES"]
 
 _STATIC = Path(__file__).with_name("static")
 _CSS = _STATIC / "widgets.css"
@@ -41,6 +46,9 @@ _SIZES = ("small", "normal", "large")
 _TONES = ("", "good", "info", "warn")
 _POLITENESS = ("polite", "assertive", "off")
 _ROW_KEYS = {"id", "cells", "cards", "label", "tone"}
+_BUTTON_STYLES = ("", "primary", "success", "info", "warning", "danger")
+
+log = logging.getLogger("escoba_tutor.widgets")
 
 
 def _one_of(owner: str, name: str, value: str, allowed: tuple[str, ...]) -> str:
@@ -87,7 +95,20 @@ def _row_picker_esm() -> str:
     return shared + "\n" + _js("row_picker.js")
 
 
-class RowPicker(anywidget.AnyWidget):
+class _CountsClicks:
+    """A chooser whose page counts the learner's choices (``clicks``, sent with each choice) and whose kernel sends
+    that count back with every choice it makes itself. A page that has chosen since the count it gets back keeps
+    its own choice: a kernel's choice made before the learner's last click (a capture added clears the cards, while
+    the learner is already choosing the next one) never undoes that click (static/card_row.js, row_picker.js)."""
+
+    def send_state(self, key=None) -> None:
+        names = [key] if isinstance(key, str) else None if key is None else list(key)
+        if names is not None and "selected" in names and "clicks" not in names:
+            names.append("clicks")
+        super().send_state(names)  # type: ignore[misc]
+
+
+class RowPicker(_CountsClicks, anywidget.AnyWidget):
     """A semantic table whose rows can be chosen by mouse, touch or keyboard (one tab stop, arrows, Enter).
 
     Each row is ``{"id": str, "cells": [str, ...], "cards": [codes], "label": str, "tone": "" | "good" | "info" |
@@ -116,6 +137,8 @@ class RowPicker(anywidget.AnyWidget):
     #: Id of the chosen row, "" for none; synced both ways. A choice made in the browser is not echoed back (the
     #: browser has it already): one click costs one answer from the kernel, not two.
     selected = t.Unicode("").tag(sync=True, echo_update=False)
+    #: How many choices the learner has made on the page; see :class:`_CountsClicks`.
+    clicks = t.Int(0).tag(sync=True, echo_update=False)
     #: Goes up by one whenever ``rows`` change; an activation names the revision it was made on.
     revision = t.Int(0).tag(sync=True)
     #: The table's ``<caption>``, which is also its accessible name.
@@ -212,7 +235,7 @@ class RowPicker(anywidget.AnyWidget):
             callback(row_id)
 
 
-class CardRow(anywidget.AnyWidget):
+class CardRow(_CountsClicks, anywidget.AnyWidget):
     """A row of playing cards, display-only or selectable (one card, or several).
 
     Cards wrap onto new lines; ``size`` scales them. Selected cards show a raised position, a thick border and a
@@ -238,6 +261,8 @@ class CardRow(anywidget.AnyWidget):
     mode = t.Unicode("none").tag(sync=True)
     #: Selected codes, synced both ways (click, Enter or Space toggles a card); the browser's change is not echoed.
     selected = t.List(t.Unicode()).tag(sync=True, echo_update=False)
+    #: How many times the learner has changed ``selected`` on the page; see :class:`_CountsClicks`.
+    clicks = t.Int(0).tag(sync=True, echo_update=False)
     #: Codes drawn highlighted (ring, raised, ▼), e.g. the cards of a chosen capture.
     highlighted = t.List(t.Unicode()).tag(sync=True)
     #: A RowPicker whose chosen row's cards are highlighted here as well (in the browser, at once).
@@ -361,3 +386,100 @@ class LiveRegion(anywidget.AnyWidget):
     @t.validate("politeness")
     def _check_politeness(self, proposal):
         return _one_of("LiveRegion", "politeness", proposal["value"], _POLITENESS)
+
+
+# What an answer widget holds on the page, by the widget's kind: the names an ActionButton's click may set.
+_ANSWER_TRAITS: tuple[tuple[tuple[type, ...], tuple[str, ...]], ...] = (
+    ((CardRow, RowPicker), ("selected", "clicks")),
+    ((w.Dropdown, w.Select, w.RadioButtons, w.ToggleButtons), ("index",)),
+    ((w.Text, w.Textarea, w.IntText, w.BoundedIntText, w.Checkbox, w.ToggleButton), ("value",)),
+)
+
+
+def answer_traits(widget: w.Widget) -> tuple[str, ...]:
+    """The traits of ``widget`` that hold a learner's answer on the page (none for a widget that holds none)."""
+    return next((names for kinds, names in _ANSWER_TRAITS if isinstance(widget, kinds)), ())
+
+
+def _widget_tree(widgets) -> Iterator[w.Widget]:
+    for widget in widgets:
+        yield widget
+        yield from _widget_tree(getattr(widget, "children", ()))
+
+
+class ActionButton(anywidget.AnyWidget):
+    """A button that acts on the answers the learner sees: the page sends, with the click, what each answer
+    widget under ``inputs`` holds there (chosen cards and rows, options, text), and the kernel takes those answers
+    before it calls :meth:`on_click`'s callbacks. The choices of the widgets in ``clears`` are cleared on the page
+    as the click leaves, and that clearing reaches the kernel after the click.
+
+    ipywidgets holds a widget's next update while the kernel answers its last one, but a click leaves at once:
+    without this, a check pressed right after an answer could be judged without it. Only the answer traits of
+    widgets under ``inputs`` are taken (:func:`answer_traits`), through each widget's own ``set_state``, as if
+    their updates had come first; an answer the widget refuses is left as the kernel had it.
+
+    It is drawn as ipywidgets draws a button and takes the same ``description``, ``icon``, ``button_style``,
+    ``tooltip`` and ``disabled``; :meth:`click` calls the callbacks (as a click that carries no answers).
+    """
+
+    _esm = _js("action_button.js")
+
+    description = t.Unicode("").tag(sync=True)
+    icon = t.Unicode("").tag(sync=True)
+    button_style = t.Unicode("").tag(sync=True)
+    tooltip = t.Unicode("").tag(sync=True)
+    disabled = t.Bool(False).tag(sync=True)
+    #: The widgets (boxes are searched through) whose answers a click carries.
+    inputs = t.List(t.Instance(w.Widget)).tag(sync=True, **widget_serialization)
+    #: Card rows and row pickers whose choice a click clears on the page at once, as the kernel will once it has
+    #: acted (adding a capture clears its cards): the learner's next click then starts from nothing, as the page
+    #: shows, and not from the cards the kernel is still clearing.
+    clears = t.List(t.Instance(_CountsClicks)).tag(sync=True, **widget_serialization)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._click_callbacks: list[Callable[[ActionButton], object]] = []
+        self.on_msg(ActionButton._custom_message)
+
+    @t.validate("button_style")
+    def _check_button_style(self, proposal):
+        return _one_of("ActionButton", "button_style", proposal["value"], _BUTTON_STYLES)
+
+    def on_click(self, callback: Callable[[ActionButton], object], remove: bool = False) -> None:
+        """Call ``callback(button)`` on each click, once the click's answers are taken."""
+        if remove:
+            self._click_callbacks.remove(callback)
+        else:
+            self._click_callbacks.append(callback)
+
+    def click(self) -> None:
+        """Act as a click does."""
+        for callback in list(self._click_callbacks):
+            callback(self)
+
+    def take_answers(self, answers: object) -> None:
+        """Give each widget under ``inputs`` the answers the page says it holds (a ``{model_id: {trait: value}}``
+        mapping); anything else in ``answers`` is ignored."""
+        if not isinstance(answers, dict):
+            return
+        found = {widget.model_id: widget for widget in _widget_tree(self.inputs)}
+        for model_id, held in answers.items():
+            widget = found.get(model_id)
+            if widget is None or not isinstance(held, dict):
+                continue  # not an answer of this button's (or a widget gone since)
+            names = [name for name in answer_traits(widget) if name in held]
+            now = widget.get_state(names) if names else {}
+            changed = {name: held[name] for name in names if held[name] != now.get(name)}
+            if not changed:
+                continue
+            try:
+                widget.set_state(changed)
+            except Exception as error:  # noqa: BLE001 - an answer the widget refuses is left as it was
+                log.warning("%s refused the answer the page sent (%s): %s", type(widget).__name__, changed, error)
+
+    @staticmethod
+    def _custom_message(button: ActionButton, content, buffers) -> None:
+        if not isinstance(content, dict) or content.get("event") != "click" or button.disabled:
+            return
+        button.take_answers(content.get("answers"))
+        button.click()

@@ -73,3 +73,90 @@ def wait_captures_settled(root, hand: str, table: str, rules: str = "escoba", ti
             return
         assert time.monotonic() < deadline, ("the capture list never matched the cards shown", shown, expected)
         root.page.wait_for_timeout(100)
+
+
+class SlowLink:
+    """A relay in front of a local server that holds back what the server sends by ``delay`` seconds, in order
+    (what the browser sends passes at once): a slow network or a loaded server, as a student's page meets them.
+    ``url`` is the relayed address; ``delay`` can be changed at any time (0 while a page loads, say)."""
+
+    def __init__(self, upstream_port: int, delay: float = 0.0) -> None:
+        import asyncio
+        import socket
+        import threading
+
+        self.delay = delay
+        self._upstream = upstream_port
+        self._loop = asyncio.new_event_loop()
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(64)
+        self.port = listener.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}/"
+        started = threading.Event()
+
+        async def serve() -> None:
+            self._server = await asyncio.start_server(self._relay, sock=listener)
+            started.set()
+
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(serve(), self._loop)
+        started.wait(10)
+
+    async def _relay(self, browser_in, browser_out) -> None:
+        import asyncio
+
+        try:
+            server_in, server_out = await asyncio.open_connection("127.0.0.1", self._upstream)
+        except OSError:
+            browser_out.close()
+            return
+        await asyncio.gather(self._pass(browser_in, server_out), self._hold_back(server_in, browser_out),
+                             return_exceptions=True)
+
+    @staticmethod
+    async def _pass(reader, writer) -> None:
+        while data := await reader.read(65536):
+            writer.write(data)
+            await writer.drain()
+        writer.close()
+
+    async def _hold_back(self, reader, writer) -> None:
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue = asyncio.Queue()
+
+        async def later() -> None:
+            while True:
+                due, data = await queue.get()
+                await asyncio.sleep(max(0.0, due - loop.time()))
+                if not data:
+                    writer.close()
+                    return
+                writer.write(data)
+                await writer.drain()
+
+        sender = asyncio.create_task(later())
+        while True:
+            data = await reader.read(65536)
+            queue.put_nowait((loop.time() + self.delay, data))
+            if not data:
+                break
+        await sender
+
+    def close(self) -> None:
+        import asyncio
+
+        async def stop() -> None:
+            self._server.close()
+            tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        asyncio.run_coroutine_threadsafe(stop(), self._loop).result(10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(5)
+        self._loop.close()

@@ -15,7 +15,6 @@ from test_widgets_browser import (
     WATCH,
     assert_fits,
     assert_no_errors,
-    at_a_learners_pace,
     screenshots,
     serious_violations,
     tab_into,
@@ -139,7 +138,6 @@ def test_the_leftover_answered_by_keyboard_alone(en_page):
     tab_until(page, box.get_by_label("What do they add up to?"), "Tab")
     page.keyboard.type("10")
     choose_by_keyboard(page, box.get_by_label("Does the deal check out?"), "Yes, it checks out")
-    at_a_learners_pace(page)
     tab_until(page, box.get_by_role("button", name="Check"), "Tab")
     page.keyboard.press("Enter")
     expect(status(page, "leftover")).to_contain_text("3 of 3 right.")
@@ -161,7 +159,6 @@ def test_the_escoba_de_mano_by_mouse_and_by_keyboard(es_page, en_page):
     tab_into(page, box)
     choose_by_keyboard(page, box.get_by_label("Escobas de mano"), "none")
     choose_by_keyboard(page, box.get_by_label("For whom?"), "Nobody")
-    at_a_learners_pace(page)
     tab_until(page, box.get_by_role("button", name="Check"), "Tab")
     page.keyboard.press("Enter")
     expect(status(page, "escoba_de_mano")).to_contain_text("2 of 2 right.")
@@ -198,7 +195,6 @@ def test_strategy_by_keyboard_alone(en_page):
         page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
     expect(moves.locator(f"tbody tr[data-id='{best}']")).to_have_attribute("aria-selected", "true")
-    at_a_learners_pace(page)
     tab_until(page, box.get_by_role("button", name="Check"), "Tab")
     page.keyboard.press("Enter")
     expect(status(page, "strategy")).to_contain_text("Right: that is the expert's move.")
@@ -234,7 +230,6 @@ def test_the_escobas_line_by_keyboard_alone(en_page):
     page.keyboard.type(str(position.escobas[0]))
     page.keyboard.press("Tab")
     page.keyboard.type(str(position.escobas[1]))
-    at_a_learners_pace(page)
     tab_until(page, box.get_by_role("button", name="Check"), "Tab")
     page.keyboard.press("Enter")
     expect(status(page, "escobas")).to_contain_text("2 of 2 right.")
@@ -245,7 +240,6 @@ def test_the_end_of_the_game_by_keyboard_alone(en_page):
     page, box = en_page, drill(en_page, "game_end")
     tab_into(page, box)
     choose_by_keyboard(page, box.get_by_label("Who has won?"), "Side 2 wins")
-    at_a_learners_pace(page)
     tab_until(page, box.get_by_role("button", name="Check"), "Tab")
     page.keyboard.press("Enter")
     expect(status(page, "game_end")).to_have_text(re.compile(r"^Right\."))

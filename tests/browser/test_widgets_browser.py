@@ -129,14 +129,6 @@ def tab_until(page, target, key: str, limit=10) -> None:
     raise AssertionError(f"{key} never reached {target}")
 
 
-def at_a_learners_pace(page) -> None:
-    """A pause before a check, as a learner makes one. Pressed at once, a check can reach the kernel before the
-    answer given just before it (ipywidgets holds a widget's next update while the kernel answers its last one, and
-    a button is another widget) and be judged without it: issue 26's first item, "a click judged against a state the
-    student did not see". Shown every time by keyboard on this machine; to go with that fix."""
-    page.wait_for_timeout(1000)
-
-
 def codes(row) -> list[str]:
     """The card codes of a CardRow, in order."""
     return row.locator("[data-code]").evaluate_all("(cards) => cards.map((c) => c.dataset.code)")
@@ -389,7 +381,6 @@ def test_capture_chosen_by_keyboard_alone_gives_the_same_result(capture_page):
     expect(page.locator("*:focus")).to_have_accessible_name("cuatro de bastos")
     page.keyboard.press("Space")
     expect(table.locator("[aria-pressed='true']")).to_have_count(2)
-    at_a_learners_pace(page)
     tab_until(page, ct.get_by_role("button", name="Comprobar mi baza"), "Tab")
     page.keyboard.press("Enter")
     expect(ct.get_by_role("status")).to_have_text(

@@ -21,7 +21,7 @@ from ...engine.rules import ESCOBA, Rules, as_rules
 from ...exercises.registry import kind, kind_names, make_drill
 from ...records.kernel import record_drill_check
 from ...text.translator import DEFAULT_LANGUAGE, Translator, normalize_language
-from ..primitives import LiveRegion
+from ..primitives import ActionButton, LiveRegion
 from ..safety import guarded
 from ..score_sheet import error_dict, join_words, problem_text, side_names, translated
 from ..seeds import MAX_WIDGET_SEED
@@ -319,7 +319,8 @@ class Drill(w.VBox):
         self.new_button = w.Button(icon="random")
         self.task = w.HTML()
         self.position = w.VBox()
-        self.check_button = w.Button(icon="check", button_style="")
+        # A check judges the answers the page shows, even those whose updates are still on their way.
+        self.check_button = ActionButton(icon="check", inputs=[self.position])
         # A button that says what it will do (a ToggleButton shows its state only by its look).
         self.answer_button = w.Button(icon="eye")
         self.feedback = w.HTML()

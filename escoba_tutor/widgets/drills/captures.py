@@ -8,7 +8,7 @@ import ipywidgets as w
 from ...exercises import CaptureDrill
 from ...text.translator import N_, Translator
 from ..capture_table import describe_sum
-from ..primitives import CardRow, RowPicker
+from ..primitives import ActionButton, CardRow, RowPicker
 from ..safety import guarded
 from .base import DrillModel, KindView, fill_row, the_card, the_cards
 
@@ -37,10 +37,11 @@ class CapturesView(KindView):
         self.hand_label, self.table_label = w.HTML(), w.HTML()
         self.hand_row = CardRow(mode="none")
         self.table_row = CardRow(mode="multi")
-        self.add_button = w.Button(icon="plus")
-        self.remove_button = w.Button(icon="minus")
-        self.clear_button = w.Button(icon="eraser")
         self.captures_list = RowPicker()
+        # Adding and removing act on the cards and the capture chosen on the page (see ActionButton).
+        self.add_button = ActionButton(icon="plus", inputs=[self.table_row], clears=[self.table_row])
+        self.remove_button = ActionButton(icon="minus", inputs=[self.captures_list])
+        self.clear_button = w.Button(icon="eraser")
         self.add_button.on_click(lambda _b: self.add())
         self.remove_button.on_click(lambda _b: self.remove())
         self.clear_button.on_click(lambda _b: self.clear())

@@ -154,8 +154,25 @@ function render({ model, el }) {
     let next;
     if (sel.includes(code)) next = sel.filter((c) => c !== code);
     else next = model.get("mode") === "single" ? [code] : [...sel, code];
-    model.set("selected", next);
+    clicks += 1;
+    chosen = next;
+    model.set({ selected: next, clicks });
     model.save_changes();
+  }
+
+  // The kernel sends back, with each choice it makes, how many of this page's clicks it had seen. One that comes
+  // from before the learner's last click (the kernel cleared the cards of a capture just added, say, while the
+  // learner was choosing the next) must not undo that click: the page keeps its own choice, which the click's own
+  // message brings to the kernel.
+  let clicks = model.get("clicks"), chosen = model.get("selected");
+  function onSelected() {
+    if (model.get("clicks") < clicks) {
+      const here = new Set(model.get("cards"));
+      model.set({ selected: chosen.filter((c) => here.has(c)), clicks });
+      return;
+    }
+    clicks = model.get("clicks");
+    chosen = model.get("selected");
   }
 
   // Arrow keys move along the row (roving tabindex: the row is one tab stop).
@@ -185,11 +202,13 @@ function render({ model, el }) {
   const rebuildOn = "change:cards change:labels change:marks change:face_down change:back_label change:mode " +
     "change:deck change:size change:disabled change:group_label change:figure_words";
   model.on(rebuildOn, build);
+  model.on("change:selected", onSelected);
   model.on("change:selected change:highlighted", paintSoon);
   build();
   picker = etFollow(model, "picker", "change:selected change:rows", paintSoon);
   return () => {
     model.off(rebuildOn, build);
+    model.off("change:selected", onSelected);
     model.off("change:selected change:highlighted", paintSoon);
     picker.stop();
   };

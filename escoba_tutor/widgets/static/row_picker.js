@@ -106,8 +106,22 @@ function render({ model, el }) {
   function choose(tr) {
     focusId = tr.dataset.id;
     if (model.get("disabled") || model.get("selected") === tr.dataset.id) return paint();
-    model.set("selected", tr.dataset.id);
+    clicks += 1;
+    chosen = tr.dataset.id;
+    model.set({ selected: chosen, clicks });
     model.save_changes();
+  }
+
+  // As in card_row.js: a choice the kernel made before the learner's last click does not undo that click.
+  let clicks = model.get("clicks"), chosen = model.get("selected");
+  function onSelected() {
+    if (model.get("clicks") < clicks) {
+      const here = model.get("rows").some((r) => r.id === chosen);
+      model.set({ selected: here ? chosen : "", clicks });
+      return;
+    }
+    clicks = model.get("clicks");
+    chosen = model.get("selected");
   }
 
   function onClick(event) {
@@ -152,10 +166,12 @@ function render({ model, el }) {
   wrap.addEventListener("focusin", onFocus);
   const rebuildOn = "change:headers change:rows change:caption change:deck change:disabled change:empty_text";
   model.on(rebuildOn, build);
+  model.on("change:selected", onSelected);
   model.on("change:selected", paintSoon);
   build();
   return () => {
     model.off(rebuildOn, build);
+    model.off("change:selected", onSelected);
     model.off("change:selected", paintSoon);
   };
 }

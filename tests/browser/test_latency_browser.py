@@ -1,0 +1,228 @@
+"""Every click counts once, in order, on a slow connection: a check, an added capture or a play acts on the
+answers the page shows, even when their updates are still on their way to the kernel.
+
+The pages are served through :class:`helpers.SlowLink`, which holds back everything the server sends by 400 ms (as
+a loaded class server or a school's network does), and the learner clicks at 250 ms or faster. ipywidgets holds a
+widget's next update until the kernel has answered its last one, while a button's click leaves at once: without
+the fix, the kernel judged the check first, then the late answer cleared its verdict (or a capture was recorded
+without its last card). Real Voilà server, real Chromium.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from helpers import SlowLink
+from test_widgets_browser import WATCH, assert_no_errors
+
+from escoba_tutor.exercises.kinds.captures import capture_drill
+from escoba_tutor.exercises.registry import kind_names
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+pytestmark = pytest.mark.browser
+
+HELD_BACK = 0.4  # seconds added to everything the server sends
+PACE = 250  # ms between a learner's clicks where a test waits at all
+CAPTURES_SEED = 1  # the 2 of swords: 10b + 5c, 6e + 7e, 6e + 7b (three captures)
+GAME_SEED = 1  # the human moves first and can take three table cards with the ace of clubs
+
+NOTEBOOKS = {
+    "drills": [WATCH, f"""
+from escoba_tutor.widgets import Drill
+
+def tagged(widget, name):
+    widget.add_class(name)
+    return widget
+
+W.VBox([{", ".join(f'tagged(Drill(kind="{kind}", seed=3, lang="en"), "dr-{kind}")' for kind in kind_names())},
+        tagged(Drill(kind="captures", seed={CAPTURES_SEED}, lang="en"), "dr-issue"), kernel_errors])
+"""],
+    "game": [WATCH, f"""
+from escoba_tutor.widgets import CaptureTable, GameTable
+
+table = CaptureTable(table="1o 4b 7o 2c", hand="3c 5e 12b", lang="en")
+table.add_class("ct")
+game = GameTable(players=2, seed={GAME_SEED}, delay=0.3, lang="en")
+W.VBox([table, game, kernel_errors])
+"""],
+}
+
+
+@pytest.fixture(scope="module")
+def slow_link(voila_app):
+    link = SlowLink(voila_app.port)
+    yield link
+    link.close()
+
+
+@pytest.fixture(scope="module")
+def slow_page(browser, slow_link):
+    """``slow_page(name)``: the notebook ``name`` opened through the slow link (held back only once it has
+    loaded: the clicks are what is measured)."""
+    contexts = []
+
+    def opener(name: str):
+        slow_link.delay = 0.0
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(f"{slow_link.url}voila/render/{name}.ipynb", timeout=120_000)
+        expect(page.locator(".kernel-errors")).to_be_attached(timeout=60_000)
+        page.wait_for_load_state("networkidle")
+        slow_link.delay = HELD_BACK
+        return page
+
+    yield opener
+    slow_link.delay = 0.0
+    for context in contexts:
+        for page in context.pages:
+            page.goto("about:blank")
+        context.close()
+
+
+def drill(page, name: str):
+    return page.locator(f".dr-{name}")
+
+
+def answer_in_haste(box) -> tuple[int, list[str]]:
+    """Answer every question of a drill twice over, as fast as the page takes it (each answer widget is changed
+    twice, so its second update waits for the kernel's answer to the first); returns how many were changed and
+    the cards chosen."""
+    changed, chosen = 0, []
+    for select in box.locator("select").all():
+        count = select.locator("option").count()
+        for index in (1, 2) if count > 2 else (1,):
+            select.select_option(index=index)
+            changed += 1
+    for text in box.locator("input[type='text']").all():
+        for value in ("1", "2"):
+            text.fill(value)
+            text.press("Enter")
+            changed += 1
+    cards = box.locator("button[data-code][aria-pressed]:not([aria-disabled='true'])")
+    for index in range(min(2, cards.count())):
+        chosen.append(cards.nth(index).get_attribute("data-code"))
+        cards.nth(index).click()
+        changed += 1
+    add = box.get_by_role("button", name="Add this capture")
+    if add.count():  # the captures drill judges the captures listed: the cards just chosen make one
+        add.click()
+    rows = box.locator("table[role='grid']:not([aria-disabled='true']) tbody tr[data-id]")
+    for index in range(min(2, rows.count())):
+        rows.nth(index).click()
+        changed += 1
+    return changed, chosen
+
+
+@pytest.mark.parametrize("kind", kind_names())
+def test_a_check_right_after_the_answers_judges_them_and_its_verdict_stays(slow_page, kind):
+    page = slow_page("drills")
+    box = drill(page, kind)
+    status = box.get_by_role("status")
+    changed, chosen = answer_in_haste(box)
+    assert changed >= 1
+    box.get_by_role("button", name="Check").click()  # at once: the last answers are still on their way
+    expect(status).not_to_have_text("")
+    page.wait_for_timeout(int(HELD_BACK * 1000 * 5))  # every late update has arrived by now
+    verdict = status.inner_text()
+    assert verdict.strip(), f"the {kind} check's verdict was cleared by an answer that arrived after it"
+    # checked again, slowly, the same answers get the same verdict: the first check judged what the page showed
+    box.get_by_role("button", name="Check").click()
+    page.wait_for_timeout(int(HELD_BACK * 1000 * 3))
+    assert status.inner_text() == verdict
+    if chosen and kind == "captures":  # the capture added holds both cards chosen before «Add this capture»
+        grid = box.get_by_role("grid", name="Your captures")
+        listed = grid.locator("tbody tr[data-id]:not([data-id^='missing:'])")  # not the ones shown as missing
+        expect(listed).to_have_count(1)
+        assert sorted(listed.get_attribute("data-id").split("+")) == sorted(chosen)
+    assert_no_errors(page)
+
+
+def test_captures_chosen_quickly_after_adding_one_are_all_counted(slow_page):
+    """The captures drill as a quick student uses it: each capture's cards clicked 250 ms apart, «Add this
+    capture» after each, and «Check» at once: the three captures are all there and all right."""
+    page = slow_page("drills")
+    box = drill(page, "issue")
+    position = capture_drill(CAPTURES_SEED)
+    table = box.get_by_role("group", name="Table")
+    for capture in position.answer:
+        for card in sorted(capture):
+            table.locator(f"[data-code='{card.code}']").click()
+            page.wait_for_timeout(PACE)
+        box.get_by_role("button", name="Add this capture").click()
+        page.wait_for_timeout(PACE)
+    box.get_by_role("button", name="Check").click()
+    status = box.get_by_role("status")
+    expect(status).to_contain_text("Right! You found all 3 captures.")
+    listed = box.get_by_role("grid", name="Your captures").locator("tbody tr[data-id]")
+    expect(listed).to_have_count(3)
+    page.wait_for_timeout(int(HELD_BACK * 1000 * 5))
+    expect(status).to_contain_text("Right! You found all 3 captures.")  # and it stays
+    expect(table.locator("[aria-pressed='true']")).to_have_count(0)
+    assert_no_errors(page)
+
+
+def test_a_card_chosen_while_the_kernel_clears_the_last_capture_stays_chosen(slow_page):
+    """«Add this capture» clears the chosen cards at once on the page, and then in the kernel: a card chosen for
+    the next capture before the kernel's clearing reaches the page starts a new choice, and stays chosen."""
+    page = slow_page("drills")
+    box = drill(page, "issue")
+    table = box.get_by_role("group", name="Table")
+    expect(table.locator("[aria-pressed='true']")).to_have_count(0)
+    table.locator("[data-code='10b']").click()
+    table.locator("[data-code='5c']").click()
+    box.get_by_role("button", name="Add this capture").click()
+    table.locator("[data-code='6e']").click()  # before the kernel's «cleared» arrives
+    page.wait_for_timeout(int(HELD_BACK * 1000 * 4))
+    expect(table.locator("[aria-pressed='true']")).to_have_count(1)
+    expect(table.locator("[data-code='6e']")).to_have_attribute("aria-pressed", "true")
+    table.locator("[data-code='7e']").click()
+    box.get_by_role("button", name="Add this capture").click()
+    listed = box.get_by_role("grid", name="Your captures").locator("tbody tr[data-id]")
+    expect(listed).to_have_count(2)
+    expect(listed.nth(1)).to_have_attribute("data-id", "6e+7e")
+    assert_no_errors(page)
+
+
+def test_a_capture_checked_right_after_its_cards_is_judged_with_all_of_them(slow_page):
+    page = slow_page("game")
+    ct = page.locator(".ct")
+    hand, table = ct.get_by_role("group", name="Your hand"), ct.get_by_role("group", name="Table")
+    expect(ct.locator("table[role='grid'] tbody tr[data-id]").first).to_be_attached()
+    hand.get_by_role("button", name="king of clubs").click()
+    for name in ("ace of coins", "four of clubs"):
+        table.get_by_role("button", name=name).click()
+    ct.get_by_role("button", name="Check my capture").click()
+    status = ct.get_by_role("status")
+    expect(status).to_have_text(re.compile(r"^Right! The king of clubs takes the ace of coins and the four of "
+                                           r"clubs"))
+    page.wait_for_timeout(int(HELD_BACK * 1000 * 5))
+    expect(status).to_have_text(re.compile(r"^Right!"))
+    assert_no_errors(page)
+
+
+def test_play_right_after_the_cards_plays_the_capture_shown(slow_page):
+    page = slow_page("game")
+    game = page.locator(".escoba-game-table")
+    hand, table = game.get_by_role("group", name="Your hand"), game.get_by_role("group", name="Table")
+    grid = game.locator("table[role='grid'] tbody tr[data-id]")
+    expect(game.locator(".et-live", has_text="Your turn.")).to_be_visible(timeout=30_000)
+    page.wait_for_timeout(int(HELD_BACK * 1000 * 3))
+    # the capture with the most table cards: its last card's update is the one still travelling at «Play»
+    ids = [row.get_attribute("data-id") for row in grid.all()]
+    card, taken = max((i.split(":") for i in ids), key=lambda pair: len(pair[1].split("+")))
+    taken_cards = [c for c in taken.split("+") if c]
+    assert len(taken_cards) >= 2, ids
+    hand.locator(f"[data-code='{card}']").click()
+    for code in taken_cards:
+        table.locator(f"[data-code='{code}']").click()
+    game.get_by_role("button", name="Play").click()
+    played = hand.locator(f"[data-code='{card}']")
+    expect(played).to_have_count(0)  # the card left the hand: it was played
+    for code in taken_cards:  # with everything it was chosen to take
+        expect(table.locator(f"[data-code='{code}']")).to_have_count(0)
+    assert_no_errors(page)
