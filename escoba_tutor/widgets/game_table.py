@@ -577,10 +577,11 @@ class _Setup(w.VBox):
         self._level = w.Dropdown(options=[("random", "random")], value="random", layout=look.layout,
                                  style=look.description)
         self._drawing = False
-        self._new = w.Button(icon="refresh", layout=look.layout, style=look.button)
+        # «New game» and its «yes» start the game the page's choices show (ActionButton)
+        self._new = ActionButton(icon="refresh", layout=look.layout)
         self._note = w.HTML(style=look.html)  # when the choices apply (its own layout: shown and hidden)
         self._ask = w.HTML(layout=look.layout, style=look.html)
-        self._yes = w.Button(button_style="danger", layout=look.layout, style=look.button)
+        self._yes = ActionButton(button_style="danger", layout=look.layout)
         self._no = w.Button(layout=look.layout, style=look.button)
         self._confirm = w.VBox([self._ask, w.HBox([self._yes, self._no], layout=w.Layout(flex_flow="row wrap"))])
         self._confirm.add_class("escoba-confirm")
@@ -588,6 +589,7 @@ class _Setup(w.VBox):
         self.children = [w.HBox([self._players, self._rules, self._level, self._mode, self._new],
                                 layout=w.Layout(flex_flow="row wrap", align_items="center")), self._note,
                          self._confirm]
+        self._new.inputs = self._yes.inputs = [self._players, self._rules, self._level, self._mode]
         self._new.on_click(lambda _b: table._guard(self._new_clicked))
         self._yes.on_click(lambda _b: table._guard(self._start))
         self._no.on_click(lambda _b: table._guard(self._keep_playing))
@@ -763,7 +765,8 @@ class _Saving(w.VBox):
         # connection on one too big to be a save. FilePicker checks the size in the page and sends none over it.
         self._upload = FilePicker(accept=".json", max_bytes=MAX_UPLOAD_BYTES, layout=look.layout)
         self._code = w.Text(layout=w.Layout(width="auto", flex="1 1 20em"))
-        self._resume = w.Button(icon="folder-open", layout=look.layout, style=look.button)
+        # the code as the page shows it, even its last keys still on their way (ActionButton)
+        self._resume = ActionButton(icon="folder-open", layout=look.layout, inputs=[self._code])
         self._current = w.HTML(layout=look.layout, style=look.html)
         self.children = [self._download, self._upload, self._current,
                          w.HBox([self._code, self._resume], layout=w.Layout(flex_flow="row wrap"))]

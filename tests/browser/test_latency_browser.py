@@ -226,3 +226,22 @@ def test_play_right_after_the_cards_plays_the_capture_shown(slow_page):
     for code in taken_cards:  # with everything it was chosen to take
         expect(table.locator(f"[data-code='{code}']")).to_have_count(0)
     assert_no_errors(page)
+
+
+def test_a_resume_code_typed_and_sent_at_once_is_read_whole(slow_page):
+    """The code box sends each key as it is typed; «Resume» pressed right after the last key resumes the game of
+    the whole code, not of the keys that had reached the kernel."""
+    from escoba_tutor import Game
+
+    page = slow_page("game")
+    game = page.locator(".escoba-game-table")
+    expect(game.locator(".et-live", has_text="Your turn.")).to_be_visible(timeout=30_000)
+    shown = game.locator("code.escoba-code")
+    before = shown.inner_text()
+    wanted = Game(players=2, seed=GAME_SEED + 1)
+    game.get_by_role("textbox", name="Code").press_sequentially(wanted.resume_code())
+    game.get_by_role("button", name="Resume").click()
+    expect(shown).not_to_have_text(before)
+    assert Game.from_resume_code(shown.inner_text()).state_key() == wanted.state_key()
+    expect(game.locator(".escoba-game-status")).not_to_contain_text("cut")
+    assert_no_errors(page)
