@@ -315,6 +315,9 @@ class GameTable(w.VBox):
 
     # ------------------------------------------------------------------------------------------ drawing
     def _redraw(self) -> None:
+        # Kept in the browser before anything shows the new position: the kernel's messages reach the page in the
+        # order they are sent, so a reload right after a play never brings back the game from before it.
+        self._remember()
         s, _ = self.session, Translator(self.lang)
         game = s.game
         view = game.view(s.viewer)
@@ -359,7 +362,6 @@ class GameTable(w.VBox):
         self._setup.redraw(_)
         self._saving.redraw(_)
         self._offer.redraw(_)
-        self._remember()
         self._announce.message = self._news(_)
 
     def _players_note(self, _: Translator) -> str:

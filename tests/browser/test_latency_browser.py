@@ -10,6 +10,7 @@ without its last card). Real Voilà server, real Chromium.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -244,4 +245,73 @@ def test_a_resume_code_typed_and_sent_at_once_is_read_whole(slow_page):
     expect(shown).not_to_have_text(before)
     assert Game.from_resume_code(shown.inner_text()).state_key() == wanted.state_key()
     expect(game.locator(".escoba-game-status")).not_to_contain_text("cut")
+    assert_no_errors(page)
+
+
+# The page's own record of what it showed and what it kept: each change of the hand or the table, with the
+# newest entry the browser had kept at that moment (a MutationObserver runs before the page's next message).
+WATCH_KEPT = """(root) => {
+  window.etShown = [];
+  let kept = null;
+  const setItem = Storage.prototype.setItem;
+  Storage.prototype.setItem = function (key, value) {
+    if (key.startsWith("escoba-tutor:game:")) kept = value;
+    return setItem.call(this, key, value);
+  };
+  const codes = (name) => [...root.querySelectorAll(`[role='group'][aria-label='${name}'] [data-code]`)]
+    .map((card) => card.dataset.code);
+  new MutationObserver(() => {
+    const shown = { hand: codes("Your hand"), table: codes("Table"), kept };
+    const last = window.etShown[window.etShown.length - 1];
+    if (!last || JSON.stringify([last.hand, last.table]) !== JSON.stringify([shown.hand, shown.table])) {
+      window.etShown.push(shown);
+    }
+  }).observe(root, { subtree: true, childList: true, attributes: true });
+}"""
+
+
+def test_a_play_is_kept_in_the_browser_before_it_is_shown(slow_page):
+    """What a reload brings back is never older than what the student saw: at every change of the hand or the
+    table on screen, the game the browser had kept holds that hand, or a later one, and that table or a later one."""
+    from escoba_tutor import Game
+
+    page = slow_page("game")
+    game = page.locator(".escoba-game-table")
+    game.evaluate(WATCH_KEPT)
+    grid = game.locator("table[role='grid'] tbody tr[data-id]")
+    announce, my_turn = game.locator(".escoba-game-status"), re.compile(r"Your turn\.$")
+    for _ in range(4):
+        expect(announce).to_have_text(my_turn, timeout=30_000)
+        said = announce.inner_text()
+        grid.first.click()
+        game.get_by_role("button", name="Play").click()
+        expect(announce).not_to_have_text(said)  # my play is said
+        expect(announce).to_have_text(my_turn, timeout=30_000)  # and the computer's reply
+    shown = page.evaluate("window.etShown")
+    checked, kept_positions, before = 0, [], shown[0]
+    for moment in shown[1:]:
+        if moment["kept"] is not None:
+            tabs = json.loads(moment["kept"])["tabs"]
+            kept = Game.from_resume_code(max(tabs.values(), key=lambda tab: tab["at"])["entry"]["code"])
+            position = ([c.code for c in kept.hand(0)], [c.code for c in kept.table])
+            if position not in kept_positions:
+                kept_positions.append(position)
+            # a hand or a table that has just appeared on screen was kept before it appeared
+            if moment["hand"] != before["hand"]:
+                assert moment["hand"] in [hand for hand, _ in kept_positions], \
+                    f"the hand {moment['hand']} was shown before it was kept ({kept_positions[-1]})"
+                checked += 1
+            if moment["table"] != before["table"]:
+                assert moment["table"] in [table for _, table in kept_positions], \
+                    f"the table {moment['table']} was shown before it was kept ({kept_positions[-1]})"
+                checked += 1
+        before = moment
+    assert checked >= 6, shown  # four plays and the computer's replies were watched
+    # and a reload now offers the game as it stands
+    hand = [code for code in page.evaluate("window.etShown")[-1]["hand"]]
+    page.reload()
+    game.get_by_role("button", name="Yes, continue").click(timeout=60_000)
+    expect(game.get_by_role("group", name="Your hand").locator("[data-code]")).to_have_count(len(hand))
+    assert [c for c in game.get_by_role("group", name="Your hand").locator("[data-code]").evaluate_all(
+        "(cards) => cards.map((c) => c.dataset.code)")] == hand
     assert_no_errors(page)
