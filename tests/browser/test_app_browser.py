@@ -115,6 +115,18 @@ def test_a_teachers_own_notebook_says_the_servers_language(tutor_server_factory,
     expect(page.locator("html")).to_have_attribute("lang", "es")
 
 
+def test_voilas_own_pages_say_they_are_in_english(tutor, page):
+    """A folder's listing and a missing lesson's page are Voilà's own, in its words: English, and they say so."""
+    page.goto(f"{tutor.url}voila/tree")
+    listed = page.get_by_role("listitem", name=re.compile(r"^Name: es\b"))
+    expect(listed).to_be_visible(timeout=30_000)  # the listing still draws itself, with its styles
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    answer = page.goto(f"{tutor.url}voila/render/es/no-such-lesson.ipynb")
+    assert answer.status == 404
+    expect(page.get_by_role("heading", name=re.compile("404"))).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+
+
 @pytest.mark.parametrize("path", ["/voila/render/es/index.ipynb", "/voila/render/en/02-captures.ipynb"])
 def test_axe_finds_no_serious_or_critical_violation(tutor, page, path):
     from axe_playwright_python.sync_playwright import Axe
