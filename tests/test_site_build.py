@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -145,6 +146,23 @@ def test_the_kernel_preloads_its_packages_and_escoba_tutor_in_one_batch(tmp_path
     assert "escoba-tutor" in packages
     assert settings["pyodideUrl"] == "../../static/pyodide/pyodide.js" and settings["disablePyPIFallback"] is True
     assert "QUERY_STRING" in text  # the address is still passed on
+
+
+def test_each_page_says_its_lessons_language(tmp_path):
+    """The lessons' languages come from their notebooks (the lesson builder's metadata); a page of the site then
+    says its own in ``<html lang>``, a lesson's page and a folder's listing (no kernel settings) alike."""
+    lessons = Path(__file__).resolve().parents[1] / "lessons"
+    languages = site_build._pages(lessons, tmp_path / "content")
+    assert languages["es/02-captures"] == "es" and languages["en/02-captures"] == "en"
+    assert set(languages.values()) == {"es", "en"} and len(languages) == len(list(lessons.glob("*/*.ipynb")))
+    lesson, listing = tmp_path / "lesson.html", tmp_path / "listing.html"
+    lesson.write_text('<!DOCTYPE html>\n<html lang="en">\n<head><script id="jupyter-config-data" '
+                      'type="application/json">{"baseUrl": "../../"}</script></head></html>')
+    listing.write_text("<!DOCTYPE html>\n<html>\n<head></head></html>")
+    site_build._fix_page(lesson, languages["es/02-captures"])
+    site_build._fix_page(listing, "en")
+    assert '<html lang="es">' in lesson.read_text() and "QUERY_STRING" in lesson.read_text()
+    assert listing.read_text() == '<!DOCTYPE html>\n<html lang="en">\n<head></head></html>'
 
 
 def test_the_site_carries_no_babel_jedi_or_micropip():

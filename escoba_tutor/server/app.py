@@ -355,6 +355,7 @@ def voila_config(settings: Settings | None = None, **options: Any):
     config.Voila.open_browser = False  # serve() opens the landing page itself
     config.Voila.port_retries = 0  # never another port than the URL printed for the class
     config.TutorVoila.default_lang = settings.lang
+    config.VoilaExporter.language_code = settings.lang  # <html lang> of a page whose notebook names none
     # Starting afresh runs this process's command again: only for the escoba-tutor command, on POSIX
     config.TutorVoila.start_afresh = settings.start_afresh and os.name == "posix"
     cull_idle = settings.cull_idle

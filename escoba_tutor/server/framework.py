@@ -252,6 +252,7 @@ CONFIGURED = {  # the classes the server's configuration sections name
     "Voila": "voila.app.Voila",
     "VoilaConfiguration": "voila.configuration.VoilaConfiguration",
     "VoilaExecutor": "voila.execute.VoilaExecutor",
+    "VoilaExporter": "voila.exporter.VoilaExporter",
     "MappingKernelManager": "jupyter_server.services.kernels.kernelmanager.MappingKernelManager",
     "KernelManager": "jupyter_client.manager.KernelManager",
 }

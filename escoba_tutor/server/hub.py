@@ -155,17 +155,26 @@ def _utc(when: datetime) -> datetime:
 
 def report_activity(app_class, env: Mapping[str, str], every_s: float):
     """The app class, telling the hub of its start at once, then every ``every_s`` seconds when a student last
-    used a kernel (:class:`ActivityReport`), as Jupyter's own single-user server does."""
+    used a kernel (:class:`ActivityReport`), as Jupyter's own single-user server does; and answering, as that server
+    does, the hub's check of a server that has just started (``GET <prefix>api``, whose answer's
+    ``X-JupyterHub-Version`` header the hub compares with its own: a 404 and a warning otherwise)."""
+    from jupyter_server.base.handlers import APIVersionHandler
+    from jupyter_server.utils import url_path_join
+    from jupyterhub import __version__ as hub_version
     from tornado.ioloop import IOLoop, PeriodicCallback
 
     class HubReportingApp(app_class):
+        def init_settings(self):
+            settings = super().init_settings()
+            return {**settings, "headers": {**settings.get("headers", {}), "X-JupyterHub-Version": hub_version}}
+
         def init_handlers(self):
             handlers = super().init_handlers()
             self.activity = ActivityReport(env, datetime.now(timezone.utc))
             if self.activity.url:
                 IOLoop.current().add_callback(self.send_activity)  # the start itself, as soon as the loop runs
                 PeriodicCallback(self.send_activity, every_s * 1000).start()
-            return handlers
+            return [(url_path_join(self.server_url, "api"), APIVersionHandler), *handlers]
 
         async def send_activity(self) -> None:
             times = [getattr(self.kernel_manager.get_kernel(kernel_id), "last_activity", None)

@@ -106,6 +106,8 @@ _CONFIG_DATA = re.compile(r'(<script id="jupyter-config-data" type="application/
 _CDN_FONT_AWESOME = re.compile(r"https://cdn\.jsdelivr\.net/npm/@fortawesome/fontawesome-free@[^/\"']*/"
                                r"|https://cdn\.jsdelivr\.net/npm/font-awesome@[^\"']*?font-awesome(?:\.min)?\.css")
 _OTHER_ORIGIN = re.compile(r'(?:src|href)\s*=\s*["\']((?:https?:)?//[^"\']+)', re.I)
+_HTML_TAG = re.compile(r"<html\b([^>]*)>", re.I)
+_LANG_ATTRIBUTE = re.compile(r"""\s+lang\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)""", re.I)
 _NOTEBOOK_LINK = re.compile(r"\]\(((?:\.\./(?:es|en)/)?[A-Za-z0-9_-]+)\.ipynb((?:[?#][^)]*)?)\)")
 #: What JupyterLite writes for its own apps (JupyterLab, its docs), which the Voici pages never load: 18 MB.
 _UNUSED = ("build", "doc", "jupyter-lite.ipynb")
@@ -299,9 +301,11 @@ def write_lock(pyodide_lock: Path, wheels: Iterable[Path], out: Path) -> dict[st
     return left_out
 
 
-def _pages(lessons: Path, content: Path) -> list[str]:
-    """Copy the lessons into ``content/{es,en}``, their links to other notebooks pointing at the built pages."""
-    written = []
+def _pages(lessons: Path, content: Path) -> dict[str, str]:
+    """Copy the lessons into ``content/{es,en}``, their links to other notebooks pointing at the built pages.
+    Returns each page's language by its path in ``content`` without ``.ipynb`` (``es/01-cards``): the one the
+    lesson builder wrote into the notebook, else its folder's."""
+    written = {}
     for lang in LANGUAGES:
         (content / lang).mkdir(parents=True)
         for notebook in sorted((lessons / lang).glob("*.ipynb")):
@@ -313,7 +317,7 @@ def _pages(lessons: Path, content: Path) -> list[str]:
                 if cell["cell_type"] == "code":  # Voici runs every cell in the browser: stored outputs would
                     cell["outputs"], cell["execution_count"] = [], None  # only make the pages bigger
             (content / lang / notebook.name).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-            written.append(f"{lang}/{notebook.stem}")
+            written[f"{lang}/{notebook.stem}"] = data.get("metadata", {}).get("escoba_tutor", {}).get("lang", lang)
     if not written:
         raise EscobaError(f"no lessons found in {lessons}", code="no_lessons")
     return written
@@ -340,13 +344,32 @@ _ADDRESS_TO_KERNEL = f"""
 </script>"""
 
 
-def _fix_page(page: Path) -> None:
+def _say_language(text: str, lang: str) -> str:
+    """The page's ``<html>`` tag with ``lang`` (Voilà's template always writes ``en``).
+
+    >>> _say_language('<!DOCTYPE html>\\n<html lang="en">\\n<head>', "es")
+    '<!DOCTYPE html>\\n<html lang="es">\\n<head>'
+    >>> _say_language('<html class="x" LANG=fr><body>', "en")
+    '<html lang="en" class="x"><body>'
+    """
+    match = _HTML_TAG.search(text)
+    if match is None:
+        return text
+    attributes = _LANG_ATTRIBUTE.sub("", match.group(1))
+    return f'{text[:match.start()]}<html lang="{lang}"{attributes}>{text[match.end():]}'
+
+
+def _fix_page(page: Path, lang: str | None = None) -> None:
     """Voici writes the kernel's settings into each page with URLs relative to the page's own address, where
     the files are not: make them relative to the site's root (the page's ``baseUrl``), so the site works under
-    any path; and point Voilà's Font Awesome links at the site's own copy."""
+    any path; point Voilà's Font Awesome links at the site's own copy; and, with ``lang``, say the page's
+    language."""
     text = page.read_text(encoding="utf-8")
+    if lang:
+        text = _say_language(text, lang)
     match = _CONFIG_DATA.search(text)
-    if match is None:
+    if match is None:  # not a notebook's page (a folder's listing)
+        page.write_text(text, encoding="utf-8")
         return
     config = json.loads(match.group(2))
     base = config.get("baseUrl", "./")
@@ -450,8 +473,10 @@ def build_site(destination: str | os.PathLike[str], cache: str | os.PathLike[str
         for unused in _UNUSED:
             target = site / unused
             shutil.rmtree(target) if target.is_dir() else target.unlink(missing_ok=True)
+        rendered = site / "voici" / "render"
         for page in site.rglob("*.html"):
-            _fix_page(page)
+            name = page.relative_to(rendered).with_suffix("").as_posix() if page.is_relative_to(rendered) else ""
+            _fix_page(page, pages.get(name, "en"))  # the other pages (folders' listings) are Voilà's, in English
         _landing(site)
         (site / ".nojekyll").write_text("")  # GitHub Pages: serve folders starting with "_" as they are
         left = _other_origins(site)

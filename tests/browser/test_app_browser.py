@@ -8,8 +8,10 @@ axe-core with no serious or critical violation.
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
+import nbformat
 import pytest
 from helpers import assert_no_error, wait_rendered
 from playwright.sync_api import expect
@@ -30,11 +32,13 @@ def test_the_landing_page_in_both_languages_and_the_switch(tutor, page):
     wait_rendered(page)
     assert page.url.endswith("/voila/render/es/index.ipynb")
     expect(page.get_by_role("heading", name=re.compile("Escoba: aprende a jugar"))).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", "es")  # screen readers speak it in Spanish
     assert_no_error(page)
     page.get_by_role("link", name="English version").click()
     wait_rendered(page)
     assert page.url.endswith("/voila/render/en/index.ipynb")
     expect(page.get_by_role("heading", name=re.compile("Escoba: learn to play"))).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
     page.goto(tutor.url + "?lang=en")
     wait_rendered(page)
     assert "/voila/render/en/index.ipynb" in page.url
@@ -52,6 +56,7 @@ def test_every_lesson_is_reached_by_clicking_from_the_landing_page(tutor, page, 
         page.locator(f"a[href='{name}']").first.click()
         wait_rendered(page)
         assert page.url.split("?")[0].endswith(f"/voila/render/{lang}/{name}")
+        expect(page.locator("html")).to_have_attribute("lang", lang)
         expect(page.locator(".et-card:visible").first).to_be_visible(timeout=60_000)  # its widgets drew cards
         assert_no_error(page)
 
@@ -89,6 +94,37 @@ def test_a_server_started_with_scopa_rules(scopa_tutor, page):
     wait_rendered(page)
     expect(page.locator("body")).to_contain_text("Captures (Scopa)")
     expect(page.locator("body")).to_contain_text("5 = 5")
+
+
+def test_a_teachers_own_notebook_says_the_servers_language(tutor_server_factory, page, tmp_path):
+    """A notebook that names no language (not built from the course's sources) is in the class's: the server's
+    ``--lang``; a lesson in the same folder keeps its own."""
+    lessons = tmp_path / "lessons"
+    (lessons / "es").mkdir(parents=True)
+    shutil.copy(ROOT / "lessons" / "es" / "index.ipynb", lessons / "es" / "index.ipynb")
+    notes = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Notes for today")])
+    nbformat.write(notes, lessons / "es" / "notes.ipynb")
+    english = tutor_server_factory("--lessons", str(lessons), "--lang", "en")
+    page.goto(f"{english.url}voila/render/es/notes.ipynb")
+    wait_rendered(page)
+    expect(page.get_by_role("heading", name=re.compile("Notes for today"))).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    page.goto(f"{english.url}voila/render/es/index.ipynb")
+    wait_rendered(page)
+    expect(page.get_by_role("heading", name=re.compile("Escoba: aprende a jugar"))).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+
+
+def test_voilas_own_pages_say_they_are_in_english(tutor, page):
+    """A folder's listing and a missing lesson's page are Voilà's own, in its words: English, and they say so."""
+    page.goto(f"{tutor.url}voila/tree")
+    listed = page.get_by_role("listitem", name=re.compile(r"^Name: es\b"))
+    expect(listed).to_be_visible(timeout=30_000)  # the listing still draws itself, with its styles
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    answer = page.goto(f"{tutor.url}voila/render/es/no-such-lesson.ipynb")
+    assert answer.status == 404
+    expect(page.get_by_role("heading", name=re.compile("404"))).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
 
 
 @pytest.mark.parametrize("path", ["/voila/render/es/index.ipynb", "/voila/render/en/02-captures.ipynb"])

@@ -4,10 +4,13 @@ machine needs changed (the dummy login, a local process spawner, loopback ports,
 The hub (jupyterhub from PyPI, configurable-http-proxy from npm, installed into ``.cache/`` of the checkout the
 first time) is reached by a school's host name, ``aula.escoba.test``, which Chromium resolves to 127.0.0.1: the
 name the proxy passes on to each student's course server, which must allow it (the host allow-list) and no
-other. Three students log in, land on the Spanish landing page under ``/user/<name>/``, answer a capture over the
-kernel websocket and follow a link to a lesson; every request their pages make stays on the hub and none fails.
-One student's server takes longer to start than the idle time, and is not culled for it. Then they leave, and
-the idle culler stops their servers.
+other. Chromium treats that address as a secure one, as a school's hub served over https is: only then does it
+send the ``Sec-Fetch-*`` headers with which the hub tells a page's own requests (checked against XSRF) from a
+page being opened. Three students log in, land on the Spanish landing page under ``/user/<name>/``, answer a
+capture over the kernel websocket and follow a link to a lesson, each page in its own language (``<html lang>``);
+every request their pages make stays on the hub and none fails, in the browser or in the hub's log, and no page
+shows the banner of a lost connection. One student's server takes longer to start than the idle time, and is not
+culled for it. Then they leave, and the idle culler stops their servers.
 """
 
 from __future__ import annotations
@@ -165,12 +168,50 @@ def hub(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def school_browser(browser_type, browser_type_launch_args):
-    """Chromium that finds the hub by the school's name, as a classroom's computers would."""
-    args = [*browser_type_launch_args.get("args", []), f"--host-resolver-rules=MAP {SCHOOL_HOST} 127.0.0.1"]
+def school_browser(browser_type, browser_type_launch_args, hub):
+    """Chromium that finds the hub by the school's name, as a classroom's computers would, and takes it for a
+    secure address (https): over plain http it sends no ``Sec-Fetch-*`` headers, and the hub then skips its XSRF
+    check of a page's requests, which a real school's hub makes."""
+    args = [*browser_type_launch_args.get("args", []), f"--host-resolver-rules=MAP {SCHOOL_HOST} 127.0.0.1",
+            f"--unsafely-treat-insecure-origin-as-secure={hub.url.rstrip('/')}"]
     browser = browser_type.launch(**{**browser_type_launch_args, "args": args})
     yield browser
     browser.close()
+
+
+#: A request's line in the hub's log or a course server's (both write to it): its status, method and path
+LOGGED_REQUEST = re.compile(r"\b([1-5]\d\d) (GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) (\S+)")
+
+#: Before any script of a page runs: report every connection banner the page puts up, however briefly
+BANNER_SPY = """
+new MutationObserver((changes) => {
+  for (const change of changes) {
+    for (const node of change.addedNodes) {
+      if (node.id === "escoba-connection-lost") {
+        window.escobaBannerShown(location.pathname + ": " + (node.dataset.reason || "") + " " + node.textContent);
+      }
+    }
+  }
+}).observe(document, {childList: true, subtree: true});
+"""
+
+
+def failed_in_log(hub: Hub, start: int) -> list[str]:
+    """The requests the hub's log shows answered with 4xx or 5xx after byte ``start``."""
+    with hub.log.open("rb") as log:
+        log.seek(start)
+        text = log.read().decode(errors="replace")
+    return [line.strip() for line in text.splitlines()
+            if any(match.group(1)[0] in "45" for match in LOGGED_REQUEST.finditer(line))]
+
+
+def expect_checked(page, prefix: str) -> None:
+    """The page's connection watch has asked the hub for its kernel (connection.js, on render and every 10 s)."""
+    kernel = page.evaluate("() => window.jupyterapp.widgetManager.kernel.id")
+    check = f"{prefix}api/kernels/{kernel}"
+    with page.expect_response(lambda response: urlsplit(response.url).path == check, timeout=WAIT) as asked:
+        page.keyboard.press("Shift")  # a key press asks again when the last check is 3 s old
+    assert asked.value.status == 200, f"{asked.value.status} {asked.value.url}"
 
 
 def log_in(page, hub: Hub, name: str) -> None:
@@ -180,10 +221,12 @@ def log_in(page, hub: Hub, name: str) -> None:
     page.get_by_role("button", name=re.compile("sign in", re.I)).click()
 
 
-def visit(school_browser, hub: Hub, name: str) -> None:
-    """One student: log in, land on the course, answer a capture, follow a link; then leave."""
+def visit(school_browser, hub: Hub, name: str, english: bool = False) -> None:
+    """One student: log in, land on the course, answer a capture, follow a link (and, with ``english``, open the
+    lesson in English); then leave."""
     prefix = f"/user/{name}/"
-    requests, failures = [], []
+    requests, failures, banners = [], [], []
+    log_start = hub.log.stat().st_size
 
     def answered(response) -> None:
         if urlsplit(response.url).hostname == SCHOOL_HOST:
@@ -196,11 +239,14 @@ def visit(school_browser, hub: Hub, name: str) -> None:
     page.set_default_timeout(120_000)  # a server starting and a lesson running on a busy machine
     page.on("response", answered)
     page.on("websocket", lambda ws: requests.append(urlsplit(ws.url).path))
+    page.expose_function("escobaBannerShown", lambda seen: banners.append(seen))
+    page.add_init_script(BANNER_SPY)
     try:
         log_in(page, hub, name)
         page.wait_for_url(re.compile(re.escape(prefix) + r"voila/render/es/index\.ipynb"), timeout=180_000)
         wait_rendered(page)
         expect(page.get_by_role("heading", name=re.compile("Escoba: aprende a jugar"))).to_be_visible(timeout=WAIT)
+        expect(page.locator("html")).to_have_attribute("lang", "es")
         assert_no_error(page)
         assert hub.servers(name).get("", {}).get("ready"), f"{name}'s server is not running: {hub.servers(name)}"
 
@@ -225,18 +271,31 @@ def visit(school_browser, hub: Hub, name: str) -> None:
         wait_rendered(page)
         assert urlsplit(page.url).path == f"{prefix}voila/render/es/02-captures.ipynb"
         expect(page.locator(".escoba-capture-table .et-card:visible").first).to_be_visible(timeout=WAIT)
+        expect(page.locator("html")).to_have_attribute("lang", "es")
         assert_no_error(page)
+        expect_checked(page, prefix)
+        if english:
+            page.goto(hub.url.rstrip("/") + f"{prefix}voila/render/en/02-captures.ipynb")
+            wait_rendered(page)
+            expect(page.get_by_role("heading", level=1, name=re.compile("Captures of"))).to_be_visible(timeout=WAIT)
+            expect(page.locator("html")).to_have_attribute("lang", "en")
+            assert_no_error(page)
+            expect_checked(page, prefix)
+        expect(page.locator("#escoba-connection-lost")).to_have_count(0)
         page.goto("about:blank")  # the student leaves: Voilà's close beacon frees the kernel
     finally:
         context.close()
     outside = [path for path in requests if not (path.startswith(prefix) or path.startswith("/hub/"))]
     assert not outside, f"requests outside {prefix} and /hub/: {outside[:5]}"
     assert not failures, f"failed requests: {failures[:5]}"
+    assert not banners, f"{name}'s pages said the connection was lost: {banners[:3]}"
+    logged = failed_in_log(hub, log_start)
+    assert not logged, f"requests failed in the hub's log while {name} visited: {logged[:5]}"
 
 
 def test_three_students_log_in_land_on_the_course_answer_and_are_culled(hub, school_browser):
     for name in STUDENTS:
-        visit(school_browser, hub, name)
+        visit(school_browser, hub, name, english=name == STUDENTS[0])
     # the proxy passes on the host name the browser used: a student's server refuses one it was not given
     running = [name for name in STUDENTS if hub.servers(name)]
     assert running, "every server was stopped before the idle time ran out"

@@ -8,6 +8,7 @@ Python runs in the page (Pyodide): a cold page takes seconds to start, so each t
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 import pytest
 from playwright.sync_api import expect
@@ -58,7 +59,7 @@ def test_every_page_renders_in_both_languages(visit, lang):
         if name != "index":
             page.goto(visit.server.url(page_path(lang, name)))
         wait_ran(page, name)
-        assert page.locator("html").get_attribute("lang") in (None, "", "en", lang)
+        expect(page.locator("html")).to_have_attribute("lang", lang)  # a screen reader speaks the lesson's language
         page.wait_for_timeout(1500)  # a late error, or a false "connection lost", would show by now
         assert_clean(page, visit)
     if lang == "es":
@@ -70,11 +71,38 @@ def test_every_page_renders_in_both_languages(visit, lang):
 def test_the_site_root_leads_to_the_landing_page_and_links_are_pages(visit):
     page = visit.open("")
     expect(page).to_have_url(re.compile(r"voici/render/es/index\.html$"), timeout=30_000)
+    expect(page.locator("html")).to_have_attribute("lang", "es")
     hrefs = page.locator("a[href]").evaluate_all("(links) => links.map((a) => a.getAttribute('href'))")
     lessons = {href for href in hrefs if re.fullmatch(r"0\d-[a-z-]+\.html", href)}
     assert len(lessons) == 8, hrefs
     assert not [href for href in hrefs if href.endswith(".ipynb")], hrefs
     assert visit.other_origins() == []
+
+
+class _HtmlLang(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lang: str | None = None
+
+    def handle_starttag(self, tag, attrs) -> None:
+        if tag == "html" and self.lang is None:
+            self.lang = dict(attrs).get("lang") or ""
+
+
+def test_every_page_of_the_site_says_its_language(site_dir):
+    """A lesson's page says its lesson's language; the others (the root, Voilà's listings of a folder, in
+    English) one of the course's languages too."""
+    said = {}
+    for page in sorted(site_dir.rglob("*.html")):
+        parser = _HtmlLang()
+        parser.feed(page.read_text(encoding="utf-8"))
+        said[page.relative_to(site_dir).as_posix()] = parser.lang
+    lessons = {path: lang for path, lang in said.items() if path.startswith("voici/render/")}
+    assert len(lessons) == 2 * len(LESSONS), sorted(said)
+    for path, lang in lessons.items():
+        assert lang == path.split("/")[2], (path, lang)
+    assert all(lang in ("es", "en") for lang in said.values()), said
+    assert said["index.html"] == "es"  # the root: the Spanish landing page's address, and a link to the English one
 
 
 @pytest.fixture(scope="module")

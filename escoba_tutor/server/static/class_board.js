@@ -32,7 +32,10 @@
     if (document.hidden || busy) return;
     busy = true;
     try {
-      const answer = await fetch(live.dataset.source, {cache: "no-store", credentials: "same-origin"});
+      // the _xsrf cookie sent back, as JupyterHub's course server requires of a script's requests (connection.js)
+      const xsrf = (document.cookie.match(/(?:^|;\s*)_xsrf=([^;]*)/) || [])[1];
+      const answer = await fetch(live.dataset.source, {cache: "no-store", credentials: "same-origin",
+                                                       headers: xsrf ? {"X-XSRFToken": xsrf} : {}});
       if (!answer.ok) throw new Error(String(answer.status));
       const data = await answer.json();
       if (data.html !== drawn) {

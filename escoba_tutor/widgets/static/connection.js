@@ -54,11 +54,20 @@ function kernelUrl(kernel) {
   return `${base.endsWith("/") ? base : base + "/"}api/kernels/${encodeURIComponent(kernel.id)}`;
 }
 
+// The page's _xsrf cookie, which the server set with the page. JupyterHub's course server refuses (403) a
+// script's request that does not send it back as X-XSRFToken, even a GET; JupyterLab's requests send it so.
+function xsrfCookie() {
+  const found = document.cookie.match(/(?:^|;\s*)_xsrf=([^;]*)/);
+  return found ? found[1] : "";
+}
+
 // "alive", "ended" (the server no longer has this kernel) or "unreachable" (no answer, or not the server's).
 async function askServer(kernel) {
   const headers = {};
   const token = kernel.serverSettings && kernel.serverSettings.token;
   if (token) headers.Authorization = `token ${token}`;
+  const xsrf = xsrfCookie();
+  if (xsrf) headers["X-XSRFToken"] = xsrf;
   let response;
   try {
     response = await fetch(kernelUrl(kernel), { headers, cache: "no-store", credentials: "same-origin" });
