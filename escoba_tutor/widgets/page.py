@@ -374,6 +374,7 @@ def show_engine(lang: str, fact: str, **details) -> w.Widget:
     lines = fact_lines(Translator(p.lang), fact, **details)
     box = w.HTML("<div class='escoba-engine-says'>" + "".join(f"<p>{html.escape(line)}</p>" for line in lines)
                  + "</div>")
+    box.add_class("escoba-engine")  # the lesson text's size (widgets.css), not ipywidgets' 13 px
     return p.show(box)
 
 

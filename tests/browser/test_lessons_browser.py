@@ -69,3 +69,39 @@ def test_lesson_text_grows_with_the_screen_like_the_widgets(tutor, sized, screen
             "h => parseFloat(getComputedStyle(h).fontSize)")
         assert heading > size, "headings stay larger than the text"
         page.screenshot(path=str(screenshot_dir / f"lesson-{name}-{lang}-{viewport['width']}.png"), full_page=True)
+
+
+# Every piece of text a page shows, with its size: text drawn on a card (its corner, its figure's word) belongs to
+# the card's picture, which has its own accessible name, and is left out.
+TEXT_ON_PAGE = """() => {
+    const found = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent.trim();
+        const el = node.parentElement;
+        if (!text || !el || el.closest('.et-card, svg, script, style, [aria-hidden="true"], .kernel-errors')) continue;
+        const style = getComputedStyle(el), box = el.getBoundingClientRect();
+        if (style.visibility === 'hidden' || style.display === 'none' || !el.getClientRects().length) continue;
+        if (box.width < 1 || box.height < 1) continue;  // shown to screen readers only
+        const where = el.className && typeof el.className === 'string' ? el.className.split(' ')[0] : el.tagName;
+        found.push([parseFloat(style.fontSize), text.slice(0, 40), where]);
+    }
+    return found;
+}"""
+LESSON_TEXT = "() => parseFloat(getComputedStyle(document.querySelector('.jp-RenderedMarkdown p')).fontSize)"
+LESSONS = ["index", "01-cards", "02-captures", "03-escoba", "04-end-of-deal", "05-scoring", "06-game", "07-variants",
+           "08-strategy", "play"]
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("name", LESSONS)
+def test_no_text_is_smaller_than_a_reader_needs(tutor, sized, lang, name):
+    """No text under 16 px on a phone, and none under 0.9× the lesson's own text at 1280 and at 1920 px."""
+    page = sized({"width": 1280, "height": 900})
+    open_lesson(page, tutor, lang, name)
+    for width, height in ((390, 844), (1280, 900), (1920, 1080)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(300)
+        least = 16.0 if width < 600 else 0.9 * page.evaluate(LESSON_TEXT)
+        small = sorted({(size, text, where) for size, text, where in page.evaluate(TEXT_ON_PAGE) if size < least - 0.05})
+        assert not small, f"{lang}/{name} at {width}px: text under {least:.1f} px: {small[:12]}"
