@@ -104,5 +104,6 @@ def test_no_text_is_smaller_than_a_reader_needs(tutor, sized, lang, name):
         page.wait_for_timeout(300)
         least = 16.0 if width < 600 else 0.9 * page.evaluate(LESSON_TEXT)
         shown = page.evaluate(TEXT_ON_PAGE)
+        assert len(shown) > 20, shown  # the page's text was found
         small = sorted({(size, text, where) for size, text, where in shown if size < least - 0.05})
         assert not small, f"{lang}/{name} at {width}px: text under {least:.1f} px: {small[:12]}"
