@@ -237,6 +237,9 @@ def build_app_class():
             voila = swap_handlers(super().init_handlers(), guarded.SWAPS)  # each one there, or no start
             board = class_board.board_handlers(self.server_url)
             handlers = [landing, *none, *board, *voila]  # first, so they win over the file tree at / and Voilà's login
+            # last: any other address gets a page in its language rather than Tornado's bare one
+            handlers.append((url_path_join(self.server_url, r".*"), guarded.NoSuchPageHandler,
+                             {"server_url": self.server_url}))
             self.log.info("Limits: %d kernels on the server, %d per browser, %d per address, %d MiB of data per "
                           "kernel; open files: %s", self.limits.max_kernels, self.limits.per_client,
                           self.limits.per_address, self.limits.kernel_memory_mib, raise_open_files()[0] or "no limit")

@@ -206,6 +206,13 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
         CURRENT_TICKET.set(self._ticket)
         CURRENT_CLASS_ENV.set(class_env(self))
 
+    def write_error(self, status_code: int, **kwargs) -> None:
+        """A lesson that does not exist is said in the address's language (Voilà's page says it in English)."""
+        if status_code == 404:
+            write_no_such_page(self, self.base_url)
+        else:
+            super().write_error(status_code, **kwargs)
+
     def _address(self, marked: bool) -> str:
         """This page's path and query, with or without the cookie-check mark (any value it had is dropped)."""
         query = [(name, value.decode("utf-8", "replace")) for name, values in self.request.query_arguments.items()
@@ -481,6 +488,30 @@ class NotFoundHandler(web.RequestHandler):
 
     def prepare(self) -> None:
         raise web.HTTPError(404)
+
+
+class NoSuchPageHandler(web.RequestHandler):
+    """Any address nothing else answers: a short page in the address's language, with a link to the course's
+    first page (not Tornado's bare one, which says no language and leads nowhere)."""
+
+    def initialize(self, server_url: str) -> None:
+        self.server_url = server_url
+
+    def prepare(self) -> None:
+        raise web.HTTPError(404)
+
+    def write_error(self, status_code: int, **kwargs) -> None:
+        write_no_such_page(self, self.server_url)
+
+
+def write_no_such_page(handler: web.RequestHandler, server_url: str) -> None:
+    """Finish ``handler`` with the page that says its address leads nowhere, in the address's language."""
+    lang = page_language(handler)
+    _ = Translator(lang)
+    handler.set_header("Content-Type", "text/html; charset=utf-8")
+    handler.finish(notice_page(lang, "There is no such page", _(
+        "This address leads to no page of the course: it may have a typing mistake, or the page may have "
+        "moved."), link=f"{server_url}?lang={lang}", link_text="Go to the course's first page"))
 
 
 class _Refusal(web.RequestHandler):

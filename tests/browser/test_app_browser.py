@@ -116,15 +116,29 @@ def test_a_teachers_own_notebook_says_the_servers_language(tutor_server_factory,
 
 
 def test_voilas_own_pages_say_they_are_in_english(tutor, page):
-    """A folder's listing and a missing lesson's page are Voilà's own, in its words: English, and they say so."""
+    """A folder's listing is Voilà's own, in its words: English, and it says so."""
     page.goto(f"{tutor.url}voila/tree")
     listed = page.get_by_role("listitem", name=re.compile(r"^Name: es\b"))
     expect(listed).to_be_visible(timeout=30_000)  # the listing still draws itself, with its styles
     expect(page.locator("html")).to_have_attribute("lang", "en")
-    answer = page.goto(f"{tutor.url}voila/render/es/no-such-lesson.ipynb")
+
+
+@pytest.mark.parametrize(("path", "lang", "title"), [
+    ("voila/render/es/no-such-lesson.ipynb", "es", "No existe esta página"),
+    ("voila/render/en/no-such-lesson.ipynb", "en", "There is no such page"),
+    ("no/such/page?lang=en", "en", "There is no such page"),
+    ("nope", "es", "No existe esta página"),
+])
+def test_an_address_that_leads_nowhere_says_so_in_its_language(tutor, page, path, lang, title):
+    """A missing lesson or any other unknown address: a 404 page in the address's language (the server's when the
+    address names none), with a link to the course's first page."""
+    answer = page.goto(f"{tutor.url}{path}")
     assert answer.status == 404
-    expect(page.get_by_role("heading", name=re.compile("404"))).to_be_visible()
-    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    expect(page.get_by_role("heading", name=title)).to_be_visible()
+    page.get_by_role("link").click()
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Escoba")
 
 
 @pytest.mark.parametrize("path", ["/voila/render/es/index.ipynb", "/voila/render/en/02-captures.ipynb"])
