@@ -261,7 +261,7 @@ def build_app_class():
             those whose page has gone without a goodbye (no connection for ``reconnect_s``)."""
             reasons = {kernel_id: "its page never connected" for kernel_id in self.register.unconnected()}
             for kernel_id in self.register.gone():
-                if self.connections(kernel_id) > 0:  # jupyter_server still counts one: never stop a live page
+                if self.kernel_connections(kernel_id) > 0:  # jupyter_server still counts one: never stop a live page
                     continue
                 reasons[kernel_id] = f"no page connected for {self.limits.reconnect_s:g} s"
             for kernel_id, reason in reasons.items():
@@ -273,7 +273,7 @@ def build_app_class():
                     except Exception:  # noqa: BLE001 - gone meanwhile: nothing left to stop
                         self.log.debug("kernel %s was already gone", kernel_id)
 
-        def connections(self, kernel_id: str) -> int:
+        def kernel_connections(self, kernel_id: str) -> int:
             """The page connections jupyter_server counts to a kernel (its REST model's ``connections``)."""
             if kernel_id not in self.kernel_manager:
                 return 0

@@ -107,7 +107,8 @@ class Limits:
     connect_s: float = 60  # a kernel whose page has not connected this long after it was sent is shut down
     # A kernel whose page's last connection closed, and none came back this long after, is shut down (0: only the
     # idle cull stops it). A page gone without a goodbye (a tab killed, a browser closed) loses its kernel then;
-    # a page whose connection drops reconnects well within it (Voilà's page tries again after 0, 1, 3, 7... s).
+    # a page whose connection drops reconnects within it (Voilà's page tries again at once, then after up to 1,
+    # 3, 7, 15, 31 s).
     reconnect_s: float = 90
     sockets_per_kernel: int = 2  # the page's websocket, and one more while a reconnecting page replaces it
     kernel_memory_mib: int = 512  # the data a kernel may allocate (RLIMIT_DATA); 0: no limit
