@@ -251,15 +251,17 @@ class ServerProcess:
 
     ``wait()`` returns once the TCP port accepts (a GET would start a kernel). ``stop()`` sends SIGTERM (the server
     stops its kernels); ``start()`` then brings it back on the same port, logging to a file of its own
-    (``server.log``, then ``server-2.log``, ...); ``log_text()`` is the end of the current log.
+    (``server.log``, then ``server-2.log``, ...); ``log_text()`` is the end of the current log. ``env``: variables
+    the server gets besides this process's (``JUPYTER_CONFIG_DIR``, for a ``voila.json`` of the test's own).
     """
 
     name = "server"
 
-    def __init__(self, log: Path, cwd: Path) -> None:
+    def __init__(self, log: Path, cwd: Path, env: dict[str, str] | None = None) -> None:
         check_tier_starts_servers(f"a {self.name} server")
         self.port = free_port()
         self.cwd = cwd
+        self.env = env or {}
         self.starts = 0
         self._first_log = log
         self._launch()
@@ -273,7 +275,8 @@ class ServerProcess:
         self.log = first if self.starts == 1 else first.with_name(f"{first.stem}-{self.starts}{first.suffix}")
         self._log_file = self.log.open("wb")
         self.process = subprocess.Popen(self.command(), cwd=self.cwd, stdout=self._log_file,
-                                        stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                                        stderr=subprocess.STDOUT,
+                                        env={**os.environ, **self.env, "PYTHONUNBUFFERED": "1"})
 
     def log_text(self) -> str:
         return self.log.read_text(errors="replace")[-3000:]
@@ -313,9 +316,9 @@ class TutorServer(ServerProcess):
 
     name = "escoba-tutor"
 
-    def __init__(self, log: Path, *args: str) -> None:
+    def __init__(self, log: Path, *args: str, env: dict[str, str] | None = None) -> None:
         self.args = args
-        super().__init__(log, cwd=ROOT)
+        super().__init__(log, cwd=ROOT, env=env)
         prefix = args[args.index("--base-url") + 1].strip("/") if "--base-url" in args else ""
         self.url = f"http://127.0.0.1:{self.port}/" + (f"{prefix}/" if prefix else "")
 

@@ -783,3 +783,31 @@ def test_the_register_counts_pages_being_sent_and_lets_go_of_what_never_finished
     assert register.unconnected() == []
     now[0] += 20
     assert register.unconnected() == ["k2"]
+
+
+def test_a_kernel_is_gone_only_once_its_page_has_had_no_connection_for_reconnect_s():
+    now = [0.0]
+    register = ClassRegister(Limits(max_kernels=10, reconnect_s=90), clock=lambda: now[0])
+    for kernel in ("k1", "k2"):
+        ticket = register.admit("ana", "10.0.0.1")
+        register.bind(ticket, kernel)
+        register.release(ticket)
+    now[0] += 600
+    assert register.gone() == []  # never connected: that is connect_s's business (unconnected), not this
+    assert register.socket_opened("k1") and register.socket_opened("k1")  # the page's, and a reconnecting one's
+    register.socket_closed("k1")
+    now[0] += 3600
+    assert register.gone() == []  # one connection still open: the page is there, however long it is idle
+    register.socket_closed("k1")
+    now[0] += 89.9
+    assert register.gone() == []
+    now[0] += 0.1
+    assert register.gone() == ["k1"]
+    register.forget("k1")
+    assert register.gone() == []
+    never = ClassRegister(Limits(max_kernels=10, reconnect_s=0), clock=lambda: now[0])  # 0: only the idle cull
+    never.bind(never.admit("eva", "10.0.0.1"), "k3")
+    assert never.socket_opened("k3")
+    never.socket_closed("k3")
+    now[0] += 10_000
+    assert never.gone() == []

@@ -25,6 +25,7 @@ from escoba_tutor.server.settings import Settings, previous_run
     ({"rules": "scopa"}, "rules must be a Rules object"),
     ({"base_url": "/tutor"}, "base_url must start and end with '/'"),
     ({"cull_idle": -1}, "cull_idle must be 0 or more"),
+    ({"reconnect_s": -1}, "reconnect_s must be 0 or more"),
     ({"max_kernels": -2}, "max_kernels must be 0 or more"),
     ({"kernel_memory": -5}, "kernel_memory must be 0 (no limit) or more"),
     ({"activity_s": 0}, "activity_s must be at least 1"),
@@ -43,6 +44,19 @@ def test_settings_are_frozen_and_keep_the_commands_defaults():
     assert settings.allow_hosts == ("aula.example.es",)
     with pytest.raises(AttributeError):
         settings.port = 9000  # type: ignore[misc]
+
+
+def test_the_time_a_kernel_waits_for_its_page_to_come_back_reaches_the_class_limits():
+    from escoba_tutor.server.app import voila_config
+    from escoba_tutor.server.hub import hub_settings
+    from escoba_tutor.server.limits import Limits
+
+    assert Settings().reconnect_s == Limits.reconnect_s == 90
+    assert voila_config(Settings(reconnect_s=30, class_board=False)).TutorVoila.reconnect_s == 30
+    hub = {"JUPYTERHUB_SERVICE_URL": "http://127.0.0.1:50123/user/ana/", "JUPYTERHUB_SERVICE_PREFIX": "/user/ana/",
+           "JUPYTERHUB_API_TOKEN": "t", "JUPYTERHUB_API_URL": "http://127.0.0.1:8081/hub/api"}
+    assert hub_settings(hub).reconnect_s == 90
+    assert hub_settings({**hub, "ESCOBA_TUTOR_RECONNECT_S": "0"}).reconnect_s == 0  # only the idle cull
 
 
 def test_a_server_starting_afresh_reads_its_sockets_and_key_once():

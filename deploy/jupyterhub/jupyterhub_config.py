@@ -76,7 +76,8 @@ c.Spawner.cmd = [course_python, "-m", "escoba_tutor.server.hub"]
 # English one). The course server also answers its own /, which leads there too.
 c.Spawner.default_url = "/voila/render/es/index.ipynb"
 c.Spawner.environment = {
-    # idle kernels inside a student's server (a closed tab): stopped after 10 minutes
+    # idle kernels inside a student's server that no page is connected to: stopped after 10 minutes at most (a
+    # page gone without a goodbye frees its kernel after ESCOBA_TUTOR_RECONNECT_S, 90 s by default)
     "ESCOBA_TUTOR_CULL_IDLE": "600",
     # a student has one server; this many lesson pages open in it at once
     "ESCOBA_TUTOR_MAX_KERNELS": "4",

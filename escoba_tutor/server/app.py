@@ -157,6 +157,9 @@ def build_app_class():
             "pages with a kernel per network address (a school behind one address counts once)"))
         connect_s = Float(Limits.connect_s, config=True, help=(
             "seconds a kernel may wait for its page to connect before it is shut down"))
+        reconnect_s = Float(Limits.reconnect_s, config=True, help=(
+            "seconds a kernel waits for its page to connect again once its last connection closed, before it is "
+            "shut down (0: only the idle cull stops it)"))
         sockets_per_kernel = Int(Limits.sockets_per_kernel, config=True, help="websockets per kernel at most")
         kernel_memory_mib = Int(Limits.kernel_memory_mib, config=True, help=(
             "MiB of data a kernel may allocate (0: no limit)"))
@@ -169,7 +172,8 @@ def build_app_class():
             "bytes one browser's pages may send at once, above message_rate_bytes"))
         allowed_hosts = List(Unicode(), config=True, help=(
             "more host names the server answers to (a proxy's or JupyterHub's), besides its own"))
-        reap_check_s = Float(10, config=True, help="how often to look for kernels whose page never connected")
+        reap_check_s = Float(10, config=True, help=(
+            "how often to look for kernels whose page never connected, or has gone"))
         class_board = Bool(True, config=True, help=(
             "record what students with a nickname do, and serve the teacher's class board"))
         class_db = Unicode("", config=True, help="the class records' database: a path or URL ('': the default)")
@@ -180,6 +184,7 @@ def build_app_class():
             total = self.max_kernels or default_max_kernels(machine_memory_mib(), soft or 1 << 20)
             return Limits(max_kernels=total, per_client=self.kernels_per_client,
                           per_address=self.kernels_per_address, connect_s=self.connect_s,
+                          reconnect_s=self.reconnect_s,
                           sockets_per_kernel=self.sockets_per_kernel, kernel_memory_mib=self.kernel_memory_mib,
                           message_bytes=self.message_bytes, write_buffer_bytes=self.write_buffer_bytes,
                           message_rate_bytes=self.message_rate_bytes, message_burst_bytes=self.message_burst_bytes)
@@ -244,7 +249,7 @@ def build_app_class():
                           "kernel; open files: %s", self.limits.max_kernels, self.limits.per_client,
                           self.limits.per_address, self.limits.kernel_memory_mib, raise_open_files()[0] or "no limit")
             install_repeat_filter(self.log)
-            PeriodicCallback(self.reap_unconnected, self.reap_check_s * 1000).start()
+            PeriodicCallback(self.reap, self.reap_check_s * 1000).start()
             # What start-up built lives as long as the server: the full collections that follow (the one after
             # culling among them) skip it, a few ms instead of about 170.
             gc.freeze()
@@ -254,16 +259,28 @@ def build_app_class():
             PeriodicCallback(self.after_culling, self.memory_check_s * 1000).start()  # runs once the loop does
             return handlers
 
-        async def reap_unconnected(self) -> None:
-            """Shut down the kernels whose page never connected (a script's GET, a page closed while loading)."""
-            for kernel_id in self.register.unconnected():
+        async def reap(self) -> None:
+            """Shut down the kernels whose page never connected (a script's GET, a page closed while loading), and
+            those whose page has gone without a goodbye (no connection for ``reconnect_s``)."""
+            reasons = {kernel_id: "its page never connected" for kernel_id in self.register.unconnected()}
+            for kernel_id in self.register.gone():
+                if self.kernel_connections(kernel_id) > 0:  # jupyter_server still counts one: never stop a live page
+                    continue
+                reasons[kernel_id] = f"no page connected for {self.limits.reconnect_s:g} s"
+            for kernel_id, reason in reasons.items():
                 self.register.forget(kernel_id)
                 if kernel_id in self.kernel_manager:
-                    self.log.info("Shutting down kernel %s: its page never connected", kernel_id)
+                    self.log.info("Shutting down kernel %s: %s", kernel_id, reason)
                     try:
                         await self.kernel_manager.shutdown_kernel(kernel_id)
                     except Exception:  # noqa: BLE001 - gone meanwhile: nothing left to stop
                         self.log.debug("kernel %s was already gone", kernel_id)
+
+        def kernel_connections(self, kernel_id: str) -> int:
+            """The page connections jupyter_server counts to a kernel (its REST model's ``connections``)."""
+            if kernel_id not in self.kernel_manager:
+                return 0
+            return int(self.kernel_manager.kernel_model(kernel_id).get("connections", 0))
 
         def after_culling(self) -> None:
             """Once kernels have gone (culled, or shut down), give the memory their connections used back.
@@ -361,6 +378,7 @@ def voila_config(settings: Settings | None = None, **options: Any):
     config.VoilaExporter.language_code = settings.lang  # <html lang> of a page whose notebook names none
     # Starting afresh runs this process's command again: only for the escoba-tutor command, on POSIX
     config.TutorVoila.start_afresh = settings.start_afresh and os.name == "posix"
+    config.TutorVoila.reconnect_s = settings.reconnect_s
     cull_idle = settings.cull_idle
     config.MappingKernelManager.cull_idle_timeout = cull_idle
     config.MappingKernelManager.cull_interval = min(60, max(1, cull_idle // 2))

@@ -200,6 +200,9 @@ INTERNALS: tuple[Internal, ...] = (
              "jupyter_server", "extended: a kernel shut down meanwhile is not culled", takes("self", "kernel_id")),
     Internal("jupyter_server.services.kernels.kernelmanager.AsyncMappingKernelManager.remove_kernel",
              "jupyter_server", "extended: a gone kernel leaves the register", takes("self", "kernel_id")),
+    Internal("jupyter_server.services.kernels.kernelmanager.MappingKernelManager.kernel_model", "jupyter_server",
+             "read: the page connections it counts to a kernel must be none too before a gone page's kernel is "
+             "stopped (reconnect_s)", takes("self", "kernel_id")),
     Internal("jupyter_client.manager.KernelManager.format_kernel_cmd", "jupyter_client", "extended: the kernel "
              "starts through escoba_tutor.server.kernel_launch (its memory limit)", takes("self", "extra_arguments")),
     Internal("nbconvert.exporters.templateexporter.TemplateExporter._create_environment", "nbconvert",

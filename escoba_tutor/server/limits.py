@@ -105,6 +105,11 @@ class Limits:
     per_client: int = 5  # pages with a kernel, per browser
     per_address: int = 64  # per network address: a class of 30 behind one NAT address, twice over
     connect_s: float = 60  # a kernel whose page has not connected this long after it was sent is shut down
+    # A kernel whose page's last connection closed, and none came back this long after, is shut down (0: only the
+    # idle cull stops it). A page gone without a goodbye (a tab killed, a browser closed) loses its kernel then;
+    # a page whose connection drops reconnects within it (Voilà's page tries again at once, then after up to 1,
+    # 3, 7, 15, 31 s).
+    reconnect_s: float = 90
     sockets_per_kernel: int = 2  # the page's websocket, and one more while a reconnecting page replaces it
     kernel_memory_mib: int = 512  # the data a kernel may allocate (RLIMIT_DATA); 0: no limit
     # One websocket message from a page. The largest a lesson's widgets send is a game's save file when it is
@@ -144,6 +149,7 @@ class Seat:
     sent_at: float | None = None  # the page was sent (clock time); None while it is being rendered
     sockets: int = 0
     connected: bool = False
+    alone_since: float | None = None  # when its page's last connection closed (None: one is open, or never was)
 
 
 @dataclass
@@ -258,15 +264,18 @@ class ClassRegister:
             return False
         seat.sockets += 1
         seat.connected = True
+        seat.alone_since = None
         return True
 
     def socket_closed(self, kernel_id: str) -> None:
         seat = self.seats.get(kernel_id)
         if seat is not None:
             seat.sockets = max(0, seat.sockets - 1)
+            if seat.sockets == 0:
+                seat.alone_since = self.clock()
 
     def forget(self, kernel_id: str) -> None:
-        """The kernel has been shut down (by its page, by culling, or by :meth:`unconnected`)."""
+        """The kernel has been shut down (by its page, by culling, or by :meth:`unconnected` or :meth:`gone`)."""
         self.seats.pop(kernel_id, None)
 
     def unconnected(self) -> list[str]:
@@ -275,3 +284,29 @@ class ClassRegister:
         now = self.clock()
         return [kernel_id for kernel_id, seat in self.seats.items()
                 if not seat.connected and seat.sent_at is not None and now - seat.sent_at >= self.limits.connect_s]
+
+    def gone(self) -> list[str]:
+        """The kernels whose page connected, then lost its last connection more than ``reconnect_s`` ago and has
+        not connected again: a page closed without a goodbye (a phone's tab killed, a browser closed, a network
+        cut). Only a closed connection counts: a page that is merely slow, or in a background tab whose timers the
+        browser throttles or freezes, keeps its connection open.
+
+        >>> now = [0.0]
+        >>> register = ClassRegister(Limits(max_kernels=9, reconnect_s=90), clock=lambda: now[0])
+        >>> register.bind(register.admit("ana", "10.0.0.5"), "k1"); register.socket_opened("k1")
+        True
+        >>> now[0] += 3600; register.gone()  # an hour connected, idle or in a background tab: kept
+        []
+        >>> register.socket_closed("k1"); now[0] += 60; register.socket_opened("k1")  # back within the grace
+        True
+        >>> register.socket_closed("k1"); now[0] += 89; register.gone()
+        []
+        >>> now[0] += 1; register.gone()
+        ['k1']
+        """
+        if self.limits.reconnect_s <= 0:
+            return []
+        now = self.clock()
+        return [kernel_id for kernel_id, seat in self.seats.items()
+                if seat.sockets == 0 and seat.alone_since is not None
+                and now - seat.alone_since >= self.limits.reconnect_s]

@@ -54,6 +54,9 @@ class Settings:
     rules: Rules = field(default_factory=lambda: PROFILES["escoba"])  # every widget's house rules
     open_browser: bool = True
     cull_idle: int = 600  # seconds before an idle kernel is stopped (0: never)
+    # seconds a kernel waits for its page to connect again once its last connection closed: a page gone without a
+    # goodbye (a tab killed, a browser closed) frees its kernel then, not at the idle cull (0: only the idle cull)
+    reconnect_s: int = 90
     lessons: str | None = None  # the lessons folder (None: the installed lessons)
     base_url: str = "/"
     start_afresh: bool = False  # only the escoba-tutor command: the process runs its command again once a class left
@@ -76,7 +79,7 @@ class Settings:
             raise _bad(f"port must be from 1 to 65535, not {self.port}", "port")
         if not self.base_url.startswith("/") or not self.base_url.endswith("/"):
             raise _bad(f"base_url must start and end with '/', not {self.base_url!r}", "base_url")
-        for name in ("cull_idle", "max_kernels"):
+        for name in ("cull_idle", "reconnect_s", "max_kernels"):
             if getattr(self, name) < 0:
                 raise _bad(f"{name} must be 0 or more, not {getattr(self, name)}", name)
         if self.kernel_memory is not None and self.kernel_memory < 0:

@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 
 from escoba_tutor.engine.captures import legal_captures
 from escoba_tutor.engine.rules import rules_by_name
+from escoba_tutor.text.translator import Translator
 
 ERRORS = re.compile(r"Traceback|There was an error|Error executing|Exception", re.I)
 
@@ -160,3 +161,79 @@ class SlowLink:
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(5)
         self._loop.close()
+
+
+def button_name(label: str) -> re.Pattern:
+    """A button's accessible name: its label, after the icon's character."""
+    return re.compile(rf"^\W*{re.escape(label)}$")
+
+
+class Game:
+    """The play page's GameTable as a student sees it, in the page's language."""
+
+    def __init__(self, page, lang: str) -> None:
+        self.page, self._ = page, Translator(lang)
+        _ = self._
+        self.root = page.locator(".escoba-game-table")
+        self.play_button = self.root.get_by_role("button", name=button_name(_("Play")))
+        self.hand = self.root.get_by_role("group", name=_("Your hand"), exact=True)
+        self.table = self.root.get_by_role("group", name=_("Table"), exact=True)
+        self.grid = self.root.get_by_role("grid", name=_("Every legal capture"))
+        self.scores = self.root.locator("table.escoba-scores")
+        self.code = self.root.locator("code.escoba-code")
+        self.code_field = self.root.get_by_role("textbox", name=_("Code"), exact=True)
+        self.resume_button = self.root.get_by_role("button", name=button_name(_("Resume")))
+
+    def open(self, url: str) -> None:
+        self.page.goto(url)
+        expect(self.root.locator(".et-row").first).to_be_visible(timeout=90_000)
+
+    def wait_for_my_turn(self) -> None:
+        expect(self.root.locator(".et-live").first).to_contain_text(self._("Your turn."), timeout=30_000)
+        expect(self.play_button).to_be_enabled()
+        expect(self.grid.locator("tbody tr[data-id]").first).to_be_visible()
+        wait_captures_settled(self.root, self._("Your hand"), self._("Table"))
+
+    def play_first_capture(self) -> None:
+        row = self.grid.locator("tbody tr[data-id]").first
+        card = row.get_attribute("data-id").split(":")[0]
+        row.click()
+        expect(row).to_have_attribute("aria-selected", "true")
+        self.play_button.click()
+        expect(self.hand.locator(f"[data-code='{card}']")).to_have_count(0, timeout=20_000)  # it left my hand
+
+    def position(self) -> dict:
+        def codes(group):
+            return [c.get_attribute("data-code") for c in group.locator("[data-code]").all()]
+
+        return {"hand": codes(self.hand), "table": codes(self.table), "scores": self.scores.inner_text(),
+                "code": self.code.inner_text().strip()}
+
+    def play_a_few_moves(self, moves: int = 3) -> dict:
+        for _move in range(moves):
+            self.wait_for_my_turn()
+            self.play_first_capture()
+        self.wait_for_my_turn()
+        return self.settled_position()
+
+    def settled_position(self, timeout: float = 20) -> dict:
+        """The position once every widget shows the same moment: each widget applies its update on its own, so
+        the resume code can still be the one from before the computer's last move when the cards are new."""
+        from escoba_tutor import Game as EngineGame
+
+        deadline = time.monotonic() + timeout
+        while True:
+            position = self.position()
+            assert re.fullmatch(r"[0-9A-Z-]{10,}", position["code"]), position["code"]
+            saved = EngineGame.from_resume_code(position["code"])
+            if saved.turn == 0 and [c.code for c in saved.hand(0)] == position["hand"] and \
+                    sorted(c.code for c in saved.table) == sorted(position["table"]):
+                return position
+            assert time.monotonic() < deadline, ("the resume code never matched the cards shown", position)
+            self.page.wait_for_timeout(250)
+
+    def resume(self, code: str) -> None:
+        self.code_field.fill(code)
+        self.resume_button.click()
+        expect(self.code).to_have_text(code, timeout=20_000)
+        self.wait_for_my_turn()

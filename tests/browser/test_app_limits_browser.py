@@ -1,15 +1,22 @@
 """The served pages in Chromium: nothing is loaded from another origin (a classroom without internet gets the
-whole page, icons included), and a page that is left frees its kernel (Voilà's close beacon is accepted).
+whole page, icons included), a page that is left frees its kernel (Voilà's close beacon is accepted), and so does
+a page gone without that goodbye, once it has had no connection for the server's ``reconnect_s``; a page left
+open, idle or frozen in the background, or whose connection drops and comes back, keeps its kernel and its game.
 
 Requests to any other origin are blocked and recorded, as a classroom without internet would see them.
 """
 
 from __future__ import annotations
 
+import json
 import re
+import time
+import urllib.error
+import urllib.request
 
 import pytest
-from helpers import wait_rendered
+from escoba_test_helpers import TutorServer
+from helpers import Game, wait_rendered
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -57,3 +64,177 @@ def test_a_page_that_is_left_frees_its_kernel(tutor, page):
         page.wait_for_timeout(200)
     assert page.context.request.get(f"{tutor.url}api/kernels/{kernel}").status == 404
     assert f"Kernel shutdown: {kernel}" in tutor.log.read_text()
+
+
+# ------------------------------------------------------------------------------- a page gone without a goodbye
+GRACE_S = 12  # the server's reconnect_s here (90 s by default); longer than the page takes to reconnect below
+REAP_S = 0.5  # how often that server looks for gone pages (10 s by default)
+# The page's WebSocket, wrapped so that a test can cut its kernel connection and refuse the page's next attempts,
+# as a dropped network would; the page itself reconnects as it does after any drop (Voilà's own retries).
+CUT_CONNECTION = """
+(() => {
+  const Native = window.WebSocket;
+  window.escobaSockets = [];
+  window.escobaRefuseUntil = 0;
+  window.WebSocket = class extends Native {
+    constructor(url, protocols) {
+      super(Date.now() < window.escobaRefuseUntil ? "ws://127.0.0.1:9/" : url, protocols);
+      window.escobaSockets.push(this);
+    }
+  };
+})();
+"""
+
+
+@pytest.fixture(scope="module")
+def short_grace(tmp_path_factory):
+    """A server that stops a kernel ``GRACE_S`` seconds after its page's last connection closed."""
+    config = tmp_path_factory.mktemp("config")
+    (config / "voila.json").write_text(json.dumps({"TutorVoila": {"reconnect_s": GRACE_S, "reap_check_s": REAP_S}}))
+    server = TutorServer(tmp_path_factory.mktemp("tutor") / "server.log", "--no-class-board",
+                         env={"JUPYTER_CONFIG_DIR": str(config)})
+    try:
+        server.wait()
+        yield server
+    finally:
+        server.stop()
+
+
+def kernel_status(server, cookies: list[dict], kernel: str) -> int:
+    """The status of ``api/kernels/<id>`` asked with a browser's cookies (its owner's): 200 or 404."""
+    request = urllib.request.Request(f"{server.url}api/kernels/{kernel}", headers={
+        "Cookie": "; ".join(f"{c['name']}={c['value']}" for c in cookies)})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def wait_connected(page, timeout: float = 30_000) -> None:
+    page.wait_for_function("() => window.jupyterapp?.widgetManager?.kernel?.connectionStatus === 'connected'",
+                           timeout=timeout)
+
+
+def test_a_page_gone_without_a_goodbye_frees_its_kernel_once_it_has_had_no_connection_for_the_grace(
+        short_grace, browser):
+    context = browser.new_context()
+    goodbyes = []
+
+    def no_goodbye(route):  # as when the tab is killed: Voilà's close beacon never reaches the server
+        goodbyes.append(route.request.url)
+        route.abort()
+
+    context.route("**/voila/api/shutdown/**", no_goodbye)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(short_grace.url + "voila/render/es/index.ipynb")
+    wait_rendered(page)
+    wait_connected(page)
+    kernel, cookies = kernel_of(page), context.cookies()
+    assert kernel_status(short_grace, cookies, kernel) == 200
+    context.close()  # no unload handler runs: the page is gone without a word
+    gone = time.monotonic()
+    while kernel_status(short_grace, cookies, kernel) == 200:
+        assert time.monotonic() - gone < GRACE_S + 10, f"the kernel was not freed within {GRACE_S + 10} s"
+        time.sleep(0.2)
+    freed_after = time.monotonic() - gone
+    assert freed_after >= GRACE_S - 1, freed_after  # not before the page had its time to come back
+    log = short_grace.log.read_text()
+    assert f"Shutting down kernel {kernel}: no page connected for {GRACE_S} s" in log
+    assert goodbyes == [] and f"shutdown/{kernel}" not in log  # freed by the server, not by a goodbye
+
+
+def ticks(page) -> int:
+    return page.evaluate("() => window.escobaTicks")
+
+
+def assert_goes_on(game: Game, before: dict) -> None:
+    """The game of ``before`` goes on: one more move, and the resume code holds the moves before it and that one."""
+    from escoba_tutor import Game as EngineGame
+
+    after = game.play_a_few_moves(1)
+    earlier, later = EngineGame.from_resume_code(before["code"]), EngineGame.from_resume_code(after["code"])
+    assert later.seed == earlier.seed and len(later.moves) > len(earlier.moves)
+    assert later.moves[:len(earlier.moves)] == earlier.moves
+
+
+def test_a_page_left_open_idle_or_frozen_in_a_background_tab_keeps_its_kernel(short_grace, browser):
+    context = browser.new_context()
+    try:
+        behind = Game(context.new_page(), "es")
+        behind.page.set_default_timeout(60_000)
+        behind.open(short_grace.url + "voila/render/es/play.ipynb")
+        before = behind.play_a_few_moves(1)
+        front = context.new_page()  # a second tab, brought to the front: the game's tab is in the background
+        front.set_default_timeout(60_000)
+        front.goto(short_grace.url + "voila/render/en/index.ipynb")
+        wait_rendered(front)
+        front.bring_to_front()
+        kernels = [page.evaluate("() => window.jupyterapp.widgetManager.kernel.id") for page in (behind.page, front)]
+        cookies = context.cookies()
+        # Chromium throttles a background tab's timers and may freeze the tab: then it runs no script at all (no
+        # poll of its kernel, no message) while its connection stays open. Headless Chromium keeps every tab visible
+        # and will not freeze one, so the tab's scripts are stopped as freezing stops them: paused in the debugger.
+        behind.page.evaluate("() => { window.escobaTicks = 0; setInterval(() => window.escobaTicks++, 100); }")
+        frozen = context.new_cdp_session(behind.page)
+        frozen.send("Debugger.enable")
+        frozen.send("Debugger.pause")
+        try:
+            time.sleep(GRACE_S + 4 * REAP_S + 3)  # idle, past the grace and several of the server's looks
+            assert [kernel_status(short_grace, cookies, kernel) for kernel in kernels] == [200, 200]
+        finally:
+            frozen.send("Debugger.resume")
+            frozen.send("Debugger.disable")
+        assert ticks(behind.page) < 10, "the tab's scripts were not stopped"
+        behind.page.bring_to_front()
+        wait_connected(behind.page)
+        assert behind.settled_position() == before
+        assert_goes_on(behind, before)
+        expect(behind.page.locator("#escoba-connection-lost")).to_have_count(0)
+        log = short_grace.log.read_text()
+        assert not [kernel for kernel in kernels if f"kernel {kernel}: no page connected" in log]
+    finally:
+        for page in context.pages:
+            page.goto("about:blank")  # the goodbye: their kernels stop at once
+        context.close()
+
+
+def test_a_page_whose_connection_drops_and_comes_back_within_the_grace_keeps_its_kernel_and_game(
+        short_grace, browser):
+    context = browser.new_context()
+    context.add_init_script(CUT_CONNECTION)
+    try:
+        game = Game(context.new_page(), "es")
+        game.page.set_default_timeout(60_000)
+        game.open(short_grace.url + "voila/render/es/play.ipynb")
+        before = game.play_a_few_moves(1)
+        kernel = game.page.evaluate("() => window.jupyterapp.widgetManager.kernel.id")
+        sockets = game.page.evaluate("() => window.escobaSockets.length")
+        # The student reads for longer than the grace, then the connection is cut, and the page's attempts to come
+        # back fail for 3 s. (jupyter_server's own culler, with cull_connected off and the grace as its idle time,
+        # would stop the kernel now: it goes by the kernel's last activity, not by how long no page was connected.)
+        time.sleep(GRACE_S + 1)
+        cut = time.monotonic()
+        game.page.evaluate("() => { window.escobaRefuseUntil = Date.now() + 3000; "
+                           "window.escobaSockets.at(-1).close(); }")
+        game.page.wait_for_function("() => window.jupyterapp.widgetManager.kernel.connectionStatus !== 'connected'")
+        time.sleep(max(0.0, cut + 3.2 - time.monotonic()))
+        # the page's next try comes after a random wait (up to 7 s by now): the test does not wait for it
+        game.page.evaluate("""() => { const kernel = window.jupyterapp.widgetManager.kernel;
+                                      return kernel.connectionStatus === "connected" || kernel.reconnect(); }""")
+        wait_connected(game.page, timeout=GRACE_S * 1000)
+        back_after = time.monotonic() - cut
+        assert 3 <= back_after < GRACE_S - 1, back_after  # away longer than a few of the server's looks
+        assert game.page.evaluate("() => window.escobaSockets.length") >= sockets + 2  # refused, then back
+        time.sleep(GRACE_S - back_after + 4 * REAP_S)  # past when the grace would have ended, had it not come back
+        assert game.page.evaluate("() => window.jupyterapp.widgetManager.kernel.id") == kernel
+        assert kernel_status(short_grace, context.cookies(), kernel) == 200
+        assert game.settled_position() == before
+        assert_goes_on(game, before)
+        expect(game.page.locator("#escoba-connection-lost")).to_have_count(0)
+        assert f"kernel {kernel}: no page connected" not in short_grace.log.read_text()
+    finally:
+        for page in context.pages:
+            page.goto("about:blank")
+        context.close()
