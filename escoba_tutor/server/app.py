@@ -216,6 +216,10 @@ def build_app_class():
             return {**settings, "escoba_register": self.register, "escoba_default_lang": self.default_lang,
                     "escoba_rules": self.rules,
                     "escoba_log": self.log, "websocket_max_message_size": self.limits.message_bytes,
+                    # a page whose connection went silent (a network cut, a phone asleep) is found within 30 s
+                    # (jupyter_server's default: 90), and its kernel's reconnect grace starts then; a browser
+                    # answers pings itself, in a background tab too
+                    "ws_ping_interval": WS_PING_MS, "ws_ping_timeout": 2 * WS_PING_MS,
                     **self.class_settings()}
 
         def check_kernel_command(self) -> None:
@@ -343,6 +347,7 @@ def build_app_class():
 
 
 BODY_BYTES = 1024 * 1024  # a request's body: the server's forms and beacons send a few hundred bytes
+WS_PING_MS = 15_000  # how often the server pings each page's connection; two missed and it is closed
 
 
 def http_limits(limits) -> dict:

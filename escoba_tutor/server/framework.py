@@ -100,6 +100,18 @@ def calls(name: str, *parameters: str) -> Check:
     return check
 
 
+def reads_setting(key: str) -> Check:
+    """A property whose getter reads the Tornado setting ``key`` (by that name)."""
+
+    def check(target: Any) -> str | None:
+        code = getattr(getattr(target, "fget", None), "__code__", None)
+        if code is None or key not in code.co_consts:
+            return f"no longer reads the setting {key!r}"
+        return None
+
+    return check
+
+
 def has_traits(*names: str) -> Check:
     """A traitlets class with these traits."""
 
@@ -187,6 +199,12 @@ INTERNALS: tuple[Internal, ...] = (
     Internal("jupyter_server.services.kernels.websocket.KernelWebsocketHandler.pre_get", "jupyter_server",
              "extended: a page that left while its kernel connection was being made is refused there, before the "
              "websocket is accepted without a connection", takes("self")),
+    Internal("jupyter_server.base.websocket.WebSocketMixin.ping_interval", "jupyter_server",
+             "a page's silent connection is found within 30 s: the server's ping settings", reads_setting(
+                 "ws_ping_interval")),
+    Internal("jupyter_server.base.websocket.WebSocketMixin.ping_timeout", "jupyter_server",
+             "a page's silent connection is found within 30 s: the server's ping settings", reads_setting(
+                 "ws_ping_timeout")),
     Internal("jupyter_server.services.kernels.websocket.KernelWebsocketHandler.on_close", "jupyter_server",
              "called only once the connection exists (a refused connection has none)", calls("connection", "self")),
     Internal("jupyter_server.services.kernels.connection.base.deserialize_binary_message", "jupyter_server",
