@@ -359,11 +359,26 @@ def test_a_refused_play_names_the_cards_in_words():
         table = GameTable(players=2, seed=seed, delay=0)
     game = table.session.game
     card = next(c for c in game.hand(0) if game.captures_for(c))
+    news = status(table)
     hand_row(table).selected = [card.code]
     press(table, "Jugar")
     said = status(table)
     assert said.startswith(sentence_start(Translator("es").the_card(card)) + " puede hacer baza"), said
     assert not re.search(r"\b(1[0-2]|[1-7])[oceb]\b", said), said  # no card codes in the sentence
+
+    # a new choice answers the refusal: the status line says the game's news again
+    other = next(c for c in game.hand(0) if c != card)
+    hand_row(table).selected = [other.code]
+    assert status(table) == news and news.endswith("Te toca."), status(table)
+
+
+def test_a_click_out_of_place_is_forgotten_once_the_student_chooses_again():
+    table = _my_turn_table()
+    news = status(table)
+    press(table, "Jugar")  # nothing chosen
+    assert status(table).startswith("Elige una baza de la lista"), status(table)
+    hand_row(table).selected = [table.session.game.hand(0)[0].code]
+    assert status(table) == news and news.endswith("Te toca."), status(table)
 
 
 def test_in_a_game_the_table_of_captures_has_no_check_or_clear_buttons():
@@ -454,6 +469,7 @@ def test_the_level_applies_at_once_and_the_chooser_shows_the_level_played():
     assert table.session.level == "expert"
     assert {type(bot).__name__ for bot in table.session.bots.values()} == {"ExpertBot"}
     assert "«difícil»" in status(table)
+    assert status(table).endswith("Te toca."), "whose turn it is stays said"
     table.lang = "en"  # a redraw with new labels keeps the level
     assert level.value == "expert" and level.description == "Computer" and table.session.level == "expert"
 

@@ -209,6 +209,9 @@ class GameTable(w.VBox):
         self._next_deal.on_click(lambda _b: self._guard(self.session.next_deal))
         self._seen_toggle.observe(lambda _c: self._redraw(), "value")
         self.session.observe(self._session_changed, "revision")
+        # a new choice answers a refusal: the status line goes back to the game's news
+        self._position.observe(lambda _c: self._guard(self._chose_again), ["selected", "built_card", "built_taken"])
+        self._refused = False
         self.lang, self.deck, self.delay = lang, deck, delay
         self._redraw()
         self._schedule_computer()
@@ -274,6 +277,17 @@ class GameTable(w.VBox):
         """Say why a click did nothing, before what the status line said (so the last plays stay readable)."""
         news = self._news(Translator(self.lang))
         self._announce.message = f"{reason} {news}".strip()
+        self._refused = True
+
+    def _chose_again(self) -> None:
+        """After a refusal (a click that did nothing, a play the rules refuse), a new choice of the learner's
+        clears it: the status line says the game's news again, not a complaint about a choice no longer made."""
+        s = self.session
+        if not (self._refused or s.problem is not None) or s.phase != "play" or s.game.turn != s.viewer:
+            return
+        self._refused = False
+        s.problem = None
+        self._announce.message = self._news(Translator(self.lang))
 
     def _undo_clicked(self, button) -> None:
         """Take back one move of the learner's. The second click of a double click arrives at once after the first
@@ -363,6 +377,7 @@ class GameTable(w.VBox):
         self._saving.redraw(_)
         self._offer.redraw(_)
         self._announce.message = self._news(_)
+        self._refused = False
 
     def _players_note(self, _: Translator) -> str:
         """Say it when the house rules seated another number of players than was asked for."""
@@ -618,7 +633,10 @@ class _Setup(w.VBox):
         session.level = change["new"]  # applies at once (the session makes new computer players)
         _ = Translator(self._table.lang)
         label = dict((value, text) for text, value in self._level.options)[change["new"]]
-        self._table._announce.message = _("From now on the computer plays at the level «{level}».", level=label)
+        said = _("From now on the computer plays at the level «{level}».", level=label)
+        turn = _("Your turn.") if session.phase == "play" and session.game.turn == session.viewer \
+            and not session.computer_to_move else ""
+        self._table._announce.message = f"{said} {turn}".strip()  # whose turn it is stays said
 
     def _start(self) -> None:
         session = self._table.session
