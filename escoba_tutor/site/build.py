@@ -39,6 +39,7 @@ from typing import Any
 
 from ..engine.errors import EscobaError
 from ..text.translator import LANGUAGES
+from .offline import PAGE_SCRIPT, write_worker
 from .snapshot import add_start_script, make_snapshot, node_path
 
 __all__ = ["build_site", "SITE_EXTRA", "PYODIDE_VERSION", "KERNEL_WHEELS", "SERVER_ONLY"]
@@ -363,7 +364,7 @@ def _fix_page(page: Path) -> None:
     options = settings.setdefault("loadPyodideOptions", {})
     options["packages"] = list(dict.fromkeys([*options.get("packages", []), *PRELOADED]))
     blob = json.dumps(config, indent=1).replace("</", "<\\/")
-    text = text[: match.start(2)] + blob + match.group(3) + _ADDRESS_TO_KERNEL + text[match.end(3):]
+    text = text[: match.start(2)] + blob + match.group(3) + _ADDRESS_TO_KERNEL + PAGE_SCRIPT + text[match.end(3):]
     fonts = base + "static/fontawesome/"
     text = _CDN_FONT_AWESOME.sub(lambda m: fonts if m.group(0).endswith("/") else fonts + "css/all.min.css", text)
     page.write_text(text, encoding="utf-8")
@@ -458,6 +459,9 @@ def build_site(destination: str | os.PathLike[str], cache: str | os.PathLike[str
         if left:
             raise EscobaError("the site would load files from another origin:\n" + "\n".join(left[:20]),
                               code="site_other_origin")
+        offline = write_worker(site)  # last: it lists and hashes the files as they are served
+        log(f"  offline copy: {len(offline['files'])} files, {offline['bytes'] / 1e6:.1f} MB stored by the browser "
+            f"on the first visit (build {offline['build']})")
         destination.parent.mkdir(parents=True, exist_ok=True)
         if destination.exists():
             destination.rmdir()
