@@ -273,3 +273,23 @@ def test_each_page_keeps_the_offline_worker_registered(tmp_path):
     text = page.read_text()
     assert offline.PAGE_SCRIPT in text and text.index("QUERY_STRING") < text.index(offline.PAGE_SCRIPT)
     assert '"-version"' in offline.PAGE_SCRIPT and "appVersion" in offline.PAGE_SCRIPT  # JupyterLite's key
+
+
+def test_a_jupyterlite_whose_worker_names_changed_stops_the_build(tmp_path):
+    """The site's worker stands in for JupyterLite's: the build checks the names it relies on in JupyterLite's
+    scripts (a new JupyterLite that renamed one would leave the kernel's files unanswered without a word)."""
+    from escoba_tutor.site import offline
+
+    app = tmp_path / "voici" / "build"
+    app.mkdir(parents=True)
+    page_side = 'const w="service-worker.js",c="/sw-api.v1";fetch("/api/service-worker-heartbeat");p.includes(' \
+                '"/api/stdin/");localStorage.getItem(`${e}-version`)'
+    (app / "2720.js").write_text(page_side)
+    (app / offline.WORKER_FILE).write_text('const c="/sw-api.v1", d="api/drive"')  # JupyterLite's worker: not read
+    assert offline.check_jupyterlite(tmp_path) == ["the kernel's file system path (api/drive)"]
+    kernel = tmp_path / "extensions" / "@jupyterlite" / "pyodide-kernel-extension" / "static"
+    kernel.mkdir(parents=True)
+    (kernel / "352.js").write_text("get endpoint(){return`${this._baseUrl}api/drive`}")
+    assert offline.check_jupyterlite(tmp_path) == []
+    (app / "2720.js").write_text(page_side.replace("/sw-api.v1", "/sw-api.v2"))
+    assert offline.check_jupyterlite(tmp_path) == ['the relay\'s channel ("/sw-api.v1")']

@@ -39,7 +39,7 @@ from typing import Any
 
 from ..engine.errors import EscobaError
 from ..text.translator import LANGUAGES
-from .offline import PAGE_SCRIPT, write_worker
+from .offline import PAGE_SCRIPT, check_jupyterlite, write_worker
 from .snapshot import add_start_script, make_snapshot, node_path
 
 __all__ = ["build_site", "SITE_EXTRA", "PYODIDE_VERSION", "KERNEL_WHEELS", "SERVER_ONLY"]
@@ -459,6 +459,11 @@ def build_site(destination: str | os.PathLike[str], cache: str | os.PathLike[str
         if left:
             raise EscobaError("the site would load files from another origin:\n" + "\n".join(left[:20]),
                               code="site_other_origin")
+        changed = check_jupyterlite(site)
+        if changed:
+            raise EscobaError("the site's offline worker stands in for JupyterLite's, and JupyterLite's scripts no "
+                              "longer show " + ", ".join(changed) + ": see escoba_tutor/site/offline.py",
+                              code="site_step_failed")
         offline = write_worker(site)  # last: it lists and hashes the files as they are served
         log(f"  offline copy: {len(offline['files'])} files, {offline['bytes'] / 1e6:.1f} MB stored by the browser "
             f"on the first visit (build {offline['build']})")

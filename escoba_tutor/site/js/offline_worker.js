@@ -15,7 +15,9 @@ const CACHE = PREFIX + OFFLINE.build;
 const ROOT = new URL("./", self.location.href);
 const FILES = new Map(OFFLINE.files.map(([path, bytes, integrity]) => [new URL(path, ROOT).href, integrity]));
 const CHANNEL = new BroadcastChannel("/sw-api.v1"); // the name JupyterLite's page listens on
-const AT_ONCE = 6; // downloads at a time while installing, as many as a browser opens to one host
+// Downloads at a time while installing: half of the 6 connections a browser opens to one host, and each at a low
+// priority, so that the page being visited (its Python starting) gets its own files first.
+const AT_ONCE = 3;
 const PAGE_WAIT = 6000; // ms: a page the network has not begun to answer by then is taken from the cache
 const OFFLINE_SPELL = 20000; // ms: after a failure, files come from the cache first (no wait on each one)
 
@@ -41,7 +43,7 @@ async function precache() {
       const [url, integrity] = missing[next++];
       // "no-cache": the browser may reuse its copy only if the server says it is current; the integrity hash
       // refuses a file of another build (a host half-way through an upload), and with it the whole install.
-      const response = await fetch(url, { cache: "no-cache", integrity });
+      const response = await fetch(url, { cache: "no-cache", integrity, priority: "low" });
       if (!response.ok) {
         throw new Error(`${url}: HTTP ${response.status}`);
       }
