@@ -54,19 +54,47 @@ async function precache() {
   await Promise.all(Array.from({ length: AT_ONCE }, download));
 }
 
+async function deleteOtherCopies() {
+  for (const name of await caches.keys()) {
+    if (name.startsWith(PREFIX) && name !== CACHE) {
+      await caches.delete(name);
+    }
+  }
+}
+
+function noRoom(error) {
+  return error && error.name === "QuotaExceededError";
+}
+
+async function install() {
+  try {
+    await precache();
+  } catch (error) {
+    if (!noRoom(error)) {
+      throw error; // the network failed: this install fails, the next visit tries again (the old copy stays)
+    }
+    // No room for two copies: the old one goes, this build's is to replace it anyway. With still no room, the
+    // worker goes on without a copy: the site works online (and the kernel's file system) as it would without it.
+    await deleteOtherCopies();
+    try {
+      await precache();
+    } catch (again) {
+      if (!noRoom(again)) {
+        throw again;
+      }
+      await caches.delete(CACHE);
+      console.warn("escoba-tutor: no room in this browser for the course's offline copy");
+    }
+  }
+  await self.skipWaiting();
+}
+
 self.addEventListener("install", (event) => {
-  event.waitUntil(precache().then(() => self.skipWaiting()));
+  event.waitUntil(install());
 });
 
 self.addEventListener("activate", (event) => {
-  event.waitUntil((async () => {
-    for (const name of await caches.keys()) {
-      if (name.startsWith(PREFIX) && name !== CACHE) {
-        await caches.delete(name);
-      }
-    }
-    await self.clients.claim();
-  })());
+  event.waitUntil(deleteOtherCopies().then(() => self.clients.claim()));
 });
 
 /** Part of a stored file, for a request with a Range header (one range; anything else gets the whole file). */
