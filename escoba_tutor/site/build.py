@@ -4,7 +4,8 @@ Every lesson, the landing pages and the play page, in Spanish and English, becom
 Voilà): each opens straight into the app view and runs the same widgets in Python compiled to WebAssembly
 (Pyodide), in the student's own browser. No server runs any code: any static host serves the folder
 (``python -m http.server``, GitHub Pages, a school's web space), and the pages load nothing from any other
-origin, so a classroom with no internet works once the files are there.
+origin, so a classroom with no internet works once the files are there; and a browser that has opened one page
+keeps every file a page needs, so the whole course works there offline (offline.py).
 
 What the pages need is fetched at build time, pinned, from the package registries: Pyodide's core from npm,
 the pure-Python wheels the kernel imports from PyPI, Font Awesome (the widgets' button icons) from npm, and
