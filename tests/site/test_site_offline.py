@@ -10,6 +10,7 @@ import json
 import re
 import shutil
 import threading
+import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -37,18 +38,28 @@ STORED = """async () => {
 }"""
 
 
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:
-        pass
-
-
 class SiteHost:
     """A static host of its own (its own origin, so its service worker and caches are this test's), whose folder
-    can be replaced as a new build is uploaded, and which can be stopped: the network gone."""
+    can be replaced as a new build is uploaded, which can hang (a school's link down behind its router: requests
+    are taken and never answered), and which can be stopped: the network gone."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), lambda *args: _Quiet(*args, directory=str(self.folder)))
+        self.hanging = False
+        self.released = threading.Event()
+        host = self
+
+        class Files(SimpleHTTPRequestHandler):
+            def handle(self) -> None:
+                if host.hanging:
+                    host.released.wait()
+                    return
+                super().handle()
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), lambda *args: Files(*args, directory=str(self.folder)))
         self.origin = f"http://127.0.0.1:{self.httpd.server_port}"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
@@ -56,6 +67,7 @@ class SiteHost:
         return f"{self.origin}/{path}"
 
     def stop(self) -> None:
+        self.released.set()
         self.httpd.shutdown()
         self.httpd.server_close()
 
@@ -160,6 +172,21 @@ def test_one_visit_and_the_course_works_offline(host, browsing, site_dir):
     expect(other).to_have_url(re.compile(r"voici/render/en/index\.html\?lang=en$"), timeout=60_000)
     capture_answers(other)
     expect(other.locator(".escoba-drill .et-card").first).to_be_visible(timeout=START)  # its last cell ran too
+    assert browsing.errors == []
+
+
+def test_a_network_that_hangs_is_taken_as_offline(host, browsing, site_dir):
+    """A page the server has not begun to answer within a few seconds comes from the copy, and so do its files
+    (no wait on each one), each file whole."""
+    offline = read_worker(site_dir)
+    page = open_page(browsing, host.url(LESSON))
+    capture_answers(page)
+    stored_when_ready(page, offline["build"], len(offline["files"]))
+    host.hanging = True
+    started = time.monotonic()
+    page.reload()
+    capture_answers(page)
+    assert time.monotonic() - started < 120  # not one wait per file
     assert browsing.errors == []
 
 

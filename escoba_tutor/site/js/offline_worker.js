@@ -6,8 +6,9 @@
 // - JupyterLite's: answer its page's heartbeat, and carry the kernel's file-system (/api/drive) and input
 //   (/api/stdin/) requests to the page that owns the kernel, over the broadcast channel its page listens on;
 // - the course's offline copy: installing, it stores every file of OFFLINE in a cache named after the build, and
-//   serves them from there when the network fails. The network answers first when it can, so a new build's pages
-//   are the ones served; a new build's worker replaces the cache only once it has stored all of its files.
+//   serves them from there when the network fails, or hangs on a page. The network answers first when it can, so
+//   a new build's pages are the ones served (and their files with them, from the network too); a new build's
+//   worker replaces the cache only once it has stored all of its files.
 "use strict";
 
 const PREFIX = "escoba-tutor-offline-";
@@ -19,7 +20,8 @@ const CHANNEL = new BroadcastChannel("/sw-api.v1"); // the name JupyterLite's pa
 // priority, so that the page being visited (its Python starting) gets its own files first.
 const AT_ONCE = 3;
 const PAGE_WAIT = 6000; // ms: a page the network has not begun to answer by then is taken from the cache
-const OFFLINE_SPELL = 20000; // ms: after a failure, files come from the cache first (no wait on each one)
+// ms: after a failure, files come from the cache first (no wait on each one), as long as they are asked for
+const OFFLINE_SPELL = 20000;
 
 let offlineUntil = 0;
 
@@ -143,6 +145,7 @@ async function networkFirst(request, key) {
   if (Date.now() < offlineUntil) {
     const stored = await fromCache(key, request);
     if (stored) {
+      offlineUntil = Date.now() + OFFLINE_SPELL; // a page being loaded from the copy goes on from the copy
       return stored;
     }
   }
