@@ -1,7 +1,8 @@
 """The site keeps working offline after one visit (escoba_tutor/site/offline.py): one lesson opened once, then the
 web server stopped, and the lesson reloads, opens in a new tab, and another lesson opens, each with a widget that
-answers; a new build's worker replaces the old cache. No request routing here: Playwright's routing would turn
-the browser's caches off, and the host resolver already keeps every other origin away (conftest.py).
+answers; a server that hangs instead is taken as offline; a new build's worker replaces the old copy; a browser
+without room for the copy still gets the site. No request routing here: Playwright's routing would turn the
+browser's caches off, and the host resolver already keeps every other origin away (conftest.py).
 """
 
 from __future__ import annotations

@@ -160,7 +160,7 @@ async function networkFirst(request, key) {
     // a proxy's "bad gateway": the site's host is out of reach
     return (await fromCache(key, request)) || response;
   } catch (error) {
-    if (request.signal.aborted) { // the page left: nothing to say about the network
+    if (request.signal && request.signal.aborted) { // the page left: nothing to say about the network
       throw error;
     }
     offlineUntil = Date.now() + OFFLINE_SPELL;
