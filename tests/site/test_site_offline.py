@@ -10,10 +10,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import threading
 import time
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -37,47 +34,6 @@ STORED = """async () => {
   }
   return found;
 }"""
-
-
-class SiteHost:
-    """A static host of its own (its own origin, so its service worker and caches are this test's), whose folder
-    can be replaced as a new build is uploaded, which can hang (a school's link down behind its router: requests
-    are taken and never answered), and which can be stopped: the network gone."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.hanging = False
-        self.released = threading.Event()
-        host = self
-
-        class Files(SimpleHTTPRequestHandler):
-            def handle(self) -> None:
-                if host.hanging:
-                    host.released.wait()
-                    return
-                super().handle()
-
-            def log_message(self, *args) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), lambda *args: Files(*args, directory=str(self.folder)))
-        self.origin = f"http://127.0.0.1:{self.httpd.server_port}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def url(self, path: str) -> str:
-        return f"{self.origin}/{path}"
-
-    def stop(self) -> None:
-        self.released.set()
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
-@pytest.fixture
-def host(site_dir):
-    host = SiteHost(site_dir)
-    yield host
-    host.stop()  # again, if a test failed before it stopped it
 
 
 @pytest.fixture
@@ -144,18 +100,18 @@ def drive(page) -> list[str]:
     raise AssertionError(f"no worker of the page ran the site's Python: {[w.url for w in page.workers]}")
 
 
-def test_one_visit_and_the_course_works_offline(host, browsing, site_dir):
+def test_one_visit_and_the_course_works_offline(site_host, browsing, site_dir):
     offline = read_worker(site_dir)
-    page = open_page(browsing, host.url(LESSON))
+    page = open_page(browsing, site_host.url(LESSON))
     capture_answers(page)
     stored = stored_when_ready(page, offline["build"], len(offline["files"]))
-    expected = {host.url(path): size for path, size, _ in offline["files"]}
+    expected = {site_host.url(path): size for path, size, _ in offline["files"]}
     assert stored == expected  # every file any page needs, whole, after one visit to one page
     # Chromium's own count of the storage (it keeps more beside the files, such as the scripts' compiled code)
     counted = page.evaluate("async () => (await navigator.storage.estimate()).usage")
     print(f"\nthe offline copy: {len(stored)} files, {sum(stored.values())} bytes; Chromium counts {counted} bytes")
 
-    host.stop()  # the network is gone
+    site_host.stop()  # the network is gone
     page.reload()
     capture_answers(page)
     assert drive(page) == ["en", "es"]  # JupyterLite's file system still reaches the page through the worker
@@ -167,23 +123,25 @@ def test_one_visit_and_the_course_works_offline(host, browsing, site_dir):
     assert part == [206, f"bytes 10-29/{len(lock)}", lock[10:30].decode()]
 
     assert page.evaluate("localStorage.getItem('unregistered')") is None  # the site's worker stays registered
-    again = open_page(browsing, host.url(LESSON + "?seed=4"))  # a new tab, with an address setting
+    again = open_page(browsing, site_host.url(LESSON + "?seed=4"))  # a new tab, with an address setting
     capture_answers(again)
-    other = open_page(browsing, host.url("?lang=en"))  # the site's root, to the English landing page
-    expect(other).to_have_url(re.compile(r"voici/render/en/index\.html\?lang=en$"), timeout=60_000)
+    other = open_page(browsing, site_host.url("voici/render/es/03-escoba.html"))  # another lesson, never visited
     capture_answers(other)
     expect(other.locator(".escoba-drill .et-card").first).to_be_visible(timeout=START)  # its last cell ran too
+    landing = open_page(browsing, site_host.url("?lang=en"))  # the site's root, to the English landing page
+    expect(landing).to_have_url(re.compile(r"voici/render/en/index\.html\?lang=en$"), timeout=60_000)
+    capture_answers(landing)
     assert browsing.errors == []
 
 
-def test_a_network_that_hangs_is_taken_as_offline(host, browsing, site_dir):
+def test_a_network_that_hangs_is_taken_as_offline(site_host, browsing, site_dir):
     """A page the server has not begun to answer within a few seconds comes from the copy, and so do its files
     (no wait on each one), each file whole."""
     offline = read_worker(site_dir)
-    page = open_page(browsing, host.url(LESSON))
+    page = open_page(browsing, site_host.url(LESSON))
     capture_answers(page)
     stored_when_ready(page, offline["build"], len(offline["files"]))
-    host.hanging = True
+    site_host.hanging = True
     started = time.monotonic()
     page.reload()
     capture_answers(page)
@@ -191,7 +149,7 @@ def test_a_network_that_hangs_is_taken_as_offline(host, browsing, site_dir):
     assert browsing.errors == []
 
 
-def test_a_new_build_replaces_the_old_copy(host, browsing, site_dir, tmp_path):
+def test_a_new_build_replaces_the_old_copy(site_host, browsing, site_dir, tmp_path):
     old = read_worker(site_dir)
     newer = tmp_path / "site"
     shutil.copytree(site_dir, newer)
@@ -202,12 +160,12 @@ def test_a_new_build_replaces_the_old_copy(host, browsing, site_dir, tmp_path):
     assert new["build"] != old["build"]
     marked = 'meta[name="escoba-build"]'
 
-    page = open_page(browsing, host.url(LESSON))
+    page = open_page(browsing, site_host.url(LESSON))
     capture_answers(page)
     stored_when_ready(page, old["build"], len(old["files"]))
     expect(page.locator(marked)).to_have_count(0)
 
-    host.folder = newer  # the new build is uploaded
+    site_host.folder = newer  # the new build is uploaded
     page.reload()
     expect(page.locator(marked)).to_have_count(1)  # online, the new build's page at once
     capture_answers(page)
@@ -215,24 +173,24 @@ def test_a_new_build_replaces_the_old_copy(host, browsing, site_dir, tmp_path):
     only_new = CACHE_PREFIX + new["build"]
     wait_until(page, f"async () => (await caches.keys()).join() === '{only_new}'")
     stored = page.evaluate(STORED)
-    assert stored == {CACHE_PREFIX + new["build"]: {host.url(path): size for path, size, _ in new["files"]}}
+    assert stored == {CACHE_PREFIX + new["build"]: {site_host.url(path): size for path, size, _ in new["files"]}}
 
-    host.stop()
+    site_host.stop()
     page.reload()
     expect(page.locator(marked)).to_have_count(1)  # offline, the new build's page too
     capture_answers(page)
     assert browsing.errors == []
 
 
-def test_a_browser_without_room_for_the_copy_still_gets_the_site(host, browsing):
+def test_a_browser_without_room_for_the_copy_still_gets_the_site(site_host, browsing):
     """Too little storage for the offline copy (Chromium's quota made 20 MB): the worker goes on without one, and the
     page works online as it would without it, JupyterLite's file system included."""
     page = browsing.new_page()
     page.set_default_timeout(START)
     page.on("pageerror", lambda error: browsing.errors.append(str(error)))
     browsing.new_cdp_session(page).send("Storage.overrideQuotaForOrigin",
-                                        {"origin": host.origin, "quotaSize": 20_000_000})
-    page.goto(host.url(LESSON))
+                                        {"origin": site_host.origin, "quotaSize": 20_000_000})
+    page.goto(site_host.url(LESSON))
     capture_answers(page)
     wait_until(page, "async () => navigator.serviceWorker.controller !== null")
     assert page.evaluate("caches.keys()") == []  # what it began to store was let go
