@@ -247,3 +247,67 @@ def test_missing_node_is_named_before_anything_is_fetched(tmp_path, capsys, monk
     err = capsys.readouterr().err
     assert "Node.js (node)" in err and "Traceback" not in err
     assert not (tmp_path / "site").exists()
+
+
+# ------------------------------------------------------------------------ the offline copy (its service worker)
+def test_the_offline_worker_lists_what_pages_load_and_its_id_follows_the_files(tmp_path):
+    import base64
+    import hashlib
+
+    from escoba_tutor.site import offline
+
+    fonts = "static/fontawesome/webfonts/fa-solid-900"
+    files = {"index.html": "root", "voici/render/es/01-cards.html": "page", "static/pyodide/pyodide.asm.wasm": "wasm",
+             f"{fonts}.woff2": "new", f"{fonts}.ttf": "old",
+             "voici/build/1030.js": "app", "voici/build/1030.js.LICENSE.txt": "license", "voici/tree/es.html": "tree",
+             "voici/build/service-worker.js": "JupyterLite's", "service-worker.js": "JupyterLite's",
+             "jupyterlite.schema.v0.json": "{}"}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    written = offline.write_worker(tmp_path)
+    assert [path for path, _, _ in written["files"]] == [
+        "index.html", "static/fontawesome/webfonts/fa-solid-900.woff2", "static/pyodide/pyodide.asm.wasm",
+        "voici/build/1030.js", "voici/render/es/01-cards.html"]
+    assert written["files"][2] == ["static/pyodide/pyodide.asm.wasm", 4,
+                                   "sha256-" + base64.b64encode(hashlib.sha256(b"wasm").digest()).decode()]
+    assert written["bytes"] == 4 + 3 + 4 + 3 + 4
+    worker = (tmp_path / "service-worker.js").read_text()
+    assert "CHANNEL" in worker and offline.read_worker(tmp_path) == written  # the worker's source after its list
+    assert "escoba-tutor-offline-" in worker and offline.CACHE_PREFIX == "escoba-tutor-offline-"
+
+    assert offline.write_worker(tmp_path)["build"] == written["build"]  # the same files, the same build
+    (tmp_path / "voici/render/es/01-cards.html").write_text("a page of a new build")
+    assert offline.write_worker(tmp_path)["build"] != written["build"]
+
+
+def test_each_page_keeps_the_offline_worker_registered(tmp_path):
+    from escoba_tutor.site import offline
+
+    page = tmp_path / "page.html"
+    page.write_text('<html><script id="jupyter-config-data" type="application/json">{"baseUrl": "../../"}'
+                    "</script></html>")
+    site_build._fix_page(page)
+    text = page.read_text()
+    assert offline.PAGE_SCRIPT in text and text.index("QUERY_STRING") < text.index(offline.PAGE_SCRIPT)
+    assert '"-version"' in offline.PAGE_SCRIPT and "appVersion" in offline.PAGE_SCRIPT  # JupyterLite's key
+
+
+def test_a_jupyterlite_whose_worker_names_changed_stops_the_build(tmp_path):
+    """The site's worker stands in for JupyterLite's: the build checks the names it relies on in JupyterLite's
+    scripts (a new JupyterLite that renamed one would leave the kernel's files unanswered without a word)."""
+    from escoba_tutor.site import offline
+
+    app = tmp_path / "voici" / "build"
+    app.mkdir(parents=True)
+    page_side = 'const w="service-worker.js",c="/sw-api.v1";fetch("/api/service-worker-heartbeat");p.includes(' \
+                '"/api/stdin/");localStorage.getItem(`${e}-version`)'
+    (app / "2720.js").write_text(page_side)
+    (app / offline.WORKER_FILE).write_text('const c="/sw-api.v1", d="api/drive"')  # JupyterLite's worker: not read
+    assert offline.check_jupyterlite(tmp_path) == ["the kernel's file system path (api/drive)"]
+    kernel = tmp_path / "extensions" / "@jupyterlite" / "pyodide-kernel-extension" / "static"
+    kernel.mkdir(parents=True)
+    (kernel / "352.js").write_text("get endpoint(){return`${this._baseUrl}api/drive`}")
+    assert offline.check_jupyterlite(tmp_path) == []
+    (app / "2720.js").write_text(page_side.replace("/sw-api.v1", "/sw-api.v2"))
+    assert offline.check_jupyterlite(tmp_path) == ['the relay\'s channel ("/sw-api.v1")']

@@ -4,7 +4,8 @@ Every lesson, the landing pages and the play page, in Spanish and English, becom
 Voilà): each opens straight into the app view and runs the same widgets in Python compiled to WebAssembly
 (Pyodide), in the student's own browser. No server runs any code: any static host serves the folder
 (``python -m http.server``, GitHub Pages, a school's web space), and the pages load nothing from any other
-origin, so a classroom with no internet works once the files are there.
+origin, so a classroom with no internet works once the files are there; and a browser that has opened one page
+keeps every file a page needs, so the whole course works there offline (offline.py).
 
 What the pages need is fetched at build time, pinned, from the package registries: Pyodide's core from npm,
 the pure-Python wheels the kernel imports from PyPI, Font Awesome (the widgets' button icons) from npm, and
@@ -39,6 +40,7 @@ from typing import Any
 
 from ..engine.errors import EscobaError
 from ..text.translator import LANGUAGES
+from .offline import PAGE_SCRIPT, check_jupyterlite, write_worker
 from .snapshot import add_start_script, make_snapshot, node_path
 
 __all__ = ["build_site", "SITE_EXTRA", "PYODIDE_VERSION", "KERNEL_WHEELS", "SERVER_ONLY"]
@@ -386,7 +388,7 @@ def _fix_page(page: Path, lang: str | None = None) -> None:
     options = settings.setdefault("loadPyodideOptions", {})
     options["packages"] = list(dict.fromkeys([*options.get("packages", []), *PRELOADED]))
     blob = json.dumps(config, indent=1).replace("</", "<\\/")
-    text = text[: match.start(2)] + blob + match.group(3) + _ADDRESS_TO_KERNEL + text[match.end(3):]
+    text = text[: match.start(2)] + blob + match.group(3) + _ADDRESS_TO_KERNEL + PAGE_SCRIPT + text[match.end(3):]
     fonts = base + "static/fontawesome/"
     text = _CDN_FONT_AWESOME.sub(lambda m: fonts if m.group(0).endswith("/") else fonts + "css/all.min.css", text)
     page.write_text(text, encoding="utf-8")
@@ -483,6 +485,14 @@ def build_site(destination: str | os.PathLike[str], cache: str | os.PathLike[str
         if left:
             raise EscobaError("the site would load files from another origin:\n" + "\n".join(left[:20]),
                               code="site_other_origin")
+        changed = check_jupyterlite(site)
+        if changed:
+            raise EscobaError("the site's offline worker stands in for JupyterLite's, and JupyterLite's scripts no "
+                              "longer show " + ", ".join(changed) + ": see escoba_tutor/site/offline.py",
+                              code="site_step_failed")
+        offline = write_worker(site)  # last: it lists and hashes the files as they are served
+        log(f"  offline copy: {len(offline['files'])} files, {offline['bytes'] / 1e6:.1f} MB stored by the browser "
+            f"on the first visit (build {offline['build']})")
         destination.parent.mkdir(parents=True, exist_ok=True)
         if destination.exists():
             destination.rmdir()

@@ -9,9 +9,9 @@ tests), and ``ESCOBA_TUTOR_SITE_CACHE=DIR`` keeps the build's downloads between 
 
 from __future__ import annotations
 
-import functools
 import os
 import shutil
+import sys
 import threading
 import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -23,16 +23,35 @@ import pytest
 CHROMIUM = Path("/usr/bin/chromium")
 
 
-class _QuietFiles(SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:  # the test output stays readable
-        pass
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request, client_address) -> None:
+        # a page that leaves while a file is sent (a reload, a closed test's downloads) is no error of the site
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 class StaticServer:
-    """The folder served as any static host would: files only, on a free port of 127.0.0.1."""
+    """The folder served as any static host would: files only, on a free port of 127.0.0.1. For the offline tests,
+    its folder can be replaced (a new build uploaded), and it can hang (a school's link down behind its router:
+    requests are taken and never answered) or stop (the network gone)."""
 
     def __init__(self, folder: Path) -> None:
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietFiles, directory=str(folder)))
+        self.folder = folder
+        self.hanging = False
+        self.released = threading.Event()
+        server = self
+
+        class Files(SimpleHTTPRequestHandler):
+            def handle(self) -> None:
+                if server.hanging:
+                    server.released.wait()
+                    return
+                super().handle()
+
+            def log_message(self, *args) -> None:  # the test output stays readable
+                pass
+
+        self.httpd = _QuietServer(("127.0.0.1", 0), lambda *args: Files(*args, directory=str(self.folder)))
         self.origin = f"http://127.0.0.1:{self.httpd.server_port}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
@@ -41,6 +60,7 @@ class StaticServer:
         return f"{self.origin}/{path}"
 
     def stop(self) -> None:
+        self.released.set()
         self.httpd.shutdown()
         self.httpd.server_close()
 
@@ -66,6 +86,14 @@ def site_server(site_dir):
     server = StaticServer(site_dir)
     yield server
     server.stop()
+
+
+@pytest.fixture
+def site_host(site_dir):
+    """A server of the test's own: its own origin, so the site's service worker and stored copy are the test's."""
+    server = StaticServer(site_dir)
+    yield server
+    server.stop()  # again, if the test failed before it stopped it
 
 
 @pytest.fixture(scope="session")
