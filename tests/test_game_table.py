@@ -469,7 +469,7 @@ def test_the_level_applies_at_once_and_the_chooser_shows_the_level_played():
     assert table.session.level == "expert"
     assert {type(bot).__name__ for bot in table.session.bots.values()} == {"ExpertBot"}
     assert "«difícil»" in status(table)
-    assert status(table).endswith("Te toca."), "whose turn it is stays said"
+    assert status(table).endswith("Sigue siendo tu turno."), "whose turn it is stays said"
     table.lang = "en"  # a redraw with new labels keeps the level
     assert level.value == "expert" and level.description == "Computer" and table.session.level == "expert"
 

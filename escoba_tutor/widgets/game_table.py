@@ -634,7 +634,7 @@ class _Setup(w.VBox):
         _ = Translator(self._table.lang)
         label = dict((value, text) for text, value in self._level.options)[change["new"]]
         said = _("From now on the computer plays at the level «{level}».", level=label)
-        turn = _("Your turn.") if session.phase == "play" and session.game.turn == session.viewer \
+        turn = _("It is still your turn.") if session.phase == "play" and session.game.turn == session.viewer \
             and not session.computer_to_move else ""
         self._table._announce.message = f"{said} {turn}".strip()  # whose turn it is stays said
 
