@@ -509,9 +509,9 @@ def write_no_such_page(handler: web.RequestHandler, server_url: str) -> None:
     lang = page_language(handler)
     _ = Translator(lang)
     handler.set_header("Content-Type", "text/html; charset=utf-8")
-    handler.finish(notice_page(lang, "This page does not exist", _(
-        "This address does not lead to any page in the course: it may be mistyped, or the page you are looking "
-        "for may have moved."), link=f"{server_url}?lang={lang}", link_text="Go to the start of the course"))
+    handler.finish(notice_page(lang, "Page not found", _(
+        "This address does not lead to any page in the course. It may be mistyped, or the page you are looking "
+        "for may have moved."), link=f"{server_url}?lang={lang}", link_text="Go to the course's home page"))
 
 
 class _Refusal(web.RequestHandler):

@@ -124,10 +124,10 @@ def test_voilas_own_pages_say_they_are_in_english(tutor, page):
 
 
 @pytest.mark.parametrize(("path", "lang", "title"), [
-    ("voila/render/es/no-such-lesson.ipynb", "es", "Esta página no existe"),
-    ("voila/render/en/no-such-lesson.ipynb", "en", "This page does not exist"),
-    ("no/such/page?lang=en", "en", "This page does not exist"),
-    ("nope", "es", "Esta página no existe"),
+    ("voila/render/es/no-such-lesson.ipynb", "es", "Página no encontrada"),
+    ("voila/render/en/no-such-lesson.ipynb", "en", "Page not found"),
+    ("no/such/page?lang=en", "en", "Page not found"),
+    ("nope", "es", "Página no encontrada"),
 ])
 def test_an_address_that_leads_nowhere_says_so_in_its_language(tutor, page, path, lang, title):
     """A missing lesson or any other unknown address: a 404 page in the address's language (the server's when the

@@ -129,7 +129,7 @@ def test_a_reload_offers_the_game_back_with_its_level(open_page, app_url):
     assert t.wait_for_my_turn_or_the_sheet()
     level = t.root.get_by_role("combobox", name="Ordenador")
     level.select_option(label="medio")
-    expect(t.announce).to_contain_text("A partir de ahora el ordenador juega en nivel «medio».")
+    expect(t.announce).to_contain_text("A partir de ahora, el ordenador jugará en el nivel «medio».")
     choose_and_play(t)
     choose_and_play(t)
     position, code = t.position(), resume_code(t)
@@ -254,7 +254,7 @@ def test_the_level_chooser_applies_at_once_and_shows_the_level_played(game_page)
     code = resume_code(t)
     level = t.root.get_by_role("combobox", name="Ordenador")
     level.select_option(label="difícil")
-    expect(t.announce).to_contain_text("A partir de ahora el ordenador juega en nivel «difícil».")
+    expect(t.announce).to_contain_text("A partir de ahora, el ordenador jugará en el nivel «difícil».")
     expect(t.root.locator("code.escoba-code")).not_to_have_text(code)  # the code carries the new level
     choose_and_play(t)  # the computer answers at its new level; the chooser still shows it
     expect(level.locator("option:checked")).to_have_text("difícil")

@@ -315,3 +315,58 @@ def test_a_play_is_kept_in_the_browser_before_it_is_shown(slow_page):
     assert [c for c in game.get_by_role("group", name="Your hand").locator("[data-code]").evaluate_all(
         "(cards) => cards.map((c) => c.dataset.code)")] == hand
     assert_no_errors(page)
+
+
+@pytest.fixture(scope="module")
+def recording_tutor(tutor_server_factory, tmp_path_factory):
+    """The real escoba-tutor server with its class records, behind a slow link of its own."""
+    database = tmp_path_factory.mktemp("class-db") / "class.sqlite3"
+    server = tutor_server_factory("--class-db", str(database))
+    link = SlowLink(server.port)
+    yield server, database, link
+    link.close()
+
+
+def test_the_verdict_recorded_for_the_teacher_is_the_one_the_student_saw(recording_tutor, browser):
+    """A student with a nickname builds the landing page's three captures quickly and checks at once, with the
+    server's replies held back: the page says «¡Bien!», and the class records hold that one answer, right."""
+    from escoba_tutor.records import ClassStore
+
+    server, database, link = recording_tutor
+    link.delay = 0.0
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        page.goto(f"{link.url}?lang=es", timeout=120_000)
+        form = page.locator(".escoba-nickname")
+        form.get_by_label("Apodo (opcional)").fill("Dana")
+        form.get_by_role("button", name="Guardar el apodo").click()
+        expect(page.locator(".escoba-nickname-now")).to_have_text("Dana", timeout=120_000)
+        box = page.locator(".escoba-drill")
+        expect(box.get_by_role("status")).to_be_attached(timeout=60_000)
+        page.wait_for_load_state("networkidle")
+        link.delay = HELD_BACK
+        table = box.get_by_role("group", name="Mesa")
+        for capture in capture_drill(CAPTURES_SEED).answer:
+            for card in sorted(capture):
+                table.locator(f"[data-code='{card.code}']").click()
+                page.wait_for_timeout(PACE)
+            box.get_by_role("button", name="Añadir esta baza").click()
+            page.wait_for_timeout(PACE)
+        box.get_by_role("button", name="Comprobar").click()
+        expect(box.get_by_role("status")).to_contain_text("¡Bien!")
+        page.wait_for_timeout(int(HELD_BACK * 1000 * 5))
+        expect(box.get_by_role("status")).to_contain_text("¡Bien!")
+        store = ClassStore.open(database)
+        try:
+            students = store.board().students
+        finally:
+            store.close()
+        assert [s.nickname for s in students] == ["Dana"]
+        assert students[0].drills == {"captures": (1, 1)}, students[0].drills  # one answer, right
+    finally:
+        link.delay = 0.0
+        for opened in context.pages:
+            opened.goto("about:blank")
+        context.close()
