@@ -559,7 +559,8 @@ class Table:
 
     def wait_for_my_turn_or_the_sheet(self, timeout=20_000) -> bool:
         """True when it is my turn, False when the deal's score sheet is up."""
-        my_turn = self.root.locator(".et-live", has_text="Te toca.")
+        # «Sigue siendo tu turno.»: the student changed the computer's level during their turn
+        my_turn = self.root.locator(".et-live", has_text=re.compile(r"Te toca\.|Sigue siendo tu turno\."))
         expect(my_turn.or_(self.sheet_heading)).to_be_visible(timeout=timeout)
         return not self.sheet_heading.is_visible()
 
