@@ -14,7 +14,7 @@ import json
 import re
 
 import pytest
-from helpers import SlowLink
+from helpers import SlowLink, wait_rendered
 from test_widgets_browser import WATCH, assert_no_errors
 
 from escoba_tutor.exercises.kinds.captures import capture_drill
@@ -339,9 +339,11 @@ def test_the_verdict_recorded_for_the_teacher_is_the_one_the_student_saw(recordi
         page = context.new_page()
         page.set_default_timeout(30_000)
         page.goto(f"{link.url}?lang=es", timeout=120_000)
+        wait_rendered(page)
         form = page.locator(".escoba-nickname")
         form.get_by_label("Apodo (opcional)").fill("Dana")
         form.get_by_role("button", name="Guardar el apodo").click()
+        wait_rendered(page)
         expect(page.locator(".escoba-nickname-now")).to_have_text("Dana", timeout=120_000)
         box = page.locator(".escoba-drill")
         expect(box.get_by_role("status")).to_be_attached(timeout=60_000)
