@@ -119,6 +119,17 @@ def answer_in_haste(box) -> tuple[int, list[str]]:
     return changed, chosen
 
 
+def add_every_capture_quickly(page, box, table, add: str) -> None:
+    """The captures drill's every capture (exercise CAPTURES_SEED), its cards clicked 250 ms apart and «Add this
+    capture» (``add``, in the page's language) pressed after each, as a quick student does."""
+    for capture in capture_drill(CAPTURES_SEED).answer:
+        for card in sorted(capture):
+            table.locator(f"[data-code='{card.code}']").click()
+            page.wait_for_timeout(PACE)
+        box.get_by_role("button", name=add).click()
+        page.wait_for_timeout(PACE)
+
+
 @pytest.mark.parametrize("kind", kind_names())
 def test_a_check_right_after_the_answers_judges_them_and_its_verdict_stays(slow_page, kind):
     page = slow_page("drills")
@@ -148,14 +159,8 @@ def test_captures_chosen_quickly_after_adding_one_are_all_counted(slow_page):
     capture» after each, and «Check» at once: the three captures are all there and all right."""
     page = slow_page("drills")
     box = drill(page, "issue")
-    position = capture_drill(CAPTURES_SEED)
     table = box.get_by_role("group", name="Table")
-    for capture in position.answer:
-        for card in sorted(capture):
-            table.locator(f"[data-code='{card.code}']").click()
-            page.wait_for_timeout(PACE)
-        box.get_by_role("button", name="Add this capture").click()
-        page.wait_for_timeout(PACE)
+    add_every_capture_quickly(page, box, table, "Add this capture")
     box.get_by_role("button", name="Check").click()
     status = box.get_by_role("status")
     expect(status).to_contain_text("Right! You found all 3 captures.")
@@ -349,13 +354,7 @@ def test_the_verdict_recorded_for_the_teacher_is_the_one_the_student_saw(recordi
         expect(box.get_by_role("status")).to_be_attached(timeout=60_000)
         page.wait_for_load_state("networkidle")
         link.delay = HELD_BACK
-        table = box.get_by_role("group", name="Mesa")
-        for capture in capture_drill(CAPTURES_SEED).answer:
-            for card in sorted(capture):
-                table.locator(f"[data-code='{card.code}']").click()
-                page.wait_for_timeout(PACE)
-            box.get_by_role("button", name="Añadir esta baza").click()
-            page.wait_for_timeout(PACE)
+        add_every_capture_quickly(page, box, box.get_by_role("group", name="Mesa"), "Añadir esta baza")
         box.get_by_role("button", name="Comprobar").click()
         expect(box.get_by_role("status")).to_contain_text("¡Bien!")
         page.wait_for_timeout(int(HELD_BACK * 1000 * 5))
