@@ -235,6 +235,85 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+class RecordsEndpoint:
+    """The course server's records endpoint (escoba_tutor/server/records_endpoint.py), its real handler in a
+    Tornado server of its own on loopback, in a thread of this process: a class store, the register's tokens and
+    bounds, and the server's log (``log``). ``xheaders``: the request's address may be given in ``X-Real-Ip`` (to
+    try one from another machine). ``kernel_env(nickname)`` is what the kernel manager gives a student's kernel."""
+
+    def __init__(self, store, *, xheaders: bool = False, **limits) -> None:
+        import asyncio
+        import logging
+        import threading
+
+        from tornado.httpserver import HTTPServer
+        from tornado.web import Application
+
+        from escoba_tutor.server.limits import ClassRegister, Limits
+        from escoba_tutor.server.records_endpoint import RECORD_PATH, RecordHandler
+
+        self.store, self.register = store, ClassRegister(Limits(max_kernels=99, **limits))
+        self.log = logging.getLogger("escoba_tutor.test_server")
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/{RECORD_PATH}"
+        started = threading.Event()
+
+        def serve() -> None:
+            self.loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(self.loop)
+            app = Application([(f"/{RECORD_PATH}", RecordHandler)], escoba_log=self.log, escoba_class_store=store,
+                              escoba_register=self.register, xsrf_cookies=True, cookie_secret="x" * 32)
+            self.http = HTTPServer(app, xheaders=xheaders)
+            self.http.listen(self.port, "127.0.0.1")
+            started.set()
+            self.loop.run_forever()
+
+        self.thread = threading.Thread(target=serve, daemon=True)
+        self.thread.start()
+        started.wait(10)
+
+    def token(self, nickname: str, client: str | None = None, address: str = "10.0.0.5",
+              kernel_id: str | None = None) -> str:
+        from escoba_tutor.server.limits import Seat
+
+        client = client or f"browser of {nickname}"
+        token = self.register.issue_record_token(nickname, client, address)
+        kernel_id = kernel_id or f"kernel-{len(self.register.record_tokens)}"
+        self.register.seats[kernel_id] = Seat(client, address)  # a live kernel
+        self.register.bind_record_token(token, kernel_id)
+        return token
+
+    def kernel_env(self, nickname: str, **token_args) -> dict[str, str]:
+        return {"ESCOBA_TUTOR_NICKNAME": nickname, "ESCOBA_TUTOR_RECORDS_URL": self.url,
+                "ESCOBA_TUTOR_RECORDS_TOKEN": self.token(nickname, **token_args)}
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.http.stop)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+@pytest.fixture
+def records_endpoint(tmp_path):
+    """``records_endpoint(**limits)``: a started :class:`RecordsEndpoint` writing to a fresh SQLite class database
+    (``.store``; its file is ``.path``), stopped after the test."""
+    from escoba_tutor.records import ClassStore
+
+    made = []
+
+    def start(path: Path | None = None, **options) -> RecordsEndpoint:
+        path = path or tmp_path / "class.sqlite3"
+        endpoint = RecordsEndpoint(ClassStore.open(path), **options)
+        endpoint.path = path
+        made.append(endpoint)
+        return endpoint
+
+    yield start
+    for endpoint in made:
+        endpoint.close()
+        endpoint.store.close()
+
+
 def write_notebook(path: Path, *sources: str) -> Path:
     """A notebook of code cells (plain JSON, so nbformat is not needed)."""
     cells = [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],

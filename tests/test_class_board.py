@@ -427,10 +427,11 @@ print(len(session.game.deals), session.game.winner)
 """
 
 
-def test_a_game_against_the_computer_records_each_deal_and_the_game(tmp_path):
-    """A kernel as the server starts it (nickname and database in its environment) plays a whole game."""
+def test_a_game_against_the_computer_records_each_deal_and_the_game(tmp_path, records_endpoint):
+    """A kernel as the server starts it (its nickname, the server's records endpoint and its token in its
+    environment) plays a whole game."""
     database = tmp_path / "class.sqlite3"
-    env = {**os.environ, "ESCOBA_TUTOR_NICKNAME": "Gus", "ESCOBA_TUTOR_CLASS_DB": str(database)}
+    env = {**os.environ, **records_endpoint(database).kernel_env("Gus")}
     done = subprocess.run([sys.executable, "-c", GAME], env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     deals, winner = (int(word) for word in done.stdout.split())
@@ -445,12 +446,12 @@ def test_a_game_against_the_computer_records_each_deal_and_the_game(tmp_path):
     assert events.count("deal") == deals and events.count("game") == 1
 
 
-def test_without_a_nickname_a_kernel_records_nothing(tmp_path):
-    database = tmp_path / "class.sqlite3"
-    env = {**os.environ, "ESCOBA_TUTOR_NICKNAME": "", "ESCOBA_TUTOR_CLASS_DB": str(database)}
+def test_without_a_nickname_a_kernel_records_nothing(tmp_path, records_endpoint):
+    server = records_endpoint(tmp_path / "class.sqlite3")
+    env = {**os.environ, **server.kernel_env("Gus"), "ESCOBA_TUTOR_NICKNAME": ""}
     done = subprocess.run([sys.executable, "-c", GAME], env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert not database.exists()
+    assert server.store.board().students == []
 
 
 # ------------------------------------------------------------------------------------- without a server

@@ -165,11 +165,12 @@ def test_the_worksheet_prints_it_with_its_answer_key(coins):
         worksheet_html(3, "en", kinds=("coins",), rules="scopa")
 
 
-def test_the_drill_widget_shows_its_view_and_records_its_check_for_the_board(coins, tmp_path, monkeypatch):
+def test_the_drill_widget_shows_its_view_and_records_its_check_for_the_board(coins, tmp_path, monkeypatch,
+                                                                            records_endpoint):
     database = tmp_path / "class.sqlite3"
-    ClassStore.open(database).close()  # the server makes the database; the kernel only writes to it
-    monkeypatch.setenv("ESCOBA_TUTOR_NICKNAME", "Ana")
-    monkeypatch.setenv("ESCOBA_TUTOR_CLASS_DB", str(database))
+    server = records_endpoint(database)  # the server makes the database and writes what the kernel sends it
+    for name, value in server.kernel_env("Ana").items():
+        monkeypatch.setenv(name, value)
     monkeypatch.setattr(recorder_module, "_recorder", None)  # this "kernel" reads its environment afresh
     drill = Drill(kind="coins", seed=6, lang="en")
     exercise = coins_drill(6, ESCOBA)
@@ -182,7 +183,7 @@ def test_the_drill_widget_shows_its_view_and_records_its_check_for_the_board(coi
     drill.view.box.value = str(exercise.answer)
     drill.check()
     assert drill.status.message == "Right."
-    recorder_module.recorder().close()
+    assert recorder_module.recorder().flush(30)
 
     with ClassStore.open(database) as store:
         board = store.board()

@@ -2,7 +2,8 @@
 
 Real processes, as a class of thirty kernels are: every record that ``record`` said was stored is on the board,
 nothing raises, and the board never fails to read meanwhile. Each test runs twice: the writers are SQLAlchemy
-stores, or kernels' recorders (which write through the standard library's sqlite3, records/writer.py).
+stores (thirty processes writing one file: a second server, a teacher's tool), or kernels' recorders sending
+their records to the course server's endpoint, which writes them all (server/records_endpoint.py).
 """
 
 from __future__ import annotations
@@ -36,17 +37,17 @@ class Collect(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-def open_writer(writer: str, path: str, nickname: str):
-    """A SQLAlchemy store, or the recorder of a kernel whose student is ``nickname``."""
-    return ClassStore.open(path) if writer == "store" else Recorder(nickname, path)
+def open_writer(writer: str, path: str, nickname: str, token: str | None):
+    """A SQLAlchemy store, or the recorder of a kernel whose student is ``nickname`` (``path``: the endpoint)."""
+    return ClassStore.open(path) if writer == "store" else Recorder(nickname, path, token)
 
 
-def write_records(writer: str, path: str, student: int, start, results) -> None:
+def write_records(writer: str, path: str, student: int, token: str | None, start, results) -> None:
     failures: list[str] = []
     stored = 0
     said = Collect()
     logging.getLogger("escoba_tutor.records").addHandler(said)
-    store = open_writer(writer, path, f"student {student:02d}")
+    store = open_writer(writer, path, f"student {student:02d}", token)
     try:
         start.wait(60)
         # Thirty students answering "now": within a quarter of a second, not all in the same microsecond.
@@ -62,6 +63,8 @@ def write_records(writer: str, path: str, student: int, start, results) -> None:
                 stored += 1
             else:
                 failures.append(f"student {student} record {n}")
+        if writer != "store" and not store.flush(120):
+            failures.append(f"student {student}: records still waiting")
     finally:
         store.close()
     results.put((student, stored, failures + said.messages))
@@ -82,15 +85,22 @@ def read_board(path: str, start, stop, results) -> None:
 
 
 @pytest.mark.parametrize("writer", ["store", "kernel"])
-def test_thirty_kernels_write_at_once_while_the_board_reads(tmp_path: Path, writer: str) -> None:
+def test_thirty_kernels_write_at_once_while_the_board_reads(tmp_path: Path, writer: str, records_endpoint) -> None:
     path = str(tmp_path / "class.sqlite3")
     ClassStore.open(path).close()  # the server makes the database before the kernels start
+    tokens: list[str | None] = [None] * WRITERS
+    target = path
+    if writer == "kernel":  # the course server, bounds far above this burst: every record is to be written
+        server = records_endpoint(Path(path), record_rate=1000, record_burst=1000, address_record_rate=10_000,
+                                  address_record_burst=10_000)
+        tokens = [server.token(f"student {student:02d}") for student in range(WRITERS)]
+        target = server.url
     context = multiprocessing.get_context("fork")
     start = context.Barrier(WRITERS + 1)
     stop = context.Event()
     results = context.Queue()
     reader = context.Process(target=read_board, args=(path, start, stop, results))
-    writers = [context.Process(target=write_records, args=(writer, path, student, start, results))
+    writers = [context.Process(target=write_records, args=(writer, target, student, tokens[student], start, results))
                for student in range(WRITERS)]
     began = time.monotonic()
     for process in [reader, *writers]:
@@ -136,6 +146,7 @@ KILLED_KERNEL = """
     from escoba_tutor.records.recorder import recorder
     for n in range(5):
         assert recorder().record(DrillAnswer("whoever", "captures", n, True, None))
+    assert recorder().flush(60)  # sent: the server has them
     assert "sqlalchemy" not in sys.modules
     print("recorded", flush=True)
     time.sleep(600)
@@ -143,10 +154,10 @@ KILLED_KERNEL = """
 
 
 @pytest.mark.parametrize("script", [KILLED_STORE, KILLED_KERNEL], ids=["store", "kernel"])
-def test_a_killed_kernel_keeps_what_it_recorded(tmp_path: Path, script: str) -> None:
+def test_a_killed_kernel_keeps_what_it_recorded(tmp_path: Path, script: str, records_endpoint) -> None:
     path = tmp_path / "class.sqlite3"
-    ClassStore.open(path).close()  # the server makes the database before the kernels start
-    environment = {**os.environ, "ESCOBA_TUTOR_NICKNAME": "Ana", "ESCOBA_TUTOR_CLASS_DB": str(path)}
+    server = records_endpoint(path)  # the server makes the database before the kernels start
+    environment = {**os.environ, **server.kernel_env("Ana")}
     kernel = subprocess.Popen([sys.executable, "-c", textwrap.dedent(script), str(path)], stdout=subprocess.PIPE,
                               text=True, env=environment)
     try:

@@ -1,8 +1,6 @@
-"""Recording never breaks a lesson: a locked, full, read-only or deleted database makes ``record`` return False
-and log what was not recorded, never raise; and the kernel's recorder built from its environment.
-
-The tests of a failing database run twice: on the SQLAlchemy store, and on the writer a student's kernel records
-through (records/writer.py, the standard library's sqlite3), which must behave the same."""
+"""Recording never breaks a lesson: a locked, full, read-only or deleted database makes the store's ``record``
+return False and log what was not recorded, never raise (the course server writes every record through it); and
+the kernel's recorder, built from its environment, never waits nor raises whatever its server does."""
 
 from __future__ import annotations
 
@@ -20,8 +18,7 @@ from sqlalchemy import event
 
 from escoba_tutor.records import ClassStore, DrillAnswer, LessonOpened
 from escoba_tutor.records import recorder as recorder_module
-from escoba_tutor.records.recorder import Recorder, recorder, recorder_from_environment
-from escoba_tutor.records.writer import SqliteWriter
+from escoba_tutor.records.recorder import MAX_WAITING, Recorder, recorder, recorder_from_environment
 
 ANSWER = DrillAnswer("Ana", "captures", 12, False, "missed_15")
 
@@ -42,17 +39,14 @@ def on_every_connection(store: ClassStore, pragma: str) -> None:
     store.engine.dispose()
 
 
-@pytest.fixture(params=["store", "kernel"])
-def open_writer(request):
-    """Opens what records into a database: the SQLAlchemy store, or a kernel's standard library writer; with
-    ``pragma``, run on each of its connections."""
+@pytest.fixture
+def open_writer():
+    """Opens the store on a database; with ``pragma``, run on each of its connections."""
     def opened(path: Path, pragma: str | None = None):
-        if request.param == "store":
-            store = ClassStore.open(path)
-            if pragma is not None:
-                on_every_connection(store, pragma)
-            return store
-        return SqliteWriter.open(path, on_connect=None if pragma is None else lambda c: c.execute(pragma))
+        store = ClassStore.open(path)
+        if pragma is not None:
+            on_every_connection(store, pragma)
+        return store
 
     return opened
 
@@ -157,65 +151,95 @@ def test_a_broken_log_does_not_break_recording(path: Path, open_writer, monkeypa
 # -- the kernel's recorder ------------------------------------------------------------------------------------------
 
 @pytest.fixture
-def environment(monkeypatch, tmp_path: Path):
+def environment(monkeypatch):
     monkeypatch.setattr(recorder_module, "_recorder", None)
-    monkeypatch.delenv("ESCOBA_TUTOR_NICKNAME", raising=False)
-    monkeypatch.setenv("ESCOBA_TUTOR_CLASS_DB", str(tmp_path / "class.sqlite3"))
+    for name in ("ESCOBA_TUTOR_NICKNAME", "ESCOBA_TUTOR_RECORDS_URL", "ESCOBA_TUTOR_RECORDS_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
     return monkeypatch
 
 
-def test_without_a_nickname_nothing_is_recorded(environment, tmp_path: Path) -> None:
+def test_without_a_nickname_nothing_is_recorded(environment, records_endpoint) -> None:
+    server = records_endpoint()
+    for name, value in server.kernel_env("Ana").items():
+        environment.setenv(name, value)
+    environment.delenv("ESCOBA_TUTOR_NICKNAME")
     kernel = recorder()
     assert kernel.nickname is None
     assert kernel.record(ANSWER) is False
-    assert not (tmp_path / "class.sqlite3").exists()
 
 
-def test_the_kernel_records_under_its_own_nickname(environment, tmp_path: Path) -> None:
+def test_the_kernel_records_under_its_owner_s_nickname(environment, records_endpoint) -> None:
+    """The server records for the token's owner: neither the kernel's environment nor an event names another."""
+    server = records_endpoint()
+    for name, value in server.kernel_env("Íñigo").items():
+        environment.setenv(name, value)
     environment.setenv("ESCOBA_TUTOR_NICKNAME", " Íñigo ")
     kernel = recorder()
     assert kernel is recorder() and kernel.nickname == "Íñigo"
     assert kernel.record(DrillAnswer("Somebody Else", "captures", 3, True, None))
-    with ClassStore.open(tmp_path / "class.sqlite3") as store:
-        assert [s.nickname for s in store.board().students] == ["Íñigo"]
+    assert kernel.flush(30)
+    forged = Recorder("Somebody Else", server.url, os.environ["ESCOBA_TUTOR_RECORDS_TOKEN"])  # her token
+    assert forged.record(LessonOpened("Somebody Else", "01-cards", "es")) and forged.flush(30)
+    assert [(s.nickname, s.lessons) for s in server.store.board().students] == [("Íñigo", ["01-cards"])]
 
 
 @pytest.mark.parametrize("nickname", ["<script>", "x" * 25, "Ana\x1b[31m"])
 def test_a_bad_nickname_in_the_environment_records_nothing(environment, nickname: str, caplog) -> None:
     environment.setenv("ESCOBA_TUTOR_NICKNAME", nickname)
+    environment.setenv("ESCOBA_TUTOR_RECORDS_URL", "http://127.0.0.1:9/class/record")
+    environment.setenv("ESCOBA_TUTOR_RECORDS_TOKEN", "t")
     with caplog.at_level(logging.WARNING, logger="escoba_tutor.records"):
         kernel = recorder_from_environment()
     assert kernel.nickname is None and kernel.record(ANSWER) is False
     assert "nothing is recorded in this kernel" in caplog.text
 
 
-def test_recording_switched_off(environment) -> None:
+def test_without_the_server_s_endpoint_nothing_is_recorded(environment) -> None:
     environment.setenv("ESCOBA_TUTOR_NICKNAME", "Ana")
-    environment.setenv("ESCOBA_TUTOR_CLASS_DB", "off")
+    environment.setenv("ESCOBA_TUTOR_CLASS_DB", "/tmp/class.sqlite3")  # what a kernel once read: no longer
     assert recorder_from_environment().nickname is None
 
 
-@pytest.mark.parametrize("database", ["mysql://host/db", "/proc/escoba/class.sqlite3"])
-def test_a_database_that_cannot_be_opened_is_logged_and_the_lesson_goes_on(environment, database: str,
-                                                                            caplog) -> None:
-    environment.setenv("ESCOBA_TUTOR_NICKNAME", "Ana")
-    environment.setenv("ESCOBA_TUTOR_CLASS_DB", database)
-    kernel = recorder_from_environment()
+def test_a_server_that_cannot_be_reached_is_logged_and_the_lesson_goes_on(caplog) -> None:
+    from escoba_test_helpers import free_port
+
+    kernel = Recorder("Ana", f"http://127.0.0.1:{free_port()}/class/record", "token")
     with caplog.at_level(logging.WARNING, logger="escoba_tutor.records"):
-        assert kernel.record(ANSWER) is False
-        assert kernel.record(LessonOpened("Ana", "01-cards", "es")) is False  # not tried again at once
-    assert "the class database cannot be opened" in caplog.text
-    assert "not recorded (the class database is not open): lesson '01-cards' (es) opened by 'Ana'" in caplog.text
+        began = time.monotonic()
+        assert kernel.record(ANSWER) is True  # waiting to be sent
+        assert time.monotonic() - began < 0.05  # the click never waits
+        assert kernel.flush(30)
+    assert "not recorded: drill answer by 'Ana' (kind captures, seed 12, wrong (missed_15)): the course server " \
+        "cannot be reached at http://127.0.0.1:" in caplog.text
 
 
-def test_the_recorder_opens_again_later(environment, tmp_path: Path, monkeypatch) -> None:
-    environment.setenv("ESCOBA_TUTOR_NICKNAME", "Ana")
-    folder = tmp_path / "later"
-    (tmp_path / "later").write_text("a file where the folder will be")
-    environment.setenv("ESCOBA_TUTOR_CLASS_DB", str(folder / "class.sqlite3"))
-    kernel = Recorder("Ana", str(folder / "class.sqlite3"))
-    assert kernel.record(ANSWER) is False
-    folder.unlink()
-    monkeypatch.setattr(recorder_module, "REOPEN_AFTER", 0.0)
-    assert kernel.record(ANSWER) is True
-    kernel.close()
+def test_a_slow_server_never_holds_a_click_and_a_full_queue_drops_with_a_warning(caplog) -> None:
+    """A server that accepts the connection and never answers: every record returns at once; past the queue's
+    size they are dropped, each said in the log."""
+    import socket
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    try:
+        kernel = Recorder("Ana", f"http://127.0.0.1:{listener.getsockname()[1]}/class/record", "token")
+        with caplog.at_level(logging.WARNING, logger="escoba_tutor.records"):
+            began = time.monotonic()
+            results = [kernel.record(DrillAnswer("Ana", "captures", n, True, None)) for n in range(MAX_WAITING + 5)]
+            assert time.monotonic() - began < 1.0
+        assert results.count(False) >= 4
+        assert f"not recorded ({MAX_WAITING} records are waiting to be sent already): drill answer by 'Ana'" \
+            in caplog.text
+    finally:
+        listener.close()
+        kernel.close()  # the records still waiting are dropped (and counted in the log)
+
+
+def test_a_record_the_server_refuses_is_logged(records_endpoint, caplog) -> None:
+    server = records_endpoint()
+    kernel = Recorder("Ana", server.url, "a token no kernel holds")
+    with caplog.at_level(logging.WARNING, logger="escoba_tutor.records"):
+        assert kernel.record(ANSWER) and kernel.flush(30)
+    assert "not recorded: drill answer by 'Ana'" in caplog.text and "answered 403 no kernel holds this token" \
+        in caplog.text
+    assert server.store.board().students == []

@@ -1,13 +1,13 @@
-"""A student's kernel records without SQLAlchemy: it writes to a SQLite class database through the standard
-library's sqlite3 (records/writer.py), the very rows the SQLAlchemy store writes, and loads SQLAlchemy only to make
-or migrate a database the server has not made ready (the failures and the thirty writers: test_records_failures.py
-and test_records_concurrency.py run on both)."""
+"""A student's kernel records through its course server: the kernel's recorder (records/recorder.py, standard
+library only) sends each event to the server's records endpoint (server/records_endpoint.py), which writes the
+very rows the store writes when given the events itself. The kernel opens no database, loads no SQLAlchemy and
+is never told where the database is (the failures: test_records_failures.py; thirty kernels at once:
+test_records_concurrency.py; the real server: test_records_server.py)."""
 
 from __future__ import annotations
 
 import logging
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from escoba_tutor.records import (
-    SCHEMA_VERSION,
     ClassStore,
     DealFinished,
     DrillAnswer,
@@ -26,11 +25,10 @@ from escoba_tutor.records import (
     LessonOpened,
     RecordsError,
 )
+from escoba_tutor.records.events import from_message, to_message
 from escoba_tutor.records.location import locate, sqlite_file
 from escoba_tutor.records.recorder import Recorder
-from escoba_tutor.records.writer import SqliteWriter
 
-REFERENCES = Path(__file__).parent / "data" / "records"
 MADRID = timezone(timedelta(hours=1))
 
 EVENTS = [
@@ -60,114 +58,90 @@ def stored_rows(path: Path) -> list[tuple]:
     return rows
 
 
-def test_the_kernel_writes_the_rows_the_store_writes(tmp_path: Path) -> None:
-    by_store, by_kernel = tmp_path / "store.sqlite3", tmp_path / "kernel.sqlite3"
-    ClassStore.open(by_kernel).close()  # the server makes the database
-    with ClassStore.open(by_store) as store, SqliteWriter.open(by_kernel) as writer:
+def test_the_kernel_s_records_are_the_rows_the_store_writes(tmp_path: Path, records_endpoint) -> None:
+    by_store = tmp_path / "store.sqlite3"
+    server = records_endpoint(tmp_path / "kernel.sqlite3")
+    kernels = {}  # one kernel per student, each with its own token
+    with ClassStore.open(by_store) as store:
         for event in EVENTS:
             assert store.record(event), event
-            assert writer.record(event), event
+            if event.nickname not in kernels:
+                kernels[event.nickname] = Recorder(event.nickname, server.url, server.token(event.nickname))
+            kernel = kernels[event.nickname]
+            assert kernel.record(event), event
+            assert kernel.flush(30)  # one after the other: the rows in the same order
     rows = stored_rows(by_store)
     assert len(rows) == len(EVENTS)
-    assert stored_rows(by_kernel) == rows
+    assert stored_rows(server.path) == rows
     # what the rows hold, seen from outside: SQLAlchemy's text form of a time, UTC; booleans as 1 and 0
     first, second, third = rows[0], rows[1], rows[2]
     assert first[4:6] == ("2026-12-01 09:00:00.123456", "text")
     assert second[4] == "2026-12-01 09:00:01.000000"
     assert third[4] == "2026-12-01 09:05:00.000000"
     assert rows[3][4] == "0999-01-02 03:04:05.000006"
-    with sqlite3.connect(by_kernel) as connection:
-        assert connection.execute("SELECT correct, typeof(correct) FROM records WHERE event = 'drill' "
-                                  "ORDER BY id").fetchall() == [(0, "integer"), (1, "integer"), (0, "integer"),
-                                                                (0, "integer")]
-    connection.close()
-    with ClassStore.open(by_store) as store, ClassStore.open(by_kernel) as kernel:
-        same, other = kernel.board(), store.board()
+    with ClassStore.open(by_store) as store:
+        same, other = server.store.board(), store.board()
         assert (same.students, same.mistakes, same.games_by_level) == (
             other.students, other.mistakes, other.games_by_level)
 
 
-def test_a_malformed_event_is_refused_by_the_same_checks(tmp_path: Path, caplog) -> None:
-    path = tmp_path / "class.sqlite3"
-    ClassStore.open(path).close()
-    with SqliteWriter.open(path) as writer, caplog.at_level(logging.WARNING, logger="escoba_tutor.records"):
-        assert writer.record(DrillAnswer("Ana", "captures", -1, True, None)) is False
-        assert writer.record(GameFinished("Ana", "easy", 1, 21, 3, "won")) is False  # type: ignore[arg-type]
-        assert writer.record("not an event") is False  # type: ignore[arg-type]
+@pytest.mark.parametrize("event", EVENTS)
+def test_a_message_is_the_event_s_own_fields_without_its_nickname(event) -> None:
+    message = to_message(event)
+    assert "nickname" not in message and len(str(message)) < 400
+    assert from_message({**message, "nickname": "Somebody Else"}, event.nickname) == event
+
+
+@pytest.mark.parametrize("message, said", [
+    ([], "a record is a JSON object"), ({"event": "sql"}, "no such event"),
+    ({"event": "lesson", "lesson": "01", "lang": "es", "id": 3}, "has no field id"),
+    ({"event": "lesson", "lesson": "01"}, "incomplete"),
+    ({"event": "lesson", "lesson": "01", "lang": "es", "at": "yesterday"}, "ISO 8601"),
+])
+def test_a_message_that_is_no_event_is_refused_by_name(message, said) -> None:
+    with pytest.raises(RecordsError, match=said):
+        from_message(message, "Ana")
+
+
+def test_a_malformed_event_is_refused_by_the_server_s_checks(records_endpoint, caplog) -> None:
+    server = records_endpoint()
+    kernel = Recorder("Ana", server.url, server.token("Ana"))
+    with caplog.at_level(logging.WARNING, logger="escoba_tutor"):
+        assert kernel.record(DrillAnswer("Ana", "captures", -1, True, None))
+        assert kernel.record(GameFinished("Ana", "easy", 1, 21, 3, "won"))  # type: ignore[arg-type]
+        assert kernel.flush(30)
     assert "seed of DrillAnswer is a whole number from 0 to" in caplog.text
     assert "won of a finished game is True, False or None" in caplog.text
-    assert f"in sqlite+pysqlite:///{path}" in caplog.text
-    assert stored_rows(path) == []
+    assert "not recorded: drill answer by 'Ana' (kind captures, seed -1, right): the course server answered 400" \
+        in caplog.text
+    assert stored_rows(server.path) == []
 
 
-def test_a_recording_kernel_loads_no_sqlalchemy(tmp_path: Path) -> None:
+def test_a_recording_kernel_loads_no_sqlalchemy_and_knows_no_database(records_endpoint) -> None:
     """A lesson page's kernel: the widgets, a drill checked (recorded by the drill's own hook), and nothing of
-    SQLAlchemy in the process."""
-    path = tmp_path / "class.sqlite3"
-    ClassStore.open(path).close()
+    SQLAlchemy nor of a database driver in the process."""
+    server = records_endpoint()
     script = textwrap.dedent("""
         import sys
         from escoba_tutor.widgets.drills.base import DrillModel
         import escoba_tutor.widgets, escoba_tutor.records
         DrillModel(kind="captures", seed=1).check()  # nothing built: a missed capture
         from escoba_tutor.records.recorder import recorder
-        print(recorder().nickname, sorted(m for m in sys.modules if m.split(".")[0] == "sqlalchemy")[:3])
+        assert recorder().flush(30)
+        print(recorder().nickname, sorted(m for m in sys.modules if m.split(".")[0] in ("sqlalchemy", "sqlite3",
+                                                                                         "psycopg"))[:3])
     """)
-    environment = {**os.environ, "ESCOBA_TUTOR_NICKNAME": "Íñigo", "ESCOBA_TUTOR_CLASS_DB": str(path),
-                   "SCRIPT_NAME": "/voila/render/es/02-captures.ipynb"}
+    environment = {**{k: v for k, v in os.environ.items() if k != "ESCOBA_TUTOR_CLASS_DB"},
+                   **server.kernel_env("Íñigo"), "SCRIPT_NAME": "/voila/render/es/02-captures.ipynb"}
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
                             env=environment)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["Íñigo", "[]"]
-    with ClassStore.open(path) as store:
-        (mistake,) = store.board().mistakes
-        assert (mistake.kind, mistake.code, mistake.seeds) == ("captures", "missed_capture", [1])
-        assert [(e.seed, e.lesson, e.rules) for e in mistake.exercises] == [(1, "02-captures", "escoba")]
-        assert store.board().students[0].lessons == ["02-captures"]
-
-
-def test_a_database_the_server_has_not_made_is_made_by_the_store(tmp_path: Path) -> None:
-    path = tmp_path / "new" / "class.sqlite3"
-    kernel = Recorder("Ana", str(path))
-    assert kernel.record(LessonOpened("Ana", "01-cards", "es"))
-    assert kernel.record(LessonOpened("Ana", "02-captures", "es"))
-    kernel.close()
-    with ClassStore.open(path) as store:
-        assert store.board().students[0].lessons == ["01-cards", "02-captures"]
-
-
-def test_an_older_database_is_migrated_by_the_store_then_written_to(tmp_path: Path) -> None:
-    path = tmp_path / "class.sqlite3"
-    shutil.copy(REFERENCES / "v1" / "class.sqlite3", path)
-    kernel = Recorder("Ana", str(path))
-    assert kernel.record(LessonOpened("Ana", "03-escoba", "es"))
-    kernel.close()
-    with sqlite3.connect(path) as connection:
-        assert connection.execute("SELECT version FROM escoba_schema").fetchall() == [(SCHEMA_VERSION,)]
-    connection.close()
-    with ClassStore.open(path) as store:
-        assert "03-escoba" in next(s for s in store.board().students if s.nickname == "Ana").lessons
-
-
-def test_a_newer_database_is_refused_and_left_alone(tmp_path: Path, caplog) -> None:
-    path = tmp_path / "class.sqlite3"
-    ClassStore.open(path).close()
-    with sqlite3.connect(path) as connection:
-        connection.execute("UPDATE escoba_schema SET version = ?", (SCHEMA_VERSION + 1,))
-    connection.close()
-    with pytest.raises(RecordsError, match=f"schema version .*{SCHEMA_VERSION + 1}"):
-        SqliteWriter.open(path)
-    kernel = Recorder("Ana", str(path))
-    with caplog.at_level(logging.WARNING, logger="escoba_tutor.records"):
-        assert kernel.record(LessonOpened("Ana", "01-cards", "es")) is False
-    assert "written by a newer escoba-tutor" in caplog.text
-    assert stored_rows(path) == []
-
-
-def test_the_writer_never_makes_a_file(tmp_path: Path) -> None:
-    with pytest.raises(RecordsError, match="cannot write to the class database"):
-        SqliteWriter.open(tmp_path / "class.sqlite3")
-    assert list(tmp_path.iterdir()) == []
+    board = server.store.board()
+    (mistake,) = board.mistakes
+    assert (mistake.kind, mistake.code, mistake.seeds) == ("captures", "missed_capture", [1])
+    assert [(e.seed, e.lesson, e.rules) for e in mistake.exercises] == [(1, "02-captures", "escoba")]
+    assert board.students[0].lessons == ["02-captures"]
 
 
 @pytest.mark.parametrize("text", [
@@ -192,26 +166,17 @@ def test_a_sqlite_url_without_a_file_is_refused(text: str) -> None:
         sqlite_file(text)
 
 
-def test_the_kernels_are_given_the_file_the_server_opened(tmp_path: Path, monkeypatch) -> None:
-    """A kernel runs in its lesson's folder: a relative path (``--class-db class.sqlite3``) reaches it absolute."""
-    from escoba_tutor.records.location import for_kernels
+def test_a_page_s_kernel_is_given_its_nickname_and_never_the_database(tmp_path: Path) -> None:
     from escoba_tutor.server.nickname import class_env
 
-    monkeypatch.chdir(tmp_path)
-    assert for_kernels("class.sqlite3") == str(tmp_path / "class.sqlite3")
-    assert for_kernels("sqlite:///3B/class.sqlite3") == str(tmp_path / "3B" / "class.sqlite3")
-    assert for_kernels("postgresql://escoba:pw@db/classes") == "postgresql://escoba:pw@db/classes"
-    assert for_kernels("mysql://host/db") == "mysql://host/db"  # refused by the kernel, which says why
-
     class Page:  # what class_env reads of a page's request: the server's settings and the nickname's cookie
-        settings = {"escoba_class_store": object(), "escoba_class_db": "groups/3B.sqlite3"}
+        settings = {"escoba_class_store": object(), "escoba_class_db": str(tmp_path / "class.sqlite3")}
 
         @staticmethod
         def get_cookie(name: str) -> str:
             return "Ana"
 
-    assert class_env(Page()) == {"ESCOBA_TUTOR_NICKNAME": "Ana",
-                                 "ESCOBA_TUTOR_CLASS_DB": str(tmp_path / "groups" / "3B.sqlite3")}
+    assert class_env(Page()) == {"ESCOBA_TUTOR_NICKNAME": "Ana"}
 
 
 def test_a_postgresql_url_is_left_to_the_store() -> None:
@@ -220,18 +185,19 @@ def test_a_postgresql_url_is_left_to_the_store() -> None:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the peak memory from Linux's /proc")
-def test_kernel_memory_with_and_without_recording(tmp_path: Path) -> None:
+def test_kernel_memory_with_and_without_recording(records_endpoint) -> None:
     """What recording adds to a lesson page's kernel: its widgets imported and a drill checked, recorded or not
     (the peak resident memory, VmHWM: getrusage's would count this test's own process, as Linux keeps it across
     the exec). Printed, and held within a few MiB (SQLAlchemy alone would add some 17 MiB)."""
-    path = tmp_path / "class.sqlite3"
-    ClassStore.open(path).close()
+    server = records_endpoint()
     script = textwrap.dedent("""
         import re
         from escoba_tutor.widgets.drills.base import DrillModel
+        from escoba_tutor.records.recorder import recorder
         import escoba_tutor.widgets
         for seed in range(1, 4):
             DrillModel(kind="captures", seed=seed).check()
+        recorder().flush(30)
         with open("/proc/self/status") as status:
             print(int(re.search(r"VmHWM:[^0-9]*([0-9]+) kB", status.read()).group(1)) / 1024)
     """)
@@ -239,7 +205,7 @@ def test_kernel_memory_with_and_without_recording(tmp_path: Path) -> None:
     def peak_mib(recording: bool) -> float:
         environment = {k: v for k, v in os.environ.items() if not k.startswith("ESCOBA_TUTOR_")}
         if recording:
-            environment.update(ESCOBA_TUTOR_NICKNAME="Ana", ESCOBA_TUTOR_CLASS_DB=str(path))
+            environment.update(server.kernel_env("Ana", client="one browser"))
         result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
                                 env=environment)
         assert result.returncode == 0, result.stderr
@@ -247,6 +213,5 @@ def test_kernel_memory_with_and_without_recording(tmp_path: Path) -> None:
 
     without, recording = min(peak_mib(False) for _ in range(2)), min(peak_mib(True) for _ in range(2))
     print(f"\na lesson kernel's peak memory: {without:.1f} MiB without recording, {recording:.1f} MiB recording")
-    with ClassStore.open(path) as store:
-        assert store.board().students[0].drills["captures"][0] == 6  # both recording runs recorded all three
+    assert server.store.board().students[0].drills["captures"][0] == 6  # both recording runs recorded all three
     assert recording - without < 3.0

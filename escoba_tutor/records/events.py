@@ -24,7 +24,7 @@ escoba_tutor.records.events.NicknameError: a nickname holds letters, digits, spa
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone
 
 from ..engine.errors import EscobaError
@@ -130,6 +130,55 @@ class LessonOpened:
 
 
 Event = DrillAnswer | DealFinished | GameFinished | LessonOpened
+
+
+#: The name of each event in a message from a kernel to its server (and in the ``records`` table's ``event``).
+EVENT_NAMES: dict[type, str] = {DrillAnswer: "drill", DealFinished: "deal", GameFinished: "game",
+                                LessonOpened: "lesson"}
+_EVENT_TYPES = {name: kind for kind, name in EVENT_NAMES.items()}
+MAX_MESSAGE_BYTES = 4096  # a message is a few hundred bytes: a drill answer with long rules is under 600
+
+
+def to_message(event: Event) -> dict[str, object]:
+    """``event`` as the small JSON object a kernel sends its server: the event's own fields, its time in ISO
+    8601, and no nickname (the server knows whose kernel sends it)."""
+    message: dict[str, object] = {"event": EVENT_NAMES[type(event)]}
+    for item in fields(event):
+        if item.name == "nickname":
+            continue
+        value = getattr(event, item.name)
+        message[item.name] = value.isoformat() if isinstance(value, datetime) else value
+    return message
+
+
+def from_message(message: object, nickname: str) -> Event:
+    """The event a kernel's message describes, recorded for ``nickname`` (the kernel's owner: a ``nickname`` in the
+    message is ignored); RecordsError for anything that is not such a message. The values themselves are checked
+    when the event is turned into a row (:func:`escoba_tutor.records.rows.event_row`)."""
+    if not isinstance(message, dict):
+        raise RecordsError(f"a record is a JSON object, not {type(message).__name__}", code="records_bad_event")
+    kind = _EVENT_TYPES.get(message.get("event"))  # type: ignore[arg-type]
+    if kind is None:
+        raise RecordsError(f"no such event {str(message.get('event'))[:20]!r}", code="records_bad_event")
+    names = {item.name for item in fields(kind)} - {"nickname"}
+    unknown = sorted(str(name)[:20] for name in message if name not in names and name not in ("event", "nickname"))
+    if unknown:
+        raise RecordsError(f"a {message['event']} record has no field {', '.join(unknown[:3])}",
+                           code="records_bad_event")
+    values = {name: message[name] for name in names if name in message}
+    at = values.get("at")
+    if at is not None:
+        try:
+            values["at"] = datetime.fromisoformat(at) if isinstance(at, str) and len(at) <= 40 else None
+        except ValueError:
+            values["at"] = None
+        if values["at"] is None:
+            raise RecordsError(f"the time of a record is ISO 8601 text, not {str(at)[:40]!r}",
+                               code="records_bad_event")
+    try:
+        return kind(nickname=nickname, **values)  # type: ignore[no-any-return]
+    except TypeError as error:  # a field missing
+        raise RecordsError(f"a {message['event']} record is incomplete: {error}", code="records_bad_event") from None
 
 
 def describe(event: object) -> str:

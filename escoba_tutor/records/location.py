@@ -10,9 +10,9 @@
 
 Anything else is a :class:`RecordsError` naming it.
 
-:func:`sqlite_file` decides which SQLite file (or database server) is meant with the standard library alone: a
-student's kernel writes to a SQLite file without loading SQLAlchemy (see :mod:`escoba_tutor.records.writer`).
-:func:`locate` builds on it, so the kernels and the server always agree on the file.
+:func:`sqlite_file` decides which SQLite file (or database server) is meant with the standard library alone;
+:func:`locate` builds on it. Only the course server (and the teacher's tools) open the database: a student's
+kernel sends its records to the server (:mod:`escoba_tutor.records.recorder`) and is never told where it is.
 """
 
 from __future__ import annotations
@@ -73,17 +73,6 @@ def sqlite_file(url_or_path: str | os.PathLike[str] | None) -> Path | str:
     raise RecordsError(f"the class database cannot be a {name}: URL ({_hidden(text)}); give a file path, "
                        "sqlite:///PATH or postgresql://USER:PASSWORD@HOST/DATABASE", code="records_bad_scheme",
                        scheme=name)
-
-
-def for_kernels(url_or_path: str) -> str:
-    """``url_or_path`` as the server hands it to the students' kernels: a SQLite file by its absolute path, as the
-    server found it (a kernel runs in its lesson's folder, where a relative path would name another file); a
-    database server's URL, or anything that names no database (the kernel says why), as it is."""
-    try:
-        where = sqlite_file(url_or_path)
-    except RecordsError:
-        return url_or_path
-    return str(where) if isinstance(where, Path) else url_or_path
 
 
 def locate(url_or_path: str | os.PathLike[str] | None) -> Location:

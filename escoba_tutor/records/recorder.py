@@ -1,44 +1,47 @@
-"""The recorder a student's kernel writes through.
+"""The recorder a student's kernel records through: it sends each event to its own course server, which writes it.
 
-The server starts each student's kernel with the student's nickname in ``ESCOBA_TUTOR_NICKNAME`` and the class
-database in ``ESCOBA_TUTOR_CLASS_DB`` (a path or a URL; ``off`` switches recording off). :func:`recorder` reads
-them once and returns the kernel's one recorder:
+The kernel opens no database and knows none. The server starts each student's kernel with, in its environment,
+the student's nickname (``ESCOBA_TUTOR_NICKNAME``), the address of the server's records endpoint
+(``ESCOBA_TUTOR_RECORDS_URL``, on this machine) and a secret made for this kernel alone
+(``ESCOBA_TUTOR_RECORDS_TOKEN``). :func:`recorder` reads them once and returns the kernel's one recorder:
 
-- no nickname, an invalid one, or recording off: a recorder that records nothing (``nickname`` is None);
-- otherwise a recorder that opens the class database when it first records, and writes every event with the
-  kernel's own nickname (an event's ``nickname`` is replaced by it: a page cannot record for someone else).
+- no nickname, an invalid one, or no endpoint: a recorder that records nothing (``nickname`` is None);
+- otherwise a recorder that sends every event as a small JSON object (its own fields, no nickname: the server
+  knows whose kernel holds the token, see escoba_tutor/server/records_endpoint.py) from a thread of its own.
 
-Recording never raises and never stops a lesson: a database that cannot be opened or written is logged as a
-warning on the logger ``escoba_tutor.records`` and the event is dropped; opening is tried again at most every
-:data:`REOPEN_AFTER` seconds.
-
-A SQLite file (the usual case: one server for the class) is written through the standard library's ``sqlite3``
-(:class:`~escoba_tutor.records.writer.SqliteWriter`): a kernel that records never loads SQLAlchemy, which would
-cost every student's kernel some 20 MiB. A PostgreSQL database is written through the SQLAlchemy store (on a
-JupyterHub each student has a server of their own anyway).
+:meth:`Recorder.record` only puts the event in a queue (at most :data:`MAX_WAITING` events): a click never waits
+for the network or the database, and recording never raises. An event that cannot be sent (a full queue, a
+server that cannot be reached or refuses it) is logged as a warning on the logger ``escoba_tutor.records``
+naming it, and dropped. Standard library only: a kernel loads neither SQLAlchemy nor a database driver.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
-import dataclasses
+import json
 import logging
 import os
+import queue
 import threading
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
-from .events import Event, NicknameError, describe, valid_nickname
-from .location import ENV_DATABASE, sqlite_file
-from .writer import SqliteWriter
+from .events import NicknameError, describe, to_message, valid_nickname
 
 if TYPE_CHECKING:
-    from .store import ClassStore
+    import http.client
+
+    from .events import Event
 
 ENV_NICKNAME = "ESCOBA_TUTOR_NICKNAME"
-RECORDING_OFF = "off"
-REOPEN_AFTER = 30.0
+ENV_RECORDS_URL = "ESCOBA_TUTOR_RECORDS_URL"
+ENV_RECORDS_TOKEN = "ESCOBA_TUTOR_RECORDS_TOKEN"  # noqa: S105 - the variable's name, not a secret
+TOKEN_HEADER = "X-Escoba-Record-Token"
+MAX_WAITING = 200   # events waiting to be sent; a student makes one every few seconds
+EXIT_WAIT = 5.0  # seconds a kernel that is shut down waits at most for its last records to be sent
+SEND_TIMEOUT = 10.0  # seconds one event may take to be sent and answered (the server waits for its database)
 
 log = logging.getLogger("escoba_tutor.records")
 
@@ -46,69 +49,109 @@ log = logging.getLogger("escoba_tutor.records")
 class Recorder:
     """Records the events of one student (see the module's text). ``nickname`` None: it records nothing."""
 
-    def __init__(self, nickname: str | None, database: str | None) -> None:
-        self.nickname = nickname
-        self._database = database
-        self._store: SqliteWriter | ClassStore | None = None
-        self._failed_at: float | None = None
+    def __init__(self, nickname: str | None, url: str | None = None, token: str | None = None) -> None:
+        self.nickname = nickname if url and token else None
+        self._url, self._token = url, token
+        self._waiting: queue.Queue[Event] = queue.Queue(MAX_WAITING)
+        self._sender: threading.Thread | None = None
+        self._connection: http.client.HTTPConnection | None = None
         self._lock = threading.Lock()
 
     def record(self, event: Event) -> bool:
-        """Write ``event`` under this recorder's nickname: True when stored, False otherwise; never raises."""
+        """Send ``event`` (in the background): True once it waits to be sent, False when it cannot be (and a
+        warning in the log); never raises, never waits."""
         if self.nickname is None:
             return False
         try:
-            store = self._open()
-            if store is None:
-                log.warning("not recorded (the class database is not open): %s", describe(event))
-                return False
-            return store.record(dataclasses.replace(event, nickname=self.nickname))
+            self._start()
+            self._waiting.put_nowait(event)
+            return True
+        except queue.Full:
+            with contextlib.suppress(Exception):
+                log.warning("not recorded (%d records are waiting to be sent already): %s", MAX_WAITING,
+                            describe(event))
         except Exception as error:  # a record must never break a lesson
             with contextlib.suppress(Exception):  # not even a broken log handler
                 log.warning("not recorded: %s: %s", describe(event), error)
-            return False
+        return False
 
-    def _open(self) -> SqliteWriter | ClassStore | None:
-        with self._lock:
-            if self._store is not None:
-                return self._store
-            if self._failed_at is not None and time.monotonic() - self._failed_at < REOPEN_AFTER:
-                return None
-            try:
-                self._store = open_writer(self._database)
-            except Exception as error:  # a database that cannot be opened is logged, not raised
-                self._failed_at = time.monotonic()
-                log.warning("the class database cannot be opened, nothing is recorded for %r for now: %s",
-                            self.nickname, error)
-                return None
-            return self._store
+    def flush(self, timeout: float = 30.0) -> bool:
+        """Wait until every event recorded so far has been sent and answered (or ``timeout`` seconds): True if
+        none is left. For tests and tools; a lesson never waits for its records."""
+        deadline = time.monotonic() + timeout
+        while self._waiting.unfinished_tasks and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return not self._waiting.unfinished_tasks
 
     def close(self) -> None:
+        """Drop the events still waiting (the log counts them) and close the connection to the server."""
+        dropped = 0
+        while True:
+            try:
+                self._waiting.get_nowait()
+            except queue.Empty:
+                break
+            self._waiting.task_done()
+            dropped += 1
+        if dropped:
+            log.warning("not recorded: %d records still waiting to be sent when the recorder was closed", dropped)
+        self._disconnect()
+
+    def _disconnect(self) -> None:
         with self._lock:
-            if self._store is not None:
-                self._store.close()
-                self._store = None
+            if self._connection is not None:
+                self._connection.close()
+                self._connection = None
 
+    # -- the sending thread ----------------------------------------------------------------------------------
 
-def open_writer(database: str | None) -> SqliteWriter | ClassStore:
-    """What records go through: a :class:`SqliteWriter` for a SQLite file, else the SQLAlchemy store."""
-    place = sqlite_file(database)
-    if isinstance(place, Path):
-        try:
-            return SqliteWriter.open(place)
-        except Exception as error:  # noqa: BLE001 - any reason: the store below says it, or puts it right
-            # The server makes the database, or brings it to this version, when it starts: a kernel finds it
-            # ready. A kernel started otherwise (by hand, with the variables set) or a database deleted since then
-            # gets it made or migrated by the store, as the server would (loading SQLAlchemy, this once), and then
-            # writes through the standard library as usual; a database that cannot be used is refused by the
-            # store with the message that names why (newer version, someone else's database...).
-            log.info("the class database %s is made ready by the store first: %s", place, error)
-    from .store import ClassStore
+    def _start(self) -> None:
+        with self._lock:
+            if self._sender is None or not self._sender.is_alive():
+                if self._sender is None:  # a kernel shut down (not killed) sends what it still holds first
+                    atexit.register(self.flush, EXIT_WAIT)
+                self._sender = threading.Thread(target=self._send_all, name="escoba-records", daemon=True)
+                self._sender.start()
 
-    if isinstance(place, Path):
-        ClassStore.open(place).close()
-        return SqliteWriter.open(place)
-    return ClassStore.open(database)
+    def _send_all(self) -> None:
+        while True:
+            event = self._waiting.get()
+            try:
+                self._send(event)
+            except Exception as error:  # noqa: BLE001 - the thread goes on with the next event, whatever broke
+                with contextlib.suppress(Exception):
+                    log.warning("not recorded: %s: %s", describe(event), error)
+            finally:
+                self._waiting.task_done()
+
+    def _send(self, event: Event) -> None:
+        import http.client
+
+        body = json.dumps(to_message(event), separators=(",", ":")).encode("utf-8")
+        address = urlsplit(self._url or "")
+        path = address.path or "/"
+        headers = {"Content-Type": "application/json", TOKEN_HEADER: self._token or ""}
+        for attempt in (1, 2):  # a kept-alive connection the server has closed meanwhile: once more, anew
+            try:
+                with self._lock:
+                    if self._connection is None:
+                        self._connection = http.client.HTTPConnection(address.hostname or "127.0.0.1",
+                                                                      address.port or 80, timeout=SEND_TIMEOUT)
+                    connection = self._connection
+                connection.request("POST", path, body=body, headers=headers)
+                answer = connection.getresponse()
+                said = answer.read(300).decode("utf-8", "replace").strip()
+                if answer.will_close:
+                    self._disconnect()
+                break
+            except (OSError, http.client.HTTPException) as error:
+                self._disconnect()
+                if attempt == 2:
+                    log.warning("not recorded: %s: the course server cannot be reached at %s: %s", describe(event),
+                                self._url, error)
+                    return
+        if answer.status not in (200, 201, 204):
+            log.warning("not recorded: %s: the course server answered %d %s", describe(event), answer.status, said)
 
 
 _recorder: Recorder | None = None
@@ -116,17 +159,18 @@ _recorder_lock = threading.Lock()
 
 
 def recorder_from_environment() -> Recorder:
-    """A new recorder for ``ESCOBA_TUTOR_NICKNAME`` and ``ESCOBA_TUTOR_CLASS_DB`` as they are now."""
-    database = os.environ.get(ENV_DATABASE, "").strip() or None
+    """A new recorder for ``ESCOBA_TUTOR_NICKNAME`` and the server's records endpoint as they are now."""
     raw = os.environ.get(ENV_NICKNAME, "")
-    if not raw.strip() or (database or "").lower() == RECORDING_OFF:
-        return Recorder(None, None)
+    url = os.environ.get(ENV_RECORDS_URL, "").strip()
+    token = os.environ.get(ENV_RECORDS_TOKEN, "").strip()
+    if not raw.strip() or not url or not token:
+        return Recorder(None)
     try:
         nickname = valid_nickname(raw)
     except NicknameError as error:
         log.warning("nothing is recorded in this kernel: %s", error)
-        return Recorder(None, None)
-    return Recorder(nickname, database)
+        return Recorder(None)
+    return Recorder(nickname, url, token)
 
 
 def recorder() -> Recorder:

@@ -1,8 +1,8 @@
 """An event as a row of the ``records`` table, checked: a malformed event is a RecordsError, never a half row.
 
-Standard library only: both writers use it, the SQLAlchemy store (:mod:`escoba_tutor.records.store`, whose
-statement is :data:`escoba_tutor.records.schema.INSERT_RECORD`) and a student's kernel writing straight to a
-SQLite file (:mod:`escoba_tutor.records.writer`).
+Standard library only: the store (:mod:`escoba_tutor.records.store`, whose statement is
+:data:`escoba_tutor.records.schema.INSERT_RECORD`) writes the row, and the course server's records endpoint
+(escoba_tutor/server/records_endpoint.py) checks a kernel's event with it before the event waits for the store.
 """
 
 from __future__ import annotations

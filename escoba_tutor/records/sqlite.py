@@ -1,7 +1,7 @@
-"""SQLite's side of the records, shared by both writers (the SQLAlchemy store and a kernel's own writer), with the
-standard library only: the connection's settings (WAL, synchronous=NORMAL, foreign keys), how a transaction
-begins (BEGIN IMMEDIATE for writers), when to checkpoint, and the writers' gate, the lock file on which the
-writers of one SQLite file line up.
+"""SQLite's side of the records, with the standard library only: the connection's settings (WAL,
+synchronous=NORMAL, foreign keys), how a transaction begins (BEGIN IMMEDIATE for writers), when to checkpoint, and
+the writers' gate, the lock file on which the writers of one SQLite file line up (the course server's threads, a
+second server or a teacher's tool on the same file).
 
 SQLite's own wait for a busy database (its busy timeout) looks at the lock less and less often (up to every
 100 ms), so with thirty writers a writer that has waited long keeps losing the lock to newcomers. The writers of
@@ -37,8 +37,8 @@ CONNECT_WAIT = 10.0  # seconds a new connection may wait for the lock while it s
 
 
 def configure_connection(connection: Any, shown: str) -> None:
-    """Set up a new DB-API connection to the class database (``shown``: its name for the log). Both writers do
-    this: the SQLAlchemy store on every connection it makes, and a kernel's :mod:`~escoba_tutor.records.writer`."""
+    """Set up a new DB-API connection to the class database (``shown``: its name for the log); the store's engine
+    does this on every connection it makes (:mod:`~escoba_tutor.records.sqlite_engine`)."""
     cursor = connection.cursor()
     try:
         # WAL mode stays with the file once set: only the first connection sets it (which takes a lock).

@@ -1,5 +1,5 @@
 """The SQLAlchemy engine of a SQLite class database: every connection set up, and every transaction begun, as
-:mod:`escoba_tutor.records.sqlite` says (the same settings a kernel's own writer uses)."""
+:mod:`escoba_tutor.records.sqlite` says."""
 
 from __future__ import annotations
 

@@ -11,8 +11,10 @@ Writing is made safe for a class of thirty kernels writing at once while the tea
   again after a short pause, at most :data:`RECORD_BUDGET` seconds in all; then the record is given up;
 - :meth:`ClassStore.record` never raises: a record that cannot be written (a locked, full, read-only or deleted
   database, a server gone) is logged as a warning on the logger ``escoba_tutor.records`` naming what was not
-  recorded and why, and the lesson goes on (:class:`~escoba_tutor.records.writing.RecordWriter`, shared with the
-  kernel's SQLite writer).
+  recorded and why, and the lesson goes on.
+
+The course server is the one writer of its class's records: the students' kernels send their events to it
+(escoba_tutor/server/records_endpoint.py), and it writes them here, in a thread off its event loop.
 
 The current class is the newest one; a record goes into the class that is current at the moment it is written.
 """
@@ -20,6 +22,7 @@ The current class is the newest one; a record goes into the class that is curren
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import random
 import time
@@ -32,19 +35,20 @@ from sqlalchemy import Connection, Engine, create_engine, func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 
 from .board import Board, ClassInfo, read_board
-from .events import Event, RecordsError
+from .events import Event, RecordsError, describe
 from .export import write_csv
 from .location import locate
 from .rows import PAUSE, RECORD_BUDGET, event_row, to_db_time
 from .schema import INSERT_RECORD, classes, ensure_schema, from_db_time, records
 from .sqlite import WritersGate
 from .sqlite_engine import checkpoint_if_large, sqlite_engine
-from .writing import RecordWriter
 
 OPEN_BUDGET = 10.0            # seconds opening may wait (thirty kernels creating one new database at once)
 MAX_CLASS_NAME = 80
 
 T = TypeVar("T")
+
+log = logging.getLogger("escoba_tutor.records")
 
 
 def _busy(error: BaseException) -> bool:
@@ -59,7 +63,7 @@ def _busy(error: BaseException) -> bool:
     return isinstance(error, DBAPIError) and error.connection_invalidated
 
 
-class ClassStore(RecordWriter):
+class ClassStore:
     """The records of every class in one database; see the module's text. Open it with :meth:`open`."""
 
     def __init__(self, engine: Engine, path: Path | None) -> None:
@@ -114,7 +118,24 @@ class ClassStore(RecordWriter):
         if self._gate is not None:
             self._gate.close()
 
+    def __enter__(self) -> ClassStore:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
     # -- writing -------------------------------------------------------------------------------------------------
+
+    def record(self, event: Event) -> bool:
+        """Write ``event`` into the current class: True once it is stored; False (and a warning in the log, never
+        an exception) when it could not be."""
+        try:
+            self._write_record(event)
+            return True
+        except Exception as error:  # a record must never break a lesson
+            with contextlib.suppress(Exception):  # not even a broken log handler
+                log.warning("not recorded: %s, in %s: %s", describe(event), self.url, error)
+            return False
 
     def _write_record(self, event: Event) -> None:
         row = event_row(event)

@@ -122,6 +122,7 @@ def build_app_class():
     from .kernels import KERNEL_MEMORY_ENV
     from .limits import ClassRegister, Limits, default_max_kernels, machine_memory_mib, raise_open_files
     from .logs import install_repeat_filter
+    from .records_endpoint import RECORD_PATH, RecordHandler, records_url
 
     class LandingHandler(guarded.ClientMixin, web.RequestHandler):
         """``/`` and ``/?lang=en``: to the landing notebook of that language, keeping the query string (and the
@@ -170,6 +171,13 @@ def build_app_class():
             "bytes a second one browser's pages may send their kernels (beyond it their messages are dropped)"))
         message_burst_bytes = Int(Limits.message_burst_bytes, config=True, help=(
             "bytes one browser's pages may send at once, above message_rate_bytes"))
+        record_rate = Float(Limits.record_rate, config=True, help=(
+            "class records a second one student's kernels may send (beyond it, and record_burst, they are dropped)"))
+        record_burst = Int(Limits.record_burst, config=True, help="class records one student may send at once")
+        address_record_rate = Float(Limits.address_record_rate, config=True, help=(
+            "class records a second the kernels of one network address's students may send together"))
+        address_record_burst = Int(Limits.address_record_burst, config=True, help=(
+            "class records one network address's students may send at once"))
         allowed_hosts = List(Unicode(), config=True, help=(
             "more host names the server answers to (a proxy's or JupyterHub's), besides its own"))
         reap_check_s = Float(10, config=True, help=(
@@ -187,7 +195,10 @@ def build_app_class():
                           reconnect_s=self.reconnect_s,
                           sockets_per_kernel=self.sockets_per_kernel, kernel_memory_mib=self.kernel_memory_mib,
                           message_bytes=self.message_bytes, write_buffer_bytes=self.write_buffer_bytes,
-                          message_rate_bytes=self.message_rate_bytes, message_burst_bytes=self.message_burst_bytes)
+                          message_rate_bytes=self.message_rate_bytes, message_burst_bytes=self.message_burst_bytes,
+                          record_rate=self.record_rate, record_burst=self.record_burst,
+                          address_record_rate=self.address_record_rate,
+                          address_record_burst=self.address_record_burst)
 
         def setup_template_dirs(self):
             """Voilà's, with the project's page template first (it loads nothing from another origin)."""
@@ -213,8 +224,12 @@ def build_app_class():
             # what every kernel gets in its environment (kernel_launch reads the limit, the widgets the rules)
             self.kernel_manager.kernel_env = {RULES_ENV: self.rules, LANG_ENV: self.default_lang,
                                               KERNEL_MEMORY_ENV: str(self.limits.kernel_memory_mib)}
+            # the kernels send their records to this server, at the address it listens on (records_endpoint.py)
+            url, own = records_url(self.ip, self.port, self.server_url)
+            self.kernel_manager.records_url = url if self.class_board else ""
+            self.kernel_manager.class_db = self.class_db
             return {**settings, "escoba_register": self.register, "escoba_default_lang": self.default_lang,
-                    "escoba_rules": self.rules,
+                    "escoba_rules": self.rules, "escoba_record_addresses": own,
                     "escoba_log": self.log, "websocket_max_message_size": self.limits.message_bytes,
                     # a page whose connection went silent (a network cut, a phone asleep) is found within 30 s
                     # (jupyter_server's default: 90), and its kernel's reconnect grace starts then; a browser
@@ -230,14 +245,13 @@ def build_app_class():
             check_kernel_command(spec.argv, NATIVE_KERNEL_NAME)
 
         def class_settings(self) -> dict:
-            """The class board's: the store the board reads, the database the kernels write to, the key."""
+            """The class board's: the store the server writes the kernels' records to and the board reads, the key."""
             if not self.class_board:
-                return {"escoba_class_store": None, "escoba_class_db": "", "escoba_teacher_key": ""}
+                return {"escoba_class_store": None, "escoba_teacher_key": ""}
             from ..records import ClassStore
 
             store = ClassStore.open(self.class_db or None)  # serve() opened it once already: it opens
-            return {"escoba_class_store": store, "escoba_class_db": self.class_db,
-                    "escoba_teacher_key": self.teacher_key}
+            return {"escoba_class_store": store, "escoba_teacher_key": self.teacher_key}
 
         def init_handlers(self):
             landing = (self.server_url, LandingHandler, {"server_url": self.server_url,
@@ -245,6 +259,8 @@ def build_app_class():
             none = [(url_path_join(self.server_url, name), guarded.NotFoundHandler) for name in ("login", "logout")]
             voila = swap_handlers(super().init_handlers(), guarded.SWAPS)  # each one there, or no start
             board = class_board.board_handlers(self.server_url)
+            if self.class_board:
+                board.append((url_path_join(self.server_url, RECORD_PATH), RecordHandler))
             handlers = [landing, *none, *board, *voila]  # first, so they win over the file tree at / and Voilà's login
             # last: any other address gets a page in its language rather than Tornado's bare one
             handlers.append((url_path_join(self.server_url, r".*"), guarded.NoSuchPageHandler,
@@ -374,6 +390,9 @@ def voila_config(settings: Settings | None = None, **options: Any):
         config.TutorVoila.max_kernels = settings.max_kernels
     if settings.kernel_memory is not None:
         config.TutorVoila.kernel_memory_mib = settings.kernel_memory
+    config.TutorVoila.record_rate, config.TutorVoila.record_burst = settings.record_rate, settings.record_burst
+    config.TutorVoila.address_record_rate = settings.address_record_rate
+    config.TutorVoila.address_record_burst = settings.address_record_burst
     if settings.allow_hosts:
         config.TutorVoila.allowed_hosts = list(settings.allow_hosts)
     config.Voila.port, config.Voila.ip, config.Voila.base_url = settings.port, settings.ip, settings.base_url
@@ -405,7 +424,7 @@ def voila_config(settings: Settings | None = None, **options: Any):
 
 def check_class_db(class_db: str | None) -> str:
     """Open the class database once (made, or upgraded, as needed) so that a bad path or URL stops the start with
-    a message that names it; returns what the kernels are to write to: the path or URL given, else the records'
+    a message that names it; returns what the server is to write to: the path or URL given, else the records'
     own choice (``ESCOBA_TUTOR_CLASS_DB``, or "" for the default place)."""
     from ..records import ClassStore, RecordsError
     from .kernels import CLASS_DB_ENV

@@ -2,10 +2,14 @@
 
 :class:`TutorMappingKernelManager` (Voilà's ``multi_kernel_manager_class``) records in the server's
 :class:`~.limits.ClassRegister` which page's ticket a new kernel belongs to (the page's handler sets
-:data:`CURRENT_TICKET` before Voilà starts the kernel) and forgets a kernel once it is shut down or gone; it
-gives a kernel the nickname of the page that started it and the class database (:data:`CURRENT_CLASS_ENV`), so
-the kernel's widgets can record for the class board; a browser's kernels beyond its first start at a lower
-priority (:data:`KERNEL_NICE_ENV`), so a browser that opens many pages at once slows the class down less.
+:data:`CURRENT_TICKET` before Voilà starts the kernel) and forgets a kernel once it is shut down or gone. A kernel
+whose page has a nickname (:data:`CURRENT_CLASS_ENV`) gets it, with the address of this server's records endpoint
+and a secret token made for that kernel alone (:data:`RECORDS_URL_ENV`, :data:`RECORDS_TOKEN_ENV`; the register
+keeps whose kernel holds it), so the kernel's widgets can send their records to the server, which writes them
+(records_endpoint.py). A kernel never gets the class database's place: neither the server's settings nor the
+server's environment (:func:`kernel_environment` leaves out every variable that names it or holds its
+password). A browser's kernels beyond its first start at a lower priority (:data:`KERNEL_NICE_ENV`), so a
+browser that opens many pages at once slows the class down less.
 :class:`TutorKernelManager` starts each kernel through :mod:`.kernel_launch`, which sets the kernel's memory limit
 and sends its log to the server's log instead of the page.
 """
@@ -13,7 +17,9 @@ and sends its log to the server's log instead of the page.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from contextvars import ContextVar
+from urllib.parse import unquote, urlsplit
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager, ServerKernelManager
 from traitlets import default
@@ -22,18 +28,46 @@ from .limits import ClassRegister, Ticket
 from .settings import LISTEN_FDS, TEACHER_KEY_ENV
 
 __all__ = ["CURRENT_TICKET", "CURRENT_CLASS_ENV", "TutorKernelManager", "TutorMappingKernelManager",
-           "KERNEL_MEMORY_ENV", "KERNEL_NICE_ENV", "EXTRA_KERNEL_NICE", "NICKNAME_ENV", "CLASS_DB_ENV"]
+           "KERNEL_MEMORY_ENV", "KERNEL_NICE_ENV", "EXTRA_KERNEL_NICE", "NICKNAME_ENV", "CLASS_DB_ENV",
+           "RECORDS_URL_ENV", "RECORDS_TOKEN_ENV", "kernel_environment"]
 
 CURRENT_TICKET: ContextVar[Ticket | None] = ContextVar("escoba_tutor_ticket", default=None)
-#: What the page's request says about the class records: ``{NICKNAME_ENV: ..., CLASS_DB_ENV: ...}`` (set by the
-#: page's handler from its nickname cookie; empty: nothing is recorded for this page).
+#: What the page's request says about the class records: ``{NICKNAME_ENV: ...}`` (set by the page's handler from
+#: its nickname cookie; empty: nothing is recorded for this page).
 CURRENT_CLASS_ENV: ContextVar[dict[str, str] | None] = ContextVar("escoba_tutor_class_env", default=None)
 KERNEL_MEMORY_ENV = "ESCOBA_TUTOR_KERNEL_MEMORY_MIB"
 KERNEL_NICE_ENV = "ESCOBA_TUTOR_KERNEL_NICE"  # how much lower the kernel's priority is than the server's
 EXTRA_KERNEL_NICE = 10  # a browser's second and later kernels: the CPU goes to every student's first page first
 NICKNAME_ENV, CLASS_DB_ENV = "ESCOBA_TUTOR_NICKNAME", "ESCOBA_TUTOR_CLASS_DB"
+# as records/recorder.py reads them (the records package is not imported here: SQLAlchemy-free, but not needed)
+RECORDS_URL_ENV, RECORDS_TOKEN_ENV = "ESCOBA_TUTOR_RECORDS_URL", "ESCOBA_TUTOR_RECORDS_TOKEN"
 LAUNCHER = "escoba_tutor.server.kernel_launch"
-NOT_INHERITED = (NICKNAME_ENV, CLASS_DB_ENV, KERNEL_NICE_ENV, LISTEN_FDS, TEACHER_KEY_ENV)
+NOT_INHERITED = (NICKNAME_ENV, CLASS_DB_ENV, RECORDS_URL_ENV, RECORDS_TOKEN_ENV, KERNEL_NICE_ENV, LISTEN_FDS,
+                 TEACHER_KEY_ENV)
+# libpq's own variables, which a teacher may set for the server's PostgreSQL connection (a password among them)
+POSTGRES_ENV = ("PGPASSWORD", "PGPASSFILE", "PGSERVICE", "PGSERVICEFILE", "PGSSLKEY", "PGSSLPASSWORD")
+
+
+def kernel_environment(inherited: Mapping[str, str], class_db: str = "") -> dict[str, str]:
+    """What a kernel keeps of the server's environment: everything but what is the server's alone (its sockets,
+    the teacher's key, the class database and PostgreSQL's variables), and but any variable that holds the class
+    database's URL or its password (a ``DATABASE_URL`` a platform sets, say).
+
+    >>> kernel_environment({"HOME": "/h", "ESCOBA_TUTOR_CLASS_DB": "x", "PGPASSWORD": "pw", "DATABASE_URL":
+    ...     "postgresql://u:s3cret@db/c", "OTHER": "has s3cret in it"}, "postgresql://u:s3cret@db/c")
+    {'HOME': '/h'}
+    """
+    secrets = [text for text in (class_db.strip(), _password(class_db)) if len(text) >= 4]
+    return {name: value for name, value in inherited.items()
+            if name not in NOT_INHERITED and name not in POSTGRES_ENV
+            and not any(secret in value for secret in secrets)}
+
+
+def _password(url: str) -> str:
+    try:
+        return unquote(urlsplit(url.strip()).password or "")
+    except ValueError:
+        return ""
 
 
 class TutorKernelManager(ServerKernelManager):
@@ -53,6 +87,10 @@ class TutorMappingKernelManager(AsyncMappingKernelManager):
     #: What every kernel gets in its environment (set by the app from its settings: the rules, the language, the
     #: memory limit); the one place where the server's settings reach a kernel.
     kernel_env: dict[str, str] = {}
+    #: Where a kernel sends its records (set by the app: this server's own address); "": nothing is recorded.
+    records_url: str = ""
+    #: The class database as the server was given it: a kernel's environment never holds it (kernel_environment).
+    class_db: str = ""
 
     @default("kernel_manager_class")
     def _default_kernel_manager_class(self):
@@ -63,16 +101,27 @@ class TutorMappingKernelManager(AsyncMappingKernelManager):
         # A kernel records for the nickname of the page that started it, and for no other: never one inherited
         # from the server's own environment; nor does it see what is the server's alone (its sockets, the key).
         inherited = kwargs.get("env")
-        env = {k: v for k, v in (os.environ if inherited is None else inherited).items()
-               if k not in NOT_INHERITED}
+        env = kernel_environment(os.environ if inherited is None else inherited,
+                                 self.class_db or os.environ.get(CLASS_DB_ENV, ""))
         env.update(self.kernel_env)
-        env.update(CURRENT_CLASS_ENV.get() or {})
+        nickname = (CURRENT_CLASS_ENV.get() or {}).get(NICKNAME_ENV)
+        token = None
+        if nickname and ticket is not None and self.register is not None and self.records_url:
+            token = self.register.issue_record_token(nickname, ticket.client, ticket.address)
+            env.update({NICKNAME_ENV: nickname, RECORDS_URL_ENV: self.records_url, RECORDS_TOKEN_ENV: token})
         if ticket is not None and self.register is not None and self.register.kernels_of(ticket.client):
             env[KERNEL_NICE_ENV] = str(EXTRA_KERNEL_NICE)
         kwargs["env"] = env
-        kernel_id = await super().start_kernel(*args, **kwargs)
+        try:
+            kernel_id = await super().start_kernel(*args, **kwargs)
+        except BaseException:
+            if token is not None and self.register is not None:
+                self.register.drop_record_token(token)
+            raise
         if ticket is not None and self.register is not None and ticket.kernel_id is None:
             self.register.bind(ticket, kernel_id)
+        if token is not None and self.register is not None:
+            self.register.bind_record_token(token, kernel_id)
         return kernel_id
 
     async def shutdown_kernel(self, kernel_id, now=False, restart=False):  # type: ignore[override]

@@ -25,14 +25,15 @@ escoba_tutor.server.limits.Refused: class_full
 from __future__ import annotations
 
 import os
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..engine.save import MAX_UPLOAD_BYTES
 
-__all__ = ["Limits", "ClassRegister", "Refused", "default_max_kernels", "machine_memory_mib", "raise_open_files",
-           "upload_message_bytes"]
+__all__ = ["Limits", "ClassRegister", "Refused", "RecordOwner", "TokenBuckets", "default_max_kernels",
+           "machine_memory_mib", "raise_open_files", "upload_message_bytes"]
 
 MIB = 1024 * 1024
 KERNEL_BUDGET_MIB = 100  # a student's kernel: about 77 MiB resident on the play page (docs/classroom.md), with room
@@ -123,8 +124,20 @@ class Limits:
     # second at most; beyond the budget messages are dropped unread.
     message_rate_bytes: int = 64 * 1024
     message_burst_bytes: int = 1 * MIB
+    # The class records a kernel sends its server (server/records_endpoint.py), per student (the browser that owns
+    # the kernel: all its pages together) and per network address (a class behind one router shares one): this
+    # many records a second, with bursts up to the burst. A student answering drills quickly makes one record
+    # every 2 or 3 seconds, a class of 30 about 12 a second, and opening the lessons together a burst of one each;
+    # beyond the bounds (a script's flood of hundreds a second) records are dropped.
+    record_rate: float = 1.0
+    record_burst: int = 30
+    address_record_rate: float = 50.0
+    address_record_burst: int = 1000
 
     def __post_init__(self) -> None:
+        for name in ("record_rate", "record_burst", "address_record_rate", "address_record_burst"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be more than 0, not {getattr(self, name)}")
         needed = upload_message_bytes(MAX_UPLOAD_BYTES)
         if self.message_bytes < needed:
             raise ValueError(f"message_bytes must be at least {needed}: a page sends a save file of up to "
@@ -163,7 +176,56 @@ class Ticket:
     kernel_id: str | None = None
 
 
+@dataclass
+class RecordOwner:
+    """Whose kernel holds a records token: the student's nickname, browser and address, as the page that started
+    the kernel gave them (the kernel's own word is never taken for them)."""
+
+    nickname: str
+    client: str
+    address: str
+    kernel_id: str | None = None
+    gone_at: float | None = None  # the kernel was shut down then: its last records may still be on their way
+
+
+class TokenBuckets:
+    """One budget per key: ``rate`` units a second, at most ``burst`` saved up; the full ones are forgotten once
+    ``kept`` keys are known.
+
+    >>> now = [0.0]
+    >>> buckets = TokenBuckets(rate=1, burst=3, clock=lambda: now[0])
+    >>> [buckets.take("ana") for _ in range(4)], buckets.take("eva")
+    ([True, True, True, False], True)
+    >>> now[0] += 2; [buckets.take("ana") for _ in range(3)]
+    [True, True, False]
+    """
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic,
+                 kept: int = 10_000) -> None:
+        self.rate, self.burst, self.clock, self.kept = rate, burst, clock, kept
+        self._left: dict[str, tuple[float, float]] = {}  # key -> (units left, at that time)
+
+    def left(self, key: str) -> float:
+        now = self.clock()
+        left, then = self._left.get(key, (float(self.burst), now))
+        return min(float(self.burst), left + (now - then) * self.rate)
+
+    def spend(self, key: str, cost: float = 1) -> None:
+        if key not in self._left and len(self._left) >= self.kept:
+            now = self.clock()
+            self._left = {k: (left, then) for k, (left, then) in self._left.items()
+                          if left + (now - then) * self.rate < self.burst}
+        self._left[key] = (self.left(key) - cost, self.clock())
+
+    def take(self, key: str, cost: float = 1) -> bool:
+        if self.left(key) < cost:
+            return False
+        self.spend(key, cost)
+        return True
+
+
 TICKET_S = 600  # far longer than any page takes to render (Voilà waits up to 60 s for a cell's outputs)
+RECORD_GRACE_S = 30  # a shut-down kernel's token still takes the records it had on their way for this long
 MESSAGE_COST = 1024  # what a message costs besides its bytes, in bytes of a browser's message budget
 BUDGETS_KEPT = 10_000  # browsers whose message budget is remembered before the full ones are forgotten
 
@@ -175,6 +237,12 @@ class ClassRegister:
     seats: dict[str, Seat] = field(default_factory=dict)
     pending: list[Ticket] = field(default_factory=list)
     budgets: dict[str, tuple[float, float]] = field(default_factory=dict)  # client -> (bytes left, at that time)
+    record_tokens: dict[str, RecordOwner] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        limits = self.limits
+        self.student_records = TokenBuckets(limits.record_rate, limits.record_burst, self.clock)
+        self.address_records = TokenBuckets(limits.address_record_rate, limits.address_record_burst, self.clock)
 
     def _count(self, **which: str) -> int:
         (key, value), = which.items()
@@ -277,6 +345,64 @@ class ClassRegister:
     def forget(self, kernel_id: str) -> None:
         """The kernel has been shut down (by its page, by culling, or by :meth:`unconnected` or :meth:`gone`)."""
         self.seats.pop(kernel_id, None)
+        now = self.clock()
+        for owner in self.record_tokens.values():
+            if owner.kernel_id == kernel_id and owner.gone_at is None:
+                owner.gone_at = now
+
+    # -- the class records' tokens and bounds (server/records_endpoint.py) -----------------------------------------
+
+    def issue_record_token(self, nickname: str, client: str, address: str) -> str:
+        """A new secret for a kernel about to start for ``nickname``'s page: the kernel sends its records with it,
+        and the server records them for that student (and no other) while the kernel lives.
+
+        >>> register = ClassRegister(Limits(max_kernels=9))
+        >>> token = register.issue_record_token("Ana", "c1", "10.0.0.5"); register.bind_record_token(token, "k1")
+        >>> register.record_owner(token).nickname, register.record_owner("made up")
+        ('Ana', None)
+        """
+        now = self.clock()
+        self.record_tokens = {token: owner for token, owner in self.record_tokens.items()
+                              if owner.gone_at is None or now - owner.gone_at < RECORD_GRACE_S}
+        token = secrets.token_urlsafe(32)
+        self.record_tokens[token] = RecordOwner(nickname, client, address)
+        return token
+
+    def bind_record_token(self, token: str, kernel_id: str) -> None:
+        owner = self.record_tokens.get(token)
+        if owner is not None:
+            owner.kernel_id = kernel_id
+            if kernel_id not in self.seats:  # started without a seat (or forgotten already): it lives no longer
+                owner.gone_at = self.clock()
+
+    def drop_record_token(self, token: str) -> None:
+        """The kernel did not start: its token is worth nothing."""
+        self.record_tokens.pop(token, None)
+
+    def record_owner(self, token: str) -> RecordOwner | None:
+        """Whose kernel holds ``token``; None for a token never issued, or of a kernel gone for a while."""
+        owner = self.record_tokens.get(token) if isinstance(token, str) else None
+        if owner is None or (owner.gone_at is not None and self.clock() - owner.gone_at >= RECORD_GRACE_S):
+            return None
+        return owner
+
+    def may_record(self, owner: RecordOwner) -> str | None:
+        """None when one more record of ``owner``'s fits the bounds (counted then); else which bound it passes:
+        ``student`` or ``address``.
+
+        >>> register = ClassRegister(Limits(max_kernels=9, record_rate=1, record_burst=2, address_record_rate=1,
+        ...                                 address_record_burst=3), clock=lambda: 0.0)
+        >>> ana, eva, luis = (RecordOwner(name, name, "10.0.0.5") for name in ("Ana", "Eva", "Luis"))
+        >>> [register.may_record(ana) for _ in range(3)], register.may_record(eva), register.may_record(luis)
+        ([None, None, 'student'], None, 'address')
+        """
+        if self.student_records.left(owner.client) < 1:
+            return "student"
+        if self.address_records.left(owner.address) < 1:
+            return "address"
+        self.student_records.spend(owner.client)
+        self.address_records.spend(owner.address)
+        return None
 
     def unconnected(self) -> list[str]:
         """The kernels whose page was sent more than ``connect_s`` ago and never connected (a script's GET, a

@@ -4,8 +4,9 @@ The landing page of each language carries a small form (:func:`landing_hook` add
 the page is rendered); :class:`NicknameHandler` checks a nickname with
 :func:`escoba_tutor.records.valid_nickname` and keeps it in a cookie of the browser (a year, HttpOnly,
 SameSite=Lax, the server's base URL as its path). :func:`class_env` is what a lesson page's kernel gets from
-that page's request (the nickname and the class database, see kernels.py); the kernel's own widgets make the
-records (records/kernel.py). Without a nickname nothing about the student is recorded. The teacher's
+that page's request (the nickname; kernels.py adds the records endpoint and the kernel's token); the kernel's
+own widgets make the records (records/kernel.py) and send them to this server, which writes them
+(records_endpoint.py). Without a nickname nothing about the student is recorded. The teacher's
 side is class_board.py.
 """
 
@@ -17,7 +18,7 @@ from urllib.parse import quote, unquote
 from tornado import web
 
 from ..text.translator import LANGUAGES, Translator
-from .kernels import CLASS_DB_ENV, NICKNAME_ENV
+from .kernels import NICKNAME_ENV
 from .pages import render
 
 __all__ = ["NICKNAME_COOKIE", "read_nickname", "nickname_problem", "class_env", "nickname_form", "landing_hook",
@@ -65,19 +66,12 @@ def nickname_problem(_: Translator, code: str) -> str:
 
 
 def class_env(handler) -> dict[str, str]:
-    """What a lesson page's kernel gets for the class records: the page's nickname and the class database; empty
-    (nothing recorded) without a nickname, or with the class board off."""
+    """What a lesson page's kernel gets for the class records: the page's nickname; empty (nothing recorded)
+    without a nickname, or with the class board off. Never the class database: the server writes the records."""
     if handler.settings.get("escoba_class_store") is None:
         return {}
     nickname = read_nickname(handler)
-    if not nickname:
-        return {}
-    database = handler.settings.get("escoba_class_db")  # "": the records' default place, as the server's
-    if database:
-        from ..records.location import for_kernels
-
-        database = for_kernels(database)  # the kernel runs in the lesson's folder: never a relative path
-    return {NICKNAME_ENV: nickname, **({CLASS_DB_ENV: database} if database else {})}
+    return {NICKNAME_ENV: nickname} if nickname else {}
 
 
 def nickname_form(handler, lang: str, problem: str | None = None, typed: str = "") -> str:

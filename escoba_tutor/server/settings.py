@@ -28,6 +28,7 @@ from typing import TypedDict
 from ..engine.errors import EscobaError
 from ..engine.rules import PROFILES, Rules
 from ..text.translator import LANGUAGES
+from .limits import Limits
 
 __all__ = ["Settings", "LANGS", "previous_run", "LISTEN_FDS", "TEACHER_KEY_ENV", "RULES_ENV", "LANG_ENV"]
 
@@ -68,6 +69,12 @@ class Settings:
     teacher_key: str = ""  # "": a new one for this run
     listen_fds: tuple[int, ...] = ()  # the sockets of the server's previous run, when it starts afresh
     activity_s: int = 60  # on a hub: how often the hub is told of the students' last activity
+    # the class records the kernels send the server (docs/classroom.md, "Limits"): a second and at once, per
+    # student and per network address; beyond them records are dropped
+    record_rate: float = Limits.record_rate
+    record_burst: int = Limits.record_burst
+    address_record_rate: float = Limits.address_record_rate
+    address_record_burst: int = Limits.address_record_burst
 
     def __post_init__(self) -> None:
         if self.lang not in LANGS:
@@ -84,6 +91,9 @@ class Settings:
                 raise _bad(f"{name} must be 0 or more, not {getattr(self, name)}", name)
         if self.kernel_memory is not None and self.kernel_memory < 0:
             raise _bad(f"kernel_memory must be 0 (no limit) or more, not {self.kernel_memory}", "kernel_memory")
+        for name in ("record_rate", "record_burst", "address_record_rate", "address_record_burst"):
+            if not getattr(self, name) > 0:
+                raise _bad(f"{name} must be more than 0, not {getattr(self, name)}", name)
         if self.activity_s < 1:
             raise _bad(f"activity_s must be at least 1, not {self.activity_s}", "activity_s")
         if isinstance(self.allow_hosts, str):  # one name given as text would count as its letters
