@@ -187,7 +187,12 @@ def test_a_nickname_is_kept_in_a_long_lived_httponly_cookie(server):
     ("", "es", "El apodo está vacío"),
     ("x" * 25, "en", "The nickname is too long: at most 24 characters."),
     ("Ana 😀", "en", "A nickname may have only letters, digits, spaces"),
-    ("Ana\u202eevil", "en", "A nickname may have only letters, digits, spaces"),
+    ("Ana\u202eevil", "en", "The nickname has an invisible character"),
+    ("B\u200bea", "es", "El apodo tiene un carácter invisible"),
+    ("M\u0430r\u00eda", "es", "El apodo mezcla letras de alfabetos distintos"),  # a Cyrillic а in «María»
+    ("M\u0430r\u00eda", "en", "The nickname mixes letters of different alphabets"),
+    ("Za\u0308\u0301\u0301", "es", "El apodo tiene acentos amontonados sobre una letra"),
+    ("Za\u0308\u0301\u0301", "en", "The nickname has accents piled on one letter"),
 ])
 def test_a_bad_nickname_is_refused_in_words_and_nothing_is_kept(server, typed, lang, said):
     browser = Browser(server.url)
@@ -199,6 +204,17 @@ def test_a_bad_nickname_is_refused_in_words_and_nothing_is_kept(server, typed, l
     assert "<script>" not in body  # shown as text in the field, escaped
     if typed.startswith("<script>"):
         assert f'value="{html.escape(typed)}"' in body
+
+
+@pytest.mark.parametrize("typed, kept", [
+    ("\uff2c\uff55\uff43\uff49\uff41", "Lucia"), ("\u00cd\u00f1igo", "\u00cd\u00f1igo"),
+    ("I\u0301n\u0303igo", "\u00cd\u00f1igo"), ("Mar\u00eda  Jos\u00e9", "Mar\u00eda Jos\u00e9"),
+])
+def test_a_nickname_is_kept_in_its_usual_letters(server, typed, kept):
+    """Full-width letters, accents typed as marks, spaces in a row: kept as the usual letters, one student."""
+    browser = Browser(server.url)
+    status, _headers, _body = browser.request("class/nickname", {"_xsrf": browser.xsrf(), "nickname": typed})
+    assert status == 303 and urllib.parse.unquote(browser.cookie(NICKNAME_COOKIE)) == kept
 
 
 def test_the_nickname_form_needs_the_xsrf_token(server):

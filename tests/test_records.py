@@ -24,6 +24,7 @@ from escoba_tutor.records import (
     LessonOpened,
     NicknameError,
     RecordsError,
+    nickname_key,
     valid_nickname,
 )
 
@@ -293,7 +294,7 @@ def test_records_from_two_stores_meet(store_url: str) -> None:
     ("", "nickname_empty"), ("   ", "nickname_empty"),
     ("x" * 10_000, "nickname_too_long"), ("x" * 25, "nickname_too_long"),
     ("<script>", "nickname_bad_character"), ("Ana\x00", "nickname_bad_character"),
-    ("Ana\u202eX", "nickname_bad_character"), ("Ana 😀", "nickname_bad_character"), ("a\tb", "nickname_bad_character"),
+    ("Ana\u202eX", "nickname_invisible"), ("Ana 😀", "nickname_bad_character"), ("a\tb", "nickname_bad_character"),
     ("Ana\nBea", "nickname_bad_character"), ("=1+1", "nickname_bad_character"), ("\u0301a", "nickname_bad_character"),
 ])
 def test_bad_nicknames_are_refused_by_name(text: str, code: str) -> None:
@@ -301,6 +302,47 @@ def test_bad_nicknames_are_refused_by_name(text: str, code: str) -> None:
         valid_nickname(text)
     assert caught.value.code == code
     assert isinstance(caught.value, RecordsError)
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("An\u0430", "nickname_mixed_scripts"),            # a Cyrillic а at the end of a Latin name
+    ("M\u0430r\u00eda", "nickname_mixed_scripts"),     # and in the middle of «María»
+    ("\u039f\u03bb\u03b3a", "nickname_mixed_scripts"),  # Greek letters with a Latin one
+    ("Za\u0308\u0301\u0301", "nickname_stacked_marks"),  # accents piled on a letter
+    ("a\u0301\u0301", "nickname_stacked_marks"), ("q\u0301", "nickname_stacked_marks"),  # an accent q never takes
+    ("Bea\u200d", "nickname_invisible"), ("B\u200bea", "nickname_invisible"),  # zero-width joiner and space
+    ("Ana\u3164", "nickname_invisible"), ("Ana\ufe0f", "nickname_invisible"),  # a Hangul filler, a selector
+    ("\u00adAna", "nickname_invisible"),                   # a soft hyphen
+])
+def test_look_alike_nicknames_are_refused_by_name(text: str, code: str) -> None:
+    with pytest.raises(NicknameError) as caught:
+        valid_nickname(text)
+    assert caught.value.code == code
+
+
+@pytest.mark.parametrize(("typed", "kept"), [
+    ("\uff21\uff4e\uff41", "Ana"),                 # full-width letters
+    ("Ana\u00a0Mar\u00eda", "Ana María"),             # a non-breaking space
+    ("Ana   Mar\u00eda", "Ana María"),               # spaces that show as one on the board
+    ("\u2168", "IX"), ("\ufb01lo", "filo"),           # a Roman numeral, a ligature
+])
+def test_look_alike_nicknames_are_folded_into_the_usual_letters(typed: str, kept: str) -> None:
+    assert valid_nickname(typed) == kept
+    assert nickname_key(typed) == nickname_key(kept)
+
+
+@pytest.mark.parametrize("name", ["Íñigo", "María José", "Ñandú", "Begoña", "Güell", "Nguyễn Thị Ánh", "Søren",
+                                  "Dvořák", "Саша", "Ἀθηνᾶ", "山田さくら", "Yuki山田", "김민준", "शांति"])
+def test_names_of_real_languages_stay_nicknames(name: str) -> None:
+    assert valid_nickname(name) == name
+
+
+def test_a_nickname_in_look_alike_letters_is_the_student_it_looks_like(store: ClassStore) -> None:
+    """«асе» written in Cyrillic letters looks like the Latin «ace»: one student, not two on the board."""
+    record_all(store, [DrillAnswer("ace", "captures", 1, True, None, at=minutes(1)),
+                       DrillAnswer("\u0430\u0441\u0435", "captures", 2, True, None, at=minutes(2)),
+                       DrillAnswer("\uff41\uff43\uff45", "captures", 3, True, None, at=minutes(3))])
+    assert [(s.nickname, s.drills) for s in store.board().students] == [("ace", {"captures": (3, 3)})]
 
 
 def test_a_nickname_that_is_not_text_is_refused() -> None:

@@ -2,19 +2,35 @@
 
 A nickname is the only thing that names a student. :func:`valid_nickname` decides what one may be:
 
-- it is stripped of spaces at both ends and put in Unicode normal form NFC, so «Íñigo» typed on any keyboard is
-  one nickname;
+- it is put in Unicode normal form NFKC, stripped of spaces at both ends, and a run of spaces inside it becomes
+  one: «Íñigo» typed on any keyboard is one nickname, and letters that only look different are folded into the
+  usual ones (full-width «Ａｎａ» is «Ana», a non-breaking space a space);
 - 1 to 24 characters, each a letter or a digit of any script («Íñigo», «Zoë», «محمد», «明»), a space, ``-``, ``_``
-  or ``.`` (a combining accent is allowed after a letter); nothing else: no ``<``, no emoji, no control or
-  direction-changing characters;
-- "Ana" and "ana" are **the same student**: the records compare nicknames by :func:`nickname_key` (case folded),
-  so a student who types their nickname differently on another day keeps one row on the board; the board shows
-  the spelling of their latest record.
+  or ``.``; nothing else: no ``<``, no emoji, no control characters;
+- no invisible character (a zero-width space or joiner, a direction change, a Hangul filler, a variation
+  selector: Unicode's default-ignorable characters) (code ``nickname_invisible``);
+- one script: letters of different scripts are not mixed (a Latin «Ana» with a Cyrillic «а» in it looks like
+  «Ana» and is refused), except the mixes a language writes (Latin with the Japanese scripts and Han, with
+  Korean's Hangul and Han, with Bopomofo and Han) (code ``nickname_mixed_scripts``);
+- an accent only as names write it: at most one combining mark on a letter, and on a Latin, Greek or Cyrillic
+  letter none that has no composed form with it (Spanish, French, German, Vietnamese... all have theirs, while
+  stacked accents and a «q́» are look-alike tricks) (code ``nickname_stacked_marks``);
+- "Ana" and "ana" are **the same student**: the records compare nicknames by :func:`nickname_key` (case folded,
+  NFKC, and a letter of the Cyrillic or Greek scripts that looks like a Latin one read as that Latin letter), so
+  a student who types their nickname differently on another day keeps one row on the board, and a nickname
+  written wholly in Cyrillic look-alikes is the Latin one it looks like; the board shows the spelling of their
+  latest record.
 
 >>> valid_nickname("  Íñigo ")
 'Íñigo'
->>> nickname_key("ANA") == nickname_key("ana")
-True
+>>> valid_nickname("Ｍａｒíａ  José")
+'María José'
+>>> nickname_key("ANA") == nickname_key("ana"), nickname_key("\u0430\u0441\u0435") == nickname_key("ace")
+(True, True)
+>>> valid_nickname("An\u0430")  # the last letter is Cyrillic
+Traceback (most recent call last):
+...
+escoba_tutor.records.events.NicknameError: a nickname is written in one script, not LATIN and CYRILLIC together
 >>> valid_nickname("<script>")
 Traceback (most recent call last):
 ...
@@ -23,6 +39,7 @@ escoba_tutor.records.events.NicknameError: a nickname holds letters, digits, spa
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone
@@ -45,31 +62,100 @@ class NicknameError(RecordsError):
     code = "bad_nickname"
 
 
+# Unicode's default-ignorable code points (DerivedCoreProperties.txt): drawn as nothing, or changing only how the
+# text around them is drawn. Besides those of category Cf (format), which are all refused, these are letters or
+# marks that show nothing: Hangul fillers, variation selectors, the combining grapheme joiner...
+_INVISIBLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+              (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+              (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+              (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+# The scripts that may be mixed in one nickname, as languages write them (Unicode TR39's "highly restrictive").
+_MIXES = (frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}), frozenset({"LATIN", "HAN", "BOPOMOFO"}),
+          frozenset({"LATIN", "HAN", "HANGUL"}))
+_SCRIPT_ALIASES = {"CJK": "HAN", "IDEOGRAPHIC": "HAN", "ARABIC-INDIC": "ARABIC", "EXTENDED": "ARABIC",
+                   "KATAKANA-HIRAGANA": None}
+# Scripts whose every accented letter in use has a composed form (NFC): a mark left over is a look-alike trick.
+_COMPOSED_SCRIPTS = frozenset({"LATIN", "GREEK", "CYRILLIC"})
+# Lower-case Cyrillic and Greek letters drawn like Latin ones: read as those in a nickname's key (after case
+# folding), so a nickname written in them is the Latin one it looks like. (Mixed with Latin letters they are
+# refused anyway.)
+_LOOKALIKES = str.maketrans({
+    "а": "a", "с": "c", "ԁ": "d", "е": "e", "һ": "h", "і": "i", "ј": "j", "ӏ": "l", "о": "o", "р": "p",
+    "ԛ": "q", "ѕ": "s", "ԝ": "w", "х": "x", "у": "y",
+    "α": "a", "ι": "i", "ϳ": "j", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "υ": "u", "χ": "x",
+})
+
+
+def _invisible(char: str) -> bool:
+    code = ord(char)
+    return unicodedata.category(char) == "Cf" or any(low <= code <= high for low, high in _INVISIBLE)
+
+
+def _script(char: str) -> str | None:
+    """The script of a letter or digit (from its Unicode name: LATIN, CYRILLIC, HAN...); None for what every
+    script shares (ASCII digits, spaces and signs, marks, which belong to their letter)."""
+    if char.isascii() and not char.isalpha():
+        return None
+    if unicodedata.category(char)[0] not in "LN":
+        return None
+    word = unicodedata.name(char, "").split(" ", 1)[0]
+    return _SCRIPT_ALIASES.get(word, word) or None
+
+
+def _problem(nickname: str) -> NicknameError | None:
+    """What breaks the rules of the module's text in a nickname already normalised, or None."""
+    scripts: list[str] = []
+    marks = 0  # combining marks on the letter before
+    for position, char in enumerate(nickname):
+        category = unicodedata.category(char)
+        shown = repr(char) if char.isprintable() else f"U+{ord(char):04X}"
+        if _invisible(char):
+            return NicknameError(f"a nickname holds no invisible character, not U+{ord(char):04X}",
+                                 code="nickname_invisible", character=char)
+        if category[0] == "M" and position > 0 and unicodedata.category(nickname[position - 1])[0] in "LM":
+            if category in ("Mn", "Me"):  # an accent drawn on the letter (a spacing vowel sign is a letter's own)
+                marks += 1
+                base = next(c for c in reversed(nickname[:position]) if unicodedata.category(c)[0] == "L")
+                if marks > 1 or _script(base) in _COMPOSED_SCRIPTS:
+                    return NicknameError(f"a nickname has at most one accent on a letter, and only one the letter "
+                                         f"takes, not {shown} on {base!r}", code="nickname_stacked_marks",
+                                         character=char)
+            continue
+        marks = 0
+        if category[0] not in "LN" and char not in NICKNAME_PUNCTUATION:
+            return NicknameError(f"a nickname holds letters, digits, spaces and - _ . only, not {shown}",
+                                 code="nickname_bad_character", character=char)
+        script = _script(char)
+        if script is not None and script not in scripts:
+            scripts.append(script)
+    if len(scripts) > 1 and not any(mix.issuperset(scripts) for mix in _MIXES):
+        return NicknameError(f"a nickname is written in one script, not {' and '.join(scripts[:3])} together",
+                             code="nickname_mixed_scripts", scripts=scripts)
+    return None
+
+
 def valid_nickname(text: str) -> str:
-    """``text`` as a nickname (stripped, NFC), or :class:`NicknameError` naming what is wrong with it."""
+    """``text`` as a nickname (NFKC, stripped, one space at most between words), or :class:`NicknameError`
+    naming what is wrong with it (see the module's text)."""
     if not isinstance(text, str):
         raise NicknameError(f"a nickname is text, not {type(text).__name__}", code="nickname_not_text")
-    nickname = unicodedata.normalize("NFC", text).strip(" ")
+    nickname = re.sub(" {2,}", " ", unicodedata.normalize("NFKC", text).strip(" "))
     if not nickname:
         raise NicknameError("a nickname is empty", code="nickname_empty")
     if len(nickname) > MAX_NICKNAME:
         raise NicknameError(f"a nickname has at most {MAX_NICKNAME} characters, not {len(nickname)}",
                             code="nickname_too_long", length=len(nickname), limit=MAX_NICKNAME)
-    for position, char in enumerate(nickname):
-        category = unicodedata.category(char)
-        if category[0] in "LN" or char in NICKNAME_PUNCTUATION:
-            continue
-        if category[0] == "M" and position > 0 and unicodedata.category(nickname[position - 1])[0] in "LM":
-            continue  # an accent or vowel sign joined to the letter before it
-        shown = repr(char) if char.isprintable() else f"U+{ord(char):04X}"
-        raise NicknameError(f"a nickname holds letters, digits, spaces and - _ . only, not {shown}",
-                            code="nickname_bad_character", character=char)
+    problem = _problem(nickname)
+    if problem is not None:
+        raise problem
     return nickname
 
 
 def nickname_key(nickname: str) -> str:
-    """The key under which the records group a nickname: case folded, so "Ana" and "ana" are one student."""
-    return unicodedata.normalize("NFC", nickname.casefold())
+    """The key under which the records group a nickname: NFKC and case folded, so "Ana" and "ana" are one
+    student, and Cyrillic and Greek look-alikes read as the Latin letters they look like (the module's text)."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", nickname).casefold())
+    return re.sub(" {2,}", " ", folded.strip(" ")).translate(_LOOKALIKES)
 
 
 def _now() -> datetime:
