@@ -30,6 +30,8 @@ from escoba_tutor.server.settings import Settings, previous_run
     ({"kernel_memory": -5}, "kernel_memory must be 0 (no limit) or more"),
     ({"activity_s": 0}, "activity_s must be at least 1"),
     ({"allow_hosts": "aula.example.es"}, "allow_hosts is a tuple of host names"),
+    ({"record_rate": 0}, "record_rate must be more than 0, not 0"),
+    ({"address_record_burst": -1}, "address_record_burst must be more than 0"),
 ])
 def test_a_bad_setting_is_refused_with_its_name(changes, words):
     with pytest.raises(EscobaError) as refused:
@@ -59,6 +61,17 @@ def test_the_time_a_kernel_waits_for_its_page_to_come_back_reaches_the_class_lim
     assert hub_settings({**hub, "ESCOBA_TUTOR_RECONNECT_S": "0"}).reconnect_s == 0  # only the idle cull
 
 
+def test_the_bounds_of_the_class_records_reach_the_class_limits():
+    from escoba_tutor.server.app import voila_config
+    from escoba_tutor.server.limits import Limits
+
+    assert (Settings().record_rate, Settings().address_record_burst) == (Limits.record_rate,
+                                                                          Limits.address_record_burst)
+    config = voila_config(Settings(record_rate=2.5, address_record_burst=4000, class_board=False)).TutorVoila
+    assert (config.record_rate, config.address_record_burst) == (2.5, 4000)
+    assert "record_burst" not in voila_config(Settings(class_board=False)).TutorVoila  # a voila.json's stands
+
+
 def test_a_server_starting_afresh_reads_its_sockets_and_key_once():
     assert previous_run({"ESCOBA_TUTOR_LISTEN_FDS": "5", "ESCOBA_TUTOR_TEACHER_KEY": "k"}) == {
         "listen_fds": (5,), "teacher_key": "k"}
@@ -69,7 +82,8 @@ def test_a_server_starting_afresh_reads_its_sockets_and_key_once():
 def test_the_kernel_manager_gives_each_kernel_the_servers_settings_and_nothing_of_the_servers_own(monkeypatch):
     from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 
-    from escoba_tutor.server.kernels import CURRENT_CLASS_ENV, TutorMappingKernelManager
+    from escoba_tutor.server.kernels import CURRENT_CLASS_ENV, CURRENT_TICKET, TutorMappingKernelManager
+    from escoba_tutor.server.limits import ClassRegister, Limits
 
     started = []
 
@@ -80,17 +94,28 @@ def test_the_kernel_manager_gives_each_kernel_the_servers_settings_and_nothing_o
     monkeypatch.setattr(AsyncMappingKernelManager, "start_kernel", start_kernel)
     manager = TutorMappingKernelManager()
     manager.kernel_env = {"ESCOBA_TUTOR_RULES": "scopa", "ESCOBA_TUTOR_KERNEL_MEMORY_MIB": "300"}
+    manager.register = register = ClassRegister(Limits(max_kernels=9))
+    manager.records_url = "http://127.0.0.1:8866/class/record"
+    manager.class_db = "postgresql://escoba:pa55word@db.school/classes"
     inherited = {"PATH": "/usr/bin", "ESCOBA_TUTOR_RULES": "escoba", "ESCOBA_TUTOR_TEACHER_KEY": "secret",
-                 "ESCOBA_TUTOR_LISTEN_FDS": "3", "ESCOBA_TUTOR_NICKNAME": "someone else"}
+                 "ESCOBA_TUTOR_LISTEN_FDS": "3", "ESCOBA_TUTOR_NICKNAME": "someone else",
+                 "ESCOBA_TUTOR_CLASS_DB": "/srv/class.sqlite3", "PGPASSWORD": "pa55word",
+                 "DATABASE_URL": "postgresql://escoba:pa55word@db.school/classes",
+                 "ESCOBA_TUTOR_RECORDS_TOKEN": "the server's own"}
 
     async def page() -> None:
         CURRENT_CLASS_ENV.set({"ESCOBA_TUTOR_NICKNAME": "Ana"})
+        CURRENT_TICKET.set(register.admit("browser 1", "10.0.0.5"))
         await manager.start_kernel(env=inherited)
 
     with ThreadPoolExecutor(1) as thread:  # an event loop of its own
         thread.submit(asyncio.run, page()).result()
-    assert started == [{"PATH": "/usr/bin", "ESCOBA_TUTOR_RULES": "scopa", "ESCOBA_TUTOR_KERNEL_MEMORY_MIB": "300",
-                        "ESCOBA_TUTOR_NICKNAME": "Ana"}]
+    (env,) = started
+    token = env.pop("ESCOBA_TUTOR_RECORDS_TOKEN")
+    assert env == {"PATH": "/usr/bin", "ESCOBA_TUTOR_RULES": "scopa", "ESCOBA_TUTOR_KERNEL_MEMORY_MIB": "300",
+                   "ESCOBA_TUTOR_NICKNAME": "Ana", "ESCOBA_TUTOR_RECORDS_URL": "http://127.0.0.1:8866/class/record"}
+    owner = register.record_owner(token)
+    assert (owner.nickname, owner.client, owner.address, owner.kernel_id) == ("Ana", "browser 1", "10.0.0.5", "k1")
 
 
 def _environment(pid: int) -> dict[str, str]:

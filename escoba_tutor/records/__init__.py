@@ -3,9 +3,9 @@
 Engine-side: imports SQLAlchemy and the standard library only (no widget library, no web server). See
 docs/class-board.md for where the data lives and what is recorded.
 
-Importing this package loads the events alone (standard library): a student's kernel records without SQLAlchemy
-(:mod:`escoba_tutor.records.recorder`). The store and the board, which need SQLAlchemy, are loaded when first
-named (``from escoba_tutor.records import ClassStore``).
+Importing this package loads the events alone (standard library): a student's kernel records without SQLAlchemy,
+sending its events to the course server, which writes them (:mod:`escoba_tutor.records.recorder`). The store and
+the board, which need SQLAlchemy, are loaded when first named (``from escoba_tutor.records import ClassStore``).
 """
 
 from __future__ import annotations

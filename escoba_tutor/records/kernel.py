@@ -2,8 +2,9 @@
 
 The widgets call these functions (a line each, in widgets/drills/base.py, widgets/game_table.py and
 widgets/page.py); they build the event and hand it to :func:`escoba_tutor.records.recorder.recorder`, which
-knows the student's nickname and the class database from the kernel's environment (set by the server for that
-page, see escoba_tutor/server/kernels.py) and records nothing without a nickname. Records are only ever made
+knows the student's nickname, the course server's records endpoint and this kernel's token from the kernel's
+environment (set by the server for that page, see escoba_tutor/server/kernels.py), sends the event there from a
+thread of its own, and records nothing without a nickname. Records are only ever made
 here, by the kernel's own code from the widget's own judgement: a page cannot send a record of its own.
 
 Nothing here may slow down or break a click: every function catches everything, logs it on the
@@ -38,7 +39,7 @@ def lesson_of_page() -> str | None:
 def _record(make_event: Callable[[str], Event]) -> None:
     """Build an event and record it; never raises (a failed record costs the student nothing)."""
     if not os.environ.get("ESCOBA_TUTOR_NICKNAME", "").strip():
-        return  # no nickname: nothing to record, and the database library is never even loaded (nor on the site)
+        return  # no nickname: nothing to record, and the recorder is never even loaded (nor on the site)
     try:
         from .recorder import recorder
 

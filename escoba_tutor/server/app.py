@@ -390,9 +390,9 @@ def voila_config(settings: Settings | None = None, **options: Any):
         config.TutorVoila.max_kernels = settings.max_kernels
     if settings.kernel_memory is not None:
         config.TutorVoila.kernel_memory_mib = settings.kernel_memory
-    config.TutorVoila.record_rate, config.TutorVoila.record_burst = settings.record_rate, settings.record_burst
-    config.TutorVoila.address_record_rate = settings.address_record_rate
-    config.TutorVoila.address_record_burst = settings.address_record_burst
+    for bound in ("record_rate", "record_burst", "address_record_rate", "address_record_burst"):
+        if getattr(settings, bound) != getattr(Settings, bound):  # else a voila.json's value stands
+            setattr(config.TutorVoila, bound, getattr(settings, bound))
     if settings.allow_hosts:
         config.TutorVoila.allowed_hosts = list(settings.allow_hosts)
     config.Voila.port, config.Voila.ip, config.Voila.base_url = settings.port, settings.ip, settings.base_url
