@@ -9,7 +9,9 @@ kernel holds it: the nickname, the browser and the address of the page that star
 JSON object (escoba_tutor.records.events.to_message) in the body:
 
 - only from this machine (a loopback address, or the address the server itself listens on), else 403; a page's
-  cookies are neither needed nor read, so the XSRF check does not apply (the token is the proof);
+  cookies are neither needed nor read, so the XSRF check does not apply (the token is the proof: a proxy on this
+  machine, such as JupyterHub's, passes browsers' requests on from loopback, and without a kernel's token they
+  are refused all the same);
 - an unknown token (made up, or of a kernel gone for a while) gets 403; the record is the token's owner's:
   whatever nickname a body names is ignored;
 - a body over 4 kB gets 413, one that is not an event (or whose values break the records' rules) 400;
