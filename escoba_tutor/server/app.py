@@ -110,7 +110,7 @@ def build_app_class():
     from tornado.netutil import bind_sockets
     from traitlets import Bool, Float, Int, List, Unicode
 
-    from .framework import check_framework, check_kernel_command, swap_handlers
+    from .framework import check_connection_class, check_framework, check_kernel_command, swap_handlers
 
     check_framework()  # before anything of Voilà's is used: a renamed name stops the start, with its name
 
@@ -170,6 +170,20 @@ def build_app_class():
             "bytes a second one browser's pages may send their kernels (beyond it their messages are dropped)"))
         message_burst_bytes = Int(Limits.message_burst_bytes, config=True, help=(
             "bytes one browser's pages may send at once, above message_rate_bytes"))
+        offline_buffer_bytes = Int(Limits.offline_buffer_bytes, config=True, help=(
+            "bytes kept for a page without a connection; beyond them its session ends (its kernel is stopped)"))
+        state_requests_burst = Int(Limits.state_requests_burst, config=True, help=(
+            "requests for every widget's state a page may send at once"))
+        state_requests_per_minute = Float(Limits.state_requests_per_minute, config=True, help=(
+            "requests for every widget's state a page may send a minute, beyond the burst"))
+        starts_per_address_burst = Int(Limits.starts_per_address_burst, config=True, help=(
+            "kernels one network address may start at once"))
+        starts_per_address_per_minute = Float(Limits.starts_per_address_per_minute, config=True, help=(
+            "kernels one network address may start a minute, beyond the burst"))
+        starts_per_client_burst = Int(Limits.starts_per_client_burst, config=True, help=(
+            "kernels one browser may start at once"))
+        starts_per_client_per_minute = Float(Limits.starts_per_client_per_minute, config=True, help=(
+            "kernels one browser may start a minute, beyond the burst"))
         allowed_hosts = List(Unicode(), config=True, help=(
             "more host names the server answers to (a proxy's or JupyterHub's), besides its own"))
         reap_check_s = Float(10, config=True, help=(
@@ -187,7 +201,14 @@ def build_app_class():
                           reconnect_s=self.reconnect_s,
                           sockets_per_kernel=self.sockets_per_kernel, kernel_memory_mib=self.kernel_memory_mib,
                           message_bytes=self.message_bytes, write_buffer_bytes=self.write_buffer_bytes,
-                          message_rate_bytes=self.message_rate_bytes, message_burst_bytes=self.message_burst_bytes)
+                          message_rate_bytes=self.message_rate_bytes, message_burst_bytes=self.message_burst_bytes,
+                          offline_buffer_bytes=self.offline_buffer_bytes,
+                          state_requests_burst=self.state_requests_burst,
+                          state_requests_per_minute=self.state_requests_per_minute,
+                          starts_per_address_burst=self.starts_per_address_burst,
+                          starts_per_address_per_minute=self.starts_per_address_per_minute,
+                          starts_per_client_burst=self.starts_per_client_burst,
+                          starts_per_client_per_minute=self.starts_per_client_per_minute)
 
         def setup_template_dirs(self):
             """Voilà's, with the project's page template first (it loads nothing from another origin)."""
@@ -206,6 +227,7 @@ def build_app_class():
             self.voila_configuration.prelaunch_hook = nickname.landing_hook(self.voila_configuration.prelaunch_hook)
             settings = super().init_settings()
             self.check_kernel_command()
+            check_connection_class(settings.get("kernel_websocket_connection_class"))
             self.limits = self.class_limits()
             self.register = ClassRegister(self.limits)
             self.kernel_manager.register = self.register
@@ -384,6 +406,7 @@ def voila_config(settings: Settings | None = None, **options: Any):
     # Starting afresh runs this process's command again: only for the escoba-tutor command, on POSIX
     config.TutorVoila.start_afresh = settings.start_afresh and os.name == "posix"
     config.TutorVoila.reconnect_s = settings.reconnect_s
+    config.TutorVoila.connect_s = settings.connect_s
     cull_idle = settings.cull_idle
     config.MappingKernelManager.cull_idle_timeout = cull_idle
     config.MappingKernelManager.cull_interval = min(60, max(1, cull_idle // 2))
