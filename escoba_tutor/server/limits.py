@@ -270,7 +270,7 @@ class ClassRegister:
         never the one stopped.
 
         >>> now = [0.0]
-        >>> register = ClassRegister(Limits(max_kernels=4, per_client=9, starts_per_address_burst=3,
+        >>> register = ClassRegister(Limits(max_kernels=4, per_client=2, starts_per_address_burst=3,
         ...                                 starts_per_address_per_minute=6), clock=lambda: now[0])
         >>> for n in range(3): register.bind(register.admit(f"script{n}", "10.0.0.66"), f"s{n}")
         >>> register.admit("script3", "10.0.0.66")  # a new cookie each time: held to the address's rate
@@ -306,7 +306,7 @@ class ClassRegister:
     def _place_for(self, address: str) -> str | None:
         """The kernel to stop so that a page from ``address`` gets a place on a full server: the newest (one
         whose page never connected first) of the address holding the most, if that is another address and it
-        holds more than its fair share; None if there is none."""
+        holds more than its fair share and more than one browser may hold; None if there is none."""
         held: dict[str, int] = {}
         for seat in self.seats.values():
             held[seat.address] = held.get(seat.address, 0) + 1
@@ -315,7 +315,8 @@ class ClassRegister:
         if not held:
             return None
         busiest = max(held, key=lambda each: held[each])
-        fair = self.limits.max_kernels / len({*held, address})
+        # its fair share, and never fewer than one browser may hold: one student's pages are never stopped
+        fair = max(self.limits.max_kernels / len({*held, address}), self.limits.per_client)
         if busiest == address or held[busiest] <= fair:
             return None
         theirs = [(seat.connected, seat.bound_at, kernel_id) for kernel_id, seat in self.seats.items()
