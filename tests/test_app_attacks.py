@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from conftest import TutorServer
-from test_app_limits import Browser, connect, leave_all, message, run, wait_until, widget_states, write_notebook
+from test_app_limits import Browser, connect, leave_all, message, run, wait_until, write_notebook
 
 from escoba_tutor.server.limits import ClassRegister, Limits, Refused
 
