@@ -386,7 +386,7 @@ def screen_message(message: str | bytes, protocol: str | None, seen: RecentIds |
         if seen.repeated(msg_id[:100]):
             return "a message sent twice"
     if may_ask_states is not None and kind == "comm_msg":
-        cost = STATE_REQUESTS.get((content.get("data") or {}).get("method"))
+        cost = STATE_REQUESTS.get(str((content.get("data") or {}).get("method")))
         if cost is not None and not may_ask_states(cost):
             return "widget state asked for faster than a page does"
     return None
