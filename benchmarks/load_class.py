@@ -80,6 +80,7 @@ from _voila_bench import (
     widget_outputs,
 )
 
+BUTTONS = ("ButtonModel", "AnyModel")  # ipywidgets' buttons, and the course's ActionButton (an anywidget)
 PAGES = ["voila/render/es/play.ipynb", "voila/render/es/02-captures.ipynb", "voila/render/en/play.ipynb"]
 BROWSER_PAGE = "voila/render/es/02-captures.ipynb"
 CAPTIONS = ("Todas las bazas posibles", "Every legal capture")
@@ -129,11 +130,11 @@ class GamePlayer:
 
     def __init__(self, page: PageClient, rng: random.Random) -> None:
         self.page, self.rng = page, rng
-        self.play = self._one(_model_name="ButtonModel", icon="play")
-        self.new_game = self._one(_model_name="ButtonModel", icon="refresh")
+        self.play = self._one(_model_name=BUTTONS, icon="play")
+        self.new_game = self._one(_model_name=BUTTONS, icon="refresh")
         self.seen = self._one(_model_name="ToggleButtonModel", icon="eye")
         self.picker = self._one(caption=CAPTIONS)
-        self.next_deal = self._one(_model_name="ButtonModel", description=("Siguiente mano", "Next deal"))
+        self.next_deal = self._one(_model_name=BUTTONS, description=("Siguiente mano", "Next deal"))
         levels = [(model_id, labels.index(name)) for model_id in page.find(_model_name="DropdownModel")
                   for labels in [page.models[model_id]["_options_labels"]] for name in ("medio", "medium")
                   if name in labels]
@@ -182,7 +183,7 @@ class CapturePicker:
     def __init__(self, page: PageClient, rng: random.Random) -> None:
         self.page = page
         pickers = page.find(caption=CAPTIONS)
-        checks = page.find(_model_name="ButtonModel", icon="check")
+        checks = page.find(_model_name=BUTTONS, icon="check")
         if not pickers or not checks:
             raise PageError(f"{page.path}: no capture table")
         self.picker, self.check = pickers[0], checks[0]

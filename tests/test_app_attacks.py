@@ -148,7 +148,7 @@ def test_a_page_that_is_only_asked_about_never_connecting_is_freed_within_connec
         assert status == 200 and kernel_id
         sent = time.monotonic()
         while script.get(f"api/kernels/{kernel_id}")[0] == 200:  # asks every 2 s, as a page that is there would
-            assert time.monotonic() - sent < 20 + 5, "the kernel outlived connect_s while its script asked about it"
+            assert time.monotonic() - sent < 45 + 10, "the kernel outlived connect_s while its script asked about it"
             time.sleep(2)
         assert f"Shutting down kernel {kernel_id}: its page never connected" in server.log.read_text()
     finally:

@@ -17,7 +17,7 @@ Other settings from the environment: ``ESCOBA_TUTOR_LANG`` (es or en; else the l
 ``ESCOBA_TUTOR_ACTIVITY_S`` (how often the hub is told of the students' last activity, default 60 s),
 ``ESCOBA_TUTOR_RECONNECT_S`` (seconds a kernel waits for its page to connect again, default 90; 0: only the idle
 cull stops it), ``ESCOBA_TUTOR_CONNECT_S`` (seconds a kernel waits for its page to connect once it was sent,
-default 20).
+default 45).
 """
 
 from __future__ import annotations

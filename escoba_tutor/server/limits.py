@@ -111,8 +111,9 @@ class Limits:
     per_address: int = 64  # per network address: a class of 30 behind one NAT address, twice over
     # A kernel whose page has not connected this long after it was sent is shut down (a script's GET, a page
     # closed while it loaded). Asking the server about the kernel (``api/kernels/<id>``) does not count as
-    # connecting. Chromium pages on a loaded 2-core server connected within a few seconds (docs/classroom.md).
-    connect_s: float = 20
+    # connecting. On an overloaded 2-core machine pages connected up to 29 s after they were sent
+    # (docs/classroom.md, "Limits"): the server's Settings give the value it runs with.
+    connect_s: float = 45
     # A kernel whose page's last connection closed, and none came back this long after, is shut down (0: only the
     # idle cull stops it). A page gone without a goodbye (a tab killed, a browser closed) loses its kernel then;
     # a page whose connection drops reconnects within it (Voilà's page tries again at once, then after up to 1,

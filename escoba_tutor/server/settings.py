@@ -58,9 +58,9 @@ class Settings:
     # goodbye (a tab killed, a browser closed) frees its kernel then, not at the idle cull (0: only the idle cull)
     reconnect_s: int = 90
     # seconds a kernel waits for its page to connect after the page was sent: a script's GET (a new cookie each
-    # time) costs a kernel only this long. Chromium pages connected within a few seconds on a loaded 2-core server,
-    # a slow phone (CPU 6x slower) within ... (docs/classroom.md, "Limits")
-    connect_s: int = 20
+    # time) costs a kernel only this long. Pages connected within 29 s on a 2-core machine overloaded (load 15 to
+    # 26) by a class of 30 arriving and other work, and 3 of 30 took over 20 s (docs/classroom.md, "Limits")
+    connect_s: int = 45
     lessons: str | None = None  # the lessons folder (None: the installed lessons)
     base_url: str = "/"
     start_afresh: bool = False  # only the escoba-tutor command: the process runs its command again once a class left
