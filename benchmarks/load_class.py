@@ -419,7 +419,8 @@ ATTACKER = "127.0.0.2"  # the script's own address: another machine than the cla
 async def attack_gone_pages(base: str, stop: asyncio.Event, attack: Attack, number: int) -> None:
     """One of three browsers: a play page, 900 requests for every widget's state (about 370 kB an answer) on the
     widget control comm, and the socket closed without reading; again with a new page until the attack ends."""
-    page = PageClient(base, "voila/render/es/play.ipynb", source=f"127.0.0.{3 + number}")
+    # (views=-1: the attack needs the kernel, not the page's widget outputs)
+    page = PageClient(base, "voila/render/es/play.ipynb", source=f"127.0.0.{3 + number}", views=-1)
     while not stop.is_set():
         try:
             await page.open()
@@ -440,7 +441,7 @@ async def attack_gone_pages(base: str, stop: asyncio.Event, attack: Attack, numb
             attack.errors.append(f"gone page: {error!r}"[:160])
         finally:
             await page.close()
-        page = PageClient(base, "voila/render/es/play.ipynb", source=f"127.0.0.{3 + number}",
+        page = PageClient(base, "voila/render/es/play.ipynb", source=f"127.0.0.{3 + number}", views=-1,
                           cookies=getattr(page, "cookies", None))  # the same browser, a new page
         await pause(stop, 5)
 
