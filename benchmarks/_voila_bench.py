@@ -241,8 +241,9 @@ class PageClient:
     ``await update(...)`` / ``await click(...)`` change one, returning the seconds until the kernel's answer."""
 
     def __init__(self, base: str, path: str, answer_timeout: float = 30, views: int | None = None,
-                 cookies: dict[str, str] | None = None) -> None:
+                 cookies: dict[str, str] | None = None, source: str | None = None) -> None:
         self.base, self.path, self.answer_timeout = base.rstrip("/") + "/", path.lstrip("/"), answer_timeout
+        self.source = source  # the client's own address (a loopback address other than 127.0.0.1: another machine)
         self.first_cookies = dict(cookies or {})  # a login's, behind a hub
         self.expected_views = views  # the widget outputs the page must hold (None: at least one)
         self.views: list[str] = []
@@ -266,7 +267,8 @@ class PageClient:
         for _visit in range(2):  # a browser's first visit gets the server's cookie and is sent to the page again
             headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else {}
             response = await client.fetch(HTTPRequest(self.base + self.path, headers=headers, request_timeout=600,
-                                                      connect_timeout=60, follow_redirects=False),
+                                                      connect_timeout=60, follow_redirects=False,
+                                                      network_interface=self.source),
                                           raise_error=False)
             for cookie in response.headers.get_list("Set-Cookie"):
                 name, _, value = cookie.split(";")[0].partition("=")
@@ -295,7 +297,7 @@ class PageClient:
         self._connection = await websocket_connect(HTTPRequest(
             url, headers={"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()),
                           "Origin": f"{origin[0]}//{origin[2]}"}, connect_timeout=60,
-            request_timeout=60))
+            request_timeout=60, network_interface=self.source))
         self._reader = asyncio.ensure_future(self._read())
         times["socket_s"] = time.monotonic() - start
         await self._load_widgets()

@@ -60,6 +60,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
@@ -74,10 +75,12 @@ from _voila_bench import (
     PageError,
     load_average,
     percentile,
+    rss_mib,
     tutor_server,
     widget_outputs,
 )
 
+BUTTONS = ("ButtonModel", "AnyModel")  # ipywidgets' buttons, and the course's ActionButton (an anywidget)
 PAGES = ["voila/render/es/play.ipynb", "voila/render/es/02-captures.ipynb", "voila/render/en/play.ipynb"]
 BROWSER_PAGE = "voila/render/es/02-captures.ipynb"
 CAPTIONS = ("Todas las bazas posibles", "Every legal capture")
@@ -127,11 +130,11 @@ class GamePlayer:
 
     def __init__(self, page: PageClient, rng: random.Random) -> None:
         self.page, self.rng = page, rng
-        self.play = self._one(_model_name="ButtonModel", icon="play")
-        self.new_game = self._one(_model_name="ButtonModel", icon="refresh")
+        self.play = self._one(_model_name=BUTTONS, icon="play")
+        self.new_game = self._one(_model_name=BUTTONS, icon="refresh")
         self.seen = self._one(_model_name="ToggleButtonModel", icon="eye")
         self.picker = self._one(caption=CAPTIONS)
-        self.next_deal = self._one(_model_name="ButtonModel", description=("Siguiente mano", "Next deal"))
+        self.next_deal = self._one(_model_name=BUTTONS, description=("Siguiente mano", "Next deal"))
         levels = [(model_id, labels.index(name)) for model_id in page.find(_model_name="DropdownModel")
                   for labels in [page.models[model_id]["_options_labels"]] for name in ("medio", "medium")
                   if name in labels]
@@ -180,7 +183,7 @@ class CapturePicker:
     def __init__(self, page: PageClient, rng: random.Random) -> None:
         self.page = page
         pickers = page.find(caption=CAPTIONS)
-        checks = page.find(_model_name="ButtonModel", icon="check")
+        checks = page.find(_model_name=BUTTONS, icon="check")
         if not pickers or not checks:
             raise PageError(f"{page.path}: no capture table")
         self.picker, self.check = pickers[0], checks[0]
@@ -397,6 +400,111 @@ async def hammer_slow_reader(base: str, stop: asyncio.Event, hammer: Hammer) -> 
         hammer.errors.append(f"slow reader: {error!r}"[:200])
 
 
+# ------------------------------------------------------------------------------------------------ --attack
+@dataclass
+class Attack:
+    """What an attack got (pages by HTTP status, messages sent) and what newcomers saw before and during it."""
+
+    kind: str
+    statuses: dict[int, int] = field(default_factory=dict)
+    sent: int = 0
+    newcomers: list[tuple[float, float]] = field(default_factory=list)  # (when, seconds until usable)
+    refused_newcomers: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+ATTACKER = "127.0.0.2"  # the script's own address: another machine than the class's 127.0.0.1
+
+
+async def attack_gone_pages(base: str, stop: asyncio.Event, attack: Attack, number: int) -> None:
+    """One of three browsers: a play page, 900 requests for every widget's state (about 370 kB an answer) on the
+    widget control comm, and the socket closed without reading; again with a new page until the attack ends."""
+    # (views=-1: the attack needs the kernel, not the page's widget outputs)
+    page = PageClient(base, "voila/render/es/play.ipynb", source=f"127.0.0.{3 + number}", views=-1)
+    while not stop.is_set():
+        try:
+            await page.open()
+            control = uuid.uuid4().hex
+            await page._connection.write_message(json.dumps(page._message(
+                "comm_open", {"comm_id": control, "target_name": "jupyter.widget.control", "data": {}},
+                metadata={"version": "1.0.0"})))
+            for _ in range(900):
+                await page._connection.write_message(json.dumps(page._message(
+                    "comm_msg", {"comm_id": control, "data": {"method": "request_states"}})))
+                attack.sent += 1
+            attack.statuses[200] = attack.statuses.get(200, 0) + 1
+        except PageError as error:
+            code = re.search(r"HTTP (\d+)", str(error))
+            attack.statuses[int(code.group(1)) if code else 0] = attack.statuses.get(int(code.group(1)) if code
+                                                                                      else 0, 0) + 1
+        except Exception as error:  # noqa: BLE001 - the server dropped the connection: reported
+            attack.errors.append(f"gone page: {error!r}"[:160])
+        finally:
+            await page.close()
+        page = PageClient(base, "voila/render/es/play.ipynb", source=f"127.0.0.{3 + number}", views=-1,
+                          cookies=getattr(page, "cookies", None))  # the same browser, a new page
+        await pause(stop, 5)
+
+
+async def attack_fresh_cookies(base: str, stop: asyncio.Event, attack: Attack) -> None:
+    """A script from its own address: 5 pages at a time, each with a new cookie (the first visit's redirect
+    taken, then the page), never connecting, asking about each kernel every 20 s to hold it."""
+    from tornado.httpclient import AsyncHTTPClient, HTTPRequest
+
+    client = AsyncHTTPClient()
+    url = base + "voila/render/es/play.ipynb"
+    held: list[tuple[str, dict[str, str]]] = []
+
+    async def one() -> None:
+        cookies: dict[str, str] = {}
+        for _visit in range(2):
+            headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else {}
+            response = await client.fetch(HTTPRequest(url, headers=headers, request_timeout=300,
+                                                      follow_redirects=False, network_interface=ATTACKER),
+                                          raise_error=False)
+            for cookie in response.headers.get_list("Set-Cookie"):
+                name, _, value = cookie.split(";")[0].partition("=")
+                cookies[name.strip()] = value
+            if response.code not in (301, 302):
+                break
+        attack.statuses[response.code] = attack.statuses.get(response.code, 0) + 1
+        found = re.search(r'"kernelId": *"([0-9a-f-]+)"', (response.body or b"").decode(errors="replace"))
+        if found:
+            held.append((found.group(1), cookies))
+
+    async def poll() -> None:
+        while not stop.is_set():
+            for kernel_id, cookies in list(held):
+                response = await client.fetch(HTTPRequest(
+                    base + f"api/kernels/{kernel_id}", network_interface=ATTACKER,
+                    headers={"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())}), raise_error=False)
+                if response.code == 404:
+                    held.remove((kernel_id, cookies))
+            await pause(stop, 20)
+
+    poller = asyncio.ensure_future(poll())
+    while not stop.is_set():
+        await asyncio.gather(*(one() for _ in range(5)))
+        await pause(stop, 1)
+    await poller
+
+
+async def newcomers(base: str, stop: asyncio.Event, attack: Attack, start: float) -> None:
+    """A new student of the class (127.0.0.1) every 8 s: the capture lesson opened until usable, then left."""
+    while not stop.is_set():
+        page = PageClient(base, "voila/render/es/02-captures.ipynb",
+                          views=widget_outputs(ROOT / "lessons" / "es" / "02-captures.ipynb"))
+        when = time.monotonic() - start
+        try:
+            times = await asyncio.wait_for(page.open(), 120)
+            attack.newcomers.append((when, times["usable_s"]))
+        except Exception:  # noqa: BLE001 - a refused or failed newcomer is counted
+            attack.refused_newcomers += 1
+        finally:
+            await page.close()
+        await pause(stop, 8)
+
+
 # ----------------------------------------------------------------------------------------------- one class
 AFRESH_S = 10  # the time a server takes to start afresh, with some slack
 BACK_MIB = 2  # "back to the idle server": at most this many MiB above it (below it counts: a fresh process is smaller)
@@ -452,10 +560,13 @@ async def one_class(n: int, args, server, number: int) -> dict:
         stop = asyncio.Event()
         start = time.monotonic()
         samples: list[tuple[float, float, int]] = []  # (when, tree RSS MiB, kernels)
+        own: list[tuple[float, float]] = []  # (when, the server process's own RSS MiB)
+        own_idle = rss_mib(server.process.pid)
 
         async def sample() -> None:
             while not stop.is_set():
                 samples.append((time.monotonic() - start, server.tree_rss_mib(), len(server.kernels())))
+                own.append((time.monotonic() - start, rss_mib(server.process.pid)))
                 await pause(stop, 2)
 
         sampler = asyncio.ensure_future(sample())
@@ -483,7 +594,19 @@ async def one_class(n: int, args, server, number: int) -> dict:
         hammer = Hammer()
         hammering = [asyncio.ensure_future(hammer_pages(server.url, stop, hammer)),
                      asyncio.ensure_future(hammer_slow_reader(server.url, stop, hammer))] if args.hammer else []
-        await asyncio.sleep(args.active)
+        attack, attack_from = Attack(args.attack or ""), None
+        if args.attack:  # the first half quiet, then the attack: the same students' clicks before and during it
+            hammering.append(asyncio.ensure_future(newcomers(server.url, stop, attack, start)))
+            await asyncio.sleep(args.active / 2)
+            attack_from = time.monotonic() - start
+            own_before = max((mib for _when, mib in own), default=own_idle)
+            if args.attack == "gone-pages":
+                hammering += [asyncio.ensure_future(attack_gone_pages(server.url, stop, attack, i)) for i in range(3)]
+            else:
+                hammering.append(asyncio.ensure_future(attack_fresh_cookies(server.url, stop, attack)))
+            await asyncio.sleep(args.active / 2)
+        else:
+            await asyncio.sleep(args.active)
         active_to = time.monotonic() - start
         peak = max((rss for _when, rss, _k in samples), default=float("nan"))
         kernels_peak = max((k for _when, _rss, k in samples if active_from <= _when), default=0)
@@ -499,9 +622,12 @@ async def one_class(n: int, args, server, number: int) -> dict:
         cull_limit = args.cull_idle * 60 + min(60, max(1, args.cull_idle * 60 // 2))
         after = []  # (seconds after leaving, tree RSS MiB, kernels), every second until the memory is back
         back_at = None
+        own_back = None  # seconds after the attack until the server's own memory is near its level before it
         while time.monotonic() - left < cull_limit + 30:
             await asyncio.sleep(1)
             after.append((time.monotonic() - left, server.tree_rss_mib(), len(server.kernels())))
+            if args.attack and own_back is None and rss_mib(server.process.pid) - own_before <= 20:
+                own_back = time.monotonic() - left
             if after[-1][2] == 0 and after[-1][1] - baseline <= BACK_MIB:  # not while it starts afresh
                 back_at = after[-1][0]
                 await asyncio.sleep(AFRESH_S)  # and it stays there
@@ -528,6 +654,21 @@ async def one_class(n: int, args, server, number: int) -> dict:
     kinds = sorted({w for st in students for _t, _s, w in st.clicks})
     by_kind = {w: percentile([s * 1000 for st in students for when, s, what in st.clicks
                               if what == w and active_from <= when <= active_to], 95) for w in kinds}
+    if args.attack:
+        def clicks_in(low: float, high: float) -> list[float]:
+            return [s * 1000 for st in students if not st.browser for when, s, _w in st.clicks if low <= when <= high]
+
+        result["attack"] = {
+            "kind": attack.kind, "statuses": attack.statuses, "sent": attack.sent, "errors": attack.errors[:5],
+            "click_p95_before_ms": percentile(clicks_in(active_from, attack_from), 95),
+            "click_p95_during_ms": percentile(clicks_in(attack_from, active_to), 95),
+            "new_page_p95_before_s": percentile([u for w, u in attack.newcomers if w < attack_from], 95),
+            "new_page_p95_during_s": percentile([u for w, u in attack.newcomers if w >= attack_from], 95),
+            "newcomers_refused": attack.refused_newcomers,
+            "server_mib_before": own_before,
+            "server_mib_peak_during": max((m for w, m in own if w >= attack_from), default=float("nan")),
+            "server_back_s": own_back, "refused_in_log": log.count("no kernel for a page from 127.0.0.1"),
+            "stopped_for_room": log.count("for a page from"), "load_during": load_average()}
     if args.board:
         errors += board.errors
         result["board"] = {"refreshes": len(board.refreshes), "refresh_p50_ms": percentile(board.refreshes, 50) * 1000,
@@ -591,6 +732,19 @@ def report(r: dict) -> list[str]:
                      f"{h['slow_sent_mib']:.0f} MiB sent, dropped by the server {h['slow_dropped']} time(s); "
                      f"at most {h['kernels_peak']} kernels on the server while all played"
                      + "".join(f"\n    hammer: {e}" for e in h["errors"]))
+    if "attack" in r:
+        a = r["attack"]
+        lines.append(
+            f"  attack {a['kind']} in the second half: its pages by HTTP status {dict(sorted(a['statuses'].items()))}"
+            + (f", {a['sent']} requests for every widget's state sent" if a["sent"] else "") + "; "
+            f"the class's clicks p95 {a['click_p95_before_ms']:.0f} ms before, {a['click_p95_during_ms']:.0f} ms "
+            f"during; a new page usable p95 {a['new_page_p95_before_s']:.1f} s before, "
+            f"{a['new_page_p95_during_s']:.1f} s during ({a['newcomers_refused']} newcomers failed or refused; "
+            f"{a['refused_in_log']} pages of the class's address refused in the log); the server process "
+            f"{a['server_mib_before']:.0f} MiB before, {a['server_mib_peak_during']:.0f} MiB at most during, back "
+            f"within 20 MiB " + (f"{a['server_back_s']:.0f} s after it ended" if a["server_back_s"] is not None
+                                 else "NOT within the watch") + f" (load {a['load_during']} at its end)"
+            + "".join(f"\n    attack: {e}" for e in a["errors"]))
     if "board" in r:
         b = r["board"]
         lines.append(f"  class board open all along: {b['refreshes']} refreshes, p50 {b['refresh_p50_ms']:.0f} ms, "
@@ -624,6 +778,11 @@ def main() -> None:
     parser.add_argument("--iopub-timeout", type=int,
                         help="diagnosis: run the server with VoilaExecutor.iopub_timeout at this many seconds "
                              "(through a voila.json in its working folder; Voilà's default is 4)")
+    parser.add_argument("--attack", choices=("gone-pages", "fresh-cookies"),
+                        help="in the second half of the active time: three pages flooding requests for every widget's "
+                             "state and closing their sockets (gone-pages), or a script from another address taking a "
+                             "new cookie for every page and asking about its kernels instead of connecting "
+                             "(fresh-cookies); a new student arrives every 8 s to time new pages")
     parser.add_argument("--board", action="store_true",
                         help="the class board in use: every student with a nickname (recorded), the teacher's board "
                              "open and refreshing; without it the server runs with --no-class-board")

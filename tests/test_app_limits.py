@@ -330,12 +330,16 @@ def test_a_class_behind_one_address_gets_in_and_one_browser_is_held_to_its_pages
         assert status == 503 and "La clase está completa" in page and "avisa a tu profesor" in page
         other = Browser(server, "127.0.0.2")  # another address still gets in: the 6th kernel on the server
         assert other.open_page("en")[0] == 200
-        status, page = Browser(server, "127.0.0.3").open_page("en")  # the server is full
-        assert status == 503 and "The class is full" in page and "tell your teacher" in page
-        assert "Traceback" not in page and len(kernel_pids(server)) == 6
+        assert len(kernel_pids(server)) == 6  # the server is full
+        # a third address gets in all the same: the first holds 5 of 6, more than its share, and its newest page
+        # (ana's second) makes room (tests/test_app_attacks.py has this case, and a full server's 503, at length)
+        third = Browser(server, "127.0.0.3")
+        assert third.open_page("en")[0] == 200
+        assert ana.get(f"api/kernels/{ana.kernels.pop()}")[0] == 404
+        wait_until(lambda: len(kernel_pids(server)) == 6, what="ana's second kernel stopped")
         ana.leave(ana.kernels.pop())  # a left page frees its place at once
         assert ana.open_page()[0] == 200
-        class_.append(other)
+        class_ += [other, third]
     finally:
         leave_all(ana, *class_)
     wait_until(lambda: not kernel_pids(server), what="every kernel stopped after the pages were left")
@@ -578,7 +582,10 @@ def test_large_messages_and_pages_that_do_not_read_are_cut_off(server):
         assert "its page has not read" in log
         assert "never retrieved" not in log and "Traceback" not in log  # the dropped writes are expected
         assert closed[-1:] == [None]
-        assert ana.get(f"api/kernels/{kernel_id}")[0] == 200  # the kernel lives on; the page may reconnect
+        # what was not sent is lost, so the page cannot be brought up to date: its session ends (nothing kept for
+        # its return, the kernel stopped), and the page says so and offers a reload
+        wait_until(lambda: ana.get(f"api/kernels/{kernel_id}")[0] == 404, 30, "the slow reader's kernel stopped")
+        assert f"Shutting down kernel {kernel_id}: its page did not read what it asked for" in server.log.read_text()
 
 
 def test_a_message_over_the_cap_closes_the_connection_with_its_reason_and_never_reaches_the_kernel(server):
@@ -777,11 +784,9 @@ def test_the_register_counts_pages_being_sent_and_lets_go_of_what_never_finished
     slow = register.admit("eva", "10.0.0.1")
     register.bind(slow, "k2")
     register.release(slow)
-    now[0] += 50
-    register.page_alive("k2")  # a slow page's script asks about its kernel: it gets another minute to connect
-    now[0] += 50
+    now[0] += 59
     assert register.unconnected() == []
-    now[0] += 20
+    now[0] += 1  # asking the server about the kernel (api/kernels/<id>) is no connection: it gains no time
     assert register.unconnected() == ["k2"]
 
 

@@ -124,3 +124,25 @@ def test_the_escoba_tutor_command_refuses_to_serve_with_a_changed_voila(tmp_path
     assert f"escoba-tutor: error: cannot serve with voila {version('voila')}: voila.app.Voila.listen is gone" \
         in done.stderr
     assert "Traceback" not in done.stderr and "running at" not in done.stdout + done.stderr
+
+
+def test_a_connection_that_no_longer_takes_what_was_kept_through_get_buffer_is_refused(monkeypatch):
+    from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
+
+    def connect(self):  # a release that keeps a page's messages its own way: the server's cap would be lost
+        return self.multi_kernel_manager.get_buffer(self.kernel_id, self.session_key)
+
+    monkeypatch.setattr(ZMQChannelsWebsocketConnection, "connect", connect)
+    with pytest.raises(FrameworkChanged, match="connect no longer reads session_key, channels, buffer"):
+        framework.check_framework()
+
+
+def test_a_kernel_connection_class_other_than_jupyter_servers_is_refused():
+    from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
+
+    class Own(ZMQChannelsWebsocketConnection):
+        pass
+
+    framework.check_connection_class(Own)  # made from it: its buffering goes through the kernel manager
+    with pytest.raises(FrameworkChanged, match="kernel_websocket_connection_class is 'object'"):
+        framework.check_connection_class(object)

@@ -29,6 +29,7 @@ from escoba_tutor.server.settings import Settings, previous_run
     ({"max_kernels": -2}, "max_kernels must be 0 or more"),
     ({"kernel_memory": -5}, "kernel_memory must be 0 (no limit) or more"),
     ({"activity_s": 0}, "activity_s must be at least 1"),
+    ({"connect_s": 0}, "connect_s must be at least 1"),
     ({"allow_hosts": "aula.example.es"}, "allow_hosts is a tuple of host names"),
     ({"record_rate": 0}, "record_rate must be more than 0, not 0"),
     ({"address_record_burst": -1}, "address_record_burst must be more than 0"),
@@ -70,6 +71,19 @@ def test_the_bounds_of_the_class_records_reach_the_class_limits():
     config = voila_config(Settings(record_rate=2.5, address_record_burst=4000, class_board=False)).TutorVoila
     assert (config.record_rate, config.address_record_burst) == (2.5, 4000)
     assert "record_burst" not in voila_config(Settings(class_board=False)).TutorVoila  # a voila.json's stands
+
+
+def test_the_time_a_kernel_waits_for_its_pages_first_connection_reaches_the_class_limits():
+    from escoba_tutor.server.app import voila_config
+    from escoba_tutor.server.hub import hub_settings
+    from escoba_tutor.server.limits import Limits
+
+    assert Settings().connect_s == Limits.connect_s == 45
+    assert voila_config(Settings(connect_s=30, class_board=False)).TutorVoila.connect_s == 30
+    hub = {"JUPYTERHUB_SERVICE_URL": "http://127.0.0.1:50123/user/ana/", "JUPYTERHUB_SERVICE_PREFIX": "/user/ana/",
+           "JUPYTERHUB_API_TOKEN": "t", "JUPYTERHUB_API_URL": "http://127.0.0.1:8081/hub/api"}
+    assert hub_settings(hub).connect_s == 45
+    assert hub_settings({**hub, "ESCOBA_TUTOR_CONNECT_S": "90"}).connect_s == 90
 
 
 def test_a_server_starting_afresh_reads_its_sockets_and_key_once():

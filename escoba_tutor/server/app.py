@@ -110,7 +110,7 @@ def build_app_class():
     from tornado.netutil import bind_sockets
     from traitlets import Bool, Float, Int, List, Unicode
 
-    from .framework import check_framework, check_kernel_command, swap_handlers
+    from .framework import check_connection_class, check_framework, check_kernel_command, swap_handlers
 
     check_framework()  # before anything of Voilà's is used: a renamed name stops the start, with its name
 
@@ -178,6 +178,20 @@ def build_app_class():
             "class records a second the kernels of one network address's students may send together"))
         address_record_burst = Int(Limits.address_record_burst, config=True, help=(
             "class records one network address's students may send at once"))
+        offline_buffer_bytes = Int(Limits.offline_buffer_bytes, config=True, help=(
+            "bytes kept for a page without a connection; beyond them its session ends (its kernel is stopped)"))
+        state_requests_burst = Int(Limits.state_requests_burst, config=True, help=(
+            "requests for every widget's state a page may send at once"))
+        state_requests_per_minute = Float(Limits.state_requests_per_minute, config=True, help=(
+            "requests for every widget's state a page may send a minute, beyond the burst"))
+        starts_per_address_burst = Int(Limits.starts_per_address_burst, config=True, help=(
+            "kernels one network address may start at once"))
+        starts_per_address_per_minute = Float(Limits.starts_per_address_per_minute, config=True, help=(
+            "kernels one network address may start a minute, beyond the burst"))
+        starts_per_client_burst = Int(Limits.starts_per_client_burst, config=True, help=(
+            "kernels one browser may start at once"))
+        starts_per_client_per_minute = Float(Limits.starts_per_client_per_minute, config=True, help=(
+            "kernels one browser may start a minute, beyond the burst"))
         allowed_hosts = List(Unicode(), config=True, help=(
             "more host names the server answers to (a proxy's or JupyterHub's), besides its own"))
         reap_check_s = Float(10, config=True, help=(
@@ -198,7 +212,14 @@ def build_app_class():
                           message_rate_bytes=self.message_rate_bytes, message_burst_bytes=self.message_burst_bytes,
                           record_rate=self.record_rate, record_burst=self.record_burst,
                           address_record_rate=self.address_record_rate,
-                          address_record_burst=self.address_record_burst)
+                          address_record_burst=self.address_record_burst,
+                          offline_buffer_bytes=self.offline_buffer_bytes,
+                          state_requests_burst=self.state_requests_burst,
+                          state_requests_per_minute=self.state_requests_per_minute,
+                          starts_per_address_burst=self.starts_per_address_burst,
+                          starts_per_address_per_minute=self.starts_per_address_per_minute,
+                          starts_per_client_burst=self.starts_per_client_burst,
+                          starts_per_client_per_minute=self.starts_per_client_per_minute)
 
         def setup_template_dirs(self):
             """Voilà's, with the project's page template first (it loads nothing from another origin)."""
@@ -217,6 +238,7 @@ def build_app_class():
             self.voila_configuration.prelaunch_hook = nickname.landing_hook(self.voila_configuration.prelaunch_hook)
             settings = super().init_settings()
             self.check_kernel_command()
+            check_connection_class(settings.get("kernel_websocket_connection_class"))
             self.limits = self.class_limits()
             self.register = ClassRegister(self.limits)
             self.kernel_manager.register = self.register
@@ -403,6 +425,7 @@ def voila_config(settings: Settings | None = None, **options: Any):
     # Starting afresh runs this process's command again: only for the escoba-tutor command, on POSIX
     config.TutorVoila.start_afresh = settings.start_afresh and os.name == "posix"
     config.TutorVoila.reconnect_s = settings.reconnect_s
+    config.TutorVoila.connect_s = settings.connect_s
     cull_idle = settings.cull_idle
     config.MappingKernelManager.cull_idle_timeout = cull_idle
     config.MappingKernelManager.cull_interval = min(60, max(1, cull_idle // 2))

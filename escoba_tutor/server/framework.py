@@ -21,8 +21,8 @@ from typing import Any, cast
 
 from ..engine.errors import EscobaError
 
-__all__ = ["FrameworkChanged", "Internal", "INTERNALS", "check_framework", "check_internal", "resolve",
-           "swap_handlers", "check_config", "check_kernel_command"]
+__all__ = ["FrameworkChanged", "Internal", "INTERNALS", "check_framework", "check_internal", "resolve", "uses_keys",
+           "swap_handlers", "check_config", "check_kernel_command", "check_connection_class"]
 
 
 class FrameworkChanged(EscobaError):
@@ -108,6 +108,26 @@ def reads_setting(key: str) -> Check:
         if code is None or key not in code.co_consts:
             return f"no longer reads the setting {key!r}"
         return None
+
+    return check
+
+
+def uses_keys(*keys: str, function: str = "") -> Check:
+    """A function (or ``function`` of a class) whose code, with the functions defined in it, reads these
+    dictionary keys."""
+
+    def constants(code: Any) -> set:
+        found = set(code.co_consts)
+        for inner in code.co_consts:
+            if inspect.iscode(inner):
+                found |= constants(inner)
+        return found
+
+    def check(target: Any) -> str | None:
+        code = getattr(getattr(target, function) if function else target, "__code__", None)
+        found = constants(code) if code is not None else set()
+        missing = [key for key in keys if key not in found]
+        return f"no longer reads {', '.join(missing)}" if missing else None
 
     return check
 
@@ -213,7 +233,8 @@ INTERNALS: tuple[Internal, ...] = (
              "reads a page's message (v1 protocol) to screen it", takes("ws_msg")),
     Internal("jupyter_server.services.kernels.kernelmanager.AsyncMappingKernelManager", "jupyter_server",
              "the kernel manager the server extends", has_traits("kernel_manager_class", "allowed_message_types",
-                                                                  "cull_idle_timeout", "cull_interval")),
+                                                                  "cull_idle_timeout", "cull_interval",
+                                                                  "buffer_offline_messages")),
     Internal("jupyter_server.services.kernels.kernelmanager.AsyncMappingKernelManager.cull_kernel_if_idle",
              "jupyter_server", "extended: a kernel shut down meanwhile is not culled", takes("self", "kernel_id")),
     Internal("jupyter_server.services.kernels.kernelmanager.AsyncMappingKernelManager.remove_kernel",
@@ -221,6 +242,20 @@ INTERNALS: tuple[Internal, ...] = (
     Internal("jupyter_server.services.kernels.kernelmanager.MappingKernelManager.kernel_model", "jupyter_server",
              "read: the page connections it counts to a kernel must be none too before a gone page's kernel is "
              "stopped (reconnect_s)", takes("self", "kernel_id")),
+    Internal("jupyter_server.services.kernels.kernelmanager.MappingKernelManager.start_buffering",
+             "jupyter_server", "replaced: what is kept for a page without a connection has a cap",
+             takes("self", "kernel_id", "session_key", "channels")),
+    Internal("jupyter_server.services.kernels.kernelmanager.MappingKernelManager.get_buffer", "jupyter_server",
+             "replaced: what was kept is handed to the page's new connection", takes("self", "kernel_id",
+                                                                                     "session_key")),
+    Internal("jupyter_server.services.kernels.kernelmanager.MappingKernelManager.stop_buffering", "jupyter_server",
+             "replaced: what was kept is dropped", takes("self", "kernel_id")),
+    Internal("jupyter_server.services.kernels.connection.channels.ZMQChannelsWebsocketConnection.disconnect",
+             "jupyter_server", "it must keep a page's messages through start_buffering (the server's, with its "
+             "cap)", calls("start_buffering", "self")),
+    Internal("jupyter_server.services.kernels.connection.channels.ZMQChannelsWebsocketConnection.connect",
+             "jupyter_server", "it must take what was kept through get_buffer, as a dict with these keys",
+             uses_keys("session_key", "channels", "buffer")),
     Internal("jupyter_client.manager.KernelManager.format_kernel_cmd", "jupyter_client", "extended: the kernel "
              "starts through escoba_tutor.server.kernel_launch (its memory limit)", takes("self", "extra_arguments")),
     Internal("nbconvert.exporters.templateexporter.TemplateExporter._create_environment", "nbconvert",
@@ -305,3 +340,16 @@ def check_kernel_command(argv: Sequence[str], kernel: str = "python3") -> None:
     if LAUNCHER_ARGV not in pairs:
         raise refusal("ipykernel", f"the {kernel} kernel's command", f"({' '.join(argv)[:200]}) no longer runs "
                       "-m ipykernel_launcher, which the server replaces by escoba_tutor.server.kernel_launch")
+
+
+CONNECTION_CLASS = "jupyter_server.services.kernels.connection.channels.ZMQChannelsWebsocketConnection"
+
+
+def check_connection_class(connection_class: Any) -> None:
+    """A page's kernel connection is jupyter_server's (or made from it): the one whose buffering for a page
+    without a connection goes through the kernel manager's start_buffering, which the server caps."""
+    expected = resolve(CONNECTION_CLASS)
+    if not (isinstance(connection_class, type) and issubclass(connection_class, expected)):
+        raise refusal("voila", "voila.app.Voila.kernel_websocket_connection_class",
+                      f"is {getattr(connection_class, '__qualname__', connection_class)!r}, not {CONNECTION_CLASS} "
+                      "(whose messages kept for a page without a connection the server caps)")

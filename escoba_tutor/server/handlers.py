@@ -48,7 +48,7 @@ from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 from ..text.translator import LANGUAGES, Translator
 from .hosts import AllowedHosts, odd_path
 from .kernels import CURRENT_CLASS_ENV, CURRENT_TICKET
-from .limits import ClassRegister, Limits, Refused
+from .limits import SINGLE_STATE_COST, ClassRegister, Limits, Refused
 from .nickname import class_env
 from .pages import render
 
@@ -195,6 +195,8 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
         except Refused as refused:
             self.refuse(refused.reason)
             return
+        if self._ticket.evict is not None:  # the server is full: the busiest address's newest page makes room
+            await self.make_room(self._ticket.evict)
         try:
             await _turns(self).take(client)
             self._turn = client
@@ -233,6 +235,14 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
             "this address in the browser's settings (or leave private browsing), then open the page again."),
             link=self._address(marked=False), link_text="Open the page again"))
 
+    async def make_room(self, kernel_id: str) -> None:
+        self.log.warning("stopped kernel %s for a page from %s: the server is full and that kernel's address holds "
+                         "more than its share", kernel_id, self.request.remote_ip)
+        try:
+            await self.kernel_manager.shutdown_kernel(kernel_id)
+        except Exception:  # noqa: BLE001 - gone meanwhile: its place is free all the same
+            self.log.debug("kernel %s was already gone", kernel_id)
+
     def refuse(self, reason: str) -> None:
         lang, limits = page_language(self), _limits(self)
         _ = Translator(lang)
@@ -241,8 +251,8 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
             page = notice_page(lang, "Too many pages open", _(
                 "This browser already has {count} pages of the course open. Close the ones you are not using, then "
                 "reload this page.", count=limits.per_client))
-        else:
-            self.set_status(503)
+        else:  # the class is full, or this browser or address starts pages faster than its rate
+            self.set_status(429 if reason == "too_fast" else 503)
             page = notice_page(lang, "The class is full", _(
                 "This server is already serving as many pages as it can. Wait a minute and reload this page; if it "
                 "still does not open, tell your teacher."))
@@ -301,10 +311,8 @@ class OwnedKernelHandler(OwnerMixin, KernelHandler):
     async def prepare(self):  # type: ignore[override]  # as Jupyter Server's own API handlers
         await _awaited(super().prepare())
         if not self._finished:
+            # (asking is no sign of a page: a script polling here gains its kernel no time, only a connection does)
             self.check_owner(self._kernel_id())
-            # Voilà's page asks for its kernel before it connects: a page this far is alive, however slowly it
-            # loads on a busy machine, so its time to connect starts again
-            _register(self).page_alive(self._kernel_id())
 
 
 class OwnedShutdownHandler(OwnerMixin, VoilaShutdownKernelHandler):
@@ -334,9 +342,14 @@ class RecentIds:
         return False
 
 
-def screen_message(message: str | bytes, protocol: str | None, seen: RecentIds | None = None) -> str | None:
+STATE_REQUESTS = {"request_states": 1.0, "request_state": SINGLE_STATE_COST}  # what each costs of a page's rate
+
+
+def screen_message(message: str | bytes, protocol: str | None, seen: RecentIds | None = None,
+                   may_ask_states: Callable[[float], bool] | None = None) -> str | None:
     """None for a message a page may send its kernel; otherwise what is wrong with it, in a few words. With
-    ``seen``, a message whose id came before on the same connection is refused too.
+    ``seen``, a message whose id came before on the same connection is refused too; with ``may_ask_states``, a
+    request for widget state that it refuses (given the request's cost: :data:`STATE_REQUESTS`).
 
     >>> screen_message(json.dumps({"channel": "shell", "header": {"msg_type": "execute_request"}, "content": {}}), None)
     'execute_request'
@@ -372,6 +385,10 @@ def screen_message(message: str | bytes, protocol: str | None, seen: RecentIds |
             return "a message without an id"
         if seen.repeated(msg_id[:100]):
             return "a message sent twice"
+    if may_ask_states is not None and kind == "comm_msg":
+        cost = STATE_REQUESTS.get(str((content.get("data") or {}).get("method")))
+        if cost is not None and not may_ask_states(cost):
+            return "widget state asked for faster than a page does"
     return None
 
 
@@ -416,6 +433,9 @@ class TutorKernelWebsocketHandler(OwnerMixin, VoilaKernelWebsocketHandler):
                              _limits(self).sockets_per_kernel)
             raise web.HTTPError(429, "this kernel has all the connections it may have")
         self._counted = kernel_id
+        seat = _register(self).seats.get(kernel_id)
+        if seat is not None and seat.sockets == 1 and seat.connected_after is not None:
+            self.log.info("kernel %s: its page connected %.1f s after it was sent", kernel_id, seat.connected_after)
         try:
             await _awaited(super().get(kernel_id=kernel_id))
         except BaseException:
@@ -449,7 +469,9 @@ class TutorKernelWebsocketHandler(OwnerMixin, VoilaKernelWebsocketHandler):
             return None
         if self._seen is None:
             self._seen = RecentIds()
-        refused = screen_message(ws_message, self.selected_subprotocol, self._seen)
+        kernel_id = self._counted or ""
+        refused = screen_message(ws_message, self.selected_subprotocol, self._seen,
+                                 lambda cost: _register(self).may_ask_states(kernel_id, cost))
         if refused is not None:
             self.log.warning("dropped a message from the page of kernel %s: %s", self._counted, refused)
             return None
@@ -478,6 +500,10 @@ class TutorKernelWebsocketHandler(OwnerMixin, VoilaKernelWebsocketHandler):
         self._dropped = True
         self.log.warning("dropped the connection to kernel %s: its page has not read %d bytes", self._counted,
                          self._unsent)
+        if self._counted is not None:
+            # What was not sent is lost, so the page cannot be brought up to date: its session ends (nothing kept
+            # for a reconnect, the kernel stopped) and the page says so; a reload brings the game back.
+            self.kernel_manager.end_page(self._counted, "its page did not read what it asked for")
         stream = getattr(self.ws_connection, "stream", None)
         if stream is not None:
             stream.close()  # at once: a closing handshake would wait behind the unsent data

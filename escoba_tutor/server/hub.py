@@ -16,7 +16,8 @@ Other settings from the environment: ``ESCOBA_TUTOR_LANG`` (es or en; else the l
 (pages with a kernel on this student's server, default 4), ``ESCOBA_TUTOR_LESSONS`` (the lessons folder),
 ``ESCOBA_TUTOR_ACTIVITY_S`` (how often the hub is told of the students' last activity, default 60 s),
 ``ESCOBA_TUTOR_RECONNECT_S`` (seconds a kernel waits for its page to connect again, default 90; 0: only the idle
-cull stops it).
+cull stops it), ``ESCOBA_TUTOR_CONNECT_S`` (seconds a kernel waits for its page to connect once it was sent,
+default 45).
 """
 
 from __future__ import annotations
@@ -85,6 +86,7 @@ missing from the environment
                     rules=as_rules(env.get("ESCOBA_TUTOR_RULES", "escoba")),
                     cull_idle=_whole(env, "ESCOBA_TUTOR_CULL_IDLE", 600),
                     reconnect_s=_whole(env, "ESCOBA_TUTOR_RECONNECT_S", Settings.reconnect_s),
+                    connect_s=_whole(env, "ESCOBA_TUTOR_CONNECT_S", Settings.connect_s) or Settings.connect_s,
                     max_kernels=_whole(env, "ESCOBA_TUTOR_MAX_KERNELS", 4) or 4,
                     lessons=env.get("ESCOBA_TUTOR_LESSONS") or None, open_browser=False, class_board=False,
                     activity_s=_whole(env, "ESCOBA_TUTOR_ACTIVITY_S", 60) or 60)

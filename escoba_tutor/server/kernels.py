@@ -9,16 +9,22 @@ keeps whose kernel holds it), so the kernel's widgets can send their records to 
 (records_endpoint.py). A kernel never gets the class database's place: neither the server's settings nor the
 server's environment (:func:`kernel_environment` leaves out every variable that names it or holds its
 password). A browser's kernels beyond its first start at a lower priority (:data:`KERNEL_NICE_ENV`), so a
-browser that opens many pages at once slows the class down less.
+browser that opens many pages at once slows the class down less, as do
+those of an address that is starting kernels fast. While a page has no connection, what its kernel sends is kept
+for its reconnection up to ``offline_buffer_bytes``: beyond that, or once its page has stopped reading, its
+session ends (:meth:`TutorMappingKernelManager.end_page`) and the memory is freed at once.
 :class:`TutorKernelManager` starts each kernel through :mod:`.kernel_launch`, which sets the kernel's memory limit
 and sends its log to the server's log instead of the page.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Mapping
 from contextvars import ContextVar
+from functools import partial
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager, ServerKernelManager
@@ -109,7 +115,8 @@ class TutorMappingKernelManager(AsyncMappingKernelManager):
         if nickname and ticket is not None and self.register is not None and self.records_url:
             token = self.register.issue_record_token(nickname, ticket.client, ticket.address)
             env.update({NICKNAME_ENV: nickname, RECORDS_URL_ENV: self.records_url, RECORDS_TOKEN_ENV: token})
-        if ticket is not None and self.register is not None and self.register.kernels_of(ticket.client):
+        if ticket is not None and self.register is not None and (
+                ticket.hurried or self.register.kernels_of(ticket.client)):
             env[KERNEL_NICE_ENV] = str(EXTRA_KERNEL_NICE)
         kwargs["env"] = env
         try:
@@ -123,6 +130,82 @@ class TutorMappingKernelManager(AsyncMappingKernelManager):
         if token is not None and self.register is not None:
             self.register.bind_record_token(token, kernel_id)
         return kernel_id
+
+    # What is kept for a page without a connection: jupyter_server's own buffer is an unbounded list, so the three
+    # public methods that keep, hand over and drop it are the server's own here, with a cap.
+    _page_buffers: dict[str, dict[str, Any]] | None = None
+    _ended: set[str] | None = None  # kernels whose page's session has ended: nothing is kept for them
+
+    def _buffers(self) -> dict[str, dict[str, Any]]:
+        if self._page_buffers is None:
+            self._page_buffers = {}
+        return self._page_buffers
+
+    def start_buffering(self, kernel_id, session_key, channels):
+        """Keep what the kernel sends while its page has no connection, up to ``offline_buffer_bytes``."""
+        cap = self.register.limits.offline_buffer_bytes if self.register is not None else 0
+        if not self.buffer_offline_messages or kernel_id not in self or kernel_id in (self._ended or ()):
+            for stream in channels.values():
+                if not stream.closed():
+                    stream.close()
+            return
+        self.stop_buffering(kernel_id)
+        kept: dict[str, Any] = {"session_key": session_key, "buffer": [], "channels": channels, "bytes": 0}
+        self._buffers()[kernel_id] = kept
+
+        def keep(channel, parts):
+            kept["bytes"] += sum(len(part) for part in parts)
+            if cap and kept["bytes"] > cap:
+                self.end_page(kernel_id, f"it sent more than {cap // (1024 * 1024)} MiB while its page was away")
+                return
+            kept["buffer"].append((channel, parts))
+
+        for channel, stream in channels.items():
+            stream.on_recv(partial(keep, channel))
+
+    def get_buffer(self, kernel_id, session_key):
+        """What was kept for this page's session, handed over to its new connection (once); None if nothing."""
+        kept = self._buffers().get(kernel_id)
+        if kept is None:
+            return None
+        if kept["session_key"] == session_key:
+            return self._buffers().pop(kernel_id)
+        self.stop_buffering(kernel_id)
+        return None
+
+    def stop_buffering(self, kernel_id):
+        kept = self._buffers().pop(kernel_id, None)
+        if kept is None:
+            return
+        for stream in kept["channels"].values():
+            if not stream.closed():
+                stream.on_recv(None)
+                stream.close()
+        if kept["buffer"]:
+            self.log.info("Discarding %d kept messages for %s", len(kept["buffer"]), kept["session_key"])
+        kept["buffer"].clear()
+
+    def end_page(self, kernel_id: str, reason: str) -> None:
+        """The page of this kernel can no longer be brought up to date: drop what is kept for it and stop the
+        kernel (its page then says its session has ended; the student reloads, and the browser's memory offers
+        the game again)."""
+        if kernel_id in (self._ended or ()) or kernel_id not in self:
+            return
+        self._ended = {*(self._ended or ()), kernel_id}
+        self.stop_buffering(kernel_id)
+        if self.register is not None:
+            self.register.forget(kernel_id)
+        self.log.warning("Shutting down kernel %s: %s", kernel_id, reason)
+
+        async def stop() -> None:
+            try:
+                await self.shutdown_kernel(kernel_id)
+            except Exception:  # noqa: BLE001 - gone meanwhile: nothing left to stop
+                self.log.debug("kernel %s was already gone", kernel_id)
+            finally:
+                self._ended = (self._ended or set()) - {kernel_id}
+
+        asyncio.ensure_future(stop())
 
     async def shutdown_kernel(self, kernel_id, now=False, restart=False):  # type: ignore[override]
         if not restart and self.register is not None:

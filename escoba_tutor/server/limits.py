@@ -2,7 +2,10 @@
 
 One *client* is one browser: the server gives every browser a signed cookie of its own before it starts a kernel
 for it, so thirty students behind one school address (NAT) are thirty clients. A script that throws its cookies
-away is a new client on every page, so every address has a cap of its own too, high enough for a class.
+away is a new client on every page, so every address has a cap of its own too, high enough for a class, and a
+rate of kernel starts (a token bucket a class arriving together does not empty). A full server admits a newcomer
+from a quieter address by stopping the newest kernel of the address holding the most, if it holds more than its
+share: the class is never locked out by one address.
 
 Plain Python: the handlers (:mod:`.handlers`) and the kernel manager (:mod:`.kernels`) call the register.
 
@@ -14,12 +17,14 @@ Traceback (most recent call last):
 ...
 escoba_tutor.server.limits.Refused: too_many_pages
 >>> c = register.admit("luis", "10.0.0.5"); register.bind(c, "k3")
->>> register.admit("eva", "10.0.0.9")
+>>> register.admit("eva", "10.0.0.5")
 Traceback (most recent call last):
 ...
 escoba_tutor.server.limits.Refused: class_full
->>> register.forget("k1"); register.owner("k3")
-'luis'
+>>> register.admit("rosa", "10.0.0.9").evict  # a quieter address: the busiest one's newest page makes room
+'k3'
+>>> register.owner("k3") is None, register.owner("k1")
+(True, 'ana')
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from dataclasses import dataclass, field
 
 from ..engine.save import MAX_UPLOAD_BYTES
 
-__all__ = ["Limits", "ClassRegister", "Refused", "RecordOwner", "TokenBuckets", "default_max_kernels",
+__all__ = ["Limits", "ClassRegister", "Refused", "RecordOwner", "Buckets", "default_max_kernels",
            "machine_memory_mib", "raise_open_files", "upload_message_bytes"]
 
 MIB = 1024 * 1024
@@ -105,7 +110,11 @@ class Limits:
     max_kernels: int  # every kernel on the server
     per_client: int = 5  # pages with a kernel, per browser
     per_address: int = 64  # per network address: a class of 30 behind one NAT address, twice over
-    connect_s: float = 60  # a kernel whose page has not connected this long after it was sent is shut down
+    # A kernel whose page has not connected this long after it was sent is shut down (a script's GET, a page
+    # closed while it loaded). Asking the server about the kernel (``api/kernels/<id>``) does not count as
+    # connecting. On an overloaded 2-core machine pages connected up to 29 s after they were sent
+    # (docs/classroom.md, "Limits"): the server's Settings give the value it runs with.
+    connect_s: float = 45
     # A kernel whose page's last connection closed, and none came back this long after, is shut down (0: only the
     # idle cull stops it). A page gone without a goodbye (a tab killed, a browser closed) loses its kernel then;
     # a page whose connection drops reconnects within it (Voilà's page tries again at once, then after up to 1,
@@ -133,6 +142,22 @@ class Limits:
     record_burst: int = 30
     address_record_rate: float = 50.0
     address_record_burst: int = 1000
+    # What the server keeps for a page while it has no connection (the kernel's messages, replayed when it
+    # reconnects): beyond this many bytes the page cannot be brought up to date, so its kernel is shut down and
+    # the page says its session has ended (the game comes back from the browser's memory after a reload).
+    offline_buffer_bytes: int = 4 * MIB
+    # ``request_states`` asks the kernel for every widget's state (about 370 kB on the play page): a page asks
+    # once when it connects. Per page: a burst of this many, then ``state_requests_per_minute``; beyond it they
+    # are dropped. One widget's ``request_state`` (the page's fallback) counts ``SINGLE_STATE_COST`` of one.
+    state_requests_burst: int = 4
+    state_requests_per_minute: float = 3
+    # Kernel starts, as token buckets: per address (a school behind one router counts once) and per browser. A
+    # class of 30 arriving together takes 30 to 60 starts at once (a landing page, then a lesson each), then a
+    # few a minute; a script taking a new cookie for every page is held to the address's rate.
+    starts_per_address_burst: int = 60
+    starts_per_address_per_minute: float = 12
+    starts_per_client_burst: int = 10
+    starts_per_client_per_minute: float = 4
 
     def __post_init__(self) -> None:
         for name in ("record_rate", "record_burst", "address_record_rate", "address_record_burst"):
@@ -145,8 +170,9 @@ class Limits:
 
 
 class Refused(Exception):
-    """No kernel for this page: ``class_full`` (the server or the address holds its maximum) or ``too_many_pages``
-    (this browser holds its maximum)."""
+    """No kernel for this page: ``class_full`` (the server or the address holds its maximum), ``too_many_pages``
+    (this browser holds its maximum) or ``too_fast`` (this browser or address has started kernels faster than
+    its rate)."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -163,6 +189,8 @@ class Seat:
     sockets: int = 0
     connected: bool = False
     alone_since: float | None = None  # when its page's last connection closed (None: one is open, or never was)
+    bound_at: float = 0.0  # when its kernel started
+    connected_after: float | None = None  # seconds from the page sent to its first connection
 
 
 @dataclass
@@ -174,6 +202,8 @@ class Ticket:
     address: str
     issued_at: float = 0.0
     kernel_id: str | None = None
+    evict: str | None = None  # a kernel of the busiest address to stop so that this page gets a place
+    hurried: bool = False  # its address is starting kernels fast: the kernel runs at a lower priority
 
 
 @dataclass
@@ -188,34 +218,35 @@ class RecordOwner:
     gone_at: float | None = None  # the kernel was shut down then: its last records may still be on their way
 
 
-class TokenBuckets:
-    """One budget per key: ``rate`` units a second, at most ``burst`` saved up; the full ones are forgotten once
-    ``kept`` keys are known.
+TICKET_S = 600  # far longer than any page takes to render (Voilà waits up to 60 s for a cell's outputs)
+RECORD_GRACE_S = 30  # a shut-down kernel's token still takes the records it had on their way for this long
+SINGLE_STATE_COST = 0.01  # one widget's state, as a share of every widget's: a page's fallback loads 400 at once
+MESSAGE_COST = 1024  # what a message costs besides its bytes, in bytes of a browser's message budget
+BUDGETS_KEPT = 10_000  # browsers whose message budget is remembered before the full ones are forgotten
+
+
+class Buckets:
+    """Token buckets, one per key: ``burst`` tokens at most, ``per_s`` more a second.
 
     >>> now = [0.0]
-    >>> buckets = TokenBuckets(rate=1, burst=3, clock=lambda: now[0])
-    >>> [buckets.take("ana") for _ in range(4)], buckets.take("eva")
-    ([True, True, True, False], True)
-    >>> now[0] += 2; [buckets.take("ana") for _ in range(3)]
-    [True, True, False]
+    >>> buckets = Buckets(burst=2, per_s=0.5, clock=lambda: now[0])
+    >>> [buckets.take("a") for _ in range(3)], buckets.take("b")
+    ([True, True, False], True)
+    >>> now[0] += 2; buckets.take("a"), buckets.take("a")
+    (True, False)
     """
 
-    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic,
-                 kept: int = 10_000) -> None:
-        self.rate, self.burst, self.clock, self.kept = rate, burst, clock, kept
-        self._left: dict[str, tuple[float, float]] = {}  # key -> (units left, at that time)
+    def __init__(self, burst: float, per_s: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.burst, self.per_s, self.clock = float(burst), per_s, clock
+        self._left: dict[str, tuple[float, float]] = {}  # key -> (tokens left, at that time)
 
     def left(self, key: str) -> float:
         now = self.clock()
-        left, then = self._left.get(key, (float(self.burst), now))
-        return min(float(self.burst), left + (now - then) * self.rate)
+        tokens, then = self._left.get(key, (self.burst, now))
+        return min(self.burst, tokens + (now - then) * self.per_s)
 
-    def spend(self, key: str, cost: float = 1) -> None:
-        if key not in self._left and len(self._left) >= self.kept:
-            now = self.clock()
-            self._left = {k: (left, then) for k, (left, then) in self._left.items()
-                          if left + (now - then) * self.rate < self.burst}
-        self._left[key] = (self.left(key) - cost, self.clock())
+    def can(self, key: str, cost: float = 1) -> bool:
+        return self.left(key) >= cost
 
     def take(self, key: str, cost: float = 1) -> bool:
         if self.left(key) < cost:
@@ -223,11 +254,15 @@ class TokenBuckets:
         self.spend(key, cost)
         return True
 
+    def spend(self, key: str, cost: float = 1) -> None:
+        """Take ``cost`` whether or not it is there (a budget checked against another one first)."""
+        tokens = self.left(key)
+        if key not in self._left and len(self._left) >= BUDGETS_KEPT:
+            self._left = {k: v for k, v in self._left.items() if self.left(k) < self.burst}  # the full ones go
+        self._left[key] = (tokens - cost, self.clock())
 
-TICKET_S = 600  # far longer than any page takes to render (Voilà waits up to 60 s for a cell's outputs)
-RECORD_GRACE_S = 30  # a shut-down kernel's token still takes the records it had on their way for this long
-MESSAGE_COST = 1024  # what a message costs besides its bytes, in bytes of a browser's message budget
-BUDGETS_KEPT = 10_000  # browsers whose message budget is remembered before the full ones are forgotten
+    def forget(self, key: str) -> None:
+        self._left.pop(key, None)
 
 
 @dataclass
@@ -237,12 +272,23 @@ class ClassRegister:
     seats: dict[str, Seat] = field(default_factory=dict)
     pending: list[Ticket] = field(default_factory=list)
     budgets: dict[str, tuple[float, float]] = field(default_factory=dict)  # client -> (bytes left, at that time)
+    address_starts: Buckets = field(init=False)
+    client_starts: Buckets = field(init=False)
+    state_requests: Buckets = field(init=False)  # per kernel: its page's requests for every widget's state
+    student_records: Buckets = field(init=False)  # per browser: the class records its kernels send
+    address_records: Buckets = field(init=False)  # per address: the same, for everyone behind it
     record_tokens: dict[str, RecordOwner] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         limits = self.limits
-        self.student_records = TokenBuckets(limits.record_rate, limits.record_burst, self.clock)
-        self.address_records = TokenBuckets(limits.address_record_rate, limits.address_record_burst, self.clock)
+        self.address_starts = Buckets(limits.starts_per_address_burst, limits.starts_per_address_per_minute / 60,
+                                      self.clock)
+        self.client_starts = Buckets(limits.starts_per_client_burst, limits.starts_per_client_per_minute / 60,
+                                     self.clock)
+        self.state_requests = Buckets(limits.state_requests_burst, limits.state_requests_per_minute / 60,
+                                      self.clock)
+        self.student_records = Buckets(limits.record_burst, limits.record_rate, self.clock)
+        self.address_records = Buckets(limits.address_record_burst, limits.address_record_rate, self.clock)
 
     def _count(self, **which: str) -> int:
         (key, value), = which.items()
@@ -254,23 +300,73 @@ class ClassRegister:
 
     def admit(self, client: str, address: str) -> Ticket:
         """A ticket for a new kernel, or :class:`Refused`. Counted at once: pages requested together cannot all
-        pass the check before any kernel exists."""
+        pass the check before any kernel exists. When the server is full, a newcomer from a quieter address gets
+        the place of the newest kernel of the busiest address, if that address holds more than its fair share
+        (the ticket's ``evict``, already forgotten here: the caller stops it); a student of a small address is
+        never the one stopped.
+
+        >>> now = [0.0]
+        >>> register = ClassRegister(Limits(max_kernels=4, per_client=2, starts_per_address_burst=3,
+        ...                                 starts_per_address_per_minute=6), clock=lambda: now[0])
+        >>> for n in range(3): register.bind(register.admit(f"script{n}", "10.0.0.66"), f"s{n}")
+        >>> register.admit("script3", "10.0.0.66")  # a new cookie each time: held to the address's rate
+        Traceback (most recent call last):
+        ...
+        escoba_tutor.server.limits.Refused: too_fast
+        >>> now[0] += 10; register.bind(register.admit("script3", "10.0.0.66"), "s3")  # one more in 10 s
+        >>> ticket = register.admit("eva", "10.0.0.5")  # the server is full: the busiest address's newest goes
+        >>> ticket.evict, register.kernels()
+        ('s3', 4)
+        """
         now = self.clock()
         self.pending = [ticket for ticket in self.pending if now - ticket.issued_at < TICKET_S]
         if self._count(client=client) >= self.limits.per_client:
             raise Refused("too_many_pages")
-        if self.kernels() >= self.limits.max_kernels or self._count(address=address) >= self.limits.per_address:
+        if not (self.client_starts.can(client) and self.address_starts.can(address)):
+            raise Refused("too_fast")
+        if self._count(address=address) >= self.limits.per_address:
             raise Refused("class_full")
-        ticket = Ticket(client, address, now)
+        evict = None
+        if self.kernels() >= self.limits.max_kernels:
+            evict = self._place_for(address)
+            if evict is None:
+                raise Refused("class_full")
+            self.forget(evict)
+        self.client_starts.take(client)
+        self.address_starts.take(address)
+        hurried = self.address_starts.left(address) < self.limits.starts_per_address_burst / 2
+        ticket = Ticket(client, address, now, evict=evict, hurried=hurried)
         self.pending.append(ticket)
         return ticket
+
+    def _place_for(self, address: str) -> str | None:
+        """The kernel to stop so that a page from ``address`` gets a place on a full server: the newest (one
+        whose page never connected first) of the address holding the most, if that is another address and it
+        holds more than its fair share and more than one browser may hold; None if there is none."""
+        held: dict[str, int] = {}
+        for seat in self.seats.values():
+            held[seat.address] = held.get(seat.address, 0) + 1
+        for ticket in self.pending:
+            held[ticket.address] = held.get(ticket.address, 0) + 1
+        if not held:
+            return None
+        busiest = max(held, key=lambda each: held[each])
+        # its fair share, and never fewer than one browser may hold: one student's pages are never stopped
+        fair = max(self.limits.max_kernels / len({*held, address}), self.limits.per_client)
+        if busiest == address or held[busiest] <= fair:
+            return None
+        theirs = [(seat.connected, seat.bound_at, kernel_id) for kernel_id, seat in self.seats.items()
+                  if seat.address == busiest]
+        if not theirs:
+            return None
+        return max(theirs, key=lambda each: (not each[0], each[1]))[2]
 
     def bind(self, ticket: Ticket, kernel_id: str) -> None:
         """The ticket's kernel has started."""
         if ticket in self.pending:
             self.pending.remove(ticket)
         ticket.kernel_id = kernel_id
-        self.seats[kernel_id] = Seat(ticket.client, ticket.address)
+        self.seats[kernel_id] = Seat(ticket.client, ticket.address, bound_at=self.clock())
 
     def release(self, ticket: Ticket) -> None:
         """The page is done (sent, or failed): a ticket that never got a kernel counts no more; a kernel's page
@@ -319,17 +415,23 @@ class ClassRegister:
         seat = self.seats.get(kernel_id)
         return seat.client if seat else None
 
-    def page_alive(self, kernel_id: str) -> None:
-        """The kernel's page has asked about it: its time to connect starts again."""
-        seat = self.seats.get(kernel_id)
-        if seat is not None and seat.sent_at is not None:
-            seat.sent_at = self.clock()
+    def may_ask_states(self, kernel_id: str, cost: float = 1) -> bool:
+        """Whether this kernel's page may ask for every widget's state now (counted if so): a page asks once as it
+        connects; a script asking again and again makes its kernel send hundreds of kB each time.
+
+        >>> register = ClassRegister(Limits(max_kernels=9, state_requests_burst=2), clock=lambda: 0.0)
+        >>> [register.may_ask_states("k1") for _ in range(3)], register.may_ask_states("k2")
+        ([True, True, False], True)
+        """
+        return self.state_requests.take(kernel_id, cost)
 
     def socket_opened(self, kernel_id: str) -> bool:
         """A page connects to its kernel; False when the kernel already has all the connections it may have."""
         seat = self.seats.get(kernel_id)
         if seat is None or seat.sockets >= self.limits.sockets_per_kernel:
             return False
+        if not seat.connected and seat.sent_at is not None:
+            seat.connected_after = self.clock() - seat.sent_at
         seat.sockets += 1
         seat.connected = True
         seat.alone_since = None
@@ -345,6 +447,7 @@ class ClassRegister:
     def forget(self, kernel_id: str) -> None:
         """The kernel has been shut down (by its page, by culling, or by :meth:`unconnected` or :meth:`gone`)."""
         self.seats.pop(kernel_id, None)
+        self.state_requests.forget(kernel_id)
         now = self.clock()
         for owner in self.record_tokens.values():
             if owner.kernel_id == kernel_id and owner.gone_at is None:
@@ -406,7 +509,8 @@ class ClassRegister:
 
     def unconnected(self) -> list[str]:
         """The kernels whose page was sent more than ``connect_s`` ago and never connected (a script's GET, a
-        page closed while it loaded)."""
+        page closed while it loaded). A script asking about its kernel (``api/kernels/<id>``) is no page connected.
+        """
         now = self.clock()
         return [kernel_id for kernel_id, seat in self.seats.items()
                 if not seat.connected and seat.sent_at is not None and now - seat.sent_at >= self.limits.connect_s]

@@ -58,6 +58,10 @@ class Settings:
     # seconds a kernel waits for its page to connect again once its last connection closed: a page gone without a
     # goodbye (a tab killed, a browser closed) frees its kernel then, not at the idle cull (0: only the idle cull)
     reconnect_s: int = 90
+    # seconds a kernel waits for its page to connect after the page was sent: a script's GET (a new cookie each
+    # time) costs a kernel only this long. Pages connected within 29 s on a 2-core machine overloaded (load 15 to
+    # 26) by a class of 30 arriving and other work, and 3 of 30 took over 20 s (docs/classroom.md, "Limits")
+    connect_s: int = 45
     lessons: str | None = None  # the lessons folder (None: the installed lessons)
     base_url: str = "/"
     start_afresh: bool = False  # only the escoba-tutor command: the process runs its command again once a class left
@@ -89,6 +93,8 @@ class Settings:
         for name in ("cull_idle", "reconnect_s", "max_kernels"):
             if getattr(self, name) < 0:
                 raise _bad(f"{name} must be 0 or more, not {getattr(self, name)}", name)
+        if self.connect_s < 1:
+            raise _bad(f"connect_s must be at least 1, not {self.connect_s}", "connect_s")
         if self.kernel_memory is not None and self.kernel_memory < 0:
             raise _bad(f"kernel_memory must be 0 (no limit) or more, not {self.kernel_memory}", "kernel_memory")
         for name in ("record_rate", "record_burst", "address_record_rate", "address_record_burst"):
