@@ -287,9 +287,9 @@ def build_app_class():
             if seats < wanted:
                 self.log.warning(
                     "Open files: this server may open %d files, enough for about %d students at once (%d files "
-                    "each), not the %d its %s allows. Raise the system's hard limit of open files (ulimit -Hn, or "
+                    "each), fewer than the %d %s. Raise the system's hard limit of open files (ulimit -Hn, or "
                     "LimitNOFILE for a service) to serve more.", soft, seats, FILES_PER_KERNEL, wanted,
-                    "--max-kernels" if self.max_kernels else "memory")
+                    "--max-kernels asks for" if self.max_kernels else "its memory would hold")
 
         async def reap(self) -> None:
             """Shut down the kernels whose page never connected (a script's GET, a page closed while loading), and
