@@ -273,10 +273,14 @@ LINKED = re.compile(r"""(?:src|href|action)\s*=\s*["']([^"']+)["']|@import\s+(?:
                     r"""|url\(\s*["']?([^"')]+)""", re.IGNORECASE)
 
 
+SCRIPT_OR_STYLE = re.compile(r"""["'`](https?://[^"'`\s]+\.(?:m?js|css)(?:\?[^"'`\s]*)?)["'`]""")
+
+
 def other_origins(text: str, own: str) -> list[str]:
-    """The URLs in ``text`` (src, href, a form's action, a style's @import and url()) of another origin."""
+    """The URLs in ``text`` (src, href, a form's action, a style's @import and url(), and a script or style sheet
+    named in a script, as nbconvert's page imports Mermaid) of another origin."""
     found = []
-    for match in LINKED.finditer(text):
+    for match in [*LINKED.finditer(text), *SCRIPT_OR_STYLE.finditer(text)]:
         url = next(group for group in match.groups() if group)
         if url.startswith("//"):
             url = "http:" + url
