@@ -257,7 +257,7 @@ def build_app_class():
             # each of SWAPS there, or no start; no folder listing (the course's 404 page answers there instead)
             voila = drop_handlers(swap_handlers(super().init_handlers(), guarded.SWAPS), guarded.UNSERVED)
             board = class_board.board_handlers(self.server_url)
-            handlers = [landing, *none, *board, *voila]  # first, so they win over the file tree at / and Voilà's login
+            handlers = [landing, *none, *board, *voila]  # first, so they win over Voilà's login
             # last: any other address gets a page in its language rather than Tornado's bare one
             handlers.append((url_path_join(self.server_url, r".*"), guarded.NoSuchPageHandler,
                              {"server_url": self.server_url}))
