@@ -100,4 +100,5 @@ def test_a_real_server_starts_afresh_in_the_same_process_and_serves_on(tutor_ser
         assert response.status == 200 and "kernelId" in response.read().decode()
     log = server.log.read_text()
     assert log.count("Voilà is running at") == 2 and server.process.pid == pid
+    assert log.count("class/board?key=") == 1  # the teacher's link, printed where the server was started only
     assert "Traceback" not in log

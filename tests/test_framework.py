@@ -89,6 +89,18 @@ def test_every_handler_the_server_replaces_must_be_in_voilas_routes():
         framework.swap_handlers(without_pages, SWAPS)
 
 
+def test_the_folder_listing_routes_are_dropped_by_class_and_the_others_kept():
+    from escoba_tutor.server.handlers import SWAPS, UNSERVED
+
+    class MovedListing(UNSERVED[0]):  # a subclass Voilà might route to instead
+        pass
+
+    routes = [("/voila/tree(.*)", UNSERVED[0], {}), ("/elsewhere/tree", MovedListing), ("/voila/api/contents(.*)",
+              UNSERVED[1], {}), *(("/a", handler, {}) for handler in SWAPS), ("/b", "a.handler.by.name")]
+    kept = framework.drop_handlers(routes, UNSERVED)
+    assert [rule[1] for rule in kept] == [*SWAPS, "a.handler.by.name"]
+
+
 def test_a_setting_a_framework_no_longer_has_is_refused():
     from escoba_tutor.server.app import voila_config
 

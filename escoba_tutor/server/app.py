@@ -26,6 +26,7 @@ from typing import Any
 
 from ..engine.errors import EscobaError
 from ..engine.rules import as_rules
+from .limits import FILES_PER_KERNEL, FILES_RESERVE
 from .settings import LANG_ENV, LANGS, LISTEN_FDS, RULES_ENV, TEACHER_KEY_ENV, Settings
 
 __all__ = ["serve", "lessons_dir", "build_app_class", "check_address", "release_freed_memory", "voila_config",
@@ -110,7 +111,7 @@ def build_app_class():
     from tornado.netutil import bind_sockets
     from traitlets import Bool, Float, Int, List, Unicode
 
-    from .framework import check_connection_class, check_framework, check_kernel_command, swap_handlers
+    from .framework import check_connection_class, check_framework, check_kernel_command, drop_handlers, swap_handlers
 
     check_framework()  # before anything of Voilà's is used: a renamed name stops the start, with its name
 
@@ -200,6 +201,16 @@ def build_app_class():
             "record what students with a nickname do, and serve the teacher's class board"))
         class_db = Unicode("", config=True, help="the class records' database: a path or URL ('': the default)")
         teacher_key = Unicode("", config=True, help="the key of the teacher's link to the class board")
+        # The HTTP server's own limits (Settings has their defaults): Tornado would read a body of 100 MB before any
+        # handler could refuse it, and keep a connection that sends nothing for an hour
+        request_body_bytes = Int(Settings.request_body_bytes, config=True, help=(
+            "bytes in one request's body (the server's forms and Voilà's close beacon send a few hundred); a "
+            "longer one is refused from its Content-Length, before it is read"))
+        idle_connection_s = Float(Settings.idle_connection_s, config=True, help=(
+            "seconds a connection may stay open without a request, or take to send a request's headers (a page's "
+            "websocket has its pings instead)"))
+        body_timeout_s = Float(Settings.body_timeout_s, config=True, help=(
+            "seconds a request may take to send its body"))
 
         def class_limits(self) -> Limits:
             soft, _hard = raise_open_files()
@@ -279,7 +290,8 @@ def build_app_class():
             landing = (self.server_url, LandingHandler, {"server_url": self.server_url,
                                                          "default_lang": self.default_lang})
             none = [(url_path_join(self.server_url, name), guarded.NotFoundHandler) for name in ("login", "logout")]
-            voila = swap_handlers(super().init_handlers(), guarded.SWAPS)  # each one there, or no start
+            # each of SWAPS there, or no start; no folder listing (the course's 404 page answers there instead)
+            voila = drop_handlers(swap_handlers(super().init_handlers(), guarded.SWAPS), guarded.UNSERVED)
             board = class_board.board_handlers(self.server_url)
             if self.class_board:
                 board.append((url_path_join(self.server_url, RECORD_PATH), RecordHandler))
@@ -290,6 +302,7 @@ def build_app_class():
             self.log.info("Limits: %d kernels on the server, %d per browser, %d per address, %d MiB of data per "
                           "kernel; open files: %s", self.limits.max_kernels, self.limits.per_client,
                           self.limits.per_address, self.limits.kernel_memory_mib, raise_open_files()[0] or "no limit")
+            self.check_open_files()
             install_repeat_filter(self.log)
             PeriodicCallback(self.reap, self.reap_check_s * 1000).start()
             # What start-up built lives as long as the server: the full collections that follow (the one after
@@ -300,6 +313,21 @@ def build_app_class():
             self._board_data = url_path_join(self.server_url, class_board.BOARD_DATA)  # an open board is no class
             PeriodicCallback(self.after_culling, self.memory_check_s * 1000).start()  # runs once the loop does
             return handlers
+
+        def check_open_files(self) -> None:
+            """Warn the teacher, in the server's log, when the open-file limit (raised to the hard limit) holds
+            fewer students than the memory or ``--max-kernels`` would: past it the server cannot accept a page."""
+            soft, _hard = raise_open_files()
+            if not soft:  # no such limit (Windows)
+                return
+            seats = seats_for_open_files(soft)
+            wanted = self.max_kernels or default_max_kernels(machine_memory_mib(), 1 << 30)
+            if seats < wanted:
+                self.log.warning(
+                    "Open files: this server may open %d files, enough for about %d students at once (%d files "
+                    "each), fewer than the %d %s. Raise the system's hard limit of open files (ulimit -Hn, or "
+                    "LimitNOFILE for a service) to serve more.", soft, seats, FILES_PER_KERNEL, wanted,
+                    "--max-kernels asks for" if self.max_kernels else "its memory would hold")
 
         async def reap(self) -> None:
             """Shut down the kernels whose page never connected (a script's GET, a page closed while loading), and
@@ -359,7 +387,8 @@ def build_app_class():
             else:
                 sockets = bind_sockets(self.port, self.ip)  # serve() checked that the port is free
             gate = guarded.HostGate(self.app, AllowedHosts(self.ip, self.allowed_hosts), self.note_request)
-            HTTPServer(gate, **http_limits(self.limits)).add_sockets(sockets)
+            HTTPServer(gate, **http_limits(self.request_body_bytes, self.limits.message_bytes, self.idle_connection_s,
+                                           self.body_timeout_s)).add_sockets(sockets)
             self.log.info("Voilà is running at:\n%s", self.display_url)
             if self.open_browser:
                 self.launch_browser()
@@ -384,15 +413,38 @@ def build_app_class():
     return TutorVoila
 
 
-BODY_BYTES = 1024 * 1024  # a request's body: the server's forms and beacons send a few hundred bytes
 WS_PING_MS = 15_000  # how often the server pings each page's connection; two missed and it is closed
 
 
-def http_limits(limits) -> dict:
-    """The HTTP server's own limits. Tornado reads a whole request body (100 MB by default) before any handler can
-    refuse it, and keeps an idle connection for an hour: a script could hold the server's memory and sockets."""
-    return {"max_body_size": BODY_BYTES, "max_buffer_size": max(BODY_BYTES, limits.message_bytes) + 64 * 1024,
-            "body_timeout": 60, "idle_connection_timeout": 300}
+def http_limits(body_bytes: int, message_bytes: int, idle_s: float, body_timeout_s: float) -> dict:
+    """The HTTP server's own limits (Tornado's ``HTTPServer`` settings). By default Tornado reads a whole request
+    body of up to 100 MB into memory before any handler, even the host gate's refusal, can refuse it, and keeps a
+    connection that sends nothing for an hour: a script could hold the server's memory and its file handles.
+
+    - ``max_body_size``: a longer body is refused from its ``Content-Length`` before a byte of it is read (a
+      chunked body once its chunks pass it), with 400 and the connection closed;
+    - ``max_buffer_size``: what one connection's stream may buffer: a body, or a page's websocket message;
+    - ``idle_connection_timeout``: Tornado's time for a connection's next request headers, so it closes a
+      connection idle between requests and one that sends its headers a byte at a time alike; a websocket is
+      no longer an HTTP connection and is not cut (its pings find a silent page);
+    - ``body_timeout``: a body sent too slowly.
+
+    >>> http_limits(64 * 1024, 64 * 1024, 20, 30)["max_buffer_size"]
+    131072
+    """
+    return {"max_body_size": body_bytes, "max_buffer_size": max(body_bytes, message_bytes) + 64 * 1024,
+            "idle_connection_timeout": idle_s, "body_timeout": body_timeout_s}
+
+
+def seats_for_open_files(open_files: int) -> int:
+    """The students (pages with a kernel) a server may hold with this many open files: each costs about 14 file
+    handles (the kernel's sockets, the page's websocket, the browser's connections), counted as 20, beyond the
+    server's own.
+
+    >>> seats_for_open_files(1024), seats_for_open_files(524288)
+    (38, 26201)
+    """
+    return max(0, (open_files - FILES_RESERVE) // FILES_PER_KERNEL)
 
 
 def voila_config(settings: Settings | None = None, **options: Any):
@@ -426,6 +478,9 @@ def voila_config(settings: Settings | None = None, **options: Any):
     config.TutorVoila.start_afresh = settings.start_afresh and os.name == "posix"
     config.TutorVoila.reconnect_s = settings.reconnect_s
     config.TutorVoila.connect_s = settings.connect_s
+    config.TutorVoila.request_body_bytes = settings.request_body_bytes
+    config.TutorVoila.idle_connection_s = settings.idle_connection_s
+    config.TutorVoila.body_timeout_s = settings.body_timeout_s
     cull_idle = settings.cull_idle
     config.MappingKernelManager.cull_idle_timeout = cull_idle
     config.MappingKernelManager.cull_interval = min(60, max(1, cull_idle // 2))
@@ -484,7 +539,7 @@ def serve(settings: Settings | None = None, **options: Any) -> int:
     teacher_key = settings.teacher_key or secrets.token_urlsafe(32)
     settings = dataclasses.replace(settings, class_db=class_db, teacher_key=teacher_key)
     print(f"escoba-tutor: {url}  ({settings.rules.name}; Ctrl+C to stop)", flush=True)
-    if settings.class_board:
+    if settings.class_board and not afresh:  # the same link as before: printed once, where the teacher started it
         print(f"escoba-tutor: the teacher's class board (keep this link to yourself): {url}class/board?key="
               f"{teacher_key}", flush=True)
     open_browser = settings.open_browser and not afresh

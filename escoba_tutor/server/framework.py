@@ -22,7 +22,7 @@ from typing import Any, cast
 from ..engine.errors import EscobaError
 
 __all__ = ["FrameworkChanged", "Internal", "INTERNALS", "check_framework", "check_internal", "resolve", "uses_keys",
-           "swap_handlers", "check_config", "check_kernel_command", "check_connection_class"]
+           "swap_handlers", "drop_handlers", "check_config", "check_kernel_command", "check_connection_class"]
 
 
 class FrameworkChanged(EscobaError):
@@ -216,6 +216,10 @@ INTERNALS: tuple[Internal, ...] = (
              "browser may shut its kernel down"),
     Internal("jupyter_server.services.kernels.handlers.KernelHandler", "jupyter_server", "replaced: only the "
              "page's browser may ask about its kernel"),
+    Internal("voila.tornado.treehandler.TornadoVoilaTreeHandler", "voila", "its routes dropped: the course lists "
+             "no folder (the listing's page loaded an icon font from another origin)"),
+    Internal("voila.tornado.contentshandler.VoilaContentsHandler", "voila", "its routes dropped: the folder "
+             "listing's data"),
     Internal("jupyter_server.services.kernels.websocket.KernelWebsocketHandler.pre_get", "jupyter_server",
              "extended: a page that left while its kernel connection was being made is refused there, before the "
              "websocket is accepted without a connection", takes("self")),
@@ -302,6 +306,13 @@ def swap_handlers(rules: Sequence[tuple], swaps: Mapping[type, type]) -> list[tu
         raise refusal("voila", "voila.app.Voila.init_handlers",
                       f"no longer routes to {name} (the server's {swaps[missing[0]].__name__} replaces it)")
     return [(rule[0], swaps.get(rule[1], rule[1]), *rule[2:]) for rule in rules]
+
+
+def drop_handlers(rules: Sequence[tuple], dropped: Iterable[type]) -> list[tuple]:
+    """Voilà's handler rules without those that route to a class of ``dropped`` (by class, not by path: a route
+    Voilà moves is still dropped; a class it renames is refused at start by :data:`INTERNALS`)."""
+    classes = tuple(dropped)
+    return [rule for rule in rules if not (isinstance(rule[1], type) and issubclass(rule[1], classes))]
 
 
 CONFIGURED = {  # the classes the server's configuration sections name

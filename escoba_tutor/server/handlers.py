@@ -42,8 +42,10 @@ from tornado import web
 from tornado.routing import Router
 from tornado.websocket import WebSocketProtocol13
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
+from voila.tornado.contentshandler import VoilaContentsHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
+from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
 from ..text.translator import LANGUAGES, Translator
 from .hosts import AllowedHosts, odd_path
@@ -54,7 +56,7 @@ from .pages import render
 
 __all__ = ["CLIENT_COOKIE", "PAGE_MESSAGES", "PAGE_COMM_TARGETS", "PAGE_COMM_METHODS", "HostGate", "ClientMixin",
            "PageTurns", "TutorRenderHandler", "OwnedKernelHandler", "OwnedShutdownHandler",
-           "TutorKernelWebsocketHandler", "NotFoundHandler", "RecentIds", "screen_message", "SWAPS"]
+           "TutorKernelWebsocketHandler", "NotFoundHandler", "RecentIds", "screen_message", "SWAPS", "UNSERVED"]
 
 CLIENT_COOKIE = "escoba_client"
 COOKIE_CHECK = "cookie_check"  # marks the address a browser is sent back to after it got the cookie
@@ -577,3 +579,7 @@ class HostGate(Router):
 SWAPS: dict[type, type] = {TornadoVoilaHandler: TutorRenderHandler, KernelHandler: OwnedKernelHandler,
                            VoilaKernelWebsocketHandler: TutorKernelWebsocketHandler,
                            VoilaShutdownKernelHandler: OwnedShutdownHandler}
+#: Voilà's handlers the server does not route to at all: the folder listing (``voila/tree``) and its data
+#: (``voila/api/contents``). The course's pages link to its lessons, never to a listing; a request there gets the
+#: course's own 404 page (framework.drop_handlers).
+UNSERVED: tuple[type, ...] = (TornadoVoilaTreeHandler, VoilaContentsHandler)

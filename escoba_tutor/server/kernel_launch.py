@@ -16,6 +16,10 @@ starts in place of ``python -m ipykernel_launcher``. Before the kernel starts:
   a widget message) write instead to a copy of the standard error the kernel inherited from the server, which is
   the server's log. A callback error that IPython would show as a traceback on the page's socket is written there
   too; the page gets nothing. Repeated lines are collapsed into a count (:mod:`.logs`), as on the server.
+  So does every other logger: one without a handler of its own (the comm manager's, ``Comm`` and
+  ``ipykernel.comm``: a page's message to a comm that does not exist, or a widget update it cannot apply, with
+  its traceback) would fall to Python's last-resort handler, which writes to ``sys.stderr``, the page's socket;
+  and a Python warning (its file's path) goes to the log, not to ``sys.stderr`` either.
 """
 
 from __future__ import annotations
@@ -69,6 +73,13 @@ def log_to_server(stream, *loggers: logging.Logger) -> logging.Handler:
     return handler
 
 
+def log_everything_else_to(handler: logging.Handler) -> None:
+    """The root logger (and so every logger without a handler of its own: the comm managers', ``Comm`` and
+    ``ipykernel.comm``, among them) and Python's warnings write to the server's log, never to the page's socket."""
+    logging.getLogger().handlers[:] = [handler]
+    logging.captureWarnings(True)
+
+
 def log_widget_errors_to(handler: logging.Handler) -> logging.Logger:
     log = logging.getLogger("escoba_tutor.kernel")
     log.handlers[:] = [handler]
@@ -114,6 +125,7 @@ def main() -> None:
     handler.addFilter(repeats)
     logging.getLogger("escoba_tutor").setLevel(logging.INFO)
     log_widget_errors_to(handler)
+    log_everything_else_to(handler)
     from ipykernel.kernelapp import IPKernelApp
     from traitlets.config import Config
 

@@ -39,6 +39,7 @@ LISTEN_FDS = "ESCOBA_TUTOR_LISTEN_FDS"
 TEACHER_KEY_ENV = "ESCOBA_TUTOR_TEACHER_KEY"
 # What every kernel of the server gets (the widgets read their house rules there: widgets/page.py)
 RULES_ENV, LANG_ENV = "ESCOBA_TUTOR_RULES", "ESCOBA_TUTOR_LANG"
+MIN_BODY_BYTES = 4096  # the largest form the server answers (the class board's, the nickname's) sends under 1 kB
 
 
 def _bad(message: str, setting: str) -> EscobaError:
@@ -79,6 +80,13 @@ class Settings:
     record_burst: int = Limits.record_burst
     address_record_rate: float = Limits.address_record_rate
     address_record_burst: int = Limits.address_record_burst
+    # The HTTP server's limits (app.http_limits). A request's body: the server's forms and Voilà's close beacon send
+    # a few hundred bytes, a save file travels over the page's websocket; a longer body is refused from its length.
+    request_body_bytes: int = 64 * 1024
+    # seconds a connection may stay open without a request (or take to send its headers): a browser opens another
+    # when it needs one; 1,100 idle connections used to hold every file handle a server at 1024 had
+    idle_connection_s: int = 20
+    body_timeout_s: int = 30  # seconds a request may take to send its body (64 kB over the slowest school link)
 
     def __post_init__(self) -> None:
         if self.lang not in LANGS:
@@ -100,6 +108,12 @@ class Settings:
         for name in ("record_rate", "record_burst", "address_record_rate", "address_record_burst"):
             if not getattr(self, name) > 0:
                 raise _bad(f"{name} must be more than 0, not {getattr(self, name)}", name)
+        if self.request_body_bytes < MIN_BODY_BYTES:
+            raise _bad(f"request_body_bytes must be at least {MIN_BODY_BYTES} (the server's forms), not "
+                       f"{self.request_body_bytes}", "request_body_bytes")
+        for name in ("idle_connection_s", "body_timeout_s"):
+            if getattr(self, name) < 1:
+                raise _bad(f"{name} must be at least 1 second, not {getattr(self, name)}", name)
         if self.activity_s < 1:
             raise _bad(f"activity_s must be at least 1, not {self.activity_s}", "activity_s")
         if isinstance(self.allow_hosts, str):  # one name given as text would count as its letters

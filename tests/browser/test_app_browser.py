@@ -115,23 +115,17 @@ def test_a_teachers_own_notebook_says_the_servers_language(tutor_server_factory,
     expect(page.locator("html")).to_have_attribute("lang", "es")
 
 
-def test_voilas_own_pages_say_they_are_in_english(tutor, page):
-    """A folder's listing is Voilà's own, in its words: English, and it says so."""
-    page.goto(f"{tutor.url}voila/tree")
-    listed = page.get_by_role("listitem", name=re.compile(r"^Name: es\b"))
-    expect(listed).to_be_visible(timeout=30_000)  # the listing still draws itself, with its styles
-    expect(page.locator("html")).to_have_attribute("lang", "en")
-
-
 @pytest.mark.parametrize(("path", "lang", "title"), [
     ("voila/render/es/no-such-lesson.ipynb", "es", "Página no encontrada"),
     ("voila/render/en/no-such-lesson.ipynb", "en", "Page not found"),
     ("no/such/page?lang=en", "en", "Page not found"),
     ("nope", "es", "Página no encontrada"),
+    ("voila/tree", "es", "Página no encontrada"),  # no folder listing (Voilà's): the course's own page
+    ("voila/tree/en?lang=en", "en", "Page not found"),
 ])
 def test_an_address_that_leads_nowhere_says_so_in_its_language(tutor, page, path, lang, title):
-    """A missing lesson or any other unknown address: a 404 page in the address's language (the server's when the
-    address names none), with a link to the course's first page."""
+    """A missing lesson, Voilà's folder listing (the course serves none) or any other unknown address: a 404 page in
+    the address's language (the server's when the address names none), with a link to the course's first page."""
     answer = page.goto(f"{tutor.url}{path}")
     assert answer.status == 404
     expect(page.locator("html")).to_have_attribute("lang", lang)
