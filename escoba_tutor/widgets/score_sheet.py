@@ -94,7 +94,7 @@ def side_names(_: Translator, names: object, sides: int) -> list[Label]:
     """Each side's name: the given ones (a list of text, one per side), else "Side 1", "Side 2"... As labels
     (:mod:`escoba_tutor.text.labels`): a sentence says «el bando 2», «del bando 2».
 
-    >>> side_names(Translator("es"), ["Ana", ""], 3)
+    >>> [str(name) for name in side_names(Translator("es"), ["Ana", ""], 3)]
     ['Ana', 'Bando 2', 'Bando 3']
     >>> f"{side_names(Translator('es'), None, 2)[1]:of}"
     'del bando 2'
