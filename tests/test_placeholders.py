@@ -197,6 +197,27 @@ def test_no_message_makes_a_plural_by_hand():
                     assert not re.search(r"\w\((s|es)\)", text or ""), (path.name, message.id)
 
 
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_every_count_agrees(lang):
+    """Every message with plural forms, said for 0, 1, 2 and many: one form for 1, another for the rest (a
+    message whose forms were the same would not agree with its count)."""
+    _ = Translator(lang)
+    plurals = 0
+    for path in sorted((LOCALE_DIR / lang / "LC_MESSAGES").glob("*.po")):
+        with path.open("rb") as handle:
+            for message in read_po(handle, locale=lang):
+                if not isinstance(message.id, (list, tuple)):
+                    continue
+                plurals += 1
+                params = {name: Label(f"<{name}>", f"<{name}>", f"<{name}>", f"<{name}>")
+                          for name in _placeholders(message.id[1]) - {"n"}}
+                said = {n: _.plural(*message.id, n, **params) for n in COUNTS}
+                one = said[1]
+                assert all(text != one.replace("1", str(n), 1) for n, text in said.items() if n != 1), (
+                    path.name, message.id, said)
+    assert plurals > 10
+
+
 # ----------------------------------------------------------------------------- a planted bare label is caught
 def test_the_checks_catch_a_planted_bare_label():
     es = Translator("es")
