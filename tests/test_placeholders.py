@@ -185,6 +185,11 @@ def test_every_label_has_its_forms_in_the_course_words(lang):
         assert f"{found['partner']:the}" == "your partner" and f"{found['computer']:The}" == "The computer"
     with pytest.raises(ValueError, match="form"):
         f"{found['side 1']:del}"
+    import copy
+    import pickle
+
+    for again in (copy.deepcopy(found["side 2"]), pickle.loads(pickle.dumps(found["side 2"]))):
+        assert (again, f"{again:of}", repr(again)) == (found["side 2"], f"{found['side 2']:of}", repr(found["side 2"]))
 
 
 def test_no_message_makes_a_plural_by_hand():

@@ -69,6 +69,10 @@ class Label(str):
     def __repr__(self) -> str:
         return f"Label({str(self)!r}, {self.the!r}, {self.of!r}, {self.to!r})"
 
+    def __getnewargs_ex__(self) -> tuple[tuple[str, str, str, str], dict[str, bool]]:
+        # a copy (or a pickle) is made with every form, not from the heading alone
+        return (str(self), self.the, self.of, self.to), {"is_you": self.is_you}
+
     def __format__(self, spec: str) -> str:
         if spec == "":
             return str(self)
