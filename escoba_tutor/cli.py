@@ -418,11 +418,12 @@ def _check_trace(args: argparse.Namespace) -> int:
     problems = check_trace(lines)
     if not problems:
         deals = sum(1 for line in lines if line.strip())
-        print(f"OK: {args.file}: {deals} deal(s) checked, no problem found")
+        # (a count after a colon: no plural made by hand, "deal(s)")
+        print(f"OK: {args.file}: no problem found; deals checked: {deals}")
         return EXIT_OK
     for problem in problems:
         print(problem)
-    print(f"{len(problems)} problem(s) found in {args.file}", file=sys.stderr)
+    print(f"problems found in {args.file}: {len(problems)}", file=sys.stderr)
     return EXIT_PROBLEMS
 
 

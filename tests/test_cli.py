@@ -82,7 +82,7 @@ def test_trace_then_check_trace(tmp_path):
     checked = run("check-trace", str(path))
     assert checked.returncode == 1
     assert checked.stdout.startswith("line 2, game 0, deal 1: the points should be")
-    assert "1 problem(s) found" in checked.stderr and "Traceback" not in checked.stderr
+    assert f"problems found in {path}: 1" in checked.stderr and "Traceback" not in checked.stderr
 
 
 def test_no_subcommand_serves_the_course(monkeypatch):

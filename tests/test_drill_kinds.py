@@ -263,7 +263,7 @@ def test_escoba_de_mano_of_four_refuses_players_given_as_sides(answers):
 @pytest.mark.parametrize("lang, lines", [
     ("es", ["1 de 2 bien.", "Escobas: bien, 8 + 3 + 9 + 10 = 30: 2 escobas.",
             "Para quién: la escoba de mano es siempre de quien reparte, y si se juega por parejas es de su pareja: "
-            "ha repartido el jugador 4, así que es para Pareja 2."]),
+            "ha repartido el jugador 4, así que es para la pareja 2."]),
     ("en", ["1 of 2 right.", "Escobas: right, 8 + 3 + 9 + 10 = 30: 2 escobas.",
             "For whom: the escoba de mano is always the dealer's, and in a game of teams it goes to the dealer's team: "
             "player 4 dealt, so it is for Team 2."])])
@@ -281,7 +281,7 @@ def test_the_escoba_de_mano_of_four_in_the_widget(lang, lines):
     widget.check_button.click()
     assert widget.status.message.split("\n")[0] == ("2 de 2 bien." if lang == "es" else "2 of 2 right.")
     widget.answer_button.click()
-    assert ("Pareja 2 se apunta 2 escobas" if lang == "es" else "Team 2 scores 2 escobas") in \
+    assert ("la pareja 2 se apunta 2 escobas" if lang == "es" else "Team 2 scores 2 escobas") in \
         widget.answer_box.children[0].value
 
 
@@ -415,7 +415,7 @@ def test_the_leftover_drill_in_the_widget():
     widget = Drill("leftover", seed=0, lang="es")
     view = widget.view
     assert view.table_row.cards == ["12b"]
-    assert "Bando 1 juega el rey de bastos: se queda en la mesa.</li></ol>" in view.plays.value
+    assert "El bando 1 juega el rey de bastos: se queda en la mesa.</li></ol>" in view.plays.value
     assert [label for label, _v in view.taker.options] == ["elige…", "Bando 1", "Bando 2", "Nadie"]
     view.taker.value = "0"          # the side that played last
     view.total_box.value = "12"     # the king counted as 12
@@ -423,8 +423,8 @@ def test_the_leftover_drill_in_the_widget():
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
         "1 de 3 bien.",
-        "No es así: Bando 1 jugó el último, pero dejó la carta en la mesa. Las cartas que quedan son del último "
-        "bando que se llevó una baza: Bando 2.",
+        "No es así: el bando 1 hizo la última jugada, pero dejó la carta en la mesa. Las cartas que quedan son del "
+        "último bando que se llevó una baza: del bando 2.",
         "Suma: has contado las figuras por el número que llevan; para sumar, la sota vale 8, el caballo 9 y el rey "
         "10: 10.",
         "Comprobación: bien, 10 = 15 × 0 + 10, así que cuadra."]

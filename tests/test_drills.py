@@ -296,7 +296,7 @@ def test_scopa_captures():
 def test_setenta_answers_typed_and_checked():
     widget = Drill("setenta", seed=3)  # no bastos: invalid; 6o 18 + sota 10 + 6e 18 + 6b 18 = 64
     texts = [part[2] for part in widget.view.parts]
-    assert [t.description for t in texts] == ["Setenta de Bando 1", "Setenta de Bando 2"]
+    assert [t.description for t in texts] == ["Setenta del bando 1", "Setenta del bando 2"]
     texts[0].value, texts[1].value = "52", "62"
     widget.check_button.click()
     assert widget.status.message.split("\n") == [

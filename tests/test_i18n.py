@@ -11,12 +11,14 @@ from babel.messages.pofile import read_po
 from escoba_test_helpers import fresh_python_prints
 
 from escoba_tutor.text.catalogs import catalog_sources, extract
+from escoba_tutor.text.labels import Label
 from escoba_tutor.text.translator import LANGUAGES, LOCALE_DIR, LanguageError, Translator, normalize_language
 
 # One catalog per widget module, widget package or page: (its name as a Path's stem, its source files).
 SOURCES = catalog_sources()
 MODULES = sorted(Path(name) for name, files in SOURCES.items() if extract(files))
-PLACEHOLDER = re.compile(r"\{(\w*)\}")
+# A placeholder's name; a label's form after it ({side:of}) is the language's choice (escoba_tutor.text.labels).
+PLACEHOLDER = re.compile(r"\{(\w*)(?::\w+)?\}")
 
 
 def catalog(lang: str, module: Path) -> dict:
@@ -169,7 +171,8 @@ def test_every_message_reads_the_same_compiled_as_from_its_po_file(lang):
         plurals += 1
         singular, plural = key
         # every placeholder but {n} filled with its own name, so a wrong form shows
-        params = {name: f"<{name}>" for name in PLACEHOLDER.findall(singular + plural) if name != "n"}
+        params = {name: Label(f"<{name}>", f"<the {name}>", f"<of {name}>", f"<to {name}>")
+                  for name in PLACEHOLDER.findall(singular + plural) if name != "n"}
         for n in [*range(0, 30), 100, 101, 1_000_000, 2_000_000, 1_000_001]:
             wanted = text[min(rule(n), len(text) - 1)].format(n=n, **params)
             assert _.plural(singular, plural, n, **params) == wanted, (key, n)

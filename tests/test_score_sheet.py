@@ -96,7 +96,7 @@ def test_ties_and_an_invalid_setenta_in_words():
     sheet = ScoreSheet(piles=[oros_copas, espadas_bastos], escobas=[0, 1])
     rows = body(sheet)
     assert rows["Cartas"][-1] == "nadie: empate a 20"
-    assert rows["Oros"][-1] == "Bando 1 tiene más oros (10 – 0)"
+    assert rows["Oros"][-1] == "el bando 1 tiene más oros (10 – 0)"
     assert rows["Setenta"] == ["inválida: le faltan espadas y bastos", "0", "inválida: le faltan oros y copas", "0",
                                "nadie: ningún bando tiene cartas de los cuatro palos"]
     assert table(sheet).foot[0] == ["Total de la mano", "", "2", "", "1", ""]

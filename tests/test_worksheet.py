@@ -273,9 +273,9 @@ def test_bad_arguments_get_one_line_and_exit_2(argv, said, capsys):
 
 
 @pytest.mark.parametrize("lang, task, key", [
-    ("es", "Partida de cuatro, por parejas: Pareja 1 (jugadores 1 y 3) contra Pareja 2 (jugadores 2 y 4). Reparte "
-           "el jugador 4.",
-     "8 + 3 + 9 + 10 = 30: 2 escobas de mano para Pareja 2, la pareja del jugador 4, que ha repartido."),
+    ("es", "Partida de cuatro, por parejas: la pareja 1 (jugadores 1 y 3) contra la pareja 2 (jugadores 2 y 4). "
+           "Reparte el jugador 4.",
+     "8 + 3 + 9 + 10 = 30: 2 escobas de mano para la pareja 2, la del jugador 4, que ha repartido."),
     ("en", "A game of four, in teams of two: Team 1 (players 1 and 3) against Team 2 (players 2 and 4). Player 4 "
            "deals.",
      "8 + 3 + 9 + 10 = 30: 2 escobas de mano for Team 2, the team of player 4, who dealt.")])

@@ -18,6 +18,8 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ..engine.cards import SUITS, Card
+from ..text import labels
+from ..text.labels import Label
 from ..text.phrases import and_list
 from ..text.translator import Translator
 
@@ -32,8 +34,9 @@ def word(_: Translator, message: str, **params: object) -> str:
     return _(message, **params)
 
 
-def side_names(_: Translator, sides: int) -> list[str]:
-    return [_("Side {n}", n=i + 1) for i in range(sides)]
+def side_names(_: Translator, sides: int) -> list[Label]:
+    """Side 1, side 2...: labels, with the forms a sentence needs (:mod:`escoba_tutor.text.labels`)."""
+    return [labels.side(_, i + 1) for i in range(sides)]
 
 
 def names_of(_: Translator, cards: Iterable[Card]) -> str:

@@ -22,6 +22,7 @@ import warnings
 from typing import Any
 
 from ..engine.errors import EscobaError
+from .labels import Label
 from .phrases import alternatives
 from .translator import N_, Translator
 
@@ -139,7 +140,8 @@ def fill(_: Translator, message: str, params: dict[str, Any]) -> str:
     """A message with its placeholders filled from ``params``; one that is missing is left empty, never an error
     in front of the learner."""
     wanted = {name for _text, name, _spec, _conv in string.Formatter().parse(_(message)) if name}
-    return _(message, **{name: params.get(name, "") for name in wanted}) if wanted else _(message)
+    # (a missing label is an empty one: a form such as {winner:the} asked of it gives "")
+    return _(message, **{name: params.get(name, Label("", "", "", "")) for name in wanted}) if wanted else _(message)
 
 
 def _card_words(_: Translator, code: object) -> str:

@@ -12,6 +12,7 @@ import asyncio
 import base64
 import html
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import ipywidgets as w
@@ -22,7 +23,9 @@ from ..engine.game import Game, Move, Play
 from ..engine.rules import PROFILES, Rules
 from ..engine.save import MAX_UPLOAD_BYTES, read_save
 from ..records.kernel import record_game_progress
+from ..text import labels
 from ..text.error_words import error_words
+from ..text.labels import Label
 from ..text.phrases import sentence_start, the_cards
 from ..text.translator import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from .capture_table import CaptureModel, CaptureTable
@@ -38,15 +41,15 @@ if TYPE_CHECKING:  # imported when the first hint is asked for (_Hint.redraw)
 
 __all__ = ["GameTable"]
 
-def side_names(_: Translator, session: GameSession) -> list[str]:
-    """What the screen calls each side."""
+def side_names(_: Translator, session: GameSession) -> list[Label]:
+    """What the screen calls each side: labels, with the forms a sentence needs (``{name:the}``: «el ordenador»)."""
     if session.mode == "pass_and_play":
-        return [_("Player {n}", n=i + 1) for i in range(session.players)]
+        return [labels.player(_, i + 1) for i in range(session.players)]
     if session.players == 4:
-        return [_("Your team"), _("The computer's team")]
+        return [labels.your_team(_), labels.computer_team(_)]
     if session.players == 3:
-        return [_("You"), _("Computer 1"), _("Computer 2")]
-    return [_("You"), _("The computer")]
+        return [labels.you(_), labels.computer(_, 1), labels.computer(_, 2)]
+    return [labels.you(_), labels.computer(_)]
 
 
 def you_side(session: GameSession) -> int | None:
@@ -55,13 +58,13 @@ def you_side(session: GameSession) -> int | None:
     return 0 if session.mode == "computer" and session.players in (2, 3) else None
 
 
-def player_name(_: Translator, session: GameSession, player: int) -> str:
-    """A player as the subject of a sentence about someone else: ``The computer``, ``Your partner``."""
+def player_name(_: Translator, session: GameSession, player: int) -> Label:
+    """A player, as a label: ``The computer``, ``Your partner`` (a sentence says «tu compañero juega»)."""
     if player in session.humans:
-        return _("Player {n}", n=player + 1) if session.mode == "pass_and_play" else _("You")
+        return labels.player(_, player + 1) if session.mode == "pass_and_play" else labels.you(_)
     if session.players == 4 and player == 2:
-        return _("Your partner")
-    return _("The computer") if session.players == 2 else _("Computer {n}", n=player)
+        return labels.partner(_)
+    return labels.computer(_) if session.players == 2 else labels.computer(_, player)
 
 
 def is_you(session: GameSession, player: int) -> bool:
@@ -73,9 +76,9 @@ PLAY_WORDS = {
     ("you", "lay"): N_("You lay {card} on the table."),
     ("you", "take"): N_("You play {card} and take {taken}."),
     ("you", "escoba"): N_("You play {card} and take {taken}: escoba!"),
-    ("other", "lay"): N_("{who} lays {card} on the table."),
-    ("other", "take"): N_("{who} plays {card} and takes {taken}."),
-    ("other", "escoba"): N_("{who} plays {card} and takes {taken}: escoba!"),
+    ("other", "lay"): N_("{who:The} lays {card} on the table."),
+    ("other", "take"): N_("{who:The} plays {card} and takes {taken}."),
+    ("other", "escoba"): N_("{who:The} plays {card} and takes {taken}: escoba!"),
 }
 
 
@@ -103,12 +106,13 @@ def leftover_words(_: Translator, session: GameSession, record) -> str:
         taker = _.plural("You made the last capture, so you take it.", "You made the last capture, so you take them.",
                          left)
     else:
-        taker = _.plural("{who} made the last capture, so takes it.", "{who} made the last capture, so takes them.",
+        taker = _.plural("{who:The} made the last capture, so takes it.",
+                         "{who:The} made the last capture, so takes them.",
                          left, who=_side_subject(_, session, side))
     return f"{said} {taker}"
 
 
-def _side_subject(_: Translator, session: GameSession, side: int) -> str:
+def _side_subject(_: Translator, session: GameSession, side: int) -> Label:
     """A side as the subject of a sentence: its player (``The computer``), or its team with four players."""
     if session.players == 4 or session.mode == "pass_and_play":
         return side_names(_, session)[side]
@@ -358,7 +362,7 @@ class GameTable(w.VBox):
         self._play.disabled = not playing
         self._undo.description = _("Undo")
         self._undo.disabled = not human_plays_in_deal(s)
-        self._handover.description = _("I am {name}: show my hand", name=player_name(_, s, game.turn or 0))
+        self._handover.description = _("I am {name:the}: show my hand", name=player_name(_, s, game.turn or 0))
         self._handover.layout.display = "inline-flex" if s.phase == "handover" else "none"
         self._draw_sheet(_, names)
         self._seen_toggle.description = _("Cards not seen yet")
@@ -406,7 +410,7 @@ class GameTable(w.VBox):
             return s.game.deals[min(s.deals_seen, len(s.game.deals) - 1)]
         return None
 
-    def _scoreboard(self, _: Translator, names: list[str], view, ended=None) -> str:
+    def _scoreboard(self, _: Translator, names: Sequence[str], view, ended=None) -> str:
         s = self.session
         rows = []
         totals = ended.totals if ended else view.totals
@@ -453,7 +457,7 @@ class GameTable(w.VBox):
         if self._others.children != shown:
             self._others.children = shown
 
-    def _draw_sheet(self, _: Translator, names: list[str]) -> None:
+    def _draw_sheet(self, _: Translator, names: Sequence[str]) -> None:
         s = self.session
         self._next_deal.description = _("Next deal")
         self._next_deal.layout.display = "inline-flex" if s.phase == "deal_over" else "none"
@@ -476,7 +480,7 @@ class GameTable(w.VBox):
             if s.game.winner == you_side(s):
                 winner = _("You win the game, {score}!", score=score)
             else:
-                winner = _("{name} wins the game, {score}!", name=names[s.game.winner], score=score)
+                winner = _("{name:The} wins the game, {score}!", name=names[s.game.winner], score=score)
         heading = _("End of deal {n}", n=record.deal + 1)
         look = self._look
         # "Next deal" right under the heading: on a phone it is in reach without scrolling past the sheet.
@@ -490,7 +494,7 @@ class GameTable(w.VBox):
             return _problem_text(_, s.problem)
         turn = s.game.turn
         if s.phase == "handover" and turn is not None:  # a hand-over always waits for a player
-            return _("Pass the screen to {name}.", name=player_name(_, s, turn))
+            return _("Pass the screen {name:to}.", name=player_name(_, s, turn))
         if s.phase == "game_over":
             return _("The game is over.") + " " + _("Press «New game» to play another.")
         if s.phase == "deal_over" and s.game.deals:
@@ -499,7 +503,7 @@ class GameTable(w.VBox):
             return f"{leftover_words(_, s, record)} {score} " + _("Press «Next deal» to go on.")
         said = [describe_play(_, s, e.player, e.card, e.captured, e.escoba) for e in s.events]
         if s.computer_to_move and turn is not None:  # the computer to move: never None
-            said.append(_("{name} is thinking…", name=player_name(_, s, turn)))
+            said.append(_("{name:The} is thinking…", name=player_name(_, s, turn)))
         elif s.game.turn == s.viewer:
             said.append(_("Your turn."))
         return " ".join(said)

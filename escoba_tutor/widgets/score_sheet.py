@@ -20,6 +20,7 @@ which it scores with ``score_deal``. It never decides a point itself: the words 
 from __future__ import annotations
 
 import typing
+from collections.abc import Sequence
 from html import escape
 
 import ipywidgets as w
@@ -29,7 +30,9 @@ from ..engine.errors import EscobaError
 from ..engine.game import DealRecord
 from ..engine.rules import ESCOBA, Rules, as_rules
 from ..engine.scoring import DealFacts, DealScore, ScoreLine, Setenta, score_deal
+from ..text import labels
 from ..text.error_words import error_dict, error_words, fill, missing_words
+from ..text.labels import Label
 from ..text.phrases import and_list
 from ..text.translator import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from .primitives import LiveRegion
@@ -50,32 +53,34 @@ ITEM_NAMES = {
 }
 
 #: Why a line scores as it does, by the line's reason code, or by (reason, item) where the item changes the words.
-#: A pair of messages speaks of the winner: the first names a side ("{winner} has"), the second is for the side
+#: A pair of messages speaks of the winner: the first names a side ("{winner:the} has", the form of a label
+#: inside a sentence: «el bando 1 tiene», see :mod:`escoba_tutor.text.labels`), the second is for the side
 #: the student reads as "you" ("you have"), so that neither sentence breaks ("You has", «Tú tiene»).
 REASON_WORDS: dict[str | tuple[str, str], str | tuple[str, str]] = {
     "count": N_("one point per escoba"),
-    ("most", "cards"): (N_("{winner} has the most cards ({values})"), N_("you have the most cards ({values})")),
-    ("most", "oros"): (N_("{winner} has the most coins ({values})"), N_("you have the most coins ({values})")),
-    ("most", "setenta"): (N_("{winner} has the best setenta ({values})"),
+    ("most", "cards"): (N_("{winner:the} has the most cards ({values})"), N_("you have the most cards ({values})")),
+    ("most", "oros"): (N_("{winner:the} has the most coins ({values})"), N_("you have the most coins ({values})")),
+    ("most", "setenta"): (N_("{winner:the} has the best setenta ({values})"),
                           N_("you have the best setenta ({values})")),
-    ("most", "primera"): (N_("{winner} has the best primera ({values})"),
+    ("most", "primera"): (N_("{winner:the} has the best primera ({values})"),
                           N_("you have the best primera ({values})")),
-    ("most", "sevens"): (N_("{winner} has the most sevens ({values})"), N_("you have the most sevens ({values})")),
-    ("most", "figuras"): (N_("{winner} has the most face cards ({values})"),
+    ("most", "sevens"): (N_("{winner:the} has the most sevens ({values})"), N_("you have the most sevens ({values})")),
+    ("most", "figuras"): (N_("{winner:the} has the most face cards ({values})"),
                           N_("you have the most face cards ({values})")),
-    "more_suits": (N_("{winner} holds more suits ({values})"), N_("you hold more suits ({values})")),
+    "more_suits": (N_("{winner:the} holds more suits ({values})"), N_("you hold more suits ({values})")),
     "tie": N_("nobody: tie at {top}"),
     "tie_both_score": (N_("tie at {top}: {winners} each score"), N_("tie at {top}: {others} and you each score")),
-    "third_side": (N_("tie at {top} between {tied}: the point goes to {winner}"),
+    "third_side": (N_("tie at {top} between {tied}: the point goes to {winner:the}"),
                    N_("tie at {top} between {tied}: the point goes to you")),
-    "holds": (N_("{winner} has the seven of coins"), N_("you have the seven of coins")),
+    "holds": (N_("{winner:the} has the seven of coins"), N_("you have the seven of coins")),
     ("nobody_holds", "siete_de_oros"): N_("nobody: the seven of coins is in no pile"),
     ("nobody_holds", "all_sevens"): N_("nobody has all four sevens"),
     "all_invalid": N_("nobody: no side has cards of all four suits"),
-    "all_oros": (N_("{winner} has all ten cards of coins: 2 points"), N_("you have all ten cards of coins: 2 points")),
-    "others_below_10": (N_("{winner} has the most cards and every other side fewer than 10: one more point"),
+    "all_oros": (N_("{winner:the} has all ten cards of coins: 2 points"),
+                 N_("you have all ten cards of coins: 2 points")),
+    "others_below_10": (N_("{winner:the} has the most cards and every other side fewer than 10: one more point"),
                         N_("you have the most cards and every other side fewer than 10: one more point")),
-    "all_four": (N_("{winner} has all four sevens"), N_("you have all four sevens")),
+    "all_four": (N_("{winner:the} has all four sevens"), N_("you have all four sevens")),
     ("chile", "escoba_de_mano"): N_("an escoba de mano is worth 4 points (Chile)"),
     ("chile", "escoba_en_mano"): N_("a hand adding up to 15, shown: 3 points each (Chile)"),
     "not_scored_last_play": N_("a sweep with the last card of the deal does not score"),
@@ -85,17 +90,22 @@ REASON_WORDS: dict[str | tuple[str, str], str | tuple[str, str]] = {
 
 
 # ------------------------------------------------------------------------------------ words shared by widgets
-def side_names(_: Translator, names: object, sides: int) -> list[str]:
-    """Each side's name: the given ones (a list of text, one per side), else "Side 1", "Side 2"...
+def side_names(_: Translator, names: object, sides: int) -> list[Label]:
+    """Each side's name: the given ones (a list of text, one per side), else "Side 1", "Side 2"... As labels
+    (:mod:`escoba_tutor.text.labels`): a sentence says «el bando 2», «del bando 2».
 
-    >>> side_names(Translator("es"), ["Ana", ""], 3)
+    >>> [str(name) for name in side_names(Translator("es"), ["Ana", ""], 3)]
     ['Ana', 'Bando 2', 'Bando 3']
+    >>> f"{side_names(Translator('es'), None, 2)[1]:of}"
+    'del bando 2'
     """
     given = list(names) if isinstance(names, (list, tuple)) else []
     shown = []
     for i in range(sides):
         name = given[i] if i < len(given) else None
-        shown.append(name.strip() if isinstance(name, str) and name.strip() else _("Side {n}", n=i + 1))
+        shown.append(name if isinstance(name, Label) else labels.named(_, name.strip())
+                     if isinstance(name, str) and name.strip()
+                     else labels.side(_, i + 1))
     return shown
 
 
@@ -152,7 +162,7 @@ def reason_words_key(line: ScoreLine) -> object:
     return (line.reason, line.item) if (line.reason, line.item) in REASON_WORDS else line.reason
 
 
-def reason_text(_: Translator, line: ScoreLine, names: list[str], you: int | None = None) -> str:
+def reason_text(_: Translator, line: ScoreLine, names: Sequence[str], you: int | None = None) -> str:
     """Why a line scores as it does, in words, from its reason code; ``you`` is the side the student reads as
     "you" (if any).
 
@@ -174,28 +184,18 @@ def reason_text(_: Translator, line: ScoreLine, names: list[str], you: int | Non
     if isinstance(message, tuple):
         message = message[1] if you is not None and you in line.winners else message[0]
     shown = [value_text(_, line, i) for i in range(len(line.values))]
-    # Inside a sentence "you" is a pronoun, and a name made of an article and a noun ("The computer") starts in
-    # lowercase; a sentence that starts with the winner keeps its capital.
-    in_sentence = [_("you") if i == you else mid_sentence(name) for i, name in enumerate(names)]
-    winners = [names[i] for i in line.winners]
-    params = {"winner": and_list(_, winners), "winners": and_list(_, [in_sentence[i] for i in line.winners]),
-              "values": " – ".join(shown), "others": and_list(_, [in_sentence[i] for i in line.winners if i != you])}
-    if not _(message).startswith("{winner}"):
-        params["winner"] = and_list(_, [in_sentence[i] for i in line.winners])
+    # Each side as a label with its forms: the message says «el bando 1 tiene», «para el ordenador»; inside a
+    # list, "you" is the pronoun.
+    sides = [name if isinstance(name, Label) else labels.named(_, name) for name in names]
+    in_sentence = [_("you") if i == you else sides[i].the for i in range(len(sides))]
+    params: dict[str, object] = {
+        "winner": labels.joined(_, [sides[i] for i in line.winners]),
+        "winners": and_list(_, [in_sentence[i] for i in line.winners]), "values": " – ".join(shown),
+        "others": and_list(_, [in_sentence[i] for i in line.winners if i != you])}
     if line.reason in ("tie", "tie_both_score", "third_side"):
         params["top"] = _top_text(_, line, shown)
         params["tied"] = and_list(_, [in_sentence[i] for i in _tied_sides(line)])
     return fill(_, message, params)
-
-
-_ARTICLES = {"el", "la", "los", "las", "tu", "the", "your"}
-
-
-def mid_sentence(name: str) -> str:
-    """A side's name inside a sentence: ``el ordenador`` for «El ordenador», ``the computer's team``; a proper
-    name (``Ana``, ``Ordenador 1``) is left as it is."""
-    first = name.split(" ", 1)[0]
-    return first.lower() + name[len(first):] if first.lower() in _ARTICLES else name
 
 
 def _tied_sides(line: ScoreLine) -> list[int]:
@@ -384,18 +384,20 @@ class ScoreSheet(w.VBox):
         sides = len(deal.points)
         names = side_names(_, self.names, sides)
         head_sides = "".join(f'<th scope="colgroup" colspan="2">{escape(n)}</th>' for n in names)
-        had, points = escape(_("Holds")), escape(_("Points"))
-        sub = "".join(f'<th scope="col">{had}</th><th scope="col">{points}</th>' for _n in names)
+        # the column of what a side holds agrees with its side: «Bando 1 · Tiene», but «Tú · Tienes»
+        had = [_("Hold") if i == self.you else _("Holds") for i in range(sides)]
+        points = _("Points")
+        sub = "".join(f'<th scope="col">{escape(h)}</th><th scope="col">{escape(points)}</th>' for h in had)
         item, why, caption = escape(_("Item")), escape(_("Why")), escape(_("Points of the deal"))
         parts = [_STYLE, f'<table class="escoba-sheet"><caption>{caption}</caption>',
                  f'<thead><tr><th scope="col" rowspan="2">{item}</th>{head_sides}'
                  f'<th scope="col" rowspan="2">{why}</th></tr><tr>{sub}</tr></thead><tbody>']
         # Each cell names its column (data-label): a narrow screen shows every point as a block of labelled lines.
-        labels = [escape(f"{n} · {h}", quote=True) for n in names for h in (_("Holds"), _("Points"))]
+        cell_labels = [escape(f"{n} · {h}", quote=True) for n, holds in zip(names, had) for h in (holds, points)]
         why_label = escape(_("Why"), quote=True)
         for row in m.rows(_, self.names, self.you):
             cells = "".join(f'<td class="num" data-label="{label}">{escape(c)}</td>'
-                            for label, c in zip(labels, row[1:-1]))
+                            for label, c in zip(cell_labels, row[1:-1]))
             parts.append(f'<tr><th scope="row">{escape(row[0])}</th>{cells}'
                          f'<td data-label="{why_label}">{escape(row[-1])}</td></tr>')
         parts.append("</tbody><tfoot>")
@@ -406,7 +408,7 @@ class ScoreSheet(w.VBox):
         return "".join(parts)
 
     @staticmethod
-    def _total_row(title: str, values: list[str], names: list[str]) -> str:
+    def _total_row(title: str, values: list[str], names: Sequence[str]) -> str:
         cells = "".join(f'<td class="num"></td><td class="num" data-label="{escape(name, quote=True)}">{escape(v)}</td>'
                         for name, v in zip(names, values))
         return f'<tr><th scope="row">{escape(title)}</th>{cells}<td></td></tr>'

@@ -27,6 +27,7 @@ from ..engine.errors import EscobaError
 from ..engine.rules import ESCOBA, Rules, as_rules
 from ..engine.scoring import ScoreLine, Setenta, score_deal, setenta
 from ..exercises import PRIMERA_ITEM
+from ..text import labels
 from ..text.error_words import error_dict, error_words
 from ..text.phrases import and_list, the_cards
 from ..text.translator import DEFAULT_LANGUAGE, Translator, normalize_language
@@ -275,7 +276,7 @@ class SetentaExplainer(w.VBox):
                            "setenta."))
         return texts
 
-    def _draw_inputs(self, _: Translator, names: list[str]) -> None:
+    def _draw_inputs(self, _: Translator, names: list[labels.Label]) -> None:
         m = self.model
         if len(self._texts) != len(m.pile_cards):
             for old in self._texts:
@@ -298,7 +299,7 @@ class SetentaExplainer(w.VBox):
             if text.value != wanted:
                 text.value = wanted
 
-    def _draw_sides(self, _: Translator, names: list[str]) -> None:
+    def _draw_sides(self, _: Translator, names: list[labels.Label]) -> None:
         m = self.model
         while len(self._side_parts) < len(m.pile_cards):  # made once per side, kept for later positions
             made = (w.HTML(), CardRow(mode="none"), RowPicker(disabled=True))
@@ -325,7 +326,7 @@ class SetentaExplainer(w.VBox):
             picker.rows = [self._row(_, names, s) for s in steps]
 
     # ------------------------------------------------------------------------------------------------ words
-    def _row(self, _: Translator, names: list[str], step: dict) -> dict:
+    def _row(self, _: Translator, names: list[labels.Label], step: dict) -> dict:
         side = step["side"]
         if step["kind"] == "sum":  # a valid sum has no tone: "good" (★) is an escoba's mark
             value = self.model.setentas[side]
@@ -353,7 +354,7 @@ class SetentaExplainer(w.VBox):
             return _.plural("{n} suit: {terms}", "{n} suits: {terms}", value.suit_count, terms=self._terms(value))
         return setenta_text(_, value)
 
-    def _step_text(self, _: Translator, names: list[str], step: dict) -> str:
+    def _step_text(self, _: Translator, names: list[labels.Label], step: dict) -> str:
         m = self.model
         if step["kind"] == "point":
             return self._point_text(_, names)
@@ -379,11 +380,11 @@ class SetentaExplainer(w.VBox):
             return _("{side}, {suit}: no card of this suit, one suit fewer.", side=side, suit=suit)
         return _("{side}, {suit}: no card of this suit, so the setenta is invalid.", side=side, suit=suit)
 
-    def _point_text(self, _: Translator, names: list[str]) -> str:
+    def _point_text(self, _: Translator, names: list[labels.Label]) -> str:
         line = self.model.line
         if line is None:
             return ""
-        winner = and_list(_, [names[i] for i in line.winners])
+        winner = labels.joined(_, [names[i] for i in line.winners])
         by_suits = line.item == "primera"
         shown = [setenta_text(_, v, by_suits=by_suits) if isinstance(v, Setenta) else str(v) for v in line.values]
         values = " – ".join(shown)
@@ -413,7 +414,7 @@ class SetentaExplainer(w.VBox):
         reason = reason_text(_, line, names)
         return _("With these rules the point goes to the most sevens: {reason}.", reason=reason)
 
-    def _message(self, _: Translator, names: list[str]) -> str:
+    def _message(self, _: Translator, names: list[labels.Label]) -> str:
         m = self.model
         if m.error:
             return _("Check the piles: {problem}", problem=error_words(_, m.error))

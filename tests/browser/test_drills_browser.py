@@ -113,15 +113,15 @@ def test_the_leftover_answered_by_mouse(es_page):
     position = leftover_drill(0)  # the king of clubs, laid last by Bando 1; Bando 2 captured last
     expect(box.get_by_role("group", name="En la mesa al final").locator("[data-code]")).to_have_count(
         len(position.table))
-    expect(box).to_contain_text("Bando 1 juega el rey de bastos: se queda en la mesa.")
+    expect(box).to_contain_text("El bando 1 juega el rey de bastos: se queda en la mesa.")
     box.get_by_label("¿Quién se las lleva?").select_option(label="Bando 1")
     box.get_by_label("¿Cuánto suman?").fill("12")
     box.get_by_label("¿Cuánto suman?").press("Enter")
     box.get_by_label("¿Cuadra la mano?").select_option(label="Sí, cuadra")
     box.get_by_role("button", name="Comprobar").click()
     expect(status(page, "leftover")).to_contain_text("1 de 3 bien.")
-    expect(status(page, "leftover")).to_contain_text("No es así: Bando 1 jugó el último, pero dejó la carta en la "
-                                                     "mesa.")
+    expect(status(page, "leftover")).to_contain_text("No es así: el bando 1 hizo la última jugada, pero dejó la "
+                                                     "carta en la mesa.")
     expect(status(page, "leftover")).to_contain_text("has contado las figuras por el número que llevan")
     box.get_by_label("¿Quién se las lleva?").select_option(label="Bando 2")
     box.get_by_label("¿Cuánto suman?").fill("10")
@@ -204,8 +204,8 @@ def test_strategy_by_keyboard_alone(en_page):
 # ================================================================================= escobas and the game's end
 def test_the_escobas_line_and_the_end_of_the_game_by_mouse(es_page):
     page, box = es_page, drill(es_page, "escobas")
-    box.get_by_label("Escobas de Bando 1").fill("7")
-    box.get_by_label("Escobas de Bando 1").press("Enter")
+    box.get_by_label("Escobas del bando 1").fill("7")
+    box.get_by_label("Escobas del bando 1").press("Enter")
     box.get_by_role("button", name="Comprobar").click()
     expect(status(page, "escobas")).to_contain_text("Bando 1: no es 7. Cuenta las bazas que dejaron la mesa vacía.")
     expect(status(page, "escobas")).to_contain_text("Bando 2: escribe cuántas escobas.")
@@ -214,7 +214,7 @@ def test_the_escobas_line_and_the_end_of_the_game_by_mouse(es_page):
     end.get_by_label("¿Quién ha ganado?").select_option(label="Nadie todavía: otra mano")
     end.get_by_role("button", name="Comprobar").click()
     expect(status(page, "game_end")).to_have_text(re.compile(r"^No es así: un bando ha ganado\."))
-    end.get_by_label("¿Quién ha ganado?").select_option(label="Gana Bando 2")
+    end.get_by_label("¿Quién ha ganado?").select_option(label="Gana el bando 2")
     end.get_by_role("button", name="Comprobar").click()
     expect(status(page, "game_end")).to_have_text(re.compile(r"^Bien\."))
     assert_no_errors(page)

@@ -9,6 +9,7 @@ from ...engine.cards import DECK, Card, format_cards
 from ...engine.errors import EscobaError
 from ...engine.game import _pairs_of_15
 from ...engine.rules import ESCOBA, Rules, as_rules
+from ...text import labels
 from ...text.translator import N_, Translator
 from .. import paper
 from ..common import (
@@ -164,9 +165,9 @@ def _allows(rules: Rules, players: int) -> bool:
 
 
 # ------------------------------------------------------------------------------------------------ worksheet
-def _mano_sides(_: Translator, drill: EscobaDeManoDrill) -> list[str]:
+def _mano_sides(_: Translator, drill: EscobaDeManoDrill) -> list[labels.Label]:
     """The sides: "Side 1" and "Side 2", or in a game of four "Team 1" and "Team 2"."""
-    return [_("Team {n}", n=n) for n in (1, 2)] if drill.players == 4 else paper.side_names(_, 2)
+    return [labels.team(_, n) for n in (1, 2)] if drill.players == 4 else paper.side_names(_, 2)
 
 
 _SHEET = """

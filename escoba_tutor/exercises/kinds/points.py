@@ -17,6 +17,7 @@ from ...engine.errors import EscobaError
 from ...engine.game import DealRecord, Game
 from ...engine.rules import ESCOBA, Rules, as_rules
 from ...engine.scoring import DealScore, ScoreLine, Setenta
+from ...text import labels
 from ...text.phrases import and_list
 from ...text.translator import N_, Translator
 from .. import paper
@@ -172,8 +173,8 @@ def _line_value(_: Translator, line: ScoreLine, side: int) -> str:
     return str(value)
 
 
-def _reason(_: Translator, line: ScoreLine, names: list[str]) -> str:
-    winner = and_list(_, [names[i] for i in line.winners])
+def _reason(_: Translator, line: ScoreLine, names: list[labels.Label]) -> str:
+    winner = labels.joined(_, [names[i] for i in line.winners])
     values = " – ".join(_line_value(_, line, i) for i in range(len(line.values)))
     if line.reason == "most" and line.item in _MOST:
         return paper.word(_, _MOST[line.item], winner=winner, values=values)

@@ -7,6 +7,7 @@ from html import escape
 import ipywidgets as w
 
 from ...exercises import NOBODY, EscobaDeManoDrill
+from ...text import labels
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from .base import DrillModel, KindView, choice_box, fill_row, set_options
@@ -30,7 +31,7 @@ def pairs_line(_: Translator, drill: EscobaDeManoDrill, names: list[str]) -> str
 def team_names(_: Translator, drill: EscobaDeManoDrill, names: list[str], given) -> list[str]:
     """The sides' names: in a game of four, "Team 1" and "Team 2" unless the page named the sides."""
     if drill.players == 4 and not given:
-        return [_("Team {n}", n=n) for n in (1, 2)]
+        return [labels.team(_, n) for n in (1, 2)]
     return names
 
 

@@ -1,0 +1,365 @@
+"""Every message that names a side, a team or a player, rendered in both languages with every label the course
+can produce (and every count where the message has plural forms), and read back: no bare label pasted into a
+Spanish sentence («repartió Bando 2»), no «de el» or «a el», no «Tú · Tiene», no hand-made plural «carta(s)»,
+and the labels in the course's words (bando, pareja for the team, compañero for the partner).
+
+The checks are :func:`label_problems`; a planted bare label shows they catch one."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from escoba_tutor.text import labels
+from escoba_tutor.text.labels import FORMS, Label
+from escoba_tutor.text.translator import LANGUAGES, LOCALE_DIR, Translator
+
+#: The placeholders that take a label, in the messages of these catalogs (the code passes them a
+#: :class:`Label`). Other placeholders with these names hold something else: listed in :data:`NOT_LABELS`.
+LABEL_NAMES = {"side", "who", "winner", "dealer", "first", "second", "last", "name"}
+#: Messages whose placeholder of one of those names is not a label: cards, an address's parameter, a class.
+NOT_LABELS = {
+    "{first} and {last}",  # cards
+    "{first}, or {last}",  # alternatives
+    "What each card is worth, from {first} to {last}: {values}.",  # cards
+    "The cards for “{name}” in the address were not used: {problem}",  # an address parameter
+    "The “{name}” appears more than once in the address, so it was left out.",
+    "The “{name}” in the address is too long, so it was left out.",
+    "of {name}", "to {name}",  # the label's own forms
+}
+COUNTS = (0, 1, 2, 3, 5, 21, 100)
+
+
+def every_label(_: Translator) -> dict[str, tuple[Label, str]]:
+    """Every label the course makes, with its group: the sides of games of 2 and 3 and a name a lesson gives
+    them (drills, worksheet, explainers, score sheet), the teams of the drills' games of 4, the game table's
+    players (the computers, the partner, the two teams, the players sharing a screen), and tied sides together
+    (a point's winners)."""
+    found = {f"side {n}": (labels.side(_, n), "side") for n in (1, 2, 3)}
+    found |= {f"team {n}": (labels.team(_, n), "side") for n in (1, 2)}
+    found["named"] = (labels.named(_, "Ana"), "side")
+    found |= {f"player {n}": (labels.player(_, n), "game") for n in (1, 2, 3, 4)}
+    found |= {"computer": (labels.computer(_), "game"), "computer 1": (labels.computer(_, 1), "game"),
+              "computer 2": (labels.computer(_, 2), "game"), "partner": (labels.partner(_), "game"),
+              "your team": (labels.your_team(_), "game"), "computer's team": (labels.computer_team(_), "game")}
+    found["sides 1 and 2"] = (labels.joined(_, [labels.side(_, 1), labels.side(_, 2)]), "joined")
+    found["sides 1 and 3"] = (labels.joined(_, [labels.side(_, 1), labels.side(_, 3)]), "joined")
+    return found
+
+
+def groups_for(catalog: str, message: str) -> set[str]:
+    """The labels the code puts into one catalog's messages: the game table names its players; the score sheet
+    shows the game table's sides as well as a lesson's; the winners of a point after a tie may be two sides."""
+    groups = {"game"} if catalog == "game_table" else {"side", "game"} if catalog == "score_sheet" else {"side"}
+    return groups | ({"joined"} if "{winner" in message and "tie" in message else set())
+
+
+# ------------------------------------------------------------------------------------------------- the checks
+_LOWER = "a-záéíóúñü"
+_ARTICLE_NOUNS = "bando|pareja|jugador|ordenador|compañero|equipo"
+_THIRD_PERSON_AFTER_TU = "tiene|juega|gana|deja|está|ha|hace|reparte|se lleva|lleva"
+
+
+def label_problems(text: str, lang: str, shown: list[Label] = ()) -> list[str]:
+    """What is wrong with one rendered text: ``shown`` are the labels put into it."""
+    problems = []
+    if re.search(r"\w\((s|es)\)", text):
+        problems.append("a hand-made plural “(s)”")
+    for label in shown:
+        for part in re.split(f" {re.escape(_and(lang))} |, ", str(label)):
+            # A heading form after a lowercase word (or a comma) is a bare label inside a sentence: «repartió
+            # Bando 2». (Not a name, the same in a sentence: «Ana»; in English, "Side 2" is a name too, but not
+            # "The computer".)
+            if lang == "en" and not re.match(r"(The|Your) ", part) or part in label.the:
+                continue
+            if re.search(f"[{_LOWER},] {re.escape(part)}", text):
+                problems.append(f"the bare label {part!r} inside a sentence")
+    if lang == "es":
+        if re.search(r"\b[dD]e el\b|\b[aA] el\b", text):
+            problems.append("«de el» or «a el» (del, al)")
+        if re.search(rf"\b[Tt]ú( · )?({_THIRD_PERSON_AFTER_TU})\b", text, re.IGNORECASE):
+            problems.append("«tú» with a verb of the third person")
+        if re.search(rf"[{_LOWER},] (El|La|Tu) ({_ARTICLE_NOUNS})\b", text):
+            problems.append("a capital article inside a sentence")
+        # (a reason in a score sheet's cell is a fragment, in lowercase: «tienes el siete de oros»)
+        if re.search(rf"([.!?] |[¡¿«])(el|la|tu) ({_ARTICLE_NOUNS})\b", text):
+            problems.append("a sentence starting in lowercase")
+        if re.search(r"\b[Tt]u pareja\b", text):
+            problems.append("«tu pareja» for the partner: the course says «tu compañero» (pareja is the team)")
+    else:
+        if re.search(rf"[{_LOWER},] (The|Your) (computer|partner|team)", text):
+            problems.append("a capital article inside a sentence")
+        if re.search(r"[.!?] (the|your) (computer|partner|team)", text):
+            problems.append("a sentence starting in lowercase")
+    return problems
+
+
+def _and(lang: str) -> str:
+    return {"es": "y", "en": "and"}[lang]
+
+
+# ------------------------------------------------------------------------------------------------- the messages
+def label_messages(lang: str) -> list[tuple[str, object, object]]:
+    """(catalog, id, text) of every message with a label placeholder, in one language."""
+    found = []
+    for path in sorted((LOCALE_DIR / lang / "LC_MESSAGES").glob("*.po")):
+        if path.stem == "server":  # the server's pages name a class, never a side
+            continue
+        with path.open("rb") as handle:
+            for message in read_po(handle, locale=lang):
+                first = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
+                if message.id and first not in NOT_LABELS and _placeholders(first) & LABEL_NAMES:
+                    found.append((path.stem, message.id, message.string))
+    return found
+
+
+def _placeholders(text: str) -> set[str]:
+    return {name for _text, name, _spec, _conv in string.Formatter().parse(text) if name}
+
+
+def _renderings(_: Translator, catalog: str, message_id: object):
+    """The message said with every label in each of its label placeholders (the same label in all of them:
+    the code never puts two different kinds into one message) and, with plural forms, every count."""
+    singular = message_id[0] if isinstance(message_id, (list, tuple)) else message_id
+    names = _placeholders(singular)
+    others = {name: "12" for name in names - LABEL_NAMES - {"n"}}
+    if "card" in names:
+        others["card"] = _.the_card("7o")
+    if "taken" in names:
+        others["taken"] = _.the_card("1c")
+    groups = groups_for(catalog, singular)
+    for key, (label, group) in every_label(_).items():
+        if group not in groups:
+            continue
+        params = {**others, **{name: label for name in names & LABEL_NAMES}}
+        if isinstance(message_id, (list, tuple)):
+            for n in COUNTS:
+                yield key, label, _.plural(*message_id, n, **params)
+        elif "n" in names:
+            for n in COUNTS:
+                yield key, label, _(message_id, n=n, **params)
+        else:
+            yield key, label, _(message_id, **params)
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_every_message_with_a_label_reads_well_with_every_label(lang):
+    _ = Translator(lang)
+    messages = label_messages(lang)
+    assert len(messages) > 60, "the test found the messages that take a label"
+    problems = []
+    rendered = 0
+    for catalog, message_id, _text in messages:
+        for key, label, text in _renderings(_, catalog, message_id):
+            rendered += 1
+            problems += [f"{catalog}: {message_id!r} with {key}: {text!r}: {p}"
+                         for p in label_problems(text, lang, [label])]
+    assert rendered > 1000
+    assert not problems, "\n".join(problems[:40])
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_every_label_has_its_forms_in_the_course_words(lang):
+    _ = Translator(lang)
+    found = {key: label for key, (label, _group) in every_label(_).items()}
+    for key, label in found.items():
+        for form in FORMS:
+            assert format(label, form), (key, form)
+        assert format(label, "The")[:1].isupper(), key
+    if lang == "es":
+        assert [f"{found['side 2']:{form}}" for form in FORMS] == [
+            "Bando 2", "el bando 2", "El bando 2", "del bando 2", "al bando 2"]
+        assert [f"{found['team 1']:{form}}" for form in FORMS] == [
+            "Pareja 1", "la pareja 1", "La pareja 1", "de la pareja 1", "a la pareja 1"]
+        assert f"{found['partner']:the}" == "tu compañero" and f"{found['computer']:to}" == "al ordenador"
+        assert f"{found['player 3']:to}" == "al jugador 3" and f"{found['named']:of}" == "de Ana"
+        assert f"{found['sides 1 and 3']:of}" == "del bando 1 y del bando 3"
+        assert f"{labels.you(_):the}" == "tú"
+    else:
+        assert [f"{found['side 2']:{form}}" for form in FORMS] == [
+            "Side 2", "Side 2", "Side 2", "of Side 2", "to Side 2"]
+        assert f"{found['partner']:the}" == "your partner" and f"{found['computer']:The}" == "The computer"
+    with pytest.raises(ValueError, match="form"):
+        f"{found['side 1']:del}"
+    import copy
+    import pickle
+
+    for again in (copy.deepcopy(found["side 2"]), pickle.loads(pickle.dumps(found["side 2"]))):
+        assert (again, f"{again:of}", repr(again)) == (found["side 2"], f"{found['side 2']:of}", repr(found["side 2"]))
+
+
+def test_no_message_makes_a_plural_by_hand():
+    """Counts agree through the catalogs' plural forms, never "carta(s)"."""
+    for path in sorted(LOCALE_DIR.glob("*/LC_MESSAGES/*.po")):
+        with path.open("rb") as handle:
+            for message in read_po(handle, locale=path.parent.parent.name):
+                texts = message.string if isinstance(message.string, tuple) else (message.string,)
+                for text in (*texts, *(message.id if isinstance(message.id, tuple) else (message.id,))):
+                    assert not re.search(r"\w\((s|es)\)", text or ""), (path.name, message.id)
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_every_count_agrees(lang):
+    """Every message with plural forms, said for 0, 1, 2 and many: one form for 1, another for the rest (a
+    message whose forms were the same would not agree with its count)."""
+    _ = Translator(lang)
+    plurals = 0
+    for path in sorted((LOCALE_DIR / lang / "LC_MESSAGES").glob("*.po")):
+        with path.open("rb") as handle:
+            for message in read_po(handle, locale=lang):
+                if not isinstance(message.id, (list, tuple)):
+                    continue
+                plurals += 1
+                params = {name: Label(f"<{name}>", f"<{name}>", f"<{name}>", f"<{name}>")
+                          for name in _placeholders(message.id[1]) - {"n"}}
+                said = {n: _.plural(*message.id, n, **params) for n in COUNTS}
+                one = said[1]
+                assert all(text != one.replace("1", str(n), 1) for n, text in said.items() if n != 1), (
+                    path.name, message.id, said)
+    assert plurals > 10
+
+
+# ----------------------------------------------------------------------------- a planted bare label is caught
+def test_the_checks_catch_a_planted_bare_label():
+    es = Translator("es")
+    side, team = labels.side(es, 2), labels.team(es, 1)
+    planted = [
+        (es("Para quién: la escoba de mano es siempre de quien reparte: repartió {side}.", side=side), side),
+        (es("Para quién: así que es para {side}.", side=team), team),
+        (es("Setenta de {side}:", side=labels.side(es, 1)), labels.side(es, 1)),
+        (es("Escobas de {side:the}", side=side), side),  # «de el bando»
+        (es("{who} juega", who=labels.partner(es)), labels.partner(es)),  # fine at the start: not caught…
+    ]
+    caught = [bool(label_problems(text, "es", [label])) for text, label in planted]
+    assert caught == [True, True, True, True, False]
+    assert label_problems("Tú · Tiene: 0", "es")
+    assert label_problems("quedan 3 carta(s)", "es")
+    assert label_problems("Juegas con tu pareja.", "es")
+    assert label_problems("pass the screen to The computer", "en")
+    # and the real messages, rendered, are not caught
+    assert not label_problems(es("{side} plays {card}: it stays on the table.", side=side, card=es.the_card("7o")),
+                              "es", [side])
+
+
+def test_a_planted_bare_label_in_a_catalog_fails_the_render_check(tmp_path, monkeypatch):
+    """The whole check, over a catalog holding one message whose Spanish pastes the label bare: it fails."""
+    import escoba_tutor.text.translator as translator
+
+    folder = tmp_path / "es" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    for po in (LOCALE_DIR / "es" / "LC_MESSAGES").glob("*.po"):
+        text = po.read_text("utf-8")
+        if po.stem == "drills":
+            wrong = 'msgstr "Para quién: la escoba de mano es siempre de quien reparte: repartió {side}."'
+            text = re.sub(r'msgstr "Para quién: la escoba de mano es siempre de quien reparte: [^"]*"', wrong, text)
+            assert wrong in text
+        (folder / po.name).write_text(text, "utf-8")
+    from escoba_tutor.text.catalogs import compile_catalog
+
+    for po in folder.glob("*.po"):
+        po.with_suffix(".mo").write_bytes(compile_catalog(po, "es"))
+    monkeypatch.setattr(translator, "LOCALE_DIR", tmp_path)
+    translator._translations.cache_clear()
+    try:
+        with pytest.raises(AssertionError, match="repartió Bando 2"):
+            _check_catalogs_at(tmp_path, "es")
+    finally:
+        translator._translations.cache_clear()
+
+
+def _check_catalogs_at(root: Path, lang: str) -> None:
+    global LOCALE_DIR
+    saved, LOCALE_DIR = LOCALE_DIR, root
+    try:
+        test_every_message_with_a_label_reads_well_with_every_label(lang)
+    finally:
+        LOCALE_DIR = saved
+
+
+# ------------------------------------------------------------------------ the texts the course really shows
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html.replace("&#x27;", "'").replace("&quot;", '"')))
+
+
+_BLOCK = re.compile(r"</?(?:p|li|ul|ol|td|th|tr|table|caption|h\d|div|label|section|header|footer)\b[^>]*>")
+
+
+def _blocks(html: str) -> list[str]:
+    """A page's text, one block (paragraph, list item, cell) at a time: a table's cells are not one sentence."""
+    return [text for text in (_text(part).strip() for part in _BLOCK.split(html)) if text]
+
+
+SESSIONS = [(2, "computer"), (3, "computer"), (4, "computer"), (2, "pass_and_play"), (4, "pass_and_play")]
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+@pytest.mark.parametrize(("players", "mode"), SESSIONS)
+def test_the_game_tables_sentences_name_every_player_well(lang, players, mode):
+    from types import SimpleNamespace
+
+    from escoba_tutor.widgets.game_table import describe_play, leftover_words, player_name, side_names, you_side
+    from escoba_tutor.widgets.session import GameSession
+
+    _ = Translator(lang)
+    session = GameSession(players=players, mode=mode, seed=3)
+    names = side_names(_, session)
+    said = []
+    for player in range(players):
+        said += [describe_play(_, session, player, "7o", [], False),
+                 describe_play(_, session, player, "7o", ["1c"], False),
+                 describe_play(_, session, player, "5o", ["10c"], True)]
+        said += [_("Pass the screen {name:to}.", name=player_name(_, session, player)),
+                 _("{name:The} is thinking…", name=player_name(_, session, player))]
+    for side in range(len(names)):
+        for left in (["1c"], ["1c", "2e"]):
+            said.append(leftover_words(_, session, SimpleNamespace(leftover=left, leftover_to=side)))
+        if side != you_side(session):
+            said.append(_("{name:The} wins the game, {score}!", name=names[side], score="21–15"))
+    shown = [player_name(_, session, p) for p in range(players)] + names
+    problems = [f"{text!r}: {p}" for text in said for p in label_problems(text, lang, shown)]
+    assert not problems, "\n".join(problems)
+    if lang == "es" and players == 4 and mode == "computer":
+        assert "Tu compañero juega el siete de oros y se lleva el as de copas." in said
+    if lang == "es" and mode == "pass_and_play" and players == 2:
+        assert "Pasa la pantalla al jugador 2." in said
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+@pytest.mark.parametrize(("players", "mode"), SESSIONS)
+def test_the_score_sheet_agrees_with_each_side(lang, players, mode):
+    from escoba_tutor.widgets.game_table import side_names, you_side
+    from escoba_tutor.widgets.score_sheet import ScoreSheet
+    from escoba_tutor.widgets.session import GameSession
+
+    _ = Translator(lang)
+    session = GameSession(players=players, mode=mode, seed=3)
+    names = side_names(_, session)
+    piles = ["7o 7c 7e 6o 1o 2o", "6c 5e 4b 3c", "1b 2b 3b"][:len(names)]
+    sheet = ScoreSheet(piles=piles, names=names, you=you_side(session), lang=lang)
+    table = sheet.children[1].value  # the sheet's table (its first child is the heading)
+    cells = [_text(cell) for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", table)]
+    labels_in_cells = re.findall(r'data-label="([^"]*)"', table)
+    assert len(cells) > 20 and labels_in_cells
+    problems = [f"{x!r}: {p}" for x in [*cells, *labels_in_cells] for p in label_problems(x, lang, names)]
+    assert not problems, "\n".join(problems)
+    if you_side(session) == 0 and lang == "es":
+        assert "Tú · Tienes" in labels_in_cells and "Tú · Tiene" not in labels_in_cells
+        assert "Ordenador 1 · Tiene" in labels_in_cells or "El ordenador · Tiene" in labels_in_cells
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_the_worksheet_names_every_side_well(lang):
+    from escoba_tutor.exercises.worksheet import worksheet_html
+
+    _ = Translator(lang)
+    shown = [label for label, group in every_label(_).values() if group == "side"]
+    problems = []
+    for seed in (1, 40, 200):
+        blocks = _blocks(worksheet_html(seed, lang, count=4))
+        assert len(blocks) > 100
+        problems += [f"seed {seed}: {text!r}: {p}" for text in blocks for p in label_problems(text, lang, shown)]
+    assert not problems, "\n".join(problems)
