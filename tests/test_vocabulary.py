@@ -161,7 +161,8 @@ def lesson_texts(root: Path = ROOT) -> list[Text]:
             elif kind == "code":
                 for each in LANGS:
                     code = language_words(line.replace(LANG_TOKEN, each), each)
-                    texts += [Text(f"{name} (code, {each})", each, m.group("s"), number) for m in _STRING.finditer(code)]
+                    texts += [Text(f"{name} (code, {each})", each, m.group("s"), number)
+                              for m in _STRING.finditer(code)]
         texts += paragraphs(name, lang, lines) if kind == "markdown" and lang else []
     return texts
 
@@ -244,11 +245,11 @@ def test_the_check_finds_what_it_looks_for():
     assert words("Careful with the figures: as = 16.") == ["'as'", "'figures'"]
     assert words("Coins (oros) and the jack (*sota*); type `10o`; the button «Tu mano».") == []
     assert words("Your move, then the partnership's.") == ["'move'", "'partnership'"]
-    assert words("Ask which house rules apply; take pairs of cards; press Tab to move focus.") == []
+    assert words("Ask which house rules apply; take pairs of cards (each pair is an escoba).") == []
     assert words("Some houses play it.") == ["'houses'"]
     assert words("Juega tu equipo (el equipo del ordenador).", "es") == ["'equipo'", "'equipo'"]
     assert words("El rey de bastos y the jack", "es") == ["'jack'"]
-    assert words('show_game("en", level="difícil")'.split('"')[3]) == ["'difícil'"]
+    assert words(['show_game(', 'en', ', level=', 'difícil', ')'][3]) == ["'difícil'"]
 
 
 @pytest.mark.parametrize("source", sorted(SOURCES))
@@ -258,6 +259,15 @@ def test_no_forbidden_word(source):
     found = findings(texts, rules())
     assert not found, "A word the course does not use (escoba_tutor/text/vocabulary.toml, docs/glossary.md):\n" + \
         "\n".join(f"  {f}" for f in found)
+
+
+def test_every_allowed_phrase_is_needed():
+    # an exception nobody uses any more is taken out, so the list stays the few phrases that need it
+    texts = [t for source in SOURCES.values() for t in source()]
+    for rule in rules():
+        for phrase in rule.allow:
+            assert any(phrase.search(said(t.text, foreign=False, lang=t.lang)) for t in texts if t.lang == rule.lang), \
+                f"no text needs the exception {phrase.pattern!r} to {rule.word!r}: take it out of the vocabulary"
 
 
 def test_a_planted_word_is_found_and_named(tmp_path):
@@ -295,8 +305,8 @@ def test_the_glossary_is_written_from_the_vocabulary(tmp_path):
     assert glossary_build.check() == [], "run python -m tools.glossary_build"
     # and the check sees a glossary edited by hand
     edited = tmp_path / "glossary.md"
-    edited.write_text(glossary_build.GLOSSARY.read_text(encoding="utf-8").replace("| bando | side |", "| bando | team |"),
-                      encoding="utf-8")
+    text = glossary_build.GLOSSARY.read_text(encoding="utf-8")
+    edited.write_text(text.replace("| bando | side |", "| bando | team |"), encoding="utf-8")
     assert glossary_build.check(glossary=edited)
 
 
@@ -325,3 +335,55 @@ def test_spanish_sentences_about_you_agree():
     for item in catalog_texts():
         if item.lang == "es":
             assert not re.search(r"\b[Tt]ú (tiene|se lleva|juega|deja|gana|hace)\b", item.text), item
+
+
+def lesson_titles(root: Path = ROOT) -> dict[tuple[str, str], str]:
+    """(language, lesson) -> its title, as the lesson's first heading says it: "2. Captures of 15"."""
+    from tools.lessons_build import parse_source
+
+    titles = {}
+    for path in sorted((root / "lessons" / "source").glob("0*.md")):
+        first = parse_source(path.read_text(encoding="utf-8"), path.name)[0]
+        for lang in LANGS:
+            titles[(lang, path.stem)] = re.match(r"# (.+)", first.texts[lang]).group(1).strip()
+    return titles
+
+
+_LINK = re.compile(r"\[(?:Siguiente: |Next: |← )?(?P<text>\d\. [^\]]*?)(?: →)?\]\((?P<stem>0\d-[\w-]+)\.ipynb\)"
+                   r"|^(?P<number>\d)\. \[(?P<title>[^\]]+)\]\((?P<listed>0\d-[\w-]+)\.ipynb\)", re.M)
+
+
+def lesson_links(root: Path = ROOT) -> list[tuple[str, str, str, str]]:
+    """Every link to a lesson that names it by number and title: (where, language, text, lesson)."""
+    return [(t.at(m.start()), t.lang, m.group("text") or f"{m.group('number')}. {m.group('title')}",
+             m.group("stem") or m.group("listed"))
+            for t in lesson_texts(root) if "(code" not in t.where for m in _LINK.finditer(t.text)]
+
+
+def misnamed(root: Path = ROOT) -> list[str]:
+    """The links whose words are not their lesson's title: the contents page gives each lesson's whole title; a
+    link elsewhere may shorten it ("3. The escoba"), but only to its start, never to other words."""
+    titles = lesson_titles(root)
+    wrong = []
+    for where, lang, text, stem in lesson_links(root):
+        title = titles[(lang, stem)]
+        if where.startswith("lessons/source/index.md"):
+            right = text == title
+        else:
+            right = title == text or title.startswith((text + " ", text + ":"))
+        if not right:
+            wrong.append(f"{where}: {text!r}, but the lesson's title is {title!r}")
+    return wrong
+
+
+def test_a_lesson_is_named_as_its_title_says(tmp_path):
+    index = [(lang, stem) for where, lang, _text, stem in lesson_links() if where.startswith("lessons/source/index.md")]
+    assert sorted(index) == sorted(lesson_titles()), "the contents page lists every lesson once in each language"
+    assert misnamed() == []
+    # the check sees a title the contents page words otherwise
+    shutil.copytree(ROOT / "lessons" / "source", tmp_path / "lessons" / "source")
+    index_md = tmp_path / "lessons" / "source" / "index.md"
+    index_md.write_text(index_md.read_text(encoding="utf-8").replace("[Strategy: playing smart]",
+                                                                      "[Strategy: playing with your head]"),
+                        encoding="utf-8")
+    assert [w.split(": ", 1)[0] for w in misnamed(tmp_path)] == ["lessons/source/index.md:56"]

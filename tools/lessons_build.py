@@ -14,8 +14,9 @@ differs). A source is a list of cells::
     CaptureTable(table="1o 4b 7o", hand="3c", lang="@lang@")
 
 A markdown cell holds one block per language (``--- es``, ``--- en``); a code cell is shared and ``@lang@`` in
-it becomes ``es`` or ``en``, and ``@es:medio|en:medium@`` the word of the notebook's language (a level's name, say:
-an English notebook shows no Spanish word in its code). Lines starting with ``#%`` are comments of the source and are dropped.
+it becomes ``es`` or ``en``, and ``@es:medio|en:medium@`` the word of the notebook's language (a level's name,
+say: an English notebook shows no Spanish word in its code). Lines starting with ``#%`` are comments of the
+source and are dropped.
 
 ``python -m tools.lessons_build`` writes every notebook and executes it (outputs stored, widget state
 not: ``store_widget_state=False``, as nbval strict mode wants), with widget model ids made stable so that a
@@ -53,8 +54,8 @@ from pathlib import Path
 from escoba_tutor.text.translator import LANGUAGES
 from tools import glossary_build
 
-__all__ = ["LANGS", "Cell", "SourceError", "parse_source", "language_words", "lessons_root", "sources", "build_notebook",
-           "check", "build", "main"]
+__all__ = ["LANGS", "Cell", "SourceError", "parse_source", "language_words", "lessons_root", "sources",
+           "build_notebook", "check", "build", "main"]
 
 LANGS = tuple(LANGUAGES)  # the course's languages, in the translator's order
 LANG_TOKEN = "@lang@"

@@ -44,8 +44,8 @@ class GameSession(HasTraits):
     since the last human move, as data (for announcements).
 
     ``level`` is the computer's (a bot name: random, greedy, expert; the level names fácil, medio, difícil and easy,
-    medium, hard are taken too); ``names`` are the players' own names, in seat order, or none (the screen's words then). A save
-    holds the level, the mode and the names, and loading one brings them back with the game.
+    medium, hard are taken too); ``names`` are the players' own names, in seat order, or none (the screen's words
+    then). A save holds the level, the mode and the names, and loading one brings them back with the game.
     """
 
     players = Int(2)
