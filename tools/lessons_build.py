@@ -54,14 +54,14 @@ from pathlib import Path
 from escoba_tutor.text.translator import LANGUAGES
 from tools import glossary_build
 
-__all__ = ["LANGS", "Cell", "SourceError", "parse_source", "language_words", "lessons_root", "sources",
+__all__ = ["LANGS", "WORDS_TOKEN", "Cell", "SourceError", "parse_source", "language_words", "lessons_root", "sources",
            "build_notebook", "check", "build", "main"]
 
 LANGS = tuple(LANGUAGES)  # the course's languages, in the translator's order
 LANG_TOKEN = "@lang@"
 ROOT = Path(__file__).resolve().parent.parent
 _MODEL_ID = re.compile(r"^[0-9a-f]{32}$")
-_WORDS = re.compile(r"@((?:[a-z]{2}:[^@|\n]*\|)+[a-z]{2}:[^@|\n]*)@")
+WORDS_TOKEN = re.compile(r"@((?:[a-z]{2}:[^@|\n]*\|)+[a-z]{2}:[^@|\n]*)@")
 
 
 class SourceError(ValueError):
@@ -76,7 +76,7 @@ def language_words(code: str, lang: str) -> str:
             raise SourceError(f"{match.group(0)!r} must give the words of every language ({', '.join(LANGS)})")
         return words[lang]
 
-    return _WORDS.sub(chosen, code)
+    return WORDS_TOKEN.sub(chosen, code)
 
 
 @dataclass
