@@ -12,8 +12,9 @@ The words come from the course's vocabulary (escoba_tutor/text/vocabulary.toml, 
 What is read, each in its language: every catalog (the msgids are English, each msgstr in its catalog's
 language), every lesson source (markdown and the string literals of code cells, per language: the notebooks are
 written from them and tests/test_lessons.py fails when they differ), the worksheet as it renders, the teachers'
-guides (docs/teachers.md, docs/teachers.es.md, docs/classroom.md, docs/class-board.md) and the README up to its
-developers' part ("## Benchmarks"). A finding names the file, the line or the msgid, and the word.
+guides (docs/teachers.md, docs/teachers.es.md, docs/classroom.md, docs/class-board.md), the rule book they cite
+(docs/rules.md, docs/reglas.md, docs/variants.md) and the README up to its developers' part ("## Benchmarks").
+A finding names the file, the line or the msgid, and the word.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from tools.lessons_build import LANG_TOKEN, LANGS, language_words
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = Path("escoba_tutor/text/locale")
 GUIDES = {"docs/teachers.md": "en", "docs/teachers.es.md": "es", "docs/classroom.md": "en",
-          "docs/class-board.md": "en"}
+          "docs/class-board.md": "en", "docs/rules.md": "en", "docs/reglas.md": "es", "docs/variants.md": "en"}
 README_END = "## Benchmarks"  # the README's developers' part starts here
 
 
@@ -246,6 +247,7 @@ def test_the_check_finds_what_it_looks_for():
     assert words("Coins (oros) and the jack (*sota*); type `10o`; the button «Tu mano».") == []
     assert words("Your move, then the partnership's.") == ["'move'", "'partnership'"]
     assert words("Ask which house rules apply; take pairs of cards (each pair is an escoba).") == []
+    assert words("Each side, one player or a pair of partners, plays in pairs.") == ["'in pairs'", "'pair of partners'"]
     assert words("Some houses play it.") == ["'houses'"]
     assert words("Juega tu equipo (el equipo del ordenador).", "es") == ["'equipo'", "'equipo'"]
     assert words("El rey de bastos y the jack", "es") == ["'jack'"]
@@ -274,8 +276,7 @@ def test_a_planted_word_is_found_and_named(tmp_path):
     # Copies of a catalog, a lesson and a guide, each with one forbidden word planted: the failure names the file,
     # the line or msgid, and the word.
     for part in (LOCALE / "en" / "LC_MESSAGES" / "game_table.po", LOCALE / "es" / "LC_MESSAGES" / "game_table.po",
-                 Path("lessons/source/02-captures.md"), Path("docs/teachers.md"), Path("docs/teachers.es.md"),
-                 Path("docs/classroom.md"), Path("docs/class-board.md"), Path("README.md")):
+                 Path("lessons/source/02-captures.md"), *map(Path, GUIDES), Path("README.md")):
         (tmp_path / part).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / part, tmp_path / part)
     every = rules()
