@@ -3,7 +3,7 @@
 The words come from the course's vocabulary (escoba_tutor/text/vocabulary.toml, the source of docs/glossary.md):
 
 - the synonyms it forbids, each in its own language (*move* for a play, *partnership* for a team, «equipo» for
-  a «pareja»), except inside the few phrases it allows (*house rules*, *pairs of cards*);
+  a «pareja»), except inside the few phrases it allows (*house rules*, *a house variant*);
 - in English text, a Spanish term the English column translates (*rey*, *baza*, *fácil*), unless the English
   keeps it (*escoba*, *setenta*, *the mano*); a Spanish word may still follow its English one in brackets, where
   the learner meets it at the table (*Coins (oros)*), and a «» quotation of a Spanish screen is not English text;
