@@ -19,6 +19,7 @@ A finding names the file, the line or the msgid, and the word.
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 from dataclasses import dataclass
@@ -103,10 +104,11 @@ def said(text: str, *, foreign: bool, lang: str) -> str:
 def findings(texts: list[Text], every_rule: list[Rule]) -> list[str]:
     found = []
     for item in texts:
+        plains = {foreign: said(item.text, foreign=foreign, lang=item.lang) for foreign in (False, True)}
         for rule in every_rule:
             if rule.lang != item.lang:
                 continue
-            plain = said(item.text, foreign=rule.foreign, lang=item.lang)
+            plain = plains[rule.foreign]
             spared = [m.span() for a in rule.allow for m in a.finditer(plain)]
             for hit in rule.pattern.finditer(plain):
                 if not any(start <= hit.start() and hit.end() <= end for start, end in spared):
@@ -195,6 +197,7 @@ def markdown_texts(path: Path, lang: str, root: Path = ROOT, stop: str | None = 
     return paragraphs(str(path.relative_to(root)), lang, lines)
 
 
+@functools.cache  # rendered once for the two tests that read it
 def worksheet_texts() -> list[Text]:
     """The worksheet as it renders (its template holds no words of its own: every word comes from the catalogs),
     in each language, under both rule profiles."""
