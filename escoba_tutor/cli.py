@@ -109,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--bots", default="random", metavar="NAMES",
                      help="one bot for every seat, or one per side separated by commas (4 players: the first "
                           "plays seats 0 and 2; 3 players: name three). Bots: " + ", ".join(bot_names())
-                          + ", or the levels fácil, medio, difícil (default random)")
+                          + ", or the levels fácil, medio, difícil (easy, medium, hard; default random)")
     sim.add_argument("--stats", action=argparse.BooleanOptionalAction, default=True,
                      help="print, per side, the 95%% interval of the share of wins (Wilson), the mean margin "
                           "per deal (points minus the other side's) with its 95%% interval, and the bot's decision "

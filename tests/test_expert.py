@@ -196,6 +196,13 @@ def test_the_registered_expert_plays_a_game_and_levels_name_bots():
     assert isinstance(make_bot("facil"), RandomBot) and set(LEVELS.values()) == {"random", "greedy", "expert"}
 
 
+def test_the_levels_have_their_english_names_too():
+    # an English lesson's code names the levels in English (lessons/source/08-strategy.md)
+    assert isinstance(make_bot("hard"), ExpertBot) and isinstance(make_bot(" Medium"), GreedyBot)
+    assert isinstance(make_bot("easy"), RandomBot)
+    assert simulate(2, 1, 5, "escoba+target=4", "hard,easy", progress=False).bots == ("expert", "random")
+
+
 # --------------------------------------------------------------------------------------- its parts
 def test_a_position_built_from_parts_plays_on_like_the_real_game():
     game = Game(players=2, seed=77, dealer=0)

@@ -185,7 +185,7 @@ def test_the_new_parts_have_their_answers_in_the_key():
     assert end.totals == (21, 21) and "21 – 21: a tie on top, so another deal is played." in answers
     strategy = strategy_drill(3)
     best = strategy.ranking[0].move.card
-    assert "Good moves:" in answers and f"the {Translator('en').card_name(best)}" in answers.lower()
+    assert "Good plays:" in answers and f"the {Translator('en').card_name(best)}" in answers.lower()
     escobas = escobas_drill(3)
     assert f"Side 1: {escobas.escobas[0]}; Side 2: {escobas.escobas[1]}." in answers
 

@@ -14,7 +14,9 @@ differs). A source is a list of cells::
     CaptureTable(table="1o 4b 7o", hand="3c", lang="@lang@")
 
 A markdown cell holds one block per language (``--- es``, ``--- en``); a code cell is shared and ``@lang@`` in
-it becomes ``es`` or ``en``. Lines starting with ``#%`` are comments of the source and are dropped.
+it becomes ``es`` or ``en``, and ``@es:medio|en:medium@`` the word of the notebook's language (a level's name,
+say: an English notebook shows no Spanish word in its code). Lines starting with ``#%`` are comments of the
+source and are dropped.
 
 ``python -m tools.lessons_build`` writes every notebook and executes it (outputs stored, widget state
 not: ``store_widget_state=False``, as nbval strict mode wants), with widget model ids made stable so that a
@@ -31,6 +33,11 @@ running (outputs empty). ``NAME ...`` limits the build to some sources.
 ... Drill(lang="@lang@")''', "x.md")
 >>> [(c.kind, c.text("en")) for c in cells]
 [('markdown', 'Hello'), ('code', 'Drill(lang="en")')]
+>>> language_words('show_game("@lang@", level="@es:difícil|en:hard@")', "en")
+'show_game("@lang@", level="hard")'
+
+The same command writes docs/glossary.md from the course's vocabulary (tools/glossary_build.py), and ``--check``
+checks it too.
 """
 
 from __future__ import annotations
@@ -45,18 +52,31 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from escoba_tutor.text.translator import LANGUAGES
+from tools import glossary_build
 
-__all__ = ["LANGS", "Cell", "SourceError", "parse_source", "lessons_root", "sources", "build_notebook",
-           "check", "build", "main"]
+__all__ = ["LANGS", "WORDS_TOKEN", "Cell", "SourceError", "parse_source", "language_words", "lessons_root", "sources",
+           "build_notebook", "check", "build", "main"]
 
 LANGS = tuple(LANGUAGES)  # the course's languages, in the translator's order
 LANG_TOKEN = "@lang@"
 ROOT = Path(__file__).resolve().parent.parent
 _MODEL_ID = re.compile(r"^[0-9a-f]{32}$")
+WORDS_TOKEN = re.compile(r"@((?:[a-z]{2}:[^@|\n]*\|)+[a-z]{2}:[^@|\n]*)@")
 
 
 class SourceError(ValueError):
     """A lesson source that cannot be read: the message names the file and the line."""
+
+
+def language_words(code: str, lang: str) -> str:
+    """``code`` with each ``@es:...|en:...@`` replaced by the words of ``lang``."""
+    def chosen(match: re.Match[str]) -> str:
+        words = dict(part.split(":", 1) for part in match.group(1).split("|"))
+        if set(words) != set(LANGS):
+            raise SourceError(f"{match.group(0)!r} must give the words of every language ({', '.join(LANGS)})")
+        return words[lang]
+
+    return WORDS_TOKEN.sub(chosen, code)
 
 
 @dataclass
@@ -67,7 +87,7 @@ class Cell:
 
     def text(self, lang: str) -> str:
         if self.kind == "code":
-            return self.texts[""].replace(LANG_TOKEN, lang)
+            return language_words(self.texts[""].replace(LANG_TOKEN, lang), lang)
         return self.texts[lang]
 
 
@@ -260,12 +280,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.check:
-            problems = check()
+            problems = check() + glossary_build.check()
             for problem in problems:
                 print(problem)
             return 1 if problems else 0
         build(args.names, run=args.run)
-    except SourceError as error:
+        if glossary_build.write():
+            print(f"wrote {glossary_build.GLOSSARY.relative_to(ROOT)}")
+    except (SourceError, glossary_build.VocabularyError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     return 0

@@ -130,9 +130,11 @@ class GreedyBot:
 #: Bot factories by name; each is called as ``factory(seed=...)``.
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot}
 
-#: The levels a learner chooses, by their Spanish names (with or without accents), and the bot of each.
+#: The levels a learner chooses, by their names in the course's languages (Spanish with or without accents, as
+#: typed), and the bot of each: an English lesson or command names them in English.
 LEVELS: dict[str, str] = {"fácil": "random", "medio": "greedy", "difícil": "expert",
-                          "facil": "random", "dificil": "expert"}
+                          "facil": "random", "dificil": "expert",
+                          "easy": "random", "medium": "greedy", "hard": "expert"}
 
 
 def bot_names() -> tuple[str, ...]:
@@ -142,13 +144,15 @@ def bot_names() -> tuple[str, ...]:
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """A new bot of the kind called ``name`` (case and surrounding spaces ignored), seeded with ``seed``. A
-    level name (:data:`LEVELS`: fácil, medio, difícil) gives the bot of that level.
+    level name (:data:`LEVELS`: fácil, medio, difícil or easy, medium, hard) gives the bot of that level.
 
     An unknown name raises an :class:`EscobaError` with code ``unknown_bot`` that lists the known names.
 
     >>> make_bot(" Random ").name
     'random'
     >>> make_bot("Difícil").name
+    'expert'
+    >>> make_bot("hard").name
     'expert'
     """
     key = name.strip().lower() if isinstance(name, str) else name
@@ -157,7 +161,7 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     factory = BOTS.get(key) if isinstance(key, str) else None
     if factory is None:
         known = ", ".join(repr(n) for n in BOTS)
-        levels = ", ".join(repr(n) for n in ("fácil", "medio", "difícil"))
+        levels = ", ".join(repr(n) for n in ("fácil", "medio", "difícil", "easy", "medium", "hard"))
         raise EscobaError(f"no bot is called {str(name)[:40]!r}: choose one of {known} (or a level: {levels})",
                           code="unknown_bot", name=str(name)[:40], choices=tuple(BOTS))
     return factory(seed=seed)

@@ -706,7 +706,7 @@ class _Hint(w.VBox):
         self._position = position
         mine = s.phase == "play" and game.turn == s.viewer and not s.computer_to_move
         self.button.description = _("Hint")
-        self.button.tooltip = _("The expert ranks your moves and says why")
+        self.button.tooltip = _("The expert ranks your plays and says why")
         self.button.layout.display = "inline-flex" if mine else "none"
         if not (mine and self.button.value):
             self.layout.display = "none"

@@ -248,16 +248,16 @@ class HintPanel(w.VBox):
     def _html(self, _: Translator) -> str:
         m = self.model
         if not m.hints:
-            nothing = _("There is no move to judge here.")
+            nothing = _("There is no play to judge here.")
             return f"<p>{escape(nothing)}</p>"
-        caption = _("Your moves, best first")
-        move, worth, why = _("Move"), _("By the end of the deal, on average"), _("Why")
+        caption = _("Your plays, best first")
+        move, worth, why = _("Your play"), _("By the end of the deal, on average"), _("Why")
         exact = m.hints[0].exact
         note = (_("By the end of the deal: how many points you can expect to have more (or fewer) than the other "
-                  "side after this move, if everyone plays well from then on. Every card is known here, so the "
+                  "side after this play, if everyone plays well from then on. Every card is known here, so the "
                   "numbers are exact.") if exact else
                 _("By the end of the deal: how many points you can expect to have more (or fewer) than the other "
-                  "side after this move, if everyone plays well from then on. The expert does not know the other "
+                  "side after this play, if everyone plays well from then on. The expert does not know the other "
                   "hands, so it tries many ways the cards may lie and takes the average."))
         parts = [_STYLE, f'<table class="escoba-hints"><caption>{escape(caption)}</caption><thead><tr>'
                  f'<th scope="col">{escape(move)}</th><th scope="col">{escape(worth)}</th>'

@@ -355,7 +355,8 @@ def show_drill(lang: str, kind: str, seed: int, *, rules: Rules | str | None = N
 def show_game(lang: str, seed: int | None = None, *, level: str | None = None, players: int = 2,
               rules: Rules | str | None = None) -> w.Widget:
     """A :class:`GameTable` against the computer: game ``seed`` (or the address's ``?seed=``; ``None`` deals a new
-    game each time), at ``level``: fácil, medio or difícil (the table's own default when ``None``)."""
+    game each time), at ``level``: fácil, medio or difícil, or easy, medium or hard (the table's own default when
+    ``None``)."""
     from ..players.bots import LEVELS
     from .game_table import GameTable
 

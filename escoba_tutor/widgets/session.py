@@ -43,9 +43,9 @@ class GameSession(HasTraits):
     ``revision`` changes whenever anything on the screen should be redrawn. ``events`` lists what happened
     since the last human move, as data (for announcements).
 
-    ``level`` is the computer's (a bot name: random, greedy, expert; the level names fácil, medio, difícil are
-    taken too); ``names`` are the players' own names, in seat order, or none (the screen's words then). A save
-    holds the level, the mode and the names, and loading one brings them back with the game.
+    ``level`` is the computer's (a bot name: random, greedy, expert; the level names fácil, medio, difícil and easy,
+    medium, hard are taken too); ``names`` are the players' own names, in seat order, or none (the screen's words
+    then). A save holds the level, the mode and the names, and loading one brings them back with the game.
     """
 
     players = Int(2)
@@ -215,7 +215,7 @@ class GameSession(HasTraits):
         game = self.game
         plays = [e for e in game.history if isinstance(e, Play) and e.deal == game.deal]
         if self.phase not in ("play", "handover") or not any(e.player in self.humans for e in plays):
-            self.problem = NothingToUndoError("there is no move of yours to take back", code="nothing_to_undo")
+            self.problem = NothingToUndoError("there is no play of yours to undo", code="nothing_to_undo")
             self.revision += 1
             return False
         while True:

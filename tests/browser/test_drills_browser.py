@@ -186,7 +186,7 @@ def test_strategy_by_mouse(es_page):
 def test_strategy_by_keyboard_alone(en_page):
     page, box = en_page, drill(en_page, "strategy")
     position = strategy_drill(0)
-    moves = box.get_by_role("grid", name="Your possible moves")
+    moves = box.get_by_role("grid", name="Your possible plays")
     tab_into(page, moves)
     best = str(position.ranking[0].move)
     for _ in range(len(position.ranking) + 1):
@@ -197,7 +197,7 @@ def test_strategy_by_keyboard_alone(en_page):
     expect(moves.locator(f"tbody tr[data-id='{best}']")).to_have_attribute("aria-selected", "true")
     tab_until(page, box.get_by_role("button", name="Check"), "Tab")
     page.keyboard.press("Enter")
-    expect(status(page, "strategy")).to_contain_text("Right: that is the expert's move.")
+    expect(status(page, "strategy")).to_contain_text("Right: that is the expert's play.")
     assert_no_errors(page)
 
 

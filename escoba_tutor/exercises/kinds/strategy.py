@@ -179,7 +179,7 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
                   why=_move_reason(_, worst.reason), loss=loss)
     else:
         avoid = _("Avoid {move}: about {loss} points worse.", move=_move_text(_, worst.move), loss=loss)
-    return {"good": _("Good moves:"), "moves": moves, "avoid": avoid}
+    return {"good": _("Good plays:"), "moves": moves, "avoid": avoid}
 
 
 def _outcome(result: Any) -> Outcome:
@@ -198,7 +198,7 @@ KIND = DrillKind(
     label=N_("strategy (which card would you play)"),
     column=N_("Strategy"),
     lesson="08-strategy",
-    mistakes={"costly": N_("Choosing a move that costs points against the best one")},
+    mistakes={"costly": N_("Choosing a play that costs points against the best one")},
     outcome=_outcome,
     worksheet=WorksheetPart(N_("Which card would you play?"), _intro, _SHEET, _strategy_task,
                             _strategy_answer),

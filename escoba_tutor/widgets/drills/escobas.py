@@ -78,7 +78,7 @@ class EscobasView(KindView):
                          "label": f"{on_table} {said}"})
         self.captures.deck = self.frame.deck
         self.captures.caption = _("The captures of the deal")
-        self.captures.headers = [_("Table before"), _("Move"), _("Takes")]
+        self.captures.headers = [_("Table before"), _("Plays"), _("Takes")]
         self.captures.rows = rows
         for side, box in enumerate(self.boxes_of):
             box.description = _("Escobas of {side}", side=names[side])

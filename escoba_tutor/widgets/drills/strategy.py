@@ -46,7 +46,7 @@ class StrategyView(KindView):
 
     kind = "strategy"
     title = N_("Which card would you play?")
-    task = N_("It is your turn. Choose the move you would make in the list, then press “Check”: the expert says "
+    task = N_("It is your turn. Choose the play you would make in the list, then press “Check”: the expert says "
               "how good it is, and why.")
 
     @staticmethod
@@ -86,8 +86,8 @@ class StrategyView(KindView):
                          "cards": [move.card.code, *(c.code for c in sorted(move.captured))], "label": said,
                          "tone": "good" if _sweeps(drill, move) else ""})
         self.moves.deck = deck
-        self.moves.caption = _("Your possible moves")
-        self.moves.headers = [_("Move")]
+        self.moves.caption = _("Your possible plays")
+        self.moves.headers = [_("Your play")]
         self.moves.rows = rows
         chosen = self.model.choices.get("move", "")
         if self.moves.selected != chosen:
@@ -95,19 +95,19 @@ class StrategyView(KindView):
 
     def feedback(self, _: Translator, drill: StrategyDrill, names: list[str], result) -> list[str]:
         if result == "unanswered":
-            return [_("Choose a move in the list first.")]
+            return [_("Choose a play in the list first.")]
         chosen, best = result.chosen, result.best
         why = reason_words(_, chosen.reason)
         if result.ok and chosen.loss < 1e-9:
-            return [_("Right: that is the expert's move."), _("Why: {why}.", why=why)]
+            return [_("Right: that is the expert's play."), _("Why: {why}.", why=why)]
         if result.ok:
-            return [_("Good: almost as good as the expert's move (about {loss} points less).",
+            return [_("Good: almost as good as the expert's play (about {loss} points less).",
                       loss=decimal(_, chosen.loss)), _("Why: {why}.", why=why),
                     _("The expert plays {move}: {why}.", move=move_sentence(_, best.move),
                       why=reason_words(_, best.reason))]
-        return [_("Not the best: it loses about {loss} points against the expert's move.",
+        return [_("Not the best: it loses about {loss} points against the expert's play.",
                   loss=decimal(_, chosen.loss)),
-                _("Your move: {why}.", why=why),
+                _("Your play: {why}.", why=why),
                 _("Better: {move}: {why}.", move=move_sentence(_, best.move), why=reason_words(_, best.reason))]
 
     def answer(self, _: Translator, drill: StrategyDrill, names: list[str], current):
@@ -115,7 +115,7 @@ class StrategyView(KindView):
         current.deck = self.frame.deck
         current.caption = _("The expert's ranking (right: within {loss} points of the best)",
                             loss=decimal(_, STRATEGY_TOLERANCE))
-        current.headers = [_("Move"), _("Points"), _("Why")]
+        current.headers = [_("Your play"), _("Points"), _("Why")]
         rows = []
         for hint in drill.ranking:
             said = move_sentence(_, hint.move)
