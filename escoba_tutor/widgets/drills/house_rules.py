@@ -37,7 +37,9 @@ class HouseRulesView(KindView):
 
     @staticmethod
     def judge(drill: HouseRulesDrill, model: DrillModel):
-        typed = [read_number(text, 99) for text in model.answers]
+        # one answer per side, whatever the model holds (a page sends what it likes)
+        typed = [read_number(model.answers[side] if side < len(model.answers) else "", 99)
+                 for side in range(len(drill.points))]
         given = [t if isinstance(t, int) else None for t in typed]
         return {"answers": drill.check(given), "typed": typed}
 
