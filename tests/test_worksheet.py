@@ -80,7 +80,7 @@ def test_the_answer_key_is_separate_and_starts_a_printed_page():
 def test_the_exercises_are_the_drills():
     page = worksheet_html(10, "es", count=2)
     exercises, answers = split(page)
-    assert exercises.count("Ejercicio n.º ") == 16 and answers.count("Ejercicio n.º ") == 16  # 8 kinds
+    assert exercises.count("Ejercicio n.º ") == 20 and answers.count("Ejercicio n.º ") == 20  # 10 kinds
     for seed in (10, 11):
         points = points_drill(seed)
         assert f"<td>{len(points.piles[0])}</td><td>{len(points.piles[1])}</td>" in exercises
