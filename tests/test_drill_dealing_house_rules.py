@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from escoba_tutor import EscobaError
 from escoba_tutor.engine.rules import ESCOBA, VARIANTS, rules_by_name
 from escoba_tutor.engine.scoring import setenta
-from escoba_tutor import EscobaError
 from escoba_tutor.exercises import (
     DEAL_NOW,
     HOUSE_RULES,

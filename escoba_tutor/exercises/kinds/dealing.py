@@ -10,7 +10,6 @@ from ...engine.errors import EscobaError
 from ...engine.game import Game
 from ...engine.rules import ESCOBA, Rules, as_rules
 from ...text.translator import N_, Translator
-from .. import paper
 from ..common import ATTEMPTS, MAX_SEED, Answer, check_seed, form_outcome, is_whole, judged, pick, seeded
 from ..kind import DrillKind, WorksheetPart
 
