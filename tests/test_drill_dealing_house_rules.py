@@ -99,7 +99,22 @@ def test_the_dealing_answers_agree_with_the_rule_book(seed):
         m = 3 * n - sum(drill.hands)
         assert 0 < m < 3 * n and drill.last == (drill.mano + m - 1) % n
         assert drill.hands == tuple(3 - (m - (p - drill.mano) % n + n - 1) // n for p in range(n))
-    assert all(a.ok for a in drill.check(drill.next_player, drill.deal_now, drill.rounds_left))
+    if drill.moment == "deal_over":  # docs/rules.md §4: the cards left go to the side of the last capture
+        assert drill.plays[-1][0] == drill.dealer and any(taken for _p, _c, taken in drill.plays)
+        last_capture = [player for player, _card, taken in drill.plays if taken][-1]
+        assert drill.leftover_to == (last_capture % 2 if n == 4 else last_capture)
+        assert all(a.ok for a in drill.check(drill.next_player, drill.deal_now, drill.rounds_left,
+                                             drill.leftover_to))
+    else:
+        assert drill.plays == () and "leftover" not in drill.items
+        assert all(a.ok for a in drill.check(drill.next_player, drill.deal_now, drill.rounds_left))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_game_won_in_its_first_deal_still_gives_a_position(seed):
+    # A target of 1 ends most games with the first deal: there is no next player to ask for then.
+    drill = dealing_drill(seed, "escoba+target=1")
+    assert (drill.next_player, drill.deal_now) == expected_turns(drill)
 
 
 def test_every_moment_and_table_size_comes_up():
@@ -113,6 +128,11 @@ def find_dealing(test):
     return next(d for d in map(dealing_drill, range(400)) if test(d))
 
 
+def rest(drill):
+    """The right answer to who takes the cards left, when it is asked."""
+    return drill.leftover_to if "leftover" in drill.items else None
+
+
 @pytest.mark.parametrize("find, answer, mistake", [
     (lambda d: d.moment == "start", lambda d: d.dealer, "dealer_first"),
     (lambda d: d.moment == "round_over", lambda d: d.dealer, "dealer_first"),
@@ -124,8 +144,8 @@ def find_dealing(test):
 ])
 def test_who_plays_next_mistakes_are_named(find, answer, mistake):
     drill = find_dealing(find)
-    judged = drill.check(answer(drill), drill.deal_now, drill.rounds_left)
-    assert [a.ok for a in judged] == [False, True, True] and judged[0].mistake == mistake
+    judged = drill.check(answer(drill), drill.deal_now, drill.rounds_left, rest(drill))
+    assert [a.ok for a in judged] == [False, True, True, True][:len(judged)] and judged[0].mistake == mistake
 
 
 @pytest.mark.parametrize("find, answer, mistake", [
@@ -138,8 +158,8 @@ def test_who_plays_next_mistakes_are_named(find, answer, mistake):
 ])
 def test_what_happens_now_mistakes_are_named(find, answer, mistake):
     drill = find_dealing(find)
-    judged = drill.check(drill.next_player, answer, drill.rounds_left)
-    assert [a.ok for a in judged] == [True, False, True] and judged[1].mistake == mistake
+    judged = drill.check(drill.next_player, answer, drill.rounds_left, rest(drill))
+    assert [a.ok for a in judged] == [True, False, True, True][:len(judged)] and judged[1].mistake == mistake
 
 
 @pytest.mark.parametrize("find, answer, mistake", [
@@ -150,8 +170,26 @@ def test_what_happens_now_mistakes_are_named(find, answer, mistake):
 ])
 def test_rounds_mistakes_are_named(find, answer, mistake):
     drill = find_dealing(find)
-    judged = drill.check(drill.next_player, drill.deal_now, answer(drill))
-    assert [a.ok for a in judged] == [True, True, False] and judged[2].mistake == mistake
+    judged = drill.check(drill.next_player, drill.deal_now, answer(drill), rest(drill))
+    assert [a.ok for a in judged] == [True, True, False, True][:len(judged)] and judged[2].mistake == mistake
+
+
+def leftover_answer(drill, test):
+    return next(side for side in range(drill.sides) if test(side))
+
+
+@pytest.mark.parametrize("find, answer, mistake", [
+    (lambda d: d.moment == "deal_over" and d.side_of(d.dealer) != d.leftover_to,
+     lambda d: d.side_of(d.dealer), "last_to_play"),
+    (lambda d: d.moment == "deal_over" and d.players == 3 and d.side_of(d.dealer) != d.leftover_to,
+     lambda d: leftover_answer(d, lambda s: s not in (d.leftover_to, d.side_of(d.dealer))), "not_last_capture"),
+    (lambda d: d.moment == "deal_over", lambda d: "nobody", "somebody_captured"),
+    (lambda d: d.moment == "deal_over", lambda d: None, "unanswered"),
+])
+def test_who_takes_the_cards_left_mistakes_are_named(find, answer, mistake):
+    drill = find_dealing(find)
+    judged = drill.check(drill.next_player, drill.deal_now, drill.rounds_left, answer(drill))
+    assert [a.ok for a in judged] == [True, True, True, False] and judged[3].mistake == mistake
 
 
 def test_unanswered_questions_are_named():
@@ -162,11 +200,20 @@ def test_unanswered_questions_are_named():
 @pytest.mark.parametrize("answers", [
     {"next_player": 4}, {"next_player": -1}, {"next_player": "1"}, {"next_player": 1.0}, {"next_player": True},
     {"deal_now": "shuffle"}, {"deal_now": 3}, {"rounds_left": -2}, {"rounds_left": 10**9}, {"rounds_left": "2"},
+    {"leftover": 0},  # asked only when the deal is over
 ])
 def test_dealing_hostile_answers_are_refused(answers):
-    drill = find_dealing(lambda d: d.players == 4)
+    drill = find_dealing(lambda d: d.players == 4 and d.moment != "deal_over")
     with pytest.raises(EscobaError) as refused:
         drill.check(**answers)
+    assert refused.value.code == "bad_answer"
+
+
+@pytest.mark.parametrize("leftover", [2, -1, "0", "none", 1.5, [0]])
+def test_who_takes_the_cards_left_hostile_answers_are_refused(leftover):
+    drill = find_dealing(lambda d: d.players == 4 and d.moment == "deal_over")  # two teams: side 0 or 1
+    with pytest.raises(EscobaError) as refused:
+        drill.check(leftover=leftover)
     assert refused.value.code == "bad_answer"
 
 
@@ -274,22 +321,46 @@ def test_the_next_deal_in_the_widget_in_english():
     widget.view.rounds_box.value = "0"
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
-        "1 of 3 right.",
+        "1 of 4 right.",
         f"Who plays next: not {names[drill.next_dealer]}. {names[drill.next_dealer]} deals the next deal, and the "
         f"player to the dealer's right plays first: {names[drill.next_player]}.",
         "What happens now: the deck is spent, so no more cards are dealt: the deal is over.",
-        "Rounds: right, 0."]
+        "Rounds: right, 0.",
+        "Cards left: choose who takes them, or nobody."]
     widget.answer_button.click()
     assert (f"The next deal is dealt by the player to the right of {names[drill.dealer]}: "
             f"{names[drill.next_dealer]}; the player to the right of {names[drill.next_dealer]}, "
             f"{names[drill.next_player]}, plays first.") in widget.answer_box.children[0].value
 
 
+def test_the_cards_left_in_the_widget_go_to_a_team():
+    drill = find_dealing(lambda d: d.moment == "deal_over" and d.players == 4 and d.side_of(d.dealer) != d.leftover_to)
+    widget = Drill("dealing", seed=drill.seed, lang="es")
+    view = widget.view
+    names = [f"Jugador {i + 1}" for i in range(4)]
+    assert view.position.value.startswith("<p>Juegan cuatro, por parejas: Pareja 1 (Jugador 1 y Jugador 3) contra "
+                                          "Pareja 2 (Jugador 2 y Jugador 4).</p>")
+    assert view.plays.value.count("<li>") == len(drill.plays)
+    assert [label for label, _v in view.leftover.options] == ["elige…", "Pareja 1", "Pareja 2", "Nadie"]
+    view.leftover.value = str(drill.side_of(drill.dealer))
+    widget.check_button.click()
+    capturer, team = names[drill.last_capturer], f"Pareja {drill.leftover_to + 1}"
+    assert widget.status.message.split("\n")[-1] == (
+        f"Cartas que quedan: no son para Pareja {drill.side_of(drill.dealer) + 1}. {names[drill.dealer]} jugó la "
+        "última carta, pero la dejó en la mesa: las cartas que quedan son para el último bando que hizo baza. La "
+        f"última baza la hizo {capturer}, así que las cartas que quedan son para {team}, la pareja de {capturer}.")
+    view.leftover.value = str(drill.leftover_to)
+    widget.check_button.click()
+    assert widget.status.message.split("\n")[-1].startswith("Cartas que quedan: bien. La última baza la hizo")
+    widget.seed = 0  # another layout: no question on the cards left, and nothing of it kept
+    assert "leftover" not in widget.model.drill.items and not hasattr(widget.view, "leftover")
+
+
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("change", [
     {"choices": {"next_player": "99"}}, {"choices": {"next_player": ["0"]}}, {"choices": {"deal_now": "dealt"}},
     {"choices": {"deal_now": {"x": 1}}}, {"answers": ["9" * 100_000]}, {"answers": ["-3", "1e3"]},
-    {"answers": [5, None]}, {"answers": ["٣", "２"]},
+    {"answers": [5, None]}, {"answers": ["٣", "２"]}, {"choices": {"leftover": "7"}},
 ])
 def test_hostile_answers_through_the_widget_s_traits_are_said_not_raised(kind, change):
     widget = Drill(kind, seed=5, lang="en")

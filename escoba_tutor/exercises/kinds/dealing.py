@@ -6,11 +6,25 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from ...engine.cards import Card
 from ...engine.errors import EscobaError
 from ...engine.game import Game
 from ...engine.rules import ESCOBA, Rules, as_rules
+from ...text.phrases import the_cards
 from ...text.translator import N_, Translator
-from ..common import ATTEMPTS, MAX_SEED, Answer, check_seed, form_outcome, is_whole, judged, pick, seeded
+from ..common import (
+    ATTEMPTS,
+    MAX_SEED,
+    NOBODY,
+    Answer,
+    check_seed,
+    check_side,
+    form_outcome,
+    is_whole,
+    judged,
+    pick,
+    seeded,
+)
 from ..kind import DrillKind, WorksheetPart
 
 __all__ = ["DealingDrill", "dealing_drill", "MOMENTS", "DEAL_NOW"]
@@ -38,6 +52,12 @@ class DealingDrill:
     deck), ``deck_spent`` (more cards dealt from an empty deck); for the rounds ``per_player`` (the deck divided
     by 3, not by 3 cards for each player), ``counted_dealt_round`` (the round in the players' hands counted
     again), ``wrong_rounds``; ``unanswered`` for any question left out.
+
+    When the deal is over (``deal_over``) one more question: which side takes the cards left on the table
+    (``leftover_to``, a side: a player, or a team of two with four players; None: nobody captured), from the
+    deal's last plays (``plays``, each (player, card, cards taken), from its last capture on). Its mistakes:
+    ``last_to_play`` (the side of the dealer, who played the last card, without the last capture),
+    ``not_last_capture``, ``somebody_captured`` (nobody, though someone captured), ``nobody_captured``.
     """
 
     kind = "dealing"
@@ -52,8 +72,26 @@ class DealingDrill:
     next_player: int
     deal_now: str
     rounds_left: int
+    plays: tuple[tuple[int, Card, tuple[Card, ...]], ...] = ()
+    leftover_to: int | None = None
 
-    items = ("next_player", "deal_now", "rounds_left")
+    @property
+    def items(self) -> tuple[str, ...]:
+        asked = ("next_player", "deal_now", "rounds_left")
+        return (*asked, "leftover") if self.moment == "deal_over" else asked
+
+    @property
+    def sides(self) -> int:
+        """How many sides: each player alone, or two teams of two with four players."""
+        return 2 if self.players == 4 else self.players
+
+    def side_of(self, player: int) -> int:
+        return player % self.sides
+
+    @property
+    def last_capturer(self) -> int | None:
+        """The player who made the deal's last capture, among the plays shown (None: not asked)."""
+        return next((player for player, _card, taken in reversed(self.plays) if taken), None)
 
     @property
     def mano(self) -> int:
@@ -64,9 +102,10 @@ class DealingDrill:
     def next_dealer(self) -> int:
         return (self.dealer + 1) % self.players
 
-    def check(self, next_player: int | None = None, deal_now: str | None = None,
-              rounds_left: int | None = None) -> tuple[Answer, ...]:
-        """Judge the answers: a player's number, one of :data:`DEAL_NOW`, a number (None: not answered).
+    def check(self, next_player: int | None = None, deal_now: str | None = None, rounds_left: int | None = None,
+              leftover: int | str | None = None) -> tuple[Answer, ...]:
+        """Judge the answers: a player's number, one of :data:`DEAL_NOW`, a number, and when the deal is over a
+        side or ``"nobody"`` for who takes the cards left (None: not answered).
 
         >>> drill = dealing_drill(0)
         >>> all(a.ok for a in drill.check(drill.next_player, drill.deal_now, drill.rounds_left))
@@ -81,9 +120,26 @@ class DealingDrill:
                               code="bad_answer")
         if rounds_left is not None and not is_whole(rounds_left, 0, 99):
             raise EscobaError(f"the rounds left are a whole number, not {rounds_left!r}"[:80], code="bad_answer")
-        return (judged("next_player", next_player, self.next_player, self._player_slip(next_player)),
-                judged("deal_now", deal_now, self.deal_now, self._deal_slip(deal_now)),
-                judged("rounds_left", rounds_left, self.rounds_left, self._rounds_slip(rounds_left)))
+        if leftover is not None and "leftover" not in self.items:
+            raise EscobaError("who takes the cards left is asked only when the deal is over", code="bad_answer")
+        taker = None if leftover in (None, NOBODY) else check_side(leftover, self.sides, "who takes the cards left")
+        results = (judged("next_player", next_player, self.next_player, self._player_slip(next_player)),
+                   judged("deal_now", deal_now, self.deal_now, self._deal_slip(deal_now)),
+                   judged("rounds_left", rounds_left, self.rounds_left, self._rounds_slip(rounds_left)))
+        if "leftover" not in self.items:
+            return results
+        if leftover is None:
+            taken = Answer("leftover", False, None, self.leftover_to, "unanswered")
+        elif taker == self.leftover_to:
+            taken = Answer("leftover", True, leftover, self.leftover_to)
+        elif self.leftover_to is None:
+            taken = Answer("leftover", False, leftover, None, "nobody_captured")
+        elif taker is None:
+            taken = Answer("leftover", False, leftover, self.leftover_to, "somebody_captured")
+        else:
+            slip = "last_to_play" if taker == self.side_of(self.dealer) else "not_last_capture"
+            taken = Answer("leftover", False, leftover, self.leftover_to, slip)
+        return (*results, taken)
 
     def _player_slip(self, given: int | None) -> str:
         n, before = self.players, self.next_player - 1
@@ -115,6 +171,11 @@ class DealingDrill:
         return (f"{self.players} players, dealer {self.dealer}, {self.moment}, last {self.last}, hands {self.hands}, "
                 f"deck {self.deck_left}: next {self.next_player}, {self.deal_now}, {self.rounds_left} rounds left")
 
+
+#: Deals tried for a game that goes on after its first deal before the position is taken at a round's end instead.
+_TRIES_TO_END = 20
+#: The deal's last plays shown when it is over: more when the last capture was earlier.
+_SHOWN_PLAYS = 4
 
 _MOMENT_MIX = (("start", 0.25), ("mid_round", 0.3), ("round_over", 0.25), ("deal_over", 0.2))
 
@@ -152,18 +213,29 @@ def dealing_drill(seed: int, rules: Rules | str = ESCOBA) -> DealingDrill:
         game = Game(players=players, rules=rules, seed=(seed * 4099 + attempt) % (MAX_SEED + 1))
         dealer = game.dealer
         last = _play_to(game, rng, moment)
+        plays: tuple[tuple[int, Card, tuple[Card, ...]], ...] = ()
+        leftover_to = None
         if moment in ("round_over", "deal_over"):
             last = game.turn  # the dealer, with the round's last card
             hands, deck_left, deal = (0,) * players, game.deck_left, game.deal
             game.play(rng.choice(game.legal_moves()))
-            if game.is_over:  # the game was won in this deal: there is no next player to ask for
+            if game.is_over:  # the game was won in this deal (a low target): no next player to ask for
+                if attempt >= _TRIES_TO_END:
+                    moment = "round_over"
                 continue
             deal_now = "deal_over" if game.deal != deal else "deal_three"
+            if deal_now == "deal_over":
+                record = game.deals[-1]
+                every = tuple((p.player, p.move.card, tuple(sorted(p.move.captured))) for p in record.plays)
+                captured = [i for i, (_player, _card, taken) in enumerate(every) if taken]
+                if not captured:  # the last capture is in the plays shown: a deal without one is not asked
+                    continue
+                plays, leftover_to = every[min(captured[-1], len(every) - _SHOWN_PLAYS):], record.leftover_to
         else:
             hands, deck_left, deal_now = tuple(len(h) for h in game.hands), game.deck_left, "play_on"
         assert game.turn is not None
         return DealingDrill(seed, rules, players, dealer, moment, last, hands, deck_left, game.turn, deal_now,
-                            deck_left // (3 * players))
+                            deck_left // (3 * players), plays, leftover_to)
     raise EscobaError("no position found for this exercise", code="bad_seed")  # never: a first deal rarely ends a game
 
 
@@ -182,9 +254,11 @@ def player_names(_: Translator, players: int) -> list[str]:
 
 def moment_words(_: Translator, drill: DealingDrill, names: list[str]) -> list[str]:
     """The position in sentences: who deals, who has just played, the cards in the hands and in the deck."""
+    sides = side_names(_, drill, names)
     lines = [_.plural("{n} player is playing.", "{n} players are playing.", drill.players)
-             if drill.players != 4 else _("Four players are playing, in two teams: Player 1 and Player 3 against "
-                                          "Player 2 and Player 4."),
+             if drill.players != 4 else _("Four players are playing, in two teams: {first} ({one} and {three}) "
+                                          "against {second} ({two} and {four}).", first=sides[0], second=sides[1],
+                                          one=names[0], two=names[1], three=names[2], four=names[3]),
              _("{dealer} deals this deal.", dealer=names[drill.dealer])]
     if drill.moment == "start":
         lines.append(_("The cards have just been dealt: three to each player and four face up on the table."))
@@ -199,6 +273,29 @@ def moment_words(_: Translator, drill: DealingDrill, names: list[str]) -> list[s
         lines.append(_("Cards in each hand: {hands}.", hands=shown))
     lines.append(_.plural("{n} card is left in the deck.", "{n} cards are left in the deck.", drill.deck_left))
     return lines
+
+
+def side_names(_: Translator, drill: DealingDrill, names: list[str]) -> list[str]:
+    """Who can take the cards left: each player, or with four players the two teams."""
+    return [_("Team {n}", n=n) for n in (1, 2)] if drill.players == 4 else names
+
+
+def play_words(_: Translator, names: list[str], player: int, card: Card, taken: tuple[Card, ...]) -> str:
+    """«Jugador 3 juega el cinco de bastos y se lleva el as de oros.»"""
+    if taken:
+        return _("{player} plays {card} and takes {taken}.", player=names[player], card=_.the_card(card),
+                 taken=the_cards(_, taken))
+    return _("{player} plays {card}: it stays on the table.", player=names[player], card=_.the_card(card))
+
+
+def leftover_words(_: Translator, drill: DealingDrill, names: list[str]) -> str:
+    """Who takes the cards left, and why (asked only when the deal is over)."""
+    if drill.leftover_to is None or drill.last_capturer is None:
+        return _("Nobody captured in the whole deal: the cards left belong to nobody.")
+    if drill.players == 4:
+        return _("The last capture was made by {player}, so the cards left go to {player}'s team, {side}.",
+                 player=names[drill.last_capturer], side=side_names(_, drill, names)[drill.leftover_to])
+    return _("The last capture was made by {player}, who takes the cards left.", player=names[drill.last_capturer])
 
 
 def deal_now_words(_: Translator) -> dict[str, str]:
@@ -228,15 +325,20 @@ def answer_lines(_: Translator, drill: DealingDrill, names: list[str]) -> list[s
     rounds = _.plural("{deck} cards left in the deck ÷ ({players} players × 3 cards) = {n} round still to deal.",
                       "{deck} cards left in the deck ÷ ({players} players × 3 cards) = {n} rounds still to deal.",
                       drill.rounds_left, deck=drill.deck_left, players=n)
-    return [*lines, rounds]
+    return [*lines, rounds, leftover_words(_, drill, names)] if "leftover" in drill.items else [*lines, rounds]
 
 
 _SHEET = """
-{% macro task(drill, lines, who, choices, now, now_choices, rounds) %}
+{% macro task(drill, lines, who, choices, now, now_choices, rounds, leftover=none) %}
   <li><p>{{ paper.number(drill) }} {% for line in lines %}{{ line }} {% endfor %}</p>
+  {% if leftover %}
+    <p>{{ leftover.last }}</p>
+    <ol>{% for play in leftover.plays %}<li>{{ play }}</li>{% endfor %}</ol>
+  {% endif %}
   {{ paper.boxes([who], choices) }}
   {{ paper.boxes([now], now_choices) }}
   {{ paper.blank(rounds) }}
+  {% if leftover %}{{ paper.boxes([leftover.question], leftover.choices) }}{% endif %}
   </li>
 {% endmacro %}
 
@@ -246,9 +348,16 @@ _SHEET = """
 
 def _dealing_task(_: Translator, drill: DealingDrill) -> dict[str, object]:
     names = player_names(_, drill.players)
-    return {"lines": moment_words(_, drill, names), "who": _("Who plays next?"), "choices": names,
-            "now": _("What happens now?"), "now_choices": list(deal_now_words(_).values()),
-            "rounds": _("How many more rounds will be dealt in this deal?")}
+    words: dict[str, object] = {
+        "lines": moment_words(_, drill, names), "who": _("Who plays next?"), "choices": names,
+        "now": _("What happens now?"), "now_choices": list(deal_now_words(_).values()),
+        "rounds": _("How many more rounds will be dealt in this deal?")}
+    if "leftover" in drill.items:
+        words["leftover"] = {"last": _("The last plays of the deal:"),
+                             "plays": [play_words(_, names, *play) for play in drill.plays],
+                             "question": _("Who takes the cards left on the table?"),
+                             "choices": [*side_names(_, drill, names), _("Nobody")]}
+    return words
 
 
 def _dealing_answer(_: Translator, drill: DealingDrill) -> dict[str, object]:
@@ -279,6 +388,11 @@ KIND = DrillKind(
         "per_player": N_("Counting the rounds left as the deck divided by 3, not by 3 cards for each player"),
         "counted_dealt_round": N_("Counting the round already in the players' hands among the rounds left"),
         "wrong_rounds": N_("Counting the rounds left wrongly"),
+        "last_to_play": N_("Giving the cards left at the end of a deal to the dealer's side, which played the last "
+                           "card, not to the last side that captured"),
+        "not_last_capture": N_("Giving the cards left at the end of a deal to a side that did not capture last"),
+        "somebody_captured": N_("Leaving the cards at the end of a deal to nobody, though someone captured"),
+        "nobody_captured": N_("Giving the cards left at the end of a deal to a side, though nobody captured"),
     },
     outcome=form_outcome,
     worksheet=WorksheetPart(N_("Dealing and turns"), _intro, _SHEET, _dealing_task, _dealing_answer),

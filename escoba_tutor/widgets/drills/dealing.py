@@ -8,8 +8,16 @@ from html import escape
 
 import ipywidgets as w
 
-from ...exercises import DEAL_NOW, DealingDrill
-from ...exercises.kinds.dealing import answer_lines, deal_now_words, moment_words, player_names
+from ...exercises import DEAL_NOW, NOBODY, DealingDrill
+from ...exercises.kinds.dealing import (
+    answer_lines,
+    deal_now_words,
+    leftover_words,
+    moment_words,
+    play_words,
+    player_names,
+    side_names,
+)
 from ...text.translator import N_, Translator
 from .base import DrillModel, KindView, choice_box, read_number, set_options
 
@@ -18,7 +26,8 @@ __all__ = ["DealingView"]
 
 class DealingView(KindView):
     """The moment in words (``position``), who plays next (``next_player``), what happens now (``deal_now``) and
-    the rounds still to be dealt (``rounds_box``)."""
+    the rounds still to be dealt (``rounds_box``); when the deal is over, its last plays (``plays``) and who takes
+    the cards left (``leftover``)."""
 
     kind = "dealing"
     title = N_("Dealing and turns")
@@ -31,7 +40,7 @@ class DealingView(KindView):
 
     @staticmethod
     def layout_of(drill: DealingDrill) -> tuple:
-        return (drill.kind, drill.players)
+        return (drill.kind, drill.players, drill.items)
 
     @staticmethod
     def judge(drill: DealingDrill, model: DrillModel):
@@ -39,8 +48,13 @@ class DealingView(KindView):
         player = int(chosen) if isinstance(chosen, str) and chosen in [str(i) for i in range(drill.players)] else None
         now = model.choices.get("deal_now")
         typed = read_number(model.answers[0] if model.answers else "", 99)
+        leftover: int | str | None = None
+        if "leftover" in drill.items:
+            taker = model.choices.get("leftover")
+            sides = [str(i) for i in range(drill.sides)]
+            leftover = NOBODY if taker == "none" else int(taker) if isinstance(taker, str) and taker in sides else None
         return {"answers": drill.check(player, now if now in DEAL_NOW else None,
-                                       typed if isinstance(typed, int) else None), "typed": typed}
+                                       typed if isinstance(typed, int) else None, leftover), "typed": typed}
 
     def build(self, drill: DealingDrill) -> list[w.Widget]:
         self.position = w.HTML()
@@ -49,7 +63,13 @@ class DealingView(KindView):
         self.rounds_box = w.Text(continuous_update=False, layout=w.Layout(width="auto", max_width="36em"),
                                  style={"description_width": "initial"})
         self.rounds_box.observe(lambda change: self.typed(0, change), "value")
-        return [self.position, self.next_player, self.deal_now, self.rounds_box]
+        controls = [self.position, self.next_player, self.deal_now, self.rounds_box]
+        if "leftover" in drill.items:
+            self.plays = w.HTML()
+            self.leftover = choice_box(lambda change: self.chose("leftover", change))
+            controls[1:1] = [self.plays]
+            controls.append(self.leftover)
+        return controls
 
     def names_of(self, _: Translator, drill: DealingDrill) -> list[str]:
         return player_names(_, drill.players)
@@ -69,6 +89,13 @@ class DealingView(KindView):
         wanted = self.model.answers[0] if self.model.answers else ""
         if self.rounds_box.value != wanted:
             self.rounds_box.value = wanted if isinstance(wanted, str) else ""
+        if "leftover" in drill.items:
+            said = "".join(f"<li>{escape(play_words(_, players, *play))}</li>" for play in drill.plays)
+            last = _("The last plays of the deal:")
+            self.plays.value = f"<p><b>{escape(last)}</b></p><ol>{said}</ol>"
+            options = [(_("choose…"), "")] + [(name, str(i)) for i, name in enumerate(side_names(_, drill, players))]
+            set_options(self.leftover, options + [(_("Nobody"), "none")], choices.get("leftover", ""))
+            self.leftover.description = _("Who takes the cards left on the table?")
 
     def feedback(self, _: Translator, drill: DealingDrill, names: list[str], result) -> list[str]:
         players = self.names_of(_, drill)
@@ -80,6 +107,8 @@ class DealingView(KindView):
                 lines.append(self._player(_, drill, players, answer))
             elif answer.item == "deal_now":
                 lines.append(self._now(_, drill, players, answer))
+            elif answer.item == "leftover":
+                lines.append(self._leftover(_, drill, players, answer))
             else:
                 lines.append(self._rounds(_, drill, answer))
         right = sum(1 for a in result["answers"] if a.ok)
@@ -138,6 +167,24 @@ class DealingView(KindView):
                      "rounds still in the deck, {rounds}.", given=answer.given, rounds=drill.rounds_left)
         return _("Rounds: not {given}. Divide the cards left in the deck by {cards} (three for each player): "
                  "{rounds}.", given=answer.given, cards=3 * drill.players, rounds=drill.rounds_left)
+
+    def _leftover(self, _: Translator, drill: DealingDrill, players: list[str], answer) -> str:
+        sides = side_names(_, drill, players)
+        why = leftover_words(_, drill, players)
+        if answer.mistake == "unanswered":
+            return _("Cards left: choose who takes them, or nobody.")
+        if answer.ok:
+            return _("Cards left: right. {why}", why=why)
+        if answer.mistake == "last_to_play":
+            return _("Cards left: not {given}. {dealer} played the last card but laid it down: the cards left go to "
+                     "the last side that captured. {why}", given=sides[answer.given], dealer=players[drill.dealer],
+                     why=why)
+        if answer.mistake == "somebody_captured":
+            return _("Cards left: someone captured in this deal, so they do go to somebody. {why}", why=why)
+        if answer.mistake == "nobody_captured":
+            return _("Cards left: nobody captured in the whole deal, so they belong to nobody.")
+        return _("Cards left: not {given}. They go to the last side that captured. {why}", given=sides[answer.given],
+                 why=why)
 
     def answer(self, _: Translator, drill: DealingDrill, names: list[str], current):
         current = current or w.HTML()
