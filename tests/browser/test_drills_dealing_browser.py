@@ -171,13 +171,36 @@ def test_house_rules_answered_by_keyboard_alone(en_page):
 
 
 # ==================================================================================== ?seed= and a11y
-def test_the_exercise_number_comes_from_the_address(open_drills, app_url):
-    page = open_drills(app_url("turns_en") + "?seed=18")
+def test_the_end_of_a_deal_from_the_address_by_keyboard(open_drills, app_url):
+    page = open_drills(app_url("turns_en") + "?seed=19")
     for kind in KINDS:
-        expect(drill(page, kind).locator(".escoba-title")).to_contain_text("no. 18")
-    position = dealing_drill(18)  # 4 players, Player 4 deals: after the round, Player 1 starts again
-    assert (position.players, position.dealer, position.next_player) == (4, 3, 0)
-    expect(drill(page, "dealing")).to_contain_text("Four players are playing, in two teams")
+        expect(drill(page, kind).locator(".escoba-title")).to_contain_text("no. 19")
+    position = dealing_drill(19)  # 4 players, Player 4 deals and plays the deal's last card; Player 1 captured last
+    assert (position.players, position.dealer, position.moment, position.last_capturer) == (4, 3, "deal_over", 0)
+    box = drill(page, "dealing")
+    expect(box).to_contain_text("Four players are playing, in two teams: Team 1 (Player 1 and Player 3) against "
+                                "Team 2 (Player 2 and Player 4).")
+    expect(box.locator("ol li")).to_have_count(len(position.plays))
+    tab_into(page, box)
+    choose_by_keyboard(page, box.get_by_label("Who plays next?"), "Player 2")
+    choose_by_keyboard(page, box.get_by_label("What happens now?"), "The deal is over")
+    tab_until(page, box.get_by_label("How many more rounds will be dealt in this deal?"), "Tab")
+    page.keyboard.type("0")
+    choose_by_keyboard(page, box.get_by_label("Who takes the cards left on the table?"), "Team 2")
+    tab_until(page, box.get_by_role("button", name="Check"), "Tab")
+    page.keyboard.press("Enter")
+    said = status(page, "dealing")
+    expect(said).to_contain_text("3 of 4 right.")
+    expect(said).to_contain_text("Cards left: not Team 2. Player 4 played the last card but laid it down: the cards "
+                                 "left go to the last side that captured. The last capture was made by Player 1, so "
+                                 "the cards left go to Player 1's team, Team 1.")
+    taker = box.get_by_label("Who takes the cards left on the table?")
+    tab_until(page, taker, "Shift+Tab")
+    page.keyboard.press("ArrowUp")  # Team 1 is the option above Team 2
+    expect(taker.locator("option:checked")).to_have_text("Team 1")
+    tab_until(page, box.get_by_role("button", name="Check"), "Tab")
+    page.keyboard.press("Enter")
+    expect(said).to_contain_text("4 of 4 right.")
     assert_no_errors(page)
 
 
