@@ -24,6 +24,7 @@ from escoba_tutor.exercises import (
     kinds_for,
     make_drill,
 )
+from escoba_tutor.exercises.worksheet import worksheet_html
 from escoba_tutor.records import ClassStore
 from escoba_tutor.records import recorder as recorder_module
 from escoba_tutor.server.class_board import board_view
@@ -455,3 +456,24 @@ def test_a_check_lands_on_the_class_board(kind, tmp_path, monkeypatch):
 def test_the_variants_asked_are_the_rule_book_s():
     assert set(HOUSE_RULES) <= set(VARIANTS)
     assert ESCOBA.replace(**VARIANTS["sevens"].changes).primera == "sevens"
+
+
+# =============================================================================================== worksheet
+def test_the_worksheet_prints_both_kinds_with_their_answers():
+    page = worksheet_html(19, "en", count=1, kinds=KINDS)
+    exercises, key = page.split("Answer key")
+    assert "<h2>1. Dealing and turns</h2>" in exercises and "<h2>2. What a house rule changes</h2>" in exercises
+    # exercise 19: four players, Player 4 deals and has just played the deal's last card; Player 1 captured last
+    assert ("Four players are playing, in two teams: Team 1 (Player 1 and Player 3) against Team 2 (Player 2 and "
+            "Player 4).") in exercises
+    assert "<p>The last plays of the deal:</p><ol><li>Player 1 plays the two of coins and takes" in exercises
+    assert '<th scope="row">Who takes the cards left on the table?</th>' in exercises
+    assert ("The next deal is dealt by the player to the right of Player 4: Player 1; the player to the right of "
+            "Player 1, Player 2, plays first.") in key
+    assert "The last capture was made by Player 1, so the cards left go to Player 1&#39;s team, Team 1." in key
+    drill = house_rules_drill(19)
+    title = {"ties_both_score": "ties: both score", "sevens": "sevens instead of the setenta",
+             "low_primera": "primera of low cards", "figuras": "face cards", "all_sevens_bonus": "all the sevens",
+             "cards_bonus": "cards bonus"}[drill.house_rule]
+    assert f"House rule: {title}." in exercises
+    assert f"Side 1: {drill.points[0]}; Side 2: {drill.points[1]}:" in key
