@@ -124,9 +124,9 @@ class HouseRulesView(KindView):
             said = _("With the house rule: {points}.", points=points_said(_, names, drill.points))
         notes = []
         if changed:
-            notes.append(_("Lines that change: {items}.", items=join_words(_, changed)))
+            notes.append(_("Points that change: {items}.", items=join_words(_, changed)))
         if gone:
-            notes.append(_("Lines no longer scored: {items}.", items=join_words(_, gone)))
+            notes.append(_("Points no longer scored: {items}.", items=join_words(_, gone)))
         current.children[0].value = ("<div class='escoba-worked'>" + "".join(f"<p>{escape(t)}</p>"
                                                                               for t in [said, *notes]) + "</div>")
         return current
