@@ -381,7 +381,8 @@ def test_the_answer_of_a_setenta_drill_is_the_explainer_shown_whole():
     ({"kind": "poker"}, "Revisa el ejercicio: los tipos de ejercicio son: captures (encuentra todas las bazas), "
                         "setenta (calcula la setenta), points (quién se lleva cada punto), leftover (las cartas que "
                         "quedan al final), escoba_de_mano (la escoba de mano), strategy (qué carta jugarías), escobas "
-                        "(la línea de las escobas) y game_end (quién gana la partida)"),
+                        "(la línea de las escobas), game_end (quién gana la partida), dealing (a quién le toca, cuándo "
+                        "se reparte) y house_rules (lo que cambia una regla de la casa)"),
     ({"seed": -5}, "Revisa el ejercicio: el número de ejercicio es un número entero, de 0 en adelante"),
     ({"seed": "abc"}, "Revisa el ejercicio: el número de ejercicio es un número entero, de 0 en adelante"),
     ({"rules": "escoba+chile"}, "Revisa el ejercicio: estas reglas necesitan otro número de jugadores"),

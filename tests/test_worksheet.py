@@ -80,7 +80,8 @@ def test_the_answer_key_is_separate_and_starts_a_printed_page():
 def test_the_exercises_are_the_drills():
     page = worksheet_html(10, "es", count=2)
     exercises, answers = split(page)
-    assert exercises.count("Ejercicio n.º ") == 16 and answers.count("Ejercicio n.º ") == 16  # 8 kinds
+    kinds = len(kind_names())  # every kind, two exercises each
+    assert exercises.count("Ejercicio n.º ") == 2 * kinds and answers.count("Ejercicio n.º ") == 2 * kinds
     for seed in (10, 11):
         points = points_drill(seed)
         assert f"<td>{len(points.piles[0])}</td><td>{len(points.piles[1])}</td>" in exercises

@@ -15,9 +15,11 @@ Seeds are whole numbers from 0 to ``MAX_SEED``; a position depends only on the k
 from .common import MAX_SEED, NOBODY, Answer, capture_key
 from .kind import DrillKind, WorksheetPart
 from .kinds.captures import CaptureDrill, CaptureDrillCheck, capture_drill
+from .kinds.dealing import DEAL_NOW, DealingDrill, dealing_drill
 from .kinds.escoba_de_mano import EscobaDeManoDrill, escoba_de_mano_drill
 from .kinds.escobas import EscobasDrill, escobas_drill
 from .kinds.game_end import GameEndDrill, game_end_drill
+from .kinds.house_rules import HOUSE_RULES, HouseRulesDrill, house_rules_drill
 from .kinds.leftover import LeftoverDrill, leftover_drill
 from .kinds.points import PRIMERA_ITEM, PointsCheck, PointsDrill, points_drill, points_items
 from .kinds.setenta import SetentaCheck, SetentaDrill, check_setenta, setenta_drill
@@ -29,4 +31,5 @@ __all__ = ["DrillKind", "WorksheetPart", "register", "unregister", "kind", "kind
            "EscobasDrill", "GameEndDrill", "CaptureDrillCheck", "SetentaCheck", "PointsCheck", "StrategyCheck",
            "Answer", "capture_drill", "setenta_drill", "points_drill", "leftover_drill", "escoba_de_mano_drill",
            "strategy_drill", "escobas_drill", "game_end_drill", "check_setenta", "points_items", "capture_key",
-           "MAX_SEED", "NOBODY", "PRIMERA_ITEM", "STRATEGY_TOLERANCE"]
+           "MAX_SEED", "NOBODY", "PRIMERA_ITEM", "STRATEGY_TOLERANCE", "DealingDrill", "dealing_drill", "DEAL_NOW",
+           "HouseRulesDrill", "house_rules_drill", "HOUSE_RULES"]

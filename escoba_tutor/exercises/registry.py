@@ -21,13 +21,24 @@ from ..engine.rules import ESCOBA, Rules, as_rules
 from ..text.board_words import UNANSWERED
 from ..text.translator import Translator
 from .kind import DrillKind
-from .kinds import captures, escoba_de_mano, escobas, game_end, leftover, points, setenta, strategy
+from .kinds import (
+    captures,
+    dealing,
+    escoba_de_mano,
+    escobas,
+    game_end,
+    house_rules,
+    leftover,
+    points,
+    setenta,
+    strategy,
+)
 
 __all__ = ["register", "unregister", "kind", "kind_names", "kinds_for", "make_drill", "column_words",
            "mistake_words", "mistake_codes"]
 
 _BUILT_IN = (captures.KIND, setenta.KIND, points.KIND, leftover.KIND, escoba_de_mano.KIND, strategy.KIND,
-             escobas.KIND, game_end.KIND)
+             escobas.KIND, game_end.KIND, dealing.KIND, house_rules.KIND)
 _KINDS: dict[str, DrillKind] = {k.name: k for k in _BUILT_IN}
 
 

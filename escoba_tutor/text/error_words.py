@@ -83,6 +83,7 @@ ERROR_WORDS = {
     "bad_seed": N_("the exercise number must be a whole number, 0 or more"),
     "bad_kind": N_("there is no exercise of that kind"),
     "no_escoba_de_mano": N_("these rules have no escoba de mano"),
+    "no_house_rule": N_("none of this exercise's house rules can be added to these rules"),
     "not_legal": N_("that play is not one of those allowed here"),
     "bad_item": N_("there is no such line on the score sheet"),
     "bad_answer": N_("that answer cannot be checked: give it as the exercise asks"),

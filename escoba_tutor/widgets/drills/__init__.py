@@ -10,7 +10,9 @@ exercise) has a view of its own in this package, inside the frame every drill sh
 - ``escoba_de_mano``: the four cards dealt face up; how many escobas de mano, for whom;
 - ``strategy``: a position of a real game; which move would you make (judged against the expert);
 - ``escobas``: every capture of a deal; each side's escobas for the score sheet;
-- ``game_end``: the points before and in the last deal; who wins, or another deal.
+- ``game_end``: the points before and in the last deal; who wins, or another deal;
+- ``dealing``: a moment of a real game; who plays next, whether cards are dealt now, the rounds left;
+- ``house_rules``: a deal's piles and points; what each side scores with a house rule switched on.
 
 >>> drill = Drill("setenta", seed=3, lang="en")
 >>> [str(a) for a in drill.model.drill.answers]

@@ -1,0 +1,216 @@
+"""The drills of dealing and turn order and of house rules, in real headless Chromium under a real Voilà server:
+answered by mouse and by keyboard alone, checked through the status line as a student reads it (each mistake
+named), the exercise number taken from the page's ``?seed=``, and no serious accessibility problem.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from test_drills_browser import choose_by_keyboard, drill, status
+from test_widgets_browser import WATCH, assert_no_errors, serious_violations, tab_into, tab_until
+
+from escoba_tutor.exercises import dealing_drill, house_rules_drill
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+pytestmark = pytest.mark.browser
+
+KINDS = ("dealing", "house_rules")
+
+
+def lesson(lang: str) -> list[str]:
+    """A page as a lesson makes it: the exercise number from ``?seed=`` (default 0), one drill of each kind."""
+    drills = ", ".join(f'tagged(Drill(kind="{kind}", seed=seed, lang="{lang}"), "dr-{kind}")' for kind in KINDS)
+    return [WATCH, f"""
+from escoba_tutor.widgets import Drill, Page
+
+def tagged(widget, name):
+    widget.add_class(name)
+    return widget
+
+p = Page("{lang}")
+seed = p.seed(0)
+W.VBox([W.HTML("<h1>{'Ejercicios' if lang == 'es' else 'Exercises'}</h1>"), {drills}, kernel_errors])
+"""]
+
+
+NOTEBOOKS = {"turns_es": lesson("es"), "turns_en": lesson("en")}
+
+
+@pytest.fixture(scope="module")
+def open_drills(browser):
+    """``open_drills(url)``: a page of its own (so a kernel of its own), waited for until its last drill is drawn."""
+    contexts = []
+
+    def opener(url: str):
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(url, timeout=120_000)
+        expect(drill(page, "house_rules").get_by_role("status")).to_be_attached(timeout=60_000)
+        return page
+
+    yield opener
+    for context in contexts:
+        for page in context.pages:
+            page.goto("about:blank")
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def es_page(open_drills, app_url):
+    return open_drills(app_url("turns_es"))
+
+
+@pytest.fixture(scope="module")
+def en_page(open_drills, app_url):
+    return open_drills(app_url("turns_en") + "?seed=0")
+
+
+# ============================================================================================== dealing
+def test_dealing_answered_by_mouse(es_page):
+    page, box = es_page, drill(es_page, "dealing")
+    position = dealing_drill(0)  # 2 players, Jugador 1 deals, Jugador 2 has just played, 6 cards in the deck
+    assert (position.players, position.dealer, position.last, position.deck_left) == (2, 0, 1, 6)
+    expect(box).to_contain_text("En esta mano reparte Jugador 1.")
+    expect(box).to_contain_text("Jugador 2 acaba de jugar una carta.")
+    expect(box).to_contain_text("Quedan 6 cartas en el mazo.")
+    box.get_by_label("¿A quién le toca jugar?").select_option(label="Jugador 2")
+    box.get_by_label("¿Qué pasa ahora?").select_option(label="Se reparten otras tres cartas a cada uno")
+    rounds = box.get_by_label("¿Cuántas rondas más se repartirán en esta mano?")
+    rounds.fill("2")
+    rounds.press("Enter")
+    box.get_by_role("button", name="Comprobar").click()
+    said = status(page, "dealing")
+    expect(said).to_contain_text("0 de 3 bien.")
+    expect(said).to_contain_text("A quién le toca: no a Jugador 2, que acaba de jugar. El turno pasa al de la "
+                                 "derecha: Jugador 1.")
+    expect(said).to_contain_text("Qué pasa ahora: todavía no se reparte.")
+    expect(said).to_contain_text("Rondas: no son 2. En cada ronda se dan tres cartas a cada uno de los 2 jugadores, "
+                                 "6 cartas en total: 6 ÷ 6 = 1.")
+    box.get_by_label("¿A quién le toca jugar?").select_option(label="Jugador 1")
+    box.get_by_label("¿Qué pasa ahora?").select_option(label="No se reparte: se sigue jugando")
+    rounds.fill("1")
+    rounds.press("Enter")
+    box.get_by_role("button", name="Comprobar").click()
+    expect(said).to_contain_text("3 de 3 bien.")
+    box.get_by_role("button", name="Ver la solución").click()
+    expect(box.locator(".escoba-worked")).to_contain_text("Se juega hacia la derecha: después de Jugador 2 va "
+                                                          "Jugador 1.")
+    assert_no_errors(page)
+
+
+def test_dealing_answered_by_keyboard_alone(en_page):
+    page, box = en_page, drill(en_page, "dealing")
+    tab_into(page, box)
+    choose_by_keyboard(page, box.get_by_label("Who plays next?"), "Player 1")
+    choose_by_keyboard(page, box.get_by_label("What happens now?"), "Nothing is dealt: play goes on")
+    tab_until(page, box.get_by_label("How many more rounds will be dealt in this deal?"), "Tab")
+    page.keyboard.type("one")
+    tab_until(page, box.get_by_role("button", name="Check"), "Tab")
+    page.keyboard.press("Enter")
+    said = status(page, "dealing")
+    expect(said).to_contain_text("2 of 3 right.")
+    expect(said).to_contain_text("Rounds: write a whole number, like 2.")
+    tab_until(page, box.get_by_label("How many more rounds will be dealt in this deal?"), "Shift+Tab")
+    page.keyboard.press("Control+a")
+    page.keyboard.type("1")
+    tab_until(page, box.get_by_role("button", name="Check"), "Tab")
+    page.keyboard.press("Enter")
+    expect(said).to_contain_text("3 of 3 right.")
+    expect(said).to_contain_text("Who plays next: right, Player 1.")
+    assert_no_errors(page)
+
+
+# ========================================================================================== house rules
+def test_house_rules_answered_by_mouse(es_page):
+    page, box = es_page, drill(es_page, "house_rules")
+    position = house_rules_drill(0)  # ties: both score; 3 – 5 without it, 4 – 6 with it
+    assert (position.house_rule, position.standard.points, position.points) == ("ties_both_score", (3, 5), (4, 6))
+    expect(box).to_contain_text("Regla de la casa: empates: puntúan los dos")
+    expect(box).to_contain_text("Total: Bando 1: 3; Bando 2: 5.")
+    for side, name in enumerate(("Bando 1", "Bando 2")):
+        expect(box.get_by_role("group", name=f"Montón de {name}").locator("[data-code]")).to_have_count(
+            len(position.piles[side]))
+    first, second = (box.get_by_label(f"Puntos de Bando {n} con la regla de la casa") for n in (1, 2))
+    first.fill("3")
+    first.press("Enter")
+    second.fill("6")
+    second.press("Enter")
+    box.get_by_role("button", name="Comprobar").click()
+    said = status(page, "house_rules")
+    expect(said).to_contain_text("1 de 2 bien.")
+    expect(said).to_contain_text("Bando 1: no son 3: esos son los puntos sin la regla de la casa, y aquí los cambia. "
+                                 "Con ella, Bando 1 se apunta 4.")
+    first.fill("4")
+    first.press("Enter")
+    box.get_by_role("button", name="Comprobar").click()
+    expect(said).to_contain_text("2 de 2 bien.")
+    assert_no_errors(page)
+
+
+def test_house_rules_answered_by_keyboard_alone(en_page):
+    page, box = en_page, drill(en_page, "house_rules")
+    position = house_rules_drill(0)
+    tab_into(page, box)
+    tab_until(page, box.get_by_label("Points of Side 1 with the house rule"), "Tab", limit=60)
+    page.keyboard.type(str(position.points[0]))
+    page.keyboard.press("Tab")
+    page.keyboard.type(str(position.points[1]))
+    tab_until(page, box.get_by_role("button", name="Check"), "Tab")
+    page.keyboard.press("Enter")
+    expect(status(page, "house_rules")).to_contain_text("2 of 2 right.")
+    tab_until(page, box.get_by_role("button", name="Show the answer"), "Tab")
+    page.keyboard.press("Enter")
+    expect(box.locator(".escoba-worked")).to_contain_text("With the house rule: Side 1: 4; Side 2: 6.")
+    assert_no_errors(page)
+
+
+# ==================================================================================== ?seed= and a11y
+def test_the_end_of_a_deal_from_the_address_by_keyboard(open_drills, app_url):
+    page = open_drills(app_url("turns_en") + "?seed=19")
+    for kind in KINDS:
+        expect(drill(page, kind).locator(".escoba-title")).to_contain_text("no. 19")
+    position = dealing_drill(19)  # 4 players, Player 4 deals and plays the deal's last card; Player 1 captured last
+    assert (position.players, position.dealer, position.moment, position.last_capturer) == (4, 3, "deal_over", 0)
+    box = drill(page, "dealing")
+    expect(box).to_contain_text("Four players are playing, in two teams: Team 1 (Player 1 and Player 3) against "
+                                "Team 2 (Player 2 and Player 4).")
+    expect(box.locator("ol li")).to_have_count(len(position.plays))
+    tab_into(page, box)
+    choose_by_keyboard(page, box.get_by_label("Who plays next?"), "Player 2")
+    choose_by_keyboard(page, box.get_by_label("What happens now?"), "The deal is over")
+    tab_until(page, box.get_by_label("How many more rounds will be dealt in this deal?"), "Tab")
+    page.keyboard.type("0")
+    choose_by_keyboard(page, box.get_by_label("Who takes the cards left on the table?"), "Team 2")
+    tab_until(page, box.get_by_role("button", name="Check"), "Tab")
+    page.keyboard.press("Enter")
+    said = status(page, "dealing")
+    expect(said).to_contain_text("3 of 4 right.")
+    expect(said).to_contain_text("Cards left: not Team 2. Player 4 played the last card but laid it down: the cards "
+                                 "left go to the last side that captured. The last capture was made by Player 1, so "
+                                 "the cards left go to Player 1's team, Team 1.")
+    taker = box.get_by_label("Who takes the cards left on the table?")
+    tab_until(page, taker, "Shift+Tab")
+    page.keyboard.press("ArrowUp")  # Team 1 is the option above Team 2
+    expect(taker.locator("option:checked")).to_have_text("Team 1")
+    tab_until(page, box.get_by_role("button", name="Check"), "Tab")
+    page.keyboard.press("Enter")
+    expect(said).to_contain_text("4 of 4 right.")
+    assert_no_errors(page)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_no_serious_accessibility_violations(es_page, en_page, lang):
+    page = es_page if lang == "es" else en_page
+    for kind in KINDS:
+        button = drill(page, kind).get_by_role("button", name=re.compile("^(Ver la solución|Show the answer)$"))
+        if button.count():
+            button.click()
+    page.wait_for_timeout(500)
+    bad = serious_violations(page)
+    assert not bad, bad

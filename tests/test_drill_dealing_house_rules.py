@@ -1,0 +1,479 @@
+"""The drills of dealing and turn order and of house rules: each seeded, its answers agreeing with the rule book
+over many seeds (docs/rules.md §2, §5, §7: worked out here, not with the engine's own code), each named mistake
+judged with its code and its sentence, hostile answers refused through the check and through the widget's
+public traits, and a check landing on the teacher's board like the other kinds.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from escoba_tutor import EscobaError
+from escoba_tutor.engine.rules import ESCOBA, VARIANTS, rules_by_name
+from escoba_tutor.engine.scoring import setenta
+from escoba_tutor.exercises import (
+    DEAL_NOW,
+    HOUSE_RULES,
+    MAX_SEED,
+    dealing_drill,
+    house_rules_drill,
+    kinds_for,
+    make_drill,
+)
+from escoba_tutor.exercises.worksheet import worksheet_html
+from escoba_tutor.records import ClassStore
+from escoba_tutor.records import recorder as recorder_module
+from escoba_tutor.server.class_board import board_view
+from escoba_tutor.widgets import Drill
+
+KINDS = ("dealing", "house_rules")
+seeds = st.integers(min_value=0, max_value=MAX_SEED)
+
+
+# ============================================================================================ seeds and kinds
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_seed_always_gives_the_same_exercise(kind):
+    for seed in (0, 1, 17, 12345, MAX_SEED):
+        assert make_drill(kind, seed) == make_drill(kind, seed)
+    assert len({str(make_drill(kind, seed)) for seed in range(15)}) >= 5
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("seed", [-1, 1.5, True, "3", MAX_SEED + 1, None])
+def test_bad_seeds_are_refused(kind, seed):
+    with pytest.raises(EscobaError) as refused:
+        make_drill(kind, seed)
+    assert refused.value.code == "bad_seed"
+
+
+def test_both_kinds_exist_under_scopa_and_with_house_rules():
+    for rules in ("escoba", "scopa", "escoba+figuras", "escoba+sevens+ties_both_score"):
+        assert set(KINDS) <= set(kinds_for(rules))
+    # The house rules drill scores a two-player deal: rules seated only for 3 or 4 players have none of it.
+    assert "house_rules" not in kinds_for("escoba+chile") and "dealing" in kinds_for("escoba+chile")
+    with pytest.raises(EscobaError) as refused:
+        house_rules_drill(0, "escoba+chile")
+    assert refused.value.code == "no_house_rule"
+    widget = Drill("house_rules", seed=3)
+    before = widget.model.drill
+    widget.rules = "escoba+chile"  # said on the page, and the exercise kept
+    assert widget.status.message == ("Revisa el ejercicio: a estas reglas no se les puede añadir ninguna de las "
+                                     "reglas de la casa de este ejercicio")
+    assert widget.model.drill is before
+    assert make_drill("house_rules", 3, "escoba+figuras").house_rule != "figuras"  # already on: not asked
+    assert {dealing_drill(s, "escoba+chile").players for s in range(30)} == {3, 4}  # Chile seats 3 or 4
+
+
+# ================================================================================ dealing: the rule book
+def expected_turns(drill):
+    """docs/rules.md §2, worked out by hand: the mano is to the dealer's right, play goes to the right, the
+    dealer plays each round's last card, a new round when every hand is empty and the deck is not, and the
+    next deal is dealt by the player to the dealer's right."""
+    n, d = drill.players, drill.dealer
+    if drill.moment == "start":
+        return (d + 1) % n, "play_on"
+    if drill.moment == "mid_round":
+        return (drill.last + 1) % n, "play_on"
+    if drill.deck_left:
+        return (d + 1) % n, "deal_three"
+    return (d + 2) % n, "deal_over"
+
+
+@settings(max_examples=300)
+@given(seeds)
+def test_the_dealing_answers_agree_with_the_rule_book(seed):
+    drill = dealing_drill(seed)
+    n = drill.players
+    assert (drill.next_player, drill.deal_now) == expected_turns(drill)
+    per_round = 3 * n
+    assert drill.deck_left % per_round == 0 and drill.rounds_left == drill.deck_left // per_round
+    assert 0 <= drill.deck_left <= 36 - per_round
+    if drill.moment in ("round_over", "deal_over"):
+        assert drill.last == drill.dealer and drill.hands == (0,) * n  # the dealer plays each round's last card
+    elif drill.moment == "start":
+        assert drill.hands == (3,) * n and drill.deck_left == 36 - per_round
+    else:  # m cards played in this round, in turn from the mano: each player has played every n-th of them
+        m = 3 * n - sum(drill.hands)
+        assert 0 < m < 3 * n and drill.last == (drill.mano + m - 1) % n
+        assert drill.hands == tuple(3 - (m - (p - drill.mano) % n + n - 1) // n for p in range(n))
+    if drill.moment == "deal_over":  # docs/rules.md §4: the cards left go to the side of the last capture
+        assert drill.plays[-1][0] == drill.dealer and any(taken for _p, _c, taken in drill.plays)
+        last_capture = [player for player, _card, taken in drill.plays if taken][-1]
+        assert drill.leftover_to == (last_capture % 2 if n == 4 else last_capture)
+        assert all(a.ok for a in drill.check(drill.next_player, drill.deal_now, drill.rounds_left,
+                                             drill.leftover_to))
+    else:
+        assert drill.plays == () and "leftover" not in drill.items
+        assert all(a.ok for a in drill.check(drill.next_player, drill.deal_now, drill.rounds_left))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_game_won_in_its_first_deal_still_gives_a_position(seed):
+    # A target of 1 ends most games with the first deal: there is no next player to ask for then.
+    drill = dealing_drill(seed, "escoba+target=1")
+    assert (drill.next_player, drill.deal_now) == expected_turns(drill)
+
+
+def test_every_moment_and_table_size_comes_up():
+    drills = [dealing_drill(s) for s in range(80)]
+    assert {d.moment for d in drills} == {"start", "mid_round", "round_over", "deal_over"}
+    assert {d.players for d in drills} == {2, 3, 4}
+    assert {d.deal_now for d in drills} == set(DEAL_NOW)
+
+
+def find_dealing(test):
+    return next(d for d in map(dealing_drill, range(400)) if test(d))
+
+
+def rest(drill):
+    """The right answer to who takes the cards left, when it is asked."""
+    return drill.leftover_to if "leftover" in drill.items else None
+
+
+@pytest.mark.parametrize("find, answer, mistake", [
+    (lambda d: d.moment == "start", lambda d: d.dealer, "dealer_first"),
+    (lambda d: d.moment == "round_over", lambda d: d.dealer, "dealer_first"),
+    (lambda d: d.moment == "mid_round", lambda d: d.last, "same_player"),
+    (lambda d: d.moment == "start" and d.players == 4, lambda d: (d.dealer - 1) % 4, "wrong_way"),
+    (lambda d: d.moment == "mid_round" and d.players == 3, lambda d: (d.last - 1) % 3, "wrong_way"),
+    (lambda d: d.moment == "deal_over", lambda d: (d.dealer + 1) % d.players, "new_dealer_first"),
+    (lambda d: d.moment == "start" and d.players == 4, lambda d: (d.dealer + 2) % 4, "wrong_player"),
+])
+def test_who_plays_next_mistakes_are_named(find, answer, mistake):
+    drill = find_dealing(find)
+    judged = drill.check(answer(drill), drill.deal_now, drill.rounds_left, rest(drill))
+    assert [a.ok for a in judged] == [False, True, True, True][:len(judged)] and judged[0].mistake == mistake
+
+
+@pytest.mark.parametrize("find, answer, mistake", [
+    (lambda d: d.deal_now == "play_on", "deal_three", "hands_not_empty"),
+    (lambda d: d.deal_now == "play_on", "deal_over", "hands_not_empty"),
+    (lambda d: d.deal_now == "deal_three", "play_on", "hands_empty"),
+    (lambda d: d.deal_now == "deal_over", "play_on", "hands_empty"),
+    (lambda d: d.deal_now == "deal_three", "deal_over", "deck_not_empty"),
+    (lambda d: d.deal_now == "deal_over", "deal_three", "deck_spent"),
+])
+def test_what_happens_now_mistakes_are_named(find, answer, mistake):
+    drill = find_dealing(find)
+    judged = drill.check(drill.next_player, answer, drill.rounds_left, rest(drill))
+    assert [a.ok for a in judged] == [True, False, True, True][:len(judged)] and judged[1].mistake == mistake
+
+
+@pytest.mark.parametrize("find, answer, mistake", [
+    (lambda d: d.rounds_left > 0, lambda d: d.deck_left // 3, "per_player"),
+    (lambda d: d.moment == "start", lambda d: d.rounds_left + 1, "counted_dealt_round"),
+    (lambda d: d.moment == "round_over", lambda d: d.rounds_left + 1, "wrong_rounds"),
+    (lambda d: True, lambda d: 50, "wrong_rounds"),
+])
+def test_rounds_mistakes_are_named(find, answer, mistake):
+    drill = find_dealing(find)
+    judged = drill.check(drill.next_player, drill.deal_now, answer(drill), rest(drill))
+    assert [a.ok for a in judged] == [True, True, False, True][:len(judged)] and judged[2].mistake == mistake
+
+
+def leftover_answer(drill, test):
+    return next(side for side in range(drill.sides) if test(side))
+
+
+@pytest.mark.parametrize("find, answer, mistake", [
+    (lambda d: d.moment == "deal_over" and d.side_of(d.dealer) != d.leftover_to,
+     lambda d: d.side_of(d.dealer), "last_to_play"),
+    (lambda d: d.moment == "deal_over" and d.players == 3 and d.side_of(d.dealer) != d.leftover_to,
+     lambda d: leftover_answer(d, lambda s: s not in (d.leftover_to, d.side_of(d.dealer))), "not_last_capture"),
+    (lambda d: d.moment == "deal_over", lambda d: "nobody", "somebody_captured"),
+    (lambda d: d.moment == "deal_over", lambda d: None, "unanswered"),
+])
+def test_who_takes_the_cards_left_mistakes_are_named(find, answer, mistake):
+    drill = find_dealing(find)
+    judged = drill.check(drill.next_player, drill.deal_now, drill.rounds_left, answer(drill))
+    assert [a.ok for a in judged] == [True, True, True, False] and judged[3].mistake == mistake
+
+
+def test_unanswered_questions_are_named():
+    judged = dealing_drill(3).check()
+    assert [a.mistake for a in judged] == ["unanswered"] * 3
+
+
+@pytest.mark.parametrize("answers", [
+    {"next_player": 4}, {"next_player": -1}, {"next_player": "1"}, {"next_player": 1.0}, {"next_player": True},
+    {"deal_now": "shuffle"}, {"deal_now": 3}, {"rounds_left": -2}, {"rounds_left": 10**9}, {"rounds_left": "2"},
+    {"leftover": 0},  # asked only when the deal is over
+])
+def test_dealing_hostile_answers_are_refused(answers):
+    drill = find_dealing(lambda d: d.players == 4 and d.moment != "deal_over")
+    with pytest.raises(EscobaError) as refused:
+        drill.check(**answers)
+    assert refused.value.code == "bad_answer"
+
+
+@pytest.mark.parametrize("leftover", [2, -1, "0", "none", 1.5, [0]])
+def test_who_takes_the_cards_left_hostile_answers_are_refused(leftover):
+    drill = find_dealing(lambda d: d.players == 4 and d.moment == "deal_over")  # two teams: side 0 or 1
+    with pytest.raises(EscobaError) as refused:
+        drill.check(leftover=leftover)
+    assert refused.value.code == "bad_answer"
+
+
+# ============================================================================ house rules: the rule book
+def bonus_by_hand(name, piles):
+    """What each house rule adds to each side, worked out from the piles as docs/rules.md §7 says (two sides)."""
+    count = lambda test: [sum(1 for c in pile if test(c)) for pile in piles]  # noqa: E731
+    strictly = lambda values: [1 if v > max(values[:i] + values[i + 1:]) else 0 for i, v in enumerate(values)]  # noqa: E731,E501
+    cards, oros, sevens = count(lambda c: True), count(lambda c: c.suit == "o"), count(lambda c: c.rank == 7)
+    if name == "figuras":
+        return strictly(count(lambda c: c.rank >= 10))
+    if name == "all_sevens_bonus":
+        return [1 if s == 4 else 0 for s in sevens]
+    if name == "cards_bonus":
+        return [1 if c > max(cards[:i] + cards[i + 1:]) and all(o < 10 for j, o in enumerate(cards) if j != i)
+                else 0 for i, c in enumerate(cards)]
+    if name == "ties_both_score":
+        return [(cards[0] == cards[1]) + (oros[0] == oros[1])] * 2
+    if name == "sevens":  # the setenta point goes, the most sevens comes
+        best = [setenta(pile) for pile in piles]
+        totals = [b.total if b.total is not None else -1 for b in best]
+        lost = [1 if t >= 0 and t > max(totals[:i] + totals[i + 1:]) else 0 for i, t in enumerate(totals)]
+        return [s - lo for s, lo in zip(strictly(sevens), lost)]
+    return None
+
+
+@settings(max_examples=60, deadline=None)
+@given(seeds)
+def test_the_house_rule_points_agree_with_the_rule_book(seed):
+    drill = house_rules_drill(seed)
+    assert drill.house_rule in HOUSE_RULES and drill.standard == drill.record.score
+    assert drill.house_rules == rules_by_name(f"escoba+{drill.house_rule}")
+    added = bonus_by_hand(drill.house_rule, drill.piles)
+    if added is not None:
+        assert list(drill.points) == [p + a for p, a in zip(drill.standard.points, added)]
+    assert all(a.ok for a in drill.check(drill.points))
+
+
+def test_most_positions_change_the_points_and_every_house_rule_comes_up():
+    drills = [house_rules_drill(s) for s in range(60)]
+    assert {d.house_rule for d in drills} == set(HOUSE_RULES)
+    assert 30 <= sum(d.changes for d in drills) <= 57
+
+
+def find_house(test):
+    return next(d for d in map(house_rules_drill, range(300)) if test(d))
+
+
+def test_house_rule_mistakes_are_named():
+    drill = find_house(lambda d: d.house_rule == "sevens" and d.kept_both != d.points)
+    side = next(i for i in range(2) if drill.kept_both[i] != drill.points[i])
+    given = list(drill.points)
+    given[side] = drill.kept_both[side]
+    assert drill.check(given)[side].mistake == "kept_replaced_point"
+    drill = find_house(lambda d: d.house_rule == "figuras" and d.changes)
+    side = next(i for i in range(2) if drill.points[i] != drill.standard.points[i])
+    judged = drill.check(drill.standard.points)
+    assert judged[side].mistake == "unchanged" and judged[1 - side].ok
+    judged = drill.check([drill.points[0] + 2, drill.points[1] + 2])
+    assert judged[side].mistake == "wrong_points" and judged[1 - side].mistake == "changed_needlessly"
+    assert [a.mistake for a in drill.check([None, None])] == ["unanswered", "unanswered"]
+
+
+@pytest.mark.parametrize("given", [[1], [1, 2, 3], [-1, 0], ["1", 0], [1.0, 0], [100, 0], "12", None, {0: 1}])
+def test_house_rule_hostile_answers_are_refused(given):
+    with pytest.raises(EscobaError) as refused:
+        house_rules_drill(3).check(given)
+    assert refused.value.code == "bad_answer"
+
+
+# ============================================================================================ the widgets
+def test_the_dealing_drill_in_the_widget_names_each_mistake():
+    drill = find_dealing(lambda d: d.moment == "start" and d.players == 4)
+    widget = Drill("dealing", seed=drill.seed, lang="es")
+    view = widget.view
+    dealer, mano = f"Jugador {drill.dealer + 1}", f"Jugador {drill.mano + 1}"
+    assert f"<p>En esta mano reparte {dealer}.</p>" in view.position.value
+    assert [label for label, _v in view.next_player.options] == ["elige…", "Jugador 1", "Jugador 2", "Jugador 3",
+                                                                 "Jugador 4"]
+    view.next_player.value = str(drill.dealer)
+    view.deal_now.value = "deal_three"
+    view.rounds_box.value = str(drill.rounds_left + 1)
+    widget.check_button.click()
+    assert widget.status.message.split("\n") == [
+        "0 de 3 bien.",
+        f"A quién le toca: no a {dealer}. El que reparte juega el último en cada ronda; sale el que está a su "
+        f"derecha: {mano}.",
+        "Qué pasa ahora: todavía no se reparte. Solo se vuelve a repartir cuando nadie tiene cartas en la mano, y "
+        "aún hay jugadores que las tienen.",
+        f"Rondas: no son {drill.rounds_left + 1}. Las cartas que tienen los jugadores en la mano ya están "
+        f"repartidas: cuenta solo las rondas que quedan en el mazo, {drill.rounds_left}."]
+    view.next_player.value, view.deal_now.value = str(drill.mano), "play_on"
+    view.rounds_box.value = str(drill.rounds_left)
+    widget.check_button.click()
+    assert widget.status.message.split("\n") == ["3 de 3 bien.", f"A quién le toca: bien, a {mano}.",
+                                                 "Qué pasa ahora: bien.", f"Rondas: bien, {drill.rounds_left}."]
+
+
+def test_the_next_deal_in_the_widget_in_english():
+    drill = find_dealing(lambda d: d.moment == "deal_over" and d.players == 3)
+    widget = Drill("dealing", seed=drill.seed, lang="en")
+    names = [f"Player {i + 1}" for i in range(3)]
+    widget.view.next_player.value = str(drill.next_dealer)
+    widget.view.deal_now.value = "deal_three"
+    widget.view.rounds_box.value = "0"
+    widget.check_button.click()
+    assert widget.status.message.split("\n") == [
+        "1 of 4 right.",
+        f"Who plays next: not {names[drill.next_dealer]}. {names[drill.next_dealer]} deals the next deal, and the "
+        f"player to the dealer's right plays first: {names[drill.next_player]}.",
+        "What happens now: the deck is spent, so no more cards are dealt: the deal is over.",
+        "Rounds: right, 0.",
+        "Cards left: choose who takes them, or nobody."]
+    widget.answer_button.click()
+    assert (f"The next deal is dealt by the player to the right of {names[drill.dealer]}: "
+            f"{names[drill.next_dealer]}; the player to the right of {names[drill.next_dealer]}, "
+            f"{names[drill.next_player]}, plays first.") in widget.answer_box.children[0].value
+
+
+def test_the_cards_left_in_the_widget_go_to_a_team():
+    drill = find_dealing(lambda d: d.moment == "deal_over" and d.players == 4 and d.side_of(d.dealer) != d.leftover_to)
+    widget = Drill("dealing", seed=drill.seed, lang="es")
+    view = widget.view
+    names = [f"Jugador {i + 1}" for i in range(4)]
+    assert view.position.value.startswith("<p>Juegan cuatro, por parejas: Pareja 1 (Jugador 1 y Jugador 3) contra "
+                                          "Pareja 2 (Jugador 2 y Jugador 4).</p>")
+    assert view.plays.value.count("<li>") == len(drill.plays)
+    assert [label for label, _v in view.leftover.options] == ["elige…", "Pareja 1", "Pareja 2", "Nadie"]
+    view.leftover.value = str(drill.side_of(drill.dealer))
+    widget.check_button.click()
+    capturer, team = names[drill.last_capturer], f"Pareja {drill.leftover_to + 1}"
+    assert widget.status.message.split("\n")[-1] == (
+        f"Cartas que quedan: no son para Pareja {drill.side_of(drill.dealer) + 1}. {names[drill.dealer]} jugó la "
+        "última carta, pero la dejó en la mesa: las cartas que quedan son para el último bando que hizo baza. La "
+        f"última baza la hizo {capturer}, así que las cartas que quedan son para {team}, la pareja de {capturer}.")
+    view.leftover.value = str(drill.leftover_to)
+    widget.check_button.click()
+    assert widget.status.message.split("\n")[-1].startswith("Cartas que quedan: bien. La última baza la hizo")
+    widget.seed = 0  # another layout: no question on the cards left, and nothing of it kept
+    assert "leftover" not in widget.model.drill.items and not hasattr(widget.view, "leftover")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("change", [
+    {"choices": {"next_player": "99"}}, {"choices": {"next_player": ["0"]}}, {"choices": {"deal_now": "dealt"}},
+    {"choices": {"deal_now": {"x": 1}}}, {"answers": ["9" * 100_000]}, {"answers": ["-3", "1e3"]},
+    {"answers": [5, None]}, {"answers": ["٣", "２"]}, {"choices": {"leftover": "7"}},
+])
+def test_hostile_answers_through_the_widget_s_traits_are_said_not_raised(kind, change):
+    widget = Drill(kind, seed=5, lang="en")
+    for name, value in change.items():
+        setattr(widget.model, name, value)
+    widget.check_button.click()
+    message = widget.status.message
+    assert message and "Something went wrong" not in message and "Traceback" not in message
+    result = widget.model.result
+    assert not all(a.ok for a in result["answers"])  # nothing hostile counts as a right answer
+    if "answers" in change:
+        typed = result["typed"]  # one box (dealing) or one per side (house rules)
+        assert (typed[0] if isinstance(typed, list) else typed) == "bad"
+        assert ("write a whole number" in message)
+
+
+def test_the_house_rules_drill_in_the_widget():
+    drill = find_house(lambda d: d.house_rule == "sevens" and d.kept_both != d.points)
+    widget = Drill("house_rules", seed=drill.seed, lang="es", names=["Ana", "Luis"])
+    view = widget.view
+    assert view.rule.value.startswith("<p><b>Regla de la casa: los sietes en lugar de la setenta</b><br>1 punto "
+                                      "para el bando que tenga más sietes")
+    assert f"Total: Ana: {drill.standard.points[0]}; Luis: {drill.standard.points[1]}." in view.standard.value
+    assert [row.cards for _head, row in view.parts] == [[c.code for c in pile] for pile in drill.piles]
+    side = next(i for i in range(2) if drill.kept_both[i] != drill.points[i])
+    name = ["Ana", "Luis"][side]
+    view.boxes_of[side].value = str(drill.kept_both[side])
+    view.boxes_of[1 - side].value = "many"
+    widget.check_button.click()
+    lines = widget.status.message.split("\n")
+    assert lines[0] == "0 de 2 bien."
+    assert lines[1 + side] == (f"{name}: no son {drill.kept_both[side]}. El punto de la regla de la casa sustituye "
+                               f"al de la setenta: la setenta ya no se cuenta. {name} se apunta "
+                               f"{drill.points[side]}.")
+    assert lines[2 - side] == f"{['Ana', 'Luis'][1 - side]}: escribe un número entero, como 3."
+    for box, points in zip(view.boxes_of, drill.points):
+        box.value = str(points)
+    widget.check_button.click()
+    assert widget.status.message.startswith("2 de 2 bien.\n")
+    widget.answer_button.click()
+    worked, sheet = widget.answer_box.children[0].children
+    assert "Puntos que ya no se cuentan: Setenta." in worked.value and sheet.score == drill.house
+
+
+# ================================================================================ records and the board
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_check_lands_on_the_class_board(kind, tmp_path, monkeypatch):
+    database = tmp_path / "class.sqlite3"
+    ClassStore.open(database).close()
+    monkeypatch.setenv("ESCOBA_TUTOR_NICKNAME", "Ana")
+    monkeypatch.setenv("ESCOBA_TUTOR_CLASS_DB", str(database))
+    monkeypatch.setattr(recorder_module, "_recorder", None)
+    widget = Drill(kind=kind, seed=4, lang="en")
+    drill = widget.model.drill
+    if kind == "dealing":
+        widget.view.next_player.value = str(drill.next_player)
+        widget.view.deal_now.value = drill.deal_now
+        widget.view.rounds_box.value = str(drill.deck_left // 3 if drill.rounds_left else 50)
+        mistake = "per_player" if drill.rounds_left else "wrong_rounds"
+    else:
+        for box, points in zip(widget.view.boxes_of, drill.points):
+            box.value = str(points + 3)
+        mistake = "wrong_points" if drill.points[0] != drill.standard.points[0] else "changed_needlessly"
+    widget.check()
+    assert widget.status.message.startswith(("2 of 3 right.", "0 of 2 right."))
+    if kind == "dealing":
+        widget.view.rounds_box.value = str(drill.rounds_left)
+    else:
+        for box, points in zip(widget.view.boxes_of, drill.points):
+            box.value = str(points)
+    widget.check()
+    recorder_module.recorder().close()
+    with ClassStore.open(database) as store:
+        board, classes = store.board(), store.classes()
+    (student,) = board.students
+    assert student.nickname == "Ana" and student.drills[kind] == (2, 1)
+    (row,) = board.mistakes
+    assert (row.kind, row.code, [e.seed for e in row.exercises]) == (kind, mistake, [4])
+    view = board_view(board, classes, "en", "/")
+    column = {"dealing": "Dealing and turns", "house_rules": "House rules"}[kind]
+    page = {"dealing": "04-end-of-deal", "house_rules": "07-variants"}[kind]
+    assert column in view["kinds"]
+    (shown,) = view["mistakes"]
+    assert shown["kind"] == column and shown["seeds"][0]["href"] == f"/voila/render/en/{page}.ipynb?seed=4"
+    assert escape(shown["words"]) == escape({
+        "per_player": "Counting the rounds left as the deck divided by 3, not by 3 cards for each player",
+        "wrong_rounds": "Counting the rounds left wrongly",
+        "wrong_points": "Counting the points under the house rule wrongly",
+        "changed_needlessly": "Changing the points when the house rule changes nothing for that side"}[mistake])
+
+
+def test_the_variants_asked_are_the_rule_book_s():
+    assert set(HOUSE_RULES) <= set(VARIANTS)
+    assert ESCOBA.replace(**VARIANTS["sevens"].changes).primera == "sevens"
+
+
+# =============================================================================================== worksheet
+def test_the_worksheet_prints_both_kinds_with_their_answers():
+    page = worksheet_html(19, "en", count=1, kinds=KINDS)
+    exercises, key = page.split("Answer key")
+    assert "<h2>1. Dealing and turns</h2>" in exercises and "<h2>2. What a house rule changes</h2>" in exercises
+    # exercise 19: four players, Player 4 deals and has just played the deal's last card; Player 1 captured last
+    assert ("Four players are playing, in two teams: Team 1 (Player 1 and Player 3) against Team 2 (Player 2 and "
+            "Player 4).") in exercises
+    assert "<p>The last plays of the deal:</p><ol><li>Player 1 plays the two of coins and takes" in exercises
+    assert '<th scope="row">Who takes the cards left on the table?</th>' in exercises
+    assert ("The next deal is dealt by the player to the right of Player 4: Player 1; the player to the right of "
+            "Player 1, Player 2, plays first.") in key
+    assert "The last capture was made by Player 1, so the cards left go to Player 1&#39;s team, Team 1." in key
+    drill = house_rules_drill(19)
+    title = {"ties_both_score": "ties: both score", "sevens": "sevens instead of the setenta",
+             "low_primera": "primera of low cards", "figuras": "face cards", "all_sevens_bonus": "all the sevens",
+             "cards_bonus": "cards bonus"}[drill.house_rule]
+    assert f"House rule: {title}." in exercises
+    assert f"Side 1: {drill.points[0]}; Side 2: {drill.points[1]}:" in key
