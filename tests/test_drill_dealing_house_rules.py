@@ -408,12 +408,12 @@ def test_the_house_rules_drill_in_the_widget():
 
 # ================================================================================ records and the board
 @pytest.mark.parametrize("kind", KINDS)
-def test_a_check_lands_on_the_class_board(kind, tmp_path, monkeypatch):
+def test_a_check_lands_on_the_class_board(kind, tmp_path, monkeypatch, records_endpoint):
     database = tmp_path / "class.sqlite3"
-    ClassStore.open(database).close()
-    monkeypatch.setenv("ESCOBA_TUTOR_NICKNAME", "Ana")
-    monkeypatch.setenv("ESCOBA_TUTOR_CLASS_DB", str(database))
-    monkeypatch.setattr(recorder_module, "_recorder", None)
+    server = records_endpoint(database)  # the course server writes what this "kernel" sends it
+    for name, value in server.kernel_env("Ana").items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(recorder_module, "_recorder", None)  # the kernel's recorder, read from its environment
     widget = Drill(kind=kind, seed=4, lang="en")
     drill = widget.model.drill
     if kind == "dealing":
@@ -433,7 +433,7 @@ def test_a_check_lands_on_the_class_board(kind, tmp_path, monkeypatch):
         for box, points in zip(widget.view.boxes_of, drill.points):
             box.value = str(points)
     widget.check()
-    recorder_module.recorder().close()
+    assert recorder_module.recorder().flush(30)
     with ClassStore.open(database) as store:
         board, classes = store.board(), store.classes()
     (student,) = board.students
