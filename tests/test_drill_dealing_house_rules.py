@@ -290,8 +290,8 @@ def test_the_dealing_drill_in_the_widget_names_each_mistake():
     drill = find_dealing(lambda d: d.moment == "start" and d.players == 4)
     widget = Drill("dealing", seed=drill.seed, lang="es")
     view = widget.view
-    dealer, mano = f"Jugador {drill.dealer + 1}", f"Jugador {drill.mano + 1}"
-    assert f"<p>En esta mano reparte {dealer}.</p>" in view.position.value
+    dealer, mano = f"jugador {drill.dealer + 1}", f"jugador {drill.mano + 1}"
+    assert f"<p>En esta mano reparte el {dealer}.</p>" in view.position.value
     assert [label for label, _v in view.next_player.options] == ["elige…", "Jugador 1", "Jugador 2", "Jugador 3",
                                                                  "Jugador 4"]
     view.next_player.value = str(drill.dealer)
@@ -300,8 +300,8 @@ def test_the_dealing_drill_in_the_widget_names_each_mistake():
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
         "0 de 3 bien.",
-        f"A quién le toca: no a {dealer}. El que reparte juega el último en cada ronda; sale el que está a su "
-        f"derecha: {mano}.",
+        f"A quién le toca: no al {dealer}. El que reparte juega el último en cada ronda; sale el que está a su "
+        f"derecha: el {mano}.",
         "Qué pasa ahora: todavía no se reparte. Solo se vuelve a repartir cuando nadie tiene cartas en la mano, y "
         "aún hay jugadores que las tienen.",
         f"Rondas: no son {drill.rounds_left + 1}. Las cartas que tienen los jugadores en la mano ya están "
@@ -309,7 +309,7 @@ def test_the_dealing_drill_in_the_widget_names_each_mistake():
     view.next_player.value, view.deal_now.value = str(drill.mano), "play_on"
     view.rounds_box.value = str(drill.rounds_left)
     widget.check_button.click()
-    assert widget.status.message.split("\n") == ["3 de 3 bien.", f"A quién le toca: bien, a {mano}.",
+    assert widget.status.message.split("\n") == ["3 de 3 bien.", f"A quién le toca: bien, al {mano}.",
                                                  "Qué pasa ahora: bien.", f"Rondas: bien, {drill.rounds_left}."]
 
 
@@ -338,18 +338,18 @@ def test_the_cards_left_in_the_widget_go_to_a_team():
     drill = find_dealing(lambda d: d.moment == "deal_over" and d.players == 4 and d.side_of(d.dealer) != d.leftover_to)
     widget = Drill("dealing", seed=drill.seed, lang="es")
     view = widget.view
-    names = [f"Jugador {i + 1}" for i in range(4)]
-    assert view.position.value.startswith("<p>Juegan cuatro, por parejas: Pareja 1 (Jugador 1 y Jugador 3) contra "
-                                          "Pareja 2 (Jugador 2 y Jugador 4).</p>")
+    names = [f"jugador {i + 1}" for i in range(4)]
+    assert view.position.value.startswith("<p>Juegan cuatro, por parejas: la pareja 1 (el jugador 1 y el jugador 3) "
+                                          "contra la pareja 2 (el jugador 2 y el jugador 4).</p>")
     assert view.plays.value.count("<li>") == len(drill.plays)
     assert [label for label, _v in view.leftover.options] == ["elige…", "Pareja 1", "Pareja 2", "Nadie"]
     view.leftover.value = str(drill.side_of(drill.dealer))
     widget.check_button.click()
-    capturer, team = names[drill.last_capturer], f"Pareja {drill.leftover_to + 1}"
+    capturer, team = names[drill.last_capturer], f"pareja {drill.leftover_to + 1}"
     assert widget.status.message.split("\n")[-1] == (
-        f"Cartas que quedan: no son para Pareja {drill.side_of(drill.dealer) + 1}. {names[drill.dealer]} jugó la "
-        "última carta, pero la dejó en la mesa: las cartas que quedan son para el último bando que hizo baza. La "
-        f"última baza la hizo {capturer}, así que las cartas que quedan son para {team}, la pareja de {capturer}.")
+        f"Cartas que quedan: no son para la pareja {drill.side_of(drill.dealer) + 1}. El {names[drill.dealer]} jugó "
+        "la última carta, pero la dejó en la mesa: las cartas que quedan son para el último bando que hizo baza. La "
+        f"última baza la hizo el {capturer}, así que las cartas que quedan son para la {team}, la suya.")
     view.leftover.value = str(drill.leftover_to)
     widget.check_button.click()
     assert widget.status.message.split("\n")[-1].startswith("Cartas que quedan: bien. La última baza la hizo")
@@ -477,3 +477,55 @@ def test_the_worksheet_prints_both_kinds_with_their_answers():
              "cards_bonus": "cards bonus"}[drill.house_rule]
     assert f"House rule: {title}." in exercises
     assert f"Side 1: {drill.points[0]}; Side 2: {drill.points[1]}:" in key
+
+
+# ================================================================================ players named in sentences
+def _every_dealing_text(lang):
+    """Every sentence the dealing drill shows for a position of each moment and table size: the position, the
+    deal's last plays, the feedback on answers that hit each mistake, and the worked answer."""
+    from test_placeholders import _blocks
+
+    texts = []
+    for moment in ("start", "mid_round", "round_over", "deal_over"):
+        for players in (2, 3, 4):
+            drill = find_dealing(lambda d, m=moment, n=players: d.moment == m and d.players == n)
+            widget = Drill("dealing", seed=drill.seed, lang=lang)
+            view = widget.view
+            texts += _blocks(view.position.value)
+            if "leftover" in drill.items:
+                texts += _blocks(view.plays.value)
+            for player in range(players):
+                view.next_player.value = str(player)
+                view.deal_now.value = DEAL_NOW[player % 3]
+                view.rounds_box.value = str(drill.rounds_left + player)
+                if "leftover" in drill.items:
+                    view.leftover.value = [*map(str, range(drill.sides)), "none"][player % (drill.sides + 1)]
+                widget.check_button.click()
+                texts += widget.status.message.split("\n")
+            widget.answer_button.click()
+            texts += _blocks(widget.answer_box.children[0].value)
+    return texts
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_every_dealing_sentence_names_players_and_teams_well(lang):
+    """The players and the teams are labels: «al jugador 3», «después del jugador 2», «El jugador 1 juega…»,
+    never «a Jugador 3» nor «de Jugador 2» (the checks of tests/test_placeholders.py, with the players shown)."""
+    from test_placeholders import _blocks, label_problems
+
+    from escoba_tutor.text import labels
+    from escoba_tutor.text.translator import Translator
+
+    _ = Translator(lang)
+    shown = [labels.player(_, n) for n in (1, 2, 3, 4)] + [labels.team(_, n) for n in (1, 2)]
+    texts = _every_dealing_text(lang)
+    for seed in (1, 19, 40, 200):
+        texts += _blocks(worksheet_html(seed, lang, count=3, kinds=("dealing",)))
+    assert len(texts) > 150
+    problems = sorted({f"{text!r}: {p}" for text in texts for p in label_problems(text, lang, shown)})
+    assert not problems, "\n".join(problems[:30])
+    if lang == "es":
+        said = "\n".join(texts)
+        for words in ("A quién le toca: bien, al jugador", "A quién le toca: no al jugador", "En esta mano reparte el "
+                      "jugador", "Cartas que quedan: no son para el jugador", "La última baza la hizo el jugador"):
+            assert words in said, words

@@ -110,21 +110,41 @@ def label_messages(lang: str) -> list[tuple[str, object, object]]:
         with path.open("rb") as handle:
             for message in read_po(handle, locale=lang):
                 first = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
-                if message.id and first not in NOT_LABELS and _placeholders(first) & LABEL_NAMES:
+                if message.id and first not in NOT_LABELS and (
+                        _placeholders(first) & LABEL_NAMES or _with_a_form(first) or _texts_with_a_form(message)):
                     found.append((path.stem, message.id, message.string))
     return found
+
+
+def _texts_with_a_form(message) -> bool:
+    texts = message.string if isinstance(message.string, (list, tuple)) else (message.string,)
+    return any(_with_a_form(text or "") for text in texts)
 
 
 def _placeholders(text: str) -> set[str]:
     return {name for _text, name, _spec, _conv in string.Formatter().parse(text) if name}
 
 
-def _renderings(_: Translator, catalog: str, message_id: object):
+def _with_a_form(text: str) -> set[str]:
+    """The placeholders a text gives a label's form (``{player:to}``): a label there, whatever its name (the
+    dealing drill's players, ``{right}`` and ``{before}``, are labels only in its own messages)."""
+    return {name for _text, name, spec, _conv in string.Formatter().parse(text) if name and spec in FORMS[1:]}
+
+
+def _label_names(message_id: object, text: object) -> set[str]:
+    """The placeholders of a message that take a label: by name, or by a form its id or its text gives them."""
+    ids = message_id if isinstance(message_id, (list, tuple)) else (message_id,)
+    texts = text if isinstance(text, (list, tuple)) else (text,)
+    return (_placeholders(ids[0]) & LABEL_NAMES).union(*(_with_a_form(t or "") for t in (*ids, *texts)))
+
+
+def _renderings(_: Translator, catalog: str, message_id: object, text: object = ""):
     """The message said with every label in each of its label placeholders (the same label in all of them:
     the code never puts two different kinds into one message) and, with plural forms, every count."""
     singular = message_id[0] if isinstance(message_id, (list, tuple)) else message_id
     names = _placeholders(singular)
-    others = {name: "12" for name in names - LABEL_NAMES - {"n"}}
+    label_names = _label_names(message_id, text)
+    others = {name: "12" for name in names - label_names - {"n"}}
     if "card" in names:
         others["card"] = _.the_card("7o")
     if "taken" in names:
@@ -133,7 +153,7 @@ def _renderings(_: Translator, catalog: str, message_id: object):
     for key, (label, group) in every_label(_).items():
         if group not in groups:
             continue
-        params = {**others, **{name: label for name in names & LABEL_NAMES}}
+        params = {**others, **{name: label for name in label_names}}
         if isinstance(message_id, (list, tuple)):
             for n in COUNTS:
                 yield key, label, _.plural(*message_id, n, **params)
@@ -151,8 +171,8 @@ def test_every_message_with_a_label_reads_well_with_every_label(lang):
     assert len(messages) > 60, "the test found the messages that take a label"
     problems = []
     rendered = 0
-    for catalog, message_id, _text in messages:
-        for key, label, text in _renderings(_, catalog, message_id):
+    for catalog, message_id, said in messages:
+        for key, label, text in _renderings(_, catalog, message_id, said):
             rendered += 1
             problems += [f"{catalog}: {message_id!r} with {key}: {text!r}: {p}"
                          for p in label_problems(text, lang, [label])]

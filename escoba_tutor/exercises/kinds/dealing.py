@@ -10,6 +10,8 @@ from ...engine.cards import Card
 from ...engine.errors import EscobaError
 from ...engine.game import Game
 from ...engine.rules import ESCOBA, Rules, as_rules
+from ...text import labels
+from ...text.labels import Label
 from ...text.phrases import the_cards
 from ...text.translator import N_, Translator
 from ..common import (
@@ -248,11 +250,12 @@ def _seats(rules: Rules, players: int) -> bool:
 
 
 # ------------------------------------------------------------------------------------------------ worksheet
-def player_names(_: Translator, players: int) -> list[str]:
-    return [_("Player {n}", n=i + 1) for i in range(players)]
+def player_names(_: Translator, players: int) -> list[Label]:
+    """Player 1, player 2...: labels, with the forms a sentence needs («el jugador 2», «al jugador 2»)."""
+    return [labels.player(_, i + 1) for i in range(players)]
 
 
-def moment_words(_: Translator, drill: DealingDrill, names: list[str]) -> list[str]:
+def moment_words(_: Translator, drill: DealingDrill, names: list[Label]) -> list[str]:
     """The position in sentences: who deals, who has just played, the cards in the hands and in the deck."""
     sides = side_names(_, drill, names)
     lines = [_.plural("{n} player is playing.", "{n} players are playing.", drill.players)
@@ -275,12 +278,12 @@ def moment_words(_: Translator, drill: DealingDrill, names: list[str]) -> list[s
     return lines
 
 
-def side_names(_: Translator, drill: DealingDrill, names: list[str]) -> list[str]:
+def side_names(_: Translator, drill: DealingDrill, names: list[Label]) -> list[Label]:
     """Who can take the cards left: each player, or with four players the two teams."""
-    return [_("Team {n}", n=n) for n in (1, 2)] if drill.players == 4 else names
+    return [labels.team(_, n) for n in (1, 2)] if drill.players == 4 else names
 
 
-def play_words(_: Translator, names: list[str], player: int, card: Card, taken: tuple[Card, ...]) -> str:
+def play_words(_: Translator, names: list[Label], player: int, card: Card, taken: tuple[Card, ...]) -> str:
     """«Jugador 3 juega el cinco de bastos y se lleva el as de oros.»"""
     if taken:
         return _("{player} plays {card} and takes {taken}.", player=names[player], card=_.the_card(card),
@@ -288,7 +291,7 @@ def play_words(_: Translator, names: list[str], player: int, card: Card, taken: 
     return _("{player} plays {card}: it stays on the table.", player=names[player], card=_.the_card(card))
 
 
-def leftover_words(_: Translator, drill: DealingDrill, names: list[str]) -> str:
+def leftover_words(_: Translator, drill: DealingDrill, names: list[Label]) -> str:
     """Who takes the cards left, and why (asked only when the deal is over)."""
     if drill.leftover_to is None or drill.last_capturer is None:
         return _("Nobody captured in the whole deal: the cards left belong to nobody.")
@@ -303,7 +306,7 @@ def deal_now_words(_: Translator) -> dict[str, str]:
             "deal_over": _("The deal is over")}
 
 
-def answer_lines(_: Translator, drill: DealingDrill, names: list[str]) -> list[str]:
+def answer_lines(_: Translator, drill: DealingDrill, names: list[Label]) -> list[str]:
     """The worked answer, step by step, as the rule book says it (docs/rules.md §2)."""
     n, who = drill.players, names[drill.next_player]
     if drill.deal_now == "deal_over":

@@ -18,6 +18,7 @@ from ...exercises.kinds.dealing import (
     player_names,
     side_names,
 )
+from ...text.labels import Label
 from ...text.translator import N_, Translator
 from .base import DrillModel, KindView, choice_box, read_number, set_options
 
@@ -71,7 +72,7 @@ class DealingView(KindView):
             controls.append(self.leftover)
         return controls
 
-    def names_of(self, _: Translator, drill: DealingDrill) -> list[str]:
+    def names_of(self, _: Translator, drill: DealingDrill) -> list[Label]:
         return player_names(_, drill.players)
 
     def draw(self, _: Translator, drill: DealingDrill, names: list[str]) -> None:
@@ -114,7 +115,7 @@ class DealingView(KindView):
         right = sum(1 for a in result["answers"] if a.ok)
         return [_("{right} of {total} right.", right=right, total=len(result["answers"])), *lines]
 
-    def _player(self, _: Translator, drill: DealingDrill, players: list[str], answer) -> str:
+    def _player(self, _: Translator, drill: DealingDrill, players: list[Label], answer) -> str:
         who = players[drill.next_player]
         if answer.mistake == "unanswered":
             return _("Who plays next: choose a player.")
@@ -135,7 +136,7 @@ class DealingView(KindView):
                      "right plays first: {right}.", player=given, right=who)
         return _("Who plays next: not {player}, but {right}.", player=given, right=who)
 
-    def _now(self, _: Translator, drill: DealingDrill, players: list[str], answer) -> str:
+    def _now(self, _: Translator, drill: DealingDrill, players: list[Label], answer) -> str:
         if answer.mistake == "unanswered":
             return _("What happens now: choose an answer.")
         if answer.ok:
@@ -168,7 +169,7 @@ class DealingView(KindView):
         return _("Rounds: not {given}. Divide the cards left in the deck by {cards} (three for each player): "
                  "{rounds}.", given=answer.given, cards=3 * drill.players, rounds=drill.rounds_left)
 
-    def _leftover(self, _: Translator, drill: DealingDrill, players: list[str], answer) -> str:
+    def _leftover(self, _: Translator, drill: DealingDrill, players: list[Label], answer) -> str:
         sides = side_names(_, drill, players)
         why = leftover_words(_, drill, players)
         if answer.mistake == "unanswered":
