@@ -76,8 +76,8 @@ def test_dealing_answered_by_mouse(es_page):
     page, box = es_page, drill(es_page, "dealing")
     position = dealing_drill(0)  # 2 players, Jugador 1 deals, Jugador 2 has just played, 6 cards in the deck
     assert (position.players, position.dealer, position.last, position.deck_left) == (2, 0, 1, 6)
-    expect(box).to_contain_text("En esta mano reparte Jugador 1.")
-    expect(box).to_contain_text("Jugador 2 acaba de jugar una carta.")
+    expect(box).to_contain_text("En esta mano reparte el jugador 1.")
+    expect(box).to_contain_text("El jugador 2 acaba de jugar una carta.")
     expect(box).to_contain_text("Quedan 6 cartas en el mazo.")
     box.get_by_label("¿A quién le toca jugar?").select_option(label="Jugador 2")
     box.get_by_label("¿Qué pasa ahora?").select_option(label="Se reparten otras tres cartas a cada uno")
@@ -87,8 +87,8 @@ def test_dealing_answered_by_mouse(es_page):
     box.get_by_role("button", name="Comprobar").click()
     said = status(page, "dealing")
     expect(said).to_contain_text("0 de 3 bien.")
-    expect(said).to_contain_text("A quién le toca: no a Jugador 2, que acaba de jugar. El turno pasa al de la "
-                                 "derecha: Jugador 1.")
+    expect(said).to_contain_text("A quién le toca: no al jugador 2, que acaba de jugar. El turno pasa al de su "
+                                 "derecha: el jugador 1.")
     expect(said).to_contain_text("Qué pasa ahora: todavía no se reparte.")
     expect(said).to_contain_text("Rondas: no son 2. En cada ronda se dan tres cartas a cada uno de los 2 jugadores, "
                                  "6 cartas en total: 6 ÷ 6 = 1.")
@@ -99,8 +99,8 @@ def test_dealing_answered_by_mouse(es_page):
     box.get_by_role("button", name="Comprobar").click()
     expect(said).to_contain_text("3 de 3 bien.")
     box.get_by_role("button", name="Ver la solución").click()
-    expect(box.locator(".escoba-worked")).to_contain_text("Se juega hacia la derecha: después de Jugador 2 va "
-                                                          "Jugador 1.")
+    expect(box.locator(".escoba-worked")).to_contain_text("Se juega hacia la derecha: después del jugador 2 va "
+                                                          "el jugador 1.")
     assert_no_errors(page)
 
 
@@ -133,10 +133,10 @@ def test_house_rules_answered_by_mouse(es_page):
     assert (position.house_rule, position.standard.points, position.points) == ("ties_both_score", (3, 5), (4, 6))
     expect(box).to_contain_text("Regla de la casa: empates: puntúan los dos")
     expect(box).to_contain_text("Total: Bando 1: 3; Bando 2: 5.")
-    for side, name in enumerate(("Bando 1", "Bando 2")):
-        expect(box.get_by_role("group", name=f"Montón de {name}").locator("[data-code]")).to_have_count(
+    for side, name in enumerate(("bando 1", "bando 2")):
+        expect(box.get_by_role("group", name=f"Montón del {name}").locator("[data-code]")).to_have_count(
             len(position.piles[side]))
-    first, second = (box.get_by_label(f"Puntos de Bando {n} con la regla de la casa") for n in (1, 2))
+    first, second = (box.get_by_label(f"Puntos del bando {n} con la regla de la casa") for n in (1, 2))
     first.fill("3")
     first.press("Enter")
     second.fill("6")
@@ -145,7 +145,7 @@ def test_house_rules_answered_by_mouse(es_page):
     said = status(page, "house_rules")
     expect(said).to_contain_text("1 de 2 bien.")
     expect(said).to_contain_text("Bando 1: no son 3: esos son los puntos sin la regla de la casa, y aquí los cambia. "
-                                 "Con ella, Bando 1 se apunta 4.")
+                                 "Con ella, el bando 1 se apunta 4.")
     first.fill("4")
     first.press("Enter")
     box.get_by_role("button", name="Comprobar").click()
