@@ -32,7 +32,7 @@ import ipywidgets as w
 import traitlets as t
 from ipywidgets import widget_serialization
 
-__all__ = ["ActionButton", "CardRow", "RowPicker", "LiveRegion", "CARD_CODES"]
+__all__ = ["ActionButton", "CardRow", "RowPicker", "LiveRegion", "PlaceKeeper", "CARD_CODES"]
 
 _STATIC = Path(__file__).with_name("static")
 _CSS = _STATIC / "widgets.css"
@@ -386,6 +386,26 @@ class LiveRegion(anywidget.AnyWidget):
     @t.validate("politeness")
     def _check_politeness(self, proposal):
         return _one_of("LiveRegion", "politeness", proposal["value"], _POLITENESS)
+
+
+class PlaceKeeper(anywidget.AnyWidget):
+    """Keeps a learner's place inside the widget around it (the element matching ``scope``); it draws nothing.
+
+    When the control the learner last used there goes away or is disabled (a «Play» button hidden at a deal's end),
+    the focus goes to the first of ``targets`` (CSS selectors inside the scope) that can take it, rather than to the
+    page; a learner who has moved the focus elsewhere keeps it there. When the status line ``status`` says
+    something new while that control is on screen, the page scrolls just enough to show the line if it lies below
+    the screen (static/place_keeper.js).
+    """
+
+    _esm = _js("place_keeper.js")
+
+    #: The element around this widget whose controls are watched (a CSS selector matched by ``closest``).
+    scope = t.Unicode("").tag(sync=True)
+    #: Where the focus goes when the control used goes away: the first that can take it (itself or a control in it).
+    targets = t.List(t.Unicode()).tag(sync=True)
+    #: The status line shown when it changes right after the learner used a control (a CSS selector in the scope).
+    status = t.Unicode("").tag(sync=True)
 
 
 # What an answer widget holds on the page, by the widget's kind: the names an ActionButton's click may set.
