@@ -193,7 +193,7 @@ class GameTable(w.VBox):
         self._saving = _Saving(self)
         self._hint = _Hint(self)
         self._actions = w.HBox([self._play, self._undo, self._hint.button], layout=w.Layout(flex_flow="row wrap"))
-        self._board = w.VBox([self._others, self._captures, self._actions])
+        self._board = w.VBox([self._others, self._captures, self._actions, self._hint])
         self._board.add_class("escoba-board")
         self._scores.add_class("escoba-scoreboard")
         self._title.add_class("escoba-game-title")
@@ -203,13 +203,12 @@ class GameTable(w.VBox):
         self._hint.add_class("escoba-hint")
         self._sheet_box.add_class("escoba-deal-end")
         self._expert_review = _ExpertReview(self)
-        # The status line comes right under Play: what a press did shows next to it, and on a phone, pinned at the
-        # top edge while the student reads further down, it never lies over the table or the hand (above it).
-        # At a deal's end the finished deal stays in view (the board shows how it ended), the status line says
-        # how it ended, and right under it come the deal's points with the button to go on.
-        self.children = [self._title, self._offer, self._scores, self._board, self._announce, self._hint,
-                         self._handover, self._sheet_box, self._expert_review, self._review, self._seen_toggle,
-                         self._unseen, self._setup, self._saving, self._memory, self._place]
+        # At a deal's end the finished deal stays in view (the board shows how it ended) and right under it come
+        # the deal's points with the button to go on. On one column (a phone) the status line is drawn right under
+        # Play (widgets.css): what a press did shows next to it, and it never lies over the table or the hand.
+        self.children = [self._title, self._offer, self._scores, self._announce, self._board, self._handover,
+                         self._sheet_box, self._expert_review, self._review, self._seen_toggle, self._unseen,
+                         self._setup, self._saving, self._memory, self._place]
         self._play.on_click(self._play_clicked)
         # A double click (or tap) on a capture only chooses it: playing takes a press of Play, one deliberate action.
         self._undo.on_click(self._undo_clicked)

@@ -60,6 +60,12 @@ class Phone:
         self.grid = self.root.get_by_role("grid", name="Todas las bazas posibles")
         self.sheet_heading = self.root.get_by_role("heading", name=re.compile("^Fin de la mano"))
 
+    def wait_for_the_reply(self) -> None:
+        """After a play of the student's: the computer's answer and the student's turn (each widget applies the
+        kernel's update on its own, so the cards can be new while the status line still says «Te toca.»)."""
+        expect(self.status).to_have_text(re.compile(r"^(Juegas|Dejas) .*El ordenador .*Te toca\.$"), timeout=30_000)
+        self.wait_for_my_turn()
+
     def wait_for_my_turn(self) -> None:
         expect(self.status).to_contain_text("Te toca.", timeout=60_000)
         expect(self.grid.locator("tbody tr[data-id]").first).to_be_visible()
@@ -198,8 +204,7 @@ def test_the_status_line_covers_no_card_at_a_refusal_a_turn_and_a_deals_end(phon
     # the student's turn again: a play, the computer's answer, «Te toca.»
     game.grid.locator("tbody tr[data-id]").first.click()
     play_at_the_bottom_edge(game)
-    expect(game.hand.locator("[data-code]")).to_have_count(1, timeout=20_000)
-    game.wait_for_my_turn()
+    game.wait_for_the_reply()
     assert_status_shows_under_play(game)
     shoot(game, screenshot_dir, "turn")
     assert_status_covers_nothing(game, "the student's turn")
@@ -241,7 +246,7 @@ def test_focus_after_play_and_next_deal_lands_on_the_next_control(phone):
     page = game.page
     # a play in the middle of a deal: «Jugar» stays, and so does the focus
     choose_first_capture_and_press_play_by_keyboard(game)
-    game.wait_for_my_turn()
+    game.wait_for_the_reply()
     expect(game.play).to_be_focused()
     choose_first_capture_and_press_play_by_keyboard(game)  # the deal's last play: «Jugar» goes away
     expect(game.sheet_heading).to_be_visible(timeout=30_000)
@@ -261,13 +266,12 @@ def test_the_focus_stays_where_a_student_put_it(phone):
     page = game.page
     code = game.root.get_by_role("textbox", name="Código", exact=True)
     for cards in (2, 1):
-        game.wait_for_my_turn()
         expect(game.hand.locator("[data-code]")).to_have_count(cards)
         game.grid.locator("tbody tr[data-id]").first.click()
         game.play.click()
         code.focus()
         if cards == 2:
-            expect(game.hand.locator("[data-code]")).to_have_count(1)
+            game.wait_for_the_reply()
     expect(game.sheet_heading).to_be_visible(timeout=30_000)
     page.wait_for_timeout(1000)
     expect(code).to_be_focused()
@@ -277,7 +281,7 @@ def test_the_focus_stays_where_a_student_put_it(phone):
 def test_focus_at_the_games_end_goes_to_new_game(phone):
     game = phone("game")
     choose_first_capture_and_press_play_by_keyboard(game)
-    game.wait_for_my_turn()
+    game.wait_for_the_reply()
     choose_first_capture_and_press_play_by_keyboard(game)  # the last play of the game: no «Siguiente mano»
     expect(game.sheet_heading).to_be_visible(timeout=30_000)
     expect(game.status).to_contain_text("Pulsa «Partida nueva»")

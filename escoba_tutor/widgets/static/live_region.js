@@ -19,14 +19,14 @@ function render({ model, el }) {
   };
   const politeness = () => box.setAttribute("aria-live", model.get("politeness"));
   // sticky: the widget's own element sticks, so the line stays in view at the screen's edge; only while it is
-  // short: a line of more than two lines of text (et-long) stays in its place, where it covers nothing
+  // short: a line of more than three lines of text (et-long) stays in its place, where it covers nothing
   const sticky = () => el.classList.toggle("et-sticky", model.get("sticky"));
   const range = document.createRange();
   function measure() {
     range.selectNodeContents(box);
     const style = getComputedStyle(box);
     const line = parseFloat(style.lineHeight) || 1.4 * parseFloat(style.fontSize);
-    el.classList.toggle("et-long", range.getBoundingClientRect().height > 2.5 * line);
+    el.classList.toggle("et-long", range.getBoundingClientRect().height > 3.5 * line);
   }
   const resized = new ResizeObserver(measure);
   resized.observe(box);
