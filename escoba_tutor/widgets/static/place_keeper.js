@@ -1,9 +1,10 @@
 // PlaceKeeper: keeps a learner's place in a composite widget (the element matching `scope` around it).
 //
 // 1. When the control the learner last used there (focused, clicked or tapped) goes away or is disabled — «Jugar»
-//    at a deal's end, «Siguiente mano» once pressed — the focus would fall to the page. It goes instead to the
-//    first of `targets` (CSS selectors inside the scope) that can take it, as soon as the kernel's update has drawn
-//    one. A learner who has put the focus somewhere else meanwhile keeps it there.
+//    at a deal's end, «Siguiente mano» once pressed — the focus would fall to the page. It goes instead to a control
+//    beside it that can take it (the next one in its row of cards or of buttons: «Adelante» when «Atrás» is
+//    disabled), or else to the first of `targets` (CSS selectors inside the scope) that can, as soon as the
+//    kernel's update has drawn one. A learner who has put the focus somewhere else meanwhile keeps it there.
 // 2. When the status line (`status`) says something new while that control is on screen and the line lies below
 //    the screen's bottom edge, the page scrolls just enough to show it (the line sits under the controls: the
 //    verdict shows next to the button pressed, and pushes the page rather than covering it).
@@ -31,7 +32,16 @@ function etOnScreen(node) {
 
 function render({ model, el }) {
   el.style.display = "none"; // it draws nothing
-  let root = null, last = null, lostAt = 0, timer = null, observer = null, said = null;
+  let root = null, last = null, row = null, lostAt = 0, timer = null, observer = null, said = null;
+
+  // A control in the row the lost one was in: the first after it, or else the last before it.
+  function beside() {
+    if (!row || !row.isConnected || !etUsable(row)) return null;
+    const controls = [...row.querySelectorAll(ET_CONTROLS)].filter((c) => c.tabIndex >= 0 && etUsable(c));
+    const after = last.isConnected
+      ? controls.find((c) => last.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING) : controls[0];
+    return after || controls[controls.length - 1] || null;
+  }
 
   const focusNowhere = () => {
     const active = document.activeElement;
@@ -43,8 +53,8 @@ function render({ model, el }) {
     if (!root || !last || etUsable(last)) { lostAt = 0; return; }
     if (!focusNowhere()) { last = null; lostAt = 0; return; } // the learner is elsewhere: leave them there
     lostAt = lostAt || performance.now();
-    for (const selector of model.get("targets")) {
-      const target = etFocusable(root.querySelector(selector));
+    for (const selector of [null, ...model.get("targets")]) {
+      const target = selector === null ? beside() : etFocusable(root.querySelector(selector));
       if (target) {
         lostAt = 0;
         last = target;
@@ -59,7 +69,11 @@ function render({ model, el }) {
 
   function used(event) {
     const control = event.target.closest && event.target.closest(ET_CONTROLS);
-    if (root && control && root.contains(control)) last = control;
+    if (!root || !control || !root.contains(control)) return;
+    last = control;
+    // its row: a row of cards, or the box of buttons it sits in (never the whole scope)
+    row = control.closest(".et-row, .widget-hbox, .widget-vbox");
+    if (row === root || (row && !root.contains(row))) row = null;
   }
   function usedElsewhere(event) {
     if (root && !root.contains(event.target)) { last = null; lostAt = 0; }
