@@ -257,6 +257,18 @@ def test_focus_after_play_and_next_deal_lands_on_the_next_control(phone):
     page.keyboard.press("Enter")  # «Siguiente mano» goes away: the new hand's first card
     game.wait_for_my_turn()
     expect(game.hand.locator("button.et-card").first).to_be_focused(timeout=10_000)
+    # «Deshacer» pressed on the deal's only play of the student's is disabled: the focus goes beside it
+    choose_first_capture_and_press_play_by_keyboard(game)
+    game.wait_for_the_reply()
+    undo = game.root.get_by_role("button", name=button_name("Deshacer"))
+    undo.focus()
+    page.keyboard.press("Enter")
+    expect(undo).to_be_disabled(timeout=20_000)
+    expect(game.root.locator(".escoba-actions")).to_contain_text("Jugar")
+    page.wait_for_timeout(500)
+    beside = game.root.locator(".escoba-actions").evaluate(
+        "(row) => row.contains(document.activeElement) && !document.activeElement.disabled")
+    assert beside, f"after Undo the focus is on {focused(page)}"
     assert_no_error(page)
 
 
