@@ -1,6 +1,6 @@
 """Front-end building blocks: a row of cards, a table with selectable rows and a live status line.
 
-Four anywidget classes. The Python side is traitlets only (no engine imports): the JavaScript and CSS live in
+Five anywidget classes. The Python side is traitlets only (no engine imports): the JavaScript and CSS live in
 ``static/`` beside this file and ship in the package.
 
 - :class:`CardRow` draws playing cards (Spanish suits as inline SVG, or a French deck) and lets the user select
@@ -8,7 +8,8 @@ Four anywidget classes. The Python side is traitlets only (no engine imports): t
 - :class:`RowPicker` is a real ``<table>`` whose rows can be chosen (one row per legal capture, for example).
 - :class:`ActionButton` is a button whose click carries the answers the page shows (see its text).
 - :class:`LiveRegion` is a persistent ``role="status"`` line whose text screen readers announce when it changes;
-  ``sticky`` keeps it in view at the bottom of the screen.
+  ``sticky`` keeps it in view at the screen's edge while it is short (three lines at most).
+- :class:`PlaceKeeper` moves the focus to the next control when the one a learner used goes away.
 
 Trait values are checked in Python, so a wrong value fails where it is set, with a message that says why:
 
@@ -376,8 +377,8 @@ class LiveRegion(anywidget.AnyWidget):
     message = t.Unicode("").tag(sync=True)
     #: "polite" (wait for the screen reader to finish), "assertive" (interrupt) or "off".
     politeness = t.Unicode("polite").tag(sync=True)
-    #: Keep the line in view at the bottom of the screen while its widget is on screen (on a phone the control
-    #: the learner used is often far from where the line sits).
+    #: Keep the line in view at the screen's edge while its widget is on screen (on a phone the control the
+    #: learner used is often far from where the line sits); a line of more than three lines stays in its place.
     sticky = t.Bool(False).tag(sync=True)
     #: A RowPicker whose chosen row's ``label`` the line shows at once when the learner chooses it, before the
     #: kernel's message arrives (the owner makes that message the same text; a different one replaces it).
