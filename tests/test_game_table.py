@@ -32,7 +32,7 @@ from escoba_tutor.widgets import CaptureTable, HintPanel, ScoreSheet
 from escoba_tutor.widgets.file_picker import FilePicker
 from escoba_tutor.widgets.game_table import GameTable, describe_play, leftover_words, player_name
 from escoba_tutor.widgets.memory import BrowserMemory
-from escoba_tutor.widgets.primitives import CardRow, RowPicker
+from escoba_tutor.widgets.primitives import CardRow, PlaceKeeper, RowPicker
 from escoba_tutor.widgets.session import GameSession
 
 ES = Translator("es")
@@ -625,3 +625,30 @@ def test_table_cards_that_make_15_alone_are_refused_in_those_words(lang, expecte
     wanted = expected.format(card=_.the_card(card), total=15 + card.value)
     assert said.startswith(wanted), said
     assert game.state_key() == before  # refused: nothing changed
+
+
+def test_the_focus_has_a_place_to_go_in_every_phase():
+    """When the control a student used goes away, the page moves the focus to the phase's next control (the
+    PlaceKeeper's targets): the hand while playing, Next deal at a deal's end, the hand-over button, New game at
+    the game's end (that each finds its control: tests/browser/test_game_phone_browser.py)."""
+    table = GameTable(players=2, seed=5, delay=0)
+    keeper = only(table, PlaceKeeper)
+    s, rng = table.session, random.Random(5)
+    assert keeper.scope == ".escoba-game-table" and keeper.status == ".escoba-game-status"
+    assert keeper.targets[0].startswith(".escoba-ct-hand")
+    while s.phase != "deal_over":
+        play_a_row(table, rng)
+    assert keeper.targets == [".escoba-next-deal"]
+    assert is_shown(table, labelled(table, ES("Next deal"), w.Button))
+    press(table, ES("Next deal"))
+    assert keeper.targets[0].startswith(".escoba-ct-hand")
+    table.session.new_game(2, "escoba+target=1", 5)
+    while s.phase != "game_over":
+        if s.phase == "deal_over":
+            press(table, ES("Next deal"))
+        else:
+            play_a_row(table, rng)
+    assert keeper.targets == [".escoba-new-game"]
+    pass_and_play = GameTable(players=2, seed=3, mode="pass_and_play", delay=0)
+    play_a_row(pass_and_play, random.Random(3))
+    assert only(pass_and_play, PlaceKeeper).targets == [".escoba-handover"]

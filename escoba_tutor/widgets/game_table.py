@@ -32,7 +32,7 @@ from .capture_table import CaptureModel, CaptureTable
 from .file_picker import FilePicker
 from .look import SharedLook
 from .memory import BrowserMemory
-from .primitives import ActionButton, CardRow, LiveRegion
+from .primitives import ActionButton, CardRow, LiveRegion, PlaceKeeper
 from .safety import guarded
 from .session import MODES, GameSession
 
@@ -179,10 +179,16 @@ class GameTable(w.VBox):
                                       look=look)
         # Play plays the capture the page shows, even a choice whose update is still on its way (ActionButton).
         self._play = ActionButton(button_style="primary", icon="play", layout=look.layout, inputs=[self._captures])
+        self._play.add_class("escoba-play")
         self._undo = w.Button(icon="undo", layout=look.layout, style=look.button)
         self._announce = LiveRegion(sticky=True)  # what happened and what went wrong stay in view on a phone
+        # Where the focus goes when the control used goes away (Play at a deal's end, Next deal once pressed), and
+        # the status line shown when it answers a press (the targets follow the phase: _focus_targets)
+        self._place = PlaceKeeper(scope=".escoba-game-table", status=".escoba-game-status")
         self._handover = w.Button(button_style="primary", style=look.button)  # (their own layouts: shown, hidden)
         self._next_deal = w.Button(button_style="primary", style=look.button)
+        self._handover.add_class("escoba-handover")
+        self._next_deal.add_class("escoba-next-deal")
         self._sheet_box = w.VBox(layout=look.layout)
         self._review = _DealReview(self)
         self._seen_toggle = w.ToggleButton(icon="eye", layout=look.layout, style=look.toggle)
@@ -202,10 +208,11 @@ class GameTable(w.VBox):
         self._sheet_box.add_class("escoba-deal-end")
         self._expert_review = _ExpertReview(self)
         # At a deal's end the finished deal stays in view (the board shows how it ended) and right under it come
-        # the deal's points with the button to go on.
+        # the deal's points with the button to go on. On one column (a phone) the status line is drawn right under
+        # Play (widgets.css): what a press did shows next to it, and it never lies over the table or the hand.
         self.children = [self._title, self._offer, self._scores, self._announce, self._board, self._handover,
                          self._sheet_box, self._expert_review, self._review, self._seen_toggle, self._unseen,
-                         self._setup, self._saving, self._memory]
+                         self._setup, self._saving, self._memory, self._place]
         self._play.on_click(self._play_clicked)
         # A double click (or tap) on a capture only chooses it: playing takes a press of Play, one deliberate action.
         self._undo.on_click(self._undo_clicked)
@@ -337,6 +344,8 @@ class GameTable(w.VBox):
         # order they are sent, so a reload right after a play never brings back the game from before it.
         self._remember()
         s, _ = self.session, Translator(self.lang)
+        # first: a control hidden by the updates below finds the focus's new place already set
+        self._place.targets = self._focus_targets()
         game = s.game
         view = game.view(s.viewer)
         names = side_names(_, s)
@@ -382,6 +391,18 @@ class GameTable(w.VBox):
         self._offer.redraw(_)
         self._announce.message = self._news(_)
         self._refused = False
+
+    def _focus_targets(self) -> list[str]:
+        """Where the focus goes when the control the student used goes away, by phase: the hand-over button, Next
+        deal, New game at the game's end; while playing, the hand (its tab stop), then Play."""
+        phase = self.session.phase
+        if phase == "handover":
+            return [".escoba-handover"]
+        if phase == "deal_over":
+            return [".escoba-next-deal"]
+        if phase == "game_over":
+            return [".escoba-new-game"]
+        return [".escoba-ct-hand.et-row, .escoba-ct-hand .et-row", ".escoba-play"]
 
     def _players_note(self, _: Translator) -> str:
         """Say it when the house rules seated another number of players than was asked for."""
@@ -484,9 +505,11 @@ class GameTable(w.VBox):
         heading = _("End of deal {n}", n=record.deal + 1)
         look = self._look
         # "Next deal" right under the heading: on a phone it is in reach without scrolling past the sheet.
-        self._sheet_box.children = [w.HTML(f"<h4>{html.escape(heading)}</h4>", layout=look.layout, style=look.html),
-                                    w.HTML(f"<p class='escoba-winner'>{html.escape(winner)}</p>",
-                                           layout=look.layout, style=look.html), self._next_deal, sheet]
+        said = [w.HTML(f"<h4>{html.escape(heading)}</h4>", layout=look.layout, style=look.html)]
+        if winner:  # (an empty line would only push «Next deal» down)
+            said.append(w.HTML(f"<p class='escoba-winner'>{html.escape(winner)}</p>", layout=look.layout,
+                               style=look.html))
+        self._sheet_box.children = [*said, self._next_deal, sheet]
 
     def _news(self, _: Translator) -> str:
         s = self.session
@@ -600,6 +623,7 @@ class _Setup(w.VBox):
         self._drawing = False
         # «New game» and its «yes» start the game the page's choices show (ActionButton)
         self._new = ActionButton(icon="refresh", layout=look.layout)
+        self._new.add_class("escoba-new-game")
         self._note = w.HTML(style=look.html)  # when the choices apply (its own layout: shown and hidden)
         self._ask = w.HTML(layout=look.layout, style=look.html)
         self._yes = ActionButton(button_style="danger", layout=look.layout)

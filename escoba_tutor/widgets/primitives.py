@@ -1,6 +1,6 @@
 """Front-end building blocks: a row of cards, a table with selectable rows and a live status line.
 
-Four anywidget classes. The Python side is traitlets only (no engine imports): the JavaScript and CSS live in
+Five anywidget classes. The Python side is traitlets only (no engine imports): the JavaScript and CSS live in
 ``static/`` beside this file and ship in the package.
 
 - :class:`CardRow` draws playing cards (Spanish suits as inline SVG, or a French deck) and lets the user select
@@ -8,7 +8,8 @@ Four anywidget classes. The Python side is traitlets only (no engine imports): t
 - :class:`RowPicker` is a real ``<table>`` whose rows can be chosen (one row per legal capture, for example).
 - :class:`ActionButton` is a button whose click carries the answers the page shows (see its text).
 - :class:`LiveRegion` is a persistent ``role="status"`` line whose text screen readers announce when it changes;
-  ``sticky`` keeps it in view at the bottom of the screen.
+  ``sticky`` keeps it in view at the screen's edge while it is short (three lines at most).
+- :class:`PlaceKeeper` moves the focus to the next control when the one a learner used goes away.
 
 Trait values are checked in Python, so a wrong value fails where it is set, with a message that says why:
 
@@ -32,7 +33,7 @@ import ipywidgets as w
 import traitlets as t
 from ipywidgets import widget_serialization
 
-__all__ = ["ActionButton", "CardRow", "RowPicker", "LiveRegion", "CARD_CODES"]
+__all__ = ["ActionButton", "CardRow", "RowPicker", "LiveRegion", "PlaceKeeper", "CARD_CODES"]
 
 _STATIC = Path(__file__).with_name("static")
 _CSS = _STATIC / "widgets.css"
@@ -376,8 +377,8 @@ class LiveRegion(anywidget.AnyWidget):
     message = t.Unicode("").tag(sync=True)
     #: "polite" (wait for the screen reader to finish), "assertive" (interrupt) or "off".
     politeness = t.Unicode("polite").tag(sync=True)
-    #: Keep the line in view at the bottom of the screen while its widget is on screen (on a phone the control
-    #: the learner used is often far from where the line sits).
+    #: Keep the line in view at the screen's edge while its widget is on screen (on a phone the control the
+    #: learner used is often far from where the line sits); a line of more than three lines stays in its place.
     sticky = t.Bool(False).tag(sync=True)
     #: A RowPicker whose chosen row's ``label`` the line shows at once when the learner chooses it, before the
     #: kernel's message arrives (the owner makes that message the same text; a different one replaces it).
@@ -386,6 +387,26 @@ class LiveRegion(anywidget.AnyWidget):
     @t.validate("politeness")
     def _check_politeness(self, proposal):
         return _one_of("LiveRegion", "politeness", proposal["value"], _POLITENESS)
+
+
+class PlaceKeeper(anywidget.AnyWidget):
+    """Keeps a learner's place inside the widget around it (the element matching ``scope``); it draws nothing.
+
+    When the control the learner last used there goes away or is disabled (a «Play» button hidden at a deal's end),
+    the focus goes to the first of ``targets`` (CSS selectors inside the scope) that can take it, rather than to the
+    page; a learner who has moved the focus elsewhere keeps it there. When the status line ``status`` says
+    something new while that control is on screen, the page scrolls just enough to show the line if it lies below
+    the screen (static/place_keeper.js).
+    """
+
+    _esm = _js("place_keeper.js")
+
+    #: The element around this widget whose controls are watched (a CSS selector matched by ``closest``).
+    scope = t.Unicode("").tag(sync=True)
+    #: Where the focus goes when the control used goes away: the first that can take it (itself or a control in it).
+    targets = t.List(t.Unicode()).tag(sync=True)
+    #: The status line shown when it changes right after the learner used a control (a CSS selector in the scope).
+    status = t.Unicode("").tag(sync=True)
 
 
 # What an answer widget holds on the page, by the widget's kind: the names an ActionButton's click may set.

@@ -303,9 +303,8 @@ SETTLED = """async (root) => {
 }""".replace("ROOT_BOXES", BOXES)
 
 # Scrolls the page so that the game's live part starts at the top of the screen: the scoreboard just above it, the
-# status line in its own place in the page (not stuck to an edge), the other players' cards under it. Scrolling the
-# status line itself would depend on where the page was: a sticky line already stuck at the top is "in view", and
-# the page would not move.
+# other players' cards at the top edge, the status line in its own place under Play. Scrolling the board itself
+# into view would depend on where the page was.
 BOARD_AT_THE_TOP = """(root) => {
     const above = root.querySelector('.escoba-scoreboard');
     let scroller = above.parentElement;
@@ -351,8 +350,8 @@ def assert_the_board_fits_a_phone(page, picture) -> None:
     expect(rows.last).to_have_attribute("aria-selected", "true")
     t.root.evaluate(BOARD_AT_THE_TOP)
     b = t.root.evaluate(SETTLED)
-    # the status line sits in its place at the top, the board right under it, and Play on the same screen
-    assert b["status"]["top"] >= -1 and b["status"]["bottom"] <= b["others"]["top"] + 1, b
+    # the board from its top, Play on the same screen, and the status line right under Play (never over a card)
+    assert b["play"]["bottom"] <= b["status"]["top"] + 1, b
     assert b["play"]["bottom"] <= PHONE[1], f"Play ends {b['play']['bottom'] - PHONE[1]:.0f} px below: {b}"
     assert all(card["top"] >= 0 and card["bottom"] <= PHONE[1] for card in b["cards"]), "the table and the hand"
     assert b["chosen"]["top"] >= b["list"]["top"] - 1 and b["chosen"]["bottom"] <= b["list"]["bottom"] + 1, \
