@@ -652,3 +652,20 @@ def test_the_focus_has_a_place_to_go_in_every_phase():
     pass_and_play = GameTable(players=2, seed=3, mode="pass_and_play", delay=0)
     play_a_row(pass_and_play, random.Random(3))
     assert only(pass_and_play, PlaceKeeper).targets == [".escoba-handover"]
+
+
+def test_play_takes_the_choice_the_page_shows_not_the_hidden_fields_it_holds_from_before():
+    """A page behind its kernel may still hold the game's hidden Table and Hand fields as they were (an empty hand
+    between two rounds): the click of Play carries them with the learner's choice, and only the choice counts."""
+    table = GameTable(players=2, seed=5, delay=0)
+    assert my_turn(table)
+    picker, play = capture_list(table), labelled(table, ES("Play"), BUTTONS)
+    row = picker.rows[0]
+    hidden = [part for part in parts(captures_of(table)) if isinstance(part, w.Text)]
+    assert hidden and not any(is_shown(table, part) for part in hidden)
+    answers = {part.model_id: {"value": ""} for part in hidden}
+    answers[picker.model_id] = {"selected": row["id"], "clicks": picker.clicks + 1}
+    hand_before = len(table.session.game.hand(0))
+    browser_sends(play, {"event": "click", "answers": answers})
+    assert len(table.session.game.hand(0)) == hand_before - 1 or table.session.phase != "play", status(table)
+    assert any(e.kind == "play" and e.player == 0 for e in table.session.game.history)

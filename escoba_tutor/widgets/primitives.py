@@ -422,10 +422,17 @@ def answer_traits(widget: w.Widget) -> tuple[str, ...]:
     return next((names for kinds, names in _ANSWER_TRAITS if isinstance(widget, kinds)), ())
 
 
-def _widget_tree(widgets) -> Iterator[w.Widget]:
+def _answerable(widgets) -> Iterator[w.Widget]:
+    """The widgets a learner can have answered with: not hidden (nor inside a hidden box) and not disabled. A field
+    the kernel alone fills (the game's hidden Table and Hand fields) may hold an older value on a page that is
+    behind: taken as an answer, it would undo the kernel's newer one."""
     for widget in widgets:
-        yield widget
-        yield from _widget_tree(getattr(widget, "children", ()))
+        layout = getattr(widget, "layout", None)
+        if layout is not None and layout.display == "none":
+            continue
+        if not getattr(widget, "disabled", False):
+            yield widget
+        yield from _answerable(getattr(widget, "children", ()))
 
 
 class ActionButton(anywidget.AnyWidget):
@@ -483,7 +490,7 @@ class ActionButton(anywidget.AnyWidget):
         mapping); anything else in ``answers`` is ignored."""
         if not isinstance(answers, dict):
             return
-        found = {widget.model_id: widget for widget in _widget_tree(self.inputs)}
+        found = {widget.model_id: widget for widget in _answerable(self.inputs)}
         for model_id, held in answers.items():
             widget = found.get(model_id)
             if widget is None or not isinstance(held, dict):

@@ -190,8 +190,8 @@ class Game:
 
     def wait_for_my_turn(self) -> None:
         expect(self.root.locator(".et-live").first).to_contain_text(self._("Your turn."), timeout=30_000)
-        expect(self.play_button).to_be_enabled()
-        expect(self.grid.locator("tbody tr[data-id]").first).to_be_visible()
+        expect(self.play_button).to_be_enabled(timeout=30_000)
+        expect(self.grid.locator("tbody tr[data-id]").first).to_be_visible(timeout=30_000)
         wait_captures_settled(self.root, self._("Your hand"), self._("Table"))
 
     def play_first_capture(self) -> None:
@@ -203,8 +203,8 @@ class Game:
         expect(self.hand.locator(f"[data-code='{card}']")).to_have_count(0, timeout=20_000)  # it left my hand
 
     def position(self) -> dict:
-        def codes(group):
-            return [c.get_attribute("data-code") for c in group.locator("[data-code]").all()]
+        def codes(group):  # read at one moment: the computer's play can change the cards between two reads
+            return group.locator("[data-code]").evaluate_all("cards => cards.map(card => card.dataset.code)")
 
         return {"hand": codes(self.hand), "table": codes(self.table), "scores": self.scores.inner_text(),
                 "code": self.code.inner_text().strip()}
