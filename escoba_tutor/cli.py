@@ -144,7 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
         "worksheet", help="write a printable worksheet of exercises, with its answer key",
         description="Write one self-contained HTML page of exercises (find every capture, work out the setenta, "
                     "who gets each point, the cards left, the escoba de mano, which card to play, the escobas line, "
-                    "who wins the game, who plays next and when cards are dealt, what a house rule changes) from the same seeded generators as the course's practice exercises, then "
+                    "who wins the game, who plays next and when cards are dealt, what a house rule changes) "
+                    "from the same seeded generators as the course's practice exercises, then "
                     "the answer key, which starts on a new page when printed. Exercise numbers go from the seed to "
                     "seed + count - 1 for each kind.")
     sheet.add_argument("--seed", type=_seed, required=True, metavar="S",

@@ -184,7 +184,7 @@ _SHEET = """
 """
 
 
-def _points_words(_: Translator, names: list[str], points: Sequence[int]) -> str:
+def _points_words(_: Translator, names: Sequence[str], points: Sequence[int]) -> str:
     return "; ".join(_("{side}: {points}", side=name, points=p) for name, p in zip(names, points))
 
 

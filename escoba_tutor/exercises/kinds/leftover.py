@@ -148,7 +148,7 @@ def leftover_drill(seed: int, rules: Rules | str = ESCOBA) -> LeftoverDrill:
 
 
 # ------------------------------------------------------------------------------------------------ worksheet
-def _play_text(_: Translator, names: list[str], side: int, card: Card, taken: Sequence[Card]) -> str:
+def _play_text(_: Translator, names: Sequence[str], side: int, card: Card, taken: Sequence[Card]) -> str:
     if taken:
         return _("{side} plays {card} and takes {taken}.", side=names[side], card=_.the_card(card),
                  taken=the_cards(_, taken))

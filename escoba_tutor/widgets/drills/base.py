@@ -10,6 +10,7 @@ worked answer. Each kind's view lives in a module of its own in this package, na
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from html import escape
 
 import ipywidgets as w
@@ -241,14 +242,14 @@ class KindView:
     def build(self, drill) -> list[w.Widget]:
         raise NotImplementedError
 
-    def draw(self, _: Translator, drill, names: list[str]) -> None:
+    def draw(self, _: Translator, drill, names: Sequence[str]) -> None:
         """Show the position and the model's answers in the controls."""
 
-    def feedback(self, _: Translator, drill, names: list[str], result) -> list[str]:
+    def feedback(self, _: Translator, drill, names: Sequence[str], result) -> list[str]:
         """The check in words: a summary line, then one line per item."""
         return []
 
-    def answer(self, _: Translator, drill, names: list[str], current: w.Widget | None) -> w.Widget:
+    def answer(self, _: Translator, drill, names: Sequence[str], current: w.Widget | None) -> w.Widget:
         """The worked answer (``current``: the widget made for it before, to reuse)."""
         raise NotImplementedError
 

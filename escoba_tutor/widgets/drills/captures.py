@@ -3,6 +3,8 @@ checks: which are right, which are missing, which are wrong and why (the engine'
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import ipywidgets as w
 
 from ...exercises import CaptureDrill
@@ -73,7 +75,7 @@ class CapturesView(KindView):
         self.model.built = []
 
     # -------------------------------------------------------------------------------------------- drawing
-    def draw(self, _: Translator, drill: CaptureDrill, names: list[str]) -> None:
+    def draw(self, _: Translator, drill: CaptureDrill, names: Sequence[str]) -> None:
         m, deck = self.model, self.frame.deck
         you_play, table = _("You play"), _("Table")
         self.hand_label.value = f"<b>{you_play}</b>"
@@ -113,7 +115,7 @@ class CapturesView(KindView):
         picker.headers = [_("Card played"), _("Takes"), _("Verdict")]
         picker.rows = rows
 
-    def answer(self, _: Translator, drill: CaptureDrill, names: list[str], current):
+    def answer(self, _: Translator, drill: CaptureDrill, names: Sequence[str], current):
         current = current or RowPicker(disabled=True)
         current.deck = self.frame.deck
         current.caption = _("Every legal capture")
@@ -145,7 +147,7 @@ class CapturesView(KindView):
                      sum=total, goal=check.goal)
         return _("{sum}, not {goal}", sum=total, goal=check.goal)
 
-    def feedback(self, _: Translator, drill: CaptureDrill, names: list[str], result) -> list[str]:
+    def feedback(self, _: Translator, drill: CaptureDrill, names: Sequence[str], result) -> list[str]:
         card = the_card(_, drill.card)
         if result.ok:
             if not drill.answer:

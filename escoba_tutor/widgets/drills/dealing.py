@@ -4,6 +4,7 @@ the deck); the learner says who plays next, what happens now and how many rounds
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 import ipywidgets as w
@@ -75,7 +76,7 @@ class DealingView(KindView):
     def names_of(self, _: Translator, drill: DealingDrill) -> list[Label]:
         return player_names(_, drill.players)
 
-    def draw(self, _: Translator, drill: DealingDrill, names: list[str]) -> None:
+    def draw(self, _: Translator, drill: DealingDrill, names: Sequence[str]) -> None:
         players = self.names_of(_, drill)
         self.position.value = "".join(f"<p>{escape(line)}</p>" for line in moment_words(_, drill, players))
         choices = self.model.choices
@@ -98,7 +99,7 @@ class DealingView(KindView):
             set_options(self.leftover, options + [(_("Nobody"), "none")], choices.get("leftover", ""))
             self.leftover.description = _("Who takes the cards left on the table?")
 
-    def feedback(self, _: Translator, drill: DealingDrill, names: list[str], result) -> list[str]:
+    def feedback(self, _: Translator, drill: DealingDrill, names: Sequence[str], result) -> list[str]:
         players = self.names_of(_, drill)
         lines = []
         for answer in result["answers"]:
@@ -187,7 +188,7 @@ class DealingView(KindView):
         return _("Cards left: not {given}. They go to the last side that captured. {why}", given=sides[answer.given],
                  why=why)
 
-    def answer(self, _: Translator, drill: DealingDrill, names: list[str], current):
+    def answer(self, _: Translator, drill: DealingDrill, names: Sequence[str], current):
         current = current or w.HTML()
         lines = answer_lines(_, drill, self.names_of(_, drill))
         current.value = "<div class='escoba-worked'>" + "".join(f"<p>{escape(line)}</p>" for line in lines) + "</div>"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 import ipywidgets as w
@@ -15,12 +16,12 @@ from .base import DrillModel, KindView, choice_box, fill_row, set_options
 __all__ = ["EscobaDeManoView", "dealer_name", "pairs_line", "team_names"]
 
 
-def dealer_name(_: Translator, drill: EscobaDeManoDrill, names: list[str]) -> str:
+def dealer_name(_: Translator, drill: EscobaDeManoDrill, names: Sequence[str]) -> str:
     """Who deals, with 2 players: that side's name (in a game of four the sentences name the player)."""
     return names[drill.dealer % len(names)]
 
 
-def pairs_line(_: Translator, drill: EscobaDeManoDrill, names: list[str]) -> str:
+def pairs_line(_: Translator, drill: EscobaDeManoDrill, names: Sequence[str]) -> str:
     """In a game of four, who plays with whom (players 1 and 3 against 2 and 4); "" with 2 players."""
     if drill.players != 4:
         return ""
@@ -28,7 +29,7 @@ def pairs_line(_: Translator, drill: EscobaDeManoDrill, names: list[str]) -> str
              "partners sit opposite each other.", first=names[0], second=names[1])
 
 
-def team_names(_: Translator, drill: EscobaDeManoDrill, names: list[str], given) -> list[str]:
+def team_names(_: Translator, drill: EscobaDeManoDrill, names: Sequence[str], given) -> Sequence[str]:
     """The sides' names: in a game of four, "Team 1" and "Team 2" unless the page named the sides."""
     if drill.players == 4 and not given:
         return [labels.team(_, n) for n in (1, 2)]
@@ -58,7 +59,7 @@ class EscobaDeManoView(KindView):
         self.side = choice_box(lambda change: self.chose("side", change))
         return [self.dealt, self.table_row, self.escobas, self.side]
 
-    def draw(self, _: Translator, drill: EscobaDeManoDrill, names: list[str]) -> None:
+    def draw(self, _: Translator, drill: EscobaDeManoDrill, names: Sequence[str]) -> None:
         names = team_names(_, drill, names, self.frame.names)
         if drill.players == 4:
             dealt = _("Player {player} deals. The four cards face up on the table:", player=drill.dealer + 1)
@@ -79,7 +80,7 @@ class EscobaDeManoView(KindView):
         two = 20 if drill.rules.escoba_de_mano == "15/20" else 30
         return _("15 gives one escoba, {two} gives two", two=two)
 
-    def feedback(self, _: Translator, drill: EscobaDeManoDrill, names: list[str], result) -> list[str]:
+    def feedback(self, _: Translator, drill: EscobaDeManoDrill, names: Sequence[str], result) -> list[str]:
         names = team_names(_, drill, names, self.frame.names)
         terms = " + ".join(str(c.value) for c in drill.table)
         dealer = dealer_name(_, drill, names)
@@ -124,7 +125,7 @@ class EscobaDeManoView(KindView):
         return _.plural("Escobas: {sum}: {n} escoba ({goal}).", "Escobas: {sum}: {n} escobas ({goal}).",
                         drill.escobas, sum=sums, goal=self._goal(_, drill))
 
-    def answer(self, _: Translator, drill: EscobaDeManoDrill, names: list[str], current):
+    def answer(self, _: Translator, drill: EscobaDeManoDrill, names: Sequence[str], current):
         names = team_names(_, drill, names, self.frame.names)
         current = current or w.HTML()
         terms = " + ".join(str(c.value) for c in drill.table)

@@ -3,6 +3,7 @@ escobas (the escoba de mano counts; the cards left, taken at the end, never do).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 import ipywidgets as w
@@ -54,7 +55,7 @@ class EscobasView(KindView):
             self.boxes_of.append(box)
         return [self.dealt, self.captures, *self.boxes_of]
 
-    def draw(self, _: Translator, drill: EscobasDrill, names: list[str]) -> None:
+    def draw(self, _: Translator, drill: EscobasDrill, names: Sequence[str]) -> None:
         dealt = _("{dealer} deals.", dealer=names[drill.record.dealer % len(names)])
         self.dealt.value = f"<p><b>{escape(dealt)}</b></p>"
         rows = []
@@ -87,7 +88,7 @@ class EscobasView(KindView):
             if box.value != wanted:
                 box.value = wanted if isinstance(wanted, str) else ""
 
-    def feedback(self, _: Translator, drill: EscobasDrill, names: list[str], result) -> list[str]:
+    def feedback(self, _: Translator, drill: EscobasDrill, names: Sequence[str], result) -> list[str]:
         lines = []
         for side, (answer, typed) in enumerate(zip(result["answers"], result["typed"])):
             name, right = names[side], drill.escobas[side]
@@ -109,7 +110,7 @@ class EscobasView(KindView):
         right = sum(1 for a in result["answers"] if a.ok)
         return [_("{right} of {total} right.", right=right, total=len(result["answers"])), *lines]
 
-    def answer(self, _: Translator, drill: EscobasDrill, names: list[str], current):
+    def answer(self, _: Translator, drill: EscobasDrill, names: Sequence[str], current):
         current = current or w.HTML()
         lines = []
         record = drill.record

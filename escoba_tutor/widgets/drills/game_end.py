@@ -3,6 +3,7 @@ highest total past it wins, and a shared highest total plays another deal (docs/
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 import ipywidgets as w
@@ -33,7 +34,7 @@ class GameEndView(KindView):
         self.winner = choice_box(lambda change: self.chose("winner", change))
         return [self.points_table, self.winner]
 
-    def draw(self, _: Translator, drill: GameEndDrill, names: list[str]) -> None:
+    def draw(self, _: Translator, drill: GameEndDrill, names: Sequence[str]) -> None:
         goal = _("The game is played to {target} points.", target=drill.target)
         before, points = _("Points before the last deal"), _("Points of the last deal")
         head = "".join(f'<th scope="col">{escape(n)}</th>' for n in names)
@@ -46,11 +47,11 @@ class GameEndView(KindView):
         set_options(self.winner, options, self.model.choices.get("winner", ""))
         self.winner.description = _("Who has won?")
 
-    def _totals(self, _: Translator, drill: GameEndDrill, names: list[str]) -> str:
+    def _totals(self, _: Translator, drill: GameEndDrill, names: Sequence[str]) -> str:
         return "; ".join(_("{side}: {before} + {points} = {total}", side=name, before=b, points=p, total=b + p)
                          for name, b, p in zip(names, drill.before, drill.points))
 
-    def feedback(self, _: Translator, drill: GameEndDrill, names: list[str], result) -> list[str]:
+    def feedback(self, _: Translator, drill: GameEndDrill, names: Sequence[str], result) -> list[str]:
         totals = self._totals(_, drill, names)
         if result.mistake == "unanswered":
             return [_("Choose who has won, or another deal.")]
@@ -67,14 +68,14 @@ class GameEndView(KindView):
         }
         return [slips.get(result.mistake, _("Not so.")), self._why(_, drill, names, totals)]
 
-    def _why(self, _: Translator, drill: GameEndDrill, names: list[str], totals: str) -> str:
+    def _why(self, _: Translator, drill: GameEndDrill, names: Sequence[str], totals: str) -> str:
         if drill.winner is not None:
             return _("{totals}: {side} wins.", totals=totals, side=names[drill.winner])
         if max(drill.totals) >= drill.target:
             return _("{totals}: a tie on top, so another deal is played.", totals=totals)
         return _("{totals}: nobody has reached {target} yet: another deal.", totals=totals, target=drill.target)
 
-    def answer(self, _: Translator, drill: GameEndDrill, names: list[str], current):
+    def answer(self, _: Translator, drill: GameEndDrill, names: Sequence[str], current):
         current = current or w.HTML()
         rule = _("Add the deal's points first; then, of the sides that reached {target}, the highest total wins. If "
                  "the highest total is shared, another deal is played.", target=drill.target)

@@ -3,6 +3,7 @@ learner says what each side scores, and the worked answer is the score sheet und
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 import ipywidgets as w
@@ -17,7 +18,7 @@ from .base import DrillModel, KindView, fill_row, read_number
 __all__ = ["HouseRulesView", "points_said"]
 
 
-def points_said(_: Translator, names: list[str], points) -> str:
+def points_said(_: Translator, names: Sequence[str], points) -> str:
     """«Bando 1: 4; Bando 2: 3»."""
     return "; ".join(_("{side}: {points}", side=name, points=p) for name, p in zip(names, points))
 
@@ -58,7 +59,7 @@ class HouseRulesView(KindView):
             self.boxes_of.append(box)
         return [self.rule, *(w.VBox([h, row]) for h, row in self.parts), self.standard, *self.boxes_of]
 
-    def draw(self, _: Translator, drill: HouseRulesDrill, names: list[str]) -> None:
+    def draw(self, _: Translator, drill: HouseRulesDrill, names: Sequence[str]) -> None:
         title, change = house_rule_words(_, drill.house_rule)
         heading = _("House rule: {rule}", rule=title)
         self.rule.value = f"<p><b>{escape(heading)}</b><br>{escape(change)}</p>"
@@ -81,10 +82,10 @@ class HouseRulesView(KindView):
                 box.value = wanted if isinstance(wanted, str) else ""
 
     @staticmethod
-    def _line(_: Translator, line, names: list[str]) -> str:
+    def _line(_: Translator, line, names: Sequence[str]) -> str:
         return _("{item}: {reason}.", item=item_name(_, line.item), reason=reason_text(_, line, names))
 
-    def feedback(self, _: Translator, drill: HouseRulesDrill, names: list[str], result) -> list[str]:
+    def feedback(self, _: Translator, drill: HouseRulesDrill, names: Sequence[str], result) -> list[str]:
         lines = []
         for side, (answer, typed) in enumerate(zip(result["answers"], result["typed"])):
             name, right, before = names[side], drill.points[side], drill.standard.points[side]
@@ -110,7 +111,7 @@ class HouseRulesView(KindView):
         right = sum(1 for a in result["answers"] if a.ok)
         return [_("{right} of {total} right.", right=right, total=len(result["answers"])), *lines]
 
-    def answer(self, _: Translator, drill: HouseRulesDrill, names: list[str], current):
+    def answer(self, _: Translator, drill: HouseRulesDrill, names: Sequence[str], current):
         sheet = current.children[1] if current is not None else ScoreSheet(score=drill.house)
         current = current or w.VBox([w.HTML(), sheet])
         sheet.score, sheet.names, sheet.lang = drill.house, names, self.lang

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 import ipywidgets as w
@@ -24,7 +25,7 @@ from .base import (
 __all__ = ["LeftoverView", "play_sentence"]
 
 
-def play_sentence(_: Translator, names: list[str], side: int, card, taken) -> str:
+def play_sentence(_: Translator, names: Sequence[str], side: int, card, taken) -> str:
     """«Bando 1 juega el cinco de bastos y se lleva el as de oros y la sota de copas.»"""
     if taken:
         return _("{side} plays {card} and takes {taken}.", side=names[side], card=the_card(_, card),
@@ -72,7 +73,7 @@ class LeftoverView(KindView):
             controls += [self.total_box, self.checks]
         return controls
 
-    def draw(self, _: Translator, drill: LeftoverDrill, names: list[str]) -> None:
+    def draw(self, _: Translator, drill: LeftoverDrill, names: Sequence[str]) -> None:
         said = "".join(f"<li>{escape(play_sentence(_, names, *play))}</li>" for play in drill.plays)
         last = _("The last plays of the deal:")
         self.plays.value = f"<p><b>{escape(last)}</b></p><ol>{said}</ol>"
@@ -93,7 +94,7 @@ class LeftoverView(KindView):
                                       (_("No, it does not"), "no")], choices.get("checks_out", ""))
             self.checks.description = _("Does the deal check out?")
 
-    def feedback(self, _: Translator, drill: LeftoverDrill, names: list[str], result) -> list[str]:
+    def feedback(self, _: Translator, drill: LeftoverDrill, names: Sequence[str], result) -> list[str]:
         lines = []
         for answer in result["answers"]:
             if answer.item == "total" and result["typed"] == "bad":
@@ -103,7 +104,7 @@ class LeftoverView(KindView):
         right = sum(1 for a in result["answers"] if a.ok)
         return [_("{right} of {total} right.", right=right, total=len(result["answers"])), *lines]
 
-    def _said(self, _: Translator, drill: LeftoverDrill, names: list[str], answer) -> str:
+    def _said(self, _: Translator, drill: LeftoverDrill, names: Sequence[str], answer) -> str:
         taker = names[drill.taker] if drill.taker is not None else ""
         if answer.item == "taker":
             if answer.mistake == "unanswered":
@@ -144,7 +145,7 @@ class LeftoverView(KindView):
         return _("Check: it does not: {total} = 15 × {times} + {rest}. After a deal played right it is always "
                  "15 × something + 10 (10, 25, 40, 55…).", total=total, times=total // 15, rest=rest)
 
-    def answer(self, _: Translator, drill: LeftoverDrill, names: list[str], current):
+    def answer(self, _: Translator, drill: LeftoverDrill, names: Sequence[str], current):
         current = current or w.HTML()
         lines = []
         if drill.taker is None:

@@ -3,6 +3,7 @@ told why with the score sheet's own reasons."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 import ipywidgets as w
@@ -56,7 +57,7 @@ class PointsView(KindView):
         self.choices = {item: choice_box(lambda change, item=item: self.chose(item, change)) for item in drill.items}
         return [*boxes, *self.choices.values()]
 
-    def draw(self, _: Translator, drill: PointsDrill, names: list[str]) -> None:
+    def draw(self, _: Translator, drill: PointsDrill, names: Sequence[str]) -> None:
         for side, (heading, row, _none) in enumerate(self.parts):
             pile = drill.piles[side]
             escobas = _.plural("{n} escoba", "{n} escobas", drill.escobas[side])
@@ -71,13 +72,13 @@ class PointsView(KindView):
             set_options(choice, options, self.model.choices.get(item, ""))
             choice.description = item_name(_, item)
 
-    def answer(self, _: Translator, drill: PointsDrill, names: list[str], current):
+    def answer(self, _: Translator, drill: PointsDrill, names: Sequence[str], current):
         current = current or ScoreSheet(score=drill.answer)
         current.score = drill.answer
         current.names, current.lang = names, self.lang
         return current
 
-    def feedback(self, _: Translator, drill: PointsDrill, names: list[str], result) -> list[str]:
+    def feedback(self, _: Translator, drill: PointsDrill, names: Sequence[str], result) -> list[str]:
         lines = []
         for check in result:
             item = item_name(_, check.item)

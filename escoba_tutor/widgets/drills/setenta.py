@@ -4,6 +4,7 @@ slip that explains a wrong number (the engine's ``check_setenta``)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from html import escape
 
 import ipywidgets as w
@@ -78,7 +79,7 @@ class SetentaView(KindView):
             boxes.append(w.VBox([heading, row, text]))
         return boxes
 
-    def draw(self, _: Translator, drill: SetentaDrill, names: list[str]) -> None:
+    def draw(self, _: Translator, drill: SetentaDrill, names: Sequence[str]) -> None:
         for side, (heading, row, text) in enumerate(self.parts):
             pile = drill.piles[side]
             heading.value = f"<h4>{escape(names[side])}</h4>"
@@ -89,7 +90,7 @@ class SetentaView(KindView):
             if text.value != wanted:
                 text.value = wanted if isinstance(wanted, str) else ""
 
-    def answer(self, _: Translator, drill: SetentaDrill, names: list[str], current):
+    def answer(self, _: Translator, drill: SetentaDrill, names: Sequence[str], current):
         current = current or SetentaExplainer(piles=[list(p) for p in drill.piles], rules=drill.rules,
                                               editable=False)
         if current.model.pile_cards != drill.piles or current.model.rules_used != drill.rules:
@@ -99,7 +100,7 @@ class SetentaView(KindView):
         current.show_all()
         return current
 
-    def feedback(self, _: Translator, drill: SetentaDrill, names: list[str], result) -> list[str]:
+    def feedback(self, _: Translator, drill: SetentaDrill, names: Sequence[str], result) -> list[str]:
         lines = [self._one(_, names[side], entry) for side, entry in enumerate(result)]
         right = sum(1 for entry in result if entry["check"] is not None and entry["check"].ok)
         return [_("{right} of {total} right.", right=right, total=len(result)), *lines]

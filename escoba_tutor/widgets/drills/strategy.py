@@ -3,6 +3,7 @@ the expert's ranking (right when it loses at most a small amount against the bes
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 import ipywidgets as w
@@ -70,7 +71,7 @@ class StrategyView(KindView):
         if not self.frame.syncing:
             self.chose("move", change)
 
-    def draw(self, _: Translator, drill: StrategyDrill, names: list[str]) -> None:
+    def draw(self, _: Translator, drill: StrategyDrill, names: Sequence[str]) -> None:
         deck = self.frame.deck
         hand, table = _("Your hand"), _("Table")
         self.hand_label.value = f"<b>{escape(hand)}</b>"
@@ -93,7 +94,7 @@ class StrategyView(KindView):
         if self.moves.selected != chosen:
             self.moves.selected = chosen
 
-    def feedback(self, _: Translator, drill: StrategyDrill, names: list[str], result) -> list[str]:
+    def feedback(self, _: Translator, drill: StrategyDrill, names: Sequence[str], result) -> list[str]:
         if result == "unanswered":
             return [_("Choose a play in the list first.")]
         chosen, best = result.chosen, result.best
@@ -110,7 +111,7 @@ class StrategyView(KindView):
                 _("Your play: {why}.", why=why),
                 _("Better: {move}: {why}.", move=move_sentence(_, best.move), why=reason_words(_, best.reason))]
 
-    def answer(self, _: Translator, drill: StrategyDrill, names: list[str], current):
+    def answer(self, _: Translator, drill: StrategyDrill, names: Sequence[str], current):
         current = current or RowPicker(disabled=True)
         current.deck = self.frame.deck
         current.caption = _("The expert's ranking (right: within {loss} points of the best)",
