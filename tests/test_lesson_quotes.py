@@ -44,8 +44,6 @@ NOT_THE_SCREEN: dict[str, dict[str, str]] = {
     "es": {
         "caballo (9)": "a card as the Sum column writes it: «{figure} ({value})» filled, no words of its own",
         "ℹ": "the mark of a row with no capture: a sign, not a text",
-        **dict.fromkeys(["Ana", "Ａｎａ", "а", "q́", "ẹ́", "María José", "Nguyễn Thị Ánh", "Саша", "山田さくら"],
-                        _NICKNAME),
     },
     "en": {
         "knight (9)": "a card as the Sum column writes it: \"{figure} ({value})\" filled, no words of its own",
@@ -53,8 +51,8 @@ NOT_THE_SCREEN: dict[str, dict[str, str]] = {
         "lame": "what players call a setenta missing a suit (coja): a word of the table, not of the screen",
         "type 14 in the Exercise box": "what a teacher says to the class",
         "equal cards are different captures": "lesson 2's rule in the guide's words, not a screen's",
-        "Ana": _NICKNAME,
-        "ana": _NICKNAME,
+        **dict.fromkeys(["Ana", "ana", "Ａｎａ", "а", "Рере", "Pepe", "q́", "ẹ́", "María José", "Nguyễn Thị Ánh",
+                         "Саша", "山田さくら"], _NICKNAME),
         "Limits": "a section of docs/classroom.md",
         "Resource limits": "a section of docs/hostile-input.md",
         "What students see": "a section of docs/class-board.md",
