@@ -140,7 +140,7 @@ def test_a_script_taking_a_new_cookie_for_every_page_is_held_to_its_addresss_rat
         assert student.open_page("en")[0] == 200  # another address is not held by it
         time.sleep(10.5)
         assert Browser(fresh_server, "127.0.0.20").open_page("en")[0] == 200  # the rate, not a ban
-        assert "no kernel for a page from 127.0.0.20: too_fast" in fresh_server.log.read_text()
+        assert "no kernel for a page from 127.0.0.20: address_too_fast" in fresh_server.log.read_text()
     finally:
         leave_all(student, *script)
 
@@ -201,8 +201,21 @@ def test_a_class_of_30_behind_one_address_arriving_together_is_never_held_by_the
     for student in range(5):  # a few reloads
         register.admit(f"s{student}", "10.0.0.1")
     script = ClassRegister(Limits(max_kernels=200), clock=lambda: now[0])
-    with pytest.raises(Refused, match="too_fast"):
+    with pytest.raises(Refused, match="address_too_fast"):
         for cookie in range(200):
             now[0] += 0.5  # two new pages a second, each with a new cookie
             script.release(script.admit(f"c{cookie}", "10.0.0.66"))  # its kernels freed as they never connect
     assert now[0] < 60 + 120 + 120  # held within two minutes
+
+
+def test_a_student_clicking_through_every_lesson_is_not_held_but_a_browser_opening_pages_nonstop_is():
+    now = [0.0]
+    register = ClassRegister(Limits(max_kernels=200), clock=lambda: now[0])
+    for page in range(13):  # the landing page, the index, every lesson and the game, one after the other
+        now[0] += 3
+        register.release(register.admit("ana", "10.0.0.5"))
+    with pytest.raises(Refused, match="browser_too_fast"):
+        for page in range(100):
+            now[0] += 0.5
+            register.release(register.admit("ana", "10.0.0.5"))
+    assert register.admit("eva", "10.0.0.5")  # a classmate behind the same router is not held by it

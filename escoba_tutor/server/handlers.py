@@ -253,8 +253,13 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
             page = notice_page(lang, "Too many pages open", _(
                 "This browser already has {count} pages of the course open. Close the ones you are not using, then "
                 "reload this page.", count=limits.per_client))
-        else:  # the class is full, or this browser or address starts pages faster than its rate
-            self.set_status(429 if reason == "too_fast" else 503)
+        elif reason == "browser_too_fast":
+            self.set_status(429)
+            page = notice_page(lang, "Too many pages at once", _(
+                "This browser has opened many pages of the course in a short time. Wait a few seconds, then reload "
+                "this page."))
+        else:  # the class is full, or this address starts pages faster than its rate
+            self.set_status(429 if reason == "address_too_fast" else 503)
             page = notice_page(lang, "The class is full", _(
                 "This server is already serving as many pages as it can. Wait a minute and reload this page; if it "
                 "still does not open, tell your teacher."))

@@ -156,8 +156,9 @@ class Limits:
     # few a minute; a script taking a new cookie for every page is held to the address's rate.
     starts_per_address_burst: int = 60
     starts_per_address_per_minute: float = 12
-    starts_per_client_burst: int = 10
-    starts_per_client_per_minute: float = 4
+    # A student clicking through every lesson in a minute opens about a dozen pages, each a start of its own.
+    starts_per_client_burst: int = 20
+    starts_per_client_per_minute: float = 10
 
     def __post_init__(self) -> None:
         for name in ("record_rate", "record_burst", "address_record_rate", "address_record_burst"):
@@ -171,8 +172,8 @@ class Limits:
 
 class Refused(Exception):
     """No kernel for this page: ``class_full`` (the server or the address holds its maximum), ``too_many_pages``
-    (this browser holds its maximum) or ``too_fast`` (this browser or address has started kernels faster than
-    its rate)."""
+    (this browser holds its maximum), ``browser_too_fast`` or ``address_too_fast`` (this browser, or this
+    address, has started kernels faster than its rate)."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -312,7 +313,7 @@ class ClassRegister:
         >>> register.admit("script3", "10.0.0.66")  # a new cookie each time: held to the address's rate
         Traceback (most recent call last):
         ...
-        escoba_tutor.server.limits.Refused: too_fast
+        escoba_tutor.server.limits.Refused: address_too_fast
         >>> now[0] += 10; register.bind(register.admit("script3", "10.0.0.66"), "s3")  # one more in 10 s
         >>> ticket = register.admit("eva", "10.0.0.5")  # the server is full: the busiest address's newest goes
         >>> ticket.evict, register.kernels()
@@ -322,8 +323,10 @@ class ClassRegister:
         self.pending = [ticket for ticket in self.pending if now - ticket.issued_at < TICKET_S]
         if self._count(client=client) >= self.limits.per_client:
             raise Refused("too_many_pages")
-        if not (self.client_starts.can(client) and self.address_starts.can(address)):
-            raise Refused("too_fast")
+        if not self.client_starts.can(client):
+            raise Refused("browser_too_fast")
+        if not self.address_starts.can(address):
+            raise Refused("address_too_fast")
         if self._count(address=address) >= self.limits.per_address:
             raise Refused("class_full")
         evict = None
