@@ -61,8 +61,8 @@ def test_both_kinds_exist_under_scopa_and_with_house_rules():
     widget = Drill("house_rules", seed=3)
     before = widget.model.drill
     widget.rules = "escoba+chile"  # said on the page, and the exercise kept
-    assert widget.status.message == ("Revisa el ejercicio: a estas reglas no se les puede añadir ninguna de las "
-                                     "reglas de la casa de este ejercicio")
+    assert widget.status.message == ("Revisa el ejercicio: ninguna de las reglas de la casa de este ejercicio se "
+                                     "puede combinar con estas reglas")
     assert widget.model.drill is before
     assert make_drill("house_rules", 3, "escoba+figuras").house_rule != "figuras"  # already on: not asked
     assert {dealing_drill(s, "escoba+chile").players for s in range(30)} == {3, 4}  # Chile seats 3 or 4

@@ -263,9 +263,8 @@ def moment_words(_: Translator, drill: DealingDrill, names: list[Label]) -> list
     elif drill.players == 3:
         playing = _("Three players are playing.")
     else:
-        playing = _("Four players are playing, in two teams: {first} ({one} and {three}) against {second} ({two} "
-                    "and {four}).", first=sides[0], second=sides[1], one=names[0], two=names[1], three=names[2],
-                    four=names[3])
+        playing = _("Four players are playing, in two teams: {first} (players 1 and 3) against {second} (players 2 "
+                    "and 4).", first=sides[0], second=sides[1])
     lines = [playing, _("{dealer} is the dealer in this deal.", dealer=names[drill.dealer])]
     if drill.moment == "start":
         lines.append(_("The cards have just been dealt: three to each player and four face up on the table."))
