@@ -7,7 +7,6 @@ public traits, and a check landing on the teacher's board like the other kinds.
 from __future__ import annotations
 
 import re
-
 from html import escape
 
 import pytest

@@ -148,7 +148,7 @@ def test_pass_and_play_hides_each_hand_until_the_student_takes_over():
     assert s.phase == "handover"
     assert hand_row(table).cards == [] and not is_shown(table, hand_row(table))
     assert "Pásale la pantalla al jugador" in status(table)
-    press(table, ES("I am {name:the}: show my hand", name=player_name(ES, s, s.game.turn)))
+    press(table, ES("I'm {name:the}: show me my cards", name=player_name(ES, s, s.game.turn)))
     assert s.viewer == 1 - first and hand_row(table).cards == [c.code for c in s.game.hand(s.viewer)]
 
 

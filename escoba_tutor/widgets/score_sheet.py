@@ -383,7 +383,8 @@ class ScoreSheet(w.VBox):
         sides = len(deal.points)
         names = side_names(_, self.names, sides)
         head_sides = "".join(f'<th scope="colgroup" colspan="2">{escape(n)}</th>' for n in names)
-        # the column of what a side holds agrees with its side: «Bando 1 · Tiene», but «Tú · Tienes» ("Side 1 · Has", "You · You have")
+        # the column of what a side holds agrees with its side: «Bando 1 · Tiene», but «Tú · Tienes» ("Side 1 ·
+        # Has", "You · You have")
         had = [_("You have") if i == self.you else _("Has") for i in range(sides)]
         points = _("Points")
         sub = "".join(f'<th scope="col">{escape(h)}</th><th scope="col">{escape(points)}</th>' for h in had)

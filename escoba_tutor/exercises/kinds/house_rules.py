@@ -11,12 +11,12 @@ from ...engine.errors import EscobaError
 from ...engine.game import DealRecord, Game
 from ...engine.rules import ESCOBA, VARIANTS, Rules, as_rules
 from ...engine.scoring import DealFacts, DealScore, score_piles
-from ...text.translator import N_, Translator
 from ...text.phrases import and_list
+from ...text.translator import N_, Translator
 from .. import paper
-from . import points as points_kind
 from ..common import MAX_SEED, Answer, check_seed, form_outcome, is_whole, judged, play_deal, seeded
 from ..kind import DrillKind, WorksheetPart
+from . import points as points_kind
 
 __all__ = ["HouseRulesDrill", "house_rules_drill", "HOUSE_RULES", "house_rule_words"]
 
@@ -190,7 +190,7 @@ _SHEET = """
 """
 
 
-def _points_words(_: Translator, names: list[str], points: Sequence[int]) -> str:
+def _points_words(_: Translator, names: Sequence[str], points: Sequence[int]) -> str:
     return "; ".join(_("{side}: {points}", side=name, points=p) for name, p in zip(names, points))
 
 
