@@ -414,7 +414,7 @@ def test_the_house_rules_drill_in_the_widget():
     widget.answer_button.click()
     worked, sheet = widget.answer_box.children[0].children
     assert "Puntos que ya no se cuentan: Setenta." in worked.value and sheet.score == drill.house
-    assert "Puntos que cambian: Sietes: " in worked.value  # which point moves, and why
+    assert "Puntos que cambian: Sietes — " in worked.value  # which point moves, and why
 
 
 # ================================================================================ records and the board
@@ -501,7 +501,7 @@ def test_the_house_rules_sheet_sorts_the_piles_and_its_key_says_why():
         ranks = [r.strip() for r in cell.split(",")] if cell not in ("—", "") and not cell.isdigit() else []
         assert ranks == sorted(ranks, key=order.index), cell
     # the key names the point the house rule moves, with its reason, and the point it no longer scores
-    assert "Con la regla de la casa: Más sietes: " in key and "Ya no se cuentan: Setenta." in key
+    assert "Puntos que cambian: Más sietes — " in key and "Puntos que ya no se cuentan: Setenta." in key
 
 
 # ================================================================================ players named in sentences

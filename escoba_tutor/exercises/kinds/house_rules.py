@@ -209,7 +209,7 @@ def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, obje
     said = [_("{points}. The house rule changes the points.", points=points) if drill.changes else
             _("{points}. In this deal the house rule changes nothing.", points=points)]
     # Why: each point the house rule scores differently, then each point it no longer scores.
-    changed = [_("{item}: {reason}", item=points_kind.item_words(_, line.item),
+    changed = [_("{item} — {reason}", item=points_kind.item_words(_, line.item),
                  reason=points_kind.reason_words(_, line, names))
                for line in drill.house.lines if line not in drill.standard.lines]
     house_items = {line.item for line in drill.house.lines}
@@ -217,9 +217,9 @@ def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, obje
             if line.item not in house_items and any(line.points)]
     if changed:
         reasons = "; ".join(changed)  # joined outside the call: the extractor reads a second text as a plural
-        said.append(_("With the house rule: {items}.", items=reasons))
+        said.append(_("Points that change: {items}.", items=reasons))
     if gone:
-        said.append(_("No longer scored: {items}.", items=and_list(_, gone)))
+        said.append(_("Points no longer scored: {items}.", items=and_list(_, gone)))
     return {"said": " ".join(said)}
 
 

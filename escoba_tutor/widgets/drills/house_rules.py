@@ -116,7 +116,7 @@ class HouseRulesView(KindView):
         current = current or w.VBox([w.HTML(), sheet])
         sheet.score, sheet.names, sheet.lang = drill.house, names, self.lang
         # each point the house rule scores differently, with its reason: which point moves, and why
-        changed = [_("{item}: {reason}", item=item_name(_, line.item), reason=reason_text(_, line, names))
+        changed = [_("{item} — {reason}", item=item_name(_, line.item), reason=reason_text(_, line, names))
                    for line in drill.house.lines if line not in drill.standard.lines]
         gone = [item_name(_, line.item) for line in drill.standard.lines
                 if line.item not in {other.item for other in drill.house.lines} and any(line.points)]
