@@ -192,8 +192,8 @@ def test_the_end_of_a_deal_from_the_address_by_keyboard(open_drills, app_url):
     said = status(page, "dealing")
     expect(said).to_contain_text("3 of 4 right.")
     expect(said).to_contain_text("Cards left: not Team 2. Player 4 played the last card but laid it down, so the "
-                                 "cards left go to the last side that captured. The last capture was made by Player 1, so "
-                                 "the cards left go to Player 1's team, Team 1.")
+                                 "cards left go to the last side that captured. The last capture was made by Player "
+                                 "1, so the cards left go to Player 1's team, Team 1.")
     taker = box.get_by_label("Who takes the cards left on the table?")
     tab_until(page, taker, "Shift+Tab")
     page.keyboard.press("ArrowUp")  # Team 1 is the option above Team 2
