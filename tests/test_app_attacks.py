@@ -211,11 +211,11 @@ def test_a_class_of_30_behind_one_address_arriving_together_is_never_held_by_the
 def test_a_student_clicking_through_every_lesson_is_not_held_but_a_browser_opening_pages_nonstop_is():
     now = [0.0]
     register = ClassRegister(Limits(max_kernels=200), clock=lambda: now[0])
-    for page in range(13):  # the landing page, the index, every lesson and the game, one after the other
+    for _page in range(13):  # the landing page, the index, every lesson and the game, one after the other
         now[0] += 3
         register.release(register.admit("ana", "10.0.0.5"))
     with pytest.raises(Refused, match="browser_too_fast"):
-        for page in range(100):
+        for _page in range(100):
             now[0] += 0.5
             register.release(register.admit("ana", "10.0.0.5"))
     assert register.admit("eva", "10.0.0.5")  # a classmate behind the same router is not held by it

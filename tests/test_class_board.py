@@ -187,7 +187,7 @@ def test_a_nickname_is_kept_in_a_long_lived_httponly_cookie(server):
     ("", "es", "El apodo está vacío"),
     ("x" * 25, "en", "The nickname is too long: at most 24 characters."),
     ("Ana 😀", "en", "A nickname may have only letters, digits, spaces"),
-    ("Ana\u202eevil", "en", "The nickname has an invisible character"),
+    ("Ana\u202eevil", "en", "The nickname contains an invisible character"),
     ("B\u200bea", "es", "El apodo tiene un carácter invisible"),
     ("M\u0430r\u00eda", "es", "El apodo mezcla letras de alfabetos distintos"),  # a Cyrillic а in «María»
     ("M\u0430r\u00eda", "en", "The nickname mixes letters of different alphabets"),

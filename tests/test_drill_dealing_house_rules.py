@@ -6,6 +6,7 @@ public traits, and a check landing on the teacher's board like the other kinds.
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 import pytest
@@ -61,8 +62,8 @@ def test_both_kinds_exist_under_scopa_and_with_house_rules():
     widget = Drill("house_rules", seed=3)
     before = widget.model.drill
     widget.rules = "escoba+chile"  # said on the page, and the exercise kept
-    assert widget.status.message == ("Revisa el ejercicio: a estas reglas no se les puede añadir ninguna de las "
-                                     "reglas de la casa de este ejercicio")
+    assert widget.status.message == ("Revisa el ejercicio: ninguna de las reglas de la casa de este ejercicio se "
+                                     "puede combinar con estas reglas")
     assert widget.model.drill is before
     assert make_drill("house_rules", 3, "escoba+figuras").house_rule != "figuras"  # already on: not asked
     assert {dealing_drill(s, "escoba+chile").players for s in range(30)} == {3, 4}  # Chile seats 3 or 4
@@ -302,10 +303,10 @@ def test_the_dealing_drill_in_the_widget_names_each_mistake():
         "0 de 3 bien.",
         f"A quién le toca: no al {dealer}. El que reparte juega el último en cada ronda; sale el que está a su "
         f"derecha: el {mano}.",
-        "Qué pasa ahora: todavía no se reparte. Solo se vuelve a repartir cuando nadie tiene cartas en la mano, y "
-        "aún hay jugadores que las tienen.",
-        f"Rondas: no son {drill.rounds_left + 1}. Las cartas que tienen los jugadores en la mano ya están "
-        f"repartidas: cuenta solo las rondas que quedan en el mazo, {drill.rounds_left}."]
+        "Qué pasa ahora: todavía no se reparte. Solo se vuelve a repartir cuando nadie tiene cartas, y ahora "
+        "todavía hay jugadores con cartas.",
+        f"Rondas: {drill.rounds_left + 1}, no. Las cartas que tienen los jugadores ya están repartidas: cuenta "
+        f"solo las rondas que quedan en el mazo, {drill.rounds_left}."]
     view.next_player.value, view.deal_now.value = str(drill.mano), "play_on"
     view.rounds_box.value = str(drill.rounds_left)
     widget.check_button.click()
@@ -317,21 +318,27 @@ def test_the_next_deal_in_the_widget_in_english():
     drill = find_dealing(lambda d: d.moment == "deal_over" and d.players == 3)
     widget = Drill("dealing", seed=drill.seed, lang="en")
     names = [f"Player {i + 1}" for i in range(3)]
+    # the deal is over: the question is who plays first in the next one, and the empty deck is said as such
+    assert widget.view.next_player.description == "Who plays first in the next deal?"
+    assert widget.view.rounds_box.description == "How many rounds are left in the deck?"
+    assert "<p>The deck is empty.</p>" in widget.view.position.value and "0 cards" not in widget.view.position.value
+    assert widget.view.position.value.startswith("<p>Three players are playing.</p>")
     widget.view.next_player.value = str(drill.next_dealer)
     widget.view.deal_now.value = "deal_three"
     widget.view.rounds_box.value = "0"
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
         "1 of 4 right.",
-        f"Who plays next: not {names[drill.next_dealer]}. {names[drill.next_dealer]} deals the next deal, and the "
-        f"player to the dealer's right plays first: {names[drill.next_player]}.",
-        "What happens now: the deck is spent, so no more cards are dealt: the deal is over.",
+        f"Who plays first in the next deal: not {names[drill.next_dealer]}. {names[drill.next_dealer]} is the dealer "
+        f"for the next deal, and the player to the dealer's right plays first: {names[drill.next_player]}.",
+        "What happens now: the deck has run out, so no more cards are dealt and the deal is over.",
         "Rounds: right, 0.",
-        "Cards left: choose who takes them, or nobody."]
+        "Cards left: choose who takes them (or “Nobody”)."]
     widget.answer_button.click()
     assert (f"The next deal is dealt by the player to the right of {names[drill.dealer]}: "
             f"{names[drill.next_dealer]}; the player to the right of {names[drill.next_dealer]}, "
             f"{names[drill.next_player]}, plays first.") in widget.answer_box.children[0].value
+    assert "The deck is empty: no more rounds are dealt." in widget.answer_box.children[0].value
 
 
 def test_the_cards_left_in_the_widget_go_to_a_team():
@@ -339,8 +346,10 @@ def test_the_cards_left_in_the_widget_go_to_a_team():
     widget = Drill("dealing", seed=drill.seed, lang="es")
     view = widget.view
     names = [f"jugador {i + 1}" for i in range(4)]
-    assert view.position.value.startswith("<p>Juegan cuatro, por parejas: la pareja 1 (el jugador 1 y el jugador 3) "
-                                          "contra la pareja 2 (el jugador 2 y el jugador 4).</p>")
+    assert view.position.value.startswith("<p>Juegan cuatro, por parejas: la pareja 1 (jugadores 1 y 3) contra la "
+                                          "pareja 2 (jugadores 2 y 4).</p>")
+    assert view.position.value.endswith("<p>No quedan cartas en el mazo.</p>")
+    assert view.next_player.description == "¿Quién sale en la mano siguiente?"
     assert view.plays.value.count("<li>") == len(drill.plays)
     assert [label for label, _v in view.leftover.options] == ["elige…", "Pareja 1", "Pareja 2", "Nadie"]
     view.leftover.value = str(drill.side_of(drill.dealer))
@@ -348,8 +357,8 @@ def test_the_cards_left_in_the_widget_go_to_a_team():
     capturer, team = names[drill.last_capturer], f"pareja {drill.leftover_to + 1}"
     assert widget.status.message.split("\n")[-1] == (
         f"Cartas que quedan: no son para la pareja {drill.side_of(drill.dealer) + 1}. El {names[drill.dealer]} jugó "
-        "la última carta, pero la dejó en la mesa: las cartas que quedan son para el último bando que hizo baza. La "
-        f"última baza la hizo el {capturer}, así que las cartas que quedan son para la {team}, la suya.")
+        "la última carta, pero la dejó en la mesa, así que las cartas que quedan son para el último bando que hizo "
+        f"baza. La última baza la hizo el {capturer}, así que las cartas que quedan son para su pareja, la {team}.")
     view.leftover.value = str(drill.leftover_to)
     widget.check_button.click()
     assert widget.status.message.split("\n")[-1].startswith("Cartas que quedan: bien. La última baza la hizo")
@@ -383,9 +392,10 @@ def test_the_house_rules_drill_in_the_widget():
     widget = Drill("house_rules", seed=drill.seed, lang="es", names=["Ana", "Luis"])
     view = widget.view
     assert view.rule.value.startswith("<p><b>Regla de la casa: los sietes en lugar de la setenta</b><br>1 punto "
-                                      "para el bando que tenga más sietes")
+                                      "para el bando con más sietes (si hay empate, no se lo apunta nadie)")
     assert f"Total: Ana: {drill.standard.points[0]}; Luis: {drill.standard.points[1]}." in view.standard.value
-    assert [row.cards for _head, row in view.parts] == [[c.code for c in pile] for pile in drill.piles]
+    # each pile sorted as a player sorts it: by suit, then 1–7, sota, caballo, rey
+    assert [row.cards for _head, row in view.parts] == [[c.code for c in sorted(pile)] for pile in drill.piles]
     side = next(i for i in range(2) if drill.kept_both[i] != drill.points[i])
     name = ["Ana", "Luis"][side]
     view.boxes_of[side].value = str(drill.kept_both[side])
@@ -393,10 +403,10 @@ def test_the_house_rules_drill_in_the_widget():
     widget.check_button.click()
     lines = widget.status.message.split("\n")
     assert lines[0] == "0 de 2 bien."
-    assert lines[1 + side] == (f"{name}: no son {drill.kept_both[side]}. El punto de la regla de la casa sustituye "
+    assert lines[1 + side] == (f"{name}: {drill.kept_both[side]}, no. El punto de la regla de la casa sustituye "
                                f"al de la setenta: la setenta ya no se cuenta. {name} se apunta "
                                f"{drill.points[side]}.")
-    assert lines[2 - side] == f"{['Ana', 'Luis'][1 - side]}: escribe un número entero, como 3."
+    assert lines[2 - side] == f"{['Ana', 'Luis'][1 - side]}: escribe un número entero; por ejemplo, 3."
     for box, points in zip(view.boxes_of, drill.points):
         box.value = str(points)
     widget.check_button.click()
@@ -404,6 +414,7 @@ def test_the_house_rules_drill_in_the_widget():
     widget.answer_button.click()
     worked, sheet = widget.answer_box.children[0].children
     assert "Puntos que ya no se cuentan: Setenta." in worked.value and sheet.score == drill.house
+    assert "Puntos que cambian: Sietes — " in worked.value  # which point moves, and why
 
 
 # ================================================================================ records and the board
@@ -447,7 +458,7 @@ def test_a_check_lands_on_the_class_board(kind, tmp_path, monkeypatch, records_e
     (shown,) = view["mistakes"]
     assert shown["kind"] == column and shown["seeds"][0]["href"] == f"/voila/render/en/{page}.ipynb?seed=4"
     assert escape(shown["words"]) == escape({
-        "per_player": "Counting the rounds left as the deck divided by 3, not by 3 cards for each player",
+        "per_player": "Dividing the deck by 3 instead of by 3 × the number of players",
         "wrong_rounds": "Counting the rounds left wrongly",
         "wrong_points": "Counting the points under the house rule wrongly",
         "changed_needlessly": "Changing the points when the house rule changes nothing for that side"}[mistake])
@@ -464,19 +475,33 @@ def test_the_worksheet_prints_both_kinds_with_their_answers():
     exercises, key = page.split("Answer key")
     assert "<h2>1. Dealing and turns</h2>" in exercises and "<h2>2. What a house rule changes</h2>" in exercises
     # exercise 19: four players, Player 4 deals and has just played the deal's last card; Player 1 captured last
-    assert ("Four players are playing, in two teams: Team 1 (Player 1 and Player 3) against Team 2 (Player 2 and "
-            "Player 4).") in exercises
+    assert ("Four players are playing, in two teams: Team 1 (players 1 and 3) against Team 2 (players 2 and 4)."
+            in exercises)
+    assert "0 cards are left" not in exercises and "Who plays first in the next deal?" in exercises
     assert "<p>The last plays of the deal:</p><ol><li>Player 1 plays the two of coins and takes" in exercises
     assert '<th scope="row">Who takes the cards left on the table?</th>' in exercises
     assert ("The next deal is dealt by the player to the right of Player 4: Player 1; the player to the right of "
             "Player 1, Player 2, plays first.") in key
     assert "The last capture was made by Player 1, so the cards left go to Player 1&#39;s team, Team 1." in key
     drill = house_rules_drill(19)
-    title = {"ties_both_score": "ties: both score", "sevens": "sevens instead of the setenta",
-             "low_primera": "primera of low cards", "figuras": "face cards", "all_sevens_bonus": "all the sevens",
-             "cards_bonus": "cards bonus"}[drill.house_rule]
+    title = {"ties_both_score": "ties: every tied side scores", "sevens": "sevens instead of the setenta",
+             "low_primera": "setenta with low cards only", "figuras": "face cards",
+             "all_sevens_bonus": "all four sevens", "cards_bonus": "cards bonus"}[drill.house_rule]
     assert f"House rule: {title}." in exercises
-    assert f"Side 1: {drill.points[0]}; Side 2: {drill.points[1]}:" in key
+    assert f"Side 1: {drill.points[0]}; Side 2: {drill.points[1]}." in key
+
+
+def test_the_house_rules_sheet_sorts_the_piles_and_its_key_says_why():
+    drill = find_house(lambda d: d.house_rule == "sevens" and d.changes)
+    page = worksheet_html(drill.seed, "es", count=1, kinds=("house_rules",))
+    exercises, key = page.split("Soluciones")
+    order = ["1", "2", "3", "4", "5", "6", "7", "sota", "caballo", "rey"]
+    cells = re.findall(r"<td>([^<]*)</td>", exercises)
+    for cell in (c.strip() for c in cells):
+        ranks = [r.strip() for r in cell.split(",")] if cell not in ("—", "") and not cell.isdigit() else []
+        assert ranks == sorted(ranks, key=order.index), cell
+    # the key names the point the house rule moves, with its reason, and the point it no longer scores
+    assert "Puntos que cambian: Más sietes — " in key and "Puntos que ya no se cuentan: Setenta." in key
 
 
 # ================================================================================ players named in sentences

@@ -262,8 +262,8 @@ def test_escoba_de_mano_of_four_refuses_players_given_as_sides(answers):
 
 @pytest.mark.parametrize("lang, lines", [
     ("es", ["1 de 2 bien.", "Escobas: bien, 8 + 3 + 9 + 10 = 30: 2 escobas.",
-            "Para quién: la escoba de mano es siempre de quien reparte, y si se juega por parejas es de su pareja: "
-            "ha repartido el jugador 4, así que es para la pareja 2."]),
+            "Para quién: la escoba de mano es siempre de quien reparte y, si se juega por parejas, cuenta para su "
+            "pareja (él y su compañero): reparte el jugador 4, así que es para la pareja 2."]),
     ("en", ["1 of 2 right.", "Escobas: right, 8 + 3 + 9 + 10 = 30: 2 escobas.",
             "For whom: the escoba de mano is always the dealer's, and in a game of teams it goes to the dealer's team: "
             "player 4 dealt, so it is for Team 2."])])
@@ -423,8 +423,8 @@ def test_the_leftover_drill_in_the_widget():
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
         "1 de 3 bien.",
-        "No es así: el bando 1 hizo la última jugada, pero dejó la carta en la mesa. Las cartas que quedan son del "
-        "último bando que se llevó una baza: del bando 2.",
+        "No es así: el bando 1 jugó la última carta, pero la dejó en la mesa. Las cartas que quedan son del "
+        "último bando que hizo baza: del bando 2.",
         "Suma: has contado las figuras por el número que llevan; para sumar, la sota vale 8, el caballo 9 y el rey "
         "10: 10.",
         "Comprobación: bien, 10 = 15 × 0 + 10, así que cuadra."]
@@ -470,7 +470,7 @@ def test_the_strategy_drill_in_the_widget():
     view.moves.selected = str(drill.ranking[-1].move)   # as a click in the list does
     widget.check_button.click()
     lines = widget.status.message.split("\n")
-    assert lines[0] == "No es la mejor: pierde unos 1,0 puntos frente a la jugada del experto."
+    assert lines[0] == "No es la mejor: da unos 1,0 puntos menos que la jugada del experto."
     assert lines[1].startswith("Tu jugada: ") and "8" in lines[1] and lines[2].startswith("Mejor: el cinco de bastos")
     view.moves.selected = str(drill.ranking[0].move)
     widget.check_button.click()

@@ -147,8 +147,8 @@ def test_pass_and_play_hides_each_hand_until_the_student_takes_over():
     play_a_row(table, rng)
     assert s.phase == "handover"
     assert hand_row(table).cards == [] and not is_shown(table, hand_row(table))
-    assert "Pasa la pantalla al jugador" in status(table)
-    press(table, ES("I am {name:the}: show my hand", name=player_name(ES, s, s.game.turn)))
+    assert "Pásale la pantalla al jugador" in status(table)
+    press(table, ES("I'm {name:the}: show me my cards", name=player_name(ES, s, s.game.turn)))
     assert s.viewer == 1 - first and hand_row(table).cards == [c.code for c in s.game.hand(s.viewer)]
 
 
@@ -565,8 +565,8 @@ def test_the_end_of_a_deal_says_how_many_cards_are_left_and_who_takes_them():
     form = "queda 1 carta" if left == 1 else f"quedan {left} cartas"
     assert said.startswith(f"Fin de la mano: {form} en la mesa (")
     taker = ("te la llevas tú" if left == 1 else "te las llevas tú") if record.leftover_to == 0 else \
-        ("El ordenador ha hecho la última baza, así que se la" if left == 1 else
-         "El ordenador ha hecho la última baza, así que se las")
+        ("El ordenador hizo la última baza y se lleva la carta que queda en la mesa." if left == 1 else
+         f"El ordenador hizo la última baza y se lleva las {left} cartas que quedan en la mesa.")
     assert taker in said, said
     assert said in status(table)  # the status line says it at the deal's end
     en = leftover_words(Translator("en"), s, record)

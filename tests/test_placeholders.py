@@ -344,7 +344,7 @@ def test_the_game_tables_sentences_name_every_player_well(lang, players, mode):
     if lang == "es" and players == 4 and mode == "computer":
         assert "Tu compañero juega el siete de oros y se lleva el as de copas." in said
     if lang == "es" and mode == "pass_and_play" and players == 2:
-        assert "Pasa la pantalla al jugador 2." in said
+        assert "Pásale la pantalla al jugador 2." in said
 
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))

@@ -137,7 +137,7 @@ def test_a_deal_from_a_game_as_a_record_or_a_score():
      "Cards", ["20", "1", "20", "1", "tie at 20: Side 1 and Side 2 each score"]),
     # all_oros_bonus: the ten oros are worth 2.
     ("escoba+all_oros_bonus", ["1o 2o 3o 4o 5o 6o 7o 10o 11o 12o", "1c"], [0, 0],
-     "Coins", ["10", "2", "0", "0", "Side 1 has all ten cards of coins: 2 points"]),
+     "Coins", ["10", "2", "0", "0", "Side 1 has all ten coins: 2 points"]),
     # figuras: 3 figures against 1.
     ("escoba+figuras", ["10o 11o 12o 1c", "10c 2e"], [0, 0],
      "Face cards", ["3", "1", "1", "0", "Side 1 has the most face cards (3 – 1)"]),
@@ -146,14 +146,14 @@ def test_a_deal_from_a_game_as_a_record_or_a_score():
      "All four sevens", ["3", "0", "1", "0", "nobody has all four sevens"]),
     # cards_bonus: the most cards, and the other side below 10.
     ("escoba+cards_bonus", ["1o 2o 3o 4o 5o 6o 7o 10o 11o 12o 1c", "2c 3c"], [0, 0],
-     "Cards bonus", ["11", "1", "2", "0", "Side 1 has the most cards and every other side fewer than 10: one more "
-                                        "point"]),
+     "Cards bonus", ["11", "1", "2", "0", "Side 1 has the most cards and every other side has fewer than "
+                                        "10: 1 extra point"]),
     # sevens instead of setenta.
     ("escoba+sevens", ["7o 7c 1e", "7e 6b"], [0, 0],
      "Sevens", ["2", "1", "1", "0", "Side 1 has the most sevens (2 – 1)"]),
     # Scopa: primera by suit count; 4 suits beat 3 with a higher sum.
     ("scopa", ["1o 2c 3e 4b", "7o 7c 7e"], [0, 0],
-     "Primera (by suits)", ["4 suits, 55", "1", "3 suits, 63", "0", "Side 1 holds more suits (4 suits, 55 – 3 suits, "
+     "Primera (by suits)", ["4 suits, 55", "1", "3 suits, 63", "0", "Side 1 has more suits (4 suits, 55 – 3 suits, "
                                                                    "63)"]),
 ])
 def test_variant_lines(rules, piles, escobas, item, expected):

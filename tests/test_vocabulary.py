@@ -387,7 +387,7 @@ def test_a_lesson_is_named_as_its_title_says(tmp_path):
     # the check sees a title the contents page words otherwise
     shutil.copytree(ROOT / "lessons" / "source", tmp_path / "lessons" / "source")
     index_md = tmp_path / "lessons" / "source" / "index.md"
-    index_md.write_text(index_md.read_text(encoding="utf-8").replace("[Strategy: playing smart]",
+    index_md.write_text(index_md.read_text(encoding="utf-8").replace("[Strategy: playing well]",
                                                                       "[Strategy: playing with your head]"),
                         encoding="utf-8")
     assert [w.split(": ", 1)[0] for w in misnamed(tmp_path)] == ["lessons/source/index.md:56"]

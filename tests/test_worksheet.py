@@ -158,7 +158,7 @@ def test_the_exercises_load_jinja_only_to_print_a_worksheet():
 
 def test_other_rules():
     page = worksheet_html(4, "en", count=1, rules="scopa")
-    assert "Rules: scopa" in page and "its own value" in page
+    assert "Rules: Scopa" in page and "its own value" in page
     _exercises, answers = split(page)
     assert "The five of swords takes the five of coins: 5 = 5" in answers  # scopa: the equal card, alone
     # Scopa has no escoba de mano, and its leftover is not checked by adding up (captures are not of 15)
@@ -276,7 +276,7 @@ def test_bad_arguments_get_one_line_and_exit_2(argv, said, capsys):
 @pytest.mark.parametrize("lang, task, key", [
     ("es", "Partida de cuatro, por parejas: la pareja 1 (jugadores 1 y 3) contra la pareja 2 (jugadores 2 y 4). "
            "Reparte el jugador 4.",
-     "8 + 3 + 9 + 10 = 30: 2 escobas de mano para la pareja 2, la del jugador 4, que ha repartido."),
+     "8 + 3 + 9 + 10 = 30: 2 escobas de mano para la pareja 2, la del jugador 4, que reparte."),
     ("en", "A game of four, in teams of two: Team 1 (players 1 and 3) against Team 2 (players 2 and 4). Player 4 "
            "deals.",
      "8 + 3 + 9 + 10 = 30: 2 escobas de mano for Team 2, the team of player 4, who dealt.")])

@@ -70,7 +70,7 @@ PIECES = """
     <tr><th scope="row">{{ said.suit_name(suit) }}</th>
       {% for pile in piles %}
         <td>
-          {% for held in pile if held.suit is sameas suit %}
+          {% for held in pile|sort(attribute="rank") if held.suit is sameas suit %}
             {{ ", " if not loop.first else "" }}{{ said.rank(held) }}
           {% else %}—{% endfor %}
         </td>

@@ -68,9 +68,19 @@ def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | s
                       "tasks": [macros.task(drill, **part.task(_, drill)) for drill in drills[name]],
                       "answers": [macros.answer(drill, **part.answer(_, drill)) for drill in drills[name]]})
     return paper.page("worksheet.html.j2", {
-        "lang": _.lang, "title": title, "rules_line": _("Rules: {rules}", rules=rules.name),
+        "lang": _.lang, "title": title, "rules_line": _rules_line(_, rules.name),
         "name_label": _("Name:"), "date_label": _("Date:"),
-        "note": _("Each exercise has a number: the practice exercises of the course show the same exercise with "
-                  "that number, and check your answer."),
+        "note": _("Each exercise has a number. Type it into the “Exercise” box of the course's practice exercises "
+                  "to see the same exercise on screen and check your answer."),
         "parts": parts, "key_title": _("Answer key"),
-        "key_note": _("Worked out by the escoba-tutor engine, for worksheet no. {seed}.", seed=seed)})
+        "key_note": _("Worked out by the escoba-tutor program, for worksheet no. {seed}.", seed=seed)})
+
+
+def _rules_line(_: Translator, name: str) -> str:
+    """The rules the sheet uses: a profile by its game's name, as each language writes it; house rules added to
+    a profile by their code names, as the command line takes them."""
+    if name == "escoba":
+        return _("Rules: Escoba")
+    if name == "scopa":
+        return _("Rules: Scopa")
+    return _("Rules: {rules}", rules=name)

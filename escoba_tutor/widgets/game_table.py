@@ -106,8 +106,8 @@ def leftover_words(_: Translator, session: GameSession, record) -> str:
         taker = _.plural("You made the last capture, so you take it.", "You made the last capture, so you take them.",
                          left)
     else:
-        taker = _.plural("{who:The} made the last capture, so takes it.",
-                         "{who:The} made the last capture, so takes them.",
+        taker = _.plural("{who:The} made the last capture and takes the card left on the table.",
+                         "{who:The} made the last capture and takes the {n} cards left on the table.",
                          left, who=_side_subject(_, session, side))
     return f"{said} {taker}"
 
@@ -371,7 +371,7 @@ class GameTable(w.VBox):
         self._play.disabled = not playing
         self._undo.description = _("Undo")
         self._undo.disabled = not human_plays_in_deal(s)
-        self._handover.description = _("I am {name:the}: show my hand", name=player_name(_, s, game.turn or 0))
+        self._handover.description = _("I'm {name:the}: show me my cards", name=player_name(_, s, game.turn or 0))
         self._handover.layout.display = "inline-flex" if s.phase == "handover" else "none"
         self._draw_sheet(_, names)
         self._seen_toggle.description = _("Cards not seen yet")

@@ -67,7 +67,7 @@ REASON_WORDS: dict[str | tuple[str, str], str | tuple[str, str]] = {
     ("most", "sevens"): (N_("{winner:the} has the most sevens ({values})"), N_("you have the most sevens ({values})")),
     ("most", "figuras"): (N_("{winner:the} has the most face cards ({values})"),
                           N_("you have the most face cards ({values})")),
-    "more_suits": (N_("{winner:the} holds more suits ({values})"), N_("you hold more suits ({values})")),
+    "more_suits": (N_("{winner:the} has more suits ({values})"), N_("you have more suits ({values})")),
     "tie": N_("nobody: tie at {top}"),
     "tie_both_score": (N_("tie at {top}: {winners} each score"), N_("tie at {top}: {others} and you each score")),
     "third_side": (N_("tie at {top} between {tied}: the point goes to {winner:the}"),
@@ -76,10 +76,9 @@ REASON_WORDS: dict[str | tuple[str, str], str | tuple[str, str]] = {
     ("nobody_holds", "siete_de_oros"): N_("nobody: the seven of coins is in no pile"),
     ("nobody_holds", "all_sevens"): N_("nobody has all four sevens"),
     "all_invalid": N_("nobody: no side has cards of all four suits"),
-    "all_oros": (N_("{winner:the} has all ten cards of coins: 2 points"),
-                 N_("you have all ten cards of coins: 2 points")),
-    "others_below_10": (N_("{winner:the} has the most cards and every other side fewer than 10: one more point"),
-                        N_("you have the most cards and every other side fewer than 10: one more point")),
+    "all_oros": (N_("{winner:the} has all ten coins: 2 points"), N_("you have all ten coins: 2 points")),
+    "others_below_10": (N_("{winner:the} has the most cards and every other side has fewer than 10: 1 extra point"),
+                        N_("you have the most cards and every other side has fewer than 10: 1 extra point")),
     "all_four": (N_("{winner:the} has all four sevens"), N_("you have all four sevens")),
     ("chile", "escoba_de_mano"): N_("an escoba de mano is worth 4 points (Chile)"),
     ("chile", "escoba_en_mano"): N_("a hand adding up to 15, shown: 3 points each (Chile)"),
@@ -384,8 +383,9 @@ class ScoreSheet(w.VBox):
         sides = len(deal.points)
         names = side_names(_, self.names, sides)
         head_sides = "".join(f'<th scope="colgroup" colspan="2">{escape(n)}</th>' for n in names)
-        # the column of what a side holds agrees with its side: «Bando 1 · Tiene», but «Tú · Tienes»
-        had = [_("Hold") if i == self.you else _("Holds") for i in range(sides)]
+        # the column of what a side holds agrees with its side: «Bando 1 · Tiene», but «Tú · Tienes» ("Side 1 ·
+        # Has", "You · You have")
+        had = [_("You have") if i == self.you else _("Has") for i in range(sides)]
         points = _("Points")
         sub = "".join(f'<th scope="col">{escape(h)}</th><th scope="col">{escape(points)}</th>' for h in had)
         item, why, caption = escape(_("Item")), escape(_("Why")), escape(_("Points of the deal"))

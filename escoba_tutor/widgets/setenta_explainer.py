@@ -317,10 +317,12 @@ class SetentaExplainer(w.VBox):
             row.figure_words = [_.rank_name(rank) for rank in (10, 11, 12)]  # (under the card: sota / jack)
             row.cards = [c.code for c in pile]
             row.labels = [_.card_name(c) for c in pile]
-            row.group_label = _("{side}'s pile", side=names[side])
+            # the student's own pile and setenta take the possessive: "Your pile", never "You's pile", «de ti»
+            you = names[side].is_you if isinstance(names[side], labels.Label) else False
+            row.group_label = _("Your pile") if you else _("{side}'s pile", side=names[side])
             row.highlighted = [s["card"] for s in best]
             row.marks = {s["card"]: str(s["value"]) for s in best}
-            picker.caption = _("Setenta of {side}", side=names[side])
+            picker.caption = _("Your setenta") if you else _("Setenta of {side}", side=names[side])
             picker.headers = [_("Best card"), _("Suit"), _("Setenta value")]
             picker.empty_text = _("Press “Next step” to see the best card of each suit.")
             picker.rows = [self._row(_, names, s) for s in steps]

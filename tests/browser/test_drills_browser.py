@@ -120,8 +120,8 @@ def test_the_leftover_answered_by_mouse(es_page):
     box.get_by_label("¿Cuadra la mano?").select_option(label="Sí, cuadra")
     box.get_by_role("button", name="Comprobar").click()
     expect(status(page, "leftover")).to_contain_text("1 de 3 bien.")
-    expect(status(page, "leftover")).to_contain_text("No es así: el bando 1 hizo la última jugada, pero dejó la "
-                                                     "carta en la mesa.")
+    expect(status(page, "leftover")).to_contain_text("No es así: el bando 1 jugó la última carta, pero la dejó "
+                                                     "en la mesa.")
     expect(status(page, "leftover")).to_contain_text("has contado las figuras por el número que llevan")
     box.get_by_label("¿Quién se las lleva?").select_option(label="Bando 2")
     box.get_by_label("¿Cuánto suman?").fill("10")
@@ -174,7 +174,7 @@ def test_strategy_by_mouse(es_page):
     expect(moves.locator("tbody tr")).to_have_count(len(position.ranking))
     moves.locator(f"tbody tr[data-id='{position.ranking[-1].move}']").click()
     box.get_by_role("button", name="Comprobar").click()
-    expect(status(page, "strategy")).to_contain_text("No es la mejor: pierde unos")
+    expect(status(page, "strategy")).to_contain_text("No es la mejor: da unos")
     moves.locator(f"tbody tr[data-id='{position.ranking[0].move}']").click()
     box.get_by_role("button", name="Comprobar").click()
     expect(status(page, "strategy")).to_contain_text("Bien: es la jugada del experto.")

@@ -81,7 +81,7 @@ def test_dealing_answered_by_mouse(es_page):
     expect(box).to_contain_text("Quedan 6 cartas en el mazo.")
     box.get_by_label("¿A quién le toca jugar?").select_option(label="Jugador 2")
     box.get_by_label("¿Qué pasa ahora?").select_option(label="Se reparten otras tres cartas a cada uno")
-    rounds = box.get_by_label("¿Cuántas rondas más se repartirán en esta mano?")
+    rounds = box.get_by_label("¿Cuántas rondas quedan en el mazo?")
     rounds.fill("2")
     rounds.press("Enter")
     box.get_by_role("button", name="Comprobar").click()
@@ -90,7 +90,7 @@ def test_dealing_answered_by_mouse(es_page):
     expect(said).to_contain_text("A quién le toca: no al jugador 2, que acaba de jugar. El turno pasa al de su "
                                  "derecha: el jugador 1.")
     expect(said).to_contain_text("Qué pasa ahora: todavía no se reparte.")
-    expect(said).to_contain_text("Rondas: no son 2. En cada ronda se dan tres cartas a cada uno de los 2 jugadores, "
+    expect(said).to_contain_text("Rondas: 2, no. En cada ronda se dan tres cartas a cada uno de los 2 jugadores, "
                                  "6 cartas en total: 6 ÷ 6 = 1.")
     box.get_by_label("¿A quién le toca jugar?").select_option(label="Jugador 1")
     box.get_by_label("¿Qué pasa ahora?").select_option(label="No se reparte: se sigue jugando")
@@ -109,14 +109,14 @@ def test_dealing_answered_by_keyboard_alone(en_page):
     tab_into(page, box)
     choose_by_keyboard(page, box.get_by_label("Who plays next?"), "Player 1")
     choose_by_keyboard(page, box.get_by_label("What happens now?"), "Nothing is dealt: play goes on")
-    tab_until(page, box.get_by_label("How many more rounds will be dealt in this deal?"), "Tab")
+    tab_until(page, box.get_by_label("How many rounds are left in the deck?"), "Tab")
     page.keyboard.type("one")
     tab_until(page, box.get_by_role("button", name="Check"), "Tab")
     page.keyboard.press("Enter")
     said = status(page, "dealing")
     expect(said).to_contain_text("2 of 3 right.")
-    expect(said).to_contain_text("Rounds: write a whole number, like 2.")
-    tab_until(page, box.get_by_label("How many more rounds will be dealt in this deal?"), "Shift+Tab")
+    expect(said).to_contain_text("Rounds: write a whole number, for example 2.")
+    tab_until(page, box.get_by_label("How many rounds are left in the deck?"), "Shift+Tab")
     page.keyboard.press("Control+a")
     page.keyboard.type("1")
     tab_until(page, box.get_by_role("button", name="Check"), "Tab")
@@ -131,7 +131,7 @@ def test_house_rules_answered_by_mouse(es_page):
     page, box = es_page, drill(es_page, "house_rules")
     position = house_rules_drill(0)  # ties: both score; 3 – 5 without it, 4 – 6 with it
     assert (position.house_rule, position.standard.points, position.points) == ("ties_both_score", (3, 5), (4, 6))
-    expect(box).to_contain_text("Regla de la casa: empates: puntúan los dos")
+    expect(box).to_contain_text("Regla de la casa: empates: puntúan todos los empatados")
     expect(box).to_contain_text("Total: Bando 1: 3; Bando 2: 5.")
     for side, name in enumerate(("bando 1", "bando 2")):
         expect(box.get_by_role("group", name=f"Montón del {name}").locator("[data-code]")).to_have_count(
@@ -144,8 +144,8 @@ def test_house_rules_answered_by_mouse(es_page):
     box.get_by_role("button", name="Comprobar").click()
     said = status(page, "house_rules")
     expect(said).to_contain_text("1 de 2 bien.")
-    expect(said).to_contain_text("Bando 1: no son 3: esos son los puntos sin la regla de la casa, y aquí los cambia. "
-                                 "Con ella, el bando 1 se apunta 4.")
+    expect(said).to_contain_text("Bando 1: 3, no: esos son los puntos sin la regla de la casa, y en esta mano la "
+                                 "regla sí los cambia. Con la regla de la casa, el bando 1 se apunta 4.")
     first.fill("4")
     first.press("Enter")
     box.get_by_role("button", name="Comprobar").click()
@@ -157,7 +157,7 @@ def test_house_rules_answered_by_keyboard_alone(en_page):
     page, box = en_page, drill(en_page, "house_rules")
     position = house_rules_drill(0)
     tab_into(page, box)
-    tab_until(page, box.get_by_label("Points of Side 1 with the house rule"), "Tab", limit=60)
+    tab_until(page, box.get_by_label("Points for Side 1 with the house rule"), "Tab", limit=60)
     page.keyboard.type(str(position.points[0]))
     page.keyboard.press("Tab")
     page.keyboard.type(str(position.points[1]))
@@ -178,22 +178,22 @@ def test_the_end_of_a_deal_from_the_address_by_keyboard(open_drills, app_url):
     position = dealing_drill(19)  # 4 players, Player 4 deals and plays the deal's last card; Player 1 captured last
     assert (position.players, position.dealer, position.moment, position.last_capturer) == (4, 3, "deal_over", 0)
     box = drill(page, "dealing")
-    expect(box).to_contain_text("Four players are playing, in two teams: Team 1 (Player 1 and Player 3) against "
-                                "Team 2 (Player 2 and Player 4).")
+    expect(box).to_contain_text("Four players are playing, in two teams: Team 1 (players 1 and 3) against Team 2 "
+                                "(players 2 and 4).")
     expect(box.locator("ol li")).to_have_count(len(position.plays))
     tab_into(page, box)
-    choose_by_keyboard(page, box.get_by_label("Who plays next?"), "Player 2")
+    choose_by_keyboard(page, box.get_by_label("Who plays first in the next deal?"), "Player 2")
     choose_by_keyboard(page, box.get_by_label("What happens now?"), "The deal is over")
-    tab_until(page, box.get_by_label("How many more rounds will be dealt in this deal?"), "Tab")
+    tab_until(page, box.get_by_label("How many rounds are left in the deck?"), "Tab")
     page.keyboard.type("0")
     choose_by_keyboard(page, box.get_by_label("Who takes the cards left on the table?"), "Team 2")
     tab_until(page, box.get_by_role("button", name="Check"), "Tab")
     page.keyboard.press("Enter")
     said = status(page, "dealing")
     expect(said).to_contain_text("3 of 4 right.")
-    expect(said).to_contain_text("Cards left: not Team 2. Player 4 played the last card but laid it down: the cards "
-                                 "left go to the last side that captured. The last capture was made by Player 1, so "
-                                 "the cards left go to Player 1's team, Team 1.")
+    expect(said).to_contain_text("Cards left: not Team 2. Player 4 played the last card but laid it down, so the "
+                                 "cards left go to the last side that captured. The last capture was made by Player "
+                                 "1, so the cards left go to Player 1's team, Team 1.")
     taker = box.get_by_label("Who takes the cards left on the table?")
     tab_until(page, taker, "Shift+Tab")
     page.keyboard.press("ArrowUp")  # Team 1 is the option above Team 2

@@ -1,4 +1,4 @@
-"""Dealing and turn order: who plays next, whether cards are dealt now, and how many rounds are still to come
+"""Dealing and turn order: who plays next, whether cards are dealt now, and how many rounds are left in the deck
 (docs/rules.md §2)."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from ..common import (
 )
 from ..kind import DrillKind, WorksheetPart
 
-__all__ = ["DealingDrill", "dealing_drill", "MOMENTS", "DEAL_NOW"]
+__all__ = ["DealingDrill", "dealing_drill", "MOMENTS", "DEAL_NOW", "who_question", "rounds_question"]
 
 #: The moments of a deal a position is taken at: just dealt, in the middle of a round, the round's last card
 #: just played (cards still in the deck), the deal's last card just played.
@@ -43,8 +43,8 @@ class DealingDrill:
     """A moment of a real game (``players`` 2, 3 or 4; ``dealer``; the player who has just played, ``last``,
     None when the cards have just been dealt; the cards in each hand, ``hands``; the cards still in the deck,
     ``deck_left``). Who plays next (``next_player``, the engine's turn after the moment: in a new deal when this
-    one is over), what happens now (``deal_now``, one of :data:`DEAL_NOW`) and how many more rounds of three
-    cards each are still to be dealt in this deal (``rounds_left``)?
+    one is over), what happens now (``deal_now``, one of :data:`DEAL_NOW`) and how many rounds (three cards for
+    each player) are left in the deck (``rounds_left``: the round in the players' hands is not among them)?
 
     Mistakes: for who plays next ``dealer_first`` (the dealer, who plays after everyone), ``same_player`` (the
     player who has just played), ``wrong_way`` (the player to the left: play goes to the right),
@@ -258,23 +258,27 @@ def player_names(_: Translator, players: int) -> list[Label]:
 def moment_words(_: Translator, drill: DealingDrill, names: list[Label]) -> list[str]:
     """The position in sentences: who deals, who has just played, the cards in the hands and in the deck."""
     sides = side_names(_, drill, names)
-    lines = [_.plural("{n} player is playing.", "{n} players are playing.", drill.players)
-             if drill.players != 4 else _("Four players are playing, in two teams: {first} ({one} and {three}) "
-                                          "against {second} ({two} and {four}).", first=sides[0], second=sides[1],
-                                          one=names[0], two=names[1], three=names[2], four=names[3]),
-             _("{dealer} deals this deal.", dealer=names[drill.dealer])]
+    if drill.players == 2:
+        playing = _("Two players are playing.")
+    elif drill.players == 3:
+        playing = _("Three players are playing.")
+    else:
+        playing = _("Four players are playing, in two teams: {first} (players 1 and 3) against {second} (players 2 "
+                    "and 4).", first=sides[0], second=sides[1])
+    lines = [playing, _("{dealer} is the dealer in this deal.", dealer=names[drill.dealer])]
     if drill.moment == "start":
         lines.append(_("The cards have just been dealt: three to each player and four face up on the table."))
     elif drill.moment == "mid_round":
         lines.append(_("{player} has just played a card.", player=names[drill.last or 0]))
     else:
-        lines.append(_("{player} has just played the last card in hand: every hand is empty.",
+        lines.append(_("{player} has just played their last card: every hand is now empty.",
                        player=names[drill.last or 0]))
     if drill.moment != "round_over" and drill.moment != "deal_over":
         hands = [_("{player}: {n}", player=name, n=n) for name, n in zip(names, drill.hands)]
         shown = "; ".join(hands)  # joined outside the call: the catalogs' extractor takes a literal there for a plural
-        lines.append(_("Cards in each hand: {hands}.", hands=shown))
-    lines.append(_.plural("{n} card is left in the deck.", "{n} cards are left in the deck.", drill.deck_left))
+        lines.append(_("Cards each player holds: {hands}.", hands=shown))
+    lines.append(_.plural("{n} card is left in the deck.", "{n} cards are left in the deck.", drill.deck_left)
+                 if drill.deck_left else _("The deck is empty."))
     return lines
 
 
@@ -301,6 +305,16 @@ def leftover_words(_: Translator, drill: DealingDrill, names: list[Label]) -> st
     return _("The last capture was made by {player}, who takes the cards left.", player=names[drill.last_capturer])
 
 
+def who_question(_: Translator, drill: DealingDrill) -> str:
+    """Who plays next, or, once the deal is over, who plays first in the next one (the engine's turn then)."""
+    return _("Who plays first in the next deal?") if drill.deal_now == "deal_over" else _("Who plays next?")
+
+
+def rounds_question(_: Translator) -> str:
+    """The rounds asked are those still in the deck: the round in the players' hands is not among them."""
+    return _("How many rounds are left in the deck?")
+
+
 def deal_now_words(_: Translator) -> dict[str, str]:
     return {"play_on": _("Nothing is dealt: play goes on"), "deal_three": _("Three more cards to each player"),
             "deal_over": _("The deal is over")}
@@ -310,8 +324,8 @@ def answer_lines(_: Translator, drill: DealingDrill, names: list[Label]) -> list
     """The worked answer, step by step, as the rule book says it (docs/rules.md §2)."""
     n, who = drill.players, names[drill.next_player]
     if drill.deal_now == "deal_over":
-        lines = [_("The deck and every hand are spent: the deal is over. The cards left on the table go to the "
-                   "last side that captured, and the points are counted."),
+        lines = [_("The deck has run out and every hand is empty: the deal is over. The cards left on the table go "
+                   "to the last side that captured, and the points are counted."),
                  _("The next deal is dealt by the player to the right of {dealer}: {new_dealer}; the player to the "
                    "right of {new_dealer}, {player}, plays first.", dealer=names[drill.dealer],
                    new_dealer=names[drill.next_dealer], player=who)]
@@ -320,14 +334,15 @@ def answer_lines(_: Translator, drill: DealingDrill, names: list[Label]) -> list
                    "and none to the table.", dealer=names[drill.dealer]),
                  _("The new round starts with the player to the dealer's right: {player}.", player=who)]
     elif drill.last is None:
-        lines = [_("Nothing is dealt: the hands are full.", ),
+        lines = [_("Nothing is dealt: everyone has just been given three cards."),
                  _("The first to play is the player to the dealer's right: {player}.", player=who)]
     else:
         lines = [_("Nothing is dealt: some players still have cards in hand."),
                  _("Play goes to the right: after {last} comes {player}.", last=names[drill.last], player=who)]
-    rounds = _.plural("{deck} cards left in the deck ÷ ({players} players × 3 cards) = {n} round still to deal.",
-                      "{deck} cards left in the deck ÷ ({players} players × 3 cards) = {n} rounds still to deal.",
-                      drill.rounds_left, deck=drill.deck_left, players=n)
+    rounds = (_.plural("{deck} cards in the deck ÷ ({players} players × 3 cards) = {n} round still to be dealt.",
+                       "{deck} cards in the deck ÷ ({players} players × 3 cards) = {n} rounds still to be dealt.",
+                       drill.rounds_left, deck=drill.deck_left, players=n)
+              if drill.deck_left else _("The deck is empty: no more rounds are dealt."))
     return [*lines, rounds, leftover_words(_, drill, names)] if "leftover" in drill.items else [*lines, rounds]
 
 
@@ -352,9 +367,9 @@ _SHEET = """
 def _dealing_task(_: Translator, drill: DealingDrill) -> dict[str, object]:
     names = player_names(_, drill.players)
     words: dict[str, object] = {
-        "lines": moment_words(_, drill, names), "who": _("Who plays next?"), "choices": names,
+        "lines": moment_words(_, drill, names), "who": who_question(_, drill), "choices": names,
         "now": _("What happens now?"), "now_choices": list(deal_now_words(_).values()),
-        "rounds": _("How many more rounds will be dealt in this deal?")}
+        "rounds": rounds_question(_)}
     if "leftover" in drill.items:
         words["leftover"] = {"last": _("The last plays of the deal:"),
                              "plays": [play_words(_, names, *play) for play in drill.plays],
@@ -368,8 +383,9 @@ def _dealing_answer(_: Translator, drill: DealingDrill) -> dict[str, object]:
 
 
 def _intro(_: Translator, rules: Rules) -> str:
-    return _("Deal and play go to the right. The player to the dealer's right plays first; when every hand is "
-             "empty the dealer gives three more cards to each player, until the deck is spent.")
+    return _("Deal and play go to the right (anticlockwise). The player to the dealer's right plays first. When "
+             "every hand is empty, the dealer gives three more cards to each player (none to the table), until the "
+             "deck runs out.")
 
 
 KIND = DrillKind(
@@ -385,16 +401,16 @@ KIND = DrillKind(
         "new_dealer_first": N_("Letting the next deal's dealer play first"),
         "wrong_player": N_("Choosing the wrong player to play next"),
         "hands_not_empty": N_("Dealing again, or ending the deal, while hands still hold cards"),
-        "hands_empty": N_("Going on playing when every hand is empty"),
+        "hands_empty": N_("Carrying on playing when every hand is empty"),
         "deck_not_empty": N_("Ending the deal while the deck still has cards"),
-        "deck_spent": N_("Dealing again when the deck is spent"),
-        "per_player": N_("Counting the rounds left as the deck divided by 3, not by 3 cards for each player"),
+        "deck_spent": N_("Dealing again when the deck has run out"),
+        "per_player": N_("Dividing the deck by 3 instead of by 3 × the number of players"),
         "counted_dealt_round": N_("Counting the round already in the players' hands among the rounds left"),
         "wrong_rounds": N_("Counting the rounds left wrongly"),
         "last_to_play": N_("Giving the cards left at the end of a deal to the dealer's side, which played the last "
                            "card, not to the last side that captured"),
         "not_last_capture": N_("Giving the cards left at the end of a deal to a side that did not capture last"),
-        "somebody_captured": N_("Leaving the cards at the end of a deal to nobody, though someone captured"),
+        "somebody_captured": N_("Giving the cards left at the end to nobody, although someone captured"),
         "nobody_captured": N_("Giving the cards left at the end of a deal to a side, though nobody captured"),
     },
     outcome=form_outcome,

@@ -11,27 +11,33 @@ from ...engine.errors import EscobaError
 from ...engine.game import DealRecord, Game
 from ...engine.rules import ESCOBA, VARIANTS, Rules, as_rules
 from ...engine.scoring import DealFacts, DealScore, score_piles
+from ...text.phrases import and_list
 from ...text.translator import N_, Translator
 from .. import paper
 from ..common import MAX_SEED, Answer, check_seed, form_outcome, is_whole, judged, play_deal, seeded
 from ..kind import DrillKind, WorksheetPart
+from . import points as points_kind
 
 __all__ = ["HouseRulesDrill", "house_rules_drill", "HOUSE_RULES", "house_rule_words"]
 
 #: The house rules this drill asks about (those that change how a two-side deal is scored), each with its name and
 #: what it changes, as docs/rules.md §7 says them.
 HOUSE_RULES: dict[str, tuple[str, str]] = {
-    "ties_both_score": (N_("ties: both score"),
-                        N_("A tie for the top in cards or in coins gives the point to every tied side.")),
+    "ties_both_score": (N_("ties: every tied side scores"),
+                        N_("If sides tie for the most cards, the most coins or (with the sevens rule) the most "
+                           "sevens, each tied side gets the point.")),
     "sevens": (N_("sevens instead of the setenta"),
-               N_("1 point for strictly the most sevens, in place of the setenta point.")),
-    "low_primera": (N_("primera of low cards"),
-                    N_("Only the cards from 1 to 7 count for the setenta: a suit held only in face cards makes the "
-                       "setenta invalid.")),
-    "figuras": (N_("face cards"), N_("1 more point for strictly the most face cards (jacks, knights and kings).")),
-    "all_sevens_bonus": (N_("all the sevens"), N_("1 extra point for holding all four sevens.")),
+               N_("1 point to the side with the most sevens (a tie scores nothing), instead of the setenta point.")),
+    "low_primera": (N_("setenta with low cards only"),
+                    N_("Only cards from 1 to 7 count for the setenta: if a side's only cards in a suit are face "
+                       "cards, its setenta does not count.")),
+    "figuras": (N_("face cards"),
+                N_("1 extra point to the side with the most face cards (jacks, knights and kings); a tie scores "
+                   "nothing.")),
+    "all_sevens_bonus": (N_("all four sevens"), N_("1 extra point for holding all four sevens.")),
     "cards_bonus": (N_("cards bonus"),
-                    N_("1 extra point to the side with the most cards when every other side has fewer than 10.")),
+                    N_("1 extra point to the side with the most cards when every other side has fewer than 10 "
+                       "cards.")),
 }
 
 #: Deals tried for a position where the house rule changes the points (or does not), as the seed asked.
@@ -192,21 +198,34 @@ def _house_rules_task(_: Translator, drill: HouseRulesDrill) -> dict[str, object
     names = paper.side_names(_, 2)
     title, change = house_rule_words(_, drill.house_rule)
     return {"rule": _("House rule: {rule}. {change}", rule=title, change=change), "names": names,
-            "standard": _("Points of the deal without the house rule: {points}.",
+            "standard": _("Points for this deal without the house rule: {points}.",
                           points=_points_words(_, names, drill.standard.points)),
-            "blanks": [_("Points of {side} with the house rule:", side=name) for name in names]}
+            "blanks": [_("Points for {side} with the house rule:", side=name) for name in names]}
 
 
 def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, object]:
     names = paper.side_names(_, 2)
     points = _points_words(_, names, drill.points)
-    said = (_("{points}: the house rule changes the points.", points=points) if drill.changes else
-            _("{points}: in this deal the house rule changes nothing.", points=points))
-    return {"said": said}
+    said = [_("{points}. The house rule changes the points.", points=points) if drill.changes else
+            _("{points}. In this deal the house rule changes nothing.", points=points)]
+    # Why: each point the house rule scores differently, then each point it no longer scores.
+    changed = [_("{item} — {reason}", item=points_kind.item_words(_, line.item),
+                 reason=points_kind.reason_words(_, line, names))
+               for line in drill.house.lines if line not in drill.standard.lines]
+    house_items = {line.item for line in drill.house.lines}
+    gone = [points_kind.item_words(_, line.item) for line in drill.standard.lines
+            if line.item not in house_items and any(line.points)]
+    if changed:
+        reasons = "; ".join(changed)  # joined outside the call: the extractor reads a second text as a plural
+        said.append(_("Points that change: {items}.", items=reasons))
+    if gone:
+        said.append(_("Points no longer scored: {items}.", items=and_list(_, gone)))
+    return {"said": " ".join(said)}
 
 
 def _intro(_: Translator, rules: Rules) -> str:
-    return _("A deal already played, and its points. With the house rule switched on, what does each side score?")
+    return _("Here is a deal that has already been played, with its points. If you play with the house rule, how "
+             "many points does each side score?")
 
 
 KIND = DrillKind(

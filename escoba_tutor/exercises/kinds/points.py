@@ -150,13 +150,13 @@ _MOST = {"cards": N_("{winner} has more cards ({values})"), "oros": N_("{winner}
 
 
 _REASONS = {
-    "count": N_("one point for each escoba"), "more_suits": N_("{winner} holds more suits ({values})"),
+    "count": N_("one point for each escoba"), "more_suits": N_("{winner} has more suits ({values})"),
     "tie": N_("nobody: a tie ({values})"), "tie_both_score": N_("a tie ({values}): one point each for {winner}"),
     "third_side": N_("a tie on top ({values}): the point goes to {winner}"),
     "holds": N_("{winner} holds the seven of coins"), "nobody_holds": N_("nobody holds it"),
     "all_invalid": N_("nobody: no side has a card of every suit"),
     "all_oros": N_("{winner} has all ten coins: 2 points"),
-    "others_below_10": N_("{winner} has the most cards and the other side fewer than 10: one more point"),
+    "others_below_10": N_("{winner} has the most cards and every other side has fewer than 10: 1 extra point"),
     "all_four": N_("{winner} has all four sevens"),
 }
 # Why the expert plays a move (escoba_tutor.players.hints' reason codes), for the strategy key.
@@ -185,6 +185,10 @@ def _reason(_: Translator, line: ScoreLine, names: list[labels.Label]) -> str:
 
 def _item(_: Translator, item: str) -> str:
     return paper.word(_, _ITEMS[item]) if item in _ITEMS else item.replace("_", " ")
+
+
+# (the house-rules key says why its points change in these same words)
+item_words, reason_words = _item, _reason
 
 
 _SHEET = """

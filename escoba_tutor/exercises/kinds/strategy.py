@@ -198,7 +198,7 @@ KIND = DrillKind(
     label=N_("strategy (which card would you play)"),
     column=N_("Strategy"),
     lesson="08-strategy",
-    mistakes={"costly": N_("Choosing a play that costs points against the best one")},
+    mistakes={"costly": N_("Choosing a play that costs points compared with the best one")},
     outcome=_outcome,
     worksheet=WorksheetPart(N_("Which card would you play?"), _intro, _SHEET, _strategy_task,
                             _strategy_answer),

@@ -17,7 +17,9 @@ from ...exercises.kinds.dealing import (
     moment_words,
     play_words,
     player_names,
+    rounds_question,
     side_names,
+    who_question,
 )
 from ...text.labels import Label
 from ...text.translator import N_, Translator
@@ -33,8 +35,8 @@ class DealingView(KindView):
 
     kind = "dealing"
     title = N_("Dealing and turns")
-    task = N_("Read the moment of the game. Who plays next? Are cards dealt now? How many more rounds will be "
-              "dealt in this deal? Then press “Check”.")
+    task = N_("Look at this moment in the game. Who plays next? What happens now: are more cards dealt, or is the "
+              "deal over? How many rounds are left in the deck? Then press “Check”.")
 
     @staticmethod
     def boxes(drill: DealingDrill) -> int:
@@ -82,11 +84,11 @@ class DealingView(KindView):
         choices = self.model.choices
         set_options(self.next_player, [(_("choose…"), "")] + [(name, str(i)) for i, name in enumerate(players)],
                     choices.get("next_player", ""))
-        self.next_player.description = _("Who plays next?")
+        self.next_player.description = who_question(_, drill)
         set_options(self.deal_now, [(_("choose…"), "")] + [(words, key) for key, words in deal_now_words(_).items()],
                     choices.get("deal_now", ""))
         self.deal_now.description = _("What happens now?")
-        self.rounds_box.description = _("How many more rounds will be dealt in this deal?")
+        self.rounds_box.description = rounds_question(_)
         self.rounds_box.placeholder = _("a number")
         wanted = self.model.answers[0] if self.model.answers else ""
         if self.rounds_box.value != wanted:
@@ -104,7 +106,7 @@ class DealingView(KindView):
         lines = []
         for answer in result["answers"]:
             if answer.item == "rounds_left" and result["typed"] == "bad":
-                lines.append(_("Rounds: write a whole number, like 2."))
+                lines.append(_("Rounds: write a whole number, for example 2."))
             elif answer.item == "next_player":
                 lines.append(self._player(_, drill, players, answer))
             elif answer.item == "deal_now":
@@ -133,8 +135,8 @@ class DealingView(KindView):
             return _("Who plays next: not {player}. Play goes to the right (anticlockwise), so after {before} comes "
                      "{right}.", player=given, before=players[(drill.next_player - 1) % drill.players], right=who)
         if answer.mistake == "new_dealer_first":
-            return _("Who plays next: not {player}. {player} deals the next deal, and the player to the dealer's "
-                     "right plays first: {right}.", player=given, right=who)
+            return _("Who plays first in the next deal: not {player}. {player} is the dealer for the next deal, and "
+                     "the player to the dealer's right plays first: {right}.", player=given, right=who)
         return _("Who plays next: not {player}, but {right}.", player=given, right=who)
 
     def _now(self, _: Translator, drill: DealingDrill, players: list[Label], answer) -> str:
@@ -144,20 +146,20 @@ class DealingView(KindView):
             return _("What happens now: right.")
         if answer.mistake == "hands_not_empty":
             return _("What happens now: nothing is dealt yet. Cards are dealt again only when every hand is empty, "
-                     "and some players still have cards.")
+                     "but some players still have cards.")
         if answer.mistake == "hands_empty":
             if drill.deal_now == "deal_three":
-                return _("What happens now: every hand is empty, so nobody can play: {dealer} deals three more cards "
+                return _("What happens now: every hand is empty, so nobody can play. {dealer} deals three more cards "
                          "to each player.", dealer=players[drill.dealer])
-            return _("What happens now: every hand is empty and the deck is spent, so the deal is over.")
+            return _("What happens now: every hand is empty and the deck has run out, so the deal is over.")
         if answer.mistake == "deck_not_empty":
-            return _("What happens now: the deal is not over while the deck has cards: {dealer} deals three more "
+            return _("What happens now: the deal is not over while the deck has cards. {dealer} deals three more "
                      "to each player.", dealer=players[drill.dealer])
-        return _("What happens now: the deck is spent, so no more cards are dealt: the deal is over.")
+        return _("What happens now: the deck has run out, so no more cards are dealt and the deal is over.")
 
     def _rounds(self, _: Translator, drill: DealingDrill, answer) -> str:
         if answer.mistake == "unanswered":
-            return _("Rounds: write how many more rounds will be dealt.")
+            return _("Rounds: write how many rounds are left in the deck.")
         if answer.ok:
             return _("Rounds: right, {rounds}.", rounds=drill.rounds_left)
         if answer.mistake == "per_player":
@@ -174,12 +176,12 @@ class DealingView(KindView):
         sides = side_names(_, drill, players)
         why = leftover_words(_, drill, players)
         if answer.mistake == "unanswered":
-            return _("Cards left: choose who takes them, or nobody.")
+            return _("Cards left: choose who takes them (or “Nobody”).")
         if answer.ok:
             return _("Cards left: right. {why}", why=why)
         if answer.mistake == "last_to_play":
-            return _("Cards left: not {given}. {dealer} played the last card but laid it down: the cards left go to "
-                     "the last side that captured. {why}", given=sides[answer.given], dealer=players[drill.dealer],
+            return _("Cards left: not {given}. {dealer} played the last card but laid it down, so the cards left go "
+                     "to the last side that captured. {why}", given=sides[answer.given], dealer=players[drill.dealer],
                      why=why)
         if answer.mistake == "somebody_captured":
             return _("Cards left: someone captured in this deal, so they do go to somebody. {why}", why=why)

@@ -29,8 +29,8 @@ class HouseRulesView(KindView):
 
     kind = "house_rules"
     title = N_("What a house rule changes")
-    task = N_("A deal already played and its points. Switch on the house rule: how many points does each side "
-              "score now? Then press “Check”.")
+    task = N_("Here is a deal that has already been played, with its points. Now score it with the house rule: how "
+              "many points does each side get? Then press “Check”.")
 
     @staticmethod
     def boxes(drill: HouseRulesDrill) -> int:
@@ -64,18 +64,18 @@ class HouseRulesView(KindView):
         heading = _("House rule: {rule}", rule=title)
         self.rule.value = f"<p><b>{escape(heading)}</b><br>{escape(change)}</p>"
         for side, (head, row) in enumerate(self.parts):
-            pile = drill.piles[side]
+            pile = sorted(drill.piles[side])  # by suit, then 1–7, jack, knight, king: easier to count
             pile_size = _.plural("{n} card", "{n} cards", len(pile))
             escobas = _.plural("{n} escoba", "{n} escobas", drill.escobas[side])
             head.value = f"<h4>{escape(names[side])} · {escape(pile_size)} · {escape(escobas)}</h4>"
             fill_row(row, _, pile, _("{side}'s pile", side=names[side]), self.frame.deck)
-        caption = _("Points of the deal without the house rule")
+        caption = _("Points for this deal without the house rule")
         lines = "".join(f"<li>{escape(self._line(_, line, names))}</li>" for line in drill.standard.lines
                         if line.item != "escobas" or any(line.values))
         total = _("Total: {points}.", points=points_said(_, names, drill.standard.points))
         self.standard.value = f"<p><b>{escape(caption)}</b></p><ul>{lines}</ul><p>{escape(total)}</p>"
         for side, box in enumerate(self.boxes_of):
-            box.description = _("Points of {side} with the house rule", side=names[side])
+            box.description = _("Points for {side} with the house rule", side=names[side])
             box.placeholder = _("a number")
             wanted = self.model.answers[side] if side < len(self.model.answers) else ""
             if box.value != wanted:
@@ -90,14 +90,15 @@ class HouseRulesView(KindView):
         for side, (answer, typed) in enumerate(zip(result["answers"], result["typed"])):
             name, right, before = names[side], drill.points[side], drill.standard.points[side]
             if typed == "bad":
-                lines.append(_("{side}: write a whole number, like 3.", side=name))
+                lines.append(_("{side}: write a whole number, for example 3.", side=name))
             elif answer.mistake == "unanswered":
                 lines.append(_("{side}: write the points with the house rule.", side=name))
             elif answer.ok:
                 lines.append(_("{side}: right, {n}.", side=name, n=right))
             elif answer.mistake == "unchanged":
-                lines.append(_("{side}: not {n}: those are the points without the house rule, and here it changes "
-                               "them. With it, {side} scores {right}.", side=name, n=before, right=right))
+                lines.append(_("{side}: not {n}: that is the score without the house rule, and in this deal the rule "
+                               "changes it. With the house rule, {side} scores {right}.", side=name, n=before,
+                               right=right))
             elif answer.mistake == "changed_needlessly":
                 lines.append(_("{side}: not {given}. In this deal the house rule changes nothing for {side}: still "
                                "{right}.", side=name, given=answer.given, right=right))
@@ -115,8 +116,9 @@ class HouseRulesView(KindView):
         sheet = current.children[1] if current is not None else ScoreSheet(score=drill.house)
         current = current or w.VBox([w.HTML(), sheet])
         sheet.score, sheet.names, sheet.lang = drill.house, names, self.lang
-        changed = [item_name(_, line.item) for line in drill.house.lines
-                   if line not in drill.standard.lines and any(line.points)]
+        # each point the house rule scores differently, with its reason: which point moves, and why
+        changed = [_("{item} — {reason}", item=item_name(_, line.item), reason=reason_text(_, line, names))
+                   for line in drill.house.lines if line not in drill.standard.lines]
         gone = [item_name(_, line.item) for line in drill.standard.lines
                 if line.item not in {other.item for other in drill.house.lines} and any(line.points)]
         if not drill.changes:
@@ -125,7 +127,8 @@ class HouseRulesView(KindView):
             said = _("With the house rule: {points}.", points=points_said(_, names, drill.points))
         notes = []
         if changed:
-            notes.append(_("Points that change: {items}.", items=join_words(_, changed)))
+            reasons = "; ".join(changed)  # joined outside the call: the extractor reads a second text as a plural
+            notes.append(_("Points that change: {items}.", items=reasons))
         if gone:
             notes.append(_("Points no longer scored: {items}.", items=join_words(_, gone)))
         current.children[0].value = ("<div class='escoba-worked'>" + "".join(f"<p>{escape(t)}</p>"

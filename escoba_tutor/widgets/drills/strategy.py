@@ -47,7 +47,7 @@ class StrategyView(KindView):
 
     kind = "strategy"
     title = N_("Which card would you play?")
-    task = N_("It is your turn. Choose the play you would make in the list, then press “Check”: the expert says "
+    task = N_("It is your turn. Choose from the list the play you would make, then press “Check”: the expert says "
               "how good it is, and why.")
 
     @staticmethod
@@ -96,7 +96,7 @@ class StrategyView(KindView):
 
     def feedback(self, _: Translator, drill: StrategyDrill, names: Sequence[str], result) -> list[str]:
         if result == "unanswered":
-            return [_("Choose a play in the list first.")]
+            return [_("Choose a play from the list first.")]
         chosen, best = result.chosen, result.best
         why = reason_words(_, chosen.reason)
         if result.ok and chosen.loss < 1e-9:
@@ -106,7 +106,7 @@ class StrategyView(KindView):
                       loss=decimal(_, chosen.loss)), _("Why: {why}.", why=why),
                     _("The expert plays {move}: {why}.", move=move_sentence(_, best.move),
                       why=reason_words(_, best.reason))]
-        return [_("Not the best: it loses about {loss} points against the expert's play.",
+        return [_("Not the best: it scores about {loss} points fewer than the expert's play.",
                   loss=decimal(_, chosen.loss)),
                 _("Your play: {why}.", why=why),
                 _("Better: {move}: {why}.", move=move_sentence(_, best.move), why=reason_words(_, best.reason))]
