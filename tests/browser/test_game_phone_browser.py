@@ -63,7 +63,7 @@ class Phone:
     def wait_for_the_reply(self) -> None:
         """After a play of the student's: the computer's answer and the student's turn (each widget applies the
         kernel's update on its own, so the cards can be new while the status line still says «Te toca.»)."""
-        expect(self.status).to_have_text(re.compile(r"^(Juegas|Dejas) .*El ordenador .*Te toca\.$"), timeout=30_000)
+        expect(self.status).to_have_text(re.compile(r"^(Juegas|Dejas) .*El ordenador .*Te toca\.$"), timeout=60_000)
         self.wait_for_my_turn()
 
     def wait_for_my_turn(self) -> None:
@@ -211,7 +211,7 @@ def test_the_status_line_covers_no_card_at_a_refusal_a_turn_and_a_deals_end(phon
     # the end of the deal: the last card played, the long status line and the score sheet
     game.grid.locator("tbody tr[data-id]").first.click()
     play_at_the_bottom_edge(game)
-    expect(game.sheet_heading).to_be_visible(timeout=30_000)
+    expect(game.sheet_heading).to_be_visible(timeout=60_000)
     expect(game.status).to_contain_text("Pulsa «Siguiente mano» para seguir.")
     shoot(game, screenshot_dir, "deal-end")
     assert_status_covers_nothing(game, "the end of a deal")
@@ -238,7 +238,7 @@ def choose_first_capture_and_press_play_by_keyboard(game: Phone) -> None:
     expect(game.play).to_be_focused()
     cards = game.hand.locator("[data-code]").count()
     page.keyboard.press("Enter")
-    expect(game.hand.locator("[data-code]")).to_have_count(cards - 1, timeout=20_000)  # played
+    expect(game.hand.locator("[data-code]")).to_have_count(cards - 1, timeout=40_000)  # played
 
 
 def test_focus_after_play_and_next_deal_lands_on_the_next_control(phone):
@@ -249,21 +249,21 @@ def test_focus_after_play_and_next_deal_lands_on_the_next_control(phone):
     game.wait_for_the_reply()
     expect(game.play).to_be_focused()
     choose_first_capture_and_press_play_by_keyboard(game)  # the deal's last play: «Jugar» goes away
-    expect(game.sheet_heading).to_be_visible(timeout=30_000)
-    expect(game.next_deal).to_be_focused(timeout=10_000)
+    expect(game.sheet_heading).to_be_visible(timeout=60_000)
+    expect(game.next_deal).to_be_focused(timeout=20_000)
     assert focused(page).endswith("Siguiente mano")
     # the status line that says what happened is a polite live region: read out without taking the focus
     expect(game.status.locator("[role=status][aria-live=polite]")).to_contain_text("Pulsa «Siguiente mano»")
     page.keyboard.press("Enter")  # «Siguiente mano» goes away: the new hand's first card
     game.wait_for_my_turn()
-    expect(game.hand.locator("button.et-card").first).to_be_focused(timeout=10_000)
+    expect(game.hand.locator("button.et-card").first).to_be_focused(timeout=20_000)
     # «Deshacer» pressed on the deal's only play of the student's is disabled: the focus goes beside it
     choose_first_capture_and_press_play_by_keyboard(game)
     game.wait_for_the_reply()
     undo = game.root.get_by_role("button", name=button_name("Deshacer"))
     undo.focus()
     page.keyboard.press("Enter")
-    expect(undo).to_be_disabled(timeout=20_000)
+    expect(undo).to_be_disabled(timeout=40_000)
     expect(game.root.locator(".escoba-actions")).to_contain_text("Jugar")
     page.wait_for_timeout(500)
     beside = game.root.locator(".escoba-actions").evaluate(
@@ -284,7 +284,7 @@ def test_the_focus_stays_where_a_student_put_it(phone):
         code.focus()
         if cards == 2:
             game.wait_for_the_reply()
-    expect(game.sheet_heading).to_be_visible(timeout=30_000)
+    expect(game.sheet_heading).to_be_visible(timeout=60_000)
     page.wait_for_timeout(1000)
     expect(code).to_be_focused()
     assert_no_error(page)
@@ -295,7 +295,7 @@ def test_focus_at_the_games_end_goes_to_new_game(phone):
     choose_first_capture_and_press_play_by_keyboard(game)
     game.wait_for_the_reply()
     choose_first_capture_and_press_play_by_keyboard(game)  # the last play of the game: no «Siguiente mano»
-    expect(game.sheet_heading).to_be_visible(timeout=30_000)
+    expect(game.sheet_heading).to_be_visible(timeout=60_000)
     expect(game.status).to_contain_text("Pulsa «Partida nueva»")
-    expect(game.new_game).to_be_focused(timeout=10_000)
+    expect(game.new_game).to_be_focused(timeout=20_000)
     assert_no_error(game.page)
