@@ -10,7 +10,7 @@
 //    verdict shows next to the button pressed, and pushes the page rather than covering it).
 
 const ET_CONTROLS = "button, a[href], input, select, textarea, [tabindex]";
-const ET_WAIT_MS = 5000; // how long a lost focus waits for a target to be drawn
+const ET_WAIT_MS = 30000; // how long a lost focus waits for a target to be drawn (a loaded class server can take seconds)
 
 function etUsable(node) {
   if (!node || !node.isConnected || node.disabled || node.getAttribute("aria-disabled") === "true") return false;
