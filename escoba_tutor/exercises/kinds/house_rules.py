@@ -217,7 +217,7 @@ def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, obje
             if line.item not in house_items and any(line.points)]
     if changed:
         reasons = "; ".join(changed)  # joined outside the call: the extractor reads a second text as a plural
-        said.append(_("Points that change: {items}.", items=reasons))
+        said.append(_("Points added or changed: {items}.", items=reasons))
     if gone:
         said.append(_("Points no longer scored: {items}.", items=and_list(_, gone)))
     return {"said": " ".join(said)}

@@ -150,8 +150,8 @@ _MOST = {"cards": N_("{winner} has more cards ({values})"), "oros": N_("{winner}
 
 
 _REASONS = {
-    "count": N_("one point for each escoba"), "more_suits": N_("{winner} has more suits ({values})"),
-    "tie": N_("nobody: a tie ({values})"), "tie_both_score": N_("a tie ({values}): one point each for {winner}"),
+    "count": N_("one point for each escoba"), "more_suits": N_("{winner} has cards in more suits ({values})"),
+    "tie": N_("nobody (a {values} tie)"), "tie_both_score": N_("a tie ({values}): one point each for {winner}"),
     "third_side": N_("a tie on top ({values}): the point goes to {winner}"),
     "holds": N_("{winner} holds the seven of coins"), "nobody_holds": N_("nobody holds it"),
     "all_invalid": N_("nobody: no side has a card of every suit"),

@@ -96,15 +96,15 @@ class HouseRulesView(KindView):
             elif answer.ok:
                 lines.append(_("{side}: right, {n}.", side=name, n=right))
             elif answer.mistake == "unchanged":
-                lines.append(_("{side}: not {n}: that is the score without the house rule, and in this deal the rule "
+                lines.append(_("{side}: not {n}. That is the score without the house rule, and in this deal the rule "
                                "changes it. With the house rule, {side} scores {right}.", side=name, n=before,
                                right=right))
             elif answer.mistake == "changed_needlessly":
                 lines.append(_("{side}: not {given}. In this deal the house rule changes nothing for {side}: still "
                                "{right}.", side=name, given=answer.given, right=right))
             elif answer.mistake == "kept_replaced_point":
-                lines.append(_("{side}: not {given}. The house rule's point takes the place of the setenta: the "
-                               "setenta point is no longer scored. {side} scores {right}.", side=name,
+                lines.append(_("{side}: not {given}. The house rule's point replaces the setenta point, so the setenta is "
+                               "no longer scored. {side} scores {right}.", side=name,
                                given=answer.given, right=right))
             else:
                 lines.append(_("{side}: not {given}. Go through the points again with the house rule: {right}.",
@@ -128,7 +128,7 @@ class HouseRulesView(KindView):
         notes = []
         if changed:
             reasons = "; ".join(changed)  # joined outside the call: the extractor reads a second text as a plural
-            notes.append(_("Points that change: {items}.", items=reasons))
+            notes.append(_("Points added or changed: {items}.", items=reasons))
         if gone:
             notes.append(_("Points no longer scored: {items}.", items=join_words(_, gone)))
         current.children[0].value = ("<div class='escoba-worked'>" + "".join(f"<p>{escape(t)}</p>"
