@@ -103,8 +103,8 @@ class HouseRulesView(KindView):
                 lines.append(_("{side}: not {given}. In this deal the house rule changes nothing for {side}: still "
                                "{right}.", side=name, given=answer.given, right=right))
             elif answer.mistake == "kept_replaced_point":
-                lines.append(_("{side}: not {given}. The house rule's point replaces the setenta point, so the setenta is "
-                               "no longer scored. {side} scores {right}.", side=name,
+                lines.append(_("{side}: not {given}. The house rule's point replaces the setenta point, so the "
+                               "setenta is no longer scored. {side} scores {right}.", side=name,
                                given=answer.given, right=right))
             else:
                 lines.append(_("{side}: not {given}. Go through the points again with the house rule: {right}.",
