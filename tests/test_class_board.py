@@ -191,8 +191,8 @@ def test_a_nickname_is_kept_in_a_long_lived_httponly_cookie(server):
     ("B\u200bea", "es", "El apodo tiene un carácter invisible"),
     ("M\u0430r\u00eda", "es", "El apodo mezcla letras de alfabetos distintos"),  # a Cyrillic а in «María»
     ("M\u0430r\u00eda", "en", "The nickname mixes letters of different alphabets"),
-    ("Za\u0308\u0301\u0301", "es", "El apodo tiene acentos amontonados sobre una letra"),
-    ("Za\u0308\u0301\u0301", "en", "The nickname has accents piled on one letter"),
+    ("Za\u0308\u0301\u0301", "es", "El apodo tiene acentos de más sobre una letra"),
+    ("Za\u0308\u0301\u0301", "en", "The nickname has extra accents on a letter"),
 ])
 def test_a_bad_nickname_is_refused_in_words_and_nothing_is_kept(server, typed, lang, said):
     browser = Browser(server.url)

@@ -304,7 +304,7 @@ def test_the_dealing_drill_in_the_widget_names_each_mistake():
         f"A quién le toca: no al {dealer}. El que reparte juega el último en cada ronda; sale el que está a su "
         f"derecha: el {mano}.",
         "Qué pasa ahora: todavía no se reparte. Solo se vuelve a repartir cuando nadie tiene cartas, y ahora "
-        "todavía hay jugadores con cartas.",
+        "aún hay jugadores con cartas.",
         f"Rondas: {drill.rounds_left + 1}, no. Las cartas que tienen los jugadores ya están repartidas: cuenta "
         f"solo las rondas que quedan en el mazo, {drill.rounds_left}."]
     view.next_player.value, view.deal_now.value = str(drill.mano), "play_on"
@@ -338,7 +338,7 @@ def test_the_next_deal_in_the_widget_in_english():
     assert (f"The next deal is dealt by the player to the right of {names[drill.dealer]}: "
             f"{names[drill.next_dealer]}; the player to the right of {names[drill.next_dealer]}, "
             f"{names[drill.next_player]}, plays first.") in widget.answer_box.children[0].value
-    assert "The deck is empty: no more rounds are dealt." in widget.answer_box.children[0].value
+    assert "The deck is empty: 0 rounds are left." in widget.answer_box.children[0].value
 
 
 def test_the_cards_left_in_the_widget_go_to_a_team():
@@ -404,7 +404,7 @@ def test_the_house_rules_drill_in_the_widget():
     lines = widget.status.message.split("\n")
     assert lines[0] == "0 de 2 bien."
     assert lines[1 + side] == (f"{name}: {drill.kept_both[side]}, no. El punto de la regla de la casa sustituye "
-                               f"al de la setenta: la setenta ya no se cuenta. {name} se apunta "
+                               f"al de la setenta, así que la setenta ya no se cuenta. {name} se apunta "
                                f"{drill.points[side]}.")
     assert lines[2 - side] == f"{['Ana', 'Luis'][1 - side]}: escribe un número entero; por ejemplo, 3."
     for box, points in zip(view.boxes_of, drill.points):
@@ -413,8 +413,8 @@ def test_the_house_rules_drill_in_the_widget():
     assert widget.status.message.startswith("2 de 2 bien.\n")
     widget.answer_button.click()
     worked, sheet = widget.answer_box.children[0].children
-    assert "Puntos que ya no se cuentan: Setenta." in worked.value and sheet.score == drill.house
-    assert "Puntos que cambian: Sietes — " in worked.value  # which point moves, and why
+    assert "Puntos que ya no se cuentan: la setenta." in worked.value and sheet.score == drill.house
+    assert "Puntos nuevos: más sietes — " in worked.value  # which point the rule adds, and why
 
 
 # ================================================================================ records and the board
@@ -501,7 +501,7 @@ def test_the_house_rules_sheet_sorts_the_piles_and_its_key_says_why():
         ranks = [r.strip() for r in cell.split(",")] if cell not in ("—", "") and not cell.isdigit() else []
         assert ranks == sorted(ranks, key=order.index), cell
     # the key names the point the house rule moves, with its reason, and the point it no longer scores
-    assert "Puntos que cambian: Más sietes — " in key and "Puntos que ya no se cuentan: Setenta." in key
+    assert "Puntos nuevos: más sietes — " in key and "Puntos que ya no se cuentan: la setenta." in key
 
 
 # ================================================================================ players named in sentences

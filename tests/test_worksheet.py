@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from html import escape
 
 import pytest
 from jinja2 import UndefinedError
@@ -284,3 +285,16 @@ def test_the_escoba_de_mano_of_a_game_of_four_on_paper(lang, task, key):
     exercises, answers = split(worksheet_html(12, lang, count=1, kinds=("escoba_de_mano",)))
     assert task in exercises and key in answers and key not in exercises
     assert ("Pareja 1" if lang == "es" else "Team 1") in exercises  # the teams are the choices to tick
+
+
+@pytest.mark.parametrize("lang, rules, kind, where", [
+    ("es", "escoba", "dealing", "Para comprobarlo en pantalla: lección 4, «Práctica: el reparto y los turnos»."),
+    ("en", "escoba", "house_rules", "Check on screen: lesson 7, “Practice: what a house rule changes”."),
+    ("en", "escoba", "captures", "Check on screen: lesson 2, “Practice”."),
+    ("en", "scopa+sevens", "captures", "Check on screen: lesson 7, “More practice”."),
+])
+def test_each_part_names_the_practice_its_numbers_belong_to(lang, rules, kind, where):
+    # the numbers repeat from part to part: each part says which lesson's practice takes them
+    page = worksheet_html(14, lang, count=1, rules=rules, kinds=(kind,))
+    exercises = page.split("<section class='answers'>")[0]
+    assert f"<p class='note'>{escape(where, quote=True)}</p>" in exercises

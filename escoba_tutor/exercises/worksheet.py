@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ..engine.errors import EscobaError
 from ..engine.rules import ESCOBA, Rules, as_rules
-from ..text.translator import Translator
+from ..text.translator import N_, Translator
 from . import paper
 from .common import MAX_SEED
 from .registry import kind, kinds_for, make_drill
@@ -63,17 +63,34 @@ def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | s
     for number, name in enumerate(kinds, 1):
         part = kind(name).worksheet
         macros = paper.part(part.template, _)
+        profile = rules.name.split("+")[0]  # "scopa+sevens": Scopa with a house rule
+        lesson, section = _PRACTICE.get((name, profile), _PRACTICE.get((name, ""), (0, "")))
+        where = _("Check on screen: lesson {lesson}, “{section}”.", lesson=lesson,
+                  section=paper.word(_, section)) if lesson else ""
         parts.append({"name": name, "heading": f"{number}. {paper.word(_, part.heading)}",
-                      "intro": part.intro(_, rules),
+                      "intro": part.intro(_, rules), "where": where,
                       "tasks": [macros.task(drill, **part.task(_, drill)) for drill in drills[name]],
                       "answers": [macros.answer(drill, **part.answer(_, drill)) for drill in drills[name]]})
     return paper.page("worksheet.html.j2", {
         "lang": _.lang, "title": title, "rules_line": _rules_line(_, rules.name),
         "name_label": _("Name:"), "date_label": _("Date:"),
-        "note": _("Each exercise has a number. Type it into the “Exercise” box of the course's practice exercises "
-                  "to see the same exercise on screen and check your answer."),
+        "note": _("Each exercise has a number. Type it into the “Exercise” box of the practice named under its "
+                  "part's heading to see the same exercise on screen and check your answer."),
         "parts": parts, "key_title": _("Answer key"),
         "key_note": _("Worked out by the escoba-tutor program, for worksheet no. {seed}.", seed=seed)})
+
+
+# Where each kind is practised on screen: (kind, rules profile, or "" for any) -> (lesson, the section's heading).
+# The numbers repeat from part to part, so each part says which practice its numbers belong to.
+_PRACTICE = {
+    ("captures", ""): (2, N_("Practice")), ("captures", "scopa"): (7, N_("More practice")),
+    ("escoba_de_mano", ""): (3, N_("Practice: the escoba de mano")),
+    ("leftover", ""): (4, N_("Practice: the cards left")), ("dealing", ""): (4, N_("Practice: dealing and turns")),
+    ("escobas", ""): (5, N_("Practice: the escobas line")), ("game_end", ""): (5, N_("Practice: who wins the game?")),
+    ("setenta", ""): (5, N_("Practice: the setenta")), ("points", ""): (6, N_("Practice")),
+    ("house_rules", ""): (7, N_("Practice: what a house rule changes")),
+    ("strategy", ""): (8, N_("Practice: which card would you play?")),
+}
 
 
 def _rules_line(_: Translator, name: str) -> str:

@@ -66,8 +66,8 @@ def nickname_problem(_: Translator, code: str) -> str:
         return _("The nickname mixes letters of different alphabets (such as Latin and Cyrillic), which can look "
                  "alike: use one alphabet only.")
     if code == "nickname_stacked_marks":
-        return _("The nickname has accents piled on one letter, or an accent that letter never takes: write it the "
-                 "way names are normally written (Íñigo, Zoë).")
+        return _("The nickname has extra accents on a letter, or an accent that letter never takes: write "
+                 "it the way names are normally written (Íñigo, Zoë).")
     if code == "nickname_invisible":
         return _("The nickname contains an invisible character: write it with visible letters only.")
     return _("A nickname may have only letters, digits, spaces and the signs - _ . (no other signs or emoji).")

@@ -342,7 +342,7 @@ def answer_lines(_: Translator, drill: DealingDrill, names: list[Label]) -> list
     rounds = (_.plural("{deck} cards in the deck ÷ ({players} players × 3 cards) = {n} round still to be dealt.",
                        "{deck} cards in the deck ÷ ({players} players × 3 cards) = {n} rounds still to be dealt.",
                        drill.rounds_left, deck=drill.deck_left, players=n)
-              if drill.deck_left else _("The deck is empty: no more rounds are dealt."))
+              if drill.deck_left else _("The deck is empty: 0 rounds are left."))
     return [*lines, rounds, leftover_words(_, drill, names)] if "leftover" in drill.items else [*lines, rounds]
 
 
@@ -407,8 +407,8 @@ KIND = DrillKind(
         "per_player": N_("Dividing the deck by 3 instead of by 3 × the number of players"),
         "counted_dealt_round": N_("Counting the round already in the players' hands among the rounds left"),
         "wrong_rounds": N_("Counting the rounds left wrongly"),
-        "last_to_play": N_("Giving the cards left at the end of a deal to the dealer's side, which played the last "
-                           "card, not to the last side that captured"),
+        "last_to_play": N_("Giving the cards left to the dealer's side because the dealer played the last card, "
+                           "instead of to the last side that captured"),
         "not_last_capture": N_("Giving the cards left at the end of a deal to a side that did not capture last"),
         "somebody_captured": N_("Giving the cards left at the end to nobody, although someone captured"),
         "nobody_captured": N_("Giving the cards left at the end of a deal to a side, though nobody captured"),

@@ -208,16 +208,22 @@ def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, obje
     points = _points_words(_, names, drill.points)
     said = [_("{points}. The house rule changes the points.", points=points) if drill.changes else
             _("{points}. In this deal the house rule changes nothing.", points=points)]
-    # Why: each point the house rule scores differently, then each point it no longer scores.
-    changed = [_("{item} — {reason}", item=points_kind.item_words(_, line.item),
-                 reason=points_kind.reason_words(_, line, names))
-               for line in drill.house.lines if line not in drill.standard.lines]
+    # Why: each point the house rule adds, each it scores differently, then each it no longer scores.
+    standard_items = {line.item for line in drill.standard.lines}
+    moved = [line for line in drill.house.lines if line not in drill.standard.lines]
+    added = [_("{item} — {reason}", item=points_kind.item_in_sentence(_, line.item),
+               reason=points_kind.reason_words(_, line, names)) for line in moved if line.item not in standard_items]
+    changed = [_("{item} — {reason}", item=points_kind.item_in_sentence(_, line.item),
+                 reason=points_kind.reason_words(_, line, names)) for line in moved if line.item in standard_items]
     house_items = {line.item for line in drill.house.lines}
-    gone = [points_kind.item_words(_, line.item) for line in drill.standard.lines
+    gone = [points_kind.item_in_sentence(_, line.item) for line in drill.standard.lines
             if line.item not in house_items and any(line.points)]
+    # joined outside the calls: the extractor reads a second text as a plural
+    added_said, changed_said = "; ".join(added), "; ".join(changed)
+    if added:
+        said.append(_("New points: {items}.", items=added_said))
     if changed:
-        reasons = "; ".join(changed)  # joined outside the call: the extractor reads a second text as a plural
-        said.append(_("Points that change: {items}.", items=reasons))
+        said.append(_("Points that change: {items}.", items=changed_said))
     if gone:
         said.append(_("Points no longer scored: {items}.", items=and_list(_, gone)))
     return {"said": " ".join(said)}

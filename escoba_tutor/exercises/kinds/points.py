@@ -150,8 +150,8 @@ _MOST = {"cards": N_("{winner} has more cards ({values})"), "oros": N_("{winner}
 
 
 _REASONS = {
-    "count": N_("one point for each escoba"), "more_suits": N_("{winner} has more suits ({values})"),
-    "tie": N_("nobody: a tie ({values})"), "tie_both_score": N_("a tie ({values}): one point each for {winner}"),
+    "count": N_("one point for each escoba"), "more_suits": N_("{winner} has cards in more suits ({values})"),
+    "tie": N_("nobody (a {values} tie)"), "tie_both_score": N_("a tie ({values}): one point each for {winner}"),
     "third_side": N_("a tie on top ({values}): the point goes to {winner}"),
     "holds": N_("{winner} holds the seven of coins"), "nobody_holds": N_("nobody holds it"),
     "all_invalid": N_("nobody: no side has a card of every suit"),
@@ -185,6 +185,23 @@ def _reason(_: Translator, line: ScoreLine, names: list[labels.Label]) -> str:
 
 def _item(_: Translator, item: str) -> str:
     return paper.word(_, _ITEMS[item]) if item in _ITEMS else item.replace("_", " ")
+
+
+# An item named inside a sentence, after a colon: "Points no longer scored: the setenta" («la setenta»).
+_IN_SENTENCE = {
+    "escobas": N_("escobas"), "cards": N_("most cards"), "cards_bonus": N_("cards bonus"), "oros": N_("most coins"),
+    "siete_de_oros": N_("the seven of coins"), "setenta": N_("the setenta"), "primera": N_("the primera (by suits)"),
+    "sevens": N_("most sevens"), "all_sevens": N_("all four sevens"), "figuras": N_("most face cards"),
+}
+
+
+#: The items :func:`item_in_sentence` has words for.
+SENTENCE_ITEMS = frozenset(_IN_SENTENCE)
+
+
+def item_in_sentence(_: Translator, item: str) -> str:
+    """A scoring item named inside a sentence (lowercase, with its article where the language wants one)."""
+    return paper.word(_, _IN_SENTENCE[item]) if item in _IN_SENTENCE else item.replace("_", " ")
 
 
 # (the house-rules key says why its points change in these same words)

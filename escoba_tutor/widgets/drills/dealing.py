@@ -35,8 +35,8 @@ class DealingView(KindView):
 
     kind = "dealing"
     title = N_("Dealing and turns")
-    task = N_("Look at this moment in the game. Who plays next? What happens now: are more cards dealt, or is the "
-              "deal over? How many rounds are left in the deck? Then press “Check”.")
+    task = N_("Look at this moment in the game. Who plays next? What happens now: does play go on, are more cards "
+              "dealt, or is the deal over? How many rounds are left in the deck? Then press “Check”.")
 
     @staticmethod
     def boxes(drill: DealingDrill) -> int:
@@ -153,7 +153,7 @@ class DealingView(KindView):
                          "to each player.", dealer=players[drill.dealer])
             return _("What happens now: every hand is empty and the deck has run out, so the deal is over.")
         if answer.mistake == "deck_not_empty":
-            return _("What happens now: the deal is not over while the deck has cards. {dealer} deals three more "
+            return _("What happens now: the deal is not over while the deck still has cards. {dealer} deals three more "
                      "to each player.", dealer=players[drill.dealer])
         return _("What happens now: the deck has run out, so no more cards are dealt and the deal is over.")
 

@@ -10,6 +10,7 @@ import ipywidgets as w
 
 from ...exercises import HouseRulesDrill
 from ...exercises.kinds.house_rules import house_rule_words
+from ...exercises.kinds.points import SENTENCE_ITEMS, item_in_sentence
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from ..score_sheet import ScoreSheet, item_name, join_words, reason_text
@@ -96,15 +97,15 @@ class HouseRulesView(KindView):
             elif answer.ok:
                 lines.append(_("{side}: right, {n}.", side=name, n=right))
             elif answer.mistake == "unchanged":
-                lines.append(_("{side}: not {n}: that is the score without the house rule, and in this deal the rule "
+                lines.append(_("{side}: not {n}. That is the score without the house rule, and in this deal the rule "
                                "changes it. With the house rule, {side} scores {right}.", side=name, n=before,
                                right=right))
             elif answer.mistake == "changed_needlessly":
                 lines.append(_("{side}: not {given}. In this deal the house rule changes nothing for {side}: still "
                                "{right}.", side=name, given=answer.given, right=right))
             elif answer.mistake == "kept_replaced_point":
-                lines.append(_("{side}: not {given}. The house rule's point takes the place of the setenta: the "
-                               "setenta point is no longer scored. {side} scores {right}.", side=name,
+                lines.append(_("{side}: not {given}. The house rule's point replaces the setenta point, so the "
+                               "setenta is no longer scored. {side} scores {right}.", side=name,
                                given=answer.given, right=right))
             else:
                 lines.append(_("{side}: not {given}. Go through the points again with the house rule: {right}.",
@@ -116,19 +117,29 @@ class HouseRulesView(KindView):
         sheet = current.children[1] if current is not None else ScoreSheet(score=drill.house)
         current = current or w.VBox([w.HTML(), sheet])
         sheet.score, sheet.names, sheet.lang = drill.house, names, self.lang
-        # each point the house rule scores differently, with its reason: which point moves, and why
-        changed = [_("{item} — {reason}", item=item_name(_, line.item), reason=reason_text(_, line, names))
-                   for line in drill.house.lines if line not in drill.standard.lines]
-        gone = [item_name(_, line.item) for line in drill.standard.lines
+        # each point the house rule adds or scores differently, with its reason: which point moves, and why
+        def in_sentence(item: str) -> str:  # the sheet's row title for an item the house rules never touch
+            return item_in_sentence(_, item) if item in SENTENCE_ITEMS else item_name(_, item)
+
+        standard_items = {line.item for line in drill.standard.lines}
+        moved = [line for line in drill.house.lines if line not in drill.standard.lines]
+        added = [_("{item} — {reason}", item=in_sentence(line.item), reason=reason_text(_, line, names))
+                 for line in moved if line.item not in standard_items]
+        changed = [_("{item} — {reason}", item=in_sentence(line.item), reason=reason_text(_, line, names))
+                   for line in moved if line.item in standard_items]
+        gone = [in_sentence(line.item) for line in drill.standard.lines
                 if line.item not in {other.item for other in drill.house.lines} and any(line.points)]
         if not drill.changes:
             said = _("In this deal the house rule changes nothing: the points are the same.")
         else:
             said = _("With the house rule: {points}.", points=points_said(_, names, drill.points))
         notes = []
+        # joined outside the calls: the extractor reads a second text as a plural
+        added_said, changed_said = "; ".join(added), "; ".join(changed)
+        if added:
+            notes.append(_("New points: {items}.", items=added_said))
         if changed:
-            reasons = "; ".join(changed)  # joined outside the call: the extractor reads a second text as a plural
-            notes.append(_("Points that change: {items}.", items=reasons))
+            notes.append(_("Points that change: {items}.", items=changed_said))
         if gone:
             notes.append(_("Points no longer scored: {items}.", items=join_words(_, gone)))
         current.children[0].value = ("<div class='escoba-worked'>" + "".join(f"<p>{escape(t)}</p>"

@@ -47,7 +47,7 @@ class StrategyView(KindView):
 
     kind = "strategy"
     title = N_("Which card would you play?")
-    task = N_("It is your turn. Choose from the list the play you would make, then press “Check”: the expert says "
+    task = N_("It is your turn. Choose the play you would make from the list, then press “Check”: the expert says "
               "how good it is, and why.")
 
     @staticmethod
@@ -102,11 +102,11 @@ class StrategyView(KindView):
         if result.ok and chosen.loss < 1e-9:
             return [_("Right: that is the expert's play."), _("Why: {why}.", why=why)]
         if result.ok:
-            return [_("Good: almost as good as the expert's play (about {loss} points less).",
+            return [_("Good: almost as good as the expert's play (worth about {loss} points less).",
                       loss=decimal(_, chosen.loss)), _("Why: {why}.", why=why),
                     _("The expert plays {move}: {why}.", move=move_sentence(_, best.move),
                       why=reason_words(_, best.reason))]
-        return [_("Not the best: it scores about {loss} points fewer than the expert's play.",
+        return [_("Not the best: it is worth about {loss} points less than the expert's play.",
                   loss=decimal(_, chosen.loss)),
                 _("Your play: {why}.", why=why),
                 _("Better: {move}: {why}.", move=move_sentence(_, best.move), why=reason_words(_, best.reason))]
