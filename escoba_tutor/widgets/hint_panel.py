@@ -84,7 +84,7 @@ def reason_words(_: Translator, reason: Reason) -> str:
     """One reason of :mod:`escoba_tutor.players.hints` in words.
 
     >>> reason_words(Translator("es"), Reason("leaves_sweepable", total=11, sweeper_value=4, unseen=2))
-    'luego la mesa suma 11: una carta que valga 4 se la llevaría entera (escoba), y aún quedan 2 así sin salir'
+    'luego la mesa suma 11: una carta que valga 4 se la llevaría entera (escoba), y aún quedan 2 cartas así sin salir'
     """
     code = reason.code
     if code not in REASON_WORDS:

@@ -183,13 +183,18 @@ class Game:
         self.code = self.root.locator("code.escoba-code")
         self.code_field = self.root.get_by_role("textbox", name=_("Code"), exact=True)
         self.resume_button = self.root.get_by_role("button", name=button_name(_("Resume")))
+        self.said_before: str | None = None  # the status line as Play was last pressed
 
     def open(self, url: str) -> None:
         self.page.goto(url)
         expect(self.root.locator(".et-row").first).to_be_visible(timeout=90_000)
 
     def wait_for_my_turn(self) -> None:
-        expect(self.root.locator(".et-live").first).to_contain_text(self._("Your turn."), timeout=30_000)
+        live = self.root.locator(".et-live").first
+        if self.said_before is not None:  # the news of the last play first: the last turn's «Te toca.» is old news
+            expect(live).not_to_have_text(self.said_before, timeout=30_000)
+            self.said_before = None
+        expect(live).to_contain_text(self._("Your turn."), timeout=30_000)
         expect(self.play_button).to_be_enabled(timeout=30_000)
         expect(self.grid.locator("tbody tr[data-id]").first).to_be_visible(timeout=30_000)
         wait_captures_settled(self.root, self._("Your hand"), self._("Table"))
@@ -199,6 +204,7 @@ class Game:
         card = row.get_attribute("data-id").split(":")[0]
         row.click()
         expect(row).to_have_attribute("aria-selected", "true")
+        self.said_before = self.root.locator(".et-live").first.inner_text()
         self.play_button.click()
         expect(self.hand.locator(f"[data-code='{card}']")).to_have_count(0, timeout=20_000)  # it left my hand
 

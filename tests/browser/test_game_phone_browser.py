@@ -50,6 +50,7 @@ class Phone:
 
     def __init__(self, page):
         self.page = page
+        self.said_before: str | None = None  # the status line as Play was last pressed
         self.root = page.locator(".escoba-game-table")
         self.status = self.root.locator(".escoba-game-status")
         self.play = self.root.get_by_role("button", name=button_name("Jugar"))
@@ -60,9 +61,17 @@ class Phone:
         self.grid = self.root.get_by_role("grid", name="Todas las bazas posibles")
         self.sheet_heading = self.root.get_by_role("heading", name=re.compile("^Fin de la mano"))
 
+    def pressing_play(self) -> None:
+        """Note what the status line says as Play is pressed: the reply is a new sentence."""
+        self.said_before = self.status.inner_text()
+
     def wait_for_the_reply(self) -> None:
         """After a play of the student's: the computer's answer and the student's turn (each widget applies the
-        kernel's update on its own, so the cards can be new while the status line still says «Te toca.»)."""
+        kernel's update on its own, so the cards can be new while the status line still says the last turn's
+        «Te toca.», and Play is still enabled)."""
+        if self.said_before is not None:
+            expect(self.status).not_to_have_text(self.said_before, timeout=60_000)
+            self.said_before = None
         expect(self.status).to_have_text(re.compile(r"^(Juegas|Dejas) .*El ordenador .*Te toca\.$"), timeout=60_000)
         self.wait_for_my_turn()
 
@@ -173,6 +182,7 @@ def play_at_the_bottom_edge(game: Phone) -> None:
     game.play.evaluate("(el) => el.scrollIntoView({block: 'end', behavior: 'instant'})")
     game.page.wait_for_timeout(200)
     assert game.play.bounding_box()["y"] + game.play.bounding_box()["height"] <= PHONE[1] + 1
+    game.pressing_play()
     game.play.click()  # in view already: the click does not scroll
 
 
@@ -237,6 +247,7 @@ def choose_first_capture_and_press_play_by_keyboard(game: Phone) -> None:
         page.keyboard.press("Tab")
     expect(game.play).to_be_focused()
     cards = game.hand.locator("[data-code]").count()
+    game.pressing_play()
     page.keyboard.press("Enter")
     expect(game.hand.locator("[data-code]")).to_have_count(cards - 1, timeout=40_000)  # played
 
@@ -280,6 +291,7 @@ def test_the_focus_stays_where_a_student_put_it(phone):
     for cards in (2, 1):
         expect(game.hand.locator("[data-code]")).to_have_count(cards)
         game.grid.locator("tbody tr[data-id]").first.click()
+        game.pressing_play()
         game.play.click()
         code.focus()
         if cards == 2:
