@@ -37,9 +37,9 @@ pytestmark = pytest.mark.browser
 KINDS = ("leftover", "escoba_de_mano", "strategy", "escobas", "game_end")
 
 
-def lesson(lang: str) -> list[str]:
+def drill_lesson(lang: str, kinds: tuple[str, ...] = KINDS) -> list[str]:
     """A page as a lesson makes it: the exercise number from ``?seed=`` (default 0), one drill of each kind."""
-    drills = ", ".join(f'tagged(Drill(kind="{kind}", seed=seed, lang="{lang}"), "dr-{kind}")' for kind in KINDS)
+    drills = ", ".join(f'tagged(Drill(kind="{kind}", seed=seed, lang="{lang}"), "dr-{kind}")' for kind in kinds)
     return [WATCH, f"""
 from escoba_tutor.widgets import Drill, Page
 
@@ -53,7 +53,7 @@ W.VBox([W.HTML("<h1>{'Ejercicios' if lang == 'es' else 'Exercises'}</h1>"), {dri
 """]
 
 
-NOTEBOOKS = {"drills_es": lesson("es"), "drills_en": lesson("en")}
+NOTEBOOKS = {"drills_es": drill_lesson("es"), "drills_en": drill_lesson("en")}
 
 
 def drill(page, kind: str):

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_drills_browser import choose_by_keyboard, drill, status
-from test_widgets_browser import WATCH, assert_no_errors, serious_violations, tab_into, tab_until
+from test_drills_browser import choose_by_keyboard, drill, drill_lesson, status
+from test_widgets_browser import assert_no_errors, serious_violations, tab_into, tab_until
 
 from escoba_tutor.exercises import dealing_drill, house_rules_drill
 
@@ -21,23 +21,7 @@ pytestmark = pytest.mark.browser
 KINDS = ("dealing", "house_rules")
 
 
-def lesson(lang: str) -> list[str]:
-    """A page as a lesson makes it: the exercise number from ``?seed=`` (default 0), one drill of each kind."""
-    drills = ", ".join(f'tagged(Drill(kind="{kind}", seed=seed, lang="{lang}"), "dr-{kind}")' for kind in KINDS)
-    return [WATCH, f"""
-from escoba_tutor.widgets import Drill, Page
-
-def tagged(widget, name):
-    widget.add_class(name)
-    return widget
-
-p = Page("{lang}")
-seed = p.seed(0)
-W.VBox([W.HTML("<h1>{'Ejercicios' if lang == 'es' else 'Exercises'}</h1>"), {drills}, kernel_errors])
-"""]
-
-
-NOTEBOOKS = {"turns_es": lesson("es"), "turns_en": lesson("en")}
+NOTEBOOKS = {"turns_es": drill_lesson("es", KINDS), "turns_en": drill_lesson("en", KINDS)}
 
 
 @pytest.fixture(scope="module")
@@ -144,7 +128,7 @@ def test_house_rules_answered_by_mouse(es_page):
     box.get_by_role("button", name="Comprobar").click()
     said = status(page, "house_rules")
     expect(said).to_contain_text("1 de 2 bien.")
-    expect(said).to_contain_text("Bando 1: 3, no: esos son los puntos sin la regla de la casa, y en esta mano la "
+    expect(said).to_contain_text("Bando 1: 3, no. Esos son los puntos sin la regla de la casa, y en esta mano la "
                                  "regla sí los cambia. Con la regla de la casa, el bando 1 se apunta 4.")
     first.fill("4")
     first.press("Enter")
