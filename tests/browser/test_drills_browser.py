@@ -65,25 +65,16 @@ def status(page, kind: str):
 
 
 @pytest.fixture(scope="module")
-def open_drills(browser):
+def open_drills(open_page):
     """``open_drills(url)``: a page of its own (so a kernel of its own); Voilà runs every cell before the page
     loads, and five drills on a busy machine can take longer than the usual 15 s."""
-    contexts = []
 
     def opener(url: str):
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        page.goto(url, timeout=120_000)
+        page = open_page(url)
         expect(drill(page, "game_end").get_by_role("status")).to_be_attached(timeout=60_000)
         return page
 
-    yield opener
-    for context in contexts:
-        for page in context.pages:
-            page.goto("about:blank")  # Voilà's close beacon (refused under XSRF; culling and SIGTERM clean up)
-        context.close()
+    return opener
 
 
 @pytest.fixture(scope="module")

@@ -25,24 +25,15 @@ NOTEBOOKS = {"turns_es": drill_lesson("es", KINDS), "turns_en": drill_lesson("en
 
 
 @pytest.fixture(scope="module")
-def open_drills(browser):
+def open_drills(open_page):
     """``open_drills(url)``: a page of its own (so a kernel of its own), waited for until its last drill is drawn."""
-    contexts = []
 
     def opener(url: str):
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        page.goto(url, timeout=120_000)
+        page = open_page(url)
         expect(drill(page, "house_rules").get_by_role("status")).to_be_attached(timeout=60_000)
         return page
 
-    yield opener
-    for context in contexts:
-        for page in context.pages:
-            page.goto("about:blank")
-        context.close()
+    return opener
 
 
 @pytest.fixture(scope="module")
