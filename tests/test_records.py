@@ -207,6 +207,141 @@ def test_forgetting_an_old_class_keeps_the_current_one(store: ClassStore) -> Non
     assert "Ana" not in out.getvalue()
 
 
+def test_an_older_class_can_be_made_current_again(store: ClassStore) -> None:
+    """The current class is data, not the newest: records follow the class the teacher chose."""
+    first = store.current_class()
+    second = store.start_new_class("second")
+    assert [c.current for c in store.classes()] == [True, False]
+    assert store.make_current(first.id) == first
+    assert store.current_class() == first and [c.current for c in store.classes()] == [False, True]
+    record_all(store, [LessonOpened("Ana", "01-cards", "es")])
+    assert [s.nickname for s in store.board(first.id).students] == ["Ana"]
+    assert store.board(second.id).students == [] and store.board().class_info == first
+    store.make_current(first.id)  # already current: nothing changes
+    assert [c.current for c in store.classes()] == [False, True]
+    with pytest.raises(RecordsError, match="no class"):
+        store.make_current(999)
+    with pytest.raises(RecordsError, match="named by its number"):
+        store.make_current("1")  # type: ignore[arg-type]
+    assert store.current_class() == first
+
+
+def test_forgetting_the_current_older_class_starts_a_new_one_and_keeps_the_newer(store: ClassStore) -> None:
+    first = store.current_class()
+    newer = store.start_new_class("newer")
+    store.make_current(first.id)
+    store.forget_class(first.id)
+    (made, kept) = store.classes()
+    assert kept == newer and not kept.current and made.current and made.id > newer.id
+
+
+def test_two_new_classes_in_one_minute_get_different_names(store: ClassStore) -> None:
+    names = [store.start_new_class().name for _ in range(3)]
+    assert len(set(names + [c.name for c in store.classes()][3:])) == len(store.classes())
+    minute = names[0].removesuffix(" (2)")
+    assert all(name.startswith(minute[:13]) for name in names)
+    assert any(name.endswith(" (2)") for name in [c.name for c in store.classes()])  # same minute: numbered
+
+
+@pytest.mark.parametrize("given", ["3B Tuesday", "3b tuesday", "  3B Tuesday  "])
+def test_a_name_another_class_has_is_refused_and_nothing_is_made(store: ClassStore, given: str) -> None:
+    store.start_new_class("3B Tuesday")
+    before = store.classes()
+    with pytest.raises(RecordsError) as caught:
+        store.start_new_class(given)
+    assert caught.value.code == "records_class_name_taken" and "3B Tuesday" in str(caught.value)
+    assert store.classes() == before and store.current_class() == before[0]
+
+
+def test_a_class_is_renamed_with_the_same_checks(store: ClassStore) -> None:
+    first = store.current_class()
+    second = store.start_new_class("3B")
+    renamed = store.rename_class(first.id, "  1A Monday ")
+    assert renamed.name == "1A Monday" and store.classes()[1].name == "1A Monday"
+    assert store.rename_class(second.id, "3b").name == "3b"  # its own name, in other letters: fine
+    before = store.classes()
+    for name, code in (("1a monday", "records_class_name_taken"), ("", "records_bad_class_name"),
+                       ("x" * 81, "records_bad_class_name"), ("a\tb", "records_bad_class_name")):
+        with pytest.raises(RecordsError) as caught:
+            store.rename_class(second.id, name)
+        assert caught.value.code == code
+    with pytest.raises(RecordsError, match="no class"):
+        store.rename_class(999, "anything")
+    assert store.classes() == before
+    assert [c.current for c in store.classes()] == [True, False]
+
+
+def test_one_student_s_records_are_removed_and_the_class_kept(store: ClassStore) -> None:
+    record_all(store, CLASS_OF_THREE)
+    info = store.current_class()
+    other = store.start_new_class("other")
+    record_all(store, [LessonOpened("Ana", "01-cards", "es")])
+    assert store.student_records(info.id, "ANA") == ("ana", 9)  # as the board groups and spells her
+    assert store.remove_student(info.id, "Ana") == 9
+    board = store.board(info.id)
+    assert [s.nickname for s in board.students] == ["Bea", "Carla"]
+    assert [(m.code, m.students, m.times) for m in board.mistakes][0] == ("took_too_much", 2, 2)
+    assert [s.nickname for s in store.board(other.id).students] == ["Ana"]  # another class: untouched
+    assert store.current_class() == other
+    for nickname in ("Ana", "Nobody", "", "x" * 300, None):
+        with pytest.raises(RecordsError) as caught:
+            store.remove_student(info.id, nickname)  # type: ignore[arg-type]
+        assert caught.value.code == "records_no_student"
+    with pytest.raises(RecordsError, match="no class"):
+        store.remove_student(999, "Bea")
+    assert [s.nickname for s in store.board(info.id).students] == ["Bea", "Carla"]
+
+
+def _files_holding(folder: Path, words: list[str]) -> list[str]:
+    """The files of the folder (the database, its -wal, -shm, -journal…) whose raw bytes hold one of ``words``."""
+    return [f"{path.name}: {word}" for path in sorted(folder.iterdir()) if path.is_file()
+            for word in words if word.encode("utf-8") in path.read_bytes()]
+
+
+@pytest.mark.parametrize("how", ["forget the class", "remove the student"])
+def test_what_is_deleted_is_in_no_file_of_the_sqlite_database(tmp_path: Path, how: str) -> None:
+    """A distinctive nickname (and the class's name), then forgotten: not one byte of them is left in the database,
+    its WAL or any other file beside it, while the server still has it open (and after it is closed)."""
+    folder = tmp_path / "db"
+    nickname, class_name = "Zorglubqx", "Grupo Wqxzy"
+    with ClassStore.open(folder / "class.sqlite3") as store:
+        kept = store.current_class()
+        record_all(store, [LessonOpened("Bea", "01-cards", "es")])
+        doomed = store.start_new_class(class_name) if how == "forget the class" else kept
+        record_all(store, [LessonOpened(nickname, "01-cards", "es")] + [
+            DrillAnswer(nickname, "captures", seed, False, "missed_15", lesson="02-captures") for seed in range(300)])
+        store.board()  # a reader's snapshot, as the open board has
+        words = [nickname, nickname_key(nickname)] + ([class_name] if how == "forget the class" else [])
+        assert _files_holding(folder, words)  # the test can see them while they are there
+        if how == "forget the class":
+            store.make_current(kept.id)
+            store.forget_class(doomed.id)
+        else:
+            assert store.remove_student(doomed.id, nickname) == 301
+        assert _files_holding(folder, words) == []
+        assert [s.nickname for s in store.board(kept.id).students] == ["Bea"]
+        record_all(store, [LessonOpened("Bea", "02-captures", "es")])  # and it goes on as before
+    assert _files_holding(folder, words) == []
+
+
+def test_forgetting_and_removing_vacuum_on_postgresql(postgres_server) -> None:
+    """PostgreSQL: the tables are vacuumed after the delete (the rows' space is freed for new ones)."""
+    import psycopg
+
+    url = postgres_server.create_database(f"class_{next(_databases)}")
+    with ClassStore.open(url) as store:
+        record_all(store, [LessonOpened("Zorglub", "01-cards", "es"), LessonOpened("Bea", "01-cards", "es")])
+        store.remove_student(store.current_class().id, "Zorglub")
+        with psycopg.connect(host=postgres_server.host, port=postgres_server.port, user=postgres_server.user,
+                             dbname=url.rsplit("/", 1)[1], autocommit=True) as admin:
+            vacuumed = admin.execute("SELECT relname, vacuum_count FROM pg_stat_user_tables "
+                                     "WHERE relname IN ('records', 'classes') ORDER BY relname").fetchall()
+            dead = admin.execute("SELECT n_dead_tup FROM pg_stat_user_tables WHERE relname = 'records'").fetchone()
+        assert [name for name, count in vacuumed if count] == ["classes", "records"]
+        assert dead == (0,)
+        assert [s.nickname for s in store.board().students] == ["Bea"]
+
+
 # -- CSV --------------------------------------------------------------------------------------------------------
 
 def test_the_csv_reads_back_one_row_per_record(store: ClassStore) -> None:

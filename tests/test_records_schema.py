@@ -34,6 +34,7 @@ def test_there_is_a_reference_database_of_the_current_version() -> None:
     assert REFERENCES / f"v{SCHEMA_VERSION}" / "class.sqlite3" in VERSIONS
     assert REFERENCES / "v1" / "class.sqlite3" in VERSIONS
     assert REFERENCES / "v2" / "class.sqlite3" in VERSIONS
+    assert REFERENCES / "v3" / "class.sqlite3" in VERSIONS
 
 
 def test_a_version_1_database_gets_the_rules_column_and_its_drills_none(tmp_path: Path) -> None:
@@ -53,6 +54,31 @@ def test_a_version_1_database_gets_the_rules_column_and_its_drills_none(tmp_path
     connection.close()
 
 
+def test_a_version_2_database_gets_its_newest_class_current_and_unique_names(tmp_path: Path) -> None:
+    """Until version 3 the newest class was the current one, and two classes started in one minute had one name:
+    the migration keeps the first name as it was and numbers the others; records stay with their classes."""
+    copy = tmp_path / "class.sqlite3"
+    shutil.copy(REFERENCES / "v2" / "class.sqlite3", copy)
+    with sqlite3.connect(copy) as connection:
+        for name in ("2026-12-01 16:05", "2026-12-01 16:05", "3B Tuesday", "x" * 80, "x" * 80):
+            connection.execute("INSERT INTO classes (name, started_at) VALUES (?, '2026-12-01 16:05:00')", (name,))
+        newest = connection.execute("SELECT max(id) FROM classes").fetchone()[0]
+        connection.execute("INSERT INTO records (class_id, at, nickname, nickname_key, event, lesson, lang) "
+                           "VALUES (?, '2026-12-01 16:06:00', 'Eva', 'eva', 'lesson', '01-cards', 'es')", (newest,))
+    connection.close()
+    with ClassStore.open(copy) as store:
+        names = [c.name for c in store.classes()]
+        assert names[:5] == ["x" * 76 + " (2)", "x" * 80, "3B Tuesday (2)", "2026-12-01 16:05 (2)",
+                             "2026-12-01 16:05"]
+        assert len(set(names)) == len(names)
+        assert store.current_class().id == newest and [s.nickname for s in store.board().students] == ["Eva"]
+        assert store.start_new_class().name != names[0]
+    with sqlite3.connect(copy) as connection:
+        with pytest.raises(sqlite3.IntegrityError):  # the database itself refuses a second current class
+            connection.execute("UPDATE classes SET is_current = 1")
+    connection.close()
+
+
 def as_written_then(board: dict, expected: dict) -> dict:
     """``board`` with only what the reference's version wrote down (a mistake's exercises: since version 2)."""
     for mistake, then in zip(board["mistakes"], expected["mistakes"]):
@@ -68,11 +94,14 @@ def test_every_reference_database_opens_and_shows_its_board(reference: Path, tmp
     shutil.copy(reference, copy)  # opening may migrate: never the committed file
     with ClassStore.open(copy) as store:
         assert [{"id": c.id, "name": c.name} for c in store.classes()] == expected["classes"]
+        # the current class: as the reference chose it (since version 3), else the newest, as it was then
+        current = expected.get("current_class", expected["classes"][0]["id"])
+        assert store.current_class().id == current and [c.id for c in store.classes() if c.current] == [current]
         assert as_written_then(board_as_json(store.board()), expected["board"]) == expected["board"]
         older = expected["older_board"]
         assert as_written_then(board_as_json(store.board(expected["classes"][1]["id"])), older) == older
         assert store.record(LessonOpened("Ana", "02-captures", "es"))  # and it is written to as before
-        assert "02-captures" in store.board().students[0].lessons
+        assert "02-captures" in store.board(current).students[0].lessons
     with sqlite3.connect(copy) as connection:
         assert connection.execute("SELECT version FROM escoba_schema").fetchall() == [(SCHEMA_VERSION,)]
 

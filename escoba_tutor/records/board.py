@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import Connection, and_, case, func, select
@@ -31,6 +31,8 @@ class ClassInfo:
     id: int
     name: str
     started_at: datetime
+    #: records go into this class now (as it was when read: not part of what makes two ClassInfo equal)
+    current: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)

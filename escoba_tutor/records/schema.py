@@ -16,7 +16,9 @@ To change the schema: raise :data:`SCHEMA_VERSION` (in rows.py, with the columns
 every one of them must still open).
 
 The versions: 1, the first; 2 adds ``records.rules``, the rules a drill was answered under (a mistake's link on
-the board opens that exercise under them).
+the board opens that exercise under them); 3 adds ``classes.is_current`` (which class records go into, chosen
+by the teacher: before, it was always the newest) and makes class names unique (``ux_classes_name``; two classes
+of one name in an older database are told apart by a number, «2026-12-01 16:05 (2)»).
 
 Times are stored as UTC without a zone (``DateTime``), read back as UTC.
 """
@@ -38,10 +40,13 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    false,
     func,
     inspect,
     select,
     text,
+    true,
+    update,
 )
 
 from .events import RecordsError
@@ -54,14 +59,20 @@ schema_table = Table(
     Column("version", Integer, primary_key=True, autoincrement=False),
 )
 
-# One row per class; the current class is the newest (the highest id).
+# One row per class; the current class (the one records go into) is the one row whose is_current is true.
 classes = Table(
     "classes", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("name", String(80), nullable=False),
     Column("started_at", DateTime(timezone=False), nullable=False),
+    Column("is_current", Boolean, nullable=False, server_default=false()),  # since version 3
     sqlite_autoincrement=True,  # a forgotten class's number is never given to a new one
 )
+# Since version 3: no two classes of one name, and at most one current class (a partial unique index: only the
+# current row is in it), so a half-made change can never leave two.
+Index("ux_classes_name", classes.c.name, unique=True)
+Index("ux_classes_one_current", classes.c.is_current, unique=True, sqlite_where=classes.c.is_current.is_(True),
+      postgresql_where=classes.c.is_current.is_(True))
 
 # One row per recorded event. ``event`` says which; the columns an event does not have are NULL:
 #   drill:  kind, seed, correct, mistake, lesson, rules
@@ -100,8 +111,11 @@ TABLES = ("escoba_schema", "classes", "records")
 if tuple(c.name for c in records.columns if c.name not in ("id", "class_id")) != EVENT_COLUMNS:
     raise AssertionError("rows.EVENT_COLUMNS must name the records table's columns, in its order")
 
-# The current class is read in the statement that writes the record: a new class started meanwhile is followed.
-INSERT_RECORD = records.insert().values(class_id=select(func.max(classes.c.id)).scalar_subquery())
+# The current class is read in the statement that writes the record: a class made current meanwhile is followed.
+# (max: one row at most, by the unique index; none, in a database emptied by hand, is a NULL that the table
+# refuses.)
+CURRENT_CLASS_ID = select(func.max(classes.c.id)).where(classes.c.is_current.is_(True)).scalar_subquery()
+INSERT_RECORD = records.insert().values(class_id=CURRENT_CLASS_ID)
 
 
 
@@ -111,8 +125,36 @@ def _add_drill_rules(connection: Connection) -> None:
     connection.execute(text("ALTER TABLE records ADD COLUMN rules VARCHAR(200)"))
 
 
+def _current_and_unique_names(connection: Connection) -> None:
+    """2 -> 3: the current class becomes data (the newest class, as it was until now), and class names unique: a
+    name that several classes share is kept by the oldest, the others get « (2)», « (3)»… (cut to fit)."""
+    false_word = "0" if connection.dialect.name == "sqlite" else "FALSE"
+    connection.execute(text(f"ALTER TABLE classes ADD COLUMN is_current BOOLEAN NOT NULL DEFAULT {false_word}"))
+    connection.execute(update(classes).where(classes.c.id == select(func.max(classes.c.id)).scalar_subquery())
+                       .values(is_current=true()))
+    taken: set[str] = set()
+    for row in connection.execute(select(classes.c.id, classes.c.name).order_by(classes.c.id)).all():
+        name = unique_name(row.name, taken)
+        if name != row.name:
+            connection.execute(update(classes).where(classes.c.id == row.id).values(name=name))
+        taken.add(name)
+    for index in classes.indexes:
+        index.create(connection)
+
+
+def unique_name(name: str, taken: set[str], limit: int = 80) -> str:
+    """``name``, or when ``taken`` has it, ``name (2)``, ``name (3)``… (``name`` cut so that it fits ``limit``)."""
+    number = 1
+    candidate = name
+    while candidate in taken:
+        number += 1
+        tail = f" ({number})"
+        candidate = name[:limit - len(tail)].rstrip() + tail
+    return candidate
+
+
 # MIGRATIONS[n] turns a database of version n into version n + 1, inside the opening transaction.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _add_drill_rules}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _add_drill_rules, 2: _current_and_unique_names}
 
 
 def from_db_time(stored: datetime) -> datetime:
@@ -143,7 +185,7 @@ def ensure_schema(connection: Connection, *, first_class_name: str) -> None:
     if version is None:
         metadata.create_all(connection)
         connection.execute(schema_table.insert().values(version=SCHEMA_VERSION))
-        connection.execute(classes.insert().values(name=first_class_name,
+        connection.execute(classes.insert().values(name=first_class_name, is_current=True,
                                                    started_at=to_db_time(datetime.now(timezone.utc))))
         return
     if version > SCHEMA_VERSION:

@@ -50,6 +50,9 @@ def configure_connection(connection: Any, shown: str) -> None:
                         shown, mode and mode[0])
         cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.execute("PRAGMA foreign_keys = ON")
+        # A delete writes zeros over what it removes (a forgotten class, a removed student), in the database and
+        # in the WAL's copies of its pages: the store's wipe after a delete then leaves nothing of them readable.
+        cursor.execute("PRAGMA secure_delete = ON")
         # No checkpoint inside a writer's turn (its fsync would hold every other writer up): the writer
         # checkpoints after its turn, once the WAL has grown (see wal_is_large).
         cursor.execute("PRAGMA wal_autocheckpoint = 0")

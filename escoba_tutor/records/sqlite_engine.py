@@ -44,3 +44,12 @@ def checkpoint_if_large(engine: Engine, database: Path) -> None:
             connection.connection.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")  # type: ignore[union-attr]
     except Exception as error:  # a busy or vanished file: the next turn tries again
         log.debug("no checkpoint of %s now: %s", database, error)
+
+
+def wipe_wal(driver_connection: Any, wait: float) -> bool:
+    """Copy the whole WAL into the database and empty the WAL file (a TRUNCATE checkpoint), waiting up to ``wait``
+    seconds for readers and writers: True once done. With ``secure_delete`` on, what a delete removed is then in
+    neither file."""
+    driver_connection.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
+    busy, _frames, _copied = driver_connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    return busy == 0

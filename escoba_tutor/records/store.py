@@ -16,7 +16,11 @@ Writing is made safe for a class of thirty kernels writing at once while the tea
 The course server is the one writer of its class's records: the students' kernels send their events to it
 (escoba_tutor/server/records_endpoint.py), and it writes them here, in a thread off its event loop.
 
-The current class is the newest one; a record goes into the class that is current at the moment it is written.
+The current class is the one the teacher made current (the newest, unless the teacher chose an older one); a
+record goes into the class that is current at the moment it is written.
+
+Deleting (forgetting a class, removing a student's records) leaves the deleted records readable nowhere in the
+database's files that SQLite can reach (``secure_delete`` and a TRUNCATE checkpoint, see :meth:`ClassStore._wipe`).
 """
 
 from __future__ import annotations
@@ -31,17 +35,17 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TextIO, TypeVar
 
-from sqlalchemy import Connection, Engine, create_engine, func, select
+from sqlalchemy import Connection, Engine, and_, create_engine, func, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 
 from .board import Board, ClassInfo, read_board
-from .events import Event, RecordsError, describe
+from .events import Event, RecordsError, describe, nickname_key
 from .export import write_csv
 from .location import locate
 from .rows import PAUSE, RECORD_BUDGET, event_row, to_db_time
-from .schema import INSERT_RECORD, classes, ensure_schema, from_db_time, records
+from .schema import INSERT_RECORD, classes, ensure_schema, from_db_time, records, unique_name
 from .sqlite import WritersGate
-from .sqlite_engine import checkpoint_if_large, sqlite_engine
+from .sqlite_engine import checkpoint_if_large, sqlite_engine, wipe_wal
 
 OPEN_BUDGET = 10.0            # seconds opening may wait (thirty kernels creating one new database at once)
 MAX_CLASS_NAME = 80
@@ -144,37 +148,124 @@ class ClassStore:
             checkpoint_if_large(self._engine, self._path)
 
     def start_new_class(self, name: str | None = None) -> ClassInfo:
-        """Start a new class (the old ones are kept) and make it current; ``name`` defaults to the date and time."""
-        name = _default_class_name() if name is None else _class_name(name)
+        """Start a new class (the old ones are kept) and make it current. ``name`` defaults to the date and time to
+        the minute, made unique with « (2)», « (3)»… when a class of that minute exists; a ``name`` given that
+        another class has (case aside) is refused (RecordsError ``records_class_name_taken``)."""
+        wanted = None if name is None else _class_name(name)
 
         def start(connection: Connection) -> ClassInfo:
+            taken = _names(connection)
+            if wanted is None:
+                chosen = unique_name(_default_class_name(), set(taken))
+            else:
+                _refuse_taken(wanted, taken)
+                chosen = wanted
             started = to_db_time(datetime.now(timezone.utc))
-            new_id = connection.execute(classes.insert().values(name=name, started_at=started)).inserted_primary_key
+            connection.execute(update(classes).where(classes.c.is_current.is_(True)).values(is_current=False))
+            new_id = connection.execute(classes.insert().values(name=chosen, started_at=started,
+                                                                is_current=True)).inserted_primary_key
             assert new_id is not None
-            return ClassInfo(int(new_id[0]), name, from_db_time(started))
+            return ClassInfo(int(new_id[0]), chosen, from_db_time(started), True)
 
         return self._retry(start, write=True, budget=OPEN_BUDGET)
 
-    def forget_class(self, class_id: int) -> None:
-        """Delete the class ``class_id`` and all its records; if it was current, a new class becomes current."""
-        def forget(connection: Connection) -> None:
-            current = connection.execute(select(func.max(classes.c.id))).scalar()
-            if not connection.execute(select(classes.c.id).where(classes.c.id == class_id)).first():
-                raise RecordsError(f"there is no class {class_id!r} to forget", code="records_no_class")
-            connection.execute(records.delete().where(records.c.class_id == class_id))
-            connection.execute(classes.delete().where(classes.c.id == class_id))
-            if class_id == current:
-                connection.execute(classes.insert().values(name=_default_class_name(),
-                                                           started_at=to_db_time(datetime.now(timezone.utc))))
+    def rename_class(self, class_id: int, name: str) -> ClassInfo:
+        """Give the class ``class_id`` the name ``name`` (checked as :meth:`start_new_class` checks it; another
+        class's name, case aside, is refused: ``records_class_name_taken``)."""
+        wanted = _class_name(name)
 
-        if type(class_id) is not int:
-            raise RecordsError(f"a class is named by its number, not {class_id!r:.80}", code="records_no_class")
+        def rename(connection: Connection) -> ClassInfo:
+            info = _class(connection, _class_number(class_id))
+            _refuse_taken(wanted, {n: i for n, i in _names(connection).items() if i != info.id})
+            connection.execute(update(classes).where(classes.c.id == info.id).values(name=wanted))
+            return ClassInfo(info.id, wanted, info.started_at, info.current)
+
+        return self._retry(rename, write=True, budget=OPEN_BUDGET)
+
+    def make_current(self, class_id: int) -> ClassInfo:
+        """Make the class ``class_id`` the current one: the records from now on go into it."""
+        def choose(connection: Connection) -> ClassInfo:
+            info = _class(connection, _class_number(class_id))
+            connection.execute(update(classes).where(classes.c.is_current.is_(True), classes.c.id != info.id)
+                               .values(is_current=False))
+            connection.execute(update(classes).where(classes.c.id == info.id).values(is_current=True))
+            return ClassInfo(info.id, info.name, info.started_at, True)
+
+        return self._retry(choose, write=True, budget=OPEN_BUDGET)
+
+    def forget_class(self, class_id: int) -> None:
+        """Delete the class ``class_id`` and all its records; if it was current, a new class becomes current. What
+        is deleted is then wiped from the database's files (:meth:`_wipe`)."""
+        def forget(connection: Connection) -> None:
+            info = _class(connection, _class_number(class_id))
+            connection.execute(records.delete().where(records.c.class_id == info.id))
+            connection.execute(classes.delete().where(classes.c.id == info.id))
+            if info.current:
+                connection.execute(classes.insert().values(
+                    name=unique_name(_default_class_name(), set(_names(connection))), is_current=True,
+                    started_at=to_db_time(datetime.now(timezone.utc))))
+
         self._retry(forget, write=True, budget=OPEN_BUDGET)
+        self._wipe()
+
+    def student_records(self, class_id: int, nickname: str) -> tuple[str, int]:
+        """The student ``nickname`` in the class ``class_id`` (compared as the board groups nicknames: "Ana" is
+        "ana"): their nickname as the board shows it and how many records they have there. RecordsError
+        ``records_no_student`` when they have none."""
+        def read(connection: Connection) -> tuple[str, int]:
+            return _student(connection, _class(connection, _class_number(class_id)).id, nickname)
+
+        return self._retry(read, write=False, budget=OPEN_BUDGET)
+
+    def remove_student(self, class_id: int, nickname: str) -> int:
+        """Delete every record of the student ``nickname`` in the class ``class_id`` (the class and the others'
+        records stay) and wipe them from the database's files; the number deleted. RecordsError
+        ``records_no_student`` (nothing deleted) when the class has no record of them."""
+        def remove(connection: Connection) -> int:
+            info = _class(connection, _class_number(class_id))
+            _spelling, count = _student(connection, info.id, nickname)
+            connection.execute(records.delete().where(records.c.class_id == info.id,
+                                                      records.c.nickname_key == nickname_key(nickname)))
+            return count
+
+        removed = self._retry(remove, write=True, budget=OPEN_BUDGET)
+        self._wipe()
+        return removed
+
+    def _wipe(self) -> None:
+        """After a delete: leave the deleted records readable nowhere the database can help it.
+
+        SQLite: every connection has ``secure_delete`` on (sqlite.py), so the delete wrote zeros over them in the
+        pages it changed; those pages, and the older copies of them, are in the WAL file until a checkpoint: a
+        TRUNCATE checkpoint copies the WAL into the database and empties the WAL file. It waits for the writers
+        (the gate) and for readers to finish, up to OPEN_BUDGET seconds; a checkpoint that still cannot finish is
+        logged, and the next one finishes it. PostgreSQL: VACUUM of the two tables, which frees the deleted rows'
+        space for new rows to overwrite (docs/class-board.md says what it does not do). Never raises: the delete
+        itself is done."""
+        try:
+            if self._engine.dialect.name == "postgresql":
+                with self._engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+                    connection.exec_driver_sql("VACUUM records, classes")
+                return
+            if self._path is not None:
+                deadline = time.monotonic() + OPEN_BUDGET
+                while True:
+                    gate = self._gate.held(deadline) if self._gate is not None else contextlib.nullcontext()
+                    with self._engine.connect() as connection, gate:
+                        if wipe_wal(connection.connection.driver_connection, max(deadline - time.monotonic(), 0)):
+                            return
+                    if time.monotonic() >= deadline:
+                        log.warning("the class database %s still holds deleted records in its WAL file: a later "
+                                    "checkpoint will wipe them", self.url)
+                        return
+                    time.sleep(0.05)
+        except Exception as error:
+            log.warning("could not wipe the deleted records from %s: %s", self.url, error)
 
     # -- reading -------------------------------------------------------------------------------------------------
 
     def current_class(self) -> ClassInfo:
-        """The class records go into now (the newest); one is started if the database has none."""
+        """The class records go into now; one is started if the database has none."""
         try:
             return self._retry(_current_class, write=False, budget=OPEN_BUDGET)
         except RecordsError as error:
@@ -183,10 +274,9 @@ class ClassStore:
             return self.start_new_class()
 
     def classes(self) -> list[ClassInfo]:
-        """Every class, newest first."""
+        """Every class, newest first (``current`` says which one records go into)."""
         def read(connection: Connection) -> list[ClassInfo]:
-            return [ClassInfo(row.id, row.name, from_db_time(row.started_at))
-                    for row in connection.execute(select(classes).order_by(classes.c.id.desc()))]
+            return [_info(row) for row in connection.execute(select(classes).order_by(classes.c.id.desc()))]
 
         return self._retry(read, write=False, budget=OPEN_BUDGET)
 
@@ -249,12 +339,36 @@ def _class_name(name: object) -> str:
     return name.strip()
 
 
+def _class_number(class_id: object) -> int:
+    if type(class_id) is not int:
+        raise RecordsError(f"a class is named by its number, not {class_id!r:.80}", code="records_no_class")
+    return class_id
+
+
+def _names(connection: Connection) -> dict[str, int]:
+    """Every class's name -> its number."""
+    return {row.name: row.id for row in connection.execute(select(classes.c.name, classes.c.id))}
+
+
+def _refuse_taken(name: str, taken: dict[str, int]) -> None:
+    """Another class has ``name`` (case aside): refused, naming it."""
+    folded = name.casefold()
+    for other in taken:
+        if other.casefold() == folded:
+            raise RecordsError(f"there is already a class named {other!r}: choose another name",
+                               code="records_class_name_taken", name=other)
+
+
+def _info(row) -> ClassInfo:
+    return ClassInfo(row.id, row.name, from_db_time(row.started_at), bool(row.is_current))
+
+
 def _current_class(connection: Connection) -> ClassInfo:
-    row = connection.execute(select(classes).order_by(classes.c.id.desc()).limit(1)).first()
+    row = connection.execute(select(classes).where(classes.c.is_current.is_(True))).first()
     if row is None:
-        raise RecordsError("the class database has no class (its tables were emptied by hand)",
+        raise RecordsError("the class database has no current class (its tables were changed by hand)",
                            code="records_no_class")
-    return ClassInfo(row.id, row.name, from_db_time(row.started_at))
+    return _info(row)
 
 
 def _class(connection: Connection, class_id: int | None) -> ClassInfo:
@@ -264,4 +378,17 @@ def _class(connection: Connection, class_id: int | None) -> ClassInfo:
         if type(class_id) is int else None
     if row is None:
         raise RecordsError(f"there is no class {class_id!r:.80}", code="records_no_class")
-    return ClassInfo(row.id, row.name, from_db_time(row.started_at))
+    return _info(row)
+
+
+def _student(connection: Connection, class_id: int, nickname: object) -> tuple[str, int]:
+    """The nickname as the student's latest record spells it, and their records' count in the class."""
+    if not isinstance(nickname, str) or not nickname.strip() or len(nickname) > 200:
+        raise RecordsError(f"the class has no student {nickname!r:.80}", code="records_no_student")
+    of_student = and_(records.c.class_id == class_id, records.c.nickname_key == nickname_key(nickname))
+    count = connection.execute(select(func.count()).where(of_student)).scalar() or 0
+    if not count:
+        raise RecordsError(f"the class has no student {nickname!r:.80}", code="records_no_student")
+    spelling = connection.execute(select(records.c.nickname).where(of_student)
+                                  .order_by(records.c.id.desc()).limit(1)).scalar()
+    return str(spelling), int(count)

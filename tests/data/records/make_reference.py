@@ -72,11 +72,13 @@ def main() -> None:
         for event in EVENTS:
             assert store.record(event), event
         store.forget_class(first.id)
+        store.make_current(old.id)  # since version 3 the current class is chosen: here not the newest
         board = store.board()
         classes = [{"id": c.id, "name": c.name} for c in store.classes()]
         old_board = store.board(old.id)
     (folder / "class.sqlite3-writers.lock").unlink(missing_ok=True)
-    expected = {"schema_version": SCHEMA_VERSION, "classes": classes, "board": board_as_json(board),
+    expected = {"schema_version": SCHEMA_VERSION, "classes": classes, "current_class": board.class_info.id,
+                "board": board_as_json(board),
                 "older_board": board_as_json(old_board)}
     (folder / "board.json").write_text(json.dumps(expected, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {folder}")
