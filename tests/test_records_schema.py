@@ -73,9 +73,9 @@ def test_a_version_2_database_gets_its_newest_class_current_and_unique_names(tmp
         assert len(set(names)) == len(names)
         assert store.current_class().id == newest and [s.nickname for s in store.board().students] == ["Eva"]
         assert store.start_new_class().name != names[0]
-    with sqlite3.connect(copy) as connection:
-        with pytest.raises(sqlite3.IntegrityError):  # the database itself refuses a second current class
-            connection.execute("UPDATE classes SET is_current = 1")
+    # the database itself refuses a second current class
+    with sqlite3.connect(copy) as connection, pytest.raises(sqlite3.IntegrityError):
+        connection.execute("UPDATE classes SET is_current = 1")
     connection.close()
 
 

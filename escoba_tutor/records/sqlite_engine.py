@@ -52,4 +52,4 @@ def wipe_wal(driver_connection: Any, wait: float) -> bool:
     neither file."""
     driver_connection.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
     busy, _frames, _copied = driver_connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-    return busy == 0
+    return bool(busy == 0)

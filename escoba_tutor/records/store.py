@@ -33,9 +33,9 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TextIO, TypeVar
+from typing import Any, TextIO, TypeVar
 
-from sqlalchemy import Connection, Engine, and_, create_engine, func, select, update
+from sqlalchemy import Connection, Engine, Row, and_, create_engine, func, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 
 from .board import Board, ClassInfo, read_board
@@ -359,7 +359,7 @@ def _refuse_taken(name: str, taken: dict[str, int]) -> None:
                                code="records_class_name_taken", name=other)
 
 
-def _info(row) -> ClassInfo:
+def _info(row: Row[Any]) -> ClassInfo:
     return ClassInfo(row.id, row.name, from_db_time(row.started_at), bool(row.is_current))
 
 
