@@ -410,11 +410,12 @@ def test_a_new_class_keeps_the_old_one_and_forgetting_asks_first(server):
     store.record(DrillAnswer("Ana", kind="captures", seed=1, correct=True, mistake=None))
     browser = Browser(server.url)
     token = browser.xsrf()
-    status, headers, _body = browser.request("class/new", {"_xsrf": token, "key": server.key, "lang": "en"})
+    status, headers, _body = browser.request("class/new", {"_xsrf": token, "key": server.key, "lang": "en",
+                                                           "confirm": "yes"})
     assert status == 303 and headers["Location"].startswith("/class/board?key=")
     classes = store.classes()
     assert classes[0].id != old.id and old.id in [c.id for c in classes]
-    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)?.*", classes[0].name)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d( \(\d+\))?", classes[0].name)
     status, _headers, page = browser.request(f"class/board?key={server.key}&class={old.id}&lang=en")
     assert "Class board: old one" in page and f'<option value="{old.id}" selected>old one</option>' in page
     status, _headers, page = browser.request("class/forget", {"_xsrf": token, "key": server.key,
@@ -424,6 +425,132 @@ def test_a_new_class_keeps_the_old_one_and_forgetting_asks_first(server):
     status, _headers, _page = browser.request("class/forget", {"_xsrf": token, "key": server.key,
                                                                "class": str(old.id), "confirm": "yes"})
     assert status == 303 and old.id not in [c.id for c in store.classes()]
+    store.close()
+
+
+def post(server, browser: Browser, action: str, **fields):
+    """A board form sent as the page sends it (the key, the XSRF token); ``lang`` is English unless given."""
+    return browser.request(action, {"_xsrf": browser.xsrf(), "key": server.key, "lang": "en", **fields})
+
+
+def test_starting_a_new_class_asks_first_and_two_in_one_minute_get_two_names(server):
+    store = store_of(server)
+    now = store.start_new_class("3B today")
+    browser = Browser(server.url)
+    before = store.classes()
+    assert browser.request(f"class/new?key={server.key}&confirm=yes")[0] in (403, 405)  # a link starts nothing
+    status, _headers, page = post(server, browser, "class/new", lang="es")
+    text = html.unescape(page)
+    assert status == 200 and "¿Empezar una clase nueva?" in text
+    assert "La clase «3B today» se conserva" in text and 'name="confirm" value="yes"' in page
+    assert "Sí, empezar una clase nueva" in text and "No, volver al panel" in text
+    status, _headers, page = post(server, browser, "class/new", confirm="no")
+    assert status == 200 and "Start a new class?" in page
+    assert store.classes() == before and store.current_class() == now  # nothing changed without confirm=yes
+    for _ in range(2):
+        assert post(server, browser, "class/new", confirm="yes")[0] == 303
+    first, second = store.classes()[:2]
+    assert first.current and not second.current and first.name != second.name
+    for made in (first, second):  # the minute, numbered when a class already has it
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d( \(\d+\))?", made.name)
+    assert first.name[:16] != second.name[:16] or first.name.endswith(")")
+    store.close()
+
+
+def test_a_past_class_says_so_and_can_be_made_current_again(server):
+    store = store_of(server)
+    old = store.start_new_class("Monday 2A")
+    new = store.start_new_class("Tuesday 3B")
+    browser = Browser(server.url)
+    status, _headers, page = browser.request(f"class/board?key={server.key}&class={old.id}&lang=en")
+    text = html.unescape(page)
+    assert status == 200 and 'id="not-current"' in page
+    assert "This is not the current class: what students do now is saved in «Tuesday 3B»." in text
+    assert f'<option value="{new.id}">Tuesday 3B (current)</option>' in page
+    status, _headers, page = browser.request(f"class/board?key={server.key}&lang=es")
+    assert 'id="not-current"' not in page  # the current class's board: no banner
+    status, _headers, page = post(server, browser, "class/make-current", **{"class": str(old.id)})
+    text = html.unescape(page)
+    assert status == 200 and "Make «Monday 2A» the current class?" in text
+    assert "saved in «Monday 2A», not in «Tuesday 3B»" in text
+    assert store.current_class() == new
+    status, _headers, page = post(server, browser, "class/make-current", lang="es", **{"class": str(old.id)})
+    assert "¿Hacer de «Monday 2A» la clase en curso?" in html.unescape(page)
+    status, headers, _page = post(server, browser, "class/make-current", confirm="yes", **{"class": str(old.id)})
+    assert status == 303 and store.current_class() == old
+    status, _headers, page = browser.request(f"class/board?key={server.key}&class={old.id}&lang=es")
+    assert 'id="not-current"' not in page and f'<option value="{old.id}" selected>Monday 2A (en curso)</option>' \
+        in page
+    assert store.record(DrillAnswer("Ana", kind="captures", seed=1, correct=True, mistake=None))
+    assert [s.nickname for s in store.board(old.id).students] == ["Ana"]
+    status, _headers, page = post(server, browser, "class/make-current", confirm="yes", **{"class": "999999"})
+    assert status == 404 and "This class is no longer there" in page and store.current_class() == old
+    store.close()
+
+
+def test_a_class_is_renamed_and_a_taken_name_refused_naming_it(server):
+    store = store_of(server)
+    store.start_new_class("Rename me")
+    other = store.start_new_class("Taken 4C")
+    browser = Browser(server.url)
+    status, headers, _page = post(server, browser, "class/rename", name="  Taken 4D ", **{"class": str(other.id)})
+    assert status == 303 and f"class={other.id}" in headers["Location"]
+    assert store.classes()[0].name == "Taken 4D"
+    before = store.classes()
+    status, _headers, page = post(server, browser, "class/rename", name="rename ME", **{"class": str(other.id)})
+    text = html.unescape(page)
+    assert status == 400 and "There is already a class named «Rename me»: choose another name." in text
+    assert "The class keeps its name." in text and 'value="rename ME"' in page  # the form again, as typed
+    status, _headers, page = post(server, browser, "class/rename", lang="es", name="",
+                                  **{"class": str(other.id)})
+    assert status == 400 and "El nombre de una clase tiene de 1 a 80 caracteres" in html.unescape(page)
+    status, _headers, page = post(server, browser, "class/rename", name="<b>x</b>\ty", **{"class": str(other.id)})
+    assert status == 400 and "<b>x</b>" not in page
+    assert store.classes() == before
+    assert post(server, browser, "class/rename", name="Fine", **{"class": "999999"})[0] == 404
+    assert post(server, browser, "class/rename", name="Fine", key="wrong", **{"class": str(other.id)})[0] == 403
+    assert store.classes() == before
+    store.close()
+
+
+def test_one_student_s_records_are_removed_after_asking(server):
+    store = store_of(server)
+    info = store.start_new_class("Rude names")
+    for seed in range(3):
+        assert store.record(DrillAnswer("Rude Name", kind="captures", seed=seed, correct=False, mistake="missed_15"))
+    assert store.record(DrillAnswer("Bea", kind="captures", seed=1, correct=True, mistake=None))
+    browser = Browser(server.url)
+    status, _headers, page = browser.request(f"class/board?key={server.key}&lang=en")
+    assert re.search(r'<select id="remove-nickname" name="nickname">\s*<option>Bea</option><option>Rude Name</option>',
+                     page)
+    status, _headers, page = post(server, browser, "class/remove-student", nickname="rude name",
+                                  **{"class": str(info.id)})
+    text = html.unescape(page)
+    assert status == 200 and "Delete the records of «Rude Name»?" in text
+    assert "All 3 records of «Rude Name» in the class «Rude names» will be deleted for good" in text
+    assert 'name="nickname" value="rude name"' in page and 'name="confirm" value="yes"' in page
+    status, _headers, page = post(server, browser, "class/remove-student", lang="es", nickname="Rude Name",
+                                  **{"class": str(info.id)})
+    assert "Se borrarán para siempre los 3 registros de «Rude Name» en la clase «Rude names»" in html.unescape(page)
+    assert [s.nickname for s in store.board(info.id).students] == ["Bea", "Rude Name"]  # asked only
+    status, headers, _page = post(server, browser, "class/remove-student", nickname="Rude Name", confirm="yes",
+                                  **{"class": str(info.id)})
+    assert status == 303 and headers["Location"].startswith("/class/board?key=")
+    assert f"class={info.id}" in headers["Location"]
+    board = store.board(info.id)
+    assert [s.nickname for s in board.students] == ["Bea"] and board.mistakes == []
+    for nickname in ("Rude Name", "Nobody", "", "<script>"):
+        status, _headers, page = post(server, browser, "class/remove-student", nickname=nickname, confirm="yes",
+                                      **{"class": str(info.id)})
+        assert status == 404 and "Nothing to delete" in page and "<script>" not in page
+    status, _headers, page = post(server, browser, "class/remove-student", lang="es", nickname="Nadie",
+                                  **{"class": str(info.id)})
+    assert "En la clase «Rude names» no hay nada guardado con el apodo «Nadie»" in html.unescape(page)
+    assert browser.request("class/remove-student", {"key": server.key, "class": str(info.id),
+                                                    "nickname": "Bea", "confirm": "yes"})[0] == 403  # no _xsrf
+    assert [s.nickname for s in store.board(info.id).students] == ["Bea"]
+    status, _headers, page = post(server, browser, "class/remove-student", nickname="Bea", **{"class": "999999"})
+    assert status == 404 and [s.nickname for s in store.board(info.id).students] == ["Bea"]
     store.close()
 
 

@@ -3,8 +3,10 @@
 ``class/board?key=K`` with the key ``escoba-tutor`` prints at start (the teacher's link). The key is compared in
 constant time; without it every address here answers 403 with a short page that says nothing about the class.
 ``class/board.json`` is what the page fetches every few seconds to redraw itself (static/class_board.js),
-``class/board.csv`` the export; ``class/new`` and ``class/forget`` are POSTs with the key and the XSRF token
-(forgetting asks first). The numbers come from the records' store, read in a thread of its own.
+``class/board.csv`` the export; ``class/new``, ``class/make-current``, ``class/rename``, ``class/forget`` and
+``class/remove-student`` are POSTs with the key and the XSRF token (all but renaming ask first, on a page of
+their own, then act on the same POST with ``confirm=yes``). The numbers come from the records' store, read in a
+thread of its own.
 
 docs/class-board.md is the teacher's guide to it; docs/hostile-input.md lists the bad inputs tried.
 """
@@ -141,7 +143,17 @@ def board_view(board, classes, lang: str, base_url: str, rules: str = "escoba") 
     return {"class_name": info.name, "class_id": info.id,
             "started": info.started_at.astimezone(timezone.utc).astimezone().strftime("%Y-%m-%d %H:%M"),
             "kinds": [column_words(_, k) for k in kinds], "students": students, "mistakes": mistakes,
-            "games": games, "classes": [{"id": c.id, "name": c.name} for c in classes]}
+            "games": games, **class_bar(_, info, classes)}
+
+
+def class_bar(_: Translator, shown, classes) -> dict:
+    """The classes for the header's list (the current one marked), and whether the class shown is the one records
+    go into now (the banner of a past class names the current one)."""
+    current = next((c for c in classes if c.current), None)
+    return {"classes": [{"id": c.id, "name": _("{name} (current)", name=c.name) if c.current else c.name}
+                        for c in classes],
+            "is_current": current is None or current.id == shown.id,
+            "current_name": current.name if current else "", "current_id": current.id if current else None}
 
 
 class BoardMixin(web.RequestHandler):
@@ -257,15 +269,144 @@ class _BoardPost(BoardMixin, web.RequestHandler):
         self.finish(f"{status_code}: {responses.get(status_code, 'Unknown')}\n")
 
 
-class NewClassHandler(_BoardPost):
-    """``POST class/new``: a new class becomes current; the old one is kept, named by its date."""
+class _ClassAction(_BoardPost):
+    """A POST on one class (``class=N``): the class looked up, and the pages the action answers with."""
+
+    async def chosen_class(self, field: str = "class"):
+        """The class the form names, or None after a page that says it is not there (forgotten meanwhile)."""
+        wanted = self.get_body_argument(field, "")
+        classes = await self.database(self.store.classes)
+        chosen = next((c for c in classes if str(c.id) == wanted), None)
+        if chosen is None:
+            _ = Translator(self.lang)
+            self.page(_("This class is no longer there"), [_(
+                "It may have been forgotten meanwhile, in another tab or on another computer. Nothing was changed.")],
+                status=404)
+        return chosen
+
+    def confirmed(self) -> bool:
+        return self.get_body_argument("confirm", "") == "yes"
+
+    def page(self, title: str, paragraphs: list[str], *, status: int = 200, back_class: int | None = None,
+             **form) -> None:
+        """Answer with class_board_confirm.html.j2: a question (``button``, ``action``, ``fields``, ``confirm``),
+        a form with one field (``input``), or, without ``button``, a notice; ``problem`` says what was wrong."""
+        _ = Translator(self.lang)
+        view = {"title": title, "paragraphs": paragraphs, "back_class": back_class, "fields": {}, "confirm": True,
+                "back": _("No, back to the board") if form.get("button") else _("Back to the board"), **form}
+        self.set_status(status)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(self.render_part("class_board_confirm.html.j2", view))
+
+
+class NewClassHandler(_ClassAction):
+    """``POST class/new``: asks first (the current class's name, and that it is kept); with ``confirm=yes`` a new
+    class becomes current, named by the date and time (numbered when that minute already names a class)."""
 
     async def post(self) -> None:
+        if not self.confirmed():
+            _ = Translator(self.lang)
+            current = await self.database(self.store.current_class)
+            self.page(_("Start a new class?"), [_(
+                "From now on, what students do will be saved in a new class, named with today's date and time. "
+                "The class «{name}» is kept: you can see it in the list of classes and make it the current class "
+                "again.", name=current.name)], button=_("Yes, start a new class"), action="class/new")
+            return
         await self.database(self.store.start_new_class)
         self.redirect(self.board_address(), status=303)
 
 
-class ForgetClassHandler(_BoardPost):
+class MakeCurrentHandler(_ClassAction):
+    """``POST class/make-current`` with ``class=N``: asks first; with ``confirm=yes`` the records from then on go
+    into that class."""
+
+    async def post(self) -> None:
+        _ = Translator(self.lang)
+        chosen = await self.chosen_class()
+        if chosen is None:
+            return
+        if not self.confirmed():
+            current = await self.database(self.store.current_class)
+            if current.id == chosen.id:
+                self.redirect(self.board_address(), status=303)
+                return
+            self.page(_("Make «{name}» the current class?", name=chosen.name), [_(
+                "From now on, what students do will be saved in «{name}», not in «{current}». Nothing already "
+                "saved changes.", name=chosen.name, current=current.name)], back_class=chosen.id,
+                button=_("Yes, make it the current class"), action="class/make-current", fields={"class": chosen.id})
+            return
+        await self.database(self.store.make_current, chosen.id)
+        self.redirect(self.board_address(), status=303)
+
+
+class RenameClassHandler(_ClassAction):
+    """``POST class/rename`` with ``class=N`` and ``name``: renames the class (nothing to undo, so it does not ask);
+    a name that is not valid or that another class has is refused on a page that says why, with the form again."""
+
+    async def post(self) -> None:
+        from ..records import RecordsError
+
+        _ = Translator(self.lang)
+        chosen = await self.chosen_class()
+        if chosen is None:
+            return
+        typed = self.get_body_argument("name", "")
+        try:
+            await self.database(self.store.rename_class, chosen.id, typed)
+        except RecordsError as error:
+            if error.code == "records_class_name_taken":
+                problem = _("There is already a class named «{name}»: choose another name.",
+                            name=error.params.get("name", typed))
+            elif error.code == "records_bad_class_name":
+                problem = _("A class name has 1 to 80 characters (letters, digits, spaces and punctuation), on one "
+                            "line.")
+            else:
+                raise
+            self.page(_("Rename the class «{name}»", name=chosen.name), [], status=400, back_class=chosen.id,
+                      problem=problem + " " + _("The class keeps its name."), button=_("Rename"),
+                      action="class/rename", fields={"class": chosen.id}, confirm=False,
+                      input={"label": _("New name"), "name": "name", "value": typed[:200]})
+            return
+        self.redirect(self.board_address(**{"class": chosen.id}), status=303)
+
+
+class RemoveStudentHandler(_ClassAction):
+    """``POST class/remove-student`` with ``class=N`` and ``nickname``: asks first (the nickname and how many records
+    will go); with ``confirm=yes`` deletes every record of that student in that class and goes back to its board.
+    A nickname the class has no record of: a page that says so, and nothing changed."""
+
+    async def post(self) -> None:
+        from ..records import RecordsError
+
+        _ = Translator(self.lang)
+        chosen = await self.chosen_class()
+        if chosen is None:
+            return
+        nickname = self.get_body_argument("nickname", "")
+        try:
+            shown, count = await self.database(self.store.student_records, chosen.id, nickname)
+            if self.confirmed():
+                await self.database(self.store.remove_student, chosen.id, nickname)
+                self.redirect(self.board_address(**{"class": chosen.id}), status=303)
+                return
+        except RecordsError as error:
+            if error.code != "records_no_student":
+                raise
+            self.page(_("Nothing to delete"), [_(
+                "The class «{name}» has no record of the nickname «{nickname}»: nothing was deleted.",
+                name=chosen.name, nickname=nickname[:40])], status=404, back_class=chosen.id)
+            return
+        self.page(_("Delete the records of «{nickname}»?", nickname=shown), [
+            _.plural("{n} record of «{nickname}» in the class «{name}» will be deleted for good; the rest of the "
+                     "class stays as it is.",
+                     "All {n} records of «{nickname}» in the class «{name}» will be deleted for good; the rest of "
+                     "the class stays as it is.", count, nickname=shown, name=chosen.name),
+            _("If the student goes on using this nickname, what they do from now on is saved again.")],
+            back_class=chosen.id, button=_("Yes, delete them"), danger=True, action="class/remove-student",
+            fields={"class": chosen.id, "nickname": nickname})
+
+
+class ForgetClassHandler(_ClassAction):
     """``POST class/forget`` with ``class=N``: asks first (a page with the class's name and a second button);
     with ``confirm=yes`` deletes the class and its records."""
 
@@ -277,10 +418,11 @@ class ForgetClassHandler(_BoardPost):
         if chosen is None:
             self.redirect(self.board_address(), status=303)
             return
-        if self.get_body_argument("confirm", "") != "yes":
-            self.set_header("Content-Type", "text/html; charset=utf-8")
-            self.finish(self.render_part("class_board_forget.html.j2", {"class_name": chosen.name,
-                                                                         "class_id": chosen.id}))
+        if not self.confirmed():
+            self.page(_("Forget this class?"), [_(
+                "The class «{name}» and every record in it will be deleted for good. Download it as CSV first if "
+                "you want to keep a copy.", name=chosen.name)], back_class=chosen.id, button=_("Yes, forget it"),
+                danger=True, action="class/forget", fields={"class": chosen.id})
             return
         await self.database(self.store.forget_class, chosen.id)
         self.redirect(self.board_address(), status=303)
@@ -293,4 +435,6 @@ def board_handlers(base_url: str) -> list[tuple]:
     """The class board's addresses under the server's base URL."""
     return [(f"{base_url}class/nickname", NicknameHandler), (f"{base_url}class/board", BoardPageHandler),
             (f"{base_url}{BOARD_DATA}", BoardDataHandler), (f"{base_url}class/board.csv", BoardCsvHandler),
-            (f"{base_url}class/new", NewClassHandler), (f"{base_url}class/forget", ForgetClassHandler)]
+            (f"{base_url}class/new", NewClassHandler), (f"{base_url}class/forget", ForgetClassHandler),
+            (f"{base_url}class/make-current", MakeCurrentHandler), (f"{base_url}class/rename", RenameClassHandler),
+            (f"{base_url}class/remove-student", RemoveStudentHandler)]

@@ -1,6 +1,8 @@
 // The class board redraws itself: every few seconds it fetches its live part (drawn and escaped by the server)
 // and puts it in place, keeping the scroll position, the mistakes that are open and the focus. It pauses
-// while the tab is hidden and starts again, at once, when it is shown.
+// while the tab is hidden and starts again, at once, when it is shown. A network failure (or a server error) is
+// said and tried again; a 403 means the key in the page's address is no longer the server's (escoba-tutor was
+// restarted, which makes a new teacher's link): the page stops and says so, since trying again cannot help.
 (() => {
   const live = document.getElementById("board-live");
   const status = document.getElementById("board-status");
@@ -8,6 +10,7 @@
   let timer = null;
   let busy = false;
   let drawn = null;
+  let stopped = false;
 
   function say(text) {
     if (status.textContent !== text) status.textContent = text;
@@ -36,6 +39,10 @@
       const xsrf = (document.cookie.match(/(?:^|;\s*)_xsrf=([^;]*)/) || [])[1];
       const answer = await fetch(live.dataset.source, {cache: "no-store", credentials: "same-origin",
                                                        headers: xsrf ? {"X-XSRFToken": xsrf} : {}});
+      if (answer.status === 403) {
+        stop();
+        return;
+      }
       if (!answer.ok) throw new Error(String(answer.status));
       const data = await answer.json();
       if (data.html !== drawn) {
@@ -51,10 +58,21 @@
   }
 
   function schedule() {
-    if (timer === null && !document.hidden) timer = setTimeout(refresh, every);
+    if (timer === null && !document.hidden && !stopped) timer = setTimeout(refresh, every);
+  }
+
+  function stop() {
+    stopped = true;
+    busy = false;
+    clearTimeout(timer);
+    timer = null;
+    status.classList.add("stopped");
+    status.setAttribute("role", "alert");
+    say(live.dataset.restarted);
   }
 
   document.addEventListener("visibilitychange", () => {
+    if (stopped) return;
     if (document.hidden) {
       clearTimeout(timer);
       timer = null;
