@@ -365,7 +365,8 @@ class RenameClassHandler(_ClassAction):
             self.page(_("Rename the class «{name}»", name=chosen.name), [], status=400, back_class=chosen.id,
                       problem=problem + " " + _("The class keeps its name."), button=_("Rename"),
                       action="class/rename", fields={"class": chosen.id}, confirm=False,
-                      input={"label": _("New name"), "name": "name", "value": typed[:200]})
+                      input={"label": _("New name"), "name": "name", "value": typed[:200]},
+                      back=_("Back to the board"))
             return
         self.redirect(self.board_address(**{"class": chosen.id}), status=303)
 

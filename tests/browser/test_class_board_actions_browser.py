@@ -14,6 +14,7 @@ import re
 import time
 
 import pytest
+from test_widgets_browser import serious_violations
 
 from escoba_tutor.records import ClassStore, DrillAnswer
 
@@ -81,6 +82,7 @@ def test_the_board_s_actions_ask_first_in_both_languages(tutor, page, screenshot
         with ClassStore.open(tutor.database) as store:
             assert store.current_class() == old  # nothing yet
         page.screenshot(path=screenshot_dir / f"class-board-actions-new-class-{lang}.png")
+        assert serious_violations(page) == []
         page.get_by_role("button", name=words["yes"]).click()
         expect(page.locator("#board-live")).to_be_visible()
         with ClassStore.open(tutor.database) as store:
@@ -93,6 +95,7 @@ def test_the_board_s_actions_ask_first_in_both_languages(tutor, page, screenshot
         expect(banner).to_contain_text(words["banner"])
         expect(banner).to_contain_text(f"«{new.name}»")
         page.screenshot(path=screenshot_dir / f"class-board-actions-past-class-{lang}.png")
+        assert serious_violations(page) == []
         banner.get_by_role("button", name=words["make"]).click()
         expect(page.get_by_role("heading", level=1)).to_contain_text(words["asked2"])
         page.screenshot(path=screenshot_dir / f"class-board-actions-make-current-{lang}.png")
@@ -108,7 +111,8 @@ def test_the_board_s_actions_ask_first_in_both_languages(tutor, page, screenshot
             page.get_by_role("button", name=words["rename"], exact=True).click()
             expect(page.locator("#problem")).to_contain_text(words["taken"])
             page.screenshot(path=screenshot_dir / f"class-board-actions-rename-refused-{lang}.png")
-            page.get_by_role("link", name=words["back"]).click()
+            assert serious_violations(page) == []
+            page.get_by_role("link", name=words["back"], exact=True).click()
             expect(page.locator("#board-live")).to_be_visible()
         # one student's records: asked first, naming the nickname and how many
         page.goto(f"{tutor.teacher_link}&lang={lang}")
