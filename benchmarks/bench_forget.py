@@ -34,7 +34,8 @@ T0 = datetime(2026, 9, 1, 9, tzinfo=timezone.utc)
 
 
 def load() -> str:
-    return "load average %.2f %.2f %.2f" % os.getloadavg()
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f}"
 
 
 def build(path: Path, classes: int, per_class: int) -> list[int]:

@@ -292,6 +292,34 @@ def test_one_student_s_records_are_removed_and_the_class_kept(store: ClassStore)
     assert [s.nickname for s in store.board(info.id).students] == ["Bea", "Carla"]
 
 
+def test_a_version_2_database_is_migrated_on_either_database(store_url: str) -> None:
+    """The step from version 2 on SQLite and PostgreSQL alike: a database taken back to version 2 by hand (no
+    current class column, two classes of one name) opens with its newest class current and the names unique."""
+    from sqlalchemy import create_engine, text
+
+    from escoba_tutor.records.location import locate
+
+    with ClassStore.open(store_url) as store:
+        first = store.current_class()
+        store.start_new_class("3B")
+        record_all(store, [LessonOpened("Ana", "01-cards", "es")])
+    engine = create_engine(locate(store_url).url)
+    with engine.begin() as connection:
+        connection.execute(text("DROP INDEX ux_classes_name"))
+        connection.execute(text("DROP INDEX ux_classes_one_current"))
+        connection.execute(text("ALTER TABLE classes DROP COLUMN is_current"))
+        connection.execute(text("UPDATE classes SET name = '3B'"))
+        connection.execute(text("UPDATE escoba_schema SET version = 2"))
+    engine.dispose()
+    with ClassStore.open(store_url) as store:
+        (newest, oldest) = store.classes()
+        assert (newest.name, oldest.name, oldest.id) == ("3B (2)", "3B", first.id)
+        assert newest.current and not oldest.current
+        assert [s.nickname for s in store.board().students] == ["Ana"]
+        with pytest.raises(RecordsError):
+            store.rename_class(oldest.id, "3b (2)")
+
+
 def _files_holding(folder: Path, words: list[str]) -> list[str]:
     """The files of the folder (the database, its -wal, -shm, -journal…) whose raw bytes hold one of ``words``."""
     return [f"{path.name}: {word}" for path in sorted(folder.iterdir()) if path.is_file()
