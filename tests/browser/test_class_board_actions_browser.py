@@ -60,7 +60,7 @@ def test_the_board_s_actions_ask_first_in_both_languages(tutor, page, screenshot
     for lang, words in (("es", {"new": "Empezar una clase nueva", "asked": "¿Empezar una clase nueva?",
                                 "yes": "Sí, empezar una clase nueva", "banner": "Esta no es la clase en curso",
                                 "make": "Hacer de esta la clase en curso", "asked2": "la clase en curso?",
-                                "yes2": "Sí, hacerla la clase en curso", "delete": "Borrar…",
+                                "yes2": "Sí, que sea la clase en curso", "delete": "Borrar…",
                                 "asked3": "¿Borrar los registros de «Rude Name»?", "count": "los 3 registros",
                                 "yes3": "Sí, borrarlos", "rename": "Cambiar el nombre",
                                 "taken": "Ya hay una clase que se llama «Lunes 2A»", "back": "Volver al panel"}),
