@@ -10,6 +10,7 @@ import csv
 import io
 import itertools
 import logging
+import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -290,6 +291,26 @@ def test_one_student_s_records_are_removed_and_the_class_kept(store: ClassStore)
     with pytest.raises(RecordsError, match="no class"):
         store.remove_student(999, "Bea")
     assert [s.nickname for s in store.board(info.id).students] == ["Bea", "Carla"]
+
+
+def test_the_wipe_waits_for_a_reader_that_holds_the_wal(tmp_path: Path) -> None:
+    """A reader in the middle of a read (another program, the board) holds the WAL: the checkpoint after the delete
+    tries again until the reader is done, and then wipes."""
+    import sqlite3
+    import threading
+
+    folder = tmp_path / "db"
+    with ClassStore.open(folder / "class.sqlite3") as store:
+        record_all(store, [LessonOpened("Zorglubqx", "01-cards", "es"), LessonOpened("Bea", "01-cards", "es")])
+        reader = sqlite3.connect(folder / "class.sqlite3", isolation_level=None, check_same_thread=False)
+        reader.execute("BEGIN")
+        assert reader.execute("SELECT count(*) FROM records").fetchone() == (2,)  # its snapshot holds the WAL
+        threading.Timer(1.0, lambda: reader.execute("COMMIT")).start()
+        started = time.monotonic()
+        assert store.remove_student(store.current_class().id, "Zorglubqx") == 1
+        assert 0.9 < time.monotonic() - started < 8
+        reader.close()
+        assert _files_holding(folder, ["Zorglubqx", "zorglubqx"]) == []
 
 
 def test_a_version_2_database_is_migrated_on_either_database(store_url: str) -> None:

@@ -49,6 +49,7 @@ from .sqlite_engine import checkpoint_if_large, sqlite_engine, wipe_wal
 
 OPEN_BUDGET = 10.0            # seconds opening may wait (thirty kernels creating one new database at once)
 MAX_CLASS_NAME = 80
+WIPE_TRY = 0.3                # seconds one try of the checkpoint after a delete may wait for readers and writers
 
 T = TypeVar("T")
 
@@ -238,10 +239,12 @@ class ClassStore:
         SQLite: every connection has ``secure_delete`` on (sqlite.py), so the delete wrote zeros over them in the
         pages it changed; those pages, and the older copies of them, are in the WAL file until a checkpoint: a
         TRUNCATE checkpoint copies the WAL into the database and empties the WAL file. It waits for the writers
-        (the gate) and for readers to finish, up to OPEN_BUDGET seconds; a checkpoint that still cannot finish is
-        logged, and the next one finishes it. PostgreSQL: VACUUM of the two tables, which frees the deleted rows'
-        space for new rows to overwrite (docs/class-board.md says what it does not do). Never raises: the delete
-        itself is done."""
+        (the gate) and for readers to finish, WIPE_TRY seconds a try, up to OPEN_BUDGET seconds; one that still
+        cannot finish is logged (the WAL then keeps the deleted pages until a later wipe, or until the last
+        connection closes, when SQLite copies the WAL into the database and deletes it).
+
+        PostgreSQL: VACUUM of the two tables, which frees the deleted rows' space for new rows to overwrite
+        (docs/class-board.md says what it does not do). Never raises: the delete itself is done."""
         try:
             if self._engine.dialect.name == "postgresql":
                 with self._engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
@@ -252,11 +255,14 @@ class ClassStore:
                 while True:
                     gate = self._gate.held(deadline) if self._gate is not None else contextlib.nullcontext()
                     with self._engine.connect() as connection, gate:
-                        if wipe_wal(connection.connection.driver_connection, max(deadline - time.monotonic(), 0)):
+                        # short tries: while one waits for a reader, the class's records wait for it
+                        wait = min(WIPE_TRY, max(deadline - time.monotonic(), 0))
+                        if wipe_wal(connection.connection.driver_connection, wait):
                             return
                     if time.monotonic() >= deadline:
-                        log.warning("the class database %s still holds deleted records in its WAL file: a later "
-                                    "checkpoint will wipe them", self.url)
+                        log.warning("the class database %s still holds deleted records in its WAL file (a reader "
+                                    "held it for %.0f s): they go at the next wipe or when the server stops",
+                                    self.url, OPEN_BUDGET)
                         return
                     time.sleep(0.05)
         except Exception as error:
