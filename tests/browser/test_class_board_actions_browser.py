@@ -55,7 +55,7 @@ def test_the_board_s_actions_ask_first_in_both_languages(tutor, page, screenshot
     with ClassStore.open(tutor.database) as store:
         store.rename_class(store.current_class().id, "Lunes 2A")
         for seed in range(3):
-            assert store.record(DrillAnswer("Rude Name", "captures", seed, False, "missed_15"))
+            assert store.record(DrillAnswer("Rude Name", "captures", seed, False, "missed_capture"))
         assert store.record(DrillAnswer("Bea", "captures", 1, True, None))
     for lang, words in (("es", {"new": "Empezar una clase nueva", "asked": "¿Empezar una clase nueva?",
                                 "yes": "Sí, empezar una clase nueva", "banner": "Esta no es la clase en curso",
@@ -127,7 +127,7 @@ def test_the_board_s_actions_ask_first_in_both_languages(tutor, page, screenshot
             expect(page.locator("#students")).to_contain_text("Bea")
             with ClassStore.open(tutor.database) as store:
                 assert [s.nickname for s in store.board(old.id).students] == ["Bea"]
-                assert store.record(DrillAnswer("Rude Name", "captures", 9, False, "missed_15"))
+                assert store.record(DrillAnswer("Rude Name", "captures", 9, False, "missed_capture"))
         else:  # the page of the other language, on the same student come back
             page.locator("#remove-nickname").select_option("Rude Name")
             page.get_by_role("button", name=words["delete"]).click()
