@@ -20,8 +20,8 @@ class GameEndView(KindView):
 
     kind = "game_end"
     title = N_("Who wins the game?")
-    task = N_("The points before the last deal and in it: who has won the game, or is another deal played? Then "
-              "press “Check”.")
+    task = N_("The points before the last deal and the points scored in it: has a side won the game, or is another "
+              "deal played? Then press “Check”.")
 
     @staticmethod
     def judge(drill: GameEndDrill, model: DrillModel):
@@ -54,7 +54,7 @@ class GameEndView(KindView):
     def feedback(self, _: Translator, drill: GameEndDrill, names: Sequence[str], result) -> list[str]:
         totals = self._totals(_, drill, names)
         if result.mistake == "unanswered":
-            return [_("Choose who has won, or another deal.")]
+            return [_("Choose who has won, or “Nobody yet: another deal”.")]
         if result.ok:
             return [_("Right."), self._why(_, drill, names, totals)]
         slips = {
