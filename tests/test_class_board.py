@@ -396,7 +396,8 @@ def test_the_csv_export_is_a_spreadsheet_file(server):
     info = store.start_new_class("csv")
     assert store.record(DrillAnswer("-Cmd", kind="captures", seed=1, correct=True, mistake=None))
     store.close()
-    status, headers, body = Browser(server.url).request(f"class/board.csv?key={server.key}&class={info.id}")
+    status, headers, body = Browser(server.url).request(
+        f"class/board.csv?key={server.key}&class={info.id}&format=codes")  # the machine-readable file
     assert status == 200 and headers["Content-Type"].startswith("text/csv")
     assert "attachment" in headers["Content-Disposition"] and ".csv" in headers["Content-Disposition"]
     assert body.startswith("\ufeffclass,") and not body.startswith("\ufeff\ufeff")
