@@ -396,7 +396,8 @@ def test_the_csv_export_is_a_spreadsheet_file(server):
     info = store.start_new_class("csv")
     assert store.record(DrillAnswer("-Cmd", kind="captures", seed=1, correct=True, mistake=None))
     store.close()
-    status, headers, body = Browser(server.url).request(f"class/board.csv?key={server.key}&class={info.id}")
+    status, headers, body = Browser(server.url).request(
+        f"class/board.csv?key={server.key}&class={info.id}&format=codes")  # the machine-readable file
     assert status == 200 and headers["Content-Type"].startswith("text/csv")
     assert "attachment" in headers["Content-Disposition"] and ".csv" in headers["Content-Disposition"]
     assert body.startswith("\ufeffclass,") and not body.startswith("\ufeff\ufeff")
@@ -533,7 +534,8 @@ def _template_ids() -> set[str]:
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_board_s_words_are_in_the_server_catalog(lang):
     server_dir = ROOT / "escoba_tutor" / "server"
-    used = {m for f in ("class_board.py", "nickname.py", "handlers.py") for m, _ in extract(server_dir / f)}
+    used = {m for f in ("class_board.py", "board_export.py", "nickname.py", "handlers.py")
+            for m, _ in extract(server_dir / f)}
     used |= {m for m, _ in extract(ROOT / "escoba_tutor" / "text" / "board_words.py")}
     used |= _template_ids()
     # handlers.py passes some texts on to be translated (notice_page's title, its link's words): every string
