@@ -396,7 +396,8 @@ def test_the_csv_export_is_a_spreadsheet_file(server):
     info = store.start_new_class("csv")
     assert store.record(DrillAnswer("-Cmd", kind="captures", seed=1, correct=True, mistake=None))
     store.close()
-    status, headers, body = Browser(server.url).request(f"class/board.csv?key={server.key}&class={info.id}")
+    status, headers, body = Browser(server.url).request(
+        f"class/board.csv?key={server.key}&class={info.id}&format=codes")  # the machine-readable file
     assert status == 200 and headers["Content-Type"].startswith("text/csv")
     assert "attachment" in headers["Content-Disposition"] and ".csv" in headers["Content-Disposition"]
     assert body.startswith("\ufeffclass,") and not body.startswith("\ufeff\ufeff")
@@ -420,7 +421,7 @@ def test_a_new_class_keeps_the_old_one_and_forgetting_asks_first(server):
     assert "Class board: old one" in page and f'<option value="{old.id}" selected>old one</option>' in page
     status, _headers, page = browser.request("class/forget", {"_xsrf": token, "key": server.key,
                                                               "class": str(old.id), "lang": "en"})
-    assert status == 200 and "Forget this class?" in page and "«old one»" in page
+    assert status == 200 and "Forget this class?" in page and "“old one”" in page
     assert old.id in [c.id for c in store.classes()]
     status, _headers, _page = browser.request("class/forget", {"_xsrf": token, "key": server.key,
                                                                "class": str(old.id), "confirm": "yes"})
@@ -465,14 +466,14 @@ def test_a_past_class_says_so_and_can_be_made_current_again(server):
     status, _headers, page = browser.request(f"class/board?key={server.key}&class={old.id}&lang=en")
     text = html.unescape(page)
     assert status == 200 and 'id="not-current"' in page
-    assert "This is not the current class: what students do now is saved in «Tuesday 3B»." in text
+    assert "This is not the current class: what students do now is saved in “Tuesday 3B”." in text
     assert f'<option value="{new.id}">Tuesday 3B (current)</option>' in page
     status, _headers, page = browser.request(f"class/board?key={server.key}&lang=es")
     assert 'id="not-current"' not in page  # the current class's board: no banner
     status, _headers, page = post(server, browser, "class/make-current", **{"class": str(old.id)})
     text = html.unescape(page)
-    assert status == 200 and "Make «Monday 2A» the current class?" in text
-    assert "saved in «Monday 2A», not in «Tuesday 3B»" in text
+    assert status == 200 and "Make “Monday 2A” the current class?" in text
+    assert "saved in “Monday 2A”, not in “Tuesday 3B”" in text
     assert store.current_class() == new
     status, _headers, page = post(server, browser, "class/make-current", lang="es", **{"class": str(old.id)})
     assert "¿Hacer de «Monday 2A» la clase en curso?" in html.unescape(page)
@@ -499,7 +500,7 @@ def test_a_class_is_renamed_and_a_taken_name_refused_naming_it(server):
     before = store.classes()
     status, _headers, page = post(server, browser, "class/rename", name="rename ME", **{"class": str(other.id)})
     text = html.unescape(page)
-    assert status == 400 and "There is already a class named «Rename me»: choose another name." in text
+    assert status == 400 and "There is already a class named “Rename me”: choose another name." in text
     assert "The class keeps its name." in text and 'value="rename ME"' in page  # the form again, as typed
     status, _headers, page = post(server, browser, "class/rename", lang="es", name="",
                                   **{"class": str(other.id)})
@@ -526,8 +527,8 @@ def test_one_student_s_records_are_removed_after_asking(server):
     status, _headers, page = post(server, browser, "class/remove-student", nickname="rude name",
                                   **{"class": str(info.id)})
     text = html.unescape(page)
-    assert status == 200 and "Delete the records of «Rude Name»?" in text
-    assert "All 3 records of «Rude Name» in the class «Rude names» will be deleted for good" in text
+    assert status == 200 and "Delete the records of “Rude Name”?" in text
+    assert "All 3 records of “Rude Name” in the class “Rude names” will be deleted for good" in text
     assert 'name="nickname" value="rude name"' in page and 'name="confirm" value="yes"' in page
     status, _headers, page = post(server, browser, "class/remove-student", lang="es", nickname="Rude Name",
                                   **{"class": str(info.id)})
@@ -660,7 +661,8 @@ def _template_ids() -> set[str]:
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_board_s_words_are_in_the_server_catalog(lang):
     server_dir = ROOT / "escoba_tutor" / "server"
-    used = {m for f in ("class_board.py", "nickname.py", "handlers.py") for m, _ in extract(server_dir / f)}
+    used = {m for f in ("class_board.py", "board_export.py", "nickname.py", "handlers.py")
+            for m, _ in extract(server_dir / f)}
     used |= {m for m, _ in extract(ROOT / "escoba_tutor" / "text" / "board_words.py")}
     used |= _template_ids()
     # handlers.py passes some texts on to be translated (notice_page's title, its link's words): every string

@@ -40,7 +40,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlch
 
 from .board import Board, ClassInfo, read_board
 from .events import Event, RecordsError, describe, nickname_key
-from .export import write_csv
+from .export import CODES, CsvLayout, write_csv
 from .location import locate
 from .rows import PAUSE, RECORD_BUDGET, event_row, to_db_time
 from .schema import INSERT_RECORD, classes, ensure_schema, from_db_time, records, unique_name
@@ -290,11 +290,12 @@ class ClassStore:
         """The board of class ``class_id`` (None: the current class); see :mod:`escoba_tutor.records.board`."""
         return self._retry(lambda c: read_board(c, _class(c, class_id)), write=False, budget=OPEN_BUDGET)
 
-    def export_csv(self, out: TextIO, class_id: int | None = None, *, bom: bool = True) -> None:
-        """Write the records of class ``class_id`` (None: the current class) to ``out`` as CSV; see
-        :mod:`escoba_tutor.records.export`."""
+    def export_csv(self, out: TextIO, class_id: int | None = None, *, bom: bool = True,
+                   layout: CsvLayout = CODES) -> None:
+        """Write the records of class ``class_id`` (None: the current class) to ``out`` as CSV, laid out as
+        ``layout`` says (by default the machine-readable codes); see :mod:`escoba_tutor.records.export`."""
         def export(connection: Connection) -> None:
-            write_csv(connection, out, _class(connection, class_id), bom=bom)
+            write_csv(connection, out, _class(connection, class_id), bom=bom, layout=layout)
 
         self._retry(export, write=False, budget=OPEN_BUDGET)
 

@@ -243,17 +243,23 @@ class BoardDataHandler(BoardMixin, web.RequestHandler):
 
 
 class BoardCsvHandler(BoardMixin, web.RequestHandler):
-    """``GET class/board.csv?key=K[&class=N]``: every record of the class, for a spreadsheet."""
+    """``GET class/board.csv?key=K[&class=N][&lang=en][&tz=Europe/Madrid]``: every record of the class, for a
+    spreadsheet, in the board's language and the teacher's time zone; ``&format=codes``: the machine-readable
+    file (board_export.py)."""
 
     async def get(self) -> None:
+        from .board_export import attachment, export_layout
+
         wanted = self.class_id()
         classes = await self.database(self.store.classes)
         chosen = next((c for c in classes if c.id == wanted), None) or await self.database(self.store.current_class)
+        lessons = getattr(self.settings.get("contents_manager"), "root_dir", "")  # the lessons served
+        layout, file_name = export_layout(self.get_argument("format", ""), self.lang, self.get_argument("tz", ""),
+                                          lessons, chosen.name)
         out = io.StringIO()
-        await self.database(self.store.export_csv, out, chosen.id)
-        name = "".join(ch if ch.isalnum() else "-" for ch in chosen.name)[:40]
+        await self.database(lambda: self.store.export_csv(out, chosen.id, layout=layout))
         self.set_header("Content-Type", "text/csv; charset=utf-8")
-        self.set_header("Content-Disposition", f'attachment; filename="escoba-class-{name}.csv"')
+        self.set_header("Content-Disposition", attachment(file_name, ".csv"))
         self.finish(out.getvalue().encode("utf-8"))  # the store starts it with the mark that says UTF-8
 
 
@@ -309,7 +315,7 @@ class NewClassHandler(_ClassAction):
             current = await self.database(self.store.current_class)
             self.page(_("Start a new class?"), [_(
                 "From now on, what students do will be saved in a new class, named with today's date and time. "
-                "The class «{name}» is kept: you can see it in the list of classes and make it the current class "
+                "The class “{name}” is kept: you can see it in the list of classes and make it the current class "
                 "again.", name=current.name)], button=_("Yes, start a new class"), action="class/new")
             return
         await self.database(self.store.start_new_class)
@@ -330,8 +336,8 @@ class MakeCurrentHandler(_ClassAction):
             if current.id == chosen.id:
                 self.redirect(self.board_address(), status=303)
                 return
-            self.page(_("Make «{name}» the current class?", name=chosen.name), [_(
-                "From now on, what students do will be saved in «{name}», not in «{current}». Nothing already "
+            self.page(_("Make “{name}” the current class?", name=chosen.name), [_(
+                "From now on, what students do will be saved in “{name}”, not in “{current}”. Nothing already "
                 "saved changes.", name=chosen.name, current=current.name)], back_class=chosen.id,
                 button=_("Yes, make it the current class"), action="class/make-current", fields={"class": chosen.id})
             return
@@ -355,14 +361,14 @@ class RenameClassHandler(_ClassAction):
             await self.database(self.store.rename_class, chosen.id, typed)
         except RecordsError as error:
             if error.code == "records_class_name_taken":
-                problem = _("There is already a class named «{name}»: choose another name.",
+                problem = _("There is already a class named “{name}”: choose another name.",
                             name=error.params.get("name", typed))
             elif error.code == "records_bad_class_name":
                 problem = _("A class name has 1 to 80 characters (letters, digits, spaces and punctuation), on one "
                             "line.")
             else:
                 raise
-            self.page(_("Rename the class «{name}»", name=chosen.name), [], status=400, back_class=chosen.id,
+            self.page(_("Rename the class “{name}”", name=chosen.name), [], status=400, back_class=chosen.id,
                       problem=problem + " " + _("The class keeps its name."), button=_("Rename"),
                       action="class/rename", fields={"class": chosen.id}, confirm=False,
                       input={"label": _("New name"), "name": "name", "value": typed[:200]},
@@ -394,13 +400,13 @@ class RemoveStudentHandler(_ClassAction):
             if error.code != "records_no_student":
                 raise
             self.page(_("Nothing to delete"), [_(
-                "The class «{name}» has no record of the nickname «{nickname}»: nothing was deleted.",
+                "The class “{name}” has no record of the nickname “{nickname}”: nothing was deleted.",
                 name=chosen.name, nickname=nickname[:40])], status=404, back_class=chosen.id)
             return
-        self.page(_("Delete the records of «{nickname}»?", nickname=shown), [
-            _.plural("{n} record of «{nickname}» in the class «{name}» will be deleted for good; the rest of the "
+        self.page(_("Delete the records of “{nickname}”?", nickname=shown), [
+            _.plural("{n} record of “{nickname}” in the class “{name}” will be deleted for good; the rest of the "
                      "class stays as it is.",
-                     "All {n} records of «{nickname}» in the class «{name}» will be deleted for good; the rest of "
+                     "All {n} records of “{nickname}” in the class “{name}” will be deleted for good; the rest of "
                      "the class stays as it is.", count, nickname=shown, name=chosen.name),
             _("If the student goes on using this nickname, what they do from now on is saved again.")],
             back_class=chosen.id, button=_("Yes, delete them"), danger=True, action="class/remove-student",
@@ -421,7 +427,7 @@ class ForgetClassHandler(_ClassAction):
             return
         if not self.confirmed():
             self.page(_("Forget this class?"), [_(
-                "The class «{name}» and every record in it will be deleted for good. Download it as CSV first if "
+                "The class “{name}” and every record in it will be deleted for good. Download it as CSV first if "
                 "you want to keep a copy.", name=chosen.name)], back_class=chosen.id, button=_("Yes, forget it"),
                 danger=True, action="class/forget", fields={"class": chosen.id})
             return
