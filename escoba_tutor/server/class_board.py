@@ -409,7 +409,7 @@ class RemoveStudentHandler(_ClassAction):
                      "All {n} records of “{nickname}” in the class “{name}” will be deleted for good; the rest of "
                      "the class stays as it is.", count, nickname=shown, name=chosen.name),
             _("If the student goes on using this nickname, what they do from now on is saved again.")],
-            back_class=chosen.id, button=_("Yes, delete them"), danger=True, action="class/remove-student",
+            back_class=chosen.id, button=_("Yes, delete"), danger=True, action="class/remove-student",
             fields={"class": chosen.id, "nickname": nickname})
 
 

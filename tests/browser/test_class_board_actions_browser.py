@@ -62,14 +62,14 @@ def test_the_board_s_actions_ask_first_in_both_languages(tutor, page, screenshot
                                 "make": "Hacer de esta la clase en curso", "asked2": "la clase en curso?",
                                 "yes2": "Sí, que sea la clase en curso", "delete": "Borrar…",
                                 "asked3": "¿Borrar los registros de «Rude Name»?", "count": "los 3 registros",
-                                "yes3": "Sí, borrarlos", "rename": "Cambiar el nombre",
+                                "yes3": "Sí, borrar", "rename": "Cambiar el nombre",
                                 "taken": "Ya hay una clase que se llama «Lunes 2A»", "back": "Volver al panel"}),
                         ("en", {"new": "Start a new class", "asked": "Start a new class?",
                                 "yes": "Yes, start a new class", "banner": "This is not the current class",
                                 "make": "Make this the current class", "asked2": "the current class?",
                                 "yes2": "Yes, make it the current class", "delete": "Delete…",
                                 "asked3": "Delete the records of “Rude Name”?", "count": "All 3 records",
-                                "yes3": "Yes, delete them", "rename": "Rename",
+                                "yes3": "Yes, delete", "rename": "Rename",
                                 "taken": "There is already a class named “Lunes 2A”", "back": "Back to the board"})):
         with ClassStore.open(tutor.database) as store:
             old = store.current_class()
