@@ -452,6 +452,12 @@ def test_three_students_log_in_land_on_the_course_answer_and_are_culled(hub, vis
     with pytest.raises(urllib.request.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=20)
     assert refused.value.code == 403 and b"host name" in refused.value.read()
+    # a student's server, which holds the class database, shows no board of it, with or without a key
+    for path in ("class/board", "class/board.json?key=x", "class/board.csv"):
+        request = urllib.request.Request(hub.local + f"user/{running[-1]}/{path}", headers={"Host": SCHOOL_HOST})
+        with pytest.raises(urllib.request.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=20)
+        assert refused.value.code == 404, (path, refused.value.code)
     # idle: the culler stops every server (its timeout, plus its interval and the hub's activity updates)
     deadline = time.monotonic() + CULL_TIMEOUT + 60
     while time.monotonic() < deadline and any(hub.servers(name) for name in STUDENTS):
