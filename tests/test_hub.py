@@ -96,6 +96,8 @@ def test_a_class_database_that_cannot_be_used_turns_recording_off_not_the_lesson
     settings = with_class_db(hub_settings({**HUB_ENV, "ESCOBA_TUTOR_CLASS_DB": str(tmp_path)}))  # a folder
     assert not settings.class_board and settings.class_db is None and settings.hub_user == ""
     assert "nothing is recorded for this student" in capsys.readouterr().err
+    settings = with_class_db(hub_settings({**HUB_ENV, "JUPYTERHUB_USER": "@@", "ESCOBA_TUTOR_CLASS_DB": "x.sqlite3"}))
+    assert not settings.class_board and "no letter or digit" in capsys.readouterr().err
 
 
 def test_the_board_service_refuses_to_start_without_its_database():

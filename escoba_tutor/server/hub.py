@@ -208,8 +208,12 @@ def with_class_db(settings: Settings) -> Settings:
     import dataclasses
 
     from .app import check_class_db
+    from .nickname import hub_nickname
 
     try:
+        if hub_nickname(settings.hub_user) is None:
+            raise EscobaError(f"the hub name {settings.hub_user!r} has no letter or digit to show on the class board",
+                              code="bad_hub_name")
         check_class_db(settings.class_db)
     except EscobaError as error:
         print(f"escoba-tutor (hub): nothing is recorded for this student: {error}", file=sys.stderr, flush=True)
