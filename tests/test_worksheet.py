@@ -12,12 +12,14 @@ import pytest
 from jinja2 import UndefinedError
 
 from escoba_tutor.cli import main
+from escoba_tutor.engine.cards import Suit
 from escoba_tutor.engine.errors import EscobaError
 from escoba_tutor.exercises import (
     capture_drill,
     escoba_de_mano_drill,
     escobas_drill,
     game_end_drill,
+    house_rules_drill,
     kind_names,
     leftover_drill,
     paper,
@@ -298,3 +300,22 @@ def test_each_part_names_the_practice_its_numbers_belong_to(lang, rules, kind, w
     page = worksheet_html(14, lang, count=1, rules=rules, kinds=(kind,))
     exercises = page.split("<section class='answers'>")[0]
     assert f"<p class='note'>{escape(where, quote=True)}</p>" in exercises
+
+
+@pytest.mark.parametrize(("lang", "said", "false"), [
+    ("en", "the setenta — nobody: no side has a card from 1 to 7 in every suit (face cards do not count with this "
+           "house rule)", "no side has a card of every suit"),
+    ("es", "la setenta — nadie: ningún bando tiene una carta del 1 al 7 de cada palo (con esta regla de la casa, "
+           "las figuras no cuentan)", "ningún bando tiene cartas de los cuatro palos"),
+])
+def test_the_low_cards_house_rule_gives_a_true_reason(lang, said, false):
+    """Worksheet no. 41, "What a house rule changes", exercise 43: under "setenta with low cards only" both sides
+    hold every suit (side 1 clubs only in the knight, side 2 cups only in the jack), so the key must not say that
+    no side has a card of every suit."""
+    drill = house_rules_drill(43)
+    assert drill.house_rule == "low_primera"
+    assert all({c.suit for c in pile} == set(Suit) for pile in drill.piles)
+    task, key = split(worksheet_html(41, lang, kinds=("house_rules",)))
+    exercise_43 = key[key.index(" 43:"):]
+    assert escape(said, quote=True) in exercise_43 or said in exercise_43
+    assert false not in key

@@ -155,6 +155,9 @@ _REASONS = {
     "third_side": N_("a tie on top ({values}): the point goes to {winner}"),
     "holds": N_("{winner} holds the seven of coins"), "nobody_holds": N_("nobody holds it"),
     "all_invalid": N_("nobody: no side has a card of every suit"),
+    # (the low-cards house rule) a side may hold every suit, one of them only in face cards, which do not count
+    "all_invalid_low": N_("nobody: no side has a card from 1 to 7 in every suit (face cards do not count with "
+                          "this house rule)"),
     "all_oros": N_("{winner} has all ten coins: 2 points"),
     "others_below_10": N_("{winner} has the most cards and every other side has fewer than 10: 1 extra point"),
     "all_four": N_("{winner} has all four sevens"),
