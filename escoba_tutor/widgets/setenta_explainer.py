@@ -30,12 +30,12 @@ from ..exercises import PRIMERA_ITEM
 from ..text import labels
 from ..text.error_words import error_dict, error_words
 from ..text.phrases import and_list, the_cards
-from ..text.translator import DEFAULT_LANGUAGE, N_, Translator, normalize_language
+from ..text.translator import DEFAULT_LANGUAGE, N_, N_plural, Translator, normalize_language
 from .primitives import CardRow, LiveRegion, RowPicker
 from .safety import guarded
 from .score_sheet import reason_text, setenta_text, side_names
 
-__all__ = ["SetentaModel", "SetentaExplainer", "MAX_SIDES", "YOU_FORMS"]
+__all__ = ["SetentaModel", "SetentaExplainer", "MAX_SIDES", "YOU_FORMS", "YOU_PLURAL_FORMS"]
 
 MAX_SIDES = 4
 
@@ -60,6 +60,14 @@ YOU_FORMS = {
     N_("{winner} gets the primera point: with as many suits, the higher sum wins ({values})."):
         N_("You get the primera point: with the same number of suits, the higher sum wins ({values})."),
 }
+
+# The sum step by suit count (the primera by suit count), said of a side and of the student («te faltan»).
+_SUIT_COUNT = N_plural("{side}: {n} suit (no {suits}); {terms}.", "{side}: {n} suits (no {suits}); {terms}.")
+_SUIT_COUNT_YOU = N_plural("You: {n} suit (you have no {suits}); {terms}.",
+                           "You: {n} suits (you have no {suits}); {terms}.")
+
+#: The same for a sentence with plural forms.
+YOU_PLURAL_FORMS = {_SUIT_COUNT: _SUIT_COUNT_YOU}
 
 
 def _is_you(name: object) -> bool:
@@ -398,8 +406,8 @@ class SetentaExplainer(w.VBox):
                 return _("{side}: {terms}.", side=side, terms=self._terms(value))
             missing = and_list(_, [_.suit_name(s) for s in value.missing])
             if m.rules_used.primera == "suit_count":
-                return _.plural("{side}: {n} suit (no {suits}); {terms}.", "{side}: {n} suits (no {suits}); {terms}.",
-                                value.suit_count, side=side, suits=missing, terms=self._terms(value))
+                forms = _SUIT_COUNT_YOU if _is_you(side) else _SUIT_COUNT
+                return _.plural(*forms, value.suit_count, side=side, suits=missing, terms=self._terms(value))
             # (the low-cards house rule) "no clubs" would be false of a pile holding the king of clubs
             message = ("{side}: the setenta is invalid (no {suits} from 1 to 7), so it cannot win the point."
                        if value.face_only else
