@@ -319,3 +319,47 @@ def test_the_low_cards_house_rule_gives_a_true_reason(lang, said, false):
     exercise_43 = key[key.index(" 43:"):]
     assert escape(said, quote=True) in exercise_43 or said in exercise_43
     assert false not in key
+
+
+def test_the_points_key_gives_each_value_with_its_side_and_no_space_before_a_colon():
+    """Worksheet no. 41, "Who gets each point?", exercise 41: the winner's value is not read as the first."""
+    _task, key = split(worksheet_html(41, "en", kinds=("points",)))
+    assert "<b>Setenta:</b> Side 2 — Side 2 has the better setenta (Side 1: 71; Side 2: 81)" in key
+    assert "<b>Most cards:</b> Nobody — nobody (a 20 – 20 tie)" in key
+    assert "</b>:" not in key and " :" not in key
+    _task, key = split(worksheet_html(41, "es", kinds=("points",)))
+    assert "<b>Setenta:</b> Bando 2 — el bando 2 tiene la mejor setenta (Bando 1: 71; Bando 2: 81)" in key
+
+
+def test_the_strategy_key_gives_every_play_a_reason_advantage_first():
+    """Worksheet no. 41, "Which card would you play?": the reasons the readers asked for."""
+    _task, key = split(worksheet_html(41, "en", kinds=("strategy",)))
+    assert ("Avoid the knight of clubs, laid down on the table: it leaves the seven of coins on the table, for the "
+            "other side to take (about 6 points worse).") in key
+    assert ("The seven of swords, taking the four of coins, the ace of cups, and the three of cups: it takes sevens, "
+            "good for the setenta, although it leaves 5 on the table, which a card still unseen can sweep") in key
+    assert ("The ace of clubs, laid down on the table: it leaves 11 on the table, which only a card worth 4 can "
+            "sweep, and just 1 such card is still unseen") in key
+    assert "6.0" not in key
+    _task, key = split(worksheet_html(41, "es", kinds=("strategy",)))
+    assert "aunque deja 5 en la mesa, y una carta que aún no ha salido puede hacer escoba" in key
+    assert "(unos 6 puntos peor)" in key
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_no_good_play_is_recommended_by_its_risk_and_every_play_to_avoid_says_why(lang):
+    from escoba_tutor.exercises.registry import kind
+
+    _ = Translator(lang)
+    part = kind("strategy").worksheet
+    risks = [_("it leaves {total} on the table, which a card still unseen can sweep", total=n) for n in range(1, 41)]
+    risks.append(_("it leaves the seven of coins on the table, for the other side to take"))
+    whole = re.compile(r"\b\d+[.,]0 " + ("points" if lang == "en" else "puntos"))
+    for seed in range(1, 41):
+        answer = part.answer(_, strategy_drill(seed))
+        for move, why in answer["moves"]:
+            assert why and not any(why.startswith(risk) for risk in risks), (seed, move, why)
+        avoid = answer["avoid"]
+        head = avoid.split("(")[0]
+        assert avoid.count(":") >= 1 and not re.search(r": (about|unos) \d", avoid), (seed, avoid)
+        assert len(head) > 20 and not whole.search(avoid.replace("1.0 ", "").replace("1,0 ", "")), (seed, avoid)

@@ -179,8 +179,14 @@ def _line_value(_: Translator, line: ScoreLine, side: int) -> str:
 def _reason(_: Translator, line: ScoreLine, names: list[labels.Label]) -> str:
     winner = labels.joined(_, [names[i] for i in line.winners])
     values = " – ".join(_line_value(_, line, i) for i in range(len(line.values)))
+    # Beside a winner, each value with its side: "Side 2 has the better setenta (Side 1: 71; Side 2: 81)", never
+    # "(71 – 81)", where the winner's value could be read as the first.
+    named = "; ".join(_("{side}: {points}", side=names[i], points=_line_value(_, line, i))
+                      for i in range(len(line.values)))
     if line.reason == "most" and line.item in _MOST:
-        return paper.word(_, _MOST[line.item], winner=winner, values=values)
+        return paper.word(_, _MOST[line.item], winner=winner, values=named)
+    if line.reason == "more_suits":
+        return paper.word(_, _REASONS["more_suits"], winner=winner, values=named)
     if line.reason in _REASONS:
         return paper.word(_, _REASONS[line.reason], winner=winner, values=values)
     return line.reason
@@ -219,7 +225,7 @@ _SHEET = """
 
 {% macro answer(drill, lines, total) %}
   <li>{{ paper.key_number(drill) }}<ul>
-  {% for item, who, why in lines %}<li><b>{{ item }}</b>: {{ who }} — {{ why }}</li>{% endfor %}
+  {% for item, who, why in lines %}<li><b>{{ item }}:</b> {{ who }} — {{ why }}</li>{% endfor %}
   </ul><p>{{ total }}</p></li>
 {% endmacro %}
 """
