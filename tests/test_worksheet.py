@@ -14,6 +14,7 @@ from jinja2 import UndefinedError
 from escoba_tutor.cli import main
 from escoba_tutor.engine.cards import Suit
 from escoba_tutor.engine.errors import EscobaError
+from escoba_tutor.engine.rules import rules_by_name
 from escoba_tutor.exercises import (
     capture_drill,
     escoba_de_mano_drill,
@@ -27,7 +28,8 @@ from escoba_tutor.exercises import (
     setenta_drill,
     strategy_drill,
 )
-from escoba_tutor.exercises.worksheet import worksheet_html
+from escoba_tutor.exercises.registry import kind, make_drill
+from escoba_tutor.exercises.worksheet import choose_seeds, worksheet_html
 from escoba_tutor.text.phrases import and_list
 from escoba_tutor.text.translator import Translator
 
@@ -363,3 +365,28 @@ def test_no_good_play_is_recommended_by_its_risk_and_every_play_to_avoid_says_wh
         head = avoid.split("(")[0]
         assert avoid.count(":") >= 1 and not re.search(r": (about|unos) \d", avoid), (seed, avoid)
         assert len(head) > 20 and not whole.search(avoid.replace("1.0 ", "").replace("1,0 ", "")), (seed, avoid)
+
+
+def test_a_part_whose_exercises_often_share_an_answer_gets_exercises_that_differ():
+    """Worksheet no. 41, "The cards left at the end": exercises 41, 42 and 43 all have the answer "Side 2, 10, it
+    checks out", so the part takes 41 and the next numbers that answer something else; the task and the key say
+    the same numbers, and each can be opened on screen by its number."""
+    assert [leftover_drill(s).taker for s in (41, 42, 43)] == [1, 1, 1]  # the answers the readers found alike
+    seeds = choose_seeds("leftover", 41, 3, rules_by_name("escoba"))
+    assert seeds == [41, 44, 47]
+    answers = [(d.taker, d.total, d.checks_out) for d in map(leftover_drill, seeds)]
+    assert len(set(answers)) == 3 and len({a[0] for a in answers}) == 2 and len({a[1] for a in answers}) == 2
+    page = worksheet_html(41, "en", kinds=("leftover",))
+    task, key = split(page)
+    for seed in seeds:
+        assert f"Exercise no. {seed}." in task and f"Exercise no. {seed}:" in key
+    assert "Exercise no. 42" not in page and page == worksheet_html(41, "en", kinds=("leftover",))
+    # every seed: the part's answers differ one from another
+    for seed in range(1, 60):
+        for name in ("leftover", "game_end", "escoba_de_mano"):
+            chosen = choose_seeds(name, seed, 3, rules_by_name("escoba"))
+            said = [kind(name).worksheet.answers(make_drill(name, s, rules_by_name("escoba"))) for s in chosen]
+            assert chosen[0] == seed and len(set(said)) == 3, (name, seed, chosen, said)
+    # a kind whose answers always differ keeps its numbers in a row
+    assert choose_seeds("captures", 41, 3, rules_by_name("escoba")) == [41, 42, 43]
+    assert choose_seeds("leftover", 999_998, 2, rules_by_name("escoba"))[-1] <= 999_999
