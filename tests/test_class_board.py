@@ -618,6 +618,23 @@ def test_a_nickname_and_a_class_name_show_as_text():
     assert "start page, 2, game" in page and "easy: 1 (1 won)" in page
 
 
+@pytest.mark.parametrize(("key", "said"), [
+    ("K" * 43, "its link has changed because escoba-tutor was restarted"),
+    ("", "the hub no longer lets this page read the class"),  # the hub's board service: no key to change
+])
+def test_a_refused_refresh_is_explained_as_this_server_refuses(key, said):
+    """What an open board says when its refresh is refused (403): with the teacher's key, that the key changed at
+    a restart; on the hub's board service (no key), that the hub no longer lets it in."""
+    from escoba_tutor.server.class_board import _jinja
+
+    view = {**board_view(_board("Ana"), [], "en", "/"), "script": ""}
+    page = _jinja.get_template("class_board.html.j2").render(
+        _=Translator("en"), v=view, lang="en", key=key, xsrf="x", base_url="/", refresh_ms=2500, other_lang="es",
+        address=lambda name, **query: f"/class/{name}")
+    restarted = html.unescape(re.search(r'data-restarted="([^"]*)"', page).group(1))
+    assert said in restarted
+
+
 def test_every_mistake_a_drill_records_has_words_in_both_languages():
     for name in kind_names():
         assert kind_page(name) and mistake_codes(name)[-1] == "unanswered"
