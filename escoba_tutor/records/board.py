@@ -6,7 +6,10 @@ Every number comes from the records of one class:
   their latest record); students are sorted alphabetically, case and accents aside («Íñigo» among the I's);
 - ``lessons``: the lessons a student opened, or answered a drill in, sorted by name;
 - ``drills``: drill kind -> (answers, right answers); ``games``: level -> (games finished, games won);
-- ``last_seen``: the time of the student's latest record (UTC);
+- ``last_seen``: the time of the student's latest record (UTC); ``number``: the student's place in the order the
+  class arrived in (1 for the first to make a record), which a projector shows instead of the nickname;
+- ``lessons_progress`` (the board's): per lesson page, the students who opened it or answered in it, and the drill
+  answers given there and the right ones;
 - mistakes: the wrong drill answers that name a mistake, grouped by (drill kind, code); ``students`` counts the
   students who made it, ``times`` how often; most students first, then most times, then by kind and code;
   ``exercises``: the exercises where it happened (seed, lesson page and rules: that very exercise can be opened
@@ -18,11 +21,12 @@ from __future__ import annotations
 
 import unicodedata
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import Connection, and_, case, func, select
 
+from .events import nickname_key
 from .schema import from_db_time, records
 
 
@@ -40,6 +44,44 @@ class StudentRow:
     drills: dict[str, tuple[int, int]]
     games: dict[str, tuple[int, int]]
     last_seen: datetime
+    number: int = 0
+
+
+@dataclass(frozen=True)
+class LessonRow:
+    """A lesson page's progress: students who opened it (or answered in it), drill answers there, right ones."""
+
+    students: int
+    answered: int
+    right: int
+
+
+@dataclass(frozen=True)
+class StudentRecord:
+    """One record of a student, as their page on the board lists it (UTC time; None where the event has none)."""
+
+    at: datetime
+    event: str
+    kind: str | None
+    seed: int | None
+    correct: bool | None
+    mistake: str | None
+    lesson: str | None
+    rules: str | None
+    level: str | None
+    outcome: str | None
+
+
+@dataclass(frozen=True)
+class StudentRecords:
+    """A student's records in one class, the most recent first (at most ``limit`` of them), how many in all, and
+    the student's ``number`` (as :class:`StudentRow`'s)."""
+
+    class_info: ClassInfo
+    nickname: str
+    records: list[StudentRecord]
+    total: int
+    number: int = 0
 
 
 @dataclass(frozen=True)
@@ -67,6 +109,7 @@ class Board:
     students: list[StudentRow]
     mistakes: list[MistakeRow]
     games_by_level: dict[str, tuple[int, int, int]]
+    lessons_progress: dict[str, LessonRow] = field(default_factory=dict)
 
 
 def read_board(connection: Connection, class_info: ClassInfo) -> Board:
@@ -77,8 +120,12 @@ def read_board(connection: Connection, class_info: ClassInfo) -> Board:
     spelling = {row.nickname_key: row.nickname for row in connection.execute(  # as in the latest record
         select(key, records.c.nickname).where(
             of_class, records.c.id.in_(select(func.max(records.c.id)).where(of_class).group_by(key))))}
-    last_seen = {row.nickname_key: from_db_time(row.at) for row in connection.execute(
-        select(key, func.max(records.c.at).label("at")).where(of_class).group_by(key))}
+    last_seen: dict[str, datetime] = {}
+    arrived: dict[str, int] = {}
+    for seen in connection.execute(select(key, func.max(records.c.at).label("at"),
+                                          func.min(records.c.id).label("first")).where(of_class).group_by(key)):
+        last_seen[seen.nickname_key], arrived[seen.nickname_key] = from_db_time(seen.at), int(seen.first)
+    number = {k: n for n, k in enumerate(sorted(arrived, key=arrived.__getitem__), start=1)}
 
     lessons: dict[str, set[str]] = defaultdict(set)
     for row in connection.execute(select(key, records.c.lesson).distinct().where(
@@ -106,10 +153,49 @@ def read_board(connection: Connection, class_info: ClassInfo) -> Board:
             totals[2] += n
 
     students = [StudentRow(nickname=spelling[k], lessons=sorted(lessons[k]), drills=dict(sorted(drills[k].items())),
-                           games=dict(sorted(games[k].items())), last_seen=last_seen[k])
+                           games=dict(sorted(games[k].items())), last_seen=last_seen[k], number=number[k])
                 for k in sorted(spelling, key=_alphabetical)]
     return Board(class_info=class_info, students=students, mistakes=_mistakes(connection, class_info.id),
-                 games_by_level={level: (t[0], t[1], t[2]) for level, t in sorted(by_level.items())})
+                 games_by_level={level: (t[0], t[1], t[2]) for level, t in sorted(by_level.items())},
+                 lessons_progress=_lessons_progress(connection, class_info.id))
+
+
+def _lessons_progress(connection: Connection, class_id: int) -> dict[str, LessonRow]:
+    """Per lesson page: the students there (opened it, or answered in it), the answers given there, the right ones."""
+    there = and_(records.c.class_id == class_id, records.c.event.in_(("lesson", "drill")),
+                 records.c.lesson.is_not(None))
+    drill = records.c.event == "drill"
+    answered = func.sum(case((drill, 1), else_=0))
+    right = func.sum(case((and_(drill, records.c.correct.is_(True)), 1), else_=0))
+    return {row.lesson: LessonRow(int(row.students), int(row.answered or 0), int(row.right or 0))
+            for row in connection.execute(
+                select(records.c.lesson, func.count(records.c.nickname_key.distinct()).label("students"),
+                       answered.label("answered"), right.label("right")).where(there).group_by(records.c.lesson))}
+
+
+STUDENT_RECORDS_SHOWN = 500  # a student's page lists their latest records, this many at most
+
+
+def read_student(connection: Connection, class_info: ClassInfo, nickname: str,
+                 limit: int = STUDENT_RECORDS_SHOWN) -> StudentRecords | None:
+    """The records of the student ``nickname`` (compared as the board compares nicknames) in ``class_info``'s
+    class, the most recent first; None when the class has no record of them."""
+    wanted = and_(records.c.class_id == class_info.id, records.c.nickname_key == nickname_key(nickname))
+    total, first = connection.execute(select(func.count(), func.min(records.c.id)).where(wanted)).one()
+    if not total:
+        return None
+    firsts = select(func.min(records.c.id).label("first")).where(records.c.class_id == class_info.id) \
+        .group_by(records.c.nickname_key).subquery()
+    number = 1 + int(connection.execute(select(func.count()).select_from(firsts).where(firsts.c.first < first))
+                     .scalar() or 0)
+    rows = list(connection.execute(
+        select(records.c.at, records.c.nickname, records.c.event, records.c.kind, records.c.seed, records.c.correct,
+               records.c.mistake, records.c.lesson, records.c.rules, records.c.level, records.c.outcome)
+        .where(wanted).order_by(records.c.id.desc()).limit(limit)))
+    return StudentRecords(class_info=class_info, nickname=rows[0].nickname, total=int(total), number=number, records=[
+        StudentRecord(at=from_db_time(r.at), event=r.event, kind=r.kind, seed=None if r.seed is None else int(r.seed),
+                      correct=r.correct, mistake=r.mistake, lesson=r.lesson, rules=r.rules, level=r.level,
+                      outcome=r.outcome) for r in rows])
 
 
 def _alphabetical(key: str) -> tuple[str, str]:

@@ -34,7 +34,7 @@ from typing import TextIO, TypeVar
 from sqlalchemy import Connection, Engine, create_engine, func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 
-from .board import Board, ClassInfo, read_board
+from .board import Board, ClassInfo, StudentRecords, read_board, read_student
 from .events import Event, RecordsError, describe
 from .export import write_csv
 from .location import locate
@@ -193,6 +193,11 @@ class ClassStore:
     def board(self, class_id: int | None = None) -> Board:
         """The board of class ``class_id`` (None: the current class); see :mod:`escoba_tutor.records.board`."""
         return self._retry(lambda c: read_board(c, _class(c, class_id)), write=False, budget=OPEN_BUDGET)
+
+    def student(self, nickname: str, class_id: int | None = None) -> StudentRecords | None:
+        """One student's records in class ``class_id`` (None: the current class), the most recent first; None when
+        the class has none of theirs. See :func:`escoba_tutor.records.board.read_student`."""
+        return self._retry(lambda c: read_student(c, _class(c, class_id), nickname), write=False, budget=OPEN_BUDGET)
 
     def export_csv(self, out: TextIO, class_id: int | None = None, *, bom: bool = True) -> None:
         """Write the records of class ``class_id`` (None: the current class) to ``out`` as CSV; see
