@@ -37,6 +37,7 @@ from escoba_tutor.records import (
     DrillAnswer,
     Exercise,
     LessonOpened,
+    LessonRow,
     MistakeRow,
     StudentRow,
 )
@@ -595,6 +596,34 @@ def test_the_view_ranks_by_need_marks_who_is_active_and_gives_times_in_utc():
     assert '<time datetime="2026-12-01T09:54:00Z">2026-12-01 09:54 UTC</time>' in page
     assert "Activos ahora: 3" in page and "últimos 5 minutos" in page
     assert 'data-name-rank="1" data-need-rank="1"' in page
+
+
+def test_the_store_reads_arrival_order_progress_per_lesson_and_one_student(tmp_path):
+    base = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+    with ClassStore.open(tmp_path / "class.sqlite3") as store:
+        other = store.current_class()
+        assert store.record(DrillAnswer("Ana", kind="captures", seed=1, correct=True, mistake=None, at=base))
+        info = store.start_new_class("3B")
+        events = [LessonOpened("Zoe", "02-captures", "es", at=base),
+                  DrillAnswer("Zoe", kind="captures", seed=4, correct=False, mistake="missed_capture",
+                              lesson="02-captures", at=base + timedelta(minutes=1)),
+                  DrillAnswer("ana", kind="captures", seed=5, correct=True, mistake=None, lesson="02-captures",
+                              at=base + timedelta(minutes=2)),
+                  DrillAnswer("ANA", kind="setenta", seed=6, correct=True, mistake=None, lesson="05-scoring",
+                              at=base + timedelta(minutes=3)),
+                  LessonOpened("Bea", "05-scoring", "es", at=base + timedelta(minutes=4))]
+        assert all(store.record(event) for event in events)
+        board = store.board()
+        assert [(s.nickname, s.number) for s in board.students] == [("ANA", 2), ("Bea", 3), ("Zoe", 1)]
+        assert board.students[0].drills == {"captures": (1, 1), "setenta": (1, 1)}
+        assert board.students[2].last_seen == base + timedelta(minutes=1)
+        assert board.lessons_progress == {"02-captures": LessonRow(2, 2, 1), "05-scoring": LessonRow(2, 1, 1)}
+        found = store.student("anA")
+        assert found.nickname == "ANA" and found.total == 2 and found.number == 2 and found.class_info == info
+        assert [(r.event, r.kind, r.seed, r.correct) for r in found.records] == [("drill", "setenta", 6, True),
+                                                                                  ("drill", "captures", 5, True)]
+        assert store.student("Ana", other.id).total == 1  # the other class's Ana is another record
+        assert store.student("Nadie") is None and store.student("Bea").records[0].lesson == "05-scoring"
 
 
 def test_the_lessons_titles_come_from_the_notebooks_served(tmp_path):

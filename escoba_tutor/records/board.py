@@ -117,14 +117,18 @@ def read_board(connection: Connection, class_info: ClassInfo) -> Board:
     of_class = records.c.class_id == class_info.id
     key = records.c.nickname_key
 
-    spelling = {row.nickname_key: row.nickname for row in connection.execute(  # as in the latest record
-        select(key, records.c.nickname).where(
-            of_class, records.c.id.in_(select(func.max(records.c.id)).where(of_class).group_by(key))))}
+    # one pass over the class's records for each student's latest time, first record and latest record (whose
+    # spelling of the nickname the board shows); then those latest records by their ids
     last_seen: dict[str, datetime] = {}
     arrived: dict[str, int] = {}
+    latest: dict[int, str] = {}
     for seen in connection.execute(select(key, func.max(records.c.at).label("at"),
-                                          func.min(records.c.id).label("first")).where(of_class).group_by(key)):
+                                          func.min(records.c.id).label("first"), func.max(records.c.id).label("last"))
+                                   .where(of_class).group_by(key)):
         last_seen[seen.nickname_key], arrived[seen.nickname_key] = from_db_time(seen.at), int(seen.first)
+        latest[int(seen.last)] = seen.nickname_key
+    spelling = {latest[row.id]: row.nickname for row in connection.execute(
+        select(records.c.id, records.c.nickname).where(records.c.id.in_(list(latest))))}
     number = {k: n for n, k in enumerate(sorted(arrived, key=arrived.__getitem__), start=1)}
 
     lessons: dict[str, set[str]] = defaultdict(set)
@@ -132,11 +136,25 @@ def read_board(connection: Connection, class_info: ClassInfo) -> Board:
             of_class, records.c.event.in_(("lesson", "drill")), records.c.lesson.is_not(None))):
         lessons[row.nickname_key].add(row.lesson)
 
+    # the drills per student and kind, and per lesson page (for progress per lesson), from one grouped read
     drills: dict[str, dict[str, tuple[int, int]]] = defaultdict(dict)
+    per_lesson: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     right = func.sum(case((records.c.correct.is_(True), 1), else_=0))
-    for row in connection.execute(select(key, records.c.kind, func.count().label("n"), right.label("right")).where(
-            of_class, records.c.event == "drill").group_by(key, records.c.kind)):
-        drills[row.nickname_key][row.kind] = (int(row.n), int(row.right or 0))
+    for row in connection.execute(select(key, records.c.kind, records.c.lesson, func.count().label("n"),
+                                         right.label("right")).where(of_class, records.c.event == "drill")
+                                  .group_by(key, records.c.kind, records.c.lesson)):
+        n, good = int(row.n), int(row.right or 0)
+        answered, was_right = drills[row.nickname_key].get(row.kind, (0, 0))
+        drills[row.nickname_key][row.kind] = (answered + n, was_right + good)
+        if row.lesson is not None:
+            per_lesson[row.lesson][0] += n
+            per_lesson[row.lesson][1] += good
+    students_in: dict[str, int] = defaultdict(int)
+    for pages in lessons.values():
+        for lesson in pages:
+            students_in[lesson] += 1
+    progress = {lesson: LessonRow(students, per_lesson[lesson][0], per_lesson[lesson][1])
+                for lesson, students in sorted(students_in.items())}
 
     games: dict[str, dict[str, tuple[int, int]]] = defaultdict(dict)
     by_level: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
@@ -157,20 +175,7 @@ def read_board(connection: Connection, class_info: ClassInfo) -> Board:
                 for k in sorted(spelling, key=_alphabetical)]
     return Board(class_info=class_info, students=students, mistakes=_mistakes(connection, class_info.id),
                  games_by_level={level: (t[0], t[1], t[2]) for level, t in sorted(by_level.items())},
-                 lessons_progress=_lessons_progress(connection, class_info.id))
-
-
-def _lessons_progress(connection: Connection, class_id: int) -> dict[str, LessonRow]:
-    """Per lesson page: the students there (opened it, or answered in it), the answers given there, the right ones."""
-    there = and_(records.c.class_id == class_id, records.c.event.in_(("lesson", "drill")),
-                 records.c.lesson.is_not(None))
-    drill = records.c.event == "drill"
-    answered = func.sum(case((drill, 1), else_=0))
-    right = func.sum(case((and_(drill, records.c.correct.is_(True)), 1), else_=0))
-    return {row.lesson: LessonRow(int(row.students), int(row.answered or 0), int(row.right or 0))
-            for row in connection.execute(
-                select(records.c.lesson, func.count(records.c.nickname_key.distinct()).label("students"),
-                       answered.label("answered"), right.label("right")).where(there).group_by(records.c.lesson))}
+                 lessons_progress=progress)
 
 
 STUDENT_RECORDS_SHOWN = 500  # a student's page lists their latest records, this many at most
