@@ -93,8 +93,17 @@ def exercise_link(_: Translator, kind: str, exercise, lang: str, base_url: str, 
     """A mistake's exercise on the board: the link that opens that very exercise (the page it was answered on, in
     the board's language, ``?seed=N``, and ``&rules=NAME`` when it ran under other rules than the server's
     pages now have; the page shows the address's rules unless its lesson names its own) and its words."""
-    page = exercise.lesson if exercise.lesson and _PAGE_NAME.fullmatch(exercise.lesson) else kind_page(kind)
-    query = {"seed": exercise.seed}
+    # a class's board lists thousands of these and draws them again every few seconds: each is made once
+    return dict(_link(_.lang, lang, kind_page(kind), exercise.seed, exercise.lesson, exercise.rules, base_url, rules))
+
+
+@functools.lru_cache(maxsize=20_000)
+def _link(words_lang: str, lang: str, fallback: str | None, seed: int, lesson: str | None, exercise_rules: str | None,
+          base_url: str, rules: str) -> dict:
+    _ = Translator(words_lang)
+    exercise = _Where(seed, lesson, exercise_rules)
+    page = exercise.lesson if exercise.lesson and _PAGE_NAME.fullmatch(exercise.lesson) else fallback
+    query: dict[str, int | str] = {"seed": exercise.seed}
     where = []
     if exercise.lesson and _PAGE_NAME.fullmatch(exercise.lesson):
         where.append(_lesson_label(_, exercise.lesson) if exercise.lesson == "index"
@@ -408,7 +417,8 @@ class StudentPageHandler(BoardMixin, web.RequestHandler):
                                page_title=_("No such student in this class"),
                                text=_("This class has no record of the nickname “{nickname}”. Go back to the class "
                                       "board and choose a student there.", nickname=asked),
-                               back=self.board_address("board", **{"class": wanted}), back_words=_("Back to the class board")))
+                               back=self.board_address("board", **{"class": wanted}),
+                               back_words=_("Back to the class board")))
             return
         view = student_view(found, self.lang, base_url_of(self), server_rules(self), self.titles())
         self.finish(self.render_part("class_student.html.j2", {**view, "views_script": views_script()}))
