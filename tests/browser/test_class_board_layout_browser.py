@@ -142,7 +142,13 @@ def test_the_teacher_s_views(browser, tutor, screenshot_dir):
     expect(page.locator("#students a.nick").first).to_be_visible()
     bad = serious_violations(page)
     assert not bad, bad
-    # a student's page, from the board
+    # a student's page, from the board; under the projector's view it names the student by their label only
+    page.get_by_role("button", name="Hide nicknames (projector)").click()
+    label = page.locator("#students tbody th.nickname .alias").first.inner_text()
+    page.goto(page.locator("#students a.nick").first.evaluate("a => a.href"))
+    assert page.title().startswith(label + " ·") and page.locator("h1").inner_text() == label
+    page.go_back()
+    page.get_by_role("button", name="Hide nicknames (projector)").click()
     page.locator("#students a.nick").first.click()
     expect(page.get_by_role("heading", level=1)).to_be_visible()
     expect(page.locator("#history tbody tr").first).to_be_visible()

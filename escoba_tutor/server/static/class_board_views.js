@@ -36,10 +36,14 @@
     }
   }
 
+  const ownTitle = document.title;
   function showProjector() {
     const on = store.get("projector") === "on";
     root.classList.toggle("projector", on);
     document.getElementById("projector")?.setAttribute("aria-pressed", String(on));
+    // a student's page names the student in its title too (the tab's label, on the projector)
+    const label = document.querySelector('meta[name="projector-title"]')?.content;
+    if (label) document.title = on ? label : ownTitle;
   }
 
   // the students' table region is drawn anew on each refresh: its scroll is kept here
