@@ -117,58 +117,57 @@ def read_board(connection: Connection, class_info: ClassInfo) -> Board:
     of_class = records.c.class_id == class_info.id
     key = records.c.nickname_key
 
-    # one pass over the class's records for each student's latest time, first record and latest record (whose
-    # spelling of the nickname the board shows); then those latest records by their ids
+    # one grouped pass over the class's records gives everything per student: their latest time, first and latest
+    # record (the latest's spelling of the nickname is the one shown), the pages, the drills per kind and page, the
+    # games per level and outcome; then the latest records by their ids
+    c = records.c
+    right = func.sum(case((c.correct.is_(True), 1), else_=0))
     last_seen: dict[str, datetime] = {}
     arrived: dict[str, int] = {}
-    latest: dict[int, str] = {}
-    for seen in connection.execute(select(key, func.max(records.c.at).label("at"),
-                                          func.min(records.c.id).label("first"), func.max(records.c.id).label("last"))
-                                   .where(of_class).group_by(key)):
-        last_seen[seen.nickname_key], arrived[seen.nickname_key] = from_db_time(seen.at), int(seen.first)
-        latest[int(seen.last)] = seen.nickname_key
-    spelling = {latest[row.id]: row.nickname for row in connection.execute(
-        select(records.c.id, records.c.nickname).where(records.c.id.in_(list(latest))))}
-    number = {k: n for n, k in enumerate(sorted(arrived, key=arrived.__getitem__), start=1)}
-
+    last: dict[str, int] = {}
     lessons: dict[str, set[str]] = defaultdict(set)
-    for row in connection.execute(select(key, records.c.lesson).distinct().where(
-            of_class, records.c.event.in_(("lesson", "drill")), records.c.lesson.is_not(None))):
-        lessons[row.nickname_key].add(row.lesson)
-
-    # the drills per student and kind, and per lesson page (for progress per lesson), from one grouped read
     drills: dict[str, dict[str, tuple[int, int]]] = defaultdict(dict)
     per_lesson: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    right = func.sum(case((records.c.correct.is_(True), 1), else_=0))
-    for row in connection.execute(select(key, records.c.kind, records.c.lesson, func.count().label("n"),
-                                         right.label("right")).where(of_class, records.c.event == "drill")
-                                  .group_by(key, records.c.kind, records.c.lesson)):
-        n, good = int(row.n), int(row.right or 0)
-        answered, was_right = drills[row.nickname_key].get(row.kind, (0, 0))
-        drills[row.nickname_key][row.kind] = (answered + n, was_right + good)
-        if row.lesson is not None:
-            per_lesson[row.lesson][0] += n
-            per_lesson[row.lesson][1] += good
+    games: dict[str, dict[str, tuple[int, int]]] = defaultdict(dict)
+    by_level: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    grouped = (key, c.event, c.kind, c.lesson, c.level, c.outcome)
+    for row in connection.execute(select(*grouped, func.count().label("n"), right.label("right"),
+                                         func.max(c.at).label("at"), func.min(c.id).label("first"),
+                                         func.max(c.id).label("last")).where(of_class).group_by(*grouped)):
+        k, n = row.nickname_key, int(row.n)
+        at = from_db_time(row.at)
+        if k not in last_seen or at > last_seen[k]:
+            last_seen[k] = at
+        arrived[k] = min(arrived.get(k, row.first), int(row.first))
+        last[k] = max(last.get(k, row.last), int(row.last))
+        if row.event in ("lesson", "drill") and row.lesson is not None:
+            lessons[k].add(row.lesson)
+        if row.event == "drill":
+            good = int(row.right or 0)
+            answered, was_right = drills[k].get(row.kind, (0, 0))
+            drills[k][row.kind] = (answered + n, was_right + good)
+            if row.lesson is not None:
+                per_lesson[row.lesson][0] += n
+                per_lesson[row.lesson][1] += good
+        elif row.event == "game":
+            finished, won = games[k].get(row.level, (0, 0))
+            games[k][row.level] = (finished + n, won + (n if row.outcome == "won" else 0))
+            totals = by_level[row.level]
+            totals[0] += n
+            if row.outcome == "won":
+                totals[1] += n
+            elif row.outcome == "lost":
+                totals[2] += n
+    latest = {record: k for k, record in last.items()}
+    spelling = {latest[row.id]: row.nickname for row in connection.execute(
+        select(c.id, c.nickname).where(c.id.in_(list(latest))))}
+    number = {k: n for n, k in enumerate(sorted(arrived, key=arrived.__getitem__), start=1)}
     students_in: dict[str, int] = defaultdict(int)
     for pages in lessons.values():
         for lesson in pages:
             students_in[lesson] += 1
     progress = {lesson: LessonRow(students, per_lesson[lesson][0], per_lesson[lesson][1])
                 for lesson, students in sorted(students_in.items())}
-
-    games: dict[str, dict[str, tuple[int, int]]] = defaultdict(dict)
-    by_level: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    for row in connection.execute(select(key, records.c.level, records.c.outcome, func.count().label("n")).where(
-            of_class, records.c.event == "game").group_by(key, records.c.level, records.c.outcome)):
-        finished, won = games[row.nickname_key].get(row.level, (0, 0))
-        n = int(row.n)
-        games[row.nickname_key][row.level] = (finished + n, won + (n if row.outcome == "won" else 0))
-        totals = by_level[row.level]
-        totals[0] += n
-        if row.outcome == "won":
-            totals[1] += n
-        elif row.outcome == "lost":
-            totals[2] += n
 
     students = [StudentRow(nickname=spelling[k], lessons=sorted(lessons[k]), drills=dict(sorted(drills[k].items())),
                            games=dict(sorted(games[k].items())), last_seen=last_seen[k], number=number[k])
