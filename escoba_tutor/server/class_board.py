@@ -130,6 +130,9 @@ class _Where(NamedTuple):
     rules: str | None
 
 
+# a mistake lists its most recent exercises, this many: enough to choose one to project, and a whole class's
+# board stays small enough to draw again every few seconds (each link is most of what the board sends)
+MISTAKE_EXERCISES_SHOWN = 12
 ACTIVE_MINUTES = 5  # a student with a record in the last this many minutes counts as active now
 
 
@@ -224,7 +227,8 @@ def board_view(board, classes, lang: str, base_url: str, rules: str = "escoba", 
                          "name_rank": rank, "need_rank": by_need[id(s)]})
     mistakes = []
     for m in board.mistakes:
-        seeds = [exercise_link(_, m.kind, exercise, lang, base_url, rules) for exercise in m.exercises[:30]]
+        seeds = [exercise_link(_, m.kind, exercise, lang, base_url, rules)
+                 for exercise in m.exercises[:MISTAKE_EXERCISES_SHOWN]]
         anchor = "mistake-" + "".join(ch if ch.isalnum() else "-" for ch in f"{m.kind}-{m.code}")
         mistakes.append({"id": anchor, "kind": column_words(_, m.kind),
                          "words": mistake_words(_, m.kind, m.code), "code": f"{m.kind}:{m.code}",
