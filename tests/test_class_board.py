@@ -450,7 +450,8 @@ def test_the_csv_export_is_a_spreadsheet_file(server):
     info = store.start_new_class("csv")
     assert store.record(DrillAnswer("-Cmd", kind="captures", seed=1, correct=True, mistake=None))
     store.close()
-    status, headers, body = Browser(server.url).request(f"class/board.csv?key={server.key}&class={info.id}")
+    status, headers, body = Browser(server.url).request(
+        f"class/board.csv?key={server.key}&class={info.id}&format=codes")  # the machine-readable file
     assert status == 200 and headers["Content-Type"].startswith("text/csv")
     assert "attachment" in headers["Content-Disposition"] and ".csv" in headers["Content-Disposition"]
     assert body.startswith("\ufeffclass,") and not body.startswith("\ufeff\ufeff")
@@ -473,7 +474,7 @@ def test_a_new_class_keeps_the_old_one_and_forgetting_asks_first(server):
     assert "Class board: old one" in page and f'<option value="{old.id}" selected>old one</option>' in page
     status, _headers, page = browser.request("class/forget", {"_xsrf": token, "key": server.key,
                                                               "class": str(old.id), "lang": "en"})
-    assert status == 200 and "Forget this class?" in page and "«old one»" in page
+    assert status == 200 and "Forget this class?" in page and "“old one”" in page
     assert old.id in [c.id for c in store.classes()]
     status, _headers, _page = browser.request("class/forget", {"_xsrf": token, "key": server.key,
                                                                "class": str(old.id), "confirm": "yes"})
@@ -685,7 +686,8 @@ def _template_ids() -> set[str]:
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_board_s_words_are_in_the_server_catalog(lang):
     server_dir = ROOT / "escoba_tutor" / "server"
-    used = {m for f in ("class_board.py", "nickname.py", "handlers.py") for m, _ in extract(server_dir / f)}
+    used = {m for f in ("class_board.py", "board_export.py", "nickname.py", "handlers.py")
+            for m, _ in extract(server_dir / f)}
     used |= {m for m, _ in extract(ROOT / "escoba_tutor" / "text" / "board_words.py")}
     used |= _template_ids()
     # handlers.py passes some texts on to be translated (notice_page's title, its link's words): every string

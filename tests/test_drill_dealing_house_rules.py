@@ -341,6 +341,24 @@ def test_the_next_deal_in_the_widget_in_english():
     assert "The deck is empty: 0 rounds are left." in widget.answer_box.children[0].value
 
 
+def test_every_answer_about_the_next_deal_is_worded_for_the_next_deal():
+    """Once the deal is over the question is who plays first in the next one: no reply speaks of "who plays next"."""
+    drill = find_dealing(lambda d: d.moment == "deal_over" and d.players == 3)
+    widget = Drill("dealing", seed=drill.seed, lang="es")
+    names = [f"el jugador {i + 1}" for i in range(3)]
+    widget.check_button.click()
+    assert "Quién sale en la mano siguiente: elige un jugador." in widget.status.message.split("\n")
+    widget.view.next_player.value = str(drill.dealer)  # the dealer played last in this deal
+    widget.check_button.click()
+    assert (f"Quién sale en la mano siguiente: no sale {names[drill.dealer]}, que ha jugado el último en esta. El "
+            f"reparto pasa a la derecha, y sale el jugador que está a la derecha del que reparte la mano siguiente: "
+            f"{names[drill.next_player]}.") in widget.status.message.split("\n")
+    widget.view.next_player.value = str(drill.next_player)
+    widget.check_button.click()
+    assert f"Quién sale en la mano siguiente: bien, {names[drill.next_player]}." in widget.status.message.split("\n")
+    assert "A quién le toca" not in widget.status.message
+
+
 def test_the_cards_left_in_the_widget_go_to_a_team():
     drill = find_dealing(lambda d: d.moment == "deal_over" and d.players == 4 and d.side_of(d.dealer) != d.leftover_to)
     widget = Drill("dealing", seed=drill.seed, lang="es")
@@ -461,7 +479,7 @@ def test_a_check_lands_on_the_class_board(kind, tmp_path, monkeypatch, records_e
         "per_player": "Dividing the deck by 3 instead of by 3 × the number of players",
         "wrong_rounds": "Counting the rounds left wrongly",
         "wrong_points": "Counting the points under the house rule wrongly",
-        "changed_needlessly": "Changing the points when the house rule changes nothing for that side"}[mistake])
+        "changed_needlessly": "Changing the points when the house rule does not change that side's total"}[mistake])
 
 
 def test_the_variants_asked_are_the_rule_book_s():

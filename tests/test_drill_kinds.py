@@ -265,8 +265,8 @@ def test_escoba_de_mano_of_four_refuses_players_given_as_sides(answers):
             "Para quién: la escoba de mano es siempre de quien reparte y, si se juega por parejas, es para la pareja "
             "de quien reparte: reparte el jugador 4, así que es para la pareja 2."]),
     ("en", ["1 of 2 right.", "Escobas: right, 8 + 3 + 9 + 10 = 30: 2 escobas.",
-            "For whom: the escoba de mano is always the dealer's, and in a game of teams it goes to the dealer's team: "
-            "player 4 dealt, so it is for Team 2."])])
+            "For whom: the escoba de mano is always the dealer's, and in a team game it goes to the dealer's team: "
+            "Player 4 dealt, so it is for Team 2."])])
 def test_the_escoba_de_mano_of_four_in_the_widget(lang, lines):
     widget = Drill("escoba_de_mano", seed=12, lang=lang)
     view = widget.view
@@ -518,7 +518,7 @@ def test_the_escobas_drill_in_the_widget():
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
         "0 of 2 right.",
-        "Side 1: 0. Taking the cards left at the end is never an escoba, even when it empties the table.",
+        "Side 1: 0. Taking the cards left at the end is never an escoba, even though it empties the table.",
         "Side 2: write a whole number, like 2."]
     first.value, second.value = "0", "1"
     widget.check_button.click()

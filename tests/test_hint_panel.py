@@ -70,6 +70,18 @@ def test_moves_and_values_read_as_each_language_writes_them():
     assert points_words(ES, 1.25) in ("1,2 puntos más que el otro bando", "1,3 puntos más que el otro bando")
     assert points_words(EN, -0.5) == "0.5 points fewer than the other side"
     assert points_words(ES, 0.01) == "los mismos puntos que el otro bando"
+    # with three sides the value is against the best of the other two, and says so
+    assert points_words(EN, 2.0, sides=3) == "2.0 points more than the best of the other sides"
+    assert points_words(ES, -0.5, sides=3) == "0,5 puntos menos que el mejor de los demás bandos"
+
+
+def test_a_game_of_three_compares_with_the_best_of_the_other_sides():
+    game = Game(players=3, seed=11)
+    rows = HintPanel(view=game.view(game.turn), lang="en").model.rows(EN)
+    assert rows and all("the best of the other sides" in worth for _move, worth, _why in rows)
+    two = Game(players=2, seed=11)
+    assert all(worth.endswith("the other side")
+               for _move, worth, _why in HintPanel(view=two.view(two.turn)).model.rows(EN))
 
 
 def test_a_game_view_gives_the_hints_of_that_player_only():

@@ -32,6 +32,8 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 
+from tools.lessons_build import parse_source
+
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = Path("escoba_tutor/text/locale")
 GUIDES = {"docs/teachers.md": "en", "docs/teachers.es.md": "es", "docs/classroom.md": "en",
@@ -202,22 +204,10 @@ def lesson_quotes(root: Path = ROOT) -> list[Quote]:
     found = []
     for path in sorted((root / "lessons" / "source").glob("*.md")):
         name = str(path.relative_to(root))
-        kind: str | None = None
-        lang: str | None = None
-        lines: list[tuple[int, str]] = []
-        for number, line in [*enumerate(path.read_text(encoding="utf-8").splitlines(), 1), (0, "=== end")]:
-            if line.startswith("#%"):
-                continue
-            if line.startswith("=== ") or (line.startswith("--- ") and kind == "markdown"):
-                if kind == "markdown" and lang:
+        for cell in parse_source(path.read_text(encoding="utf-8"), name):
+            if cell.kind == "markdown":
+                for lang, lines in cell.lines.items():
                     found += quotes_in(name, lang, lines)
-                lines = []
-                if line.startswith("=== "):
-                    kind, lang = line[4:].strip(), None
-                else:
-                    lang = line[4:].strip()
-            elif kind == "markdown":
-                lines.append((number, line))
     return found
 
 

@@ -122,11 +122,12 @@ def test_the_best_card_of_a_suit_is_by_setenta_value_not_by_number():
 
 def test_low_primera_leaves_out_the_figures():
     widget = SetentaExplainer(piles=["7o 6c 1e 12b", "7c 6o 1b 5e"], rules="escoba+low_primera", lang="en")
-    assert "Low primera: only cards 1 to 7 count" in shown_text(widget)
+    assert "Setenta with low cards only: only cards 1 to 7 count" in shown_text(widget)
     widget.show_all()
     assert rows(widget, 0)[3] == ["—", "clubs", "only face cards: they do not count"]
     labels = [row["label"] for row in table(widget, 0).rows]
-    assert "Side 1, clubs: only face cards (the king of clubs), which do not count in the low primera." in labels
+    assert ("Side 1, clubs: only face cards (the king of clubs), which do not count in a setenta with low cards "
+            "only.") in labels
     assert status_line(widget).message.startswith("Side 2 gets the setenta point: 70 is the only valid setenta")
     # The same piles by the default rules: the rey counts 10, so 21 + 18 + 16 + 10 = 65 loses to 70.
     widget.rules = "escoba"
@@ -225,7 +226,7 @@ def test_the_language_and_the_deck_switch():
     assert status_line(widget).message == ("Ana gets the setenta point: 70 is the only valid setenta "
                                       "(70 – invalid: no clubs).")
     assert labelled(widget, "Next step", w.Button).icon == "step-forward"  # the English label, on the same button
-    assert table(widget, 0).caption == "Setenta of Ana"
+    assert table(widget, 0).caption == "Ana's setenta"
     assert table(widget, 0).headers == ["Best card", "Suit", "Setenta value"]
     widget.deck = "french"
     assert cards(widget, 0).deck == "french" and table(widget, 0).deck == "french"

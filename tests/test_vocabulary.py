@@ -29,7 +29,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from tools import glossary_build
-from tools.lessons_build import LANG_TOKEN, LANGS, language_words
+from tools.lessons_build import LANG_TOKEN, LANGS, language_words, parse_source
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = Path("escoba_tutor/text/locale")
@@ -147,26 +147,16 @@ def lesson_texts(root: Path = ROOT) -> list[Text]:
     texts = []
     for path in sorted((root / "lessons" / "source").glob("*.md")):
         name = str(path.relative_to(root))
-        kind, lang = None, None
-        lines: list[tuple[int, str]] = []
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if line.startswith("#%"):
+        for cell in parse_source(path.read_text(encoding="utf-8"), name):
+            if cell.kind == "markdown":
+                for lang, lines in cell.lines.items():
+                    texts += paragraphs(name, lang, lines)
                 continue
-            if line.startswith("=== ") or line.startswith("--- ") and kind == "markdown":
-                texts += paragraphs(name, lang, lines) if kind == "markdown" and lang else []
-                lines = []
-                if line.startswith("=== "):
-                    kind, lang = line[4:].strip(), None
-                else:
-                    lang = line[4:].strip()
-            elif kind == "markdown":
-                lines.append((number, line))
-            elif kind == "code":
+            for number, line in cell.lines[""]:
                 for each in LANGS:
                     code = language_words(line.replace(LANG_TOKEN, each), each)
                     texts += [Text(f"{name} (code, {each})", each, m.group("s"), number)
                               for m in _STRING.finditer(code)]
-        texts += paragraphs(name, lang, lines) if kind == "markdown" and lang else []
     return texts
 
 

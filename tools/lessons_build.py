@@ -84,6 +84,7 @@ class Cell:
     kind: str  # "markdown" or "code"
     texts: dict = field(default_factory=dict)  # lang -> text (markdown); "" -> text (code)
     line: int = 0
+    lines: dict = field(default_factory=dict)  # the same keys -> [(line number in the source, line)], as written
 
     def text(self, lang: str) -> str:
         if self.kind == "code":
@@ -100,19 +101,20 @@ def parse_source(text: str, name: str = "<source>") -> list[Cell]:
     cells: list[Cell] = []
     cell: Cell | None = None
     lang: str | None = None
-    block: list[str] = []
+    block: list[tuple[int, str]] = []
 
     def close_block() -> None:
         nonlocal block
         if cell is not None:
             key = lang if cell.kind == "markdown" else ""
             if key is None:
-                if _trim(block):
+                if _trim([line for _n, line in block]):
                     raise SourceError(f"{name}:{cell.line}: markdown text before '--- es' or '--- en'")
             else:
                 if key in cell.texts:
                     raise SourceError(f"{name}:{cell.line}: the language {key!r} appears twice in one cell")
-                cell.texts[key] = _trim(block)
+                cell.texts[key] = _trim([line for _n, line in block])
+                cell.lines[key] = block
         block = []
 
     def close_cell() -> None:
@@ -147,7 +149,7 @@ def parse_source(text: str, name: str = "<source>") -> list[Cell]:
             if line.strip():
                 raise SourceError(f"{name}:{number}: text before the first '=== markdown' or '=== code'")
             continue
-        block.append(line)
+        block.append((number, line))
     close_cell()
     if not cells:
         raise SourceError(f"{name}: no cells")

@@ -36,7 +36,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlch
 
 from .board import Board, ClassInfo, StudentRecords, read_board, read_student
 from .events import Event, RecordsError, describe
-from .export import write_csv
+from .export import CODES, CsvLayout, write_csv
 from .location import locate
 from .rows import PAUSE, RECORD_BUDGET, event_row, to_db_time
 from .schema import INSERT_RECORD, classes, ensure_schema, from_db_time, records
@@ -199,11 +199,12 @@ class ClassStore:
         the class has none of theirs. See :func:`escoba_tutor.records.board.read_student`."""
         return self._retry(lambda c: read_student(c, _class(c, class_id), nickname), write=False, budget=OPEN_BUDGET)
 
-    def export_csv(self, out: TextIO, class_id: int | None = None, *, bom: bool = True) -> None:
-        """Write the records of class ``class_id`` (None: the current class) to ``out`` as CSV; see
-        :mod:`escoba_tutor.records.export`."""
+    def export_csv(self, out: TextIO, class_id: int | None = None, *, bom: bool = True,
+                   layout: CsvLayout = CODES) -> None:
+        """Write the records of class ``class_id`` (None: the current class) to ``out`` as CSV, laid out as
+        ``layout`` says (by default the machine-readable codes); see :mod:`escoba_tutor.records.export`."""
         def export(connection: Connection) -> None:
-            write_csv(connection, out, _class(connection, class_id), bom=bom)
+            write_csv(connection, out, _class(connection, class_id), bom=bom, layout=layout)
 
         self._retry(export, write=False, budget=OPEN_BUDGET)
 

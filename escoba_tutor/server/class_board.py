@@ -429,17 +429,23 @@ class StudentPageHandler(BoardMixin, web.RequestHandler):
 
 
 class BoardCsvHandler(BoardMixin, web.RequestHandler):
-    """``GET class/board.csv?key=K[&class=N]``: every record of the class, for a spreadsheet."""
+    """``GET class/board.csv?key=K[&class=N][&lang=en][&tz=Europe/Madrid]``: every record of the class, for a
+    spreadsheet, in the board's language and the teacher's time zone; ``&format=codes``: the machine-readable
+    file (board_export.py)."""
 
     async def get(self) -> None:
+        from .board_export import attachment, export_layout
+
         wanted = self.class_id()
         classes = await self.database(self.store.classes)
         chosen = next((c for c in classes if c.id == wanted), None) or await self.database(self.store.current_class)
+        lessons = getattr(self.settings.get("contents_manager"), "root_dir", "")  # the lessons served
+        layout, file_name = export_layout(self.get_argument("format", ""), self.lang, self.get_argument("tz", ""),
+                                          lessons, chosen.name)
         out = io.StringIO()
-        await self.database(self.store.export_csv, out, chosen.id)
-        name = "".join(ch if ch.isalnum() else "-" for ch in chosen.name)[:40]
+        await self.database(lambda: self.store.export_csv(out, chosen.id, layout=layout))
         self.set_header("Content-Type", "text/csv; charset=utf-8")
-        self.set_header("Content-Disposition", f'attachment; filename="escoba-class-{name}.csv"')
+        self.set_header("Content-Disposition", attachment(file_name, ".csv"))
         self.finish(out.getvalue().encode("utf-8"))  # the store starts it with the mark that says UTF-8
 
 

@@ -60,7 +60,7 @@ ERROR_WORDS = {
     "bad_player": N_("there is no such player in this game"),
     "bad_dealer": N_("there is no such player to deal"),
     "player_count": N_("a game is for 2, 3 or 4 players"),
-    "bad_position": N_("these cards cannot be a moment of a deal"),
+    "bad_position": N_("these cards cannot come from a real deal"),
     "bad_view": N_("the position must be a player's own view of a game"),
     "bad_mode": N_("play against the computer, or two students at one screen"),
     "no_finished_deal": N_("no deal is finished yet: there is no play to review"),

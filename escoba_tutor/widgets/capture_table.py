@@ -357,7 +357,7 @@ class CaptureTable(w.VBox):
             self._picker.deck = self.deck
             self._picker.caption = _("Every legal capture")
             self._picker.headers = [_("Card"), _("Takes"), _("Sum"), _("Wins")]
-            self._picker.empty_text = _("Put cards in your hand to see its captures.")
+            self._picker.empty_text = _("Put cards in your hand to see their captures.")
             self._picker.rows = [self._picker_row(_, row) for row in m.rows]
             self._picker.selected = m.selected
         self._check.description = _("Check my capture")

@@ -280,7 +280,7 @@ class GameTable(w.VBox):
             move = Move(self._position.built_card, self._position.built_taken)
         else:
             self._refuse(_("Choose a capture in the list, or a card of your hand (and the cards it takes), then "
-                           "press Play."))
+                           "press “Play”."))
             return
         s.play(move)
 
@@ -410,10 +410,10 @@ class GameTable(w.VBox):
         if not note:
             return ""
         if note["option"] == "three_player_ties":
-            text = _("The three-player tie rule needs 3 players: this game has 3 players, not {asked}.",
+            text = _("The three-player ties rule needs 3 players, so this game has 3 players instead of {asked}.",
                      asked=note["asked"])
         else:
-            text = _("The Chile rules are played by 3 or 4 players: this game has {players} players, not {asked}.",
+            text = _("The Chile rules need 3 or 4 players, so this game has {players} players instead of {asked}.",
                      players=note["players"], asked=note["asked"])
         return f"<p class='escoba-players-note' role='note'>{html.escape(text)}</p>"
 
@@ -789,14 +789,15 @@ class _ExpertReview(w.VBox):
         from .hint_panel import move_words, points_words, reason_words
 
         costly = self._answer[1]
+        sides = len(self._table.session.game.sides)
         if costly is None:
             text = _("Every play of yours in this deal was as good as the expert's.")
         else:
             text = _("Your costliest play in this deal was play {n}: {played}. By the end of the deal it leads, on "
                      "average, to {value}. The expert would have played {best}, which leads to {best_value}: "
                      "{reason}.", n=costly.play + 1,
-                     played=move_words(_, costly.played.move), value=points_words(_, costly.played.value),
-                     best=move_words(_, costly.best.move), best_value=points_words(_, costly.best.value),
+                     played=move_words(_, costly.played.move), value=points_words(_, costly.played.value, sides),
+                     best=move_words(_, costly.best.move), best_value=points_words(_, costly.best.value, sides),
                      reason=reason_words(_, costly.best.reason))
         self._text.value = f"<p class='escoba-expert-review'>{html.escape(text)}</p>"
 

@@ -47,12 +47,19 @@ def move_words(_: Translator, move: Move) -> str:
     return _("{card}, taking {taken}", card=card, taken=the_cards(_, sorted(move.captured)))
 
 
-def points_words(_: Translator, value: float) -> str:
-    """What a move is worth in this deal, in words: ``you win 1.5 points more than the other side``.
+def points_words(_: Translator, value: float, sides: int = 2) -> str:
+    """What a move is worth in this deal, in words: ``1.5 points more than the other side``.
 
-    ``value`` is the expected difference of this deal's points (the student's side minus the others), shown
-    with one decimal as the learner's language writes it (``1,5``)."""
+    ``value`` is the expected difference of this deal's points (the student's side minus the best of the
+    others), shown with one decimal as the learner's language writes it (``1,5``); with three sides it is
+    said against the best of the other two."""
     shown = one_decimal(_, round(abs(value), 1))
+    if sides > 2:
+        if abs(value) < 0.05:
+            return _("as many points as the best of the other sides")
+        if value > 0:
+            return _("{points} points more than the best of the other sides", points=shown)
+        return _("{points} points fewer than the best of the other sides", points=shown)
     if abs(value) < 0.05:
         return _("as many points as the other side")
     if value > 0:
@@ -187,7 +194,8 @@ class HintModel(HasTraits):
     def rows(self, _: Translator, limit: int | None = None) -> list[tuple[str, str, str]]:
         """Per move, best first: the move in words, its estimated value, and the reason in words."""
         shown: list[Hint] = self.hints[:limit] if limit else self.hints
-        return [(sentence_start(move_words(_, h.move)), points_words(_, h.value),
+        sides = len(self.view.sides) if isinstance(self.view, PlayerView) else 2
+        return [(sentence_start(move_words(_, h.move)), points_words(_, h.value, sides),
                  sentence_start(reason_words(_, h.reason))) for h in shown]
 
 

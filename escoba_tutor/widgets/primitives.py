@@ -507,7 +507,11 @@ class ActionButton(anywidget.AnyWidget):
 
     @staticmethod
     def _custom_message(button: ActionButton, content, buffers) -> None:
-        if not isinstance(content, dict) or content.get("event") != "click" or button.disabled:
+        if not isinstance(content, dict) or content.get("event") != "click":
             return
-        button.take_answers(content.get("answers"))
-        button.click()
+        try:
+            if not button.disabled:
+                button.take_answers(content.get("answers"))
+                button.click()
+        finally:
+            button.send({"event": "done"})  # after the click's updates: the page may take the next click

@@ -82,7 +82,8 @@ REASON_WORDS: dict[str | tuple[str, str], str | tuple[str, str]] = {
                         N_("you have the most cards and every other side has fewer than 10: 1 extra point")),
     "all_four": (N_("{winner:the} has all four sevens"), N_("you have all four sevens")),
     ("chile", "escoba_de_mano"): N_("an escoba de mano is worth 4 points (Chile)"),
-    ("chile", "escoba_en_mano"): N_("a hand adding up to 15, shown: 3 points each (Chile)"),
+    ("chile", "escoba_en_mano"): N_("an escoba en mano (three cards in hand adding up to 15, shown): 3 points each "
+                                    "(Chile)"),
     "not_scored_last_play": N_("a sweep with the last card of the deal does not score"),
     "renuncio": N_("a renuncio (a card laid down that could capture): no points for the side that made it, and "
                    "the others add those points"),

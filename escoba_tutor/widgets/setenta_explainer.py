@@ -261,10 +261,11 @@ class SetentaExplainer(w.VBox):
         texts = [_("For each suit take the best card: 7 = 21, 6 = 18, ace = 16, 5 = 15, 4 = 14, 3 = 13, 2 = 12, "
                    "jack, knight and king = 10. Then add the four.")]
         if rules.setenta_cards == "low":
-            texts.append(_("Low primera: only cards 1 to 7 count; a suit held only in face cards is missing."))
+            texts.append(_("Setenta with low cards only: only cards 1 to 7 count; a suit held only in face cards is "
+                           "missing."))
         if rules.primera == "suit_count":
-            texts.append(_("Primera by suit count: more suits beat fewer, whatever the sums; with as many suits "
-                           "the higher sum wins; a tie gives the point to nobody."))
+            texts.append(_("Primera by suit count: more suits beat fewer, whatever the sums; with the same number "
+                           "of suits the higher sum wins; a tie gives the point to nobody."))
         else:
             texts.append(_("A side missing a suit has no valid setenta. The highest valid setenta wins the point; "
                            "a tie gives it to nobody."))
@@ -322,7 +323,7 @@ class SetentaExplainer(w.VBox):
             row.group_label = _("Your pile") if you else _("{side}'s pile", side=names[side])
             row.highlighted = [s["card"] for s in best]
             row.marks = {s["card"]: str(s["value"]) for s in best}
-            picker.caption = _("Your setenta") if you else _("Setenta of {side}", side=names[side])
+            picker.caption = _("Your setenta") if you else _("{side}'s setenta", side=names[side])
             picker.headers = [_("Best card"), _("Suit"), _("Setenta value")]
             picker.empty_text = _("Press “Next step” to see the best card of each suit.")
             picker.rows = [self._row(_, names, s) for s in steps]
@@ -376,8 +377,8 @@ class SetentaExplainer(w.VBox):
             return _("{side}, {suit}: {card}, worth {value}.", side=side, suit=suit, card=_.the_card(step["card"]),
                      value=step["value"])
         if step["ignored"]:
-            return _("{side}, {suit}: only face cards ({cards}), which do not count in the low primera.", side=side,
-                     suit=suit, cards=the_cards(_, step["ignored"]))
+            return _("{side}, {suit}: only face cards ({cards}), which do not count in a setenta with low cards "
+                     "only.", side=side, suit=suit, cards=the_cards(_, step["ignored"]))
         if m.rules_used.primera == "suit_count":
             return _("{side}, {suit}: no card of this suit, one suit fewer.", side=side, suit=suit)
         return _("{side}, {suit}: no card of this suit, so the setenta is invalid.", side=side, suit=suit)

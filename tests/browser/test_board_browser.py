@@ -362,7 +362,7 @@ def assert_the_board_fits_a_phone(page, picture) -> None:
     # a long refusal, with the page scrolled to Play: the status line grows but never covers the cards
     page.evaluate("""() => { const line = document.querySelector('.escoba-game-status .et-live');
         line.textContent = 'Elige una baza de la lista, o una carta de tu mano (y las cartas que se lleva), y '
-          + 'pulsa Jugar. Ordenador: siete de oros, se lleva cuatro de bastos, cuatro de copas. Te toca.'; }""")
+          + 'pulsa «Jugar». Ordenador: siete de oros, se lleva cuatro de bastos, cuatro de copas. Te toca.'; }""")
     t.play.evaluate("(el) => el.scrollIntoView({block: 'end', behavior: 'instant'})")
     b = t.root.evaluate(SETTLED)
     assert b["play"]["bottom"] <= PHONE[1] + 1, b

@@ -217,7 +217,7 @@ def test_the_escobas_line_by_keyboard_alone(en_page):
     captures = box.get_by_role("grid", name="The captures of the deal")
     expect(captures.locator("tbody tr")).to_have_count(len(position.captures))
     tab_into(page, box)
-    tab_until(page, box.get_by_label("Escobas of Side 1"), "Tab", limit=30)
+    tab_until(page, box.get_by_label("Side 1's escobas"), "Tab", limit=30)
     page.keyboard.type(str(position.escobas[0]))
     page.keyboard.press("Tab")
     page.keyboard.type(str(position.escobas[1]))

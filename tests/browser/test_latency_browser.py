@@ -15,7 +15,7 @@ import re
 
 import pytest
 from helpers import SlowLink, wait_rendered
-from test_widgets_browser import WATCH, assert_no_errors
+from test_widgets_browser import RECORD_ANNOUNCEMENTS, WATCH, assert_no_errors
 
 from escoba_tutor.exercises.kinds.captures import capture_drill
 from escoba_tutor.exercises.registry import kind_names
@@ -231,6 +231,31 @@ def test_play_right_after_the_cards_plays_the_capture_shown(slow_page):
     expect(played).to_have_count(0)  # the card left the hand: it was played
     for code in taken_cards:  # with everything it was chosen to take
         expect(table.locator(f"[data-code='{code}']")).to_have_count(0)
+    assert_no_errors(page)
+
+
+def test_a_second_press_before_the_play_is_shown_is_not_sent(slow_page):
+    """Play pressed again while the first press's answer is still on its way: the page takes no second press until
+    the kernel has answered (its new cards drawn), so nothing is judged against the cards the learner no longer
+    sees: no refusal flashes over the play's news, and the capture is played once."""
+    page = slow_page("game")
+    game = page.locator(".escoba-game-table")
+    hand = game.get_by_role("group", name="Your hand")
+    expect(game.locator(".et-live", has_text="Your turn.")).to_be_visible(timeout=30_000)
+    row = game.locator("table[role='grid'] tbody tr[data-id]").first
+    card = row.get_attribute("data-id").split(":")[0]
+    row.click()
+    page.wait_for_timeout(int(HELD_BACK * 1000 * 3))  # the choice has reached the kernel
+    page.evaluate(RECORD_ANNOUNCEMENTS)
+    play = game.get_by_role("button", name="Play")
+    play.click()
+    expect(play).to_have_attribute("aria-disabled", "true")  # waiting for the kernel's answer
+    play.click(force=True)  # a learner's second press, while the old cards are still drawn
+    expect(hand.locator(f"[data-code='{card}']")).to_have_count(0)
+    expect(play).to_have_attribute("aria-disabled", "false")
+    expect(game.locator(".et-live", has_text="Your turn.")).to_be_visible(timeout=30_000)  # the computer played
+    said = page.evaluate("window.__said")
+    assert not [text for text in said if text.startswith("Wait")], said
     assert_no_errors(page)
 
 

@@ -196,8 +196,8 @@ def _escoba_de_mano_answer(_: Translator, drill: EscobaDeManoDrill) -> dict[str,
     names = _mano_sides(_, drill)
     total = " + ".join(str(c.value) for c in drill.table) + f" = {drill.total}"
     if drill.escobas and drill.players == 4:
-        said = _.plural("{total}: {n} escoba de mano for {side}, the team of player {player}, who dealt.",
-                        "{total}: {n} escobas de mano for {side}, the team of player {player}, who dealt.",
+        said = _.plural("{total}: {n} escoba de mano for {side}, the team of Player {player}, who dealt.",
+                        "{total}: {n} escobas de mano for {side}, the team of Player {player}, who dealt.",
                         drill.escobas, total=total, side=names[drill.dealer_side], player=drill.dealer + 1)
     elif drill.escobas:
         said = _.plural("{total}: {n} escoba de mano for {side}, who dealt.",
@@ -224,7 +224,7 @@ def _intro(_: Translator, rules: Rules) -> str:
                  "to 20, two.")
     else:
         said = paper.word(_, _ESCOBAS_15_30)
-    return said + " " + _("In a game of four, the escobas go to the dealer's team.")
+    return said + " " + _("In a game of four, the escobas de mano go to the dealer's team.")
 
 
 KIND = DrillKind(

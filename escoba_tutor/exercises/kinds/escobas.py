@@ -131,7 +131,7 @@ def _escobas_task(_: Translator, drill: EscobasDrill) -> dict[str, object]:
         captures.append((names[side], paper.names_of(_, before), played, paper.names_of(_, taken)))
     return {"dealt": _("{dealer} deals. Every capture of the deal, in order:", dealer=names[drill.record.dealer % 2]),
             "head": (_("Who"), _("Table before"), _("Plays"), _("Takes")), "captures": captures,
-            "blanks": [_("Escobas of {side}:", side=name) for name in names]}
+            "blanks": [_("{side}'s escobas:", side=name) for name in names]}
 
 
 def _escobas_answer(_: Translator, drill: EscobasDrill) -> dict[str, object]:

@@ -167,7 +167,7 @@ KIND = DrillKind(
     mistakes={
         "someone_won": N_("Asking for another deal when a side has already won"),
         "not_reached": N_("Naming a winner before anyone reaches the points to win"),
-        "tie_plays_on": N_("Naming a winner in a tie, which plays on"),
+        "tie_plays_on": N_("Naming a winner when the top total is tied (another deal is played)"),
         "highest_wins": N_("Giving the game to a side that is past the target but not the highest"),
         "wrong_side": N_("Naming the wrong winner"),
     },

@@ -24,8 +24,8 @@ __all__ = ["HouseRulesDrill", "house_rules_drill", "HOUSE_RULES", "house_rule_wo
 #: what it changes, as docs/rules.md §7 says them.
 HOUSE_RULES: dict[str, tuple[str, str]] = {
     "ties_both_score": (N_("ties: every tied side scores"),
-                        N_("If sides tie for the most cards, the most coins or (with the sevens rule) the most "
-                           "sevens, each tied side gets the point.")),
+                        N_("If sides tie for the most cards, the most coins or (with sevens instead of the "
+                           "setenta) the most sevens, each tied side gets the point.")),
     "sevens": (N_("sevens instead of the setenta"),
                N_("1 point to the side with the most sevens (a tie scores nothing), instead of the setenta point.")),
     "low_primera": (N_("setenta with low cards only"),
@@ -207,7 +207,7 @@ def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, obje
     names = paper.side_names(_, 2)
     points = _points_words(_, names, drill.points)
     said = [_("{points}. The house rule changes the points.", points=points) if drill.changes else
-            _("{points}. In this deal the house rule changes nothing.", points=points)]
+            _("{points}. In this deal the house rule does not change the totals.", points=points)]
     # Why: each point the house rule adds, each it scores differently, then each it no longer scores.
     standard_items = {line.item for line in drill.standard.lines}
     moved = [line for line in drill.house.lines if line not in drill.standard.lines]
@@ -242,7 +242,7 @@ KIND = DrillKind(
     lesson="07-variants",
     mistakes={
         "unchanged": N_("Keeping the usual points when the house rule changes them"),
-        "changed_needlessly": N_("Changing the points when the house rule changes nothing for that side"),
+        "changed_needlessly": N_("Changing the points when the house rule does not change that side's total"),
         "kept_replaced_point": N_("Adding the house rule's point but keeping the point it replaces"),
         "wrong_points": N_("Counting the points under the house rule wrongly"),
     },

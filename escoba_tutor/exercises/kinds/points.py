@@ -254,7 +254,8 @@ def _outcome(result: Any) -> Outcome:
 
 
 def _intro(_: Translator, rules: Rules) -> str:
-    return _("The piles of a real deal, by suit. For each point, tick the side that gets it, or “Nobody” for a tie.")
+    return _("The piles of a real deal, by suit. For each point, tick the side that gets it, or “Nobody” for a tie "
+             "(or, for the setenta, when no setenta is valid).")
 
 
 KIND = DrillKind(
@@ -270,7 +271,7 @@ KIND = DrillKind(
         "siete_de_oros": N_("Giving the seven of coins to the wrong side"),
         "setenta": N_("Giving the setenta to the wrong side"),
         "primera": N_("Giving the primera to the wrong side"),
-        "all_sevens": N_("Giving the four sevens bonus to the wrong side"),
+        "all_sevens": N_("Giving the point for all four sevens to the wrong side"),
         "figuras": N_("Giving the face cards point to the wrong side"),
     },
     outcome=_outcome,

@@ -242,7 +242,7 @@ _SHEET = """
 
 def _setenta_task(_: Translator, drill: SetentaDrill) -> dict[str, object]:
     names = paper.side_names(_, len(drill.piles))
-    return {"names": names, "blanks": [_("Setenta of {side}:", side=name) for name in names]}
+    return {"names": names, "blanks": [_("{side}'s setenta:", side=name) for name in names]}
 
 
 def _setenta_answer(_: Translator, drill: SetentaDrill) -> dict[str, object]:

@@ -120,23 +120,36 @@ class DealingView(KindView):
 
     def _player(self, _: Translator, drill: DealingDrill, players: list[Label], answer) -> str:
         who = players[drill.next_player]
+        next_deal = drill.deal_now == "deal_over"  # then the question is who plays first in the next deal
         if answer.mistake == "unanswered":
-            return _("Who plays next: choose a player.")
+            return (_("Who plays first in the next deal: choose a player.") if next_deal
+                    else _("Who plays next: choose a player."))
         if answer.ok:
-            return _("Who plays next: right, {player}.", player=who)
+            return (_("Who plays first in the next deal: right, {player}.", player=who) if next_deal
+                    else _("Who plays next: right, {player}.", player=who))
         given = players[answer.given]
         if answer.mistake == "dealer_first":
             return _("Who plays next: not {player}. The dealer plays last in every round; the player to the "
                      "dealer's right starts: {right}.", player=given, right=who)
+        if answer.mistake == "same_player" and next_deal:
+            return _("Who plays first in the next deal: not {player}, who played last in this one. The deal passes "
+                     "to the right, and the player to the new dealer's right plays first: {right}.",
+                     player=given, right=who)
         if answer.mistake == "same_player":
             return _("Who plays next: not {player}, who has just played. The turn passes to the right: {right}.",
                      player=given, right=who)
         if answer.mistake == "wrong_way":
+            before = players[(drill.next_player - 1) % drill.players]
+            if next_deal:
+                return _("Who plays first in the next deal: not {player}. Play goes to the right (anticlockwise), "
+                         "so after {before}, the next dealer, comes {right}.", player=given, before=before, right=who)
             return _("Who plays next: not {player}. Play goes to the right (anticlockwise), so after {before} comes "
-                     "{right}.", player=given, before=players[(drill.next_player - 1) % drill.players], right=who)
+                     "{right}.", player=given, before=before, right=who)
         if answer.mistake == "new_dealer_first":
             return _("Who plays first in the next deal: not {player}. {player} is the dealer for the next deal, and "
                      "the player to the dealer's right plays first: {right}.", player=given, right=who)
+        if next_deal:
+            return _("Who plays first in the next deal: not {player}, but {right}.", player=given, right=who)
         return _("Who plays next: not {player}, but {right}.", player=given, right=who)
 
     def _now(self, _: Translator, drill: DealingDrill, players: list[Label], answer) -> str:

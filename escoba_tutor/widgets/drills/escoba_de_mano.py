@@ -98,8 +98,8 @@ class EscobaDeManoView(KindView):
             elif answer.mistake == "dealer_scores":
                 lines.append(_("For whom: the escoba de mano is always the dealer's: {side} dealt.", side=dealer))
             elif answer.mistake == "dealer_pair_scores":
-                lines.append(_("For whom: the escoba de mano is always the dealer's, and in a game of teams it goes "
-                               "to the dealer's team: player {player} dealt, so it is for {side}.",
+                lines.append(_("For whom: the escoba de mano is always the dealer's, and in a team game it goes to "
+                               "the dealer's team: Player {player} dealt, so it is for {side}.",
                                player=drill.dealer + 1, side=scorer))
             elif answer.mistake == "nobody_scores":
                 lines.append(_("For whom: nobody, as there is no escoba de mano here."))
@@ -131,8 +131,8 @@ class EscobaDeManoView(KindView):
         terms = " + ".join(str(c.value) for c in drill.table)
         sums = _("{terms} = {total}", terms=terms, total=drill.total)
         if drill.escobas and drill.players == 4:
-            said = _.plural("{sum}: player {player}, who dealt, takes the four cards; {side} scores {n} escoba.",
-                            "{sum}: player {player}, who dealt, takes the four cards; {side} scores {n} escobas.",
+            said = _.plural("{sum}: Player {player}, who dealt, takes the four cards; {side} scores {n} escoba.",
+                            "{sum}: Player {player}, who dealt, takes the four cards; {side} scores {n} escobas.",
                             drill.escobas, sum=sums, player=drill.dealer + 1, side=names[drill.dealer_side])
         elif drill.escobas:
             said = _.plural("{sum}: {side}, who dealt, takes the four cards and scores {n} escoba.",

@@ -82,7 +82,7 @@ class EscobasView(KindView):
         self.captures.headers = [_("Table before"), _("Plays"), _("Takes")]
         self.captures.rows = rows
         for side, box in enumerate(self.boxes_of):
-            box.description = _("Escobas of {side}", side=names[side])
+            box.description = _("{side}'s escobas", side=names[side])
             box.placeholder = _("a number")
             wanted = self.model.answers[side] if side < len(self.model.answers) else ""
             if box.value != wanted:
@@ -99,7 +99,7 @@ class EscobasView(KindView):
             elif answer.ok:
                 lines.append(_("{side}: right, {n}.", side=name, n=right))
             elif answer.mistake == "counted_leftover":
-                lines.append(_("{side}: {n}. Taking the cards left at the end is never an escoba, even when it "
+                lines.append(_("{side}: {n}. Taking the cards left at the end is never an escoba, even though it "
                                "empties the table.", side=name, n=right))
             elif answer.mistake == "missed_escoba_de_mano":
                 lines.append(_("{side}: {n}. The escoba de mano counts too: it is written on the escobas line.",

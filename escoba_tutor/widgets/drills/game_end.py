@@ -20,8 +20,8 @@ class GameEndView(KindView):
 
     kind = "game_end"
     title = N_("Who wins the game?")
-    task = N_("The points before the last deal and in it: who has won the game, or is another deal played? Then "
-              "press “Check”.")
+    task = N_("The points before the last deal and the points scored in it: has a side won the game, or is another "
+              "deal played? Then press “Check”.")
 
     @staticmethod
     def judge(drill: GameEndDrill, model: DrillModel):
@@ -54,19 +54,19 @@ class GameEndView(KindView):
     def feedback(self, _: Translator, drill: GameEndDrill, names: Sequence[str], result) -> list[str]:
         totals = self._totals(_, drill, names)
         if result.mistake == "unanswered":
-            return [_("Choose who has won, or another deal.")]
+            return [_("Choose who has won, or “Nobody yet: another deal”.")]
         if result.ok:
             return [_("Right."), self._why(_, drill, names, totals)]
         slips = {
-            "tie_plays_on": _("Not so: both have {top}, the highest total, so nobody wins yet: another deal is "
+            "tie_plays_on": _("No: both have {top}, the highest total, so nobody wins yet: another deal is "
                               "played, and as many as it takes until one side alone has the highest total.",
                               top=max(drill.totals)),
-            "not_reached": _("Not so: nobody has reached {target} yet, so the game goes on.", target=drill.target),
-            "highest_wins": _("Not so: both reached {target}; the higher total wins, not the side that got there "
+            "not_reached": _("No: nobody has reached {target} yet, so the game goes on.", target=drill.target),
+            "highest_wins": _("No: both reached {target}; the higher total wins, not the side that got there "
                               "first or led before the deal.", target=drill.target),
-            "someone_won": _("Not so: a side has won."),
+            "someone_won": _("No: a side has won."),
         }
-        return [slips.get(result.mistake, _("Not so.")), self._why(_, drill, names, totals)]
+        return [slips.get(result.mistake, _("No.")), self._why(_, drill, names, totals)]
 
     def _why(self, _: Translator, drill: GameEndDrill, names: Sequence[str], totals: str) -> str:
         if drill.winner is not None:

@@ -101,8 +101,8 @@ class HouseRulesView(KindView):
                                "changes it. With the house rule, {side} scores {right}.", side=name, n=before,
                                right=right))
             elif answer.mistake == "changed_needlessly":
-                lines.append(_("{side}: not {given}. In this deal the house rule changes nothing for {side}: still "
-                               "{right}.", side=name, given=answer.given, right=right))
+                lines.append(_("{side}: not {given}. In this deal the house rule does not change {side}'s total: "
+                               "still {right}.", side=name, given=answer.given, right=right))
             elif answer.mistake == "kept_replaced_point":
                 lines.append(_("{side}: not {given}. The house rule's point replaces the setenta point, so the "
                                "setenta is no longer scored. {side} scores {right}.", side=name,
@@ -130,7 +130,8 @@ class HouseRulesView(KindView):
         gone = [in_sentence(line.item) for line in drill.standard.lines
                 if line.item not in {other.item for other in drill.house.lines} and any(line.points)]
         if not drill.changes:
-            said = _("In this deal the house rule changes nothing: the points are the same.")
+            said = _("In this deal the house rule does not change the totals: every side scores the same as "
+                     "without it.")
         else:
             said = _("With the house rule: {points}.", points=points_said(_, names, drill.points))
         notes = []

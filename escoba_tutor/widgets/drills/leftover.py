@@ -114,11 +114,11 @@ class LeftoverView(KindView):
                     return _("Right: nobody captured in the whole deal, so the cards left belong to nobody.")
                 return _("Right: {side} made the last capture, so {side} takes them.", side=taker)
             if answer.mistake == "last_to_play":
-                return _("Not so: {last} played last, but laid the card down. The cards left go to the last side "
+                return _("No: {last} played last, but laid the card down. The cards left go to the last side "
                          "that captured: {side}.", last=names[drill.last_player_side], side=taker)
             if answer.mistake == "nobody_captured":
-                return _("Not so: nobody captured in the whole deal, so the cards left belong to nobody.")
-            return _("Not so: the cards left go to the last side that captured: {side}.", side=taker)
+                return _("No: nobody captured in the whole deal, so the cards left belong to nobody.")
+            return _("No: the cards left go to the last side that captured: {side}.", side=taker)
         if answer.item == "total":
             if answer.mistake == "unanswered":
                 return _("Total: write what the cards left add up to.")

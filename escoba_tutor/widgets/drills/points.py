@@ -89,6 +89,6 @@ class PointsView(KindView):
             if check.ok:
                 lines.append(_("{item} — right: {reason}.", item=item, reason=reason))
             else:
-                lines.append(_("{item} — not so: {reason}.", item=item, reason=reason))
+                lines.append(_("{item} — no: {reason}.", item=item, reason=reason))
         right = sum(1 for check in result if check.ok)
         return [_("{right} of {total} right.", right=right, total=len(result)), *lines]

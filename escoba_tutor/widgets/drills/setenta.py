@@ -84,7 +84,7 @@ class SetentaView(KindView):
             pile = drill.piles[side]
             heading.value = f"<h4>{escape(names[side])}</h4>"
             fill_row(row, _, pile, _("{side}'s pile", side=names[side]), self.frame.deck)
-            text.description = _("Setenta of {side}", side=names[side])
+            text.description = _("{side}'s setenta", side=names[side])
             text.placeholder = _("a number, or “invalid”")
             wanted = self.model.answers[side] if side < len(self.model.answers) else ""
             if text.value != wanted:
@@ -122,8 +122,8 @@ class SetentaView(KindView):
         if mistake == "missing_suit":
             return _("{side}: there is no card of {suits}, so the setenta is invalid.", side=side, suits=suits)
         if mistake == "only_figures":
-            return _("{side}: in {suits} there are only face cards, and in the low primera only cards 1 to 7 "
-                     "count: the setenta is invalid.", side=side, suits=suits)
+            return _("{side}: in {suits} there are only face cards, and a setenta with low cards only counts "
+                     "just the cards 1 to 7: the setenta is invalid.", side=side, suits=suits)
         if mistake == "not_invalid":
             return _("{side}: there is a card of every suit, so the setenta is valid: add the best card of each "
                      "suit.", side=side)

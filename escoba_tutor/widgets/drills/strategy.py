@@ -104,12 +104,12 @@ class StrategyView(KindView):
         if result.ok:
             return [_("Good: almost as good as the expert's play (worth about {loss} points less).",
                       loss=decimal(_, chosen.loss)), _("Why: {why}.", why=why),
-                    _("The expert plays {move}: {why}.", move=move_sentence(_, best.move),
+                    _("The expert plays {move}. Why: {why}.", move=move_sentence(_, best.move),
                       why=reason_words(_, best.reason))]
         return [_("Not the best: it is worth about {loss} points less than the expert's play.",
                   loss=decimal(_, chosen.loss)),
                 _("Your play: {why}.", why=why),
-                _("Better: {move}: {why}.", move=move_sentence(_, best.move), why=reason_words(_, best.reason))]
+                _("Better: {move}. Why: {why}.", move=move_sentence(_, best.move), why=reason_words(_, best.reason))]
 
     def answer(self, _: Translator, drill: StrategyDrill, names: Sequence[str], current):
         current = current or RowPicker(disabled=True)

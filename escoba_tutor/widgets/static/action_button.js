@@ -4,6 +4,11 @@
 // check pressed right after a card or an answer could reach the kernel first and be judged without it. So the
 // click carries the answers as this page holds them (each answer widget under `inputs`: its chosen cards, row,
 // option or text), and the kernel takes them before it acts (primitives.py, ActionButton).
+//
+// From the click until the kernel says it is done (its updates, sent before that word, are then drawn), the
+// button does nothing more: a second press must not be judged against cards the page has not drawn yet. It stays
+// focusable meanwhile (aria-disabled, not disabled, which would drop the keyboard's focus to the page).
+const ET_BUSY_MS = 15000; // a reply that never comes (a kernel gone) frees the button after this
 
 // What the page holds for an answer widget; the kernel keeps only the names it accepts for that widget.
 const ET_ANSWER_TRAITS = ["selected", "clicks", "index", "value"];
@@ -46,6 +51,8 @@ function render({ model, el }) {
     button.appendChild(document.createTextNode(text));
     button.title = model.get("tooltip") || text;
     button.disabled = model.get("disabled");
+    button.setAttribute("aria-disabled", busy ? "true" : "false");
+    el.classList.toggle("escoba-busy", busy);
     for (const style of styles) button.classList.toggle(`mod-${style}`, model.get("button_style") === style);
   }
 
@@ -60,8 +67,21 @@ function render({ model, el }) {
   }
   const lookUpInputs = () => lookUp("inputs"), lookUpClears = () => lookUp("clears");
 
+  let busy = false, busyTimer = null;
+  function settle() {
+    clearTimeout(busyTimer);
+    busy = false;
+    draw();
+  }
+  function onMessage(content) {
+    if (content && content.event === "done") settle();
+  }
+
   function onClick() {
-    if (model.get("disabled")) return;
+    if (model.get("disabled") || busy) return;
+    busy = true;
+    busyTimer = setTimeout(settle, ET_BUSY_MS);
+    draw();
     model.send({ event: "click", answers: etAnswers(models.inputs) });
     // A choice the kernel will clear is cleared here at once, as one more click of the learner's (card_row.js
     // counts it), so a card chosen next starts a new choice; its message follows the click's.
@@ -73,6 +93,7 @@ function render({ model, el }) {
   }
 
   button.addEventListener("click", onClick);
+  model.on("msg:custom", onMessage);
   model.on("change:description change:icon change:tooltip change:disabled change:button_style", draw);
   model.on("change:inputs", lookUpInputs);
   model.on("change:clears", lookUpClears);
@@ -81,6 +102,8 @@ function render({ model, el }) {
   lookUpClears();
   return () => {
     button.removeEventListener("click", onClick);
+    model.off("msg:custom", onMessage);
+    clearTimeout(busyTimer);
     model.off("change:description change:icon change:tooltip change:disabled change:button_style", draw);
     model.off("change:inputs", lookUpInputs);
     model.off("change:clears", lookUpClears);

@@ -1,0 +1,347 @@
+"""The class board's download as a teacher's spreadsheet reads it (escoba_tutor/server/board_export.py,
+records/export.py): the file is read back here as a spreadsheet program does, from the bytes. csv.Sniffer finds
+the separator; each cell is then taken as Excel set to Spanish (Spain) or to English takes a cell of a CSV file it
+opens (:func:`as_excel_reads`): a number with that language's decimal sign, a date and time in that language's
+form, else text. The Spanish file must give numbers and dates where they belong and never a code; the same for
+English; the times are in the zone the board's link names (or the server's, named in the header); a nickname, a
+class name or a code that a spreadsheet would run as a formula stays text.
+
+Then the same through a real server: ``class/board.csv`` in each language, the zone from ``tz`` or the server's,
+``format=codes``, a class name no HTTP header can carry as it is.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+from escoba_test_helpers import TutorServer
+
+from escoba_tutor.exercises.registry import kind_names, mistake_codes
+from escoba_tutor.records import ClassInfo, ClassStore, DealFinished, DrillAnswer, GameFinished, LessonOpened
+from escoba_tutor.records.export import ExportRecord
+from escoba_tutor.server.board_export import (
+    attachment,
+    lesson_titles,
+    server_zone,
+    teacher_zone,
+    words_layout,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+MADRID = ZoneInfo("Europe/Madrid")
+SPANISH_HEADER = ["Clase", "Inicio de la clase (Europe/Madrid)", "Fecha y hora (Europe/Madrid)",
+                  "Minutos desde el inicio de la clase", "Apodo", "Actividad", "Tipo de ejercicio", "Nivel",
+                  "Lección", "Idioma", "Número de ejercicio o de partida", "Respuesta correcta", "Error",
+                  "Puntos del alumno", "Puntos del ordenador", "Escobas del alumno", "Escobas del ordenador",
+                  "Resultado", "Reglas"]
+ENGLISH_HEADER = ["Class", "Class started (America/New_York)", "Date and time (America/New_York)",
+                  "Minutes since the class started", "Nickname", "Activity", "Kind of exercise", "Level", "Lesson",
+                  "Language", "Exercise or game number", "Right answer", "Mistake", "Student's points",
+                  "Computer's points", "Student's escobas", "Computer's escobas", "Result", "Rules"]
+# The records' codes that must never reach a teacher's file in words: the kinds, their mistakes, the levels, the
+# activities, the results, the languages and the lessons' page names.
+CODES = ({*kind_names(), *(code for name in kind_names() for code in mistake_codes(name)), "random", "greedy",
+          "expert", "drill", "deal", "game", "lesson", "won", "lost", "tied", "True", "False", "es", "en",
+          "01-cards", "02-captures", "index", "play"})
+
+
+def as_excel_reads(cell: str, lang: str) -> object:
+    """A CSV cell as Excel set to ``lang`` takes it when it opens the file: a whole or decimal number (Spanish:
+    decimal comma, no thousands sign; English: decimal point), a date and time in the language's form
+    (dd/mm/yyyy hh:mm:ss; yyyy-mm-dd hh:mm:ss), else text. (Excel would take 1.5 in a Spanish file for a date, and
+    12,5 in an English one for text.)"""
+    mark = "," if lang == "es" else "."
+    if re.fullmatch(r"\d+", cell):
+        return int(cell)
+    if re.fullmatch(rf"\d+{re.escape(mark)}\d+", cell):
+        return float(cell.replace(mark, "."))
+    form = "%d/%m/%Y %H:%M:%S" if lang == "es" else "%Y-%m-%d %H:%M:%S"
+    try:
+        return datetime.strptime(cell, form)
+    except ValueError:
+        return cell
+
+
+def read_as_spreadsheet(data: bytes, lang: str) -> tuple[list[str], list[dict[str, object]], str]:
+    """The file's bytes as a spreadsheet opens them: the mark that says UTF-8, the separator as csv.Sniffer finds
+    it, then each row's cells as Excel in ``lang`` takes them. Returns the header, the rows and the separator."""
+    assert data.startswith(b"\xef\xbb\xbf") and not data.startswith(b"\xef\xbb\xbf" * 2)
+    text = data.decode("utf-8-sig")
+    assert "\r\n" in text and "\n" not in text.replace("\r\n", "")  # CRLF rows, as Excel writes them itself
+    separator = csv.Sniffer().sniff(text, delimiters=";,").delimiter
+    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=separator))  # quotes doubled, as Excel's
+    header, body = rows[0], rows[1:]
+    assert all(len(row) == len(header) for row in body)
+    return header, [{h: as_excel_reads(c, lang) for h, c in zip(header, row)} for row in body], separator
+
+
+@pytest.fixture
+def store(tmp_path):
+    with ClassStore.open(tmp_path / "class.sqlite3") as opened:
+        yield opened
+
+
+def a_class(store: ClassStore, name: str = "3.º B") -> tuple[ClassInfo, datetime]:
+    """A class with a lesson opened, a drill answered right and wrong, a deal and a game, 90 s to 12 min in."""
+    info = store.start_new_class(name)
+    start = info.started_at
+    for event in [LessonOpened("Íñigo", "02-captures", "es", at=start + timedelta(seconds=90)),
+                  DrillAnswer("Íñigo", "captures", 4, True, None, lesson="02-captures", rules="escoba",
+                              at=start + timedelta(minutes=3)),
+                  DrillAnswer("Zoë", "captures", 4, False, "wrong_sum", lesson="02-captures", rules="escoba",
+                              at=start + timedelta(minutes=4, seconds=30)),
+                  DrillAnswer("Zoë", "setenta", 7, False, "unanswered", lesson="05-scoring", rules="scopa",
+                              at=start + timedelta(minutes=5)),
+                  LessonOpened("Zoë", "index", "en", at=start + timedelta(minutes=6)),
+                  DealFinished("Íñigo", "greedy", 31, 7, 4, 2, 1, at=start + timedelta(minutes=10)),
+                  GameFinished("Íñigo", "greedy", 31, 21, 15, True, at=start + timedelta(minutes=12, seconds=15))]:
+        assert store.record(event)
+    return info, start
+
+
+def export(store: ClassStore, info: ClassInfo, lang: str, zone: str) -> bytes:
+    out = io.StringIO()
+    store.export_csv(out, info.id, layout=words_layout(lang, teacher_zone(zone), lesson_titles(ROOT / "lessons",
+                                                                                               lang)))
+    return out.getvalue().encode("utf-8")
+
+
+# ------------------------------------------------------------------------------------------- without a server
+def test_the_spanish_file_opens_as_a_spanish_spreadsheet(store):
+    info, start = a_class(store)
+    header, rows, separator = read_as_spreadsheet(export(store, info, "es", "Europe/Madrid"), "es")
+    assert separator == ";" and header == SPANISH_HEADER
+    local = start.astimezone(MADRID)
+    assert all(r["Inicio de la clase (Europe/Madrid)"] == local.replace(tzinfo=None, microsecond=0) for r in rows)
+    assert [r["Fecha y hora (Europe/Madrid)"] for r in rows] == [
+        (local + timedelta(seconds=s)).replace(tzinfo=None, microsecond=0)
+        for s in (90, 180, 270, 300, 360, 600, 735)]
+    assert [r["Minutos desde el inicio de la clase"] for r in rows] == [1.5, 3, 4.5, 5, 6, 10, 12.2]  # 12,2 (12¼)
+    assert [(r["Apodo"], r["Actividad"], r["Lección"], r["Idioma"]) for r in rows][:2] == [
+        ("Íñigo", "página abierta", "2. Bazas de 15", "español"),
+        ("Íñigo", "ejercicio comprobado", "2. Bazas de 15", "")]
+    right, wrong, unanswered, landing, deal, game = rows[1:]
+    assert (right["Tipo de ejercicio"], right["Número de ejercicio o de partida"], right["Respuesta correcta"],
+            right["Error"], right["Reglas"]) == ("Bazas", 4, "sí", "", "escoba")
+    assert (wrong["Respuesta correcta"], wrong["Error"]) == (
+        "no", "Llevarse cartas que no suman 15 con la carta jugada")
+    assert (unanswered["Tipo de ejercicio"], unanswered["Lección"], unanswered["Error"], unanswered["Reglas"]) == (
+        "Setenta", "5. Los puntos y la setenta", "Comprobar sin haber contestado todo", "scopa")
+    assert (landing["Lección"], landing["Idioma"]) == ("inicio", "inglés")
+    assert (deal["Actividad"], deal["Nivel"], deal["Puntos del alumno"], deal["Puntos del ordenador"],
+            deal["Escobas del alumno"], deal["Escobas del ordenador"]) == ("mano contra el ordenador", "medio", 7, 4,
+                                                                           2, 1)
+    assert (game["Actividad"], game["Nivel"], game["Resultado"], game["Lección"]) == (
+        "partida contra el ordenador", "medio", "ganada", "")
+    cells = {c for r in rows for c in r.values() if isinstance(c, str)}
+    assert not cells & CODES, cells & CODES
+
+
+def test_the_english_file_opens_as_an_english_spreadsheet(store):
+    info, start = a_class(store, "Tuesday, 3B")
+    data = export(store, info, "en", "America/New_York")
+    header, rows, separator = read_as_spreadsheet(data, "en")
+    assert separator == "," and header == ENGLISH_HEADER
+    assert '"Tuesday, 3B"' in data.decode("utf-8")  # a comma in a cell is quoted, so the columns stay in place
+    local = start.astimezone(ZoneInfo("America/New_York"))
+    assert [r["Date and time (America/New_York)"] for r in rows][-1] == (
+        local + timedelta(minutes=12, seconds=15)).replace(tzinfo=None, microsecond=0)
+    assert [r["Minutes since the class started"] for r in rows] == [1.5, 3, 4.5, 5, 6, 10, 12.2]
+    assert [(r["Activity"], r["Kind of exercise"], r["Level"], r["Lesson"], r["Right answer"], r["Result"])
+            for r in rows] == [
+        ("page opened", "", "", "2. Captures of 15", "", ""),
+        ("exercise checked", "Captures", "", "2. Captures of 15", "yes", ""),
+        ("exercise checked", "Captures", "", "2. Captures of 15", "no", ""),
+        ("exercise checked", "Setenta", "", "5. Scoring and the setenta", "no", ""),
+        ("page opened", "", "", "start page", "", ""),
+        ("deal against the computer", "", "medium", "", "", ""),
+        ("game against the computer", "", "medium", "", "", "won")]
+    assert rows[2]["Mistake"] == "Taking cards that do not make 15 with the card played"
+    assert rows[0]["Language"] == "Spanish" and rows[4]["Language"] == "English"
+    cells = {c for r in rows for c in r.values() if isinstance(c, str)}
+    assert not cells & (CODES - {"won", "lost", "tied"}), cells & CODES  # those three are English words too
+
+
+def test_each_time_is_in_the_zone_s_own_offset_that_day():
+    """Summer and winter time: each record's own offset, not the one the zone has when the file is made."""
+    started = datetime(2026, 3, 28, 23, 30, tzinfo=timezone.utc)  # Madrid goes from +1 to +2 at 01:00 UTC
+    info = ClassInfo(1, "weekend", started)
+    layout = words_layout("es", teacher_zone("Europe/Madrid"))
+    cells = [layout.cells(info, ExportRecord(started + timedelta(hours=h), "Ana", "lesson", None, None, "index", "es",
+                                             None, None, None, None, None, None, None, None, None))
+             for h in (0, 2)]
+    assert [c[2] for c in cells] == ["29/03/2026 00:30:00", "29/03/2026 03:30:00"]
+    assert [c[3] for c in cells] == ["0,0", "120,0"]
+
+
+@pytest.mark.parametrize("given", ["", "Nowhere/Atlantis", "../../etc/passwd", "/usr/share/zoneinfo/UTC",
+                                   "Europe/Madrid\x00", "Europe/" + "x" * 200, "localtime", "Factory "])
+def test_a_zone_the_server_does_not_know_gives_the_server_s_named_in_the_header(given):
+    zone = teacher_zone(given)
+    assert zone.name == server_zone().name
+    assert words_layout("en", zone).header[2] == f"Date and time ({server_zone().name})"
+
+
+def test_a_record_a_moment_before_its_class_is_at_minute_zero():
+    started = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+    cells = words_layout("es", teacher_zone("UTC")).cells(
+        ClassInfo(1, "x", started), ExportRecord(started - timedelta(seconds=2), "Ana", "lesson", None, None, "index",
+                                                 "es", None, None, None, None, None, None, None, None, None))
+    assert cells[3] == "0,0"  # not "-0,0", which a spreadsheet would take for a formula's start
+
+
+def test_formulas_stay_text_in_the_file_in_words(store):
+    """A nickname cannot start with = (the form refuses it), but it can start with -; a class name can be
+    anything; a newer kernel's unknown kind and mistake are written as they came."""
+    info = store.start_new_class("=cmd|' /C calc'!A0")
+    assert store.record(DrillAnswer("-Cmd", "@SUM(A1)", 4, False, "=HYPERLINK(\"http://x\")"))
+    assert store.record(DrillAnswer("Ana", "captures", 4, False, "+1"))
+    for lang in ("es", "en"):
+        _header, rows, _sep = read_as_spreadsheet(export(store, info, lang, "UTC"), lang)
+        first, second = (list(r.values()) for r in rows)
+        assert first[0] == "'=cmd|' /C calc'!A0" and first[4] == "'-Cmd"
+        assert first[6] == "'@SUM(A1)" and first[12] == "'=HYPERLINK(\"http://x\")" and second[12] == "'+1"
+        for row in rows:
+            assert not any(isinstance(c, str) and c.startswith(("=", "+", "-", "@", "\t", "\r")) for c in row.values())
+
+
+def test_the_codes_file_is_unchanged(store):
+    """The machine-readable file (``format=codes``) keeps its columns, codes, UTC times and commas."""
+    info, start = a_class(store)
+    out = io.StringIO()
+    store.export_csv(out, info.id)
+    rows = list(csv.DictReader(io.StringIO(out.getvalue().removeprefix("\ufeff"))))
+    assert (rows[1]["event"], rows[1]["drill_kind"], rows[1]["correct"], rows[2]["mistake"], rows[5]["level"]) == (
+        "drill", "captures", "yes", "wrong_sum", "greedy")
+    assert rows[0]["at_utc"] == (start + timedelta(seconds=90)).isoformat(timespec="milliseconds")
+
+
+def test_a_download_s_name_reaches_any_browser():
+    header = attachment("escoba-clase-Саша 3.º B", ".csv")
+    header.encode("latin-1")  # an HTTP header is Latin-1
+    assert header == ("attachment; filename=\"escoba-clase------3---B.csv\"; "
+                      "filename*=UTF-8''escoba-clase-%D0%A1%D0%B0%D1%88%D0%B0-3-%C2%BA-B.csv")
+    assert urllib.parse.unquote(header.split("UTF-8''")[1]) == "escoba-clase-Саша-3-º-B.csv"
+
+
+# ------------------------------------------------------------------------------------------- through a server
+SERVER_ZONE = "America/Argentina/Buenos_Aires"  # the server's own (its TZ), without summer time
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("board-export")
+    server = TutorServer(folder / "server.log", "--class-db", str(folder / "class.sqlite3"),
+                         env={"TZ": SERVER_ZONE})
+    try:
+        server.wait()
+        deadline = time.monotonic() + 30
+        while "key=" not in server.log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        server.key = re.search(r"class/board\?key=([A-Za-z0-9_-]+)", server.log.read_text()).group(1)
+        server.database = folder / "class.sqlite3"
+        yield server
+    finally:
+        server.stop()
+
+
+def download(server, **query) -> tuple[int, dict, bytes]:
+    address = f"{server.url}class/board.csv?{urllib.parse.urlencode({'key': server.key, **query})}"
+    try:
+        answer = urllib.request.urlopen(address, timeout=120)
+    except urllib.error.HTTPError as error:
+        answer = error
+    return answer.status, dict(answer.headers), answer.read()
+
+
+@pytest.fixture(scope="module")
+def recorded(server):
+    with ClassStore.open(server.database) as store:
+        return a_class(store, "Martes 3.º B")
+
+
+def test_the_board_s_download_is_in_spanish_and_the_teacher_s_zone(server, recorded):
+    info, start = recorded
+    status, headers, data = download(server, **{"class": info.id, "tz": "Europe/Madrid"})
+    assert status == 200 and headers["Content-Type"] == "text/csv; charset=utf-8"
+    assert headers["Content-Disposition"] == ('attachment; filename="escoba-clase-Martes-3---B.csv"; '
+                                              "filename*=UTF-8''escoba-clase-Martes-3-%C2%BA-B.csv")
+    header, rows, separator = read_as_spreadsheet(data, "es")
+    assert separator == ";" and header == SPANISH_HEADER
+    assert rows[0]["Fecha y hora (Europe/Madrid)"] == (start + timedelta(seconds=90)).astimezone(MADRID).replace(
+        tzinfo=None, microsecond=0)
+    assert rows[0]["Lección"] == "2. Bazas de 15"  # the title of the lesson the server serves
+    assert rows[2]["Error"] == "Llevarse cartas que no suman 15 con la carta jugada"
+
+
+def test_the_english_board_s_download_is_in_english(server, recorded):
+    info, start = recorded
+    status, _headers, data = download(server, **{"class": info.id, "tz": "Asia/Tokyo", "lang": "en"})
+    header, rows, separator = read_as_spreadsheet(data, "en")
+    assert status == 200 and separator == "," and header[2] == "Date and time (Asia/Tokyo)"
+    assert rows[-1]["Date and time (Asia/Tokyo)"] == (start + timedelta(minutes=12, seconds=15)).astimezone(
+        ZoneInfo("Asia/Tokyo")).replace(tzinfo=None, microsecond=0)
+    assert (rows[-1]["Result"], rows[-1]["Level"], rows[0]["Lesson"]) == ("won", "medium", "2. Captures of 15")
+
+
+@pytest.mark.parametrize("tz", [None, "Mars/Olympus", "../../../etc/passwd", "%00", "Europe/Madrid" * 20])
+def test_a_missing_or_unknown_zone_gives_the_server_s_named_in_the_file(server, recorded, tz):
+    info, start = recorded
+    status, _headers, data = download(server, **{"class": info.id, **({"tz": tz} if tz is not None else {})})
+    header, rows, _separator = read_as_spreadsheet(data, "es")
+    assert status == 200 and header[2] == f"Fecha y hora ({SERVER_ZONE})"
+    assert rows[0][header[2]] == (start + timedelta(seconds=90)).astimezone(ZoneInfo(SERVER_ZONE)).replace(
+        tzinfo=None, microsecond=0)
+
+
+def test_format_codes_is_the_machine_readable_file(server, recorded):
+    info, _start = recorded
+    status, headers, data = download(server, **{"class": info.id, "format": "codes", "tz": "Europe/Madrid"})
+    assert status == 200 and 'filename="escoba-class-Martes-3---B.csv"' in headers["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
+    assert [r["event"] for r in rows] == ["lesson", "drill", "drill", "drill", "lesson", "deal", "game"]
+    assert rows[0]["at_utc"].endswith("+00:00")
+
+
+def test_a_class_named_in_another_alphabet_downloads(server):
+    """A header is Latin-1: the class's name went into the file name as it was, and the download failed (500)."""
+    with ClassStore.open(server.database) as store:
+        info = store.start_new_class("Саша и Петя")
+        assert store.record(LessonOpened("Ana", "01-cards", "es"))
+    for query in ({}, {"format": "codes"}):
+        status, headers, data = download(server, **{"class": info.id, **query})
+        assert status == 200, data[:300]
+        assert "%D0%A1%D0%B0%D1%88%D0%B0" in headers["Content-Disposition"]
+
+
+def test_a_read_tried_again_writes_the_file_once(store):
+    """The store reads again when the database is busy or the connection was lost (ClassStore._retry): the file
+    must hold one try's rows, not the first try's half and then the whole of the second."""
+    from sqlalchemy.exc import OperationalError
+
+    from escoba_tutor.records.export import CODES, CsvLayout
+
+    info, _start = a_class(store)
+    calls = []
+
+    def cells(class_info, record):
+        calls.append(record)
+        if len(calls) == 3:  # the third row of the first try: the database is gone for a moment
+            raise OperationalError("SELECT", {}, Exception("database is locked"))
+        return CODES.cells(class_info, record)
+
+    out = io.StringIO()
+    store.export_csv(out, info.id, layout=CsvLayout(CODES.header, cells))
+    text = out.getvalue()
+    assert len(calls) == 3 + 7 and text.count("\ufeff") == 1 and text.count("class,") == 1
+    assert len(text.splitlines()) == 1 + 7
