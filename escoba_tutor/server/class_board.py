@@ -5,6 +5,9 @@ constant time; without it every address here answers 403 with a short page that 
 ``class/board.json`` is what the page fetches every few seconds to redraw itself (static/class_board.js),
 ``class/board.csv`` the export; ``class/new`` and ``class/forget`` are POSTs with the key and the XSRF token
 (forgetting asks first). The numbers come from the records' store, read in a thread of its own.
+``class/student?key=K&class=N&nickname=NAME`` is one student's page. The teacher's views (sorting, hiding the
+nicknames, the times in the browser's zone, print) are static/class_board_views.js, on the data the live part
+carries (ranks, ISO times in UTC, labels).
 
 docs/class-board.md is the teacher's guide to it; docs/hostile-input.md lists the bad inputs tried.
 """
