@@ -146,8 +146,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "who gets each point, the cards left, the escoba de mano, which card to play, the escobas line, "
                     "who wins the game, who plays next and when cards are dealt, what a house rule changes) "
                     "from the same seeded generators as the course's practice exercises, then "
-                    "the answer key, which starts on a new page when printed. Exercise numbers go from the seed to "
-                    "seed + count - 1 for each kind.")
+                    "the answer key, which starts on a new page when printed. Exercise numbers start at the seed "
+                    "for each kind: seed to seed + count - 1, except where a kind's next exercises would share one "
+                    "answer (the cards left, who wins the game, the escoba de mano): there the next exercises whose "
+                    "answers differ.")
     sheet.add_argument("--seed", type=_seed, required=True, metavar="S",
                        help="the first exercise number: the same seed always gives the same worksheet")
     sheet.add_argument("--lang", type=_language, default="es", help="the worksheet's language: es or en (default es)")

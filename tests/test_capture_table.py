@@ -226,3 +226,35 @@ def test_a_failing_callback_is_logged_and_told_never_silent(monkeypatch, caplog)
         check(widget).click()
     assert "Algo ha fallado" in status_line(widget).message
     assert "CaptureTable._check_clicked failed" in caplog.text and "boom" in caplog.text
+
+
+@pytest.mark.parametrize(("lang", "hand", "taken", "said"), [
+    # lesson 7's table under Scopa: the taken cards add up to the card's value, without the card
+    ("en", "5o", ["2c", "3e"], "Right! The five of coins takes the two of cups and the three of swords: they add up "
+                               "to 5, just what the card played is worth."),
+    ("es", "5o", ["2c", "3e"], "¡Bien! El cinco de oros se lleva el dos de copas y el tres de espadas: suman 5, justo "
+                               "lo que vale la carta que juegas."),
+    ("en", "12o", ["12c"], "Right! The king of coins takes the king of cups, a card of the same value."),
+    ("es", "12o", ["12c"], "¡Bien! El rey de oros se lleva el rey de copas, que vale lo mismo."),
+    ("en", None, ["12c"], "Choose a card from your hand first: the cards it takes must add up to its value."),
+    ("es", None, ["12c"], "Elige primero una carta de tu mano: las cartas que se lleve tienen que sumar lo que vale."),
+])
+def test_a_capture_built_under_scopa_is_judged_in_scopas_words(lang, hand, taken, said):
+    widget = CaptureTable(table="2c 3e 10b 12c", hand="5o 1e 12o", rules="scopa", lang=lang)
+    hand_row(widget).selected = [hand] if hand else []
+    table_row(widget).selected = taken
+    check(widget).click()
+    assert status_line(widget).message == said
+    assert "15" not in status_line(widget).message and "together" not in status_line(widget).message
+
+
+def test_the_same_capture_under_escoba_speaks_of_the_15():
+    widget = CaptureTable(table="2c 3e 10b 12c", hand="5o 1e 12o", lang="en")
+    hand_row(widget).selected = ["5o"]
+    table_row(widget).selected = ["10b", "2c"]
+    check(widget).click()
+    assert status_line(widget).message == ("Right! The five of coins takes the two of cups and the jack of clubs: "
+                                           "together they make 15.")
+    hand_row(widget).selected = []
+    check(widget).click()
+    assert status_line(widget).message == "Choose a card from your hand first: it is part of the 15."

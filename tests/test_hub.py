@@ -1,4 +1,6 @@
-"""escoba_tutor.server.hub without a hub: what the course server tells the hub of its activity, and when."""
+"""escoba_tutor.server.hub without a hub: what the course server tells the hub of its activity, and when; when a
+student's server records for the class board; the teachers' board service (hub_board.py) as the hub would start it.
+The real hub: tests/browser/test_jupyterhub_browser.py."""
 
 from __future__ import annotations
 
@@ -65,3 +67,58 @@ def test_a_hub_that_does_not_answer_is_told_next_time(caplog):
     run(report.send([], logging.getLogger("test")))
     assert report.last_sent is None  # not sent: the next report tries again
     assert "could not tell the hub of the last activity" in caplog.text
+
+
+HUB_ENV = {"JUPYTERHUB_SERVICE_URL": "http://127.0.0.1:50123/user/ana/", "JUPYTERHUB_SERVICE_PREFIX": "/user/ana/",
+           "JUPYTERHUB_API_TOKEN": "t", "JUPYTERHUB_API_URL": "http://127.0.0.1:8081/hub/api", "JUPYTERHUB_USER": "ana"}
+
+
+SERVICE_ENV = {"JUPYTERHUB_SERVICE_URL": "http://127.0.0.1:10101",
+               "JUPYTERHUB_SERVICE_PREFIX": "/services/class-board/", "JUPYTERHUB_API_TOKEN": "t",
+               "JUPYTERHUB_API_URL": "http://127.0.0.1:8081/hub/api", "JUPYTERHUB_CLIENT_ID": "service-class-board"}
+
+
+@pytest.mark.parametrize(("class_db", "recorded"), [("postgresql://escoba:pw@db/escoba_classes", True), ("", False),
+                                                    ("off", False), ("  ", False)])
+def test_a_student_s_server_records_only_when_the_hub_names_a_class_database(class_db, recorded):
+    from escoba_tutor.server.hub import hub_settings
+
+    settings = hub_settings({**HUB_ENV, "ESCOBA_TUTOR_CLASS_DB": class_db})
+    assert settings.class_board is recorded
+    assert settings.hub_user == ("ana" if recorded else "")
+    assert settings.class_db == (class_db if recorded else None)
+    assert settings.teacher_key == ""  # no teacher's link on a hub: the board is the hub's service
+
+
+def test_a_class_database_that_cannot_be_used_turns_recording_off_not_the_lessons(tmp_path, capsys):
+    from escoba_tutor.server.hub import hub_settings, with_class_db
+
+    settings = with_class_db(hub_settings({**HUB_ENV, "ESCOBA_TUTOR_CLASS_DB": str(tmp_path)}))  # a folder
+    assert not settings.class_board and settings.class_db is None and settings.hub_user == ""
+    assert "nothing is recorded for this student" in capsys.readouterr().err
+    settings = with_class_db(hub_settings({**HUB_ENV, "JUPYTERHUB_USER": "@@", "ESCOBA_TUTOR_CLASS_DB": "x.sqlite3"}))
+    assert not settings.class_board and "no letter or digit" in capsys.readouterr().err
+
+
+def test_the_board_service_refuses_to_start_without_its_database():
+    from escoba_tutor.engine.errors import EscobaError
+    from escoba_tutor.server.hub_board import board_app
+
+    with pytest.raises(EscobaError, match="names no class database"):
+        board_app(SERVICE_ENV)
+    with pytest.raises(EscobaError, match="not started by JupyterHub as a service: JUPYTERHUB_CLIENT_ID"):
+        board_app({**SERVICE_ENV, "JUPYTERHUB_CLIENT_ID": "", "ESCOBA_TUTOR_CLASS_DB": "x"})
+
+
+def test_the_board_service_serves_the_board_behind_the_hub_s_login_and_no_nickname_form(tmp_path):
+    from escoba_tutor.server.hub_board import board_app
+
+    app = board_app({**SERVICE_ENV, "ESCOBA_TUTOR_CLASS_DB": str(tmp_path / "c.sqlite3")})
+    try:
+        routes = {rule.matcher.regex.pattern.rstrip("$"): rule.target for rule in app.wildcard_router.rules}
+        assert "/services/class-board/oauth_callback" in routes
+        assert routes["/services/class-board/class/board"].__name__ == "HubBoardPageHandler"
+        assert not any("nickname" in path for path in routes)  # no student comes here
+        assert app.settings["escoba_teacher_key"] == ""  # the hub's login, never a key
+    finally:
+        app.settings["escoba_class_store"].close()

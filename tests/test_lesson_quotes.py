@@ -46,6 +46,7 @@ NOT_THE_SCREEN: dict[str, dict[str, str]] = {
     "es": {
         "caballo (9)": "a card as the Sum column writes it: «{figure} ({value})» filled, no words of its own",
         "ℹ": "the mark of a row with no capture: a sign, not a text",
+        "escribid 14 en la casilla “Ejercicio”": "what a teacher says to the class",
     },
     "en": {
         "knight (9)": "a card as the Sum column writes it: \"{figure} ({value})\" filled, no words of its own",

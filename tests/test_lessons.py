@@ -297,10 +297,13 @@ def test_widget_model_ids_are_stable():
 
 
 # -------------------------------------------------------------------------------------- what the learner reads
-# Quoted words that are not a widget label: terms and examples made up of several messages.
+# Quoted words that are not a widget label: terms, and examples made up of several messages or of one message with
+# its placeholders filled (tests/test_lesson_quotes.py checks those against the catalogs' words).
 NOT_LABELS = {
     "es": {"coja", "escoba en mano", "ℹ", "caballo (9)",
-           "El ordenador juega el rey de bastos y se lleva el cinco de espadas. Te toca."},
+           "El ordenador juega el rey de bastos y se lleva el cinco de espadas. Te toca",
+           "Luego la mesa suma 8: una carta que valga 7 se la llevaría entera (escoba), y aún quedan 4 cartas así "
+           "sin salir"},
     "en": {"lame", "ℹ", "knight (9)", "The computer plays the king of clubs and takes the five of swords. Your turn."},
 }
 QUOTES = {"es": re.compile(r"«([^»]+)»"), "en": re.compile(r'"([^"\n]{1,80})"')}

@@ -46,6 +46,7 @@ def every_label(_: Translator) -> dict[str, tuple[Label, str]]:
     found |= {"computer": (labels.computer(_), "game"), "computer 1": (labels.computer(_, 1), "game"),
               "computer 2": (labels.computer(_, 2), "game"), "partner": (labels.partner(_), "game"),
               "your team": (labels.your_team(_), "game"), "computer's team": (labels.computer_team(_), "game")}
+    found["you"] = (labels.you(_), "you")
     found["sides 1 and 2"] = (labels.joined(_, [labels.side(_, 1), labels.side(_, 2)]), "joined")
     found["sides 1 and 3"] = (labels.joined(_, [labels.side(_, 1), labels.side(_, 3)]), "joined")
     return found
@@ -53,15 +54,34 @@ def every_label(_: Translator) -> dict[str, tuple[Label, str]]:
 
 def groups_for(catalog: str, message: str) -> set[str]:
     """The labels the code puts into one catalog's messages: the game table names its players; the score sheet
-    shows the game table's sides as well as a lesson's; the winners of a point after a tie may be two sides."""
+    shows the game table's sides as well as a lesson's; the winners of a point after a tie may be two sides.
+
+    The student's own label ("you", «tú») reaches the score sheet (the game table's sides, ``you`` set) and the
+    setenta explainer (whose ``names`` may hold it): there every message is said with it too, except a message
+    whose code says the student's own form instead (:func:`said_for_you_elsewhere`). The game table's sentences
+    about the student are chosen in its code, by who plays, and are read as it says them
+    (test_the_game_tables_sentences_name_every_player_well)."""
     groups = {"game"} if catalog == "game_table" else {"side", "game"} if catalog == "score_sheet" else {"side"}
+    if catalog in ("score_sheet", "setenta_explainer") and message not in said_for_you_elsewhere():
+        groups.add("you")
     return groups | ({"joined"} if "{winner" in message and "tie" in message else set())
+
+
+def said_for_you_elsewhere() -> set[str]:
+    """The messages about a side that the code never says of the student: it says their form for "you" instead
+    (the score sheet's pairs of reasons, the setenta explainer's :data:`YOU_FORMS`)."""
+    from escoba_tutor.widgets.score_sheet import REASON_WORDS
+    from escoba_tutor.widgets.setenta_explainer import YOU_FORMS, YOU_PLURAL_FORMS
+
+    return (set(YOU_FORMS) | {forms[0] for forms in YOU_PLURAL_FORMS}
+            | {pair[0] for pair in REASON_WORDS.values() if isinstance(pair, tuple)})
 
 
 # ------------------------------------------------------------------------------------------------- the checks
 _LOWER = "a-záéíóúñü"
 _ARTICLE_NOUNS = "bando|pareja|jugador|ordenador|compañero|equipo"
 _THIRD_PERSON_AFTER_TU = "tiene|juega|gana|deja|está|ha|hace|reparte|se lleva|lleva"
+_THIRD_PERSON_AFTER_YOU = "gets|has|is|takes|plays|lays|wins|makes|deals|holds|was"
 
 
 def label_problems(text: str, lang: str, shown: list[Label] = ()) -> list[str]:
@@ -81,8 +101,16 @@ def label_problems(text: str, lang: str, shown: list[Label] = ()) -> list[str]:
     if lang == "es":
         if re.search(r"\b[dD]e el\b|\b[aA] el\b", text):
             problems.append("«de el» or «a el» (del, al)")
-        if re.search(rf"\b[Tt]ú( · )?({_THIRD_PERSON_AFTER_TU})\b", text, re.IGNORECASE):
+        if re.search(rf"\b[Tt]ú( · | )({_THIRD_PERSON_AFTER_TU})\b", text, re.IGNORECASE):
             problems.append("«tú» with a verb of the third person")
+        # the student's label where a possessive or a pronoun is needed: «Montón de ti» (Tu montón), «Tú: su
+        # setenta» (Tu setenta), «el punto es para el tercero, tú» (para ti)
+        if re.search(r"\bde ti\b", text):
+            problems.append("«de ti» (tu, tus)")
+        if re.search(r"\b[Tt]ú: su\b|, tú\b", text):
+            problems.append("«tú» where «tu» or «ti» is needed")
+        if re.search(r"\b[Tt]ú\b.*\ble faltan?\b", text):
+            problems.append("«tú» with «le falta» (te falta)")
         if re.search(rf"[{_LOWER},] (El|La|Tu) ({_ARTICLE_NOUNS})\b", text):
             problems.append("a capital article inside a sentence")
         # (a reason in a score sheet's cell is a fragment, in lowercase: «tienes el siete de oros»)
@@ -93,6 +121,11 @@ def label_problems(text: str, lang: str, shown: list[Label] = ()) -> list[str]:
             problems.append("a capital article inside a sentence")
         if re.search(r"[.!?] (the|your) (computer|partner|team)", text):
             problems.append("a sentence starting in lowercase")
+        # the student's label with a verb for someone else, or where a possessive is needed
+        if re.search(rf"\b[Yy]ou ({_THIRD_PERSON_AFTER_YOU})\b", text):
+            problems.append('"you" with a verb of the third person')
+        if re.search(r"\b[Yy]ou's\b|\bof you\b|, you\b", text):
+            problems.append('"you" where "your" is needed')
     return problems
 
 
@@ -331,8 +364,9 @@ def test_the_game_tables_sentences_name_every_player_well(lang, players, mode):
         said += [describe_play(_, session, player, "7o", [], False),
                  describe_play(_, session, player, "7o", ["1c"], False),
                  describe_play(_, session, player, "5o", ["10c"], True)]
-        said += [_("Pass the screen {name:to}.", name=player_name(_, session, player)),
-                 _("{name:The} is thinking…", name=player_name(_, session, player))]
+        said.append(_("Pass the screen {name:to}.", name=player_name(_, session, player)))
+        if player not in session.humans:  # (said only while a computer is to move)
+            said.append(_("{name:The} is thinking…", name=player_name(_, session, player)))
     for side in range(len(names)):
         for left in (["1c"], ["1c", "2e"]):
             said.append(leftover_words(_, session, SimpleNamespace(leftover=left, leftover_to=side)))
@@ -382,3 +416,72 @@ def test_the_worksheet_names_every_side_well(lang):
         assert len(blocks) > 100
         problems += [f"seed {seed}: {text!r}: {p}" for text in blocks for p in label_problems(text, lang, shown)]
     assert not problems, "\n".join(problems)
+
+
+def test_a_message_said_of_the_student_without_its_own_form_fails_the_render_check(monkeypatch):
+    """The setenta explainer's sentences about the point, said of the student without their form for "you": the
+    whole check fails with the broken sentences ("You gets", «Tú se lleva», «Montón de ti»)."""
+    import escoba_tutor.widgets.setenta_explainer as explainer
+
+    monkeypatch.setattr(explainer, "YOU_FORMS", {})
+    for lang, broken in (("en", "You gets the setenta point"), ("es", "Tú se lleva el punto de la setenta")):
+        with pytest.raises(AssertionError, match=broken):
+            test_every_message_with_a_label_reads_well_with_every_label(lang)
+    assert label_problems("Montón de ti", "es") and label_problems("Tú: su setenta no vale (le faltan copas)", "es")
+    assert label_problems("You's pile", "en") and label_problems("the point goes to the third, you.", "en")
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_the_setenta_explainer_speaks_to_the_student(lang):
+    """The explainer with the student's own pile (``names`` holding their label), in every position it explains:
+    each step, the point and the captions read well, in the student's own forms."""
+    from escoba_tutor.widgets.setenta_explainer import SetentaExplainer
+
+    _ = Translator(lang)
+    you, computer = labels.you(_), labels.side(_, 2)  # (the explainer's other sides are a lesson's or "Side N")
+    said = []
+    positions = [  # (piles, rules, names)
+        (["7o 6c 1e 5b", "7c 7e 6o"], "escoba", [you, computer]),              # the only valid setenta: yours
+        (["7o 6c 1e 5b", "6o 5c 4e 1b"], "escoba", [you, computer]),           # the highest valid setenta: 70
+        (["7c 7e 6o", "7o 6c 1e 5b"], "escoba", [you, computer]),              # yours invalid (no clubs)
+        (["7o 6c 1e 12b", "7c 6o 1b 11e"], "escoba+low_primera", [you, computer]),  # clubs only in the king
+        (["7o 7c 7e", "6o 6c 6e 6b"], "escoba+primera_by_suit_count", [you, computer]),  # you have 3 suits
+        (["7o 7c 7e 6b", "6o 6c 6e"], "escoba+primera_by_suit_count", [you, computer]),
+        (["7o 7c 6e 6b", "7e 7b 6o 6c", "1o 2c 3e 4b"], "escoba+three_player_ties",
+         [labels.side(_, 1), computer, you]),                                  # two tie on 78: the third, you
+        (["7o 7c 7e 7b", "6o 6c 6e 6b"], "escoba+sevens", [you, computer]),
+    ]
+    for piles, rules, names in positions:
+        widget = SetentaExplainer(piles=piles, names=names, rules=rules, lang=lang)
+        widget.show_all()
+        said += [row["label"] for table in _explainer_tables(widget) for row in table.rows]
+        said += [table.caption for table in _explainer_tables(widget)]
+        said.append(widget.model.steps and widget._point.value)
+    problems = [f"{text!r}: {p}" for text in said for p in label_problems(_text(text), lang, [you, computer])]
+    assert not problems, "\n".join(problems)
+    joined = " ".join(_text(text) for text in said)
+    if lang == "es":
+        for sentence in ("Te llevas el punto de la setenta: 70 es la única setenta válida",
+                         "Tu setenta no vale (te faltan bastos), así que no puede ganar el punto.",
+                         "Tu setenta no vale (te faltan bastos del 1 al 7), así que no puede ganar el punto.",
+                         "el punto es para ti, que eres el tercero.", "Tu setenta", "Tú: 3 palos (te faltan bastos)"):
+            assert sentence in joined, sentence
+    else:
+        for sentence in ("You get the setenta point: 70 is the only valid setenta",
+                         "You get the setenta point: 70 is the highest valid setenta",
+                         "Your setenta is invalid (you have no clubs), so it cannot win the point.",
+                         "the point goes to you, the third.", "You get the primera point: more suits",
+                         "Your setenta", "you have the most sevens"):
+            assert sentence in joined, sentence
+
+
+def _explainer_tables(widget):
+    from escoba_tutor.widgets.primitives import RowPicker
+
+    found, todo = [], [widget]
+    while todo:
+        part = todo.pop(0)
+        if isinstance(part, RowPicker):
+            found.append(part)
+        todo += list(getattr(part, "children", ()))
+    return found

@@ -171,3 +171,20 @@ def test_easy_plays_any_legal_move_and_hard_ranks_with_the_hints():
     chosen = {make_bot("fácil", seed=s).choose(view) for s in range(30)}
     assert len(chosen) > 1 and chosen <= set(view.legal_moves)
     assert make_bot("difícil", seed=1).choose(view) == hints(view, make_bot("difícil", seed=1))[0].move
+
+
+def test_lesson_6_first_play_of_game_1_as_the_hint_ranks_it():
+    # Lesson 6, task 1: in game no. 1 the tips' order picks the ace's capture over the two's (it takes a card of
+    # coins), while laying down the six of coins is the only play that serves no escoba; the answer says that
+    # "Hint" (the hard level, as the game's hint button runs it) ranks the ace's capture first, then the two's, and
+    # the six of coins last.
+    from escoba_tutor.players.expert import ExpertBot
+    from escoba_tutor.players.hints import hints
+
+    game = Game(players=2, seed=1)
+    assert game.turn == 0 and game.dealer == 1, "the computer deals, the student plays first"
+    assert set(game.hands[0]) == set(parse_cards("6o 2e 1b"))
+    assert set(game.table) == set(parse_cards("3o 5c 10e 3b"))
+    ranked = [hint.move for hint in hints(game.view(0), ExpertBot(seed=0))]
+    assert ranked == [Move("1b", "3o 10e 3b"), Move("2e", "5c 10e"), Move("6o")]
+    assert value([*game.table, *parse_cards("6o")]) == 25, "laid down, the six of coins leaves 25: no escoba"

@@ -102,6 +102,20 @@ def test_ties_and_an_invalid_setenta_in_words():
     assert table(sheet).foot[0] == ["Total de la mano", "", "2", "", "1", ""]
 
 
+def test_a_suit_held_only_in_face_cards_under_the_low_cards_house_rule():
+    # both sides hold every suit; the first holds clubs only in the king, the second swords only in the knight
+    sheet = ScoreSheet(piles=["7o 6c 1e 12b", "7c 6o 1b 11e"], rules="escoba+low_primera", lang="en")
+    assert body(sheet)["Setenta"] == [
+        "invalid: no clubs from 1 to 7", "0", "invalid: no swords from 1 to 7", "0",
+        "nobody: no side has a card from 1 to 7 in every suit (face cards do not count with this house rule)"]
+    sheet.lang = "es"
+    assert body(sheet)["Setenta"][-1] == ("nadie: ningún bando tiene una carta del 1 al 7 de cada palo (con esta "
+                                          "regla de la casa, las figuras no cuentan)")
+    # suits really missing under the same rule: the usual words
+    sheet.set_deal(piles=["7o 6c 1e", "7c 6o 1b"])
+    assert body(sheet)["Setenta"][-1] == "nadie: ningún bando tiene cartas de los cuatro palos"
+
+
 def test_the_table_is_semantic_and_escapes_names():
     sheet = ScoreSheet(piles=SIX_POINTS, escobas=[2, 0], names=["<b>Ana</b>", "Luis & Co"], totals=[10, 3])
     parsed = table(sheet)

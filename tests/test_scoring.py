@@ -127,3 +127,23 @@ def test_setenta_of_bad_input():
     with pytest.raises(CardError):
         setenta("7o 7o")
     assert setenta(DECK).total == 84
+
+
+def test_the_low_cards_house_rule_gives_its_own_reason_when_a_suit_is_held_only_in_face_cards():
+    """Under "setenta with low cards only" both sides may hold every suit and still have no valid setenta: the
+    reason must not say that no side has a card of every suit."""
+    low = rules_by_name("escoba+low_primera")
+    # each side holds all four suits, but one of them only in face cards: clubs (the king), swords (the knight)
+    line = score_deal(["7o 6c 1e 12b", "7c 6o 1b 11e"], [0, 0], low).line("setenta")
+    assert (line.winners, line.reason) == ((), "all_invalid_low")
+    assert [s.face_only for s in line.values] == [(Suit.BASTOS,), (Suit.ESPADAS,)]
+    assert str(line) == "setenta: nobody, invalid (no bastos from 1 to 7) vs invalid (no espadas from 1 to 7)"
+    # the same rule with suits really missing: the usual reason, and nothing held in face cards only
+    line = score_deal(["7o 6c 1e", "7c 6o 1b"], [0, 0], low).line("setenta")
+    assert (line.reason, [s.face_only for s in line.values]) == ("all_invalid", [(), ()])
+    # one side missing a suit outright, the other holding a suit in face cards only: the low reason (the usual one
+    # would be false of the second side)
+    assert score_deal(["7o 6c 1e", "7c 6o 1b 11e"], [0, 0], low).line("setenta").reason == "all_invalid_low"
+    # without the house rule the face cards count (10 each): both setentas are valid, 21 + 18 + 16 + 10 = 65
+    assert [s.total for s in score_deal(["7o 6c 1e 12b", "7c 6o 1b 11e"], [0, 0]).line("setenta").values] == [65, 65]
+    assert setenta("7o 6c 1e 12b", low).face_only == (Suit.BASTOS,) and setenta("7o 6c 1e 12b").face_only == ()

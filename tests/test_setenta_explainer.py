@@ -136,6 +136,19 @@ def test_low_primera_leaves_out_the_figures():
     assert status_line(widget).message.startswith("Side 2 gets the setenta point: 70 is the highest valid setenta")
 
 
+def test_low_primera_never_says_a_suit_held_in_face_cards_is_missing():
+    # both sides hold every suit, each one of them only in face cards
+    widget = SetentaExplainer(piles=["7o 6c 1e 12b", "7c 6o 1b 11e"], rules="escoba+low_primera", lang="en")
+    widget.show_all()
+    labels = [row["label"] for row in table(widget, 0).rows]
+    assert labels[-1] == "Side 1: the setenta is invalid (no clubs from 1 to 7), so it cannot win the point."
+    assert rows(widget, 1)[-1] == ["", "Sum", "invalid: no swords from 1 to 7"]
+    assert point(widget) == "<p><strong>No side has a valid setenta: nobody gets the point.</strong></p>"
+    widget.lang = "es"
+    assert [row["label"] for row in table(widget, 1).rows][-1] == (
+        "Bando 2: su setenta no vale (le faltan espadas del 1 al 7), así que no puede ganar el punto.")
+
+
 def test_primera_by_suit_count_scores_where_the_default_gives_nobody():
     piles = ["7o 7c 7e", "6o 6c 6b"]  # 3 suits each: 63 and 54
     default = SetentaExplainer(piles=piles, lang="en")
@@ -145,8 +158,8 @@ def test_primera_by_suit_count_scores_where_the_default_gives_nobody():
     assert "The primera, step by step" in shown_text(by_suits)
     by_suits.show_all()
     assert rows(by_suits, 0)[-1] == ["", "Sum", "3 suits: 21 + 21 + 21 = 63"]
-    assert status_line(by_suits).message == ("Side 1 gets the primera point: with as many suits, the higher sum wins "
-                                        "(3 suits, 63 – 3 suits, 54).")
+    assert status_line(by_suits).message == ("Side 1 gets the primera point: with the same number of suits, the "
+                                             "higher sum wins (3 suits, 63 – 3 suits, 54).")
     more = SetentaExplainer(piles=["7o 7c 7e", "1o 2c 3e 4b"], rules="scopa", lang="en")
     more.show_all()
     assert status_line(more).message == ("Side 2 gets the primera point: more suits (3 suits, 63 – 4 suits, 55) win, "

@@ -12,12 +12,15 @@ import pytest
 from jinja2 import UndefinedError
 
 from escoba_tutor.cli import main
+from escoba_tutor.engine.cards import Suit
 from escoba_tutor.engine.errors import EscobaError
+from escoba_tutor.engine.rules import rules_by_name
 from escoba_tutor.exercises import (
     capture_drill,
     escoba_de_mano_drill,
     escobas_drill,
     game_end_drill,
+    house_rules_drill,
     kind_names,
     leftover_drill,
     paper,
@@ -25,7 +28,8 @@ from escoba_tutor.exercises import (
     setenta_drill,
     strategy_drill,
 )
-from escoba_tutor.exercises.worksheet import worksheet_html
+from escoba_tutor.exercises.registry import kind, make_drill
+from escoba_tutor.exercises.worksheet import choose_seeds, worksheet_html
 from escoba_tutor.text.phrases import and_list
 from escoba_tutor.text.translator import Translator
 
@@ -298,3 +302,91 @@ def test_each_part_names_the_practice_its_numbers_belong_to(lang, rules, kind, w
     page = worksheet_html(14, lang, count=1, rules=rules, kinds=(kind,))
     exercises = page.split("<section class='answers'>")[0]
     assert f"<p class='note'>{escape(where, quote=True)}</p>" in exercises
+
+
+@pytest.mark.parametrize(("lang", "said", "false"), [
+    ("en", "the setenta — nobody: no side has a card from 1 to 7 in every suit (face cards do not count with this "
+           "house rule)", "no side has a card of every suit"),
+    ("es", "la setenta — nadie: ningún bando tiene una carta del 1 al 7 de cada palo (con esta regla de la casa, "
+           "las figuras no cuentan)", "ningún bando tiene cartas de los cuatro palos"),
+])
+def test_the_low_cards_house_rule_gives_a_true_reason(lang, said, false):
+    """Worksheet no. 41, "What a house rule changes", exercise 43: under "setenta with low cards only" both sides
+    hold every suit (side 1 clubs only in the knight, side 2 cups only in the jack), so the key must not say that
+    no side has a card of every suit."""
+    drill = house_rules_drill(43)
+    assert drill.house_rule == "low_primera"
+    assert all({c.suit for c in pile} == set(Suit) for pile in drill.piles)
+    task, key = split(worksheet_html(41, lang, kinds=("house_rules",)))
+    exercise_43 = key[key.index(" 43:"):]
+    assert escape(said, quote=True) in exercise_43 or said in exercise_43
+    assert false not in key
+
+
+def test_the_points_key_gives_each_value_with_its_side_and_no_space_before_a_colon():
+    """Worksheet no. 41, "Who gets each point?", exercise 41: the winner's value is not read as the first."""
+    _task, key = split(worksheet_html(41, "en", kinds=("points",)))
+    assert "<b>Setenta:</b> Side 2 — Side 2 has the better setenta (Side 1: 71; Side 2: 81)" in key
+    assert "<b>Most cards:</b> Nobody — nobody (a 20 – 20 tie)" in key
+    assert "</b>:" not in key and " :" not in key
+    _task, key = split(worksheet_html(41, "es", kinds=("points",)))
+    assert "<b>Setenta:</b> Bando 2 — el bando 2 tiene la mejor setenta (Bando 1: 71; Bando 2: 81)" in key
+
+
+def test_the_strategy_key_gives_every_play_a_reason_advantage_first():
+    """Worksheet no. 41, "Which card would you play?": the reasons the readers asked for."""
+    _task, key = split(worksheet_html(41, "en", kinds=("strategy",)))
+    assert ("Avoid the knight of clubs, laid down on the table: it leaves the seven of coins on the table, for the "
+            "other side to take (about 6 points worse).") in key
+    assert ("The seven of swords, taking the four of coins, the ace of cups, and the three of cups: it takes sevens, "
+            "good for the setenta, although it leaves 5 on the table, which a card still unseen can sweep") in key
+    assert ("The ace of clubs, laid down on the table: it leaves 11 on the table, which only a card worth 4 can "
+            "sweep, and just 1 such card is still unseen") in key
+    assert "6.0" not in key
+    _task, key = split(worksheet_html(41, "es", kinds=("strategy",)))
+    assert "aunque deja 5 en la mesa, y una carta que aún no ha salido puede hacer escoba" in key
+    assert "(unos 6 puntos peor)" in key
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_no_good_play_is_recommended_by_its_risk_and_every_play_to_avoid_says_why(lang):
+    from escoba_tutor.exercises.registry import kind
+
+    _ = Translator(lang)
+    part = kind("strategy").worksheet
+    risks = [_("it leaves {total} on the table, which a card still unseen can sweep", total=n) for n in range(1, 41)]
+    risks.append(_("it leaves the seven of coins on the table, for the other side to take"))
+    whole = re.compile(r"\b\d+[.,]0 " + ("points" if lang == "en" else "puntos"))
+    for seed in range(1, 41):
+        answer = part.answer(_, strategy_drill(seed))
+        for move, why in answer["moves"]:
+            assert why and not any(why.startswith(risk) for risk in risks), (seed, move, why)
+        avoid = answer["avoid"]
+        head = avoid.split("(")[0]
+        assert avoid.count(":") >= 1 and not re.search(r": (about|unos) \d", avoid), (seed, avoid)
+        assert len(head) > 20 and not whole.search(avoid.replace("1.0 ", "").replace("1,0 ", "")), (seed, avoid)
+
+
+def test_a_part_whose_exercises_often_share_an_answer_gets_exercises_that_differ():
+    """Worksheet no. 41, "The cards left at the end": exercises 41, 42 and 43 all have the answer "Side 2, 10, it
+    checks out", so the part takes 41 and the next numbers that answer something else; the task and the key say
+    the same numbers, and each can be opened on screen by its number."""
+    assert [leftover_drill(s).taker for s in (41, 42, 43)] == [1, 1, 1]  # the answers the readers found alike
+    seeds = choose_seeds("leftover", 41, 3, rules_by_name("escoba"))
+    assert seeds == [41, 44, 47]
+    answers = [(d.taker, d.total, d.checks_out) for d in map(leftover_drill, seeds)]
+    assert len(set(answers)) == 3 and len({a[0] for a in answers}) == 2 and len({a[1] for a in answers}) == 2
+    page = worksheet_html(41, "en", kinds=("leftover",))
+    task, key = split(page)
+    for seed in seeds:
+        assert f"Exercise no. {seed}." in task and f"Exercise no. {seed}:" in key
+    assert "Exercise no. 42" not in page and page == worksheet_html(41, "en", kinds=("leftover",))
+    # every seed: the part's answers differ one from another
+    for seed in range(1, 60):
+        for name in ("leftover", "game_end", "escoba_de_mano"):
+            chosen = choose_seeds(name, seed, 3, rules_by_name("escoba"))
+            said = [kind(name).worksheet.answers(make_drill(name, s, rules_by_name("escoba"))) for s in chosen]
+            assert chosen[0] == seed and len(set(said)) == 3, (name, seed, chosen, said)
+    # a kind whose answers always differ keeps its numbers in a row
+    assert choose_seeds("captures", 41, 3, rules_by_name("escoba")) == [41, 42, 43]
+    assert choose_seeds("leftover", 999_998, 2, rules_by_name("escoba"))[-1] <= 999_999

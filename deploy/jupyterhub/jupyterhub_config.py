@@ -7,7 +7,10 @@
 # - each student's server is `python -m escoba_tutor.server.hub` from the course's own environment: the escoba-tutor
 #   app (Voilà) with its class limits, behind the hub's login, under /user/<name>/; students land on the Spanish
 #   landing page (default_url);
-# - idle servers are stopped by jupyterhub-idle-culler, idle kernels by the course server itself.
+# - idle servers are stopped by jupyterhub-idle-culler, idle kernels by the course server itself;
+# - with a class database (ESCOBA_HUB_CLASS_DB, below): every student's server records their exercises under
+#   their hub name, and the teachers open the class board at <ESCOBA_HUB_URL>/services/class-board/ with their
+#   hub login (docs/class-board.md, "On a school's JupyterHub").
 #
 # Two Python environments (run as root, once):
 #   python3 -m venv /opt/jupyterhub && /opt/jupyterhub/bin/pip install jupyterhub jupyterhub-idle-culler \
@@ -24,6 +27,12 @@
 #   ESCOBA_TUTOR_PYTHON        the course environment's python (default /opt/escoba-tutor/bin/python)
 #   ESCOBA_HUB_CULL_TIMEOUT    seconds before an idle student's server is stopped (default 1200)
 #   ESCOBA_HUB_MEMORY          memory per student (default 512M; a student uses about 80 MiB per open lesson)
+#   ESCOBA_HUB_TEACHERS        accounts that see the class board (comma-separated; the admins see it too)
+#   ESCOBA_HUB_CLASS_DB        the class database, postgresql://escoba:PASSWORD@localhost:5432/escoba_classes
+#                              (none: nothing is recorded and there is no board). It holds the password: keep it
+#                              out of this file, in a file only root reads, given to the hub's systemd unit with
+#                              EnvironmentFile=/etc/escoba-hub.env (mode 600). Needs escoba-tutor[hub,postgres].
+#   ESCOBA_HUB_BOARD_PORT      the port the class board listens on, on this machine (default 10101)
 import os
 import sys
 from urllib.parse import urlsplit
@@ -60,6 +69,10 @@ admins = {name.strip() for name in os.environ.get("ESCOBA_HUB_ADMINS", "").split
 if admins:
     c.Authenticator.admin_users = admins
     c.JupyterHub.admin_access = False  # teachers stop and start servers; they do not open students' pages
+teachers = sorted({name.strip() for name in os.environ.get("ESCOBA_HUB_TEACHERS", "").split(",") if name.strip()})
+# the teachers group: who sees the class board (a role below), besides the admins; teachers may be added to it later
+# from the hub's admin page too
+c.JupyterHub.load_groups = {"teachers": {"users": teachers}}
 
 # ------------------------------------------------------------------------------------- each student's server
 # systemd's dynamic users: every student's server runs as a user of its own, made for it, with its own memory
@@ -86,6 +99,25 @@ c.Spawner.environment = {
 }
 if os.environ.get("ESCOBA_TUTOR_LESSONS"):
     c.Spawner.environment["ESCOBA_TUTOR_LESSONS"] = os.environ["ESCOBA_TUTOR_LESSONS"]
+
+# ---------------------------------------------------------------------------------------------- the class board
+# One PostgreSQL database for the whole class. Each student's course server gets its URL and writes the records
+# of its student's pages there, under the student's hub name (no nickname asked: the hub knows who they are); the
+# server's kernels never get the URL nor its password. Teachers' own servers record nothing (the exercises they
+# open from the board are not a student's work).
+class_db = os.environ.get("ESCOBA_HUB_CLASS_DB", "").strip()
+board_port = int(os.environ.get("ESCOBA_HUB_BOARD_PORT", "10101"))
+
+
+def class_db_for(spawner) -> str:
+    """The class database for a student's server, none for a teacher's (called by the hub at each start)."""
+    user = spawner.user
+    teaching = user.admin or any(group.name == "teachers" for group in user.groups)
+    return "" if teaching else class_db
+
+
+if class_db:
+    c.Spawner.environment["ESCOBA_TUTOR_CLASS_DB"] = class_db_for
 # A class logging in together starts 30 servers at once: give each time to start on a busy machine.
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
@@ -106,6 +138,25 @@ c.JupyterHub.load_roles = [{
     "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
     "services": ["idle-culler"],
 }]
+
+if class_db:
+    # The board: a service the hub starts and keeps running, at /services/class-board/ behind the hub's login
+    # (escoba_tutor/server/hub_board.py). Only the teachers group (and the admins, who hold every service's access)
+    # may open it; the hub tells the service who is asking, so no teacher's key is needed.
+    c.JupyterHub.services.append({
+        "name": "class-board",
+        "url": f"http://127.0.0.1:{board_port}",
+        "command": [course_python, "-m", "escoba_tutor.server.hub_board"],
+        "environment": {"ESCOBA_TUTOR_CLASS_DB": class_db,
+                        "ESCOBA_TUTOR_LANG": os.environ.get("ESCOBA_TUTOR_LANG", "es")},
+        "oauth_no_confirm": True,  # the school's own board: no "authorize access" page for the teacher
+        "display": True,  # listed in the hub's Services menu
+    })
+    c.JupyterHub.load_roles.append({
+        "name": "class-board-teachers",
+        "scopes": ["access:services!service=class-board"],
+        "groups": ["teachers"],
+    })
 
 if public_url and not urlsplit(public_url).hostname:
     raise SystemExit(f"ESCOBA_HUB_URL must be a full address such as https://escoba.example.es, not {public_url!r}")

@@ -23,7 +23,7 @@ setenta: side 0, 81 vs invalid (no espadas, bastos)
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .cards import SUITS, Card, Suit, as_cards
@@ -50,12 +50,15 @@ class Setenta:
 
     ``best`` has the four suits in the order oros, copas, espadas, bastos. ``total`` is the sum of the four
     best values, or None when a suit is missing (the setenta is "coja"); ``sum`` adds the suits present.
+    ``face_only``: the missing suits the pile does hold, but only in face cards, which the "setenta with low
+    cards only" house rule leaves out (so a reason never says "no clubs" of a pile holding the king of clubs).
     """
 
     best: tuple[SuitBest, ...]
     missing: tuple[Suit, ...]
     sum: int
     total: int | None
+    face_only: tuple[Suit, ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -68,7 +71,8 @@ class Setenta:
     def __str__(self) -> str:
         if self.total is not None:
             return str(self.total)
-        return "invalid (no " + ", ".join(suit.name_es for suit in self.missing) + ")"
+        low = " from 1 to 7" if self.face_only else ""  # a suit held in face cards only is not "missing" outright
+        return "invalid (no " + ", ".join(suit.name_es for suit in self.missing) + low + ")"
 
 
 def setenta(cards: str | Iterable[Card | str], rules: Rules = ESCOBA) -> Setenta:
@@ -81,7 +85,19 @@ def setenta(cards: str | Iterable[Card | str], rules: Rules = ESCOBA) -> Setenta
     """
     cards = as_cards(cards)
     rules = as_rules(rules)
-    return _setenta([c for c in cards if c.rank <= 7] if rules.setenta_cards == "low" else cards)
+    return _low_setenta(cards) if rules.setenta_cards == "low" else _setenta(cards)
+
+
+def _low_setenta(cards: Sequence[Card]) -> Setenta:
+    """The setenta of cards 1 to 7 only, with the suits it misses that the pile holds in face cards.
+
+    >>> _low_setenta(as_cards("7o 6c 1e 12b 10c")).face_only
+    (<Suit.BASTOS: 'b'>,)
+    """
+    value = _setenta([c for c in cards if c.rank <= 7])
+    held = {c.suit for c in cards}
+    face_only = tuple(suit for suit in value.missing if suit in held)
+    return replace(value, face_only=face_only) if face_only else value
 
 
 def _setenta(cards: Iterable[Card]) -> Setenta:
@@ -106,9 +122,11 @@ class ScoreLine:
     ``values`` holds what each side had (a count; for the siete de oros True/False; for the setenta a
     :class:`Setenta`), ``points`` what each side scores, ``winners`` the sides that score, and ``reason``
     why: ``count`` (escobas), ``most`` (strictly the most), ``tie`` (the top is shared), ``holds``,
-    ``nobody_holds``, ``all_invalid`` (no valid setenta), ``more_suits`` (primera by suit count), and for the
-    variants ``tie_both_score``, ``third_side``, ``all_oros``, ``others_below_10``, ``all_four``, ``chile``,
-    ``not_scored_last_play`` and ``renuncio`` (``points`` then holds each side's change).
+    ``nobody_holds``, ``all_invalid`` (no valid setenta: every side misses a suit), ``all_invalid_low`` (no
+    valid setenta, and under the low-cards house rule some side holds a suit only in face cards),
+    ``more_suits`` (primera by suit count), and for the variants ``tie_both_score``, ``third_side``,
+    ``all_oros``, ``others_below_10``, ``all_four``, ``chile``, ``not_scored_last_play`` and ``renuncio``
+    (``points`` then holds each side's change).
     """
 
     item: str
@@ -130,7 +148,7 @@ class ScoreLine:
         shown = [str(v) for v in self.values]
         if self.reason == "tie":
             return f"{label}: nobody, tie " + "–".join(shown)
-        if self.reason == "all_invalid":
+        if self.reason in ("all_invalid", "all_invalid_low"):
             return f"{label}: nobody, " + " vs ".join(shown)
         return f"{label}: {who}, " + " vs ".join(shown)
 
@@ -209,7 +227,7 @@ class _Deal:
         self.piles, self.escobas, self.rules, self.facts = piles, tuple(escobas), rules, facts
         self.sides = len(piles)
         low = rules.setenta_cards == "low"
-        self.setentas = tuple(_setenta([c for c in pile if c.rank <= 7] if low else pile) for pile in piles)
+        self.setentas = tuple(_low_setenta(pile) if low else _setenta(pile) for pile in piles)
         self.cards = tuple(len(pile) for pile in piles)
         self.oros = tuple(sum(1 for card in pile if card.suit is Suit.OROS) for pile in piles)
 
@@ -269,7 +287,9 @@ def _primera_line(deal: _Deal) -> Iterable[ScoreLine]:
     else:
         totals = [s.total if s.total is not None else -1 for s in setentas]
         if max(totals) < 0:
-            yield _line("setenta", setentas, (), "all_invalid")
+            # "no side has a card of every suit" would be false of a pile holding a suit in face cards only
+            low = any(s.face_only for s in setentas)
+            yield _line("setenta", setentas, (), "all_invalid_low" if low else "all_invalid")
             return
         winners, reason = _top(totals, rules, tie_rule=False)
         winners, reason = _third_side(totals, winners, reason, [t >= 0 for t in totals], rules)

@@ -43,7 +43,10 @@ class WorksheetPart:
       ``paper.key_number(drill)``: :data:`escoba_tutor.exercises.paper.PIECES`). A line break in it, with the
       indentation after it, is for the reader only: the page has none;
     - ``task`` and ``answer``: ``(_, drill)`` to the words each macro takes besides the drill, by name, said
-      with ``_`` in Python (the catalogs' extractor reads Python, not templates); none by default.
+      with ``_`` in Python (the catalogs' extractor reads Python, not templates); none by default;
+    - ``answers``: for a kind whose exercises often share one answer (the cards left: "Side 2, 10, it checks
+      out"), ``answers(drill)``: its answer, one value per question. The worksheet then gives a part exercises
+      whose answers differ (:func:`escoba_tutor.exercises.worksheet.choose_seeds`); None: the next exercises.
     """
 
     heading: str
@@ -51,6 +54,7 @@ class WorksheetPart:
     template: str
     task: Callable[[Translator, Any], Mapping[str, object]] = field(default=_no_words)
     answer: Callable[[Translator, Any], Mapping[str, object]] = field(default=_no_words)
+    answers: Callable[[Any], tuple[object, ...]] | None = None
 
 
 @dataclass(frozen=True)

@@ -28,9 +28,11 @@ from . import paper
 from .common import MAX_SEED
 from .registry import kind, kinds_for, make_drill
 
-__all__ = ["worksheet_html", "MAX_COUNT"]
+__all__ = ["worksheet_html", "choose_seeds", "MAX_COUNT"]
 
 MAX_COUNT = 20  # exercises of each kind
+# How far past its first number a part looks for exercises whose answers differ (per exercise wanted).
+_LOOK_AHEAD = 20
 
 
 def _check(seed: object, lang: object, count: object) -> tuple[int, Translator, int]:
@@ -45,8 +47,8 @@ def _check(seed: object, lang: object, count: object) -> tuple[int, Translator, 
 
 def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | str = ESCOBA,
                    kinds: tuple[str, ...] | None = None) -> str:
-    """The worksheet for ``seed`` (the first exercise number; each kind uses ``seed`` to ``seed + count - 1``)
-    in ``lang`` under ``rules``, as one HTML page: by default every kind of drill these rules have (``kinds``
+    """The worksheet for ``seed`` (the first exercise number; each kind's numbers: :func:`choose_seeds`) in
+    ``lang`` under ``rules``, as one HTML page: by default every kind of drill these rules have (``kinds``
     chooses some). The same arguments always give the same page."""
     seed, _, count = _check(seed, lang, count)
     rules = as_rules(rules)
@@ -56,7 +58,7 @@ def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | s
     if unknown or not kinds:
         raise EscobaError(f"no worksheet part {str(unknown[:1])[:30]}: choose from {', '.join(available)}",
                           code="bad_kind")
-    drills = {name: [make_drill(name, s, rules) for s in range(seed, seed + count)] for name in kinds}
+    drills = {name: [make_drill(name, s, rules) for s in choose_seeds(name, seed, count, rules)] for name in kinds}
 
     title = _("Escoba: worksheet no. {seed}", seed=seed)
     parts = []
@@ -78,6 +80,40 @@ def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | s
                   "part's heading to see the same exercise on screen and check your answer."),
         "parts": parts, "key_title": _("Answer key"),
         "key_note": _("Worked out by the escoba-tutor program, for worksheet no. {seed}.", seed=seed)})
+
+
+def choose_seeds(name: str, seed: int, count: int, rules: Rules) -> list[int]:
+    """The exercise numbers of a part: ``seed`` to ``seed + count - 1``; for a kind whose exercises often share
+    one answer (its part's ``answers``), from ``seed`` on, each next exercise that gives some question an answer
+    not given yet (a side not named yet, another sum, "it does not check out"), so that a part's exercises cannot
+    be answered by copying the first one. Numbers are tried in order, a bounded number of them: the same
+    arguments, the same numbers.
+
+    >>> choose_seeds("captures", 41, 3, ESCOBA)
+    [41, 42, 43]
+    >>> seeds = choose_seeds("leftover", 41, 3, ESCOBA)
+    >>> seeds[0], len(set(make_drill("leftover", s, ESCOBA).total for s in seeds)) > 1
+    (41, True)
+    """
+    answers = kind(name).worksheet.answers
+    if answers is None:
+        return list(range(seed, seed + count))
+    chosen: list[int] = []
+    given: list[set[object]] = []
+    last = min(MAX_SEED, seed + _LOOK_AHEAD * count)
+    for candidate in range(seed, last + 1):
+        said = answers(make_drill(name, candidate, rules))
+        if not given:
+            given = [set() for _answer in said]
+        if not chosen or any(value not in seen for value, seen in zip(said, given)):
+            chosen.append(candidate)
+            for value, seen in zip(said, given):
+                seen.add(value)
+        if len(chosen) == count:
+            return chosen
+    # too few different answers within reach: the first numbers not chosen yet, in order
+    rest = (s for s in range(seed, MAX_SEED + 1) if s not in chosen)
+    return sorted(chosen + [next(rest) for _more in range(count - len(chosen))])
 
 
 # Where each kind is practised on screen: (kind, rules profile, or "" for any) -> (lesson, the section's heading).

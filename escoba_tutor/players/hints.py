@@ -41,7 +41,7 @@ from ..engine.errors import EscobaError
 from ..engine.game import Game, Move, PlayerView
 from .expert import ExpertBot, MoveValue
 
-__all__ = ["REASON_CODES", "Reason", "Hint", "CostlyMove", "hints", "reason_for", "costliest_move"]
+__all__ = ["REASON_CODES", "Reason", "Hint", "CostlyMove", "hints", "reason_for", "sweep_risk", "costliest_move"]
 
 #: Every reason code :func:`hints` gives, in the order a move's reason is chosen (the first that applies).
 REASON_CODES = ("escoba", "takes_siete_de_oros", "leaves_sweepable", "lays_siete_de_oros", "takes_sevens",
@@ -128,6 +128,29 @@ def reason_for(view: PlayerView, move: Move) -> Reason:
     if oros:
         return Reason("takes_oros", oros, count=len(oros))
     return Reason("takes_cards", pile, count=len(pile))
+
+
+def sweep_risk(view: PlayerView, move: Move) -> Reason | None:
+    """The ``leaves_sweepable`` reason of ``move`` whatever else it does (:func:`reason_for` gives one reason, and
+    an escoba or the siete de oros comes first): what it leaves on the table for a card still unseen to sweep, or
+    None when nothing unseen can sweep it.
+
+    >>> from escoba_tutor import ESCOBA, parse_cards
+    >>> view = PlayerView(player=0, side=0, sides=((0,), (1,)), rules=ESCOBA, deal=0, dealer=1, turn=0,
+    ...                   hand=parse_cards("7o 1c"), table=parse_cards("1o 2e 5b"), hand_sizes=(2, 3), piles=((), ()),
+    ...                   escobas=(0, 0), deck_left=30, totals=(0, 0), legal_moves=(Move("7o", "1o 2e 5b"),),
+    ...                   history=(), winner=None)
+    >>> r = sweep_risk(view, Move("1c"))      # 1 + 2 + 5 + 1 = 9: a six sweeps it
+    >>> r.code, r.total, r.sweeper_value, r.unseen
+    ('leaves_sweepable', 9, 6, 4)
+    """
+    card, taken = move
+    left = tuple(c for c in view.table if c not in taken) if taken else (*view.table, card)
+    sweep = _sweepers(view, left)
+    if not sweep:
+        return None
+    return Reason("leaves_sweepable", left, total=sum(c.value for c in left), sweeper_value=min(sweep),
+                  unseen=len(sweep))
 
 
 def _anyone_to_play(view: PlayerView) -> bool:

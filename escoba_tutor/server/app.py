@@ -201,6 +201,9 @@ def build_app_class():
             "record what students with a nickname do, and serve the teacher's class board"))
         class_db = Unicode("", config=True, help="the class records' database: a path or URL ('': the default)")
         teacher_key = Unicode("", config=True, help="the key of the teacher's link to the class board")
+        hub_user = Unicode("", config=True, help=(
+            "on a JupyterHub: the user whose server this is; their pages are recorded under their hub name, and "
+            "the teacher's board is the hub's service, not this server's"))
         # The HTTP server's own limits (Settings has their defaults): Tornado would read a body of 100 MB before any
         # handler could refuse it, and keep a connection that sends nothing for an hour
         request_body_bytes = Int(Settings.request_body_bytes, config=True, help=(
@@ -284,6 +287,9 @@ def build_app_class():
             from ..records import ClassStore
 
             store = ClassStore.open(self.class_db or None)  # serve() opened it once already: it opens
+            if self.hub_user:  # a student's server on a hub: no key, the owner's hub name on the board
+                return {"escoba_class_store": store, "escoba_teacher_key": "", "escoba_hub_user": self.hub_user,
+                        "escoba_hub_nickname": nickname.hub_nickname(self.hub_user)}
             return {"escoba_class_store": store, "escoba_teacher_key": self.teacher_key}
 
         def init_handlers(self):
@@ -292,7 +298,9 @@ def build_app_class():
             none = [(url_path_join(self.server_url, name), guarded.NotFoundHandler) for name in ("login", "logout")]
             # each of SWAPS there, or no start; no folder listing (the course's 404 page answers there instead)
             voila = drop_handlers(swap_handlers(super().init_handlers(), guarded.SWAPS), guarded.UNSERVED)
-            board = class_board.board_handlers(self.server_url)
+            # a student's server on a hub serves no board (every student's records are in one database: the
+            # teacher's board is the hub's service, hub_board.py) and no nickname form, only the records' endpoint
+            board = [] if self.hub_user else class_board.board_handlers(self.server_url)
             if self.class_board:
                 board.append((url_path_join(self.server_url, RECORD_PATH), RecordHandler))
             handlers = [landing, *none, *board, *voila]  # first, so they win over the file tree at / and Voilà's login
@@ -457,7 +465,8 @@ def voila_config(settings: Settings | None = None, **options: Any):
     config = Config()
     config.TutorVoila.class_board = settings.class_board
     config.TutorVoila.class_db = settings.class_db or ""
-    config.TutorVoila.teacher_key = settings.teacher_key if settings.class_board else ""
+    config.TutorVoila.teacher_key = settings.teacher_key if settings.class_board and not settings.hub_user else ""
+    config.TutorVoila.hub_user = settings.hub_user
     config.TutorVoila.rules = settings.rules.name
     config.TutorVoila.listen_fds = list(settings.listen_fds)
     if settings.max_kernels:

@@ -316,7 +316,7 @@ class BoardMixin(web.RequestHandler):
         given = self.get_argument("key", "") if self.request.method == "GET" else self.get_body_argument("key", "")
         if store is None:
             raise web.HTTPError(404)
-        if not key_matches(given, self.settings.get("escoba_teacher_key")):
+        if not self.teacher_allowed(given):
             self.log_refusal(bool(given))
             self.set_status(403)
             self.set_header("Content-Type", "text/html; charset=utf-8")
@@ -331,6 +331,14 @@ class BoardMixin(web.RequestHandler):
         self.set_header("Cache-Control", "no-store")
         self.set_header("Referrer-Policy", "no-referrer")
         self.set_header("X-Frame-Options", "DENY")
+
+    def teacher_allowed(self, given: str) -> bool:
+        """The teacher's key (one computer); the hub's class-board service lets the hub's login decide instead."""
+        return key_matches(given, self.settings.get("escoba_teacher_key"))
+
+    def lessons_base(self) -> str:
+        """Where a mistake's exercise opens: this server's lessons (on a hub, the teacher's own server's)."""
+        return base_url_of(self)
 
     def _request_summary(self) -> str:
         """The request as the server's log shows it: never with the key."""
@@ -350,7 +358,8 @@ class BoardMixin(web.RequestHandler):
         return await asyncio.get_running_loop().run_in_executor(_DATABASE, call, *args)
 
     def board_address(self, name: str = "board", **query) -> str:
-        query = {"key": self.key, "lang": self.lang, **{k: v for k, v in query.items() if v is not None}}
+        query = {**({"key": self.key} if self.key else {}), "lang": self.lang,
+                 **{k: v for k, v in query.items() if v is not None}}
         return f"{base_url_of(self)}class/{name}?{urlencode(query)}"
 
     async def view(self) -> dict:
@@ -364,7 +373,7 @@ class BoardMixin(web.RequestHandler):
             board = await self.database(self.store.board, wanted)
         except RecordsError as error:
             raise web.HTTPError(503, str(error)[:200]) from None
-        return board_view(board, classes, self.lang, base_url_of(self), server_rules(self), self.titles())
+        return board_view(board, classes, self.lang, self.lessons_base(), server_rules(self), self.titles())
 
     def titles(self) -> dict[str, str]:
         """The lessons' titles in the board's language, from the notebooks this server serves."""
@@ -427,7 +436,7 @@ class StudentPageHandler(BoardMixin, web.RequestHandler):
                                back=self.board_address("board", **{"class": wanted}),
                                back_words=_("Back to the class board")))
             return
-        view = student_view(found, self.lang, base_url_of(self), server_rules(self), self.titles())
+        view = student_view(found, self.lang, self.lessons_base(), server_rules(self), self.titles())
         self.finish(self.render_part("class_student.html.j2", {**view, "views_script": views_script()}))
 
 

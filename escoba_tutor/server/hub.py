@@ -18,6 +18,14 @@ Other settings from the environment: ``ESCOBA_TUTOR_LANG`` (es or en; else the l
 ``ESCOBA_TUTOR_RECONNECT_S`` (seconds a kernel waits for its page to connect again, default 90; 0: only the idle
 cull stops it), ``ESCOBA_TUTOR_CONNECT_S`` (seconds a kernel waits for its page to connect once it was sent,
 default 45).
+
+The class board: ``ESCOBA_TUTOR_CLASS_DB`` (the class's PostgreSQL database, the same for every student's server
+and for the hub's class-board service, hub_board.py; unset, empty or ``off``: nothing is recorded). This server
+then records its owner's pages under the owner's hub name (``JUPYTERHUB_USER``, nickname.hub_nickname), asks for
+no nickname, and serves no board of its own. The database's URL and password stay with this server: its kernels
+send their records to it (records_endpoint.py) and never get them (kernels.kernel_environment). A database that
+cannot be opened when the server starts turns recording off for this server (its log says why): the lessons go
+on.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ from .settings import LANGS, Settings
 
 __all__ = ["hub_settings", "main", "ActivityReport"]
 
+CLASS_DB_ENV = "ESCOBA_TUTOR_CLASS_DB"  # as kernels.py names it (not imported here: jupyter_server is heavy)
 NEEDED = ("JUPYTERHUB_SERVICE_URL", "JUPYTERHUB_SERVICE_PREFIX", "JUPYTERHUB_API_TOKEN", "JUPYTERHUB_API_URL")
 
 
@@ -81,6 +90,8 @@ missing from the environment
     lang = env.get("ESCOBA_TUTOR_LANG") or (landing.group(1) if landing else "es")
     if lang not in LANGS:
         raise EscobaError(f"ESCOBA_TUTOR_LANG: no language {lang!r}: choose es or en", code="bad_language")
+    class_db = env.get(CLASS_DB_ENV, "").strip()
+    recording = bool(class_db) and class_db.lower() != "off" and bool(env.get("JUPYTERHUB_USER"))
     return Settings(ip=bind.hostname or "127.0.0.1", port=bind.port or 8888, base_url=prefix,
                     allow_hosts=tuple(dict.fromkeys(host for host in hosts if host)), lang=lang,
                     rules=as_rules(env.get("ESCOBA_TUTOR_RULES", "escoba")),
@@ -88,7 +99,9 @@ missing from the environment
                     reconnect_s=_whole(env, "ESCOBA_TUTOR_RECONNECT_S", Settings.reconnect_s),
                     connect_s=_whole(env, "ESCOBA_TUTOR_CONNECT_S", Settings.connect_s) or Settings.connect_s,
                     max_kernels=_whole(env, "ESCOBA_TUTOR_MAX_KERNELS", 4) or 4,
-                    lessons=env.get("ESCOBA_TUTOR_LESSONS") or None, open_browser=False, class_board=False,
+                    lessons=env.get("ESCOBA_TUTOR_LESSONS") or None, open_browser=False, class_board=recording,
+                    class_db=class_db if recording else None,
+                    hub_user=env.get("JUPYTERHUB_USER", "") if recording else "",
                     activity_s=_whole(env, "ESCOBA_TUTOR_ACTIVITY_S", 60) or 60)
 
 
@@ -189,19 +202,41 @@ def report_activity(app_class, env: Mapping[str, str], every_s: float):
     return HubReportingApp
 
 
+def with_class_db(settings: Settings) -> Settings:
+    """The settings, recording if the class database opens (made or upgraded as needed); else recording off, and
+    the log says why: a database down must not keep a student out of the lessons."""
+    import dataclasses
+
+    from .app import check_class_db
+    from .nickname import hub_nickname
+
+    try:
+        if hub_nickname(settings.hub_user) is None:
+            raise EscobaError(f"the hub name {settings.hub_user!r} has no letter or digit to show on the class board",
+                              code="bad_hub_name")
+        check_class_db(settings.class_db)
+    except EscobaError as error:
+        print(f"escoba-tutor (hub): nothing is recorded for this student: {error}", file=sys.stderr, flush=True)
+        return dataclasses.replace(settings, class_board=False, class_db=None, hub_user="")
+    return settings
+
+
 def serve_on_hub(env: Mapping[str, str]) -> int:
     from jupyterhub.singleuser.extension import JupyterHubAuthorizer
 
     from .app import build_app_class, lessons_dir, voila_config
 
     settings = hub_settings(env)
+    if settings.class_board:
+        settings = with_class_db(settings)
     folder = lessons_dir(settings.lessons)
     config = voila_config(settings)
     config.Voila.identity_provider_class = identity_provider_class(settings.base_url)
     config.Voila.authorizer_class = JupyterHubAuthorizer
     config.Voila.auto_token = True  # the hub's identity provider brings its own token: Voilà must not set one
     print(f"escoba-tutor: the course for {env.get('JUPYTERHUB_USER', '?')} at {settings.base_url} "
-          f"({settings.rules.name})", flush=True)
+          f"({settings.rules.name}; {'recorded for the class board' if settings.class_board else 'nothing recorded'})",
+          flush=True)
     report_activity(build_app_class(), env, settings.activity_s).launch_instance(argv=[str(folder)], config=config)
     return 0
 

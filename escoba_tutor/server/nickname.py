@@ -8,6 +8,11 @@ that page's request (the nickname; kernels.py adds the records endpoint and the 
 own widgets make the records (records/kernel.py) and send them to this server, which writes them
 (records_endpoint.py). Without a nickname nothing about the student is recorded. The teacher's
 side is class_board.py.
+
+On a JupyterHub the hub already knows who the student is: the course server there (hub.py) records its owner's
+pages under the owner's hub name (:func:`hub_nickname`), asks for no nickname, and its landing page says instead
+what the teacher sees, under which name (:func:`hub_notice`). Only the owner's own pages are recorded: someone
+else the hub lets in (an admin) is not.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from .kernels import NICKNAME_ENV
 from .pages import render
 
 __all__ = ["NICKNAME_COOKIE", "read_nickname", "nickname_problem", "class_env", "nickname_form", "landing_hook",
-           "NicknameHandler", "base_url_of", "page_lang"]
+           "NicknameHandler", "base_url_of", "page_lang", "hub_nickname", "hub_notice"]
 
 NICKNAME_COOKIE = "escoba_nickname"
 NICKNAME_DAYS = 365
@@ -73,11 +78,42 @@ def nickname_problem(_: Translator, code: str) -> str:
     return _("A nickname may have only letters, digits, spaces and the signs - _ . (no other signs or emoji).")
 
 
+def hub_nickname(user: str) -> str | None:
+    """The name a hub user's records go under on the class board: the hub name, without the school's domain when
+    it is an e-mail address (``ana.garcia@ies-ejemplo.es`` is ``ana.garcia``), checked as any nickname is; a name
+    with other signs keeps its letters, digits and ``-_.`` (at most 24); None when nothing of it is left.
+
+    >>> hub_nickname("ana"), hub_nickname("Ana.Garcia@ies-ejemplo.es"), hub_nickname("luis+3b@ies.es")
+    ('ana', 'Ana.Garcia', 'luis-3b')
+    >>> hub_nickname("@@"), hub_nickname("a" * 30)
+    (None, 'aaaaaaaaaaaaaaaaaaaaaaaa')
+    """
+    import re
+
+    name = user.split("@", 1)[0] if "@" in user.strip("@") else user
+    for candidate in (name, re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-")[:24]):
+        try:
+            return _valid(candidate)
+        except Exception:  # noqa: BLE001 - NicknameError: try the plainer form, else nothing is recorded
+            continue
+    return None
+
+
+def _hub_owner_page(handler) -> bool:
+    """A page of this hub server asked for by its owner (the hub let them in; an admin may be let in too)."""
+    user = getattr(handler, "current_user", None)
+    return bool(user) and getattr(user, "username", None) == handler.settings.get("escoba_hub_user")
+
+
 def class_env(handler) -> dict[str, str]:
-    """What a lesson page's kernel gets for the class records: the page's nickname; empty (nothing recorded)
-    without a nickname, or with the class board off. Never the class database: the server writes the records."""
+    """What a lesson page's kernel gets for the class records: the page's nickname (on a hub, the owner's hub
+    name); empty (nothing recorded) without a nickname, or with the class board off. Never the class database:
+    the server writes the records."""
     if handler.settings.get("escoba_class_store") is None:
         return {}
+    if handler.settings.get("escoba_hub_user"):
+        board_name = handler.settings.get("escoba_hub_nickname")
+        return {NICKNAME_ENV: board_name} if board_name and _hub_owner_page(handler) else {}
     nickname = read_nickname(handler)
     return {NICKNAME_ENV: nickname} if nickname else {}
 
@@ -85,6 +121,19 @@ def class_env(handler) -> dict[str, str]:
 def nickname_form(handler, lang: str, problem: str | None = None, typed: str = "") -> str:
     """The landing page's nickname section, with its style (HTML, every value escaped)."""
     return render("nickname_form.html.j2", **_form_values(handler, lang, problem, typed))
+
+
+def hub_notice(handler, lang: str) -> str:
+    """The landing page's section on a hub: what the teacher sees, and under which name (no form: the hub says
+    who the student is)."""
+    _ = Translator(lang)
+    mark = "\0"  # where the name goes in the sentence, in bold
+    return render("hub_recorded.html.j2", lang=lang, title=_("What your teacher sees"),
+                  account=handler.settings.get("escoba_hub_nickname") or "",
+                  recorded=_("Your teacher sees on the class board, under your account name {name}, which lessons "
+                             "you open, your answers to the exercises (right or which mistake) and your games "
+                             "against the computer, with the time. The board records nothing else about you.",
+                             name=mark).split(mark, 1))
 
 
 def _form_values(handler, lang: str, problem: str | None, typed: str) -> dict:
@@ -120,7 +169,13 @@ def landing_hook(previous=None):
             if path.endswith(f"/render/{lang}/index.ipynb"):
                 from nbformat.v4 import new_raw_cell
 
-                cell = new_raw_cell(nickname_form(handler, lang),
+                if handler.settings.get("escoba_hub_user"):  # a hub: the owner's name, no form
+                    if not _hub_owner_page(handler):
+                        return notebook
+                    section = hub_notice(handler, lang)
+                else:
+                    section = nickname_form(handler, lang)
+                cell = new_raw_cell(section,
                                     metadata={"raw_mimetype": "text/html", "escoba_server_html": True})
                 notebook.cells.insert(min(1, len(notebook.cells)), cell)
         return notebook

@@ -71,6 +71,9 @@ class Settings:
     allow_hosts: tuple[str, ...] = ()
     class_board: bool = True
     class_db: str | None = None  # a path or URL; None: the records' default place
+    # On a JupyterHub: the hub user whose server this is. Their pages are recorded under their hub name (no
+    # nickname form), and this server serves no teacher's board (the hub's class-board service does: hub_board.py)
+    hub_user: str = ""
     teacher_key: str = ""  # "": a new one for this run
     listen_fds: tuple[int, ...] = ()  # the sockets of the server's previous run, when it starts afresh
     activity_s: int = 60  # on a hub: how often the hub is told of the students' last activity

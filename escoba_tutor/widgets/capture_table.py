@@ -30,7 +30,7 @@ from .primitives import ActionButton, CardRow, LiveRegion, RowPicker
 from .safety import guarded
 
 __all__ = ["CaptureModel", "CaptureTable", "describe_sum", "describe_gains", "error_text", "sentence_start",
-           "VERDICT_WORDS"]
+           "VERDICT_WORDS", "SCOPA_VERDICT_WORDS"]
 
 MAX_HAND = 3
 MAX_TABLE = 36
@@ -390,7 +390,7 @@ class CaptureTable(w.VBox):
         if m.error:
             return _("Check the cards: {problem}", problem=error_text(_, m.error))
         if m.verdict is not None:
-            return _verdict_text(_, m.verdict)
+            return _verdict_text(_, m.verdict, m.rules)
         chosen = next((row for row in m.rows if row["id"] == m.selected), None)
         if chosen:
             return self._picker_row(_, chosen)["label"]
@@ -430,6 +430,15 @@ VERDICT_WORDS = {
 }
 
 
+#: The same under Scopa's capture rule, where a message of :data:`VERDICT_WORDS` speaks of the 15: there the cards
+#: taken add up to the value of the card played, which is not part of the sum (``ok_one``: one card of that value).
+SCOPA_VERDICT_WORDS = {
+    "ok": N_("Right! {card} takes {taken}: they add up to {total}, just what the card played is worth."),
+    "ok_one": N_("Right! {card} takes {taken}, a card of the same value."),
+    "no_card": N_("Choose a card from your hand first: the cards it takes must add up to its value."),
+}
+
+
 def verdict_code(verdict: CaptureCheck) -> str:
     """The key of :data:`VERDICT_WORDS` for a verdict."""
     if verdict.ok:
@@ -439,15 +448,19 @@ def verdict_code(verdict: CaptureCheck) -> str:
     return verdict.reason
 
 
-def _verdict_text(_: Translator, verdict: CaptureCheck) -> str:
+def _verdict_text(_: Translator, verdict: CaptureCheck, rules: Rules = ESCOBA) -> str:
     code = verdict_code(verdict)
     if code not in VERDICT_WORDS:
         missing_words(code)
         return _("These cards do not make a capture.")
+    words = VERDICT_WORDS[code]
+    if rules.capture != "fifteen":  # Scopa: no 15, and the card played is not in the sum
+        scopa_code = "ok_one" if code == "ok" and len(verdict.taken) == 1 else code
+        words = SCOPA_VERDICT_WORDS.get(scopa_code, words)
     figure = {rank: _("{figure} ({value})", figure=_.rank_name(rank), value=value)
               for rank, value in ((10, 8), (11, 9), (12, 10))}
     params = {"card": _.the_card(verdict.card) if verdict.card is not None else "",
               "taken": the_cards(_, verdict.taken), "legal": alternatives(_, verdict.legal),
               "total": verdict.total, "goal": verdict.goal, "jack": figure[10], "knight": figure[11],
               "king": figure[12]}
-    return sentence_start(fill(_, VERDICT_WORDS[code], params))
+    return sentence_start(fill(_, words, params))

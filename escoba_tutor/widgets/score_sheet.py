@@ -77,6 +77,9 @@ REASON_WORDS: dict[str | tuple[str, str], str | tuple[str, str]] = {
     ("nobody_holds", "siete_de_oros"): N_("nobody: the seven of coins is in no pile"),
     ("nobody_holds", "all_sevens"): N_("nobody has all four sevens"),
     "all_invalid": N_("nobody: no side has cards of all four suits"),
+    # (the low-cards house rule) a side may hold every suit, one of them only in face cards, which do not count
+    "all_invalid_low": N_("nobody: no side has a card from 1 to 7 in every suit (face cards do not count with "
+                          "this house rule)"),
     "all_oros": (N_("{winner:the} has all ten coins: 2 points"), N_("you have all ten coins: 2 points")),
     "others_below_10": (N_("{winner:the} has the most cards and every other side has fewer than 10: 1 extra point"),
                         N_("you have the most cards and every other side has fewer than 10: 1 extra point")),
@@ -121,12 +124,15 @@ def problem_text(_: Translator, error: dict) -> str:
 
 
 def setenta_text(_: Translator, value: Setenta, *, by_suits: bool = False) -> str:
-    """``70``; ``invalid: no clubs``; by suit count (primera), ``3 suits, 52``."""
+    """``70``; ``invalid: no clubs`` (``invalid: no clubs from 1 to 7`` when the low-cards house rule leaves out
+    the pile's face cards of clubs); by suit count (primera), ``3 suits, 52``."""
     if by_suits:
         return _.plural("{n} suit, {total}", "{n} suits, {total}", value.suit_count, total=value.sum)
     if value.total is not None:
         return str(value.total)
     missing = join_words(_, [_.suit_name(suit) for suit in value.missing])
+    if value.face_only:  # (the low-cards house rule) the pile holds that suit, but only in face cards
+        return _("invalid: no {suits} from 1 to 7", suits=missing)
     return _("invalid: no {suits}", suits=missing)
 
 

@@ -30,14 +30,53 @@ from ..exercises import PRIMERA_ITEM
 from ..text import labels
 from ..text.error_words import error_dict, error_words
 from ..text.phrases import and_list, the_cards
-from ..text.translator import DEFAULT_LANGUAGE, Translator, normalize_language
+from ..text.translator import DEFAULT_LANGUAGE, N_, N_plural, Translator, normalize_language
 from .primitives import CardRow, LiveRegion, RowPicker
 from .safety import guarded
 from .score_sheet import reason_text, setenta_text, side_names
 
-__all__ = ["SetentaModel", "SetentaExplainer", "MAX_SIDES"]
+__all__ = ["SetentaModel", "SetentaExplainer", "MAX_SIDES", "YOU_FORMS", "YOU_PLURAL_FORMS"]
 
 MAX_SIDES = 4
+
+#: The sentences about a side (or a point's winner) that would break with the student's own label ("You gets",
+#: «Tú se lleva», «Montón de ti»), each beside its form for the student, which the explainer says instead when the
+#: side's label is the student's (``names`` may hold ``labels.you``).
+YOU_FORMS = {
+    N_("{side}'s pile"): N_("Your pile"),
+    N_("{side}'s setenta"): N_("Your setenta"),
+    N_("{side}: the setenta is invalid (no {suits}), so it cannot win the point."):
+        N_("Your setenta is invalid (you have no {suits}), so it cannot win the point."),
+    N_("{side}: the setenta is invalid (no {suits} from 1 to 7), so it cannot win the point."):
+        N_("Your setenta is invalid (you have no {suits} from 1 to 7), so it cannot win the point."),
+    N_("{winner} gets the setenta point: {top} is the only valid setenta ({values})."):
+        N_("You get the setenta point: {top} is the only valid setenta ({values})."),
+    N_("{winner} gets the setenta point: {top} is the highest valid setenta ({values})."):
+        N_("You get the setenta point: {top} is the highest valid setenta ({values})."),
+    N_("Two sides tie on top ({values}): the point goes to the third, {winner}."):
+        N_("Two sides tie on top ({values}): the point goes to you, the third."),
+    N_("{winner} gets the primera point: more suits ({values}) win, whatever the sums."):
+        N_("You get the primera point: more suits ({values}) win, whatever the sums."),
+    N_("{winner} gets the primera point: with the same number of suits, the higher sum wins ({values})."):
+        N_("You get the primera point: with the same number of suits, the higher sum wins ({values})."),
+}
+
+# The sum step by suit count (the primera by suit count), said of a side and of the student («te faltan»).
+_SUIT_COUNT = N_plural("{side}: {n} suit (no {suits}); {terms}.", "{side}: {n} suits (no {suits}); {terms}.")
+_SUIT_COUNT_YOU = N_plural("You: {n} suit (you have no {suits}); {terms}.",
+                           "You: {n} suits (you have no {suits}); {terms}.")
+
+#: The same for a sentence with plural forms.
+YOU_PLURAL_FORMS = {_SUIT_COUNT: _SUIT_COUNT_YOU}
+
+
+def _is_you(name: object) -> bool:
+    return isinstance(name, labels.Label) and name.is_you
+
+
+def _said(_: Translator, message: str, you: bool, **params: object) -> str:
+    """``message``, or its form for the student when the side it speaks of is the student's (:data:`YOU_FORMS`)."""
+    return _(YOU_FORMS[message] if you else message, **params)
 
 
 class SetentaModel(HasTraits):
@@ -319,11 +358,11 @@ class SetentaExplainer(w.VBox):
             row.cards = [c.code for c in pile]
             row.labels = [_.card_name(c) for c in pile]
             # the student's own pile and setenta take the possessive: "Your pile", never "You's pile", «de ti»
-            you = names[side].is_you if isinstance(names[side], labels.Label) else False
-            row.group_label = _("Your pile") if you else _("{side}'s pile", side=names[side])
+            you = _is_you(names[side])
+            row.group_label = _said(_, "{side}'s pile", you, side=names[side])
             row.highlighted = [s["card"] for s in best]
             row.marks = {s["card"]: str(s["value"]) for s in best}
-            picker.caption = _("Your setenta") if you else _("{side}'s setenta", side=names[side])
+            picker.caption = _said(_, "{side}'s setenta", you, side=names[side])
             picker.headers = [_("Best card"), _("Suit"), _("Setenta value")]
             picker.empty_text = _("Press “Next step” to see the best card of each suit.")
             picker.rows = [self._row(_, names, s) for s in steps]
@@ -368,10 +407,13 @@ class SetentaExplainer(w.VBox):
                 return _("{side}: {terms}.", side=side, terms=self._terms(value))
             missing = and_list(_, [_.suit_name(s) for s in value.missing])
             if m.rules_used.primera == "suit_count":
-                return _.plural("{side}: {n} suit (no {suits}); {terms}.", "{side}: {n} suits (no {suits}); {terms}.",
-                                value.suit_count, side=side, suits=missing, terms=self._terms(value))
-            return _("{side}: the setenta is invalid (no {suits}), so it cannot win the point.", side=side,
-                     suits=missing)
+                forms = _SUIT_COUNT_YOU if _is_you(side) else _SUIT_COUNT
+                return _.plural(*forms, value.suit_count, side=side, suits=missing, terms=self._terms(value))
+            # (the low-cards house rule) "no clubs" would be false of a pile holding the king of clubs
+            message = ("{side}: the setenta is invalid (no {suits} from 1 to 7), so it cannot win the point."
+                       if value.face_only else
+                       "{side}: the setenta is invalid (no {suits}), so it cannot win the point.")
+            return _said(_, message, _is_you(side), side=side, suits=missing)
         suit = _.suit_name(step["suit"])
         if step["card"]:
             return _("{side}, {suit}: {card}, worth {value}.", side=side, suit=suit, card=_.the_card(step["card"]),
@@ -388,33 +430,35 @@ class SetentaExplainer(w.VBox):
         if line is None:
             return ""
         winner = labels.joined(_, [names[i] for i in line.winners])
+        you = winner.is_you  # (a setenta or primera point has one winner at most)
         by_suits = line.item == "primera"
         shown = [setenta_text(_, v, by_suits=by_suits) if isinstance(v, Setenta) else str(v) for v in line.values]
         values = " – ".join(shown)
         if line.item == "setenta":
             totals = [v.total for v in line.values]
-            if line.reason == "all_invalid":
+            if line.reason in ("all_invalid", "all_invalid_low"):
                 return _("No side has a valid setenta: nobody gets the point.")
             if line.reason == "tie":
                 return _("Tie at {top}: nobody gets the setenta point.", top=max(t for t in totals if t is not None))
             if line.reason == "third_side":
-                return _("Two sides tie on top ({values}): the point goes to the third, {winner}.", values=values,
-                         winner=winner)
+                return _said(_, "Two sides tie on top ({values}): the point goes to the third, {winner}.", you,
+                             values=values, winner=winner)
             top = totals[line.winners[0]]
             if sum(t is not None for t in totals) == 1:
-                return _("{winner} gets the setenta point: {top} is the only valid setenta ({values}).",
+                return _said(_, "{winner} gets the setenta point: {top} is the only valid setenta ({values}).", you,
+                             winner=winner, top=top, values=values)
+            return _said(_, "{winner} gets the setenta point: {top} is the highest valid setenta ({values}).", you,
                          winner=winner, top=top, values=values)
-            return _("{winner} gets the setenta point: {top} is the highest valid setenta ({values}).",
-                     winner=winner, top=top, values=values)
         if line.item == "primera":
             if line.reason == "more_suits":
-                return _("{winner} gets the primera point: more suits ({values}) win, whatever the sums.",
-                         winner=winner, values=values)
+                return _said(_, "{winner} gets the primera point: more suits ({values}) win, whatever the sums.", you,
+                             winner=winner, values=values)
             if line.reason == "most":
-                return _("{winner} gets the primera point: with as many suits, the higher sum wins ({values}).",
-                         winner=winner, values=values)
+                return _said(_, "{winner} gets the primera point: with the same number of suits, the higher sum "
+                             "wins ({values}).", you, winner=winner, values=values)
             return _("Same suits and same sum ({values}): nobody gets the primera point.", values=values)
-        reason = reason_text(_, line, names)
+        student = next((i for i, name in enumerate(names) if _is_you(name)), None)
+        reason = reason_text(_, line, names, student)
         return _("With these rules the point goes to the most sevens: {reason}.", reason=reason)
 
     def _message(self, _: Translator, names: list[labels.Label]) -> str:

@@ -11,6 +11,12 @@ capture over the kernel websocket and follow a link to a lesson, each page in it
 every request their pages make stays on the hub and none fails, in the browser or in the hub's log, and no page
 shows the banner of a lost connection. One student's server takes longer to start than the idle time, and is not
 culled for it. Then they leave, and the idle culler stops their servers.
+
+The class board on the hub: the hub's configuration names one real PostgreSQL database (started by the test,
+tests/records_postgres.py); each student answers the landing page's capture drill in their own server, which
+records it under their hub name, while that server's kernels hold neither the database's URL nor its password
+(read from /proc). A teacher (the ``teachers`` group) logs in and sees the three students' answers on the board,
+the hub's ``class-board`` service, behind the hub's login; a student who asks for the board is refused it.
 """
 
 from __future__ import annotations
@@ -31,6 +37,9 @@ from urllib.parse import urlsplit
 import pytest
 from helpers import assert_no_error, wait_rendered
 from playwright.sync_api import expect
+from records_postgres import start_postgres
+
+from escoba_tutor.records import ClassStore
 
 pytest.importorskip("jupyterhub", reason="the JupyterHub test needs the hub extra: pip install -e '.[hub]'")
 pytest.importorskip("jupyterhub_idle_culler", reason="the JupyterHub test needs the hub extra: pip install -e '.[hub]'")
@@ -46,6 +55,11 @@ SLOW_STUDENT = "bruno"  # whose server takes longer to start than the idle time
 CULL_TIMEOUT = 40  # seconds idle before the culler stops a student's server (a busy machine draws a lesson slowly)
 WAIT = 60_000  # ms for what the page shows: the machine may be busy
 WATCH_TOKEN = "escoba-hub-test-" + os.urandom(8).hex()
+TEACHER = "profe"
+DB_PASSWORD = "hub-s3cret-" + os.urandom(6).hex()  # in the database's URL (the test's server trusts loopback)
+# the landing page's capture drill is exercise 1: the two of swords takes 10b+5c, 6e+7e or 6e+7b
+SEED_1_CAPTURES = [["10b", "5c"], ["6e", "7e"], ["6e", "7b"]]
+ANSWERS = {"ana": SEED_1_CAPTURES, "bruno": [["7e", "7b"]], "carmen": [["10b", "5c"]]}  # right, wrong, missing
 
 
 def free_port() -> int:
@@ -107,7 +121,7 @@ c.JupyterHub.load_roles.append({{"name": "test-watch", "scopes": ["list:users", 
 
 
 class Hub:
-    def __init__(self, folder: Path, proxy: str) -> None:
+    def __init__(self, folder: Path, proxy: str, class_db: str) -> None:
         self.folder, self.port = folder, free_port()
         self.url = f"http://{SCHOOL_HOST}:{self.port}/"
         self.local = f"http://127.0.0.1:{self.port}/"
@@ -118,7 +132,10 @@ class Hub:
             proxy=proxy, folder=str(folder), cull=CULL_TIMEOUT, token=WATCH_TOKEN, slow=SLOW_STUDENT,
             slow_s=CULL_TIMEOUT + 10))
         env = {**os.environ, "ESCOBA_HUB_URL": self.url.rstrip("/"), "ESCOBA_HUB_BIND_URL": self.local.rstrip("/"),
-               "ESCOBA_HUB_CULL_TIMEOUT": str(CULL_TIMEOUT)}
+               "ESCOBA_HUB_CULL_TIMEOUT": str(CULL_TIMEOUT), "ESCOBA_HUB_CLASS_DB": class_db,
+               "ESCOBA_HUB_TEACHERS": TEACHER, "ESCOBA_HUB_BOARD_PORT": str(free_port()),
+               "ESCOBA_TUTOR_PYTHON": sys.executable}  # the course's environment: the class board service's
+        self.class_db = class_db
         self.log = folder / "hub.log"
         with self.log.open("wb") as log:
             self.process = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", str(config)], cwd=folder,
@@ -155,9 +172,15 @@ class Hub:
 
 
 @pytest.fixture(scope="module")
-def hub(tmp_path_factory):
+def postgres():
+    yield from start_postgres()
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory, postgres):
     proxy = proxy_command()
-    hub = Hub(tmp_path_factory.mktemp("hub"), proxy)
+    postgres.create_database("escoba_classes")
+    hub = Hub(tmp_path_factory.mktemp("hub"), proxy, postgres.url("escoba_classes", password=DB_PASSWORD))
     try:
         hub.wait()
         yield hub
@@ -216,14 +239,61 @@ def expect_checked(page, prefix: str) -> None:
 
 def log_in(page, hub: Hub, name: str) -> None:
     page.goto(hub.url + "hub/login")
+    log_in_here(page, name)
+
+
+def log_in_here(page, name: str) -> None:
     page.get_by_label(re.compile("user ?name", re.I)).fill(name)
     page.get_by_label(re.compile("password", re.I)).fill("any")
     page.get_by_role("button", name=re.compile("sign in", re.I)).click()
 
 
-def visit(school_browser, hub: Hub, name: str, english: bool = False) -> None:
-    """One student: log in, land on the course, answer a capture, follow a link (and, with ``english``, open the
-    lesson in English); then leave."""
+def answer_the_drill(page, captures) -> None:
+    """The landing page's capture drill: build these captures, then check."""
+    box = page.locator(".escoba-drill")
+    expect(box.get_by_role("status")).to_be_attached(timeout=WAIT)
+    table = box.get_by_role("group", name="Mesa")
+    for codes in captures:
+        for code in codes:
+            card = table.locator(f'[data-code="{code}"]')
+            card.click()
+            expect(card).to_have_attribute("aria-pressed", "true")
+        box.get_by_role("button", name="Añadir esta baza").click()
+        expect(table.locator('[aria-pressed="true"]')).to_have_count(0)
+    box.get_by_role("button", name="Comprobar").click()
+    expect(box.get_by_role("status")).to_contain_text("¡Bien!" if captures == SEED_1_CAPTURES else "Falta:")
+
+
+def environ(pid: int) -> dict[str, str]:
+    text = Path(f"/proc/{pid}/environ").read_bytes().decode("utf-8", "replace")
+    return dict(item.split("=", 1) for item in text.split("\0") if "=" in item)
+
+
+def kernel_environments(name: str) -> dict[str, tuple[dict, dict]]:
+    """The kernels recording for ``name``, each with its course server's environment (its parent's), as Linux
+    holds them (/proc): kernel pid -> (kernel's environment, server's environment)."""
+    found = {}
+    deadline = time.monotonic() + 30
+    while not found and time.monotonic() < deadline:
+        for entry in Path("/proc").iterdir():
+            try:
+                if not entry.name.isdigit() or b"escoba_tutor.server.kernel_launch" not in (
+                        entry / "cmdline").read_bytes():
+                    continue
+                env = environ(int(entry.name))
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                if env.get("ESCOBA_TUTOR_NICKNAME") == name:
+                    found[int(entry.name)] = (env, environ(parent))
+            except (OSError, IndexError, ValueError):
+                continue
+        time.sleep(0.3)
+    assert found, f"no kernel records for {name}"
+    return found
+
+
+def visit(school_browser, hub: Hub, name: str, seen: dict, english: bool = False) -> None:
+    """One student: log in, land on the course, answer the drill and a capture, follow a link (and, with
+    ``english``, open the lesson in English); then leave. ``seen`` gets the environments of their kernels."""
     prefix = f"/user/{name}/"
     requests, failures, banners = [], [], []
     log_start = hub.log.stat().st_size
@@ -239,7 +309,7 @@ def visit(school_browser, hub: Hub, name: str, english: bool = False) -> None:
     page.set_default_timeout(120_000)  # a server starting and a lesson running on a busy machine
     page.on("response", answered)
     page.on("websocket", lambda ws: requests.append(urlsplit(ws.url).path))
-    page.expose_function("escobaBannerShown", lambda seen: banners.append(seen))
+    page.expose_function("escobaBannerShown", lambda shown: banners.append(shown))
     page.add_init_script(BANNER_SPY)
     try:
         log_in(page, hub, name)
@@ -249,6 +319,12 @@ def visit(school_browser, hub: Hub, name: str, english: bool = False) -> None:
         expect(page.locator("html")).to_have_attribute("lang", "es")
         assert_no_error(page)
         assert hub.servers(name).get("", {}).get("ready"), f"{name}'s server is not running: {hub.servers(name)}"
+
+        # the hub says who the student is: no nickname asked, the landing page names the board's name for them
+        expect(page.locator(".escoba-nickname-form")).to_have_count(0)
+        expect(page.locator(".escoba-hub-recorded .escoba-nickname-now")).to_have_text(name)
+        answer_the_drill(page, ANSWERS[name])
+        seen.update(kernel_environments(name))
 
         # a capture answered over the kernel websocket: the kernel's answer comes back to the status line
         table = page.locator(".escoba-capture-table").first
@@ -293,9 +369,82 @@ def visit(school_browser, hub: Hub, name: str, english: bool = False) -> None:
     assert not logged, f"requests failed in the hub's log while {name} visited: {logged[:5]}"
 
 
-def test_three_students_log_in_land_on_the_course_answer_and_are_culled(hub, school_browser):
+@pytest.fixture(scope="module")
+def visited(hub, school_browser) -> dict[int, tuple[dict, dict]]:
+    """The three students' visits, once for the module's tests: their kernels' environments, and their servers'."""
+    seen: dict[int, tuple[dict, dict]] = {}
     for name in STUDENTS:
-        visit(school_browser, hub, name, english=name == STUDENTS[0])
+        visit(school_browser, hub, name, seen, english=name == STUDENTS[0])
+    return seen
+
+
+def test_a_student_s_kernel_holds_neither_the_database_nor_its_password(hub, visited):
+    assert {env["ESCOBA_TUTOR_NICKNAME"] for env, _server in visited.values()} == set(STUDENTS)
+    for kernel_env, server_env in visited.values():
+        name = kernel_env["ESCOBA_TUTOR_NICKNAME"]
+        # the course server holds the database (the hub gave it); its kernel sends records to it, with a token
+        assert server_env["ESCOBA_TUTOR_CLASS_DB"] == hub.class_db
+        assert server_env["JUPYTERHUB_USER"] == name
+        assert kernel_env["ESCOBA_TUTOR_RECORDS_URL"].endswith(f"/user/{name}/class/record")
+        assert len(kernel_env["ESCOBA_TUTOR_RECORDS_TOKEN"]) >= 40
+        held = "\n".join(f"{key}={value}" for key, value in kernel_env.items())
+        assert DB_PASSWORD not in held and "escoba_classes" not in held, held
+        assert "ESCOBA_TUTOR_CLASS_DB" not in kernel_env and "ESCOBA_HUB_CLASS_DB" not in kernel_env
+
+
+def test_the_teacher_sees_the_three_students_on_the_class_board(hub, school_browser, visited):
+    context = school_browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    page.set_default_timeout(WAIT)
+    log_start = hub.log.stat().st_size
+    try:
+        page.goto(hub.url + "hub/login?next=%2Fservices%2Fclass-board%2F")
+        log_in_here(page, TEACHER)
+        page.wait_for_url(re.compile(r"/services/class-board/class/board"), timeout=WAIT)
+        expect(page.get_by_role("heading", level=1)).to_contain_text("Panel de la clase")
+        assert "key=" not in page.url
+        rows = page.locator("#students tbody tr")
+        expect(rows).to_have_count(3, timeout=WAIT)
+        expect(page.locator("#students tbody th")).to_have_text(list(STUDENTS))
+        row = {name: rows.filter(has=page.locator("th", has_text=re.compile(f"^{name}$"))) for name in STUDENTS}
+        expect(row["ana"]).to_contain_text("1 (100\xa0%)")
+        expect(row["bruno"]).to_contain_text("1 (0\xa0%)")
+        expect(row["carmen"]).to_contain_text("1 (0\xa0%)")
+        for name in STUDENTS:
+            expect(row[name]).to_contain_text("inicio")
+        # a mistake's exercise opens in the teacher's own course server, through the hub
+        page.locator("ol.mistakes > li summary").first.click()
+        link = page.locator("ol.mistakes > li").first.get_by_role("link").first
+        assert link.get_attribute("href").startswith("/hub/user-redirect/voila/render/es/index.ipynb?seed=1")
+        page.wait_for_timeout(3000)  # a refresh of the live part, over the hub's XSRF check of a script's fetch
+        expect(page.locator("#board-status")).to_contain_text("Actualizado a las")
+    finally:
+        context.close()
+    logged = failed_in_log(hub, log_start)
+    assert not logged, f"requests failed in the hub's log while the teacher looked: {logged[:5]}"
+    # what the database holds: each answer under the student's hub name
+    with ClassStore.open(hub.class_db) as store:
+        board = store.board()
+    assert {s.nickname: s.drills["captures"] for s in board.students} == {
+        "ana": (1, 1), "bruno": (1, 0), "carmen": (1, 0)}
+    assert not hub.servers(TEACHER), "the teacher's own server was started to show the board"
+
+
+def test_a_student_is_refused_the_class_board(hub, school_browser):
+    context = school_browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(WAIT)
+    try:
+        page.goto(hub.url + "hub/login?next=%2Fservices%2Fclass-board%2F")
+        log_in_here(page, "diego")
+        # the hub itself refuses to let the board know who they are: they do not hold the board's access scope
+        expect(page.get_by_role("heading", name=re.compile("403.*do not have permission"))).to_be_visible()
+        expect(page.locator("#students")).to_have_count(0)
+    finally:
+        context.close()
+
+
+def test_three_students_log_in_land_on_the_course_answer_and_are_culled(hub, visited):
     # the proxy passes on the host name the browser used: a student's server refuses one it was not given
     running = [name for name in STUDENTS if hub.servers(name)]
     assert running, "every server was stopped before the idle time ran out"
@@ -303,6 +452,12 @@ def test_three_students_log_in_land_on_the_course_answer_and_are_culled(hub, sch
     with pytest.raises(urllib.request.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=20)
     assert refused.value.code == 403 and b"host name" in refused.value.read()
+    # a student's server, which holds the class database, shows no board of it, with or without a key
+    for path in ("class/board", "class/board.json?key=x", "class/board.csv"):
+        request = urllib.request.Request(hub.local + f"user/{running[-1]}/{path}", headers={"Host": SCHOOL_HOST})
+        with pytest.raises(urllib.request.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=20)
+        assert refused.value.code == 404, (path, refused.value.code)
     # idle: the culler stops every server (its timeout, plus its interval and the hub's activity updates)
     deadline = time.monotonic() + CULL_TIMEOUT + 60
     while time.monotonic() < deadline and any(hub.servers(name) for name in STUDENTS):

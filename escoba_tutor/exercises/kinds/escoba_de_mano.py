@@ -245,7 +245,7 @@ KIND = DrillKind(
     },
     outcome=_outcome,
     worksheet=WorksheetPart(N_("The escoba de mano"), _intro, _SHEET, _escoba_de_mano_task,
-                            _escoba_de_mano_answer),
+                            _escoba_de_mano_answer, answers=lambda drill: (drill.escobas, drill.players)),
     view="escoba_tutor.widgets.drills.escoba_de_mano:EscobaDeManoView",
     available=lambda rules: rules.escoba_de_mano != "none",
 )

@@ -172,6 +172,7 @@ KIND = DrillKind(
         "wrong_side": N_("Naming the wrong winner"),
     },
     outcome=_outcome,
-    worksheet=WorksheetPart(N_("Who wins the game?"), _intro, _SHEET, _game_end_task, _game_end_answer),
+    worksheet=WorksheetPart(N_("Who wins the game?"), _intro, _SHEET, _game_end_task, _game_end_answer,
+                            answers=lambda drill: (drill.winner,)),
     view="escoba_tutor.widgets.drills.game_end:GameEndView",
 )

@@ -222,6 +222,6 @@ KIND = DrillKind(
     },
     outcome=form_outcome,
     worksheet=WorksheetPart(N_("The cards left at the end"), _intro, _SHEET, _leftover_task,
-                            _leftover_answer),
+                            _leftover_answer, answers=lambda drill: (drill.taker, drill.total, drill.checks_out)),
     view="escoba_tutor.widgets.drills.leftover:LeftoverView",
 )

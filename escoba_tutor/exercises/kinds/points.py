@@ -155,6 +155,9 @@ _REASONS = {
     "third_side": N_("a tie on top ({values}): the point goes to {winner}"),
     "holds": N_("{winner} holds the seven of coins"), "nobody_holds": N_("nobody holds it"),
     "all_invalid": N_("nobody: no side has a card of every suit"),
+    # (the low-cards house rule) a side may hold every suit, one of them only in face cards, which do not count
+    "all_invalid_low": N_("nobody: no side has a card from 1 to 7 in every suit (face cards do not count with "
+                          "this house rule)"),
     "all_oros": N_("{winner} has all ten coins: 2 points"),
     "others_below_10": N_("{winner} has the most cards and every other side has fewer than 10: 1 extra point"),
     "all_four": N_("{winner} has all four sevens"),
@@ -176,8 +179,14 @@ def _line_value(_: Translator, line: ScoreLine, side: int) -> str:
 def _reason(_: Translator, line: ScoreLine, names: list[labels.Label]) -> str:
     winner = labels.joined(_, [names[i] for i in line.winners])
     values = " – ".join(_line_value(_, line, i) for i in range(len(line.values)))
+    # Beside a winner, each value with its side: "Side 2 has the better setenta (Side 1: 71; Side 2: 81)", never
+    # "(71 – 81)", where the winner's value could be read as the first.
+    named = "; ".join(_("{side}: {points}", side=names[i], points=_line_value(_, line, i))
+                      for i in range(len(line.values)))
     if line.reason == "most" and line.item in _MOST:
-        return paper.word(_, _MOST[line.item], winner=winner, values=values)
+        return paper.word(_, _MOST[line.item], winner=winner, values=named)
+    if line.reason == "more_suits":
+        return paper.word(_, _REASONS["more_suits"], winner=winner, values=named)
     if line.reason in _REASONS:
         return paper.word(_, _REASONS[line.reason], winner=winner, values=values)
     return line.reason
@@ -216,7 +225,7 @@ _SHEET = """
 
 {% macro answer(drill, lines, total) %}
   <li>{{ paper.key_number(drill) }}<ul>
-  {% for item, who, why in lines %}<li><b>{{ item }}</b>: {{ who }} — {{ why }}</li>{% endfor %}
+  {% for item, who, why in lines %}<li><b>{{ item }}:</b> {{ who }} — {{ why }}</li>{% endfor %}
   </ul><p>{{ total }}</p></li>
 {% endmacro %}
 """

@@ -222,7 +222,10 @@ def setenta_drill(seed: int, sides: int = 2, rules: Rules | str = ESCOBA) -> Set
 def _setenta(_: Translator, value: Setenta) -> str:
     if value.total is not None:
         return _("setenta {total}", total=value.total)
-    return _("invalid: no {suits}", suits=and_list(_, [_.suit_name(s) for s in value.missing]))
+    suits = and_list(_, [_.suit_name(s) for s in value.missing])
+    if value.face_only:  # (the low-cards house rule) the pile holds that suit, but only in face cards
+        return _("invalid: no {suits} from 1 to 7", suits=suits)
+    return _("invalid: no {suits}", suits=suits)
 
 
 _SHEET = """

@@ -6,14 +6,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ...engine.cards import Card, format_cards
+from ...engine.cards import Card, Suit, format_cards
 from ...engine.errors import EscobaError
 from ...engine.game import Game, Move, PlayerView
 from ...engine.rules import ESCOBA, Rules, as_rules
 from ...players.expert import ExpertBot
-from ...players.hints import Hint, Reason, hints
+from ...players.hints import SIETE_DE_OROS, Hint, Reason, hints, sweep_risk
 from ...text.phrases import one_decimal, the_cards
-from ...text.translator import N_, Translator
+from ...text.translator import N_, N_plural, Translator
 from .. import paper
 from ..common import (
     ATTEMPTS,
@@ -134,6 +134,15 @@ _MOVE_REASONS = {
 
 # The reasons that tell what is wrong with a move (the others say what it does, good or not).
 _RISKS = ("leaves_sweepable", "lays_siete_de_oros")
+# The siete de oros left on the table by a play that does not take it (laid down, or already there): said as
+# what is wrong with a play, and as a concession after a good play's advantage ("…, although the seven…").
+_LEAVES_SIETE = N_("it leaves the seven of coins on the table, for the other side to take")
+_SIETE_STAYS = N_("the seven of coins stays on the table, for the other side to take")
+# A good play whose only drawback is what it leaves to sweep: how few unseen cards can do it (what makes it good).
+_FEW_SWEEPERS = N_plural(
+    "it leaves {total} on the table, which only a card worth {value} can sweep, and just {n} such card is still "
+    "unseen",
+    "it leaves {total} on the table, which only a card worth {value} can sweep, and {n} such cards are still unseen")
 
 
 def _move_text(_: Translator, move: Move) -> str:
@@ -145,6 +154,56 @@ def _move_text(_: Translator, move: Move) -> str:
 
 def _move_reason(_: Translator, reason: Reason) -> str:
     return paper.word(_, _MOVE_REASONS[reason.code], total=reason.total)
+
+
+def _gain(view: PlayerView, move: Move) -> Reason | None:
+    """What a capture gains, the first that applies in the hints' order (an escoba, the siete de oros, sevens,
+    coins, cards), whatever it risks; None for a card laid down."""
+    card, taken = move
+    if not taken:
+        return None
+    pile = (card, *taken)
+    if not [c for c in view.table if c not in taken]:
+        return Reason("escoba", pile, count=len(pile))
+    if SIETE_DE_OROS in pile:
+        return Reason("takes_siete_de_oros", pile, count=len(pile))
+    for code, held in (("takes_sevens", [c for c in pile if c.rank == 7]),
+                       ("takes_oros", [c for c in pile if c.suit is Suit.OROS])):
+        if held:
+            return Reason(code, tuple(held), count=len(held))
+    return Reason("takes_cards", pile, count=len(pile))
+
+
+def _risk(_: Translator, view: PlayerView, move: Move, *, concession: bool = False) -> str | None:
+    """What a move risks, in words: what it leaves to sweep, or the siete de oros left on the table (None:
+    nothing); ``concession``: the words that follow "although"."""
+    sweep = sweep_risk(view, move)
+    if sweep is not None:
+        return _move_reason(_, sweep)
+    card, taken = move
+    left = [c for c in view.table if c not in taken] if taken else [*view.table, card]
+    if SIETE_DE_OROS in left:
+        return paper.word(_, _SIETE_STAYS if concession else _LEAVES_SIETE)
+    return None
+
+
+def _good_reason(_: Translator, view: PlayerView, hint: Hint) -> str:
+    """Why a good play is good, its advantage first; a risk it runs comes after it, as a concession."""
+    gain, risk = _gain(view, hint.move), _risk(_, view, hint.move, concession=True)
+    if gain is None:
+        sweep = sweep_risk(view, hint.move)
+        if sweep is not None and sweep.unseen is not None:  # laid down, and only a few cards could sweep it
+            return _.plural(*_FEW_SWEEPERS, sweep.unseen, total=sweep.total, value=sweep.sweeper_value)
+        if hint.reason.code in _RISKS:  # (the siete de oros laid down, as good as anything else here)
+            return _move_reason(_, hint.reason)
+        gain = hint.reason  # what a card laid down does well: leaves a table no card can sweep
+    said = _move_reason(_, gain)
+    return _("{reason}, although {risk}", reason=said, risk=risk) if risk else said
+
+
+def _loss_text(_: Translator, loss: float) -> str:
+    """An estimate's size: whole from 2 up ("about 6 points", never "6.0"), one decimal below ("about 1.3")."""
+    return str(round(loss)) if loss >= 1.95 else one_decimal(_, loss)
 
 
 _SHEET = """
@@ -171,14 +230,17 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
     moves = []
     for hint in drill.good:
         move = _move_text(_, hint.move)
-        moves.append((move[:1].upper() + move[1:], _move_reason(_, hint.reason)))
-    worst = drill.ranking[-1]
-    loss = one_decimal(_, worst.loss)
-    if worst.reason.code in _RISKS:  # the reason says what is wrong with the move
-        avoid = _("Avoid {move}: {why} (about {loss} points worse).", move=_move_text(_, worst.move),
-                  why=_move_reason(_, worst.reason), loss=loss)
-    else:
-        avoid = _("Avoid {move}: about {loss} points worse.", move=_move_text(_, worst.move), loss=loss)
+        moves.append((move[:1].upper() + move[1:], _good_reason(_, drill.view, hint)))
+    worst, best = drill.ranking[-1], drill.ranking[0]
+    loss = _loss_text(_, worst.loss)
+    risk = _risk(_, drill.view, worst.move)
+    if risk is not None:  # what is wrong with the move
+        avoid = _("Avoid {move}: {why} (about {loss} points worse).", move=_move_text(_, worst.move), why=risk,
+                  loss=loss)
+    else:  # nothing wrong in itself: the best play does better
+        avoid = _("Avoid {move} (about {loss} points worse): the best play is {best}, because {why}.",
+                  move=_move_text(_, worst.move), best=_move_text(_, best.move),
+                  why=_good_reason(_, drill.view, best), loss=loss)
     return {"good": _("Good plays:"), "moves": moves, "avoid": avoid}
 
 
