@@ -21,7 +21,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from http.cookiejar import CookieJar
 from pathlib import Path
 
@@ -30,7 +30,17 @@ from babel.messages.pofile import read_po
 from escoba_test_helpers import TutorServer
 
 from escoba_tutor.exercises.registry import kind, kind_names, mistake_codes, mistake_words
-from escoba_tutor.records import Board, ClassInfo, ClassStore, DrillAnswer, Exercise, MistakeRow, StudentRow
+from escoba_tutor.records import (
+    Board,
+    ClassInfo,
+    ClassStore,
+    DrillAnswer,
+    Exercise,
+    LessonOpened,
+    LessonRow,
+    MistakeRow,
+    StudentRow,
+)
 from escoba_tutor.server.class_board import board_view, exercise_link, key_matches, kind_page
 from escoba_tutor.server.nickname import NICKNAME_COOKIE
 from escoba_tutor.text.catalogs import extract
@@ -318,13 +328,57 @@ def test_the_board_shows_the_class_and_its_numbers(server):
     assert "Contar una figura por su número (la sota como 10 y no como 8)" in page
     assert "2 alumnos" in page and "3 veces" in page
     assert f'href="/voila/render/es/{kind_page("captures")}.ipynb?seed=4"' in page
-    assert re.search(r'<th scope="row" class="nickname">Ana</th>\s*<td></td>\s*<td class="number">3 '
-                     r'<span class="share">\(33\xa0%\)</span>', page)
+    ana = re.search(r'<tr data-name-rank="0"[^>]*>(.*?)</tr>', page, re.S).group(1)
+    assert re.search(r'<a class="nick" href="[^"]*nickname=Ana[^"]*">Ana</a>', ana)
+    cells = re.findall(r'<td class="number cell band-low[^"]*"><span class="share-text">([^<]*)</span> '
+                       r'<span class="answered">(\d+)</span>', ana)
+    assert cells == [("33\xa0%", "3"), ("33\xa0%", "3")]  # all exercises, then captures: 1 right of 3
     status, headers, data = browser.request(f"class/board.json?key={server.key}&lang=en&class={info.id}")
     assert status == 200 and headers["Content-Type"].startswith("application/json")
     live = json.loads(data)
     assert live["class"] == info.id and "Counting a face card at its printed number" in live["html"]
     assert "<html" not in live["html"]
+
+
+def test_a_student_s_page_shows_their_answers_and_mistakes_and_needs_the_key(server):
+    store = store_of(server)
+    info = store.start_new_class("one student")
+    assert store.record(LessonOpened("Bea", "02-captures", "es"))
+    assert store.record(DrillAnswer("Bea", kind="captures", seed=4, correct=False, mistake="figure_face_value",
+                                    lesson="02-captures", rules="escoba"))
+    assert store.record(DrillAnswer("bea", kind="captures", seed=5, correct=True, mistake=None,
+                                    lesson="02-captures"))
+    assert store.record(DrillAnswer("Ana", kind="setenta", seed=1, correct=True, mistake=None))
+    store.close()
+    browser = Browser(server.url)
+    address = f"class/student?class={info.id}&nickname=BEA"
+    for key in ("", "&key=wrong"):
+        status, _headers, body = browser.request(f"{address}{key}")
+        assert status == 403 and "Bea" not in body and "Bazas" not in body
+    status, headers, page = browser.request(f"{address}&key={server.key}&lang=es")
+    assert status == 200 and headers["Cache-Control"] == "no-store"
+    text = html.unescape(page)
+    assert '<span class="nick">bea</span><span class="alias">Alumno 1</span>' in page  # as the latest record spells it
+    assert "2. Bazas de 15" in text and "abrió 2. Bazas de 15" in text
+    assert "Contar una figura por su número (la sota como 10 y no como 8)" in text
+    assert 'href="/voila/render/es/02-captures.ipynb?seed=4"' in page
+    assert re.search(r'<td class="number">2</td><td class="number cell band-mid"><span class="share-text">50\xa0%',
+                     page)
+    assert "Setenta" not in text  # Ana's answer is not Bea's
+    form = re.search(r'<form method="post" action="/class/remove-student">(.*?)</form>', page, re.S).group(1)
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form))
+    assert fields == {"_xsrf": fields["_xsrf"], "key": server.key, "lang": "es", "class": str(info.id),
+                      "nickname": "bea"} and fields["_xsrf"]
+    assert re.findall(r'<time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ">\d{4}-\d\d-\d\d \d\d:\d\d UTC</time>',
+                      page)
+    # a nickname the class does not have: a clear page, not a traceback, its words escaped
+    for asked, lang, said in (("Zoe", "es", "no hay nada guardado con el apodo «Zoe»"),
+                              ("<b>x</b>", "en", "no record of the nickname “<b>x</b>”"), ("", "en", "“…”")):
+        status, _headers, body = browser.request(
+            f"class/student?key={server.key}&lang={lang}&class={info.id}&nickname={urllib.parse.quote(asked)}")
+        assert status == 404 and said in html.unescape(body) and "Traceback" not in body
+        assert "<b>x</b>" not in body
+        assert f'class/board?key={server.key}' in html.unescape(body)  # the way back
 
 
 def test_a_mistake_s_exercises_open_where_they_were_answered(server):
@@ -608,14 +662,112 @@ def _board(nickname: str) -> Board:
                  games_by_level={"random": (1, 1, 0)})
 
 
-def test_a_nickname_and_a_class_name_show_as_text():
-    """The store refuses such nicknames; the board escapes whatever it is given all the same."""
+def _live(view: dict, lang: str = "en") -> str:
     from escoba_tutor.server.class_board import _jinja
 
+    return _jinja.get_template("class_board_live.html.j2").render(
+        _=Translator(lang), v=view, lang=lang,
+        address=lambda name, **query: f"/class/{name}?{urllib.parse.urlencode(query)}")
+
+
+def test_a_nickname_and_a_class_name_show_as_text():
+    """The store refuses such nicknames; the board escapes whatever it is given all the same."""
     view = board_view(_board("<script>alert(1)</script>"), [], "en", "/")
-    page = _jinja.get_template("class_board_live.html.j2").render(_=Translator("en"), v=view, lang="en")
+    page = _live(view)
     assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
-    assert "start page, 2, game" in page and "easy: 1 (1 won)" in page
+    assert re.search(r'<td class="lessons"><abbr title="start page">start page</abbr>, '
+                     r'<abbr title="lesson 2">2</abbr>, <abbr title="game">game</abbr></td>', page)
+    assert '<td class="games" title="easy: 1 (1 won)">1 (1 won)</td>' in page
+    assert "nickname=%3Cscript%3Ealert%281%29%3C%2Fscript%3E" in page  # the student's page's link, escaped too
+
+
+TITLES = {"01-cards": "1. The cards and their values", "02-captures": "2. Captures of 15"}
+
+
+def _class_of(*students: StudentRow, lessons=None) -> Board:
+    return Board(class_info=ClassInfo(1, "3B", datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)),
+                 students=list(students), mistakes=[], games_by_level={}, lessons_progress=lessons or {})
+
+
+def test_the_view_ranks_by_need_marks_who_is_active_and_gives_times_in_utc():
+    from escoba_tutor.records import LessonRow
+
+    now = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)
+    board = _class_of(
+        StudentRow("Ana", ["01-cards"], {"captures": (10, 9)}, {}, now - timedelta(minutes=5), number=2),
+        StudentRow("Bea", ["02-captures"], {"captures": (10, 2), "setenta": (4, 4)}, {}, now - timedelta(minutes=6),
+                   number=1),
+        StudentRow("Cai", [], {}, {}, now, number=3),
+        StudentRow("Dan", ["index"], {"points": (10, 2)}, {}, now, number=4),
+        lessons={"02-captures": LessonRow(1, 14, 6), "01-cards": LessonRow(2, 10, 9), "index": LessonRow(1, 0, 0)})
+    view = board_view(board, [], "es", "/", titles=TITLES, now=now)
+    by_need = sorted(view["students"], key=lambda s: s["need_rank"])
+    # Dan 20 % (8 wrong), Bea 43 % (8 wrong), Ana 90 %; Cai has answered nothing: last
+    assert [s["nickname"] for s in by_need] == ["Dan", "Bea", "Ana", "Cai"]
+    assert [s["name_rank"] for s in view["students"]] == [0, 1, 2, 3]
+    assert [s["active"] for s in view["students"]] == [True, False, True, True] and view["active"] == 3
+    assert view["active_minutes"] == 5
+    assert [s["label"] for s in view["students"]] == ["Alumno 2", "Alumno 1", "Alumno 3", "Alumno 4"]
+    bea = view["students"][1]
+    assert bea["last_seen"] == {"iso": "2026-12-01T09:54:00Z", "text": "2026-12-01 09:54 UTC"}
+    assert bea["total"] == {"answered": 14, "right": 6, "share": "43\xa0%", "width": 43, "band": "low"}
+    assert view["kinds"] == ["Bazas", "Setenta", "Puntos"]  # the course's order
+    assert [(d["answered"], d["share"], d["band"]) for d in view["students"][1]["drills"]] == [
+        (10, "20\xa0%", "low"), (4, "100\xa0%", "high"), (0, "", "low")]
+    assert view["students"][3]["drills"][2]["band"] == "low" and view["students"][0]["drills"][0]["band"] == "high"
+    assert view["students"][0]["lessons"] == [{"short": "1", "title": "1. The cards and their values"}]
+    assert [(row["title"], row["students"], row["answered"]) for row in view["lessons"]] == [
+        ("inicio", 1, 0), ("1. The cards and their values", 2, 10), ("2. Captures of 15", 1, 14)]
+    assert view["lessons"][0]["cell"] is None and view["lessons"][2]["cell"]["share"] == "43\xa0%"
+    assert view["started"] == {"iso": "2026-12-01T09:00:00Z", "text": "2026-12-01 09:00 UTC"}
+    page = _live(view, "es")
+    assert '<time datetime="2026-12-01T09:54:00Z">2026-12-01 09:54 UTC</time>' in page
+    assert "Activos ahora: 3" in page and "últimos 5 minutos" in page
+    assert 'data-name-rank="1" data-need-rank="1"' in page
+
+
+def test_the_store_reads_arrival_order_progress_per_lesson_and_one_student(tmp_path):
+    base = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+    with ClassStore.open(tmp_path / "class.sqlite3") as store:
+        other = store.current_class()
+        assert store.record(DrillAnswer("Ana", kind="captures", seed=1, correct=True, mistake=None, at=base))
+        info = store.start_new_class("3B")
+        events = [LessonOpened("Zoe", "02-captures", "es", at=base),
+                  DrillAnswer("Zoe", kind="captures", seed=4, correct=False, mistake="missed_capture",
+                              lesson="02-captures", at=base + timedelta(minutes=1)),
+                  DrillAnswer("ana", kind="captures", seed=5, correct=True, mistake=None, lesson="02-captures",
+                              at=base + timedelta(minutes=2)),
+                  DrillAnswer("ANA", kind="setenta", seed=6, correct=True, mistake=None, lesson="05-scoring",
+                              at=base + timedelta(minutes=3)),
+                  LessonOpened("Bea", "05-scoring", "es", at=base + timedelta(minutes=4))]
+        assert all(store.record(event) for event in events)
+        board = store.board()
+        assert [(s.nickname, s.number) for s in board.students] == [("ANA", 2), ("Bea", 3), ("Zoe", 1)]
+        assert board.students[0].drills == {"captures": (1, 1), "setenta": (1, 1)}
+        assert board.students[2].last_seen == base + timedelta(minutes=1)
+        assert board.lessons_progress == {"02-captures": LessonRow(2, 2, 1), "05-scoring": LessonRow(2, 1, 1)}
+        found = store.student("anA")
+        assert found.nickname == "ANA" and found.total == 2 and found.number == 2 and found.class_info == info
+        assert [(r.event, r.kind, r.seed, r.correct) for r in found.records] == [("drill", "setenta", 6, True),
+                                                                                  ("drill", "captures", 5, True)]
+        assert store.student("Ana", other.id).total == 1  # the other class's Ana is another record
+        assert store.student("Nadie") is None and store.student("Bea").records[0].lesson == "05-scoring"
+
+
+def test_the_lessons_titles_come_from_the_notebooks_served(tmp_path):
+    from escoba_tutor.server.app import lessons_dir
+    from escoba_tutor.server.class_board import lesson_titles
+
+    for lang, title in (("es", "2. Bazas de 15"), ("en", "2. Captures of 15")):
+        titles = lesson_titles(lessons_dir(), lang)
+        assert titles["02-captures"] == title
+        assert {f"0{n}" for n in range(1, 9)} <= {name[:2] for name in titles}
+    (tmp_path / "es").mkdir()
+    (tmp_path / "es" / "01-cards.ipynb").write_text(
+        json.dumps({"cells": [{"cell_type": "markdown", "source": ["# Mi lección\n", "Texto"]}]}))
+    (tmp_path / "es" / "02-broken.ipynb").write_text("{not json")
+    assert lesson_titles(tmp_path, "es") == {"01-cards": "Mi lección"}  # a broken notebook keeps its number
+    assert lesson_titles(None, "es") == {}
 
 
 @pytest.mark.parametrize(("key", "said"), [
@@ -668,7 +820,7 @@ def test_drill_checks_become_one_outcome_each():
 
 def _template_ids() -> set[str]:
     found = set()
-    for template in (ROOT / "escoba_tutor" / "server" / "templates").glob("class_board*.j2"):
+    for template in (ROOT / "escoba_tutor" / "server" / "templates").glob("class_*.j2"):
         text = template.read_text(encoding="utf-8")
         found |= set(re.findall(r'''_\(\s*"((?:[^"\\]|\\.)*)"''', text))
         found |= set(re.findall(r"""_\(\s*'((?:[^'\\]|\\.)*)'""", text))

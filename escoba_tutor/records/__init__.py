@@ -26,15 +26,16 @@ from .events import (
 from .rows import SCHEMA_VERSION
 
 if TYPE_CHECKING:
-    from .board import Board, ClassInfo, Exercise, MistakeRow, StudentRow
+    from .board import Board, ClassInfo, Exercise, LessonRow, MistakeRow, StudentRecord, StudentRecords, StudentRow
     from .store import ClassStore
 
 _LAZY = {"Board": "board", "ClassInfo": "board", "Exercise": "board", "MistakeRow": "board", "StudentRow": "board",
-         "ClassStore": "store"}
+         "LessonRow": "board", "StudentRecord": "board", "StudentRecords": "board", "ClassStore": "store"}
 
 __all__ = [
     "SCHEMA_VERSION", "Board", "ClassInfo", "ClassStore", "DealFinished", "DrillAnswer", "Exercise", "GameFinished",
-    "LessonOpened", "MistakeRow", "NicknameError", "RecordsError", "StudentRow", "nickname_key", "valid_nickname",
+    "LessonOpened", "LessonRow", "MistakeRow", "StudentRecord", "StudentRecords", "NicknameError", "RecordsError",
+    "StudentRow", "nickname_key", "valid_nickname",
 ]
 
 

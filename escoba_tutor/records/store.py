@@ -38,7 +38,7 @@ from typing import Any, TextIO, TypeVar
 from sqlalchemy import Connection, Engine, Row, and_, create_engine, func, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 
-from .board import Board, ClassInfo, read_board
+from .board import Board, ClassInfo, StudentRecords, read_board, read_student
 from .events import Event, RecordsError, describe, nickname_key
 from .export import CODES, CsvLayout, write_csv
 from .location import locate
@@ -289,6 +289,11 @@ class ClassStore:
     def board(self, class_id: int | None = None) -> Board:
         """The board of class ``class_id`` (None: the current class); see :mod:`escoba_tutor.records.board`."""
         return self._retry(lambda c: read_board(c, _class(c, class_id)), write=False, budget=OPEN_BUDGET)
+
+    def student(self, nickname: str, class_id: int | None = None) -> StudentRecords | None:
+        """One student's records in class ``class_id`` (None: the current class), the most recent first; None when
+        the class has none of theirs. See :func:`escoba_tutor.records.board.read_student`."""
+        return self._retry(lambda c: read_student(c, _class(c, class_id), nickname), write=False, budget=OPEN_BUDGET)
 
     def export_csv(self, out: TextIO, class_id: int | None = None, *, bom: bool = True,
                    layout: CsvLayout = CODES) -> None:

@@ -7,6 +7,9 @@ constant time; without it every address here answers 403 with a short page that 
 ``class/remove-student`` are POSTs with the key and the XSRF token (all but renaming ask first, on a page of
 their own, then act on the same POST with ``confirm=yes``). The numbers come from the records' store, read in a
 thread of its own.
+``class/student?key=K&class=N&nickname=NAME`` is one student's page. The teacher's views (sorting, hiding the
+nicknames, the times in the browser's zone, print) are static/class_board_views.js, on the data the live part
+carries (ranks, ISO times in UTC, labels).
 
 docs/class-board.md is the teacher's guide to it; docs/hostile-input.md lists the bad inputs tried.
 """
@@ -14,14 +17,16 @@ docs/class-board.md is the teacher's guide to it; docs/hostile-input.md lists th
 from __future__ import annotations
 
 import asyncio
+import functools
 import hmac
 import io
 import json
 import re
 from concurrent.futures import ThreadPoolExecutor
-from datetime import timezone
+from datetime import datetime, timedelta, timezone
 from http.client import responses
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import urlencode
 
 from tornado import web
@@ -33,7 +38,7 @@ from ..text.translator import Translator
 from .nickname import NicknameHandler, base_url_of, page_lang
 from .pages import jinja, render
 
-__all__ = ["board_handlers", "key_matches", "board_view", "kind_page"]
+__all__ = ["board_handlers", "key_matches", "board_view", "student_view", "lesson_titles", "kind_page"]
 
 REFRESH_S = 2.5
 _STATIC = Path(__file__).resolve().parent / "static"
@@ -48,6 +53,11 @@ def kind_page(name: str) -> str | None:
     record does not say on which page it was answered (a record made before schema version 2, or off the server);
     None for a kind this server does not know."""
     return registry.kind(name).lesson if name in kind_names() else None
+
+
+def views_script() -> str:
+    """The teacher's views in the page (sorting, hiding nicknames, times in the browser's zone): static/."""
+    return _STATIC.joinpath("class_board_views.js").read_text(encoding="utf-8")
 
 
 def key_matches(given: str | None, key: str | None) -> bool:
@@ -88,8 +98,17 @@ def exercise_link(_: Translator, kind: str, exercise, lang: str, base_url: str, 
     """A mistake's exercise on the board: the link that opens that very exercise (the page it was answered on, in
     the board's language, ``?seed=N``, and ``&rules=NAME`` when it ran under other rules than the server's
     pages now have; the page shows the address's rules unless its lesson names its own) and its words."""
-    page = exercise.lesson if exercise.lesson and _PAGE_NAME.fullmatch(exercise.lesson) else kind_page(kind)
-    query = {"seed": exercise.seed}
+    # a class's board lists thousands of these and draws them again every few seconds: each is made once
+    return dict(_link(_.lang, lang, kind_page(kind), exercise.seed, exercise.lesson, exercise.rules, base_url, rules))
+
+
+@functools.lru_cache(maxsize=20_000)
+def _link(words_lang: str, lang: str, fallback: str | None, seed: int, lesson: str | None, exercise_rules: str | None,
+          base_url: str, rules: str) -> dict:
+    _ = Translator(words_lang)
+    exercise = _Where(seed, lesson, exercise_rules)
+    page = exercise.lesson if exercise.lesson and _PAGE_NAME.fullmatch(exercise.lesson) else fallback
+    query: dict[str, int | str] = {"seed": exercise.seed}
     where = []
     if exercise.lesson and _PAGE_NAME.fullmatch(exercise.lesson):
         where.append(_lesson_label(_, exercise.lesson) if exercise.lesson == "index"
@@ -107,31 +126,114 @@ def exercise_link(_: Translator, kind: str, exercise, lang: str, base_url: str, 
                           f"{exercise.seed}-{exercise.lesson or ''}-{exercise.rules or ''}")[:120]}
 
 
-def board_view(board, classes, lang: str, base_url: str, rules: str = "escoba") -> dict:
+class _Where(NamedTuple):
+    """Where a student's answer was given, as :func:`exercise_link` reads it (the records' Exercise, without
+    loading the records' database code into the page)."""
+
+    seed: int
+    lesson: str | None
+    rules: str | None
+
+
+# a mistake lists its most recent exercises, this many: enough to choose one to project, and a whole class's
+# board stays small enough to draw again every few seconds (each link is most of what the board sends)
+MISTAKE_EXERCISES_SHOWN = 12
+ACTIVE_MINUTES = 5  # a student with a record in the last this many minutes counts as active now
+
+
+def _when(moment: datetime) -> dict:
+    """A time for the page: ISO 8601 in UTC for the browser to show in its own time zone and the board's format
+    (class_board.js), and the same in UTC as the text a page without scripts shows."""
+    utc = moment.astimezone(timezone.utc)
+    return {"iso": utc.strftime("%Y-%m-%dT%H:%M:%SZ"), "text": utc.strftime("%Y-%m-%d %H:%M UTC")}
+
+
+def _band(right: int, answered: int) -> str:
+    """The colour band of a share right (always shown with its number too): under 50 %, under 80 %, the rest."""
+    share = 100 * right / answered if answered else 0
+    return "low" if share < 50 else "mid" if share < 80 else "high"
+
+
+def _cell(right: int, answered: int, lang: str) -> dict:
+    return {"answered": answered, "right": right, "share": _percent(right, answered, lang) if answered else "",
+            "width": round(100 * right / answered) if answered else 0, "band": _band(right, answered)}
+
+
+@functools.lru_cache(maxsize=16)
+def _titles_in(folder: str, lang: str) -> dict[str, str]:
+    titles = {}
+    for notebook in sorted(Path(folder, lang).glob("*.ipynb")):
+        try:
+            cells = json.loads(notebook.read_text(encoding="utf-8")).get("cells", [])
+        except (OSError, ValueError, AttributeError):
+            continue  # a broken notebook keeps its number: the board must still draw
+        first = next((c for c in cells if isinstance(c, dict) and c.get("cell_type") == "markdown"), None)
+        text = first.get("source", "") if first else ""
+        text = "".join(text) if isinstance(text, list) else str(text)
+        heading = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), "")
+        if heading:
+            titles[notebook.stem] = heading
+    return titles
+
+
+def lesson_titles(folder: str | Path | None, lang: str) -> dict[str, str]:
+    """Each lesson page's title in ``lang``, as its notebook's first heading says it (``02-captures``: «2. Bazas de
+    15»): the lessons the server serves are the one source, a teacher's own copy (``--lessons``) included."""
+    return _titles_in(str(folder), lang) if folder else {}
+
+
+def _lesson_title(_: Translator, lesson: str, titles: dict[str, str]) -> str:
+    if lesson in ("play", "index"):
+        return _lesson_label(_, lesson)
+    return titles.get(lesson) or _("lesson {number}", number=_lesson_label(_, lesson))
+
+
+def _lessons(_: Translator, names, titles: dict[str, str]) -> list[dict]:
+    return [{"short": _lesson_label(_, name), "title": _lesson_title(_, name, titles)}
+            for name in sorted(names, key=_lesson_order)]
+
+
+def _need(s) -> tuple:
+    """Sort key of «by need»: the lowest share right first, then the most wrong answers; no answer yet, last."""
+    answered = sum(a for a, _r in s.drills.values())
+    right = sum(r for _a, r in s.drills.values())
+    return (0, right / answered, -(answered - right)) if answered else (1, 0.0, 0)
+
+
+def board_view(board, classes, lang: str, base_url: str, rules: str = "escoba", titles: dict[str, str] | None = None,
+               now: datetime | None = None) -> dict:
     """What the board's template shows: every number and word ready, nothing computed in the template.
-    ``rules``: the name of the server's rules (a mistake's exercise under others opens with its own)."""
+    ``rules``: the name of the server's rules (a mistake's exercise under others opens with its own); ``titles``:
+    the lessons' titles (:func:`lesson_titles`); ``now``: the time «active now» is measured from."""
     _ = Translator(lang)
+    titles = titles or {}
+    now = now or datetime.now(timezone.utc)
     order = kind_names()  # the course's order, then kinds this server does not know (a newer kernel's)
     kinds = sorted({kind for s in board.students for kind in s.drills},
                    key=lambda k: (order.index(k), "") if k in order else (len(order), k))
     levels = [level for level in ("random", "greedy", "expert") if level in board.games_by_level] + sorted(
         level for level in board.games_by_level if level not in ("random", "greedy", "expert"))
+    by_need = {id(s): rank for rank, s in enumerate(sorted(board.students, key=_need))}
     students = []
-    for s in board.students:
-        lessons = sorted(s.lessons, key=_lesson_order)
-        drills = []
-        for kind in kinds:
-            answered, right = s.drills.get(kind, (0, 0))
-            drills.append({"answered": answered, "right": right,
-                           "share": _percent(right, answered, lang) if answered else ""})
+    for rank, s in enumerate(board.students):
         student_games = [_("{level}: {finished} ({won} won)", level=level_words(_, level), finished=finished,
                            won=won) for level, (finished, won) in sorted(s.games.items()) if finished]
-        students.append({"nickname": s.nickname, "lessons": ", ".join(_lesson_label(_, name) for name in lessons),
-                         "drills": drills, "games": "; ".join(student_games),
-                         "last_seen": s.last_seen.astimezone().strftime("%H:%M:%S") if s.last_seen else ""})
+        answered = sum(a for a, _r in s.drills.values())
+        right = sum(r for _a, r in s.drills.values())
+        finished, won = sum(f for f, _w in s.games.values()), sum(w for _f, w in s.games.values())
+        students.append({"nickname": s.nickname, "label": _("Student {number}", number=s.number or rank + 1),
+                         "lessons": _lessons(_, s.lessons, titles),
+                         "drills": [_cell(s.drills.get(kind, (0, 0))[1], s.drills.get(kind, (0, 0))[0], lang)
+                                    for kind in kinds],
+                         "total": _cell(right, answered, lang), "wrong": answered - right,
+                         "games": _("{finished} ({won} won)", finished=finished, won=won) if finished else "",
+                         "games_levels": "; ".join(student_games), "last_seen": _when(s.last_seen),
+                         "active": now - s.last_seen <= timedelta(minutes=ACTIVE_MINUTES),
+                         "name_rank": rank, "need_rank": by_need[id(s)]})
     mistakes = []
     for m in board.mistakes:
-        seeds = [exercise_link(_, m.kind, exercise, lang, base_url, rules) for exercise in m.exercises[:30]]
+        seeds = [exercise_link(_, m.kind, exercise, lang, base_url, rules)
+                 for exercise in m.exercises[:MISTAKE_EXERCISES_SHOWN]]
         anchor = "mistake-" + "".join(ch if ch.isalnum() else "-" for ch in f"{m.kind}-{m.code}")
         mistakes.append({"id": anchor, "kind": column_words(_, m.kind),
                          "words": mistake_words(_, m.kind, m.code), "code": f"{m.kind}:{m.code}",
@@ -139,11 +241,73 @@ def board_view(board, classes, lang: str, base_url: str, rules: str = "escoba") 
                          "times": _.plural("{n} time", "{n} times", m.times), "seeds": seeds})
     games = [{"level": level_words(_, level), "finished": board.games_by_level[level][0],
               "won": board.games_by_level[level][1], "lost": board.games_by_level[level][2]} for level in levels]
+    progress = [{"title": _lesson_title(_, name, titles), "students": row.students, "answered": row.answered,
+                 **({"cell": _cell(row.right, row.answered, lang)} if row.answered else {"cell": None})}
+                for name, row in sorted(board.lessons_progress.items(), key=lambda item: _lesson_order(item[0]))]
     info = board.class_info
-    return {"class_name": info.name, "class_id": info.id,
-            "started": info.started_at.astimezone(timezone.utc).astimezone().strftime("%Y-%m-%d %H:%M"),
+    return {"class_name": info.name, "class_id": info.id, "started": _when(info.started_at),
+            # a class named by the time it started (the store's default name) needs no «started» beside it
+            "started_is_name": info.started_at.astimezone().strftime("%Y-%m-%d %H:%M") == info.name,
             "kinds": [column_words(_, k) for k in kinds], "students": students, "mistakes": mistakes,
-            "games": games, **class_bar(_, info, classes)}
+            "games": games, "lessons": progress, "active": sum(1 for s in students if s["active"]),
+            "active_minutes": ACTIVE_MINUTES, **class_bar(_, info, classes)}
+
+
+def student_view(found, lang: str, base_url: str, rules: str = "escoba",
+                 titles: dict[str, str] | None = None) -> dict:
+    """What a student's page shows (``found``: their records, :class:`~escoba_tutor.records.StudentRecords`): per
+    kind of exercise the answers and the share right, the lessons with their titles, their mistakes with the
+    exercises where each happened, and every record, the most recent first."""
+    _ = Translator(lang)
+    titles = titles or {}
+    order = kind_names()
+    per_kind: dict[str, list[int]] = {}
+    mistakes: dict[tuple[str, str], dict] = {}
+    lessons: set[str] = set()
+    history = []
+    for r in found.records:
+        if r.lesson and r.event in ("lesson", "drill"):
+            lessons.add(r.lesson)
+        what, exercise = "", None
+        if r.event == "drill" and r.kind:
+            tally = per_kind.setdefault(r.kind, [0, 0])
+            tally[0] += 1
+            tally[1] += 1 if r.correct else 0
+            if r.seed is not None:
+                exercise = exercise_link(_, r.kind, _Where(r.seed, r.lesson, r.rules), lang, base_url, rules)
+            if r.correct:
+                what = _("{kind}: right", kind=column_words(_, r.kind))
+            else:
+                words = mistake_words(_, r.kind, r.mistake) if r.mistake else _("wrong")
+                what = _("{kind}: {mistake}", kind=column_words(_, r.kind), mistake=words)
+                if r.mistake:
+                    slip = mistakes.setdefault((r.kind, r.mistake), {"kind": column_words(_, r.kind),
+                                                                     "words": words, "times": 0, "seeds": []})
+                    slip["times"] += 1
+                    if exercise and exercise["href"] not in {e["href"] for e in slip["seeds"]}:
+                        slip["seeds"].append(exercise)
+        elif r.event == "lesson" and r.lesson:
+            what = _("opened {lesson}", lesson=_lesson_title(_, r.lesson, titles))
+        elif r.event in ("game", "deal"):
+            level = level_words(_, r.level or "")
+            outcome = {"won": _("won"), "lost": _("lost"), "tied": _("tied")}.get(r.outcome or "", "")
+            what = (_("game against the computer ({level}): {outcome}", level=level, outcome=outcome)
+                    if r.event == "game" else _("deal against the computer ({level}) finished", level=level))
+        else:
+            what = r.event
+        history.append({"when": _when(r.at), "what": what, "right": r.correct, "exercise": exercise})
+    kinds = sorted(per_kind, key=lambda k: (order.index(k), "") if k in order else (len(order), k))
+    return {"nickname": found.nickname, "label": _("Student {number}", number=found.number),
+            "class_name": found.class_info.name, "class_id": found.class_info.id,
+            "kinds": [{"words": column_words(_, k), "cell": _cell(per_kind[k][1], per_kind[k][0], lang)}
+                      for k in kinds],
+            "lessons": _lessons(_, lessons, titles),
+            "mistakes": [{**m, "times": _.plural("{n} time", "{n} times", m["times"]), "seeds": m["seeds"][:30]}
+                         for m in sorted(mistakes.values(), key=lambda m: -m["times"])],
+            "history": history, "total": found.total,
+            "shown": _("The latest {shown} of {total} records.", shown=len(history), total=found.total)
+            if found.total > len(history) else "",
+            "last_seen": history[0]["when"] if history else None}
 
 
 def class_bar(_: Translator, shown, classes) -> dict:
@@ -221,7 +385,12 @@ class BoardMixin(web.RequestHandler):
             board = await self.database(self.store.board, wanted)
         except RecordsError as error:
             raise web.HTTPError(503, str(error)[:200]) from None
-        return board_view(board, classes, self.lang, self.lessons_base(), server_rules(self))
+        return board_view(board, classes, self.lang, self.lessons_base(), server_rules(self), self.titles())
+
+    def titles(self) -> dict[str, str]:
+        """The lessons' titles in the board's language, from the notebooks this server serves."""
+        contents = self.settings.get("contents_manager")
+        return lesson_titles(getattr(contents, "root_dir", None), self.lang)
 
     def render_part(self, name: str, view: dict) -> str:
         _ = Translator(self.lang)
@@ -238,7 +407,7 @@ class BoardPageHandler(BoardMixin, web.RequestHandler):
         view = await self.view()
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(self.render_part("class_board.html.j2", {**view, "script": _STATIC.joinpath(
-            "class_board.js").read_text(encoding="utf-8")}))
+            "class_board.js").read_text(encoding="utf-8"), "views_script": views_script()}))
 
 
 class BoardDataHandler(BoardMixin, web.RequestHandler):
@@ -249,6 +418,38 @@ class BoardDataHandler(BoardMixin, web.RequestHandler):
         self.set_header("Content-Type", "application/json; charset=utf-8")
         self.finish(json.dumps({"class": view["class_id"], "html": self.render_part("class_board_live.html.j2",
                                                                                      view)}))
+
+
+class StudentPageHandler(BoardMixin, web.RequestHandler):
+    """``GET class/student?key=K&class=N&nickname=NAME``: one student's records, mistakes and exercises; a
+    nickname the class has no record of answers 404 with a page that says so."""
+
+    async def get(self) -> None:
+        from ..records import RecordsError
+
+        nickname = self.get_argument("nickname", "")[:200]
+        wanted = self.class_id()
+        classes = await self.database(self.store.classes)
+        if wanted is not None and wanted not in {c.id for c in classes}:
+            wanted = None
+        try:
+            found = await self.database(self.store.student, nickname, wanted) if nickname.strip() else None
+        except RecordsError as error:
+            raise web.HTTPError(503, str(error)[:200]) from None
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        if found is None:
+            _ = Translator(self.lang)
+            asked = nickname.strip() or "…"
+            self.set_status(404)
+            self.finish(render("class_student_missing.html.j2", lang=self.lang,
+                               page_title=_("No such student in this class"),
+                               text=_("This class has no record of the nickname “{nickname}”. Go back to the class "
+                                      "board and choose a student there.", nickname=asked),
+                               back=self.board_address("board", **{"class": wanted}),
+                               back_words=_("Back to the class board")))
+            return
+        view = student_view(found, self.lang, self.lessons_base(), server_rules(self), self.titles())
+        self.finish(self.render_part("class_student.html.j2", {**view, "views_script": views_script()}))
 
 
 class BoardCsvHandler(BoardMixin, web.RequestHandler):
@@ -453,4 +654,5 @@ def board_handlers(base_url: str) -> list[tuple]:
             (f"{base_url}{BOARD_DATA}", BoardDataHandler), (f"{base_url}class/board.csv", BoardCsvHandler),
             (f"{base_url}class/new", NewClassHandler), (f"{base_url}class/forget", ForgetClassHandler),
             (f"{base_url}class/make-current", MakeCurrentHandler), (f"{base_url}class/rename", RenameClassHandler),
-            (f"{base_url}class/remove-student", RemoveStudentHandler)]
+            (f"{base_url}class/remove-student", RemoveStudentHandler),
+            (f"{base_url}class/student", StudentPageHandler)]

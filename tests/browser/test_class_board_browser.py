@@ -111,7 +111,7 @@ def check(page, lang: str, said: str, box=None) -> None:
 
 
 def row(teacher, nickname: str):
-    return teacher.locator("#students tbody tr", has=teacher.locator("th", has_text=re.compile(f"^{nickname}$")))
+    return teacher.locator("#students tbody tr", has=teacher.locator("a.nick", has_text=re.compile(f"^{nickname}$")))
 
 
 def test_three_students_and_the_teacher_s_live_board(tutor, contexts, teacher, screenshot_dir):
@@ -122,7 +122,7 @@ def test_three_students_and_the_teacher_s_live_board(tutor, contexts, teacher, s
     build_captures(ana, "es", SEED_1_CAPTURES)
     check(ana, "es", "¡Bien!")
     # the board shows Ana, right, by itself
-    expect(row(teacher, "Ana").locator("td").nth(1)).to_have_text("1 (100\xa0%)", timeout=20_000)
+    expect(row(teacher, "Ana").locator("td").nth(1)).to_have_text("100\xa0% 1", timeout=20_000)
     ana.locator(".escoba-drill").get_by_role("button", name=re.compile("(Otro ejercicio|Ejercicio nuevo)")).click()
     expect(ana.locator(".escoba-drill h3")).to_contain_text("n.º 2")
     check(ana, "es", "Falta:")
@@ -153,14 +153,15 @@ def test_three_students_and_the_teacher_s_live_board(tutor, contexts, teacher, s
     expect(teacher.locator("#students tbody tr")).to_have_count(3, timeout=30_000)
     assert teacher.evaluate("() => window.openedOnce === true")
     expect(teacher.locator("#students thead th")).to_have_text(
-        ["Apodo", "Lecciones abiertas", re.compile("^Bazas"), "Partidas contra el ordenador", "Última actividad"])
-    expect(teacher.locator("#students tbody th")).to_have_text(["Ana", "Ben", "Cai"])
-    expect(row(teacher, "Ana").locator("td").nth(1)).to_have_text("2 (50\xa0%)")
-    expect(row(teacher, "Ben").locator("td").nth(1)).to_have_text("2 (0\xa0%)")
-    expect(row(teacher, "Cai").locator("td").nth(1)).to_have_text("1 (100\xa0%)")
-    expect(row(teacher, "Ana").locator("td").nth(0)).to_have_text("inicio")
-    expect(row(teacher, "Cai").locator("td").nth(0)).to_have_text("inicio, partida", timeout=20_000)
-    expect(row(teacher, "Cai").locator("td").nth(2)).to_have_text("")  # one move: no deal finished
+        ["Apodo", re.compile("^Todos los ejercicios"), re.compile("^Bazas"), "Lecciones abiertas",
+         "Partidas contra el ordenador", "Última actividad"])
+    expect(teacher.locator("#students tbody th a.nick")).to_have_text(["Ana", "Ben", "Cai"])
+    expect(row(teacher, "Ana").locator("td").nth(1)).to_have_text("50\xa0% 2")  # share right, answers checked
+    expect(row(teacher, "Ben").locator("td").nth(1)).to_have_text("0\xa0% 2")
+    expect(row(teacher, "Cai").locator("td").nth(1)).to_have_text("100\xa0% 1")
+    expect(row(teacher, "Ana").locator("td").nth(2)).to_have_text("inicio")
+    expect(row(teacher, "Cai").locator("td").nth(2)).to_have_text("inicio, partida", timeout=20_000)
+    expect(row(teacher, "Cai").locator("td").nth(3)).to_have_text("")  # one move: no deal finished
     mistakes = teacher.locator("ol.mistakes > li")
     expect(mistakes).to_have_count(2)
     expect(mistakes.nth(0)).to_contain_text("Bazas: Dejarse una baza que la carta podía hacer · 2 alumnos, 2 veces")
@@ -203,7 +204,7 @@ def test_three_students_and_the_teacher_s_live_board(tutor, contexts, teacher, s
 def test_the_board_is_usable_by_keyboard_with_focus_visible(teacher):
     teacher.get_by_role("heading", level=1).click()  # start from the top of the page
     seen = []
-    for _ in range(14):
+    for _ in range(24):  # the board's options, its views, the students' table and its nicknames, the mistakes...
         teacher.keyboard.press("Tab")
         focused = teacher.evaluate("""() => { const e = document.activeElement;
             const s = getComputedStyle(e); return [e.tagName, e.textContent.trim().slice(0, 30), s.outlineStyle,
@@ -214,6 +215,8 @@ def test_the_board_is_usable_by_keyboard_with_focus_visible(teacher):
         assert focused[2] != "none" and focused[3] != "0px", focused
     names = [text for _tag, text, *_ in seen]
     assert any("CSV" in n for n in names) and "Empezar una clase nueva" in names
+    assert "Ocultar los apodos (proyector)" in names and "Ana" in names  # the views, a student's page
+    assert "students-region" in teacher.evaluate("() => [...document.querySelectorAll('[tabindex]')].map(e => e.id)")
 
 
 def test_without_the_key_the_page_says_so(tutor, contexts):
@@ -295,8 +298,9 @@ def test_a_deal_and_a_game_played_to_the_end_show_under_their_level(tutor, conte
 
     expect(row(teacher, "Dani")).to_be_visible(timeout=20_000)
     games = row(teacher, "Dani").locator("td").nth(-2)
-    expect(games).to_have_text(f"fácil: 1 ({int(won)} ganadas)", timeout=20_000)
-    expect(row(teacher, "Dani").locator("td").nth(0)).to_have_text("inicio, partida")
+    expect(games).to_have_text(f"1 ({int(won)} ganadas)", timeout=20_000)
+    expect(games).to_have_attribute("title", f"fácil: 1 ({int(won)} ganadas)")
+    expect(row(teacher, "Dani").locator("td").nth(2)).to_have_text("inicio, partida")
     level_row = teacher.locator("#games tbody tr", has=teacher.locator("th", has_text=re.compile("^fácil$")))
     expect(level_row.locator("td")).to_have_text(["1", str(int(won)), str(int(not won))])
     store = ClassStore.open(tutor.database)

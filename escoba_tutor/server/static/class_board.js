@@ -26,6 +26,7 @@
       const details = document.getElementById(id);
       if (details) details.open = true;
     }
+    live.dispatchEvent(new CustomEvent("board:drawn"));  // the teacher's views apply again (class_board_views.js)
     if (focused) document.getElementById(focused)?.focus({preventScroll: true});
     window.scrollTo(x, y);
   }

@@ -1,0 +1,90 @@
+// The teacher's views of the class board and of a student's page: every time in this browser's time zone and one
+// format for the page's language; the students sorted by nickname or by need; nicknames hidden for a projector;
+// printing with every mistake open. The choices are kept in this browser (localStorage) and applied again each
+// time class_board.js redraws the live part (it sends "board:drawn"), as is the students' table's scroll.
+(() => {
+  const root = document.documentElement;
+  const lang = root.lang || "es";
+  const store = {
+    get(name) { try { return localStorage.getItem("escoba-board-" + name); } catch (e) { return null; } },
+    set(name, value) { try { localStorage.setItem("escoba-board-" + name, value); } catch (e) { /* private mode */ } },
+  };
+  // one format for every time the page shows: day, month, hours and minutes, in the browser's zone
+  const format = new Intl.DateTimeFormat(lang, {day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
+                                                hourCycle: "h23"});
+  const full = new Intl.DateTimeFormat(lang, {dateStyle: "full", timeStyle: "long"});
+
+  function showTimes(where) {
+    for (const time of where.querySelectorAll("time[datetime]")) {
+      const moment = new Date(time.dateTime);
+      if (Number.isNaN(moment.getTime())) continue;
+      const text = format.format(moment);
+      if (time.textContent !== text) time.textContent = text;
+      time.title = full.format(moment);
+    }
+  }
+
+  function sortRows() {
+    const body = document.querySelector("#students tbody");
+    if (!body) return;
+    const by = store.get("sort") === "need" ? "needRank" : "nameRank";
+    const rows = [...body.rows];
+    rows.sort((a, b) => Number(a.dataset[by]) - Number(b.dataset[by]));
+    if (rows.some((row, i) => body.rows[i] !== row)) body.append(...rows);
+    for (const button of document.querySelectorAll("[data-sort]")) {
+      button.setAttribute("aria-pressed", String(button.dataset.sort === (by === "needRank" ? "need" : "name")));
+    }
+  }
+
+  const ownTitle = document.title;
+  function showProjector() {
+    const on = store.get("projector") === "on";
+    root.classList.toggle("projector", on);
+    document.getElementById("projector")?.setAttribute("aria-pressed", String(on));
+    // a student's page names the student in its title too (the tab's label, on the projector)
+    const label = document.querySelector('meta[name="projector-title"]')?.content;
+    if (label) document.title = on ? label : ownTitle;
+  }
+
+  // the students' table region is drawn anew on each refresh: its scroll is kept here
+  let kept = {left: 0, top: 0};
+  document.addEventListener("scroll", (event) => {
+    if (event.target.id === "students-region") kept = {left: event.target.scrollLeft, top: event.target.scrollTop};
+  }, true);
+
+  function apply() {
+    showTimes(document);
+    sortRows();
+    showProjector();
+    const region = document.getElementById("students-region");
+    if (region && (region.scrollLeft !== kept.left || region.scrollTop !== kept.top)) {
+      region.scrollLeft = kept.left;
+      region.scrollTop = kept.top;
+    }
+  }
+
+  for (const button of document.querySelectorAll("[data-sort]")) {
+    button.addEventListener("click", () => { store.set("sort", button.dataset.sort); sortRows(); });
+  }
+  document.getElementById("projector")?.addEventListener("click", () => {
+    store.set("projector", store.get("projector") === "on" ? "off" : "on");
+    showProjector();
+  });
+  document.getElementById("print-board")?.addEventListener("click", () => window.print());
+
+  // printed, every mistake shows its exercises; those the teacher had closed close again afterwards
+  let closed = [];
+  window.addEventListener("beforeprint", () => {
+    closed = [...document.querySelectorAll("details:not([open])")];
+    for (const details of closed) details.open = true;
+  });
+  window.addEventListener("afterprint", () => {
+    for (const details of closed) details.open = false;
+    closed = [];
+  });
+
+  document.getElementById("board-live")?.addEventListener("board:drawn", apply);
+  const views = document.getElementById("board-views");
+  if (views) views.hidden = false;  // without this script the buttons could do nothing: they stay hidden
+  apply();
+})();
