@@ -313,8 +313,10 @@ def build_app_class():
             handlers.append((url_path_join(self.server_url, r".*"), guarded.NoSuchPageHandler,
                              {"server_url": self.server_url}))
             self.log.info("Limits: %d kernels on the server, %d per browser, %d per address, %d MiB of data per "
-                          "kernel; open files: %s", self.limits.max_kernels, self.limits.per_client,
-                          self.limits.per_address, self.limits.kernel_memory_mib, raise_open_files()[0] or "no limit")
+                          "kernel, %d pages started at once, %d connections per address; open files: %s",
+                          self.limits.max_kernels, self.limits.per_client, self.limits.per_address,
+                          self.limits.kernel_memory_mib, starting_slots(self.max_starting_kernels),
+                          self.connections_per_address, raise_open_files()[0] or "no limit")
             self.check_open_files()
             install_repeat_filter(self.log)
             PeriodicCallback(self.reap, self.reap_check_s * 1000).start()
