@@ -269,8 +269,8 @@ class Buckets:
 class AddressConnections:
     """The connections open from each network address, each counted from the moment it is accepted until it is
     closed, whatever it carries meanwhile (requests, then perhaps a page's websocket); at most ``cap`` per address.
-    A connection is anything with a ``closed()`` method (Tornado's streams): a closed one is found, and no longer
-    counted, the next time its address connects, or at the sweep of every address once a minute.
+    A connection is anything with a ``closed()`` method (Tornado's streams): the closed ones are looked for, and no
+    longer counted, when their address reaches the cap, and at the sweep of every address once a minute.
 
     >>> class Connection:
     ...     def __init__(self): self.open = True
@@ -316,7 +316,8 @@ class AddressConnections:
             self._swept = now
             for each in list(self._open):
                 self.open(each)
-        if self.open(address) >= self.cap:
+        held = self._open.setdefault(address, [])
+        if len(held) >= self.cap and self.open(address) >= self.cap:  # (closed ones are looked for only then)
             return False
         self._open.setdefault(address, []).append(connection)
         return True
