@@ -191,8 +191,9 @@ def test_a_full_server_admits_a_quiet_addresss_student_by_stopping_the_busiest_a
 def test_pages_start_one_at_a_time_server_wide_and_a_burst_from_one_address_waits_behind_another_address(
         tmp_path_factory):
     """A script asks for six pages at once, each with a new cookie, from one address; a student of another
-    address asks for one a moment later. The server starts one page at a time (``max_starting_kernels``: 1), the
-    addresses taking turns, so the student's page is the second one sent, not the seventh."""
+    address asks for one a moment later. The server starts one page at a time (``max_starting_kernels``: 1), and
+    a page of an address with none starting does not wait: the student's page is among the first two sent, not
+    the seventh."""
     server = start(tmp_path_factory, {"max_starting_kernels": 1})
     script = [Browser(server, "127.0.0.50") for _ in range(6)]
     student = Browser(server, "127.0.0.51")
@@ -210,7 +211,7 @@ def test_pages_start_one_at_a_time_server_wide_and_a_burst_from_one_address_wait
             pages.append(pool.submit(open_page, "student", student))
             for done in pages:
                 done.result()
-        assert sent.index("student") == 1, sent
+        assert sent.index("student") <= 1, sent
         log = server.log.read_text()
         assert "1 pages started at once" in log and "Traceback" not in log
     finally:

@@ -178,11 +178,13 @@ def _turns(handler) -> PageTurns:
 
 class StartTurns:
     """At most ``slots`` pages of the whole server start at once (a page's start: its kernel started and the lesson
-    run, about 2 CPU seconds on a loaded machine); the others wait for a slot. A freed slot goes to the waiting page
-    whose address has the fewest pages starting, then whose address was given a slot the longest ago, then the
-    earliest: the addresses take turns, so an address asking for many pages at once waits behind the others' pages,
-    not before them. A page that waits ``wait_s`` (a start that hangs) goes ahead
-    without a slot (:meth:`take` raises ``asyncio.TimeoutError``).
+    run, about 2 CPU seconds on a loaded machine); the others wait for a slot. A page from an address with no page
+    starting does not wait, as long as fewer than twice ``slots`` are starting: one address's burst never makes
+    another address's student wait for it. A freed slot goes to the waiting page whose address has the fewest
+    pages starting, then whose address was given a slot the longest ago, then the earliest: the addresses take
+    turns, so an address asking for many pages at once waits behind the others' pages, not before them. A page
+    that waits ``wait_s`` (a start that hangs) goes ahead without a slot (:meth:`take` raises
+    ``asyncio.TimeoutError``).
 
     >>> async def pages():
     ...     turns, order = StartTurns(1), []
@@ -212,8 +214,13 @@ class StartTurns:
     def waiting(self) -> int:
         return len(self._waiting)
 
+    def _may_start(self, address: str) -> bool:
+        starting = self.starting()
+        return starting < self.slots or (address not in self._starting and starting < 2 * self.slots)
+
     async def take(self, address: str) -> None:
-        if not self._waiting and self.starting() < self.slots:
+        # (the pages still waiting could not start: an address with none starting goes before them)
+        if self._may_start(address) and (not self._waiting or address not in self._starting):
             self._start(address)
             return
         entry = (next(self._arrivals), address, asyncio.get_running_loop().create_future())
@@ -238,9 +245,11 @@ class StartTurns:
             self._starting[address] = left
         else:
             self._starting.pop(address, None)
-        while self._waiting and self.starting() < self.slots:
+        while self._waiting:
             entry = min(self._waiting, key=lambda each: (self._starting.get(each[1], 0), self._last.get(each[1], -1),
                                                           each[0]))
+            if not self._may_start(entry[1]):  # nor may any other: its address has the fewest starting
+                break
             self._waiting.remove(entry)
             self._start(entry[1])
             entry[2].set_result(None)
