@@ -222,7 +222,7 @@ def build_app_class():
             "holds up to 6, and one more per page); one more is refused (429) as it is accepted"))
         max_starting_kernels = Int(Settings.max_starting_kernels, config=True, help=(
             "pages the server starts at once (each starts its kernel and runs its lesson; the others wait their "
-            "turn, fairly between addresses); 0: as many as the machine has cores"))
+            "turn, fairly between addresses); 0: two per core of the machine"))
 
         def class_limits(self) -> Limits:
             soft, _hard = raise_open_files()
@@ -454,14 +454,16 @@ def http_limits(body_bytes: int, message_bytes: int, idle_s: float, body_timeout
 
 
 def starting_slots(setting: int) -> int:
-    """The pages the server starts at once: the setting, or (0) one per core of the machine. A page's start (its
-    kernel's start and the lesson's run) keeps a core busy for a second or two: more at once only share the cores
-    with each other and with the students already working, whose clicks then wait.
+    """The pages the server starts at once: the setting, or (0) two per core of the machine. A page's start (its
+    kernel's start and the lesson's run) keeps a core about two thirds busy for a second or more (0.7 CPU s in 1.1 s
+    on a quiet machine, benchmarks/load_class.py): two a core keep the cores busy while a class arrives (with one a
+    core, a class of 30 got in 8 s later), and more at once only share the cores with the students already working,
+    whose clicks then wait.
 
-    >>> starting_slots(3), starting_slots(0) == (os.cpu_count() or 1)
+    >>> starting_slots(3), starting_slots(0) == 2 * (os.cpu_count() or 1)
     (3, True)
     """
-    return setting if setting > 0 else (os.cpu_count() or 1)
+    return setting if setting > 0 else 2 * (os.cpu_count() or 1)
 
 
 def seats_for_open_files(open_files: int) -> int:

@@ -12,7 +12,7 @@
   many pages open: 429), never an error; a refused page costs no kernel and no rendering. One browser's pages are
   rendered one at a time (:class:`PageTurns`): each starts a kernel and runs the lesson, about 2 CPU seconds, so
   a browser asking for five at once waits for its own pages instead of taking both cores from the class; and the
-  whole server starts only as many pages at once as the machine has cores (:class:`StartTurns`, fair between
+  whole server starts only two pages at once per core of the machine (:class:`StartTurns`, fair between
   addresses), so a burst of new pages waits for the cores instead of taking them from the students already
   working. The page also gets the ``_xsrf`` cookie that Voilà's close beacon sends back, so a left page frees its
   kernel.

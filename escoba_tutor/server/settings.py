@@ -92,7 +92,7 @@ class Settings:
     # at the very most; a script opening more is refused (429) as each is accepted
     connections_per_address: int = 400
     # pages the server starts at once (a page's kernel started and its lesson run: a second or two of a core); the
-    # others wait their turn, fairly between addresses. 0: as many as the machine has cores
+    # others wait their turn, fairly between addresses. 0: two per core of the machine
     max_starting_kernels: int = 0
 
     def __post_init__(self) -> None:
