@@ -779,7 +779,7 @@ def main() -> None:
                              "that never reads its socket while sending 1.9 MB widget updates")
     parser.add_argument("--starting", type=int,
                         help="run the server with this many pages started at once (max_starting_kernels, through a "
-                             "voila.json in its working folder; the server's default: one per core)")
+                             "voila.json in its working folder; the server's default: two per core)")
     parser.add_argument("--iopub-timeout", type=int,
                         help="diagnosis: run the server with VoilaExecutor.iopub_timeout at this many seconds "
                              "(through a voila.json in its working folder; Voilà's default is 4)")
