@@ -515,7 +515,9 @@ async def classes(n: int, args, folder: Path) -> list[dict]:
     from tornado.httpclient import AsyncHTTPClient
 
     AsyncHTTPClient.configure(None, max_clients=200)  # the default 10 would queue the students' GETs
-    settings = {"VoilaExecutor": {"iopub_timeout": args.iopub_timeout}} if args.iopub_timeout else None
+    settings: dict | None = {"VoilaExecutor": {"iopub_timeout": args.iopub_timeout}} if args.iopub_timeout else None
+    if args.starting:
+        settings = {**(settings or {}), "TutorVoila": {"max_starting_kernels": args.starting}}
     if args.hub:
         from _hub_bench import HubServer
 
@@ -775,6 +777,9 @@ def main() -> None:
                              "the play page, 10 at a time, with the browser's cookie one round and none the next) "
                              "and a page "
                              "that never reads its socket while sending 1.9 MB widget updates")
+    parser.add_argument("--starting", type=int,
+                        help="run the server with this many pages started at once (max_starting_kernels, through a "
+                             "voila.json in its working folder; the server's default: two per core)")
     parser.add_argument("--iopub-timeout", type=int,
                         help="diagnosis: run the server with VoilaExecutor.iopub_timeout at this many seconds "
                              "(through a voila.json in its working folder; Voilà's default is 4)")

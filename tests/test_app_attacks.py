@@ -18,6 +18,7 @@ import os
 import re
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -184,6 +185,38 @@ def test_a_full_server_admits_a_quiet_addresss_student_by_stopping_the_busiest_a
         assert [one.get(f"api/kernels/{one.kernels[0]}")[0] for one in script[:2]] == [200] * 2
     finally:
         leave_all(ana, eva, luis, rosa, *script)
+
+
+@pytest.mark.server
+def test_pages_start_one_at_a_time_server_wide_and_a_burst_from_one_address_waits_behind_another_address(
+        tmp_path_factory):
+    """A script asks for six pages at once, each with a new cookie, from one address; a student of another
+    address asks for one a moment later. The server starts one page at a time (``max_starting_kernels``: 1), and
+    a page of an address with none starting does not wait: the student's page is among the first two sent, not
+    the seventh."""
+    server = start(tmp_path_factory, {"max_starting_kernels": 1})
+    script = [Browser(server, "127.0.0.50") for _ in range(6)]
+    student = Browser(server, "127.0.0.51")
+    sent: list[str] = []
+
+    def open_page(name: str, browser: Browser) -> None:
+        status, text = browser.open_page("es")
+        assert status == 200 and "kernelId" in text, text[:300]
+        sent.append(name)
+
+    try:
+        with ThreadPoolExecutor(7) as pool:
+            pages = [pool.submit(open_page, f"script {n}", one) for n, one in enumerate(script)]
+            time.sleep(0.5)  # the script's first page is starting (a kernel takes a second or more), the rest wait
+            pages.append(pool.submit(open_page, "student", student))
+            for done in pages:
+                done.result()
+        assert sent.index("student") <= 1, sent
+        log = server.log.read_text()
+        assert "1 pages started at once" in log and "Traceback" not in log
+    finally:
+        leave_all(student, *script)
+        server.stop()
 
 
 def test_a_class_of_30_behind_one_address_arriving_together_is_never_held_by_the_rate():

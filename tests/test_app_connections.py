@@ -324,3 +324,102 @@ def test_no_page_the_server_answers_loads_anything_from_another_origin(server):
         assert not {name: urls for name, urls in leaks.items() if urls}
     finally:
         leave_all(ana, eva)
+
+
+# ------------------------------------------------------------------------------------ E: connections per address
+CAP = 24  # connections_per_address of the capped server: low, so a test can pass it quickly
+
+
+@pytest.fixture(scope="module")
+def capped_server(tmp_path_factory):
+    """A server whose cap on the connections of one address is ``CAP`` (the limits' defaults otherwise)."""
+    folder = tmp_path_factory.mktemp("lessons")
+    for lang in ("es", "en"):
+        (folder / lang).mkdir()
+        write_notebook(folder / lang / "index.ipynb", PAGE)
+    config = tmp_path_factory.mktemp("config")
+    (config / "voila.json").write_text(json.dumps({"TutorVoila": {"connections_per_address": CAP}}))
+    tutor = TutorServer(tmp_path_factory.mktemp("tutor") / "server.log", "--lessons", str(folder),
+                        env={"JUPYTER_CONFIG_DIR": str(config)})
+    try:
+        tutor.wait()
+        yield tutor
+    finally:
+        tutor.stop()
+
+
+def connect_from(server, source: str) -> socket.socket:
+    return socket.create_connection(("127.0.0.1", server.port), timeout=10, source_address=(source, 0))
+
+
+def answer(sock: socket.socket, within: float) -> bytes:
+    """What the server sends on this connection within ``within`` seconds, unasked (b"" if nothing)."""
+    sock.settimeout(within)
+    try:
+        return sock.recv(1000)
+    except TimeoutError:
+        return b""
+
+
+@pytest.mark.server
+def test_connections_from_one_address_past_the_cap_are_refused_while_another_address_gets_in(capped_server):
+    server = capped_server
+    script = "127.0.0.2"
+    held = [connect_from(server, script) for _ in range(CAP)]  # a script's connections, sending nothing
+    ana = Browser(server, "127.0.0.3")
+    try:
+        time.sleep(0.5)
+        assert not [sock for sock in held if answer(sock, 0.05)]  # all accepted, none answered: under the cap
+        over = [connect_from(server, script) for _ in range(10)]
+        try:
+            replies = [answer(sock, 5) for sock in over]  # refused as they are accepted, before any request
+            assert all(reply.startswith(b"HTTP/1.1 429 ") for reply in replies), replies[:2]
+            assert b"Too many connections from this address" in replies[0]
+            assert all(closed_by_server(sock, 2) for sock in over)
+        finally:
+            for sock in over:
+                sock.close()
+        # a request from the script's address is refused the same way; a browser from another address gets in
+        status, text = Browser(server, script).get("?lang=en")
+        assert (status, text) == (429, "Too many connections from this address: close some, or wait a minute.\n")
+        status, page = ana.open_page()
+        assert status == 200 and "kernelId" in page, page[:300]
+        log = server.log.read_text()
+        assert log.count(f"connection from {script}") + log.count(f"connections from {script}") == 1, (
+            "told once a minute, not once a connection")
+        assert f"from {script} in the last minute: it holds {CAP} open connections" in log
+    finally:
+        for sock in held:
+            sock.close()
+        leave_all(ana)
+    # its connections closed, the script's address gets in again: a page, whose websocket to its kernel counts
+    # among the address's connections as long as it is open
+    time.sleep(0.5)
+    eva = Browser(server, script)
+    try:
+        status, page = eva.open_page()
+        assert status == 200 and "kernelId" in page, page[:300]
+
+        async def a_page_and_more_connections():
+            from tornado.httpclient import HTTPRequest
+            from tornado.websocket import websocket_connect
+
+            url = eva.base.replace("http", "ws", 1) + f"api/kernels/{eva.kernels[0]}/channels?session_id=eva"
+            connection = await websocket_connect(HTTPRequest(url, headers={"Cookie": eva.cookies()},
+                                                             network_interface=script, connect_timeout=30))
+            await connection.write_message(message("kernel_info_request", {}))
+            frames = await read_for(connection, 20, until=lambda frame: frame is None or frame["header"][
+                "msg_type"] == "kernel_info_reply")
+            more = [connect_from(server, script) for _ in range(CAP)]  # one more than the page leaves room for
+            replies = [answer(sock, 2 if n == CAP - 1 else 0.05) for n, sock in enumerate(more)]
+            for sock in more:
+                sock.close()
+            connection.close()
+            return frames, replies
+
+        frames, replies = run(a_page_and_more_connections())
+        assert frames and frames[-1] is not None and frames[-1]["header"]["msg_type"] == "kernel_info_reply"
+        assert replies[:-1] == [b""] * (CAP - 1) and replies[-1].startswith(b"HTTP/1.1 429 ")
+    finally:
+        leave_all(eva)
+    assert "Traceback" not in server.log.read_text()

@@ -106,7 +106,6 @@ def build_app_class():
     """The Voilà application class with the landing page (imported late: Voilà is heavy)."""
     from jupyter_server.utils import url_path_join
     from tornado import web
-    from tornado.httpserver import HTTPServer
     from tornado.ioloop import IOLoop, PeriodicCallback
     from tornado.netutil import bind_sockets
     from traitlets import Bool, Float, Int, List, Unicode
@@ -121,7 +120,14 @@ def build_app_class():
     from . import handlers as guarded
     from .hosts import AllowedHosts
     from .kernels import KERNEL_MEMORY_ENV
-    from .limits import ClassRegister, Limits, default_max_kernels, machine_memory_mib, raise_open_files
+    from .limits import (
+        AddressConnections,
+        ClassRegister,
+        Limits,
+        default_max_kernels,
+        machine_memory_mib,
+        raise_open_files,
+    )
     from .logs import install_repeat_filter
     from .records_endpoint import RECORD_PATH, RecordHandler, records_url
 
@@ -214,6 +220,12 @@ def build_app_class():
             "websocket has its pings instead)"))
         body_timeout_s = Float(Settings.body_timeout_s, config=True, help=(
             "seconds a request may take to send its body"))
+        connections_per_address = Int(Settings.connections_per_address, config=True, help=(
+            "connections open at once from one network address (a page's requests and its websocket; a browser "
+            "holds up to 6, and one more per page); one more is refused (429) as it is accepted"))
+        max_starting_kernels = Int(Settings.max_starting_kernels, config=True, help=(
+            "pages the server starts at once (each starts its kernel and runs its lesson; the others wait their "
+            "turn, fairly between addresses); 0: two per core of the machine"))
 
         def class_limits(self) -> Limits:
             soft, _hard = raise_open_files()
@@ -271,6 +283,7 @@ def build_app_class():
                     # (jupyter_server's default: 90), and its kernel's reconnect grace starts then; a browser
                     # answers pings itself, in a background tab too
                     "ws_ping_interval": WS_PING_MS, "ws_ping_timeout": 2 * WS_PING_MS,
+                    "escoba_start_turns": guarded.StartTurns(starting_slots(self.max_starting_kernels)),
                     **self.class_settings()}
 
         def check_kernel_command(self) -> None:
@@ -308,8 +321,10 @@ def build_app_class():
             handlers.append((url_path_join(self.server_url, r".*"), guarded.NoSuchPageHandler,
                              {"server_url": self.server_url}))
             self.log.info("Limits: %d kernels on the server, %d per browser, %d per address, %d MiB of data per "
-                          "kernel; open files: %s", self.limits.max_kernels, self.limits.per_client,
-                          self.limits.per_address, self.limits.kernel_memory_mib, raise_open_files()[0] or "no limit")
+                          "kernel, %d pages started at once, %d connections per address; open files: %s",
+                          self.limits.max_kernels, self.limits.per_client, self.limits.per_address,
+                          self.limits.kernel_memory_mib, starting_slots(self.max_starting_kernels),
+                          self.connections_per_address, raise_open_files()[0] or "no limit")
             self.check_open_files()
             install_repeat_filter(self.log)
             PeriodicCallback(self.reap, self.reap_check_s * 1000).start()
@@ -395,8 +410,10 @@ def build_app_class():
             else:
                 sockets = bind_sockets(self.port, self.ip)  # serve() checked that the port is free
             gate = guarded.HostGate(self.app, AllowedHosts(self.ip, self.allowed_hosts), self.note_request)
-            HTTPServer(gate, **http_limits(self.request_body_bytes, self.limits.message_bytes, self.idle_connection_s,
-                                           self.body_timeout_s)).add_sockets(sockets)
+            server = guarded.CappedHTTPServer(gate, **http_limits(self.request_body_bytes, self.limits.message_bytes,
+                                                                  self.idle_connection_s, self.body_timeout_s))
+            server.connections, server.log = AddressConnections(self.connections_per_address), self.log
+            server.add_sockets(sockets)
             self.log.info("Voilà is running at:\n%s", self.display_url)
             if self.open_browser:
                 self.launch_browser()
@@ -442,6 +459,19 @@ def http_limits(body_bytes: int, message_bytes: int, idle_s: float, body_timeout
     """
     return {"max_body_size": body_bytes, "max_buffer_size": max(body_bytes, message_bytes) + 64 * 1024,
             "idle_connection_timeout": idle_s, "body_timeout": body_timeout_s}
+
+
+def starting_slots(setting: int) -> int:
+    """The pages the server starts at once: the setting, or (0) two per core of the machine. A page's start (its
+    kernel's start and the lesson's run) keeps a core about two thirds busy for a second or more (0.7 CPU s in 1.1 s
+    on a quiet machine, benchmarks/load_class.py): two a core keep the cores busy while a class arrives (with one a
+    core, a class of 30 got in 8 s later), and more at once only share the cores with the students already working,
+    whose clicks then wait.
+
+    >>> starting_slots(3), starting_slots(0) == 2 * (os.cpu_count() or 1)
+    (3, True)
+    """
+    return setting if setting > 0 else 2 * (os.cpu_count() or 1)
 
 
 def seats_for_open_files(open_files: int) -> int:
@@ -490,6 +520,10 @@ def voila_config(settings: Settings | None = None, **options: Any):
     config.TutorVoila.request_body_bytes = settings.request_body_bytes
     config.TutorVoila.idle_connection_s = settings.idle_connection_s
     config.TutorVoila.body_timeout_s = settings.body_timeout_s
+    if settings.connections_per_address != Settings.connections_per_address:  # else a voila.json's value stands
+        config.TutorVoila.connections_per_address = settings.connections_per_address
+    if settings.max_starting_kernels:  # else a voila.json's value stands
+        config.TutorVoila.max_starting_kernels = settings.max_starting_kernels
     cull_idle = settings.cull_idle
     config.MappingKernelManager.cull_idle_timeout = cull_idle
     config.MappingKernelManager.cull_interval = min(60, max(1, cull_idle // 2))

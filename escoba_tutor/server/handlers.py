@@ -2,6 +2,8 @@
 
 - :class:`HostGate` sits in front of every handler: an unknown ``Host`` (DNS rebinding) gets 403, an odd path
   (a NUL byte, ``..`` once decoded) 400 or 404.
+- :class:`CappedHTTPServer` counts the connections open from each network address: one over the cap
+  (``connections_per_address``) is answered 429 and closed as it is accepted, before anything of it is read.
 - :class:`TutorRenderHandler` (a lesson page): a browser without the server's cookie gets it and comes back (one
   redirect, marked ``?cookie_check=1``; the mark is taken off the address by one more redirect). A browser that
   comes back still without the cookie refuses cookies (or was sent a marked address): it gets a short page saying
@@ -9,8 +11,11 @@
   limits, or the student gets a short page in the lesson's language (the class is full: 503; this browser has too
   many pages open: 429), never an error; a refused page costs no kernel and no rendering. One browser's pages are
   rendered one at a time (:class:`PageTurns`): each starts a kernel and runs the lesson, about 2 CPU seconds, so
-  a browser asking for five at once waits for its own pages instead of taking both cores from the class. The page
-  also gets the ``_xsrf`` cookie that Voilà's close beacon sends back, so a left page frees its kernel.
+  a browser asking for five at once waits for its own pages instead of taking both cores from the class; and the
+  whole server starts only two pages at once per core of the machine (:class:`StartTurns`, fair between
+  addresses), so a burst of new pages waits for the cores instead of taking them from the students already
+  working. The page also gets the ``_xsrf`` cookie that Voilà's close beacon sends back, so a left page frees its
+  kernel.
 - :class:`OwnedKernelHandler`, :class:`OwnedShutdownHandler`, :class:`TutorKernelWebsocketHandler`: only the
   browser that started a kernel may ask about it, stop it or connect to it (another gets 403); at most
   ``sockets_per_kernel`` connections; a page may send only the widget messages of :data:`PAGE_MESSAGES` (others
@@ -23,6 +28,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import re
@@ -39,6 +45,8 @@ from jupyter_server.services.kernels.connection.base import (
 )
 from jupyter_server.services.kernels.handlers import KernelHandler
 from tornado import web
+from tornado.httpserver import HTTPServer
+from tornado.iostream import StreamClosedError
 from tornado.routing import Router
 from tornado.websocket import WebSocketProtocol13
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
@@ -50,13 +58,14 @@ from voila.tornado.treehandler import TornadoVoilaTreeHandler
 from ..text.translator import LANGUAGES, Translator
 from .hosts import AllowedHosts, odd_path
 from .kernels import CURRENT_CLASS_ENV, CURRENT_TICKET
-from .limits import SINGLE_STATE_COST, ClassRegister, Limits, Refused
+from .limits import SINGLE_STATE_COST, AddressConnections, ClassRegister, Limits, Refused
 from .nickname import class_env
 from .pages import render
 
 __all__ = ["CLIENT_COOKIE", "PAGE_MESSAGES", "PAGE_COMM_TARGETS", "PAGE_COMM_METHODS", "HostGate", "ClientMixin",
-           "PageTurns", "TutorRenderHandler", "OwnedKernelHandler", "OwnedShutdownHandler",
-           "TutorKernelWebsocketHandler", "NotFoundHandler", "RecentIds", "screen_message", "SWAPS", "UNSERVED"]
+           "PageTurns", "StartTurns", "TutorRenderHandler", "OwnedKernelHandler", "OwnedShutdownHandler",
+           "TutorKernelWebsocketHandler", "NotFoundHandler", "CappedHTTPServer", "RecentIds", "screen_message",
+           "SWAPS", "UNSERVED"]
 
 CLIENT_COOKIE = "escoba_client"
 COOKIE_CHECK = "cookie_check"  # marks the address a browser is sent back to after it got the cookie
@@ -167,12 +176,102 @@ def _turns(handler) -> PageTurns:
     return handler.application.settings.setdefault("escoba_page_turns", PageTurns())
 
 
+class StartTurns:
+    """At most ``slots`` pages of the whole server start at once (a page's start: its kernel started and the lesson
+    run, about 2 CPU seconds on a loaded machine); the others wait for a slot. A page from an address with no page
+    starting does not wait, as long as fewer than twice ``slots`` are starting: one address's burst never makes
+    another address's student wait for it. A freed slot goes to the waiting page whose address has the fewest
+    pages starting, then whose address was given a slot the longest ago, then the earliest: the addresses take
+    turns, so an address asking for many pages at once waits behind the others' pages, not before them. A page
+    that waits ``wait_s`` (a start that hangs) goes ahead without a slot (:meth:`take` raises
+    ``asyncio.TimeoutError``).
+
+    >>> async def pages():
+    ...     turns, order = StartTurns(1), []
+    ...     async def page(name, address):
+    ...         await turns.take(address); order.append(name); await asyncio.sleep(0.01); turns.give_back(address)
+    ...     await asyncio.gather(page("script 1", "10.0.0.66"), page("script 2", "10.0.0.66"),
+    ...                          page("script 3", "10.0.0.66"), page("ana", "10.0.0.5"))
+    ...     return order, turns.starting()
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> with ThreadPoolExecutor(1) as thread:  # an event loop of its own, whatever runs in this thread
+    ...     thread.submit(asyncio.run, pages()).result()
+    (['script 1', 'ana', 'script 2', 'script 3'], 0)
+    """
+
+    def __init__(self, slots: int, wait_s: float = 120) -> None:
+        self.slots, self.wait_s = max(1, slots), wait_s
+        self._starting: dict[str, int] = {}  # address -> its pages starting now
+        self._waiting: list[tuple[int, str, asyncio.Future]] = []  # (arrival, address, told when its slot is free)
+        self._arrivals = itertools.count()
+        self._grants = itertools.count()
+        self._last: dict[str, int] = {}  # address -> when it was last given a slot (in slots given)
+
+    def starting(self) -> int:
+        """Pages starting now, holding a slot."""
+        return sum(self._starting.values())
+
+    def waiting(self) -> int:
+        return len(self._waiting)
+
+    def _may_start(self, address: str) -> bool:
+        starting = self.starting()
+        return starting < self.slots or (address not in self._starting and starting < 2 * self.slots)
+
+    async def take(self, address: str) -> None:
+        # (the pages still waiting could not start: an address with none starting goes before them)
+        if self._may_start(address) and (not self._waiting or address not in self._starting):
+            self._start(address)
+            return
+        entry = (next(self._arrivals), address, asyncio.get_running_loop().create_future())
+        self._waiting.append(entry)
+        try:
+            await asyncio.wait_for(asyncio.shield(entry[2]), self.wait_s)
+        except asyncio.TimeoutError:
+            if entry[2].done():  # the slot came just as the wait ended: the page has it
+                return
+            self._waiting.remove(entry)
+            raise
+        except BaseException:  # cancelled while it waited
+            if entry[2].done():
+                self.give_back(address)
+            else:
+                self._waiting.remove(entry)
+            raise
+
+    def give_back(self, address: str) -> None:
+        left = self._starting.get(address, 0) - 1
+        if left > 0:
+            self._starting[address] = left
+        else:
+            self._starting.pop(address, None)
+        while self._waiting:
+            entry = min(self._waiting, key=lambda each: (self._starting.get(each[1], 0), self._last.get(each[1], -1),
+                                                          each[0]))
+            if not self._may_start(entry[1]):  # nor may any other: its address has the fewest starting
+                break
+            self._waiting.remove(entry)
+            self._start(entry[1])
+            entry[2].set_result(None)
+        if address not in self._starting and all(each[1] != address for each in self._waiting):
+            self._last.pop(address, None)  # nothing more of it: its turn is forgotten
+
+    def _start(self, address: str) -> None:
+        self._starting[address] = self._starting.get(address, 0) + 1
+        self._last[address] = next(self._grants)
+
+
+def _starts(handler) -> StartTurns:
+    return handler.application.settings["escoba_start_turns"]
+
+
 class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
     """A lesson page, its kernel admitted against the limits; with the class board on, its kernel gets the page's
     nickname (nickname.class_env) and a landing page the nickname form (nickname.landing_hook)."""
 
     _ticket = None
     _turn: str | None = None  # the client whose turn this page holds
+    _start_slot: str | None = None  # the address whose slot among the server's starting pages this page holds
     _gone = False
 
     async def prepare(self):
@@ -202,6 +301,12 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
         try:
             await _turns(self).take(client)
             self._turn = client
+        except asyncio.TimeoutError:
+            pass
+        address = self.request.remote_ip or ""
+        try:  # then a slot among the pages the whole server starts at once
+            await _starts(self).take(address)
+            self._start_slot = address
         except asyncio.TimeoutError:
             pass
         if self._gone:  # the browser left while the page waited: no kernel for it
@@ -285,6 +390,9 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
         if self._turn is not None:
             _turns(self).give_back(self._turn)
             self._turn = None
+        if self._start_slot is not None:
+            _starts(self).give_back(self._start_slot)
+            self._start_slot = None
 
 
 class OwnerMixin(ClientMixin):
@@ -577,6 +685,44 @@ class HostGate(Router):
         if self.on_request is not None:
             self.on_request(request.path)
         return self.app.find_handler(request, **kwargs)
+
+
+TOO_MANY_CONNECTIONS = b"Too many connections from this address: close some, or wait a minute.\n"
+CONNECTION_REFUSAL = (b"HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                      b"Retry-After: 60\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s"
+                      % (len(TOO_MANY_CONNECTIONS), TOO_MANY_CONNECTIONS))
+
+
+class CappedHTTPServer(HTTPServer):
+    """Tornado's HTTP server, with at most ``connections.cap`` connections open from one network address (requests,
+    and the websockets they become). One more is answered at once, before anything of it is read, with 429 and the
+    connection closed: it costs the server no request, no handler and no file handle kept. The log says so once a
+    minute per address, with the count, not once per connection."""
+
+    connections: AddressConnections | None = None
+    log: logging.Logger | None = None
+
+    def handle_stream(self, stream, address) -> None:
+        peer = str(address[0]) if isinstance(address, tuple) and address else ""
+        if self.connections is None or self.connections.admit(peer, stream):
+            super().handle_stream(stream, address)
+            return
+        refused = self.connections.refused(peer)
+        if refused is not None and self.log is not None:
+            self.log.warning("refused %d connection%s from %s in the last minute: it holds %d open connections, "
+                             "as many as one address may (connections_per_address)", refused,
+                             "" if refused == 1 else "s", peer, self.connections.cap)
+        try:
+            sent = stream.write(CONNECTION_REFUSAL)
+        except StreamClosedError:
+            return
+
+        def close(done) -> None:
+            if not done.cancelled():
+                done.exception()  # a client gone already is no error to log
+            stream.close()
+
+        sent.add_done_callback(close)
 
 
 #: Voilà's handlers (and jupyter_server's, which Voilà routes to) that the server replaces with its own: each one

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 from ..engine.save import MAX_UPLOAD_BYTES
 
-__all__ = ["Limits", "ClassRegister", "Refused", "RecordOwner", "Buckets", "default_max_kernels",
+__all__ = ["Limits", "ClassRegister", "AddressConnections", "Refused", "RecordOwner", "Buckets", "default_max_kernels",
            "machine_memory_mib", "raise_open_files", "upload_message_bytes"]
 
 MIB = 1024 * 1024
@@ -264,6 +264,76 @@ class Buckets:
 
     def forget(self, key: str) -> None:
         self._left.pop(key, None)
+
+
+class AddressConnections:
+    """The connections open from each network address, each counted from the moment it is accepted until it is
+    closed, whatever it carries meanwhile (requests, then perhaps a page's websocket); at most ``cap`` per address.
+    A connection is anything with a ``closed()`` method (Tornado's streams): the closed ones are looked for, and no
+    longer counted, when their address reaches the cap, and at the sweep of every address once a minute.
+
+    >>> class Connection:
+    ...     def __init__(self): self.open = True
+    ...     def closed(self): return not self.open
+    >>> now = [0.0]
+    >>> held = AddressConnections(cap=2, clock=lambda: now[0])
+    >>> first, second, third = Connection(), Connection(), Connection()
+    >>> held.admit("10.0.0.66", first), held.admit("10.0.0.66", second), held.admit("10.0.0.66", third)
+    (True, True, False)
+    >>> held.admit("10.0.0.5", Connection()), held.open("10.0.0.66")  # another address has its own
+    (True, 2)
+    >>> first.open = False; held.admit("10.0.0.66", third)
+    True
+
+    Refusals are told once a minute per address: :meth:`refused` says how many to tell, or None until then.
+
+    >>> [held.refused("10.0.0.66") for _ in range(3)]
+    [1, None, None]
+    >>> now[0] += 60; held.refused("10.0.0.66")
+    3
+    """
+
+    def __init__(self, cap: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.cap, self.clock = cap, clock
+        self._open: dict[str, list] = {}  # address -> its connections, some perhaps closed since
+        self._told: dict[str, tuple[float, int]] = {}  # address -> (its refusals last told, refused since)
+        self._swept = clock()
+
+    def open(self, address: str) -> int:
+        """The connections open from ``address`` now."""
+        held = [each for each in self._open.get(address, ()) if not each.closed()]
+        if held:
+            self._open[address] = held
+        else:
+            self._open.pop(address, None)
+        return len(held)
+
+    def admit(self, address: str, connection) -> bool:
+        """Count ``connection``, just accepted from ``address``; False (not counted) when the address holds its
+        cap already."""
+        now = self.clock()
+        if now - self._swept >= 60:  # addresses that have gone leave nothing behind
+            self._swept = now
+            for each in list(self._open):
+                self.open(each)
+        held = self._open.setdefault(address, [])
+        if len(held) >= self.cap and self.open(address) >= self.cap:  # (closed ones are looked for only then)
+            return False
+        self._open.setdefault(address, []).append(connection)
+        return True
+
+    def refused(self, address: str) -> int | None:
+        """One more connection of ``address`` refused: how many to tell in the log now (this one and those not yet
+        told), or None if its last line is under a minute old."""
+        now = self.clock()
+        told, since = self._told.get(address, (None, 0))
+        if told is not None and now - told < 60:
+            self._told[address] = (told, since + 1)
+            return None
+        if len(self._told) >= BUDGETS_KEPT:
+            self._told = {key: value for key, value in self._told.items() if now - value[0] < 60}
+        self._told[address] = (now, 0)
+        return since + 1
 
 
 @dataclass

@@ -90,6 +90,13 @@ class Settings:
     # when it needs one; 1,100 idle connections used to hold every file handle a server at 1024 had
     idle_connection_s: int = 20
     body_timeout_s: int = 30  # seconds a request may take to send its body (64 kB over the slowest school link)
+    # connections open at once from one network address: one browser holds up to 11 (6 for a page's files, one
+    # websocket per page: benchmarks/page_connections.py, 5 tabs), a class of 30 behind one school address about 330
+    # at the very most; a script opening more is refused (429) as each is accepted
+    connections_per_address: int = 400
+    # pages the server starts at once (a page's kernel started and its lesson run: a second or two of a core); the
+    # others wait their turn, fairly between addresses. 0: two per core of the machine
+    max_starting_kernels: int = 0
 
     def __post_init__(self) -> None:
         if self.lang not in LANGS:
@@ -101,7 +108,7 @@ class Settings:
             raise _bad(f"port must be from 1 to 65535, not {self.port}", "port")
         if not self.base_url.startswith("/") or not self.base_url.endswith("/"):
             raise _bad(f"base_url must start and end with '/', not {self.base_url!r}", "base_url")
-        for name in ("cull_idle", "reconnect_s", "max_kernels"):
+        for name in ("cull_idle", "reconnect_s", "max_kernels", "max_starting_kernels"):
             if getattr(self, name) < 0:
                 raise _bad(f"{name} must be 0 or more, not {getattr(self, name)}", name)
         if self.connect_s < 1:
@@ -114,6 +121,9 @@ class Settings:
         if self.request_body_bytes < MIN_BODY_BYTES:
             raise _bad(f"request_body_bytes must be at least {MIN_BODY_BYTES} (the server's forms), not "
                        f"{self.request_body_bytes}", "request_body_bytes")
+        if self.connections_per_address < 1:
+            raise _bad(f"connections_per_address must be at least 1, not {self.connections_per_address}",
+                       "connections_per_address")
         for name in ("idle_connection_s", "body_timeout_s"):
             if getattr(self, name) < 1:
                 raise _bad(f"{name} must be at least 1 second, not {getattr(self, name)}", name)
