@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -388,6 +389,9 @@ class ServerProcess:
         self.wait()
 
 
+_TEACHER_LINK = re.compile(r"http://\S+/class/board\?key=[A-Za-z0-9_-]+")
+
+
 class TutorServer(ServerProcess):
     """``escoba-tutor serve --no-browser --port P ARGS`` (``--base-url``, ``--rules``, ``--lang``, ``--lessons``...)
     run from the project's folder; ``url`` is its base URL, ending in ``/``, with the ``--base-url`` prefix when one
@@ -404,6 +408,18 @@ class TutorServer(ServerProcess):
     def command(self) -> list[str]:
         return [sys.executable, "-m", "escoba_tutor.cli", "serve", "--no-browser", "--port", str(self.port),
                 *self.args]
+
+    def read_teacher_link(self, timeout: float = 30) -> str:
+        """The class board's address with its key, as this start of the server printed it (each start has a log of
+        its own, and a key of its own)."""
+        deadline = time.monotonic() + timeout
+        while (found := _TEACHER_LINK.search(self.log.read_text())) is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert found is not None, f"the server printed no teacher's link: {self.log_text()}"
+        return found.group(0)
+
+    def read_teacher_key(self, timeout: float = 30) -> str:
+        return self.read_teacher_link(timeout).rsplit("key=", 1)[1]
 
 
 @pytest.fixture(autouse=True)

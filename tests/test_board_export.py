@@ -15,7 +15,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -245,10 +244,7 @@ def server(tmp_path_factory):
                          env={"TZ": SERVER_ZONE})
     try:
         server.wait()
-        deadline = time.monotonic() + 30
-        while "key=" not in server.log.read_text() and time.monotonic() < deadline:
-            time.sleep(0.2)
-        server.key = re.search(r"class/board\?key=([A-Za-z0-9_-]+)", server.log.read_text()).group(1)
+        server.key = server.read_teacher_key()
         server.database = folder / "class.sqlite3"
         yield server
     finally:

@@ -89,10 +89,7 @@ def server(tmp_path_factory):
     server = TutorServer(folder / "server.log", "--class-db", str(database), "--cull-idle", "2")
     try:
         server.wait()
-        deadline = time.monotonic() + 30
-        while "key=" not in server.log.read_text() and time.monotonic() < deadline:
-            time.sleep(0.2)
-        server.key = re.search(r"class/board\?key=([A-Za-z0-9_-]+)", server.log.read_text()).group(1)
+        server.key = server.read_teacher_key()
         server.database = database
         KEYS[server.url] = server.key
         yield server

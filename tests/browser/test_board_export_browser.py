@@ -7,7 +7,6 @@ server in UTC: a time an hour or more off would show the zone was lost on the wa
 from __future__ import annotations
 
 import re
-import time
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
@@ -26,10 +25,7 @@ pytestmark = pytest.mark.browser
 def tutor(tutor_server_factory, tmp_path_factory):
     database = tmp_path_factory.mktemp("class-db") / "class.sqlite3"
     server = tutor_server_factory("--class-db", str(database))
-    deadline = time.monotonic() + 30
-    while "class/board?key=" not in server.log.read_text() and time.monotonic() < deadline:
-        time.sleep(0.2)
-    server.teacher_link = re.search(r"(http://\S+/class/board\?key=[A-Za-z0-9_-]+)", server.log.read_text()).group(1)
+    server.teacher_link = server.read_teacher_link()
     server.database = database
     return server
 

@@ -10,9 +10,6 @@ Screenshots of every confirmation page and of the banner, in both languages, at 
 
 from __future__ import annotations
 
-import re
-import time
-
 import pytest
 from test_widgets_browser import serious_violations
 
@@ -26,18 +23,11 @@ pytestmark = pytest.mark.browser
 PROJECTOR = {"width": 1920, "height": 1080}
 
 
-def teacher_link(server) -> str:
-    deadline = time.monotonic() + 30
-    while "class/board?key=" not in server.log.read_text() and time.monotonic() < deadline:
-        time.sleep(0.2)
-    return re.search(r"(http://\S+/class/board\?key=[A-Za-z0-9_-]+)", server.log.read_text()).group(1)
-
-
 @pytest.fixture(scope="module")
 def tutor(tutor_server_factory, tmp_path_factory):
     database = tmp_path_factory.mktemp("class-db") / "class.sqlite3"
     server = tutor_server_factory("--class-db", str(database))
-    server.teacher_link = teacher_link(server)
+    server.teacher_link = server.read_teacher_link()
     server.database = database
     return server
 
@@ -148,7 +138,7 @@ def test_after_a_restart_the_open_board_says_its_link_has_changed(tutor, page, l
     failed = "lo volverá a intentar" if lang == "es" else "it will try again"
     expect(status).to_contain_text(failed, timeout=15_000)
     tutor.start()  # back, with a new key: the page's old one is refused
-    new_link = teacher_link(tutor)
+    new_link = tutor.read_teacher_link()
     assert new_link != tutor.teacher_link
     restarted = ("su enlace ha cambiado porque escoba-tutor se ha reiniciado" if lang == "es"
                  else "its link has changed because escoba-tutor was restarted")

@@ -41,10 +41,7 @@ SEED_1_CAPTURES = [["10b", "5c"], ["6e", "7e"], ["6e", "7b"]]
 def tutor(tutor_server_factory, tmp_path_factory):
     database = tmp_path_factory.mktemp("class-db") / "class.sqlite3"
     server = tutor_server_factory("--class-db", str(database))
-    deadline = time.monotonic() + 30
-    while "class/board?key=" not in server.log.read_text() and time.monotonic() < deadline:
-        time.sleep(0.2)
-    server.teacher_link = re.search(r"(http://\S+/class/board\?key=[A-Za-z0-9_-]+)", server.log.read_text()).group(1)
+    server.teacher_link = server.read_teacher_link()
     server.database = database
     return server
 

@@ -12,7 +12,6 @@ print (A4 landscape): no controls, the table as wide as the page, every mistake'
 from __future__ import annotations
 
 import re
-import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -51,10 +50,7 @@ def tutor(tutor_server_factory, tmp_path_factory):
     store.close()
     assert len(board.students) == 40 and {k for s in board.students for k in s.drills} == set(kind_names())
     server = tutor_server_factory("--class-db", str(database))
-    deadline = time.monotonic() + 30
-    while "class/board?key=" not in server.log.read_text() and time.monotonic() < deadline:
-        time.sleep(0.2)
-    server.teacher_link = re.search(r"(http://\S+/class/board\?key=[A-Za-z0-9_-]+)", server.log.read_text()).group(1)
+    server.teacher_link = server.read_teacher_link()
     server.names, server.board = names, board
     return server
 
