@@ -424,7 +424,7 @@ def test_the_house_rules_drill_in_the_widget():
     assert lines[1 + side] == (f"{name}: {drill.kept_both[side]}, no. El punto de la regla de la casa sustituye "
                                f"al de la setenta, así que la setenta ya no se cuenta. {name} se apunta "
                                f"{drill.points[side]}.")
-    assert lines[2 - side] == f"{['Ana', 'Luis'][1 - side]}: escribe un número entero; por ejemplo, 3."
+    assert lines[2 - side] == f"{['Ana', 'Luis'][1 - side]}: escribe un número entero, por ejemplo 2."
     for box, points in zip(view.boxes_of, drill.points):
         box.value = str(points)
     widget.check_button.click()

@@ -104,13 +104,13 @@ def test_the_capture_drill_says_the_table_already_makes_15():
     widget.view.add_button.click()
     widget.check_button.click()
     lines = widget.status.message.split("\n")
-    assert ("Mal: con el seis de oros y el caballo de bastos, la mesa ya suma 15 sola: tu carta también cuenta "
-            "(con el cinco de oros suma 20).") in lines
+    assert ("Mal: el seis de oros y el caballo de bastos ya suman 15 sin tu carta, que también cuenta (con el "
+            "cinco de oros suman 20).") in lines
     row = next(r for r in widget.view.captures_list.rows if r["id"] == "6o+11b")
-    assert row["cells"][2].startswith("mal: la mesa ya suma 15 sola: tu carta también cuenta")
+    assert row["cells"][2].startswith("mal: esas cartas de la mesa ya suman 15 solas, y tu carta también cuenta")
     widget.lang = "en"
-    assert ("Wrong: with the six of coins and the knight of clubs, the table already adds up to 15 on its own: "
-            "your card counts too (with the five of coins it makes 20).") in widget.status.message
+    assert ("Wrong: the six of coins and the knight of clubs already add up to 15 on their own, and your card "
+            "counts too (with the five of coins they make 20).") in widget.status.message
 
 
 # ================================================================================================== leftover
@@ -425,7 +425,7 @@ def test_the_leftover_drill_in_the_widget():
         "1 de 3 bien.",
         "No es así: el bando 1 jugó la última carta, pero la dejó en la mesa. Las cartas que quedan son del "
         "último bando que hizo baza: del bando 2.",
-        "Suma: has contado las figuras por el número que llevan; para sumar, la sota vale 8, el caballo 9 y el rey "
+        "Suma: has contado las figuras por el número que llevan; al sumar, la sota vale 8, el caballo 9 y el rey "
         "10: 10.",
         "Comprobación: bien, 10 = 15 × 0 + 10, así que cuadra."]
     view.taker.value, view.total_box.value = "1", "10"
@@ -519,7 +519,7 @@ def test_the_escobas_drill_in_the_widget():
     assert widget.status.message.split("\n") == [
         "0 of 2 right.",
         "Side 1: 0. Taking the cards left at the end is never an escoba, even though it empties the table.",
-        "Side 2: write a whole number, like 2."]
+        "Side 2: write a whole number, for example 2."]
     first.value, second.value = "0", "1"
     widget.check_button.click()
     assert widget.status.message.split("\n") == ["2 of 2 right.", "Side 1: right, 0.", "Side 2: right, 1."]
@@ -534,8 +534,8 @@ def test_the_end_of_game_drill_in_the_widget():
     view.winner.value = "1"
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
-        "No es así: los dos tienen 21, el total más alto, así que todavía no gana nadie: se juega otra mano, y las "
-        "que hagan falta hasta que un solo bando tenga el total más alto.",
+        "No es así: el total más alto, 21, lo tiene más de un bando, así que todavía no gana nadie: se juega otra "
+        "mano, y las que hagan falta hasta que un solo bando tenga el total más alto.",
         "Ana: 16 + 5 = 21; Luis: 20 + 1 = 21: empate en cabeza, así que se juega otra mano."]
     view.winner.value = "another_deal"
     widget.check_button.click()

@@ -42,7 +42,7 @@ def test_the_numbers_are_the_engines():
         f"{'' if n == 1 else 's'}." for i, n in enumerate(Game(players=2, seed=22).escobas)]
     left = " ".join(c.code for c in points_drill(8).record.leftover)  # lesson 4's deal: the same five cards
     assert sorted(left.split()) == sorted(["12o", "3b", "11b", "12b", "10o"])
-    assert fact_lines(es, "leftover_check", cards=left)[1:] == ["Suman 40 = 2 × 15 + 10.",
+    assert fact_lines(es, "leftover_check", cards=left)[1:] == ["Suman 40 = 15 × 2 + 10.",
                                                                 "Sobran 10: la mano cuadra."]
     assert fact_lines(es, "setenta", pile="7o 3o 6c 12c 1e 10e 5b 12b", name="Ana")[0].endswith(
         f"= {setenta('7o 3o 6c 12c 1e 10e 5b 12b').total}.")

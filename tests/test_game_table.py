@@ -594,9 +594,10 @@ def _inside(widget, kind):
 
 
 @pytest.mark.parametrize("lang, expected", [
-    ("es", "La mesa ya suma 15 sola: tu carta también cuenta (con {card} suma {total}). Elige otra vez."),
-    ("en", "The table already adds up to 15 on its own: your card counts too (with {card} it makes {total}). "
-           "Choose again.")])
+    ("es", "Esas cartas de la mesa ya suman 15 solas, y tu carta también cuenta (con {card} suman {total}). "
+           "Elige otra vez."),
+    ("en", "Those table cards already add up to 15 on their own, and your card counts too (with {card} they make "
+           "{total}). Choose again.")])
 def test_table_cards_that_make_15_alone_are_refused_in_those_words(lang, expected):
     """The played card is part of the 15: choosing table cards that already make 15 without it is refused with
     that reason, not with a bare "these cards make 20" (the words of the capture drill)."""

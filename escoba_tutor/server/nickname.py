@@ -75,7 +75,7 @@ def nickname_problem(_: Translator, code: str) -> str:
                  "it the way names are normally written (Íñigo, Zoë).")
     if code == "nickname_invisible":
         return _("The nickname contains an invisible character: write it with visible letters only.")
-    return _("A nickname may have only letters, digits, spaces and the signs - _ . (no other signs or emoji).")
+    return _("A nickname may contain only letters, digits, spaces and the characters - _ . (no other symbols or emoji).")
 
 
 def hub_nickname(user: str) -> str | None:
@@ -131,8 +131,8 @@ def hub_notice(handler, lang: str) -> str:
     return render("hub_recorded.html.j2", lang=lang, title=_("What your teacher sees"),
                   account=handler.settings.get("escoba_hub_nickname") or "",
                   recorded=_("Your teacher sees on the class board, under your account name {name}, which lessons "
-                             "you open, your answers to the exercises (right or which mistake) and your games "
-                             "against the computer, with the time. The board records nothing else about you.",
+                             "you open, your answers to the exercises (whether each was right, or which "
+                             "mistake you made) and your games against the computer, with the time. The board records nothing else about you.",
                              name=mark).split(mark, 1))
 
 
@@ -145,8 +145,8 @@ def _form_values(handler, lang: str, problem: str | None, typed: str) -> dict:
             "action": base_url_of(handler) + "class/nickname", "xsrf": handler.xsrf_token.decode("ascii"),
             "title": _("Your nickname for the class"),
             "recorded": _("With a nickname, your teacher sees on the class board which lessons you open, your "
-                          "answers to the exercises (right or which mistake) and your games against the computer, "
-                          "with the time. Use a nickname, not your real name. Without a nickname nothing about you "
+                          "answers to the exercises (whether each was right, or which mistake you made) and your "
+                          "games against the computer, with the time. Use a nickname, not your real name. Without a nickname nothing about you "
                           "is recorded."),
             "label": _("Change the nickname") if nickname and not problem else _("Nickname (optional)"),
             "value": typed if problem else (nickname or ""), "save": _("Save the nickname"),

@@ -111,8 +111,8 @@ ERROR_WORDS = {
 #: Words for a ``slip`` the engine names on a refused play (a param of the error, more precise than its code).
 SLIP_WORDS = {
     # The played card is part of the 15: the table cards chosen already make 15 without it.
-    "table_alone_15": N_("the table already adds up to 15 on its own: your card counts too (with {card} it makes "
-                         "{sum})"),
+    "table_alone_15": N_("those table cards already add up to 15 on their own, and your card counts too (with "
+                         "{card} they make {sum})"),
 }
 
 #: The engine's hints for a mistyped card (``hint_code`` of a ``bad_card`` error); ``{fix}`` is the right code.

@@ -76,7 +76,7 @@ def leftover_check(_: Translator, cards: str) -> list[str]:
     total = sum(c.value for c in left)
     times, rest = divmod(total, 15)
     lines = [_("Left on the table: {cards}.", cards=and_list(_, [_.the_card(c) for c in left])),
-             _("They add up to {total} = {times} × 15 + {rest}.", total=total, times=times, rest=rest)]
+             _("They add up to {total} = 15 × {times} + {rest}.", total=total, times=times, rest=rest)]
     lines.append(_("10 is left over: the deal checks out.") if rest == 10 else
                  _("{rest} is left over, not 10: a capture with a wrong sum was made.", rest=rest))
     return lines

@@ -279,7 +279,7 @@ class GameTable(w.VBox):
         elif self._position.built_card:
             move = Move(self._position.built_card, self._position.built_taken)
         else:
-            self._refuse(_("Choose a capture in the list, or a card of your hand (and the cards it takes), then "
+            self._refuse(_("Choose a capture in the list, or a card from your hand (and the cards it takes), then "
                            "press “Play”."))
             return
         s.play(move)
@@ -413,7 +413,8 @@ class GameTable(w.VBox):
             text = _("The three-player ties rule needs 3 players, so this game has 3 players instead of {asked}.",
                      asked=note["asked"])
         else:
-            text = _("The Chile rules need 3 or 4 players, so this game has {players} players instead of {asked}.",
+            text = _("The Chilean house rule (escoba en mano) needs 3 or 4 players, so this game has {players} "
+                     "players instead of {asked}.",
                      players=note["players"], asked=note["asked"])
         return f"<p class='escoba-players-note' role='note'>{html.escape(text)}</p>"
 

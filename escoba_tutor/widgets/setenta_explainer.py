@@ -300,8 +300,8 @@ class SetentaExplainer(w.VBox):
         texts = [_("For each suit take the best card: 7 = 21, 6 = 18, ace = 16, 5 = 15, 4 = 14, 3 = 13, 2 = 12, "
                    "jack, knight and king = 10. Then add the four.")]
         if rules.setenta_cards == "low":
-            texts.append(_("Setenta with low cards only: only cards 1 to 7 count; a suit held only in face cards is "
-                           "missing."))
+            texts.append(_("Setenta with low cards only: only cards 1 to 7 count; a suit held only in face cards "
+                           "counts as missing."))
         if rules.primera == "suit_count":
             texts.append(_("Primera by suit count: more suits beat fewer, whatever the sums; with the same number "
                            "of suits the higher sum wins; a tie gives the point to nobody."))
@@ -309,8 +309,8 @@ class SetentaExplainer(w.VBox):
             texts.append(_("A side missing a suit has no valid setenta. The highest valid setenta wins the point; "
                            "a tie gives it to nobody."))
         if rules.primera == "sevens":
-            texts.append(_("With these rules the point goes to the most sevens instead: the setenta here is "
-                           "practice."))
+            texts.append(_("With these rules the point goes to the side with the most sevens instead: this setenta "
+                           "is only for practice."))
         if rules.three_player_ties:
             texts.append(_("Three sides: when two tie on top, the point goes to the third if it has a valid "
                            "setenta."))
@@ -456,7 +456,7 @@ class SetentaExplainer(w.VBox):
             if line.reason == "most":
                 return _said(_, "{winner} gets the primera point: with the same number of suits, the higher sum "
                              "wins ({values}).", you, winner=winner, values=values)
-            return _("Same suits and same sum ({values}): nobody gets the primera point.", values=values)
+            return _("Same number of suits and same sum ({values}): nobody gets the primera point.", values=values)
         student = next((i for i, name in enumerate(names) if _is_you(name)), None)
         reason = reason_text(_, line, names, student)
         return _("With these rules the point goes to the most sevens: {reason}.", reason=reason)

@@ -245,7 +245,8 @@ def test_a_bad_nickname_is_refused_in_the_student_s_language(tutor, contexts, sc
     form.get_by_label("Nickname (optional)").fill("<script>")
     form.get_by_role("button", name="Save the nickname").click()
     expect(page.get_by_role("alert")).to_have_text(
-        "A nickname may have only letters, digits, spaces and the signs - _ . (no other signs or emoji).")
+        "A nickname may contain only letters, digits, spaces and the characters - _ . (no other symbols or "
+        "emoji).")
     expect(page.get_by_label("Nickname (optional)")).to_have_value("<script>")
     assert not [c for c in page.context.cookies() if c["name"] == "escoba_nickname"]
     page.screenshot(path=screenshot_dir / "class-board-nickname-refused-en.png")

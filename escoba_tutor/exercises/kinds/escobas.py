@@ -127,7 +127,7 @@ def _escobas_task(_: Translator, drill: EscobasDrill) -> dict[str, object]:
     captures = []
     for what, side, before, card, taken in drill.captures:
         played = (_.card_name(card) if card is not None else _("the cards dealt") if what == "escoba_de_mano"
-                  else _("the cards left, at the end"))
+                  else _("the cards left at the end"))
         captures.append((names[side], paper.names_of(_, before), played, paper.names_of(_, taken)))
     return {"dealt": _("{dealer} deals. Every capture of the deal, in order:", dealer=names[drill.record.dealer % 2]),
             "head": (_("Who"), _("Table before"), _("Plays"), _("Takes")), "captures": captures,

@@ -30,7 +30,7 @@ HOUSE_RULES: dict[str, tuple[str, str]] = {
                N_("1 point to the side with the most sevens (a tie scores nothing), instead of the setenta point.")),
     "low_primera": (N_("setenta with low cards only"),
                     N_("Only cards from 1 to 7 count for the setenta: if a side's only cards in a suit are face "
-                       "cards, its setenta does not count.")),
+                       "cards, its setenta is invalid.")),
     "figuras": (N_("face cards"),
                 N_("1 extra point to the side with the most face cards (jacks, knights and kings); a tie scores "
                    "nothing.")),

@@ -141,7 +141,8 @@ class CapturesView(KindView):
             return _("with an equal card on the table, it must be taken alone")
         total = describe_sum(_, drill.card, taken, drill.rules)
         if check.reason == "table_alone_15":
-            return _("the table already adds up to 15 on its own: your card counts too ({sum})", sum=total)
+            return _("those table cards already add up to 15 on their own, and your card counts too ({sum})",
+                     sum=total)
         if check.reason == "figure_face_value":
             return _("{sum}, not {goal}: careful, the jack is worth 8, the knight 9 and the king 10",
                      sum=total, goal=check.goal)
@@ -159,8 +160,8 @@ class CapturesView(KindView):
         for check in result.wrong:  # cards in words: these are sentences (the table of answers shows codes)
             taken = the_cards(_, sorted(check.taken))
             if check.reason == "table_alone_15":
-                lines.append(_("Wrong: with {taken}, the table already adds up to 15 on its own: your card counts "
-                               "too (with {card} it makes {total}).", taken=taken, card=card, total=check.total))
+                lines.append(_("Wrong: {taken} already add up to 15 on their own, and your card counts too (with "
+                               "{card} they make {total}).", taken=taken, card=card, total=check.total))
                 continue
             lines.append(_("Wrong: {card} with {taken}: {why}.", card=card, taken=taken,
                            why=self.why_wrong(_, drill, check)))

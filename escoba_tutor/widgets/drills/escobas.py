@@ -64,8 +64,8 @@ class EscobasView(KindView):
                 played, said = _("the cards dealt"), _("{side} takes the four cards dealt face up.",
                                                          side=names[side])
             elif what == "leftover":
-                played, said = _("the cards left, at the end"), _("{side} takes the cards left at the end.",
-                                                                    side=names[side])
+                played, said = _("the cards left at the end"), _("{side} takes the cards left at the end.",
+                                                                   side=names[side])
             else:  # a capture: a card was played
                 assert card is not None
                 played = _.card_name(card)
@@ -93,7 +93,7 @@ class EscobasView(KindView):
         for side, (answer, typed) in enumerate(zip(result["answers"], result["typed"])):
             name, right = names[side], drill.escobas[side]
             if typed == "bad":
-                lines.append(_("{side}: write a whole number, like 2.", side=name))
+                lines.append(_("{side}: write a whole number, for example 2.", side=name))
             elif answer.mistake == "unanswered":
                 lines.append(_("{side}: write how many escobas.", side=name))
             elif answer.ok:

@@ -58,12 +58,12 @@ class GameEndView(KindView):
         if result.ok:
             return [_("Right."), self._why(_, drill, names, totals)]
         slips = {
-            "tie_plays_on": _("No: both have {top}, the highest total, so nobody wins yet: another deal is "
+            "tie_plays_on": _("No: the highest total, {top}, is shared, so nobody wins yet: another deal is "
                               "played, and as many as it takes until one side alone has the highest total.",
                               top=max(drill.totals)),
             "not_reached": _("No: nobody has reached {target} yet, so the game goes on.", target=drill.target),
-            "highest_wins": _("No: both reached {target}; the higher total wins, not the side that got there "
-                              "first or led before the deal.", target=drill.target),
+            "highest_wins": _("No: more than one side reached {target}; the highest total wins, not the side that "
+                              "got there first or led before the deal.", target=drill.target),
             "someone_won": _("No: a side has won."),
         }
         return [slips.get(result.mistake, _("No.")), self._why(_, drill, names, totals)]

@@ -91,7 +91,7 @@ class HouseRulesView(KindView):
         for side, (answer, typed) in enumerate(zip(result["answers"], result["typed"])):
             name, right, before = names[side], drill.points[side], drill.standard.points[side]
             if typed == "bad":
-                lines.append(_("{side}: write a whole number, for example 3.", side=name))
+                lines.append(_("{side}: write a whole number, for example 2.", side=name))
             elif answer.mistake == "unanswered":
                 lines.append(_("{side}: write the points with the house rule.", side=name))
             elif answer.ok:

@@ -98,7 +98,7 @@ class LeftoverView(KindView):
         lines = []
         for answer in result["answers"]:
             if answer.item == "total" and result["typed"] == "bad":
-                lines.append(_("Write the total as a whole number, like 25."))
+                lines.append(_("Write the total as a whole number, for example 25."))
             else:
                 lines.append(self._said(_, drill, names, answer))
         right = sum(1 for a in result["answers"] if a.ok)
@@ -125,7 +125,7 @@ class LeftoverView(KindView):
             if answer.ok:
                 return _("Total: right, {total}.", total=drill.total)
             if answer.mistake == "figure_printed":
-                return _("Total: you counted the face cards by their printed number; to add up, the jack is worth 8, "
+                return _("Total: you counted the face cards by their printed number; when you add up, the jack is worth 8, "
                          "the knight 9 and the king 10: {total}.", total=drill.total)
             return _("Total: not {given}. Add the capture values again (jack 8, knight 9, king 10).",
                      given=answer.given)
