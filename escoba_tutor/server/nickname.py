@@ -75,7 +75,8 @@ def nickname_problem(_: Translator, code: str) -> str:
                  "it the way names are normally written (Íñigo, Zoë).")
     if code == "nickname_invisible":
         return _("The nickname contains an invisible character: write it with visible letters only.")
-    return _("A nickname may contain only letters, digits, spaces and the characters - _ . (no other symbols or emoji).")
+    return _("A nickname may contain only letters, digits, spaces and the characters - _ . (no other symbols or "
+             "emoji).")
 
 
 def hub_nickname(user: str) -> str | None:
@@ -132,7 +133,8 @@ def hub_notice(handler, lang: str) -> str:
                   account=handler.settings.get("escoba_hub_nickname") or "",
                   recorded=_("Your teacher sees on the class board, under your account name {name}, which lessons "
                              "you open, your answers to the exercises (whether each was right, or which "
-                             "mistake you made) and your games against the computer, with the time. The board records nothing else about you.",
+                             "mistake you made) and your games against the computer, with the time. The board "
+                             "records nothing else about you.",
                              name=mark).split(mark, 1))
 
 
@@ -146,8 +148,8 @@ def _form_values(handler, lang: str, problem: str | None, typed: str) -> dict:
             "title": _("Your nickname for the class"),
             "recorded": _("With a nickname, your teacher sees on the class board which lessons you open, your "
                           "answers to the exercises (whether each was right, or which mistake you made) and your "
-                          "games against the computer, with the time. Use a nickname, not your real name. Without a nickname nothing about you "
-                          "is recorded."),
+                          "games against the computer, with the time. Use a nickname, not your real name. Without "
+                          "a nickname nothing about you is recorded."),
             "label": _("Change the nickname") if nickname and not problem else _("Nickname (optional)"),
             "value": typed if problem else (nickname or ""), "save": _("Save the nickname"),
             "forget": _("Forget my nickname") if nickname else ""}

@@ -265,8 +265,8 @@ class HintPanel(w.VBox):
                   "to be at the end of the deal, if everyone plays well from then on. Every card is known here, so the "
                   "numbers are exact.") if exact else
                 _("After this play, how many points ahead of (or behind) the other side (or sides) you can expect "
-                  "to be at the end of the deal, if everyone plays well from then on. The expert does not know the other "
-                  "hands, so it tries many possible ways the unseen cards could be shared out, and takes the "
+                  "to be at the end of the deal, if everyone plays well from then on. The expert does not know the "
+                  "other hands, so it tries many possible ways the unseen cards could be shared out, and takes the "
                   "average."))
         parts = [_STYLE, f'<table class="escoba-hints"><caption>{escape(caption)}</caption><thead><tr>'
                  f'<th scope="col">{escape(move)}</th><th scope="col">{escape(worth)}</th>'

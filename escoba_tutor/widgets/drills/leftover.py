@@ -125,8 +125,8 @@ class LeftoverView(KindView):
             if answer.ok:
                 return _("Total: right, {total}.", total=drill.total)
             if answer.mistake == "figure_printed":
-                return _("Total: you counted the face cards by their printed number; when you add up, the jack is worth 8, "
-                         "the knight 9 and the king 10: {total}.", total=drill.total)
+                return _("Total: you counted the face cards by their printed number; when you add up, the jack is "
+                         "worth 8, the knight 9 and the king 10: {total}.", total=drill.total)
             return _("Total: not {given}. Add the capture values again (jack 8, knight 9, king 10).",
                      given=answer.given)
         total = drill.total or 0  # asked only under the Escoba rule, where there is a total
