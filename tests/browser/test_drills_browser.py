@@ -104,7 +104,7 @@ def test_the_leftover_answered_by_mouse(es_page):
     position = leftover_drill(0)  # the king of clubs, laid last by Bando 1; Bando 2 captured last
     expect(box.get_by_role("group", name="En la mesa al final").locator("[data-code]")).to_have_count(
         len(position.table))
-    expect(box).to_contain_text("El bando 1 juega el rey de bastos: se queda en la mesa.")
+    expect(box).to_contain_text("El jugador 1 juega el rey de bastos: se queda en la mesa.")
     box.get_by_label("¿Quién se las lleva?").select_option(label="Bando 1")
     box.get_by_label("¿Cuánto suman?").fill("12")
     box.get_by_label("¿Cuánto suman?").press("Enter")

@@ -10,6 +10,7 @@ from ...engine.cards import DECK, Card, format_cards
 from ...engine.errors import EscobaError
 from ...engine.game import DealRecord, Game
 from ...engine.rules import ESCOBA, Rules, as_rules
+from ...text import labels
 from ...text.phrases import the_cards
 from ...text.translator import N_, Translator
 from .. import paper
@@ -149,10 +150,11 @@ def leftover_drill(seed: int, rules: Rules | str = ESCOBA) -> LeftoverDrill:
 
 # ------------------------------------------------------------------------------------------------ worksheet
 def _play_text(_: Translator, names: Sequence[str], side: int, card: Card, taken: Sequence[Card]) -> str:
+    who = labels.players_of(_, names)[side]  # a player plays a card; a side scores
     if taken:
-        return _("{side} plays {card} and takes {taken}.", side=names[side], card=_.the_card(card),
+        return _("{side} plays {card} and takes {taken}.", side=who, card=_.the_card(card),
                  taken=the_cards(_, taken))
-    return _("{side} plays {card}: it stays on the table.", side=names[side], card=_.the_card(card))
+    return _("{side} plays {card}: it stays on the table.", side=who, card=_.the_card(card))
 
 
 _SHEET = """

@@ -17,8 +17,8 @@ __all__ = ["EscobaDeManoView", "dealer_name", "pairs_line", "team_names"]
 
 
 def dealer_name(_: Translator, drill: EscobaDeManoDrill, names: Sequence[str]) -> str:
-    """Who deals, with 2 players: that side's name (in a game of four the sentences name the player)."""
-    return names[drill.dealer % len(names)]
+    """Who deals, with 2 players: that player (in a game of four the sentences name the player too)."""
+    return labels.players_of(_, names)[drill.dealer % len(names)]
 
 
 def pairs_line(_: Translator, drill: EscobaDeManoDrill, names: Sequence[str]) -> str:
@@ -137,7 +137,7 @@ class EscobaDeManoView(KindView):
         elif drill.escobas:
             said = _.plural("{sum}: {side}, who dealt, takes the four cards and scores {n} escoba.",
                             "{sum}: {side}, who dealt, takes the four cards and scores {n} escobas.",
-                            drill.escobas, sum=sums, side=names[drill.dealer])
+                            drill.escobas, sum=sums, side=dealer_name(_, drill, names))
         else:
             said = _("{sum}: no escoba de mano ({goal}); the cards stay on the table.", sum=sums,
                      goal=self._goal(_, drill))

@@ -9,6 +9,7 @@ from html import escape
 import ipywidgets as w
 
 from ...exercises import NOBODY, LeftoverDrill
+from ...text import labels
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from .base import (
@@ -26,11 +27,12 @@ __all__ = ["LeftoverView", "play_sentence"]
 
 
 def play_sentence(_: Translator, names: Sequence[str], side: int, card, taken) -> str:
-    """«Bando 1 juega el cinco de bastos y se lleva el as de oros y la sota de copas.»"""
+    """«El jugador 1 juega el cinco de bastos y se lleva el as de oros y la sota de copas.»"""
+    who = labels.players_of(_, names)[side]
     if taken:
-        return _("{side} plays {card} and takes {taken}.", side=names[side], card=the_card(_, card),
+        return _("{side} plays {card} and takes {taken}.", side=who, card=the_card(_, card),
                  taken=the_cards(_, taken))
-    return _("{side} plays {card}: it stays on the table.", side=names[side], card=the_card(_, card))
+    return _("{side} plays {card}: it stays on the table.", side=who, card=the_card(_, card))
 
 
 class LeftoverView(KindView):
