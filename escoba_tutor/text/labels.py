@@ -114,7 +114,7 @@ def player(_: Translator, n: int) -> Label:
     return _label(_, _PLAYER, n=n)
 
 
-def players_of(_: Translator, sides: Sequence[Label]) -> list[Label]:
+def players_of(_: Translator, sides: Sequence[str]) -> list[str]:
     """In a game of two, where each player is a side: the one who deals or plays a card, a player («Reparte el
     jugador 2», not «el bando 2»: a side is who scores). A side with its own name (a lesson's «Ana») keeps it.
 
