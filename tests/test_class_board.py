@@ -193,7 +193,7 @@ def test_a_nickname_is_kept_in_a_long_lived_httponly_cookie(server):
     ("<script>alert(1)</script>", "en", "The nickname is too long"),
     ("", "es", "El apodo está vacío"),
     ("x" * 25, "en", "The nickname is too long: at most 24 characters."),
-    ("Ana 😀", "en", "A nickname may have only letters, digits, spaces"),
+    ("Ana 😀", "en", "A nickname may contain only letters, digits, spaces"),
     ("Ana\u202eevil", "en", "The nickname contains an invisible character"),
     ("B\u200bea", "es", "El apodo tiene un carácter invisible"),
     ("M\u0430r\u00eda", "es", "El apodo mezcla letras de alfabetos distintos"),  # a Cyrillic а in «María»

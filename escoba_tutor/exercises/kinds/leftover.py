@@ -213,10 +213,10 @@ KIND = DrillKind(
     column=N_("Cards left over"),
     lesson="04-end-of-deal",
     mistakes={
-        "nobody_captured": N_("Giving the cards left at the end of a deal to a side, though nobody captured"),
+        "nobody_captured": N_("Giving the cards left at the end to a side, though nobody captured"),
         "somebody_captured": N_("Saying nobody takes the cards left over when someone captured"),
         "last_to_play": N_("Giving the cards left over to the last to play, not the last to capture"),
-        "not_last_capture": N_("Giving the cards left at the end of a deal to a side that did not capture last"),
+        "not_last_capture": N_("Giving the cards left at the end to a side that did not capture last"),
         "figure_printed": N_("Adding the face cards left over at their printed numbers"),
         "wrong_total": N_("Adding up the cards left over wrongly"),
         "checks_out": N_("Saying the deal does not check out when it does"),
