@@ -415,7 +415,7 @@ def test_the_leftover_drill_in_the_widget():
     widget = Drill("leftover", seed=0, lang="es")
     view = widget.view
     assert view.table_row.cards == ["12b"]
-    assert "El bando 1 juega el rey de bastos: se queda en la mesa.</li></ol>" in view.plays.value
+    assert "El jugador 1 juega el rey de bastos: se queda en la mesa.</li></ol>" in view.plays.value
     assert [label for label, _v in view.taker.options] == ["elige…", "Bando 1", "Bando 2", "Nadie"]
     view.taker.value = "0"          # the side that played last
     view.total_box.value = "12"     # the king counted as 12
@@ -456,7 +456,7 @@ def test_the_escoba_de_mano_drill_in_the_widget():
     widget.seed = 3  # 2 + 6 + 1 + 6 = 15, dealt by Side 2
     view.escobas.value, view.side.value = "1", "0"
     widget.check_button.click()
-    assert "For whom: the escoba de mano is always the dealer's: Side 2 dealt." in widget.status.message
+    assert "For whom: the escoba de mano is always the dealer's: Player 2 dealt." in widget.status.message
 
 
 def test_the_strategy_drill_in_the_widget():
@@ -506,7 +506,7 @@ def test_the_escobas_drill_in_the_widget():
     widget = Drill("escobas", seed=3, lang="en")
     drill = widget.model.drill
     assert len(widget.view.captures.rows) == len(drill.captures)
-    assert widget.view.captures.rows[-1]["label"].endswith("Side 1 takes the cards left at the end.")
+    assert widget.view.captures.rows[-1]["label"].endswith("Player 1 takes the cards left at the end.")
     # The student reads cards in words, never codes like 7o.
     cells = [cell for row in widget.view.captures.rows for cell in row["cells"]]
     assert not any(re.search(r"\b(1[0-2]|[1-7])[oceb]\b", cell) for cell in cells), cells

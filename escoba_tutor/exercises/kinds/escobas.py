@@ -123,13 +123,13 @@ _SHEET = """
 
 def _escobas_task(_: Translator, drill: EscobasDrill) -> dict[str, object]:
     """Every capture of the deal as a row in words: who, the table before, the card played, the cards taken."""
-    names = paper.side_names(_, 2)
+    names, players = paper.side_names(_, 2), paper.player_names(_, 2)
     captures = []
     for what, side, before, card, taken in drill.captures:
         played = (_.card_name(card) if card is not None else _("the cards dealt") if what == "escoba_de_mano"
-                  else _("the cards left, at the end"))
-        captures.append((names[side], paper.names_of(_, before), played, paper.names_of(_, taken)))
-    return {"dealt": _("{dealer} deals. Every capture of the deal, in order:", dealer=names[drill.record.dealer % 2]),
+                  else _("— (the cards left at the end)"))
+        captures.append((players[side], paper.names_of(_, before), played, paper.names_of(_, taken)))
+    return {"dealt": _("{dealer} deals. Every capture of the deal, in order:", dealer=players[drill.record.dealer % 2]),
             "head": (_("Who"), _("Table before"), _("Plays"), _("Takes")), "captures": captures,
             "blanks": [_("{side}'s escobas:", side=name) for name in names]}
 

@@ -12,7 +12,7 @@ from ...exercises import EscobasDrill
 from ...text.phrases import and_list
 from ...text.translator import N_, Translator
 from ..primitives import RowPicker
-from ..score_sheet import join_words
+from ..score_sheet import join_words, player_names
 from .base import DrillModel, KindView, read_number, the_card, the_cards
 
 __all__ = ["EscobasView", "card_names"]
@@ -56,25 +56,26 @@ class EscobasView(KindView):
         return [self.dealt, self.captures, *self.boxes_of]
 
     def draw(self, _: Translator, drill: EscobasDrill, names: Sequence[str]) -> None:
-        dealt = _("{dealer} deals.", dealer=names[drill.record.dealer % len(names)])
+        players = player_names(_, self.frame.names, len(names))
+        dealt = _("{dealer} deals.", dealer=players[drill.record.dealer % len(names)])
         self.dealt.value = f"<p><b>{escape(dealt)}</b></p>"
         rows = []
         for n, (what, side, before, card, taken) in enumerate(drill.captures):
             if what == "escoba_de_mano":
                 played, said = _("the cards dealt"), _("{side} takes the four cards dealt face up.",
-                                                         side=names[side])
+                                                         side=players[side])
             elif what == "leftover":
-                played, said = _("the cards left, at the end"), _("{side} takes the cards left at the end.",
-                                                                    side=names[side])
+                played, said = _("the cards left at the end"), _("{side} takes the cards left at the end.",
+                                                                  side=players[side])
             else:  # a capture: a card was played
                 assert card is not None
                 played = _.card_name(card)
-                said = _("{side} plays {card} and takes {taken}.", side=names[side], card=the_card(_, card),
+                said = _("{side} plays {card} and takes {taken}.", side=players[side], card=the_card(_, card),
                          taken=the_cards(_, taken))
             on_table = _("On the table: {cards}.", cards=the_cards(_, before))
             # Cards in words, as a student reads them (no codes, no small cards: a phone's narrow table wraps words;
             # three columns, who and what in one, so that it fits a phone's width)
-            move = _("{side}: {played}", side=names[side], played=played)
+            move = _("{side}: {played}", side=players[side], played=played)
             rows.append({"id": str(n), "cells": [card_names(_, before), move, card_names(_, taken)],
                          "label": f"{on_table} {said}"})
         self.captures.deck = self.frame.deck

@@ -11,6 +11,7 @@ import ipywidgets as w
 from ...exercises import NOBODY, LeftoverDrill
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
+from ..score_sheet import player_names
 from .base import (
     DrillModel,
     KindView,
@@ -74,7 +75,8 @@ class LeftoverView(KindView):
         return controls
 
     def draw(self, _: Translator, drill: LeftoverDrill, names: Sequence[str]) -> None:
-        said = "".join(f"<li>{escape(play_sentence(_, names, *play))}</li>" for play in drill.plays)
+        players = player_names(_, self.frame.names, len(names))
+        said = "".join(f"<li>{escape(play_sentence(_, players, *play))}</li>" for play in drill.plays)
         last = _("The last plays of the deal:")
         self.plays.value = f"<p><b>{escape(last)}</b></p><ol>{said}</ol>"
         left = _("Left on the table at the end")
