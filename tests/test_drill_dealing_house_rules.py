@@ -519,7 +519,9 @@ def test_the_house_rules_sheet_sorts_the_piles_and_its_key_says_why():
         ranks = [r.strip() for r in cell.split(",")] if cell not in ("—", "") and not cell.isdigit() else []
         assert ranks == sorted(ranks, key=order.index), cell
     # the key names the point the house rule moves, with its reason, and the point it no longer scores
-    assert "Puntos nuevos: más sietes — " in key and "Puntos que ya no se cuentan: la setenta." in key
+    # (a point nobody scores is no "new point": «Puntos nuevos: más sietes — nadie» read as a contradiction)
+    assert "El punto de la regla de la casa: más sietes — empate (2–2)." in key
+    assert "Puntos nuevos" not in key and "Puntos que ya no se cuentan: la setenta." in key
 
 
 # ================================================================================ players named in sentences

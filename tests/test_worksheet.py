@@ -74,7 +74,7 @@ def test_the_answer_key_is_separate_and_starts_a_printed_page():
         assert f"Exercise no. {seed}." in exercises
         assert drill.card.code in exercises and all(c.code in exercises for c in drill.table)
         for taken in drill.answer:  # the captures are in the key only
-            shown = (f"The {EN.card_name(drill.card)} takes "
+            shown = (f"the {EN.card_name(drill.card)} takes "
                      + and_list(EN, [f"the {EN.card_name(c)}" for c in sorted(taken)]) + ": ")
             assert shown in answers and shown not in exercises
         for answer in setenta_drill(seed).answers:
@@ -165,7 +165,7 @@ def test_other_rules():
     page = worksheet_html(4, "en", count=1, rules="scopa")
     assert "Rules: Scopa" in page and "its own value" in page
     _exercises, answers = split(page)
-    assert "The five of swords takes the five of coins: 5 = 5" in answers  # scopa: the equal card, alone
+    assert "the five of swords takes the five of coins: 5 = 5" in answers  # scopa: the equal card, alone
     # Scopa has no escoba de mano, and its leftover is not checked by adding up (captures are not of 15)
     assert "escoba_de_mano" not in page and "Does the deal check out?" not in page
     assert "Who takes the cards left?" in page and "The escobas line" in page
@@ -186,7 +186,8 @@ def test_the_new_parts_have_their_answers_in_the_key():
     leftover = leftover_drill(3)
     assert f"They add up to {leftover.total} = " in answers and "They add up to" not in exercises
     mano = escoba_de_mano_drill(3)  # 2 + 6 + 1 + 6 = 15, for the dealer
-    assert f"2 + 6 + 1 + 6 = 15: 1 escoba de mano for Side {mano.dealer + 1}, who dealt." in answers
+    assert (f"2 + 6 + 1 + 6 = 15: 1 escoba de mano for Side {mano.dealer + 1}: Player {mano.dealer + 1} is the "
+            "dealer.") in answers
     end = game_end_drill(3)  # 21 – 21: another deal
     assert end.totals == (21, 21) and "21 – 21: a tie on top, so another deal is played." in answers
     strategy = strategy_drill(3)
@@ -305,9 +306,9 @@ def test_each_part_names_the_practice_its_numbers_belong_to(lang, rules, kind, w
 
 
 @pytest.mark.parametrize(("lang", "said", "false"), [
-    ("en", "the setenta — nobody: no side has a card from 1 to 7 in every suit (face cards do not count with this "
+    ("en", "the setenta — no side has a card from 1 to 7 in every suit (face cards do not count with this "
            "house rule)", "no side has a card of every suit"),
-    ("es", "la setenta — nadie: ningún bando tiene una carta del 1 al 7 de cada palo (con esta regla de la casa, "
+    ("es", "la setenta — ningún bando tiene una carta del 1 al 7 de cada palo (con esta regla de la casa, "
            "las figuras no cuentan)", "ningún bando tiene cartas de los cuatro palos"),
 ])
 def test_the_low_cards_house_rule_gives_a_true_reason(lang, said, false):
@@ -327,7 +328,7 @@ def test_the_points_key_gives_each_value_with_its_side_and_no_space_before_a_col
     """Worksheet no. 41, "Who gets each point?", exercise 41: the winner's value is not read as the first."""
     _task, key = split(worksheet_html(41, "en", kinds=("points",)))
     assert "<b>Setenta:</b> Side 2 — Side 2 has the better setenta (Side 1: 71; Side 2: 81)" in key
-    assert "<b>Most cards:</b> Nobody — nobody (a 20 – 20 tie)" in key
+    assert "<b>Most cards:</b> Nobody — a 20–20 tie" in key  # "Nobody", never "Nobody — nobody"
     assert "</b>:" not in key and " :" not in key
     _task, key = split(worksheet_html(41, "es", kinds=("points",)))
     assert "<b>Setenta:</b> Bando 2 — el bando 2 tiene la mejor setenta (Bando 1: 71; Bando 2: 81)" in key
@@ -338,7 +339,7 @@ def test_the_strategy_key_gives_every_play_a_reason_advantage_first():
     _task, key = split(worksheet_html(41, "en", kinds=("strategy",)))
     assert ("Avoid the knight of clubs, laid down on the table: it leaves the seven of coins on the table, for the "
             "other side to take (about 6 points worse).") in key
-    assert ("The seven of swords, taking the four of coins, the ace of cups, and the three of cups: it takes sevens, "
+    assert ("The seven of swords, taking the four of coins, the ace of cups, and the three of cups: it takes a seven, "
             "good for the setenta, although it leaves 5 on the table, which a card still unseen can sweep") in key
     assert ("The ace of clubs, laid down on the table: it leaves 11 on the table, which only a card worth 4 can "
             "sweep, and just 1 such card is still unseen") in key
@@ -390,3 +391,33 @@ def test_a_part_whose_exercises_often_share_an_answer_gets_exercises_that_differ
     # a kind whose answers always differ keeps its numbers in a row
     assert choose_seeds("captures", 41, 3, rules_by_name("escoba")) == [41, 42, 43]
     assert choose_seeds("leftover", 999_998, 2, rules_by_name("escoba"))[-1] <= 999_999
+
+
+def test_a_game_of_two_names_who_deals_and_plays_by_player_and_who_scores_by_side():
+    """Worksheet no. 57: a side scores, a player deals and plays («Reparte el jugador 2», never «el bando 2»)."""
+    task, key = split(worksheet_html(57, "es", count=3, kinds=("leftover", "escoba_de_mano", "escobas")))
+    assert "Reparte el jugador 2. Las cuatro cartas boca arriba" in task
+    assert "El jugador 2 juega el cuatro de bastos y se lleva la sota de oros y el tres de copas." in task
+    assert "Reparte el jugador 1. Todas las bazas de la mano" in task and "Escobas del bando 1:" in task
+    assert "— (las cartas que quedan al final)" in task and "las que quedan, al final" not in task
+    assert "1 escoba de mano para el bando 2: reparte el jugador 2." in key
+    assert "bando 2 juega" not in task.lower() and "reparte el bando" not in (task + key).lower()
+    task, key = split(worksheet_html(57, "en", count=3, kinds=("leftover", "escobas")))
+    assert "Player 2 plays the four of clubs and takes the jack of coins and the three of cups." in task
+    assert "Side 2 plays" not in task and "— (the cards left at the end)" in task
+
+
+def test_the_key_of_worksheet_57_reads_as_the_readers_asked():
+    """The answer key of worksheet no. 57, as two native readers read it: no "Nobody — nobody", "no coins or
+    cups" (never "no coins and cups"), "takes a seven" for one seven, no "new point" that nobody scores."""
+    _task, key = split(worksheet_html(57, "en", count=3))
+    assert "Exercise no. 58:</b> 1 capture:<ul><li>the king of swords takes the five of cups: king (10) + 5 = 15" in key
+    assert "<b>invalid: missing coins and cups" in key and "no coins and cups" not in key
+    assert "<b>Most cards:</b> Nobody — a 20–20 tie" in key and "Nobody — nobody" not in key
+    assert "The seven of clubs, taking the jack of coins: it takes a seven, good for the setenta" in key
+    assert ("In this deal the house rule does not change the totals. The house rule&#39;s point: all four sevens — no "
+            "side has all four.") in key and "holds it" not in key
+    _task, key = split(worksheet_html(57, "es", count=3))
+    assert "<b>Más cartas:</b> Nadie — empate (20–20)" in key and "Nadie — nadie" not in key
+    assert ("El punto de la regla de la casa: los cuatro sietes — ningún bando tiene los cuatro.") in key
+    assert "no lo tiene nadie" not in key and "se lleva un siete, bueno para la setenta" in key

@@ -39,6 +39,12 @@ def side_names(_: Translator, sides: int) -> list[Label]:
     return [labels.side(_, i + 1) for i in range(sides)]
 
 
+def player_names(_: Translator, players: int) -> list[Label]:
+    """Player 1, player 2...: who deals and plays a card. In a game of two each player is a side, but a side
+    scores points, and a player deals and plays («juega el jugador 2», never «juega el bando 2»)."""
+    return [labels.player(_, i + 1) for i in range(players)]
+
+
 def names_of(_: Translator, cards: Iterable[Card]) -> str:
     """Cards by name, as a list in the language: «siete de oros, as de copas y rey de bastos» (no codes)."""
     return and_list(_, [_.card_name(c) for c in cards])

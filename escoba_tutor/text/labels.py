@@ -25,13 +25,11 @@ The student ("you") has forms too, but a sentence whose subject is the student n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from .phrases import and_list
 from .translator import N_, Translator
 
 __all__ = ["Label", "FORMS", "side", "team", "player", "computer", "partner", "you", "your_team", "computer_team",
-           "named", "joined", "players_of"]
+           "named", "joined"]
 
 #: The format specs a message may put on a label's placeholder ("" is the heading form).
 FORMS = ("", "the", "The", "of", "to")
@@ -112,17 +110,6 @@ def team(_: Translator, n: int) -> Label:
 def player(_: Translator, n: int) -> Label:
     """Player ``n`` (counted from 1): «Jugador 1», «el jugador 1», «del jugador 1», «al jugador 1»."""
     return _label(_, _PLAYER, n=n)
-
-
-def players_of(_: Translator, sides: Sequence[str]) -> list[str]:
-    """In a game of two, where each player is a side: the one who deals or plays a card, a player («Reparte el
-    jugador 2», not «el bando 2»: a side is who scores). A side with its own name (a lesson's «Ana») keeps it.
-
-    >>> _ = Translator("es")
-    >>> [f"{name:the}" for name in players_of(_, [named(_, "Ana"), side(_, 2)])]
-    ['Ana', 'el jugador 2']
-    """
-    return [player(_, n) if str(name) == str(side(_, n)) else name for n, name in enumerate(sides, 1)]
 
 
 def computer(_: Translator, n: int | None = None) -> Label:

@@ -20,7 +20,7 @@ which it scores with ``score_deal``. It never decides a point itself: the words 
 from __future__ import annotations
 
 import typing
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape
 
 import ipywidgets as w
@@ -38,7 +38,7 @@ from ..text.translator import DEFAULT_LANGUAGE, N_, Translator, normalize_langua
 from .primitives import LiveRegion
 from .safety import guarded
 
-__all__ = ["ScoreSheet", "ScoreSheetModel", "side_names", "join_words", "problem_text", "setenta_text",
+__all__ = ["ScoreSheet", "ScoreSheetModel", "side_names", "player_names", "join_words", "problem_text", "setenta_text",
            "item_name", "translated", "value_text", "points_text", "reason_text", "error_dict", "REASON_WORDS",
            "ITEM_NAMES"]
 
@@ -103,13 +103,27 @@ def side_names(_: Translator, names: object, sides: int) -> list[Label]:
     >>> f"{side_names(Translator('es'), None, 2)[1]:of}"
     'del bando 2'
     """
+    return _names(_, names, sides, labels.side)
+
+
+def player_names(_: Translator, names: object, players: int) -> list[Label]:
+    """Who deals and plays a card in a game of two: the given names, else "Player 1", "Player 2". Each player
+    is a side there, but a side scores, and a player deals and plays («juega el jugador 2», not «el bando 2»).
+
+    >>> f"{player_names(Translator('es'), None, 2)[1]:the}"
+    'el jugador 2'
+    """
+    return _names(_, names, players, labels.player)
+
+
+def _names(_: Translator, names: object, count: int, unnamed: Callable[[Translator, int], Label]) -> list[Label]:
     given = list(names) if isinstance(names, (list, tuple)) else []
     shown = []
-    for i in range(sides):
+    for i in range(count):
         name = given[i] if i < len(given) else None
         shown.append(name if isinstance(name, Label) else labels.named(_, name.strip())
                      if isinstance(name, str) and name.strip()
-                     else labels.side(_, i + 1))
+                     else unnamed(_, i + 1))
     return shown
 
 

@@ -158,7 +158,8 @@ def _capture_answer(_: Translator, drill: CaptureDrill) -> dict[str, object]:
         taken = tuple(sorted(capture))
         said = _("{card} takes {taken}", card=_.the_card(drill.card),
                  taken=and_list(_, [_.the_card(c) for c in taken]))
-        text = f"{said[:1].upper() + said[1:]}: {_sum(_, drill.card, taken, drill.rules)}"
+        # (each continues "1 capture:", so it starts lowercase, like "the four of cups takes nothing")
+        text = f"{said}: {_sum(_, drill.card, taken, drill.rules)}"
         if len(taken) == len(drill.table):
             text += " — " + _("escoba!")
         captures.append(text)

@@ -188,7 +188,7 @@ def _escoba_de_mano_task(_: Translator, drill: EscobaDeManoDrill) -> dict[str, o
         dealt = teams + " " + _("Player {player} deals. The four cards face up on the table:", player=drill.dealer + 1)
     else:
         dealt = _("{dealer} deals. The four cards face up on the table:",
-                  dealer=labels.players_of(_, names)[drill.dealer])
+                  dealer=paper.player_names(_, 2)[drill.dealer])
     return {"dealt": dealt, "how_many": _("Escobas de mano (0, 1 or 2):"), "who": _("Who scores them?"),
             "choices": [*names, _("Nobody")]}
 
@@ -201,9 +201,9 @@ def _escoba_de_mano_answer(_: Translator, drill: EscobaDeManoDrill) -> dict[str,
                         "{total}: {n} escobas de mano for {side}, the team of Player {player}, who dealt.",
                         drill.escobas, total=total, side=names[drill.dealer_side], player=drill.dealer + 1)
     elif drill.escobas:
-        said = _.plural("{total}: {n} escoba de mano for {side}, who dealt.",
-                        "{total}: {n} escobas de mano for {side}, who dealt.", drill.escobas, total=total,
-                        side=names[drill.dealer])
+        said = _.plural("{total}: {n} escoba de mano for {side}: {dealer} is the dealer.",
+                        "{total}: {n} escobas de mano for {side}: {dealer} is the dealer.", drill.escobas,
+                        total=total, side=names[drill.dealer], dealer=paper.player_names(_, 2)[drill.dealer])
     else:
         said = _("{total}: no escoba de mano; the cards stay on the table.", total=total)
     return {"said": said}

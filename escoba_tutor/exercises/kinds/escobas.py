@@ -9,7 +9,6 @@ from ...engine.cards import Card
 from ...engine.errors import EscobaError
 from ...engine.game import DealRecord, Game
 from ...engine.rules import ESCOBA, Rules, as_rules
-from ...text import labels
 from ...text.translator import N_, Translator
 from .. import paper
 from ..common import (
@@ -124,12 +123,11 @@ _SHEET = """
 
 def _escobas_task(_: Translator, drill: EscobasDrill) -> dict[str, object]:
     """Every capture of the deal as a row in words: who, the table before, the card played, the cards taken."""
-    names = paper.side_names(_, 2)
-    players = labels.players_of(_, names)  # who deals and plays: a player; the escobas are the side's
+    names, players = paper.side_names(_, 2), paper.player_names(_, 2)
     captures = []
     for what, side, before, card, taken in drill.captures:
         played = (_.card_name(card) if card is not None else _("the cards dealt") if what == "escoba_de_mano"
-                  else _("the cards left at the end"))
+                  else _("— (the cards left at the end)"))
         captures.append((players[side], paper.names_of(_, before), played, paper.names_of(_, taken)))
     return {"dealt": _("{dealer} deals. Every capture of the deal, in order:", dealer=players[drill.record.dealer % 2]),
             "head": (_("Who"), _("Table before"), _("Plays"), _("Takes")), "captures": captures,

@@ -220,8 +220,12 @@ def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, obje
             if line.item not in house_items and any(line.points)]
     # joined outside the calls: the extractor reads a second text as a plural
     added_said, changed_said = "; ".join(added), "; ".join(changed)
-    if added:
+    # A point the house rule adds that nobody scores in this deal is no "new point" (the totals may not change).
+    if added and any(any(line.points) for line in moved if line.item not in standard_items):
         said.append(_("New points: {items}.", items=added_said))
+    elif added:
+        said.append(_.plural("The house rule's point: {items}.", "The house rule's points: {items}.", len(added),
+                             items=added_said))
     if changed:
         said.append(_("Points that change: {items}.", items=changed_said))
     if gone:

@@ -10,7 +10,6 @@ from ...engine.cards import DECK, Card, format_cards
 from ...engine.errors import EscobaError
 from ...engine.game import DealRecord, Game
 from ...engine.rules import ESCOBA, Rules, as_rules
-from ...text import labels
 from ...text.phrases import the_cards
 from ...text.translator import N_, Translator
 from .. import paper
@@ -149,12 +148,11 @@ def leftover_drill(seed: int, rules: Rules | str = ESCOBA) -> LeftoverDrill:
 
 
 # ------------------------------------------------------------------------------------------------ worksheet
-def _play_text(_: Translator, names: Sequence[str], side: int, card: Card, taken: Sequence[Card]) -> str:
-    who = labels.players_of(_, names)[side]  # a player plays a card; a side scores
+def _play_text(_: Translator, players: Sequence[str], side: int, card: Card, taken: Sequence[Card]) -> str:
     if taken:
-        return _("{side} plays {card} and takes {taken}.", side=who, card=_.the_card(card),
+        return _("{side} plays {card} and takes {taken}.", side=players[side], card=_.the_card(card),
                  taken=the_cards(_, taken))
-    return _("{side} plays {card}: it stays on the table.", side=who, card=_.the_card(card))
+    return _("{side} plays {card}: it stays on the table.", side=players[side], card=_.the_card(card))
 
 
 _SHEET = """
@@ -174,9 +172,9 @@ _SHEET = """
 
 
 def _leftover_task(_: Translator, drill: LeftoverDrill) -> dict[str, object]:
-    names = paper.side_names(_, 2)
+    names, players = paper.side_names(_, 2), paper.player_names(_, 2)
     words: dict[str, object] = {
-        "last": _("The last plays of the deal:"), "plays": [_play_text(_, names, *play) for play in drill.plays],
+        "last": _("The last plays of the deal:"), "plays": [_play_text(_, players, *play) for play in drill.plays],
         "left": _("Left on the table at the end:"), "who_takes": _("Who takes the cards left?"),
         "choices": [*names, _("Nobody")]}
     if "total" in drill.items:

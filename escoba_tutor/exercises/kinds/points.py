@@ -149,19 +149,22 @@ _MOST = {"cards": N_("{winner} has more cards ({values})"), "oros": N_("{winner}
          "figuras": N_("{winner} has more face cards ({values})")}
 
 
+# A point nobody gets is said after "Nobody —" in the key: its reason never says "nobody" again.
 _REASONS = {
     "count": N_("one point for each escoba"), "more_suits": N_("{winner} has cards in more suits ({values})"),
-    "tie": N_("nobody (a {values} tie)"), "tie_both_score": N_("a tie ({values}): one point each for {winner}"),
+    "tie": N_("a {values} tie"), "tie_both_score": N_("a tie ({values}): one point each for {winner}"),
     "third_side": N_("a tie on top ({values}): the point goes to {winner}"),
-    "holds": N_("{winner} holds the seven of coins"), "nobody_holds": N_("nobody holds it"),
-    "all_invalid": N_("nobody: no side has a card of every suit"),
+    "holds": N_("{winner} holds the seven of coins"),
+    "all_invalid": N_("no side has a card of every suit"),
     # (the low-cards house rule) a side may hold every suit, one of them only in face cards, which do not count
-    "all_invalid_low": N_("nobody: no side has a card from 1 to 7 in every suit (face cards do not count with "
-                          "this house rule)"),
+    "all_invalid_low": N_("no side has a card from 1 to 7 in every suit (face cards do not count with this house "
+                          "rule)"),
     "all_oros": N_("{winner} has all ten coins: 2 points"),
     "others_below_10": N_("{winner} has the most cards and every other side has fewer than 10: 1 extra point"),
     "all_four": N_("{winner} has all four sevens"),
 }
+# The point nobody holds: the seven of coins, or all four sevens.
+_NOBODY_HOLDS = {"siete_de_oros": N_("the seven of coins is in no pile"), "all_sevens": N_("no side has all four")}
 # Why the expert plays a move (escoba_tutor.players.hints' reason codes), for the strategy key.
 
 
@@ -178,7 +181,7 @@ def _line_value(_: Translator, line: ScoreLine, side: int) -> str:
 
 def _reason(_: Translator, line: ScoreLine, names: list[labels.Label]) -> str:
     winner = labels.joined(_, [names[i] for i in line.winners])
-    values = " – ".join(_line_value(_, line, i) for i in range(len(line.values)))
+    values = "–".join(_line_value(_, line, i) for i in range(len(line.values)))
     # Beside a winner, each value with its side: "Side 2 has the better setenta (Side 1: 71; Side 2: 81)", never
     # "(71 – 81)", where the winner's value could be read as the first.
     named = "; ".join(_("{side}: {points}", side=names[i], points=_line_value(_, line, i))
@@ -187,6 +190,8 @@ def _reason(_: Translator, line: ScoreLine, names: list[labels.Label]) -> str:
         return paper.word(_, _MOST[line.item], winner=winner, values=named)
     if line.reason == "more_suits":
         return paper.word(_, _REASONS["more_suits"], winner=winner, values=named)
+    if line.reason == "nobody_holds" and line.item in _NOBODY_HOLDS:
+        return paper.word(_, _NOBODY_HOLDS[line.item])
     if line.reason in _REASONS:
         return paper.word(_, _REASONS[line.reason], winner=winner, values=values)
     return line.reason
@@ -246,8 +251,8 @@ def _points_answer(_: Translator, drill: PointsDrill) -> dict[str, object]:
         who = and_list(_, [names[i] for i in winners]) if winners else _("Nobody")
         try:
             why = _reason(_, drill.answer.line(item), names)
-        except KeyError:  # a bonus line is reported only when someone earns it
-            why = _("nobody earns it this time")
+        except KeyError:  # a bonus line is reported only when someone earns it (said after "Nobody —")
+            why = _("not earned in this deal")
         lines.append((_item(_, item), who, why))
     totals = "; ".join(f"{name}: {points}" for name, points in zip(names, drill.answer.points))
     return {"lines": lines, "total": _("Points of the deal, escobas included: {totals}.", totals=totals)}

@@ -224,8 +224,8 @@ def _setenta(_: Translator, value: Setenta) -> str:
         return _("setenta {total}", total=value.total)
     suits = and_list(_, [_.suit_name(s) for s in value.missing])
     if value.face_only:  # (the low-cards house rule) the pile holds that suit, but only in face cards
-        return _("invalid: no {suits} from 1 to 7", suits=suits)
-    return _("invalid: no {suits}", suits=suits)
+        return _("invalid: missing {suits} from 1 to 7", suits=suits)
+    return _("invalid: missing {suits}", suits=suits)
 
 
 _SHEET = """

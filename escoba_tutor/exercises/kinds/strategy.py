@@ -124,11 +124,16 @@ _MOVE_REASONS = {
     "takes_siete_de_oros": N_("it takes the seven of coins"),
     "leaves_sweepable": N_("it leaves {total} on the table, which a card still unseen can sweep"),
     "lays_siete_de_oros": N_("it leaves the seven of coins on the table, for the other side to take"),
-    "takes_sevens": N_("it takes sevens, good for the setenta"),
-    "takes_oros": N_("it takes coins"),
     "takes_cards": N_("it adds cards to your pile"),
     "leaves_unsweepable": N_("it leaves {total} on the table, which no card can sweep"),
     "lays_card": N_("it lays a card down without risk"),
+}
+
+
+# A capture's sevens or coins, counted: "it takes a seven", never "it takes sevens" for one.
+_COUNTED_REASONS = {
+    "takes_sevens": N_plural("it takes a seven, good for the setenta", "it takes {n} sevens, good for the setenta"),
+    "takes_oros": N_plural("it takes a card of coins", "it takes {n} cards of coins"),
 }
 
 
@@ -153,6 +158,8 @@ def _move_text(_: Translator, move: Move) -> str:
 
 
 def _move_reason(_: Translator, reason: Reason) -> str:
+    if reason.code in _COUNTED_REASONS:
+        return _.plural(*_COUNTED_REASONS[reason.code], reason.count or 1)
     return paper.word(_, _MOVE_REASONS[reason.code], total=reason.total)
 
 

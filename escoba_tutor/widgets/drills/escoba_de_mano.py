@@ -11,14 +11,16 @@ from ...exercises import NOBODY, EscobaDeManoDrill
 from ...text import labels
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
+from ..score_sheet import player_names
 from .base import DrillModel, KindView, choice_box, fill_row, set_options
 
 __all__ = ["EscobaDeManoView", "dealer_name", "pairs_line", "team_names"]
 
 
-def dealer_name(_: Translator, drill: EscobaDeManoDrill, names: Sequence[str]) -> str:
-    """Who deals, with 2 players: that player (in a game of four the sentences name the player too)."""
-    return labels.players_of(_, names)[drill.dealer % len(names)]
+def dealer_name(_: Translator, drill: EscobaDeManoDrill, given) -> str:
+    """Who deals, with 2 players: that player's name, or "Player 2" («reparte el jugador 2», never «el bando 2»);
+    in a game of four the sentences name the player by number."""
+    return player_names(_, given, 2)[drill.dealer % 2]
 
 
 def pairs_line(_: Translator, drill: EscobaDeManoDrill, names: Sequence[str]) -> str:
@@ -64,7 +66,8 @@ class EscobaDeManoView(KindView):
         if drill.players == 4:
             dealt = _("Player {player} deals. The four cards face up on the table:", player=drill.dealer + 1)
         else:
-            dealt = _("{dealer} deals. The four cards face up on the table:", dealer=dealer_name(_, drill, names))
+            dealt = _("{dealer} deals. The four cards face up on the table:",
+                      dealer=dealer_name(_, drill, self.frame.names))
         pairs = pairs_line(_, drill, names)
         self.dealt.value = (f"<p>{escape(pairs)}</p>" if pairs else "") + f"<p><b>{escape(dealt)}</b></p>"
         fill_row(self.table_row, _, drill.table, _("The table dealt"), self.frame.deck)
@@ -83,7 +86,7 @@ class EscobaDeManoView(KindView):
     def feedback(self, _: Translator, drill: EscobaDeManoDrill, names: Sequence[str], result) -> list[str]:
         names = team_names(_, drill, names, self.frame.names)
         terms = " + ".join(str(c.value) for c in drill.table)
-        dealer = dealer_name(_, drill, names)
+        dealer = dealer_name(_, drill, self.frame.names)
         scorer = names[drill.dealer_side]
         lines = []
         for answer in result:
@@ -137,7 +140,7 @@ class EscobaDeManoView(KindView):
         elif drill.escobas:
             said = _.plural("{sum}: {side}, who dealt, takes the four cards and scores {n} escoba.",
                             "{sum}: {side}, who dealt, takes the four cards and scores {n} escobas.",
-                            drill.escobas, sum=sums, side=dealer_name(_, drill, names))
+                            drill.escobas, sum=sums, side=names[drill.dealer])
         else:
             said = _("{sum}: no escoba de mano ({goal}); the cards stay on the table.", sum=sums,
                      goal=self._goal(_, drill))

@@ -9,11 +9,10 @@ from html import escape
 import ipywidgets as w
 
 from ...exercises import EscobasDrill
-from ...text import labels
 from ...text.phrases import and_list
 from ...text.translator import N_, Translator
 from ..primitives import RowPicker
-from ..score_sheet import join_words
+from ..score_sheet import join_words, player_names
 from .base import DrillModel, KindView, read_number, the_card, the_cards
 
 __all__ = ["EscobasView", "card_names"]
@@ -57,7 +56,7 @@ class EscobasView(KindView):
         return [self.dealt, self.captures, *self.boxes_of]
 
     def draw(self, _: Translator, drill: EscobasDrill, names: Sequence[str]) -> None:
-        players = labels.players_of(_, names)  # who deals and plays: a player; the escobas are the side's
+        players = player_names(_, self.frame.names, len(names))
         dealt = _("{dealer} deals.", dealer=players[drill.record.dealer % len(names)])
         self.dealt.value = f"<p><b>{escape(dealt)}</b></p>"
         rows = []
@@ -67,7 +66,7 @@ class EscobasView(KindView):
                                                          side=players[side])
             elif what == "leftover":
                 played, said = _("the cards left at the end"), _("{side} takes the cards left at the end.",
-                                                                   side=players[side])
+                                                                  side=players[side])
             else:  # a capture: a card was played
                 assert card is not None
                 played = _.card_name(card)

@@ -9,9 +9,9 @@ from html import escape
 import ipywidgets as w
 
 from ...exercises import NOBODY, LeftoverDrill
-from ...text import labels
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
+from ..score_sheet import player_names
 from .base import (
     DrillModel,
     KindView,
@@ -27,12 +27,11 @@ __all__ = ["LeftoverView", "play_sentence"]
 
 
 def play_sentence(_: Translator, names: Sequence[str], side: int, card, taken) -> str:
-    """«El jugador 1 juega el cinco de bastos y se lleva el as de oros y la sota de copas.»"""
-    who = labels.players_of(_, names)[side]
+    """«Bando 1 juega el cinco de bastos y se lleva el as de oros y la sota de copas.»"""
     if taken:
-        return _("{side} plays {card} and takes {taken}.", side=who, card=the_card(_, card),
+        return _("{side} plays {card} and takes {taken}.", side=names[side], card=the_card(_, card),
                  taken=the_cards(_, taken))
-    return _("{side} plays {card}: it stays on the table.", side=who, card=the_card(_, card))
+    return _("{side} plays {card}: it stays on the table.", side=names[side], card=the_card(_, card))
 
 
 class LeftoverView(KindView):
@@ -76,7 +75,8 @@ class LeftoverView(KindView):
         return controls
 
     def draw(self, _: Translator, drill: LeftoverDrill, names: Sequence[str]) -> None:
-        said = "".join(f"<li>{escape(play_sentence(_, names, *play))}</li>" for play in drill.plays)
+        players = player_names(_, self.frame.names, len(names))
+        said = "".join(f"<li>{escape(play_sentence(_, players, *play))}</li>" for play in drill.plays)
         last = _("The last plays of the deal:")
         self.plays.value = f"<p><b>{escape(last)}</b></p><ol>{said}</ol>"
         left = _("Left on the table at the end")
