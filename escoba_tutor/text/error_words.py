@@ -12,7 +12,7 @@ check that every code the engine can raise is in the table, in both languages.
 >>> error_words(Translator("en"), {"code": "bad_card", "token": "8o", "hint_code": "spanish_no_8_9"})
 '“8o” is not a card: the Spanish deck has no 8 or 9; the face cards are 10 (jack), 11 (knight) and 12 (king)'
 >>> error_words(Translator("es"), {"code": "wrong_sum", "slip": "table_alone_15", "card": "3o", "sum": "18"})
-'la mesa ya suma 15 sola: tu carta también cuenta (con el tres de oros suma 18)'
+'esas cartas de la mesa ya suman 15 solas, y tu carta también cuenta (con el tres de oros suman 18)'
 """
 
 from __future__ import annotations
