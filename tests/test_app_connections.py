@@ -46,17 +46,23 @@ class LimitedServer(TutorServer):
         return [sys.executable, "-c", limited, str(OPEN_FILES), *command[3:]]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def one_page_server(kind, tmp_path_factory, **limits):
+    """A server (of class ``kind``) whose lessons are one small page in each language, with the class limits
+    ``limits`` set in its voila.json; not started yet."""
     folder = tmp_path_factory.mktemp("lessons")
     for lang in ("es", "en"):
         (folder / lang).mkdir()
         write_notebook(folder / lang / "index.ipynb", PAGE)
     config = tmp_path_factory.mktemp("config")
-    (config / "voila.json").write_text(json.dumps({"TutorVoila": {
-        "kernels_per_client": 2, "idle_connection_s": TIMEOUT_S, "body_timeout_s": TIMEOUT_S}}))
-    tutor = LimitedServer(tmp_path_factory.mktemp("tutor") / "server.log", "--lessons", str(folder),
-                          env={"JUPYTER_CONFIG_DIR": str(config)})
+    (config / "voila.json").write_text(json.dumps({"TutorVoila": limits}))
+    return kind(tmp_path_factory.mktemp("tutor") / "server.log", "--lessons", str(folder),
+                env={"JUPYTER_CONFIG_DIR": str(config)})
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tutor = one_page_server(LimitedServer, tmp_path_factory, kernels_per_client=2, idle_connection_s=TIMEOUT_S,
+                            body_timeout_s=TIMEOUT_S)
     try:
         tutor.wait()
         yield tutor
@@ -333,14 +339,7 @@ CAP = 24  # connections_per_address of the capped server: low, so a test can pas
 @pytest.fixture(scope="module")
 def capped_server(tmp_path_factory):
     """A server whose cap on the connections of one address is ``CAP`` (the limits' defaults otherwise)."""
-    folder = tmp_path_factory.mktemp("lessons")
-    for lang in ("es", "en"):
-        (folder / lang).mkdir()
-        write_notebook(folder / lang / "index.ipynb", PAGE)
-    config = tmp_path_factory.mktemp("config")
-    (config / "voila.json").write_text(json.dumps({"TutorVoila": {"connections_per_address": CAP}}))
-    tutor = TutorServer(tmp_path_factory.mktemp("tutor") / "server.log", "--lessons", str(folder),
-                        env={"JUPYTER_CONFIG_DIR": str(config)})
+    tutor = one_page_server(TutorServer, tmp_path_factory, connections_per_address=CAP)
     try:
         tutor.wait()
         yield tutor

@@ -128,6 +128,17 @@ def tutor(tutor_server_factory):
     return tutor_server_factory()
 
 
+@pytest.fixture(scope="module")
+def board_tutor(tutor_server_factory, tmp_path_factory):
+    """A server of the module's own with the class board on, over a new database: ``teacher_link`` (the board's
+    address with its key) and ``database`` (the SQLite file) beside the server's usual parts."""
+    database = tmp_path_factory.mktemp("class-db") / "class.sqlite3"
+    server = tutor_server_factory("--class-db", str(database))
+    server.teacher_link = server.read_teacher_link()
+    server.database = database
+    return server
+
+
 @pytest.fixture
 def page(browser):
     """A page in a fresh context for one test, with a 45 s default timeout."""

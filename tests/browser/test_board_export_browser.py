@@ -22,12 +22,8 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def tutor(tutor_server_factory, tmp_path_factory):
-    database = tmp_path_factory.mktemp("class-db") / "class.sqlite3"
-    server = tutor_server_factory("--class-db", str(database))
-    server.teacher_link = server.read_teacher_link()
-    server.database = database
-    return server
+def tutor(board_tutor):
+    return board_tutor
 
 
 @pytest.mark.parametrize("lang, link_words, separator", [("es", "Descargar en CSV (hoja de cálculo)", ";"),

@@ -38,12 +38,8 @@ SEED_1_CAPTURES = [["10b", "5c"], ["6e", "7e"], ["6e", "7b"]]
 
 
 @pytest.fixture(scope="module")
-def tutor(tutor_server_factory, tmp_path_factory):
-    database = tmp_path_factory.mktemp("class-db") / "class.sqlite3"
-    server = tutor_server_factory("--class-db", str(database))
-    server.teacher_link = server.read_teacher_link()
-    server.database = database
-    return server
+def tutor(board_tutor):
+    return board_tutor
 
 
 @pytest.fixture(scope="module")

@@ -12,8 +12,10 @@
 const ET_CONTROLS = "button, a[href], input, select, textarea, [tabindex]";
 const ET_WAIT_MS = 30000; // how long a lost focus waits for a target to be drawn (a loaded class server can take seconds)
 
+// A button waiting for the kernel's answer to its press (ActionButton: `.escoba-busy`) is still the learner's place.
 function etUsable(node) {
-  if (!node || !node.isConnected || node.disabled || node.getAttribute("aria-disabled") === "true") return false;
+  if (!node || !node.isConnected || node.disabled) return false;
+  if (node.getAttribute("aria-disabled") === "true" && !node.closest(".escoba-busy")) return false;
   if (!node.getClientRects().length) return false;
   return getComputedStyle(node).visibility !== "hidden";
 }
