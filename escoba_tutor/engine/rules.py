@@ -139,7 +139,8 @@ VARIANTS: dict[str, Variant] = {v.name: v for v in (
             "+1 more for the most cards when every other side has fewer than 10"),
     Variant("figuras", {"figuras": True}, "docs/rules.md §7", "1 point for strictly the most figures"),
     Variant("three_player_ties", {"three_player_ties": True}, "docs/rules.md §7",
-            "with 3 sides, a tie at the top for cards, oros or setenta gives the point to the third side if it has any"),
+            "with 3 sides, a tie at the top for cards, oros or setenta gives the point to the third side if it has "
+            "any"),
     Variant("renuncio", {"renuncio": True}, "docs/rules.md §7",
             "a card laid that could have captured is marked; the offender's points go to the others"),
     Variant("chile", {"chile": True}, "docs/rules.md §7",
