@@ -307,7 +307,8 @@ def test_a_planted_bare_label_in_a_catalog_fails_the_render_check(tmp_path, monk
         text = po.read_text("utf-8")
         if po.stem == "drills":
             wrong = 'msgstr "Para quién: la escoba de mano es siempre de quien reparte: repartió {dealer}."'
-            text = re.sub(r'msgstr "Para quién: la escoba de mano es siempre de quien reparte, y aquí [^"]*"', wrong, text)
+            planted = r'msgstr "Para quién: la escoba de mano es siempre de quien reparte, y aquí [^"]*"'
+            text = re.sub(planted, wrong, text)
             assert wrong in text
         (folder / po.name).write_text(text, "utf-8")
     from escoba_tutor.text.catalogs import compile_catalog
