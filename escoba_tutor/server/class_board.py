@@ -2,11 +2,12 @@
 
 ``class/board?key=K`` with the key ``escoba-tutor`` prints at start (the teacher's link). The key is compared in
 constant time; without it every address here answers 403 with a short page that says nothing about the class.
-``class/board.json`` is what the page fetches every few seconds to redraw itself (static/class_board.js),
+``class/board.json`` is what the page fetches every few seconds to redraw itself (static/class_board.js, which
+changes only what differs), answered 304 while nothing it is drawn from changed (its ETag, BoardDataHandler);
 ``class/board.csv`` the export; ``class/new``, ``class/make-current``, ``class/rename``, ``class/forget`` and
 ``class/remove-student`` are POSTs with the key and the XSRF token (all but renaming ask first, on a page of
 their own, then act on the same POST with ``confirm=yes``). The numbers come from the records' store, read in a
-thread of its own.
+thread of its own, which also draws the board (the store keeps each class's running totals: records/board.py).
 ``class/student?key=K&class=N&nickname=NAME`` is one student's page. The teacher's views (sorting, hiding the
 nicknames, the times in the browser's zone, print) are static/class_board_views.js, on the data the live part
 carries (ranks, ISO times in UTC, labels).
@@ -441,7 +442,7 @@ class BoardPageHandler(BoardMixin, web.RequestHandler):
 
 
 class _Drawn(NamedTuple):
-    view: dict
+    view: dict  # what the parts around the live part show (the whole view is not kept: a big class's is large)
     live: str  # the live part, drawn (class_board_live.html.j2)
 
 
@@ -506,8 +507,10 @@ class BoardDataHandler(BoardMixin, web.RequestHandler):
     def draw(self, board, classes, now: datetime, titles: dict[str, str]) -> _Drawn:
         """The view and the live part (in the database's thread: the longest part of an answer)."""
         view = board_view(board, classes, self.lang, self.lessons_base(), server_rules(self), titles, now=now)
-        return _Drawn(view, _jinja.get_template("class_board_live.html.j2").render(
-            _=Translator(self.lang), v=view, lang=self.lang, key=self.key, address=self.board_address))
+        live = _jinja.get_template("class_board_live.html.j2").render(
+            _=Translator(self.lang), v=view, lang=self.lang, key=self.key, address=self.board_address)
+        around = {name: view[name] for name in ("class_id", "classes", "is_current", "current_name", "current_id")}
+        return _Drawn({**around, "students": [{"nickname": s["nickname"]} for s in view["students"]]}, live)
 
 
 class StudentPageHandler(BoardMixin, web.RequestHandler):

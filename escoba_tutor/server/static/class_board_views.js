@@ -47,8 +47,8 @@
     if (label) document.title = on ? label : ownTitle;
   }
 
-  // the students' table region is kept by a refresh (class_board.js changes what differs in it), but drawn anew
-  // when the class's table first appears or its columns change: its scroll is kept here too
+  // a refresh keeps the students' table region (class_board.js changes what differs in it); its scroll is kept
+  // here too, for the region drawn anew (the class's first student)
   let kept = {left: 0, top: 0};
   document.addEventListener("scroll", (event) => {
     if (event.target.id === "students-region") kept = {left: event.target.scrollLeft, top: event.target.scrollTop};
