@@ -181,8 +181,8 @@ def test_a_refresh_changes_only_what_changed_and_keeps_the_focus_and_the_scroll(
     mistakes that differ: the other rows are the very same elements, the keyboard focus stays on the nickname the
     teacher had reached with Tab (in a row that changed), and the page and the students' table stay scrolled where
     they were; the refresh itself is a 304 while nothing changed. The «Last updated» time is in the board's one
-    format. The banner of a past class and the nicknames that can be deleted follow too, without a reload. (This
-    test runs last in its file: it changes the class.)"""
+    format. The banner of a past class and the nicknames that can be deleted follow too, without a reload; a class
+    forgotten elsewhere gives way to the current one. (This test runs last in its file: it changes the class.)"""
     from escoba_tutor.records import DrillAnswer
 
     page = board_page(browser, tutor, 1280, 800, "en")
@@ -240,5 +240,13 @@ def test_a_refresh_changes_only_what_changed_and_keeps_the_focus_and_the_scroll(
     page.get_by_role("button", name="Yes, make it the current class").click()
     expect(page.locator("#students tbody tr")).to_have_count(41)
     assert store.current_class().id != newer.id
+
+    # the class shown forgotten elsewhere: the board of the class that is current now, whole (title and forms too)
+    shown = store.current_class()
+    store.forget_class(shown.id)
+    current = store.current_class()
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Class board: {current.name}", timeout=10_000)
+    expect(page.locator("#board-live")).to_contain_text("Nobody with a nickname has done anything yet")
+    assert f"class={current.id}" in page.url
     store.close()
     page.context.close()

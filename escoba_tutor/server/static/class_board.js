@@ -17,6 +17,7 @@
   let busy = false;
   let etag = live.dataset.etag || null;  // what the page was drawn with
   let stopped = false;
+  const shown = new URL(live.dataset.source, location.href).searchParams.get("class");  // the class of this page
 
   function say(text) {
     if (status.textContent !== text) status.textContent = text;
@@ -172,6 +173,14 @@
       if (answer.status !== 304) {
         if (!answer.ok) throw new Error(String(answer.status));
         const data = await answer.json();
+        if (String(data.class) !== shown) {
+          // the class shown was forgotten meanwhile (another tab or computer): the board of the current class,
+          // whole, since the page's title and forms name the class that is gone
+          const address = new URL(location.href);
+          address.searchParams.set("class", String(data.class));
+          location.replace(address.href);
+          return;
+        }
         redraw(data);
         etag = answer.headers.get("ETag");
       }
