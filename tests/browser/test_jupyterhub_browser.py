@@ -418,7 +418,7 @@ def test_the_teacher_sees_the_three_students_on_the_class_board(hub, school_brow
         link = page.locator("ol.mistakes > li").first.get_by_role("link").first
         assert link.get_attribute("href").startswith("/hub/user-redirect/voila/render/es/index.ipynb?seed=1")
         page.wait_for_timeout(3000)  # a refresh of the live part, over the hub's XSRF check of a script's fetch
-        expect(page.locator("#board-status")).to_contain_text("Actualizado a las")
+        expect(page.locator("#board-status")).to_contain_text("Última actualización:")
     finally:
         context.close()
     logged = failed_in_log(hub, log_start)
