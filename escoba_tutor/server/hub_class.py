@@ -114,12 +114,15 @@ class HubClient:
         if status in (401, 403) or not isinstance(me, dict):
             raise EscobaError(f"the hub refused the API token (HTTP {status}): it is mistyped, expired or revoked; "
                               f"make a new one at {self.base}hub/token", code="hub_token")
-        scopes = me.get("scopes")
-        if isinstance(scopes, list) and not any(str(scope).split("!")[0] in SERVER_SCOPES for scope in scopes):
-            raise EscobaError(f"the token of {me.get('name', '?')} may not start other users' servers: the hub's "
+        scopes, name = me.get("scopes"), str(me.get("name", "?"))
+        # a student's own token may start their own server only (servers!user=<name>): not a teacher's
+        others = [scope for scope in scopes or [] if str(scope).split("!")[0] in SERVER_SCOPES
+                  and str(scope).partition("!")[2] != f"user={name}"]
+        if isinstance(scopes, list) and not others:
+            raise EscobaError(f"the token of {name} may not start other users' servers: the hub's "
                               "admin must add this account to the teachers group (or make it an admin), and the "
                               "token must be made with all of its permissions", code="hub_token")
-        return str(me.get("name", "?"))
+        return name
 
     def group_members(self, group: str) -> list[str]:
         status, model = self.call("GET", f"groups/{quote(group, safe='')}")
