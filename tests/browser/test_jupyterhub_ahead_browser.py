@@ -83,9 +83,18 @@ def lesson_clock() -> str:
     return f"{minute:%H:%M}"
 
 
+def server_starts_in_log(hub: Hub, start: int) -> list[str]:
+    """The hub's log lines, after byte ``start``, of a request to start a server."""
+    with hub.log.open("rb") as log:
+        log.seek(start)
+        text = log.read().decode(errors="replace")
+    return [line for line in text.splitlines() if re.search(r"POST /hub/api/users/[^/ ]+/server\b", line)]
+
+
 def test_bad_input_is_refused_by_name_and_nothing_starts(hub, tmp_path):
     teacher = token_of(hub, TEACHER, tmp_path)
     student = token_of(hub, CLASS[0], tmp_path)
+    log_start = hub.log.stat().st_size
     no_token = start_class(hub.local, "--group", "students")
     assert no_token.returncode == 2 and "no API token" in no_token.stderr, no_token.stderr
     wrong = start_class(hub.local, "--group", "students", env_token="not-a-token")
@@ -102,14 +111,22 @@ def test_bad_input_is_refused_by_name_and_nothing_starts(hub, tmp_path):
     assert away.returncode == 2 and "cannot be reached" in away.stderr, away.stderr
     for result in (no_token, wrong, own, unknown, group, away):
         assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
-    assert not any(hub.servers(name) for name in CLASS), {name: hub.servers(name) for name in CLASS}
+    started = server_starts_in_log(hub, log_start)
+    assert not started, f"a refused command started servers: {started}"
 
 
-def test_the_teacher_starts_the_class_ahead_and_the_culler_keeps_it(hub, tmp_path):
-    teacher = token_of(hub, TEACHER, tmp_path)
-    started = time.monotonic()
+@pytest.fixture(scope="module")
+def started_ahead(hub, tmp_path_factory):
+    """The teacher starts the students group's servers, kept until the lesson's start: when, and what it printed."""
+    teacher = token_of(hub, TEACHER, tmp_path_factory.mktemp("tokens"))
+    began = time.monotonic()
     done = start_class(hub.local + "hub/home", "--group", "students", "--until", lesson_clock(), "--parallel", "2",
                        token=teacher)
+    return teacher, began, done
+
+
+def test_the_teacher_starts_the_class_ahead_and_the_culler_keeps_it(hub, started_ahead):
+    teacher, began, done = started_ahead
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"[{len(CLASS)}/{len(CLASS)}]" in done.stdout, done.stdout
     assert f"{len(CLASS)} servers: {len(CLASS)} started, 0 already running, 0 failed" in done.stdout, done.stdout
@@ -117,9 +134,9 @@ def test_the_teacher_starts_the_class_ahead_and_the_culler_keeps_it(hub, tmp_pat
         assert re.search(rf"^\[\d/\d\] {name}: started in \d+ s$", done.stdout, re.M), done.stdout
         assert hub.servers(name).get("", {}).get("ready"), hub.servers(name)
     # nobody uses them: the culler (idle 40 s, every 4 s) would stop a server started without --until by now
-    while time.monotonic() - started < CULL_TIMEOUT + 30:
+    while time.monotonic() - began < CULL_TIMEOUT + 30:
         stopped = [name for name in CLASS if not hub.servers(name).get("", {}).get("ready")]
-        assert not stopped, f"the culler stopped {stopped} {time.monotonic() - started:.0f} s after the start"
+        assert not stopped, f"the culler stopped {stopped} {time.monotonic() - began:.0f} s after the start"
         time.sleep(2)
     assert "Culling server" not in hub.log.read_text(errors="replace")
     again = start_class(hub.local, "--users", ",".join(CLASS), token=teacher)
@@ -152,7 +169,8 @@ def first_page(school_browser, hub: Hub, name: str) -> tuple[float, list[str]]:
     return seconds, waited
 
 
-def test_a_student_started_ahead_is_in_at_once(hub, school_browser):
+def test_a_student_started_ahead_is_in_at_once(hub, started_ahead, school_browser):
+    assert started_ahead[2].returncode == 0, started_ahead[2].stdout + started_ahead[2].stderr
     ahead, waited = first_page(school_browser, hub, CLASS[0])
     late, late_waited = first_page(school_browser, hub, LATE)
     print(f"first page: {ahead:.1f} s with the server started ahead, {late:.1f} s without "
