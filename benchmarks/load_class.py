@@ -508,7 +508,9 @@ async def newcomers(base: str, stop: asyncio.Event, attack: Attack, start: float
 
 # ----------------------------------------------------------------------------------------------- one class
 AFRESH_S = 10  # the time a server takes to start afresh, with some slack
-AHEAD_KEEP_S = 240  # --ahead: the servers are kept (hub-start-class --until) this long after the teacher starts them
+# --ahead: the servers are kept (hub-start-class --until) this long after the teacher starts them, per student at
+# least (about the time the start takes on 2 cores), so that the first ones are not culled before the class comes
+AHEAD_KEEP_S, AHEAD_KEEP_PER_STUDENT_S = 120, 8
 BACK_MIB = 2  # "back to the idle server": at most this many MiB above it (below it counts: a fresh process is smaller)
 
 
@@ -535,7 +537,10 @@ async def classes(n: int, args, folder: Path) -> list[dict]:
         if args.ahead:  # the teacher starts the class's servers; the lesson starts a few minutes later
             from datetime import datetime, timedelta, timezone
 
-            until = datetime.now(timezone.utc) + timedelta(seconds=AHEAD_KEEP_S)
+            keep_s = max(AHEAD_KEEP_S, AHEAD_KEEP_PER_STUDENT_S * n)
+            until = datetime.now(timezone.utc) + timedelta(seconds=keep_s)
+            # the class's memory is counted from the idle hub, before its servers; culling waits for the kept time
+            server.idle_mib, server.kept_until = server.tree_rss_mib(), time.monotonic() + keep_s
             cpu, load = server.tree_cpu_s(), load_average()
             seconds, outcomes = await asyncio.get_running_loop().run_in_executor(
                 None, server.start_ahead, args.ahead_parallel, until)
@@ -570,7 +575,7 @@ async def one_class(n: int, args, server, number: int) -> dict:
         students = [s for s in students if s.number != n - 1 or s.browser]
     playwright = browser = None
     try:
-        baseline, cpu_before = server.tree_rss_mib(), server.tree_cpu_s()
+        baseline, cpu_before = getattr(server, "idle_mib", None) or server.tree_rss_mib(), server.tree_cpu_s()
         if browser_numbers:
             from playwright.async_api import async_playwright
 
@@ -639,6 +644,7 @@ async def one_class(n: int, args, server, number: int) -> dict:
             browser = None
         # everybody has left: watch culling (the idle time, then up to one culler interval, and some slack)
         cull_limit = args.cull_idle * 60 + min(60, max(1, args.cull_idle * 60 // 2))
+        cull_limit += round(max(0.0, getattr(server, "kept_until", 0.0) - left))  # --ahead: kept until the lesson
         after = []  # (seconds after leaving, tree RSS MiB, kernels), every second until the memory is back
         back_at = None
         own_back = None  # seconds after the attack until the server's own memory is near its level before it

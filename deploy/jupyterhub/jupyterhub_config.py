@@ -10,7 +10,10 @@
 # - idle servers are stopped by jupyterhub-idle-culler, idle kernels by the course server itself;
 # - with a class database (ESCOBA_HUB_CLASS_DB, below): every student's server records their exercises under
 #   their hub name, and the teachers open the class board at <ESCOBA_HUB_URL>/services/class-board/ with their
-#   hub login (docs/class-board.md, "On a school's JupyterHub").
+#   hub login (docs/class-board.md, "On a school's JupyterHub");
+# - the teachers may start the servers of the students group before the lesson, with an API token of their own
+#   (`escoba-tutor hub-start-class --hub-url ... --group students --until HH:MM`; docs/classroom.md), and the idle
+#   culler keeps those servers until the lesson starts.
 #
 # Two Python environments (run as root, once):
 #   python3 -m venv /opt/jupyterhub && /opt/jupyterhub/bin/pip install jupyterhub jupyterhub-idle-culler \
