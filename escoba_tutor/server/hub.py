@@ -129,7 +129,7 @@ class ActivityReport:
     start counts as activity, and is reported at once; after that, its kernels' last use (a student clicking in a
     lesson: widget messages the hub's proxy never sees).
 
-    >>> from datetime import datetime, timedelta, timezone
+    >>> from datetime import datetime, timezone
     >>> started = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)
     >>> report = ActivityReport({"JUPYTERHUB_API_TOKEN": "t"}, started)
     >>> report.latest([])
