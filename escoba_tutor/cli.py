@@ -192,8 +192,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the lesson's start today: the hub keeps the servers until then (at most 2 hours "
                             "ahead, as shipped), and their idle time counts from then; without it, from now")
     ahead.add_argument("--parallel", type=_parallel, default=4, metavar="N",
-                       help="servers started at once, 1 to 32 (default 4: a small hub starts them faster one "
-                            "group at a time than all together)")
+                       help="servers started at once, 1 to 32 (default 4: a few at a time leave the hub's machine "
+                            "room for the servers already starting)")
     ahead.add_argument("--timeout", type=_start_timeout, default=300, metavar="SECONDS",
                        help="how long one server may take to start (default 300)")
     return parser
