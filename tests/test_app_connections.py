@@ -1,7 +1,8 @@
 """What a client can do with plain connections to the class server (docs/hostile-input.md, "Resource limits"):
 large or endless request bodies, connections that stay idle or send their headers a byte at a time, messages the
-kernel's comm manager cannot handle, and pages that would load something from another origin. Each is probed on
-loopback against one real ``escoba-tutor`` server, the way a curious student's script would.
+kernel's comm manager cannot handle, pages that would load something from another origin, and many connections held
+from one address or from many (loopback addresses 127.0.0.x: Linux routes all of 127.0.0.0/8 to this machine). Each
+is probed on loopback against one real ``escoba-tutor`` server, the way a curious student's script would.
 
 The server runs with a low limit of open files, soft and hard (300: so 300 idle connections are enough to take
 every one), short connection timeouts (3 s) from a ``voila.json``, and the limits' defaults otherwise.

@@ -554,6 +554,9 @@ class TutorKernelWebsocketHandler(OwnerMixin, VoilaKernelWebsocketHandler):
                              _limits(self).sockets_per_kernel)
             raise web.HTTPError(429, "this kernel has all the connections it may have")
         self._counted = kernel_id
+        stream = getattr(self.request.connection, "stream", None)
+        if stream is not None:  # a full server closes this connection last to make room (AddressConnections)
+            stream.page_socket = True
         seat = _register(self).seats.get(kernel_id)
         if seat is not None and seat.sockets == 1 and seat.connected_after is not None:
             self.log.info("kernel %s: its page connected %.1f s after it was sent", kernel_id, seat.connected_after)

@@ -325,7 +325,8 @@ class AddressConnections:
     3
 
     When the server holds its ``total``, a connection from a quieter address closes the newest connection of the
-    busiest one; one from the busiest address (or as busy, but for one) is refused.
+    busiest one (a page's connection to its kernel, marked ``page_socket``, last); one from the busiest address (or
+    as busy, but for one) is refused.
 
     >>> full = AddressConnections(cap=10, total=4)
     >>> script = [Connection() for _ in range(3)]
@@ -336,8 +337,9 @@ class AddressConnections:
     >>> ana = full.admit("10.0.0.9", Connection())  # a quieter address gets in: the busiest one's newest goes
     >>> bool(ana), ana.made_room, [each.open for each in script]
     (True, '10.0.0.66', [True, True, False])
-    >>> full.admit("10.0.0.7", Connection()).made_room  # 2 against none: one more of the script's goes
-    '10.0.0.66'
+    >>> script[1].page_socket = True  # a page's connection to its kernel: the newest of the others goes first
+    >>> full.admit("10.0.0.7", Connection()).made_room, [each.open for each in script]
+    ('10.0.0.66', [False, True, False])
     >>> full.admit("10.0.0.7", Connection()).why  # one each: nobody is closed for a second one
     'server'
     """
@@ -390,7 +392,11 @@ class AddressConnections:
         busiest = max(self._open, key=lambda each: len(self._open[each]), default="")
         if not busiest or busiest == address or len(self._open[busiest]) < len(self._open.get(address, ())) + 2:
             return ""
-        newest = self._open[busiest].pop()
+        listed = self._open[busiest]
+        # a page's connection to its kernel goes last: the others (a browser's idle ones, a script's) cost nobody
+        # more than a new connection when needed
+        spare = [n for n, each in enumerate(listed) if not getattr(each, "page_socket", False)]
+        newest = listed.pop(spare[-1] if spare else -1)
         self._counted -= 1
         if not self._open[busiest]:
             del self._open[busiest]
