@@ -786,6 +786,8 @@ class CappedHTTPServer(HTTPServer):
         closing = IOLoop.current().call_later(LINGER_S, stream.close)
         try:
             await stream.write(self.refusal or connection_refusal("es"))
+            if stream.socket is None:  # closed meanwhile
+                return
             stream.socket.shutdown(socket.SHUT_WR)  # the answer is whole: the browser may read it and close
             dropped = 0
             while dropped < LINGER_BYTES:
