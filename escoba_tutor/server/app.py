@@ -353,7 +353,10 @@ def build_app_class():
             soft, _hard = raise_open_files()
             if not soft:
                 return 0
-            return connections_for_open_files(soft, self.limits.max_kernels, open_files_now())
+            # kernels beyond what the files hold at all (a --max-kernels too high for them, which the log warns
+            # of) are not set aside: they would leave no connection to the class
+            kernels = min(self.limits.max_kernels, max(2, seats_for_open_files(soft)))
+            return connections_for_open_files(soft, kernels, open_files_now())
 
         def check_open_files(self) -> None:
             """Warn the teacher, in the server's log, when the open-file limit (raised to the hard limit) holds
