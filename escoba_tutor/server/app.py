@@ -303,7 +303,8 @@ def build_app_class():
 
             return KernelPool(min(self.pool_size, limits.max_kernels), manager.start_pooled, stop,
                               busy=lambda: start_turns.starting() + start_turns.waiting() > 0,
-                              room=lambda: limits.max_kernels - register.kernels(), log=self.log)
+                              room=lambda: limits.max_kernels - register.kernels(), students=register.kernels,
+                              log=self.log)
 
         def check_kernel_command(self) -> None:
             """The lessons' kernel starts with ``-m ipykernel_launcher``, which TutorKernelManager replaces."""

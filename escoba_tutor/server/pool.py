@@ -19,6 +19,10 @@ course imported (``kernel_launch.preload``), so a page that arrives takes one an
 - **Within the budget.** Pooled kernels count against ``max_kernels`` with the students': the pool is filled
   only while the students' kernels and the pool together stay under it, and a ready kernel is shut down when a
   student needs its place. Each has the per-kernel memory limit of any kernel.
+- **As many as are still to come.** The pool holds ``size`` kernels while the class has not arrived; as students'
+  kernels come, it holds only as many as are still to come (``size`` less the students' kernels), and never fewer
+  than a few (:data:`DEFAULT_POOL`, or a tenth of the class) for students moving on to their next page. A class
+  that has arrived does not have a second class's kernels waiting beside it.
 - **Behind the students.** The pool is filled one kernel at a time, only while no page is starting or waiting
   to (``busy``), a second after a kernel was taken, and each pooled kernel does its imports at a lower priority;
   an idle pooled kernel is never culled.
@@ -98,6 +102,7 @@ class KernelPool:
     stop: Callable[[str], Awaitable[None]]
     busy: Callable[[], bool] = lambda: False
     room: Callable[[], int] = lambda: 1 << 30
+    students: Callable[[], int] = lambda: 0  # the students' kernels now (pages that have one, or are getting one)
     ready: dict[str, dict[str, str]] = field(default_factory=dict)  # kernel id -> the environment it started with
     starting: int = 0
     handed: int = 0  # kernels handed to pages so far
@@ -142,11 +147,23 @@ class KernelPool:
         if self._task is not None:
             self._task.cancel()
 
+    def target(self) -> int:
+        """Kernels to hold now: those of the class still to come, and a few for the next pages.
+
+        >>> pool = KernelPool(30, None, None)
+        >>> pool.target(), [KernelPool(30, None, None, students=lambda: n).target() for n in (10, 28, 40)]
+        (30, [20, 3, 3])
+        >>> KernelPool(2, None, None, students=lambda: 5).target()
+        2
+        """
+        floor = min(self.size, max(DEFAULT_POOL, self.size // 10))
+        return max(floor, self.size - self.students())
+
     def wanted(self) -> int:
         """How many more kernels the pool should start now."""
         if self.closed:
             return 0
-        return max(0, min(self.size - len(self.ready) - self.starting,
+        return max(0, min(self.target() - len(self.ready) - self.starting,
                           self.room() - len(self.ready) - self.starting))
 
     async def trim(self) -> None:
@@ -195,5 +212,5 @@ class KernelPool:
             await self.stop(kernel_id)
             return
         self.ready[kernel_id] = env
-        if len(self.ready) == self.size:
-            self.log.info("Kernel pool: %d kernels ready for arriving pages", self.size)
+        if len(self.ready) == self.target():
+            self.log.info("Kernel pool: %d kernels ready for arriving pages", len(self.ready))
