@@ -591,6 +591,7 @@ async def one_class(n: int, args, server, number: int, pool: int = 0) -> dict:
         own: list[tuple[float, float]] = []  # (when, the server process's own RSS MiB)
         own_idle = rss_mib(server.process.pid)
         afresh_before = server.log_tail(10_000_000).count("starting afresh")
+        filled_before = server.log_tail(10_000_000).count("kernels ready for arriving pages")
 
         async def sample() -> None:
             while not stop.is_set():
@@ -660,7 +661,8 @@ async def one_class(n: int, args, server, number: int, pool: int = 0) -> dict:
                 own_back = time.monotonic() - left
             if pool and culled_at is None and server.log_tail(10_000_000).count("starting afresh") > afresh_before:
                 culled_at = after[-1][0]
-            if pool and culled_at is not None and after[-1][2] >= pool and (
+            refilled = server.log_tail(10_000_000).count("kernels ready for arriving pages") > filled_before
+            if pool and culled_at is not None and after[-1][2] >= pool and refilled and (
                     after[-1][1] - baseline <= BACK_MIB + POOL_BACK_MIB * pool):  # the fresh server's pool full
                 back_at = after[-1][0]
                 break
@@ -765,8 +767,11 @@ def report(r: dict) -> list[str]:
               + ("within" if r["culled_after_s"] <= r["cull_limit_s"] + 10 else "LATER than")
               + " the limit" if r["culled_after_s"] is not None
               else f"{r['kernels_left']} kernel(s) still running {r['cull_limit_s'] + 30} s after")
+    # with a pool, the fresh server fills it again first (as long as the first one took)
+    refill_s = (r.get("pool_fill") or {}).get("s", 0) + AFRESH_S if r.get("pool") else 0
     back = (f"back to the idle server's {r['memory_back_s']:.0f} s after the students left, "
-            + ("within" if r["memory_back_s"] <= r["cull_limit_s"] + 10 else "LATER than") + " the limit"
+            + ("within" if r["memory_back_s"] <= r["cull_limit_s"] + 10 + refill_s else "LATER than") + " the limit"
+            + (f" (and {refill_s:.0f} s to fill the pool again)" if refill_s else "")
             if r["memory_back_s"] is not None else "NOT back to the idle server's")
     lines.append(f"  after leaving: {culled} (culling limit: {r['cull_limit_s']} s); memory {back}: "
                  f"{r['after_mib']:.0f} MiB against {r['baseline_mib']:.0f} MiB "
