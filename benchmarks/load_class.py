@@ -43,6 +43,11 @@ part every 2.5 s as the page does. Printed besides: the board's refreshes and th
 shows at the end. Without ``--board`` the server runs with ``--no-class-board`` (nothing recorded, no board), so
 the two runs' click p95 and memory per student compare the class with and without it.
 
+With ``--pool`` each class size is run twice, on a fresh server each time: without a kernel pool (``--class-size
+0``) and with one the size of the class (``--class-size N``, its kernels made ready before the class comes); both are
+printed side by side with their ratios (usable page p50/p95, click p95, CPU per student start, the idle server with
+its pool, memory per student counted from the server alone).
+
 With ``--hub`` the class comes through a real JupyterHub instead (``_hub_bench.py``): each student logs in at the
 hub, which starts the student's own course server; there are no Chromium students, memory is the hub's whole
 tree, and culling is the hub's idle culler stopping every student's server.
