@@ -408,7 +408,8 @@ def build_app_class():
             same process (the same pid) runs the program again on the sockets it listens on, which stay open
             meanwhile, so a browser arriving then waits a few seconds and is served by the fresh server.
             """
-            kernels = len(self.kernel_manager.student_kernel_ids())  # the pool's ready kernels are no class
+            pool = getattr(self.kernel_manager, "pool", None)  # the pool's waiting kernels are no class
+            kernels = sum(pool is None or kernel_id not in pool for kernel_id in self.kernel_manager.list_kernel_ids())
             self._served = self._served or kernels > 0
             quiet = time.monotonic() - self._last_request >= self.quiet_s
             if self.start_afresh and self._served and not kernels and quiet:

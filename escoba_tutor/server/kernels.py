@@ -226,10 +226,6 @@ class TutorMappingKernelManager(AsyncMappingKernelManager):
         # handed over now: its idle time starts now, not when the pool started it (jupyter_server's own marker)
         kernel.last_activity = utcnow()  # type: ignore[attr-defined]
 
-    def student_kernel_ids(self) -> list[str]:
-        """The kernels of pages (the pool's ready kernels left out)."""
-        return [kernel_id for kernel_id in self.list_kernel_ids() if self.pool is None or kernel_id not in self.pool]
-
     # What is kept for a page without a connection: jupyter_server's own buffer is an unbounded list, so the three
     # public methods that keep, hand over and drop it are the server's own here, with a cap.
     _page_buffers: dict[str, dict[str, Any]] | None = None
