@@ -356,7 +356,7 @@ def _serve_options(parser: argparse.ArgumentParser, defaults_only: bool = False)
                              "one per 130 MiB; see docs/classroom.md)")
     parser.add_argument("--class-size", type=_class_size, default=None, metavar="N",
                         help="students arriving together: that many kernels are made ready before they come, so "
-                             "each page opens in a second or two (default 2; 0: none; each waiting kernel holds "
+                             "each arriving page costs half the CPU (default 2; 0: none; each waiting kernel holds "
                              "about 60 MiB; see docs/classroom.md)")
     parser.add_argument("--kernel-memory", type=_mebibytes, default=None, metavar="MIB",
                         help="memory one student's kernel may allocate, in MiB (default 512; 0: no limit)")
