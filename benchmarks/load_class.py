@@ -43,6 +43,11 @@ part every 2.5 s as the page does. Printed besides: the board's refreshes and th
 shows at the end. Without ``--board`` the server runs with ``--no-class-board`` (nothing recorded, no board), so
 the two runs' click p95 and memory per student compare the class with and without it.
 
+With ``--pool`` each class size is run twice, on a fresh server each time: without a kernel pool (``--class-size
+0``) and with one the size of the class (``--class-size N``, its kernels made ready before the class comes); both are
+printed side by side with their ratios (usable page p50/p95, click p95, CPU per student start, the idle server with
+its pool, memory per student counted from the server alone).
+
 With ``--hub`` the class comes through a real JupyterHub instead (``_hub_bench.py``): each student logs in at the
 hub, which starts the student's own course server; there are no Chromium students, memory is the hub's whole
 tree, and culling is the hub's idle culler stopping every student's server. With ``--hub --ahead`` the teacher starts
@@ -511,11 +516,14 @@ AFRESH_S = 10  # the time a server takes to start afresh, with some slack
 # --ahead: the servers are kept (hub-start-class --until) this long after the teacher starts them, per student at
 # least (about the time the start takes on 2 cores), so that the first ones are not culled before the class comes
 AHEAD_KEEP_S, AHEAD_KEEP_PER_STUDENT_S = 120, 8
+POOL_REFILL_S = 180  # with a pool: the fresh server fills it again before its memory is the idle server's
+POOL_BACK_MIB = 1  # per pooled kernel: a refilled pool's kernels differ from the first ones by a little
 BACK_MIB = 2  # "back to the idle server": at most this many MiB above it (below it counts: a fresh process is smaller)
 
 
-async def classes(n: int, args, folder: Path) -> list[dict]:
-    """``args.classes`` classes of ``n`` one after another on one server, started for them."""
+async def classes(n: int, args, folder: Path, pool: int | None = None) -> list[dict]:
+    """``args.classes`` classes of ``n`` one after another on one server, started for them; ``pool``: the server's
+    ``--class-size`` (None: its default), its pool filled before the class comes."""
     from tornado.httpclient import AsyncHTTPClient
 
     AsyncHTTPClient.configure(None, max_clients=200)  # the default 10 would queue the students' GETs
@@ -528,9 +536,11 @@ async def classes(n: int, args, folder: Path) -> list[dict]:
         server = HubServer(folder, args.cull_idle, students=n if args.ahead else 0)
     else:
         board = (["--class-db", str(folder / f"class-{n}.sqlite3")] if args.board else ["--no-class-board"])
-        server = tutor_server(folder, "--cull-idle", str(args.cull_idle), *board, voila_json=settings)
+        sized = ["--class-size", str(pool)] if pool is not None else []
+        server = tutor_server(folder, "--cull-idle", str(args.cull_idle), *board, *sized, voila_json=settings)
     results: list[dict] = []
     try:
+        started = time.monotonic()
         server.wait()
         await asyncio.sleep(3)  # the server settles
         ahead: dict = {}
@@ -551,8 +561,14 @@ async def classes(n: int, args, folder: Path) -> list[dict]:
             print(f"  started ahead: {ahead['started']}/{n} servers in {seconds:.0f} s, {args.ahead_parallel} at a "
                   f"time ({ahead['cpu_s']:.0f} CPU s; load {load} before, {load_average()} after)", flush=True)
             await asyncio.sleep(5)  # the servers settle, as they would before a lesson
+        filled = await pool_filled(server, pool or 0)
         for number in range(1, args.classes + 1):
-            results.append({**await one_class(n, args, server, number), **({"ahead": ahead} if ahead else {})})
+            result = await one_class(n, args, server, number, pool or 0)
+            result["pool_fill"] = filled if number == 1 else None
+            result["server_start_s"] = time.monotonic() - started
+            if ahead:
+                result["ahead"] = ahead
+            results.append(result)
     finally:
         server.stop()
         if args.logs:
@@ -561,9 +577,26 @@ async def classes(n: int, args, folder: Path) -> list[dict]:
     return results
 
 
-async def one_class(n: int, args, server, number: int) -> dict:
-    """One class on a running, idle server: arrive, play, leave, culled."""
-    result: dict = {"students": n, "class": number, "load_before": load_average()}
+async def pool_filled(server, pool: int, timeout: float = 300) -> dict | None:
+    """Wait until the server's pool holds ``pool`` kernels, all answering (its log says so), and a few seconds
+    more; the seconds and CPU seconds it took from now (the server and kernels: CPU from its start), or None."""
+    if pool <= 0:
+        return None
+    start, deadline = time.monotonic(), time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if len(server.kernels()) >= pool and "kernels ready for arriving pages" in server.log_tail(10_000_000):
+            break
+        await asyncio.sleep(0.5)
+    else:
+        raise TimeoutError(f"the pool of {pool} did not fill in {timeout} s: {server.log_tail()}")
+    waited = time.monotonic() - start
+    await asyncio.sleep(3)  # the pool's kernels settle
+    return {"kernels": len(server.kernels()), "s": waited, "cpu_s": server.tree_cpu_s()}
+
+
+async def one_class(n: int, args, server, number: int, pool: int = 0) -> dict:
+    """One class on a running, idle server (its pool, if it has one, full): arrive, play, leave, culled."""
+    result: dict = {"students": n, "class": number, "load_before": load_average(), "pool": pool}
     log_from = len(server.log_tail(10_000_000))
     browser_numbers = set()
     if args.browsers and n:
@@ -586,6 +619,8 @@ async def one_class(n: int, args, server, number: int) -> dict:
         samples: list[tuple[float, float, int]] = []  # (when, tree RSS MiB, kernels)
         own: list[tuple[float, float]] = []  # (when, the server process's own RSS MiB)
         own_idle = rss_mib(server.process.pid)
+        afresh_before = server.log_tail(10_000_000).count("starting afresh")
+        filled_before = server.log_tail(10_000_000).count("kernels ready for arriving pages")
 
         async def sample() -> None:
             while not stop.is_set():
@@ -648,12 +683,20 @@ async def one_class(n: int, args, server, number: int) -> dict:
         after = []  # (seconds after leaving, tree RSS MiB, kernels), every second until the memory is back
         back_at = None
         own_back = None  # seconds after the attack until the server's own memory is near its level before it
-        while time.monotonic() - left < cull_limit + 30:
+        culled_at = None  # with a pool: when the server started afresh (every student's kernel gone)
+        while time.monotonic() - left < cull_limit + 30 + (POOL_REFILL_S if pool else 0):
             await asyncio.sleep(1)
             after.append((time.monotonic() - left, server.tree_rss_mib(), len(server.kernels())))
             if args.attack and own_back is None and rss_mib(server.process.pid) - own_before <= 20:
                 own_back = time.monotonic() - left
-            if after[-1][2] == 0 and after[-1][1] - baseline <= BACK_MIB:  # not while it starts afresh
+            if pool and culled_at is None and server.log_tail(10_000_000).count("starting afresh") > afresh_before:
+                culled_at = after[-1][0]
+            refilled = server.log_tail(10_000_000).count("kernels ready for arriving pages") > filled_before
+            if pool and culled_at is not None and after[-1][2] >= pool and refilled and (
+                    after[-1][1] - baseline <= BACK_MIB + POOL_BACK_MIB * pool):  # the fresh server's pool full
+                back_at = after[-1][0]
+                break
+            if not pool and after[-1][2] == 0 and after[-1][1] - baseline <= BACK_MIB:  # not while it starts afresh
                 back_at = after[-1][0]
                 await asyncio.sleep(AFRESH_S)  # and it stays there
                 after.append((time.monotonic() - left, server.tree_rss_mib(), len(server.kernels())))
@@ -710,8 +753,11 @@ async def one_class(n: int, args, server, number: int) -> dict:
         "click_p95_ms": percentile(protocol_clicks, 95), "click_max_ms": max(protocol_clicks, default=float("nan")),
         "browser_clicks": len(browser_clicks), "browser_click_p50_ms": percentile(browser_clicks, 50),
         "browser_click_p95_ms": percentile(browser_clicks, 95), "click_p95_by_kind_ms": by_kind,
-        "baseline_mib": baseline, "peak_mib": peak, "mib_per_student": (peak - baseline) / n,
-        "errors": errors, "culled_after_s": next((when for when, _rss, kernels in after if kernels == 0), None),
+        "baseline_mib": baseline, "peak_mib": peak, "server_idle_mib": own_idle,
+        # against the idle server alone (without its pool's kernels): with a pool, what the class costs beyond it
+        "mib_per_student": (peak - (own_idle if pool else baseline)) / n,
+        "errors": errors, "culled_after_s": (culled_at if pool else
+                                             next((when for when, _rss, kernels in after if kernels == 0), None)),
         "memory_back_s": back_at,
         "kernels_left": after[-1][2] if after else None, "after_mib": after[-1][1] if after else float("nan"),
         "cull_limit_s": cull_limit, "load_after": load_average(), "entry_cpu_s": cpu_entry,
@@ -735,16 +781,27 @@ def report(r: dict) -> list[str]:
                  f"p50 {r['browser_click_p50_ms']:.0f} ms, p95 {r['browser_click_p95_ms']:.0f} ms")
     by_kind = r["click_p95_by_kind_ms"].items()
     lines.append("  p95 by action (ms): " + ", ".join(f"{k} {v:.0f}" for k, v in by_kind if v == v))
+    if r.get("pool"):
+        fill = r.get("pool_fill") or {}
+        lines.append(f"  kernel pool (--class-size {r['pool']}): " + (
+            f"{fill['kernels']} kernels ready {fill['s']:.1f} s after the server opened its port, the server having "
+            f"used {fill['cpu_s']:.1f} CPU s since its start; " if fill else "") +
+            f"idle server with its pool {r['baseline_mib']:.0f} MiB, the server alone {r['server_idle_mib']:.0f} MiB")
     lines.append(f"  server + kernels memory: idle server {r['baseline_mib']:.0f} MiB, peak {r['peak_mib']:.0f} MiB: "
-                 f"{r['mib_per_student']:.0f} MiB per student (target <= {TARGETS['mib_per_student']})")
+                 f"{r['mib_per_student']:.0f} MiB per student (target <= {TARGETS['mib_per_student']}"
+                 + (", counted from the server alone: the pool's kernels became the students'" if r.get("pool")
+                    else "") + ")")
     # 10 s of slack: a kernel's last activity can come seconds after its student left (a computer's move still
     # due), and shutting 30 kernels down, then starting the server afresh, take a few seconds more
     culled = (f"all kernels culled {r['culled_after_s']:.0f} s after the students left, "
               + ("within" if r["culled_after_s"] <= r["cull_limit_s"] + 10 else "LATER than")
               + " the limit" if r["culled_after_s"] is not None
               else f"{r['kernels_left']} kernel(s) still running {r['cull_limit_s'] + 30} s after")
+    # with a pool, the fresh server fills it again first (as long as the first one took)
+    refill_s = (r.get("pool_fill") or {}).get("s", 0) + AFRESH_S if r.get("pool") else 0
     back = (f"back to the idle server's {r['memory_back_s']:.0f} s after the students left, "
-            + ("within" if r["memory_back_s"] <= r["cull_limit_s"] + 10 else "LATER than") + " the limit"
+            + ("within" if r["memory_back_s"] <= r["cull_limit_s"] + 10 + refill_s else "LATER than") + " the limit"
+            + (f" (and {refill_s:.0f} s to fill the pool again)" if refill_s else "")
             if r["memory_back_s"] is not None else "NOT back to the idle server's")
     lines.append(f"  after leaving: {culled} (culling limit: {r['cull_limit_s']} s); memory {back}: "
                  f"{r['after_mib']:.0f} MiB against {r['baseline_mib']:.0f} MiB "
@@ -819,6 +876,10 @@ def main() -> None:
     parser.add_argument("--board", action="store_true",
                         help="the class board in use: every student with a nickname (recorded), the teacher's board "
                              "open and refreshing; without it the server runs with --no-class-board")
+    parser.add_argument("--pool", action="store_true",
+                        help="each class size twice, side by side: without a kernel pool (--class-size 0) and with "
+                             "one the class's size (--class-size N), filled before the class comes; prints the "
+                             "ratios")
     parser.add_argument("--hub", action="store_true",
                         help="the class comes through a real JupyterHub (deploy/jupyterhub/), each student logging "
                              "in and getting a course server of their own; protocol-level students only")
@@ -840,11 +901,14 @@ def main() -> None:
     commit = subprocess.run(["git", "log", "-1", "--oneline"], cwd=ROOT, capture_output=True, text=True).stdout
     print(f"tree: {commit.strip()}; {time.strftime('%Y-%m-%d %H:%M')}; load average {load_average()}", flush=True)
     results = []
+    if args.pool and args.hub:
+        sys.exit("--pool is the classroom server's (a hub's course server serves one student)")
     with tempfile.TemporaryDirectory(prefix="load-class-") as folder:
         for n in sizes:
-            for result in asyncio.run(classes(n, args, Path(folder))):
-                results.append(result)
-                print("\n".join(report(result)), flush=True)
+            for pool in ((0, n) if args.pool else (None,)):
+                for result in asyncio.run(classes(n, args, Path(folder), pool)):
+                    results.append(result)
+                    print("\n".join(report(result)), flush=True)
     print()
     print(f"{'N':>3} {'class':>5} {'in':>5} {'last in':>8} {'usable p50/p95':>15} {'click p95':>10} "
           f"{'MiB/student':>12} {'errors':>7} {'culled after':>13} {'memory back after':>17} "
@@ -856,8 +920,37 @@ def main() -> None:
               f"{r['usable_p50_s']:>6.1f}/{r['usable_p95_s']:.1f} s {r['click_p95_ms']:>7.0f} ms "
               f"{r['mib_per_student']:>12.0f} {len(r['errors']):>7} {culled:>13} {back:>17} "
               f"{r['after_mib']:>9.0f} / {r['baseline_mib']:.0f} MiB")
+    if args.pool:
+        print()
+        print("\n".join(side_by_side(results)))
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
+
+
+def side_by_side(results: list[dict]) -> list[str]:
+    """Each class size without and with the pool (the first class of each server), and the ratio."""
+    rows = [("usable page p50 (s)", "usable_p50_s", "{:.1f}"), ("usable page p95 (s)", "usable_p95_s", "{:.1f}"),
+            ("last student in (s)", "all_in_s", "{:.1f}"), ("click p95 (ms)", "click_p95_ms", "{:.0f}"),
+            ("Chromium click p95 (ms)", "browser_click_p95_ms", "{:.0f}"),
+            ("CPU per student start (s)", "cpu_per_student_s", "{:.2f}"),
+            ("idle server, with its pool (MiB)", "baseline_mib", "{:.0f}"),
+            ("memory per student (MiB)", "mib_per_student", "{:.0f}"), ("errors", "error_count", "{:.0f}")]
+    lines = []
+    for n in sorted({r["students"] for r in results}):
+        pair = {bool(r["pool"]): r for r in results if r["students"] == n and r["class"] == 1}
+        if len(pair) != 2:
+            continue
+        lines.append(f"N = {n}: {'without the pool':>18} {'with --class-size ' + str(n):>20} {'ratio':>8}")
+        for title, key, shape in rows:
+            values = []
+            for with_pool in (False, True):
+                r = pair[with_pool]
+                derived = {"cpu_per_student_s": r["entry_cpu_s"] / r["students"], "error_count": len(r["errors"])}
+                values.append(derived.get(key, r.get(key, float("nan"))))
+            ratio = f"{values[0] / values[1]:.2f}x" if values[1] else "-"
+            lines.append(f"  {title:<34} {shape.format(values[0]):>10} {shape.format(values[1]):>20} {ratio:>8}")
+        lines.append(f"  (load average {pair[False]['load_before']} / {pair[True]['load_before']} before each)")
+    return lines
 
 
 if __name__ == "__main__":

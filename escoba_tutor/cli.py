@@ -433,6 +433,18 @@ def _mebibytes(text: str) -> int:
     return mib
 
 
+def _class_size(text: str) -> int:
+    from .server.settings import MAX_CLASS_SIZE
+
+    try:
+        size = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of students: {text!r}") from None
+    if not 0 <= size <= MAX_CLASS_SIZE:
+        raise argparse.ArgumentTypeError(f"the class size must be from 0 to {MAX_CLASS_SIZE}, not {size}")
+    return size
+
+
 def _serve_options(parser: argparse.ArgumentParser, defaults_only: bool = False) -> None:
     """The serve options; on the bare command they are accepted too (``escoba-tutor --port 9000``)."""
     parser.add_argument("--port", type=_port, default=8866, help="the port (default 8866)")
@@ -453,6 +465,10 @@ def _serve_options(parser: argparse.ArgumentParser, defaults_only: bool = False)
     parser.add_argument("--max-kernels", type=_kernels, default=0, metavar="N",
                         help="students' pages open at once, at most (default: from this computer's memory, about "
                              "one per 130 MiB; see docs/classroom.md)")
+    parser.add_argument("--class-size", type=_class_size, default=None, metavar="N",
+                        help="students arriving together: that many kernels are made ready before they come, so "
+                             "each arriving page costs half the CPU (default 2; 0: none; each waiting kernel holds "
+                             "about 60 MiB; see docs/classroom.md)")
     parser.add_argument("--kernel-memory", type=_mebibytes, default=None, metavar="MIB",
                         help="memory one student's kernel may allocate, in MiB (default 512; 0: no limit)")
     parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
@@ -476,7 +492,7 @@ def _serve(args: argparse.Namespace) -> int:
                             cull_idle=args.cull_idle * 60, lessons=args.lessons, base_url=base_url,
                             start_afresh=True, max_kernels=args.max_kernels, kernel_memory=args.kernel_memory,
                             allow_hosts=tuple(args.allow_host), class_board=args.class_board,
-                            class_db=args.class_db, **previous_run(os.environ))
+                            class_db=args.class_db, class_size=args.class_size, **previous_run(os.environ))
         return serve(settings)
     except EscobaError as error:  # the address or the lessons folder: say which option to change
         option = {"bad_ip": "--ip", "port_in_use": "--port", "port_refused": "--port",

@@ -406,8 +406,11 @@ class TutorServer(ServerProcess):
         self.url = f"http://127.0.0.1:{self.port}/" + (f"{prefix}/" if prefix else "")
 
     def command(self) -> list[str]:
+        # no kernel pool unless the test asks for one: the tests count a server's kernels as its pages'
+        # (tests/test_app_pool.py is the pool's)
+        pool = [] if "--class-size" in self.args else ["--class-size", "0"]
         return [sys.executable, "-m", "escoba_tutor.cli", "serve", "--no-browser", "--port", str(self.port),
-                *self.args]
+                *pool, *self.args]
 
     def read_teacher_link(self, timeout: float = 30) -> str:
         """The class board's address with its key, as this start of the server printed it (each start has a log of

@@ -103,11 +103,15 @@ def test_no_subcommand_serves_the_course(monkeypatch):
     assert last["class_board"] and last["class_db"] is None  # the class board on, in the records' default place
     assert main(["--class-db", "postgresql://tutor@db.school/escoba", "--no-class-board"]) == 0
     assert calls[-1]["class_db"] == "postgresql://tutor@db.school/escoba" and not calls[-1]["class_board"]
+    assert calls[-1]["class_size"] is None  # the server's default pool
+    assert main(["serve", "--class-size", "30"]) == 0 and calls[-1]["class_size"] == 30
 
 
 @pytest.mark.parametrize("args, expected", [(["--port", "0"], "port"), (["serve", "--lang", "fr"], "es or en"),
                                             (["serve", "--rules", "poker"], "no rules profile"),
-                                            (["serve", "--cull-idle", "-3"], "idle time")])
+                                            (["serve", "--cull-idle", "-3"], "idle time"),
+                                            (["serve", "--class-size", "-1"], "class size must be from 0"),
+                                            (["serve", "--class-size", "many"], "not a number of students")])
 def test_bad_serve_arguments_print_one_line_and_exit_2(capsys, args, expected):
     assert main(args) == 2
     err = capsys.readouterr().err

@@ -28,6 +28,7 @@ from typing import Any
 from ..engine.errors import EscobaError
 from ..engine.rules import as_rules
 from .limits import FILES_PER_KERNEL, FILES_RESERVE
+from .pool import DEFAULT_POOL, KernelPool, pool_size
 from .settings import LANG_ENV, LANGS, LISTEN_FDS, RULES_ENV, TEACHER_KEY_ENV, Settings
 
 __all__ = ["serve", "lessons_dir", "build_app_class", "check_address", "release_freed_memory", "voila_config",
@@ -229,6 +230,8 @@ def build_app_class():
             "connections open at once on the server, from every address (0: as many as its limit of open files "
             "leaves once every kernel's files are set aside); when it holds them, a connection from a quieter "
             "address closes the newest of the address holding the most, and one from that address is refused (429)"))
+        pool_size = Int(DEFAULT_POOL, config=True, help=(
+            "kernels kept ready, with the course imported, for arriving pages (--class-size; 0: none)"))
         max_starting_kernels = Int(Settings.max_starting_kernels, config=True, help=(
             "pages the server starts at once (each starts its kernel and runs its lesson; the others wait their "
             "turn, fairly between addresses); 0: two per core of the machine"))
@@ -282,6 +285,8 @@ def build_app_class():
             url, own = records_url(self.ip, self.port, self.server_url)
             self.kernel_manager.records_url = url if self.class_board else ""
             self.kernel_manager.class_db = self.class_db
+            start_turns = guarded.StartTurns(starting_slots(self.max_starting_kernels))
+            self.kernel_manager.pool = self.kernel_pool(start_turns)
             return {**settings, "escoba_register": self.register, "escoba_default_lang": self.default_lang,
                     "escoba_rules": self.rules, "escoba_record_addresses": own,
                     "escoba_log": self.log, "websocket_max_message_size": self.limits.message_bytes,
@@ -289,8 +294,23 @@ def build_app_class():
                     # (jupyter_server's default: 90), and its kernel's reconnect grace starts then; a browser
                     # answers pings itself, in a background tab too
                     "ws_ping_interval": WS_PING_MS, "ws_ping_timeout": 2 * WS_PING_MS,
-                    "escoba_start_turns": guarded.StartTurns(starting_slots(self.max_starting_kernels)),
+                    "escoba_start_turns": start_turns,
                     **self.class_settings()}
+
+        def kernel_pool(self, start_turns) -> KernelPool | None:
+            """The kernels made ready before the students come (pool.py): filled while no page is starting, within
+            the kernel budget the students' pages leave."""
+            if self.pool_size <= 0:
+                return None
+            manager, register, limits = self.kernel_manager, self.register, self.limits
+
+            async def stop(kernel_id: str) -> None:
+                await manager.shutdown_kernel(kernel_id, now=True)
+
+            return KernelPool(min(self.pool_size, limits.max_kernels), manager.start_pooled, stop,
+                              busy=lambda: start_turns.starting() + start_turns.waiting() > 0,
+                              room=lambda: limits.max_kernels - register.kernels(), students=register.kernels,
+                              log=self.log)
 
         def check_kernel_command(self) -> None:
             """The lessons' kernel starts with ``-m ipykernel_launcher``, which TutorKernelManager replaces."""
@@ -333,6 +353,10 @@ def build_app_class():
                           self.limits.kernel_memory_mib, starting_slots(self.max_starting_kernels),
                           self.connections_per_address, self._connection_total or "no limit",
                           raise_open_files()[0] or "no limit")
+            if self.kernel_manager.pool is not None:
+                self.log.info("Kernel pool: %d kernels made ready for arriving pages (--class-size)",
+                              self.kernel_manager.pool.size)
+                IOLoop.current().add_callback(self.kernel_manager.pool.run)
             self.check_open_files()
             install_repeat_filter(self.log)
             PeriodicCallback(self.reap, self.reap_check_s * 1000).start()
@@ -405,7 +429,8 @@ def build_app_class():
             same process (the same pid) runs the program again on the sockets it listens on, which stay open
             meanwhile, so a browser arriving then waits a few seconds and is served by the fresh server.
             """
-            kernels = len(self.kernel_manager.list_kernel_ids())
+            pool = getattr(self.kernel_manager, "pool", None)  # the pool's waiting kernels are no class
+            kernels = sum(pool is None or kernel_id not in pool for kernel_id in self.kernel_manager.list_kernel_ids())
             self._served = self._served or kernels > 0
             quiet = time.monotonic() - self._last_request >= self.quiet_s
             if self.start_afresh and self._served and not kernels and quiet:
@@ -552,6 +577,8 @@ def voila_config(settings: Settings | None = None, **options: Any):
     config.TutorVoila.body_timeout_s = settings.body_timeout_s
     if settings.connections_per_address != Settings.connections_per_address:  # else a voila.json's value stands
         config.TutorVoila.connections_per_address = settings.connections_per_address
+    if settings.class_size is not None or settings.hub_user:  # else a voila.json's value (or the default) stands
+        config.TutorVoila.pool_size = pool_size(settings.class_size, settings.hub_user)
     if settings.max_starting_kernels:  # else a voila.json's value stands
         config.TutorVoila.max_starting_kernels = settings.max_starting_kernels
     cull_idle = settings.cull_idle

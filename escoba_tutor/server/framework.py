@@ -260,6 +260,14 @@ INTERNALS: tuple[Internal, ...] = (
     Internal("jupyter_server.services.kernels.connection.channels.ZMQChannelsWebsocketConnection.connect",
              "jupyter_server", "it must take what was kept through get_buffer, as a dict with these keys",
              uses_keys("session_key", "channels", "buffer")),
+    Internal("jupyter_server.services.kernels.kernelmanager.AsyncMappingKernelManager.start_kernel",
+             "jupyter_server", "the kernel pool starts its kernels with ids it chose (so it knows them as they "
+             "start), and a page's start passes its folder as path", takes("self", "kernel_id", "path", "kwargs")),
+    Internal("jupyter_server.services.kernels.kernelmanager.MappingKernelManager.cwd_for_path", "jupyter_server",
+             "a pooled kernel is moved to its page's folder as it is handed over", takes("self", "path", more=True)),
+    Internal("voila.handler.VoilaHandler.get_generator", "voila", "a page's address and query reach its kernel "
+             "only in the environment its start is given, which the kernel pool hands over to a ready kernel",
+             calls("start_kernel", "self", "path")),
     Internal("jupyter_client.manager.KernelManager.format_kernel_cmd", "jupyter_client", "extended: the kernel "
              "starts through escoba_tutor.server.kernel_launch (its memory limit)", takes("self", "extra_arguments")),
     Internal("nbconvert.exporters.templateexporter.TemplateExporter._create_environment", "nbconvert",

@@ -34,6 +34,16 @@ from .logs import RepeatFilter
 MIB = 1024 * 1024
 MEMORY_ENV = "ESCOBA_TUTOR_KERNEL_MEMORY_MIB"
 NICE_ENV = "ESCOBA_TUTOR_KERNEL_NICE"
+POOLED_ENV = "ESCOBA_TUTOR_POOLED"  # set for a pooled kernel: how much lower the priority of its imports is
+# What a pooled kernel imports before it answers: the kernel's own modules (before its shell exists) and then the
+# widgets and the course's, which the pages import as their first cell runs (after: ipywidgets registers its comm
+# targets with the shell as it is imported).
+KERNEL_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell", "IPython")
+PRELOADED = ("IPython.display", "ipywidgets", "anywidget", "comm", "escoba_tutor.widgets", "escoba_tutor.widgets.page",
+             "escoba_tutor.widgets.capture_table", "escoba_tutor.widgets.game_table",
+             "escoba_tutor.widgets.hint_panel", "escoba_tutor.widgets.setenta_explainer",
+             "escoba_tutor.widgets.score_sheet", "escoba_tutor.widgets.engine_facts", "escoba_tutor.players.bots",
+             "escoba_tutor.records.kernel")
 
 
 def limit_memory(mib: int) -> None:
@@ -56,6 +66,32 @@ def lower_priority(increment: int) -> None:
     if increment > 0 and hasattr(os, "nice"):
         with contextlib.suppress(OSError):  # not allowed here: the kernel runs at the server's priority
             os.nice(increment)
+
+
+def preload(increment: int, modules: tuple[str, ...] = PRELOADED) -> None:
+    """Import ``modules`` now, in a thread whose priority is ``increment`` lower (Linux: the rest of the kernel
+    keeps the server's priority); a module that fails to import is logged and left to the page, as without a pool.
+    """
+    import importlib
+    import threading
+
+    def work() -> None:
+        if increment > 0 and sys.platform.startswith("linux"):
+            with contextlib.suppress(OSError):
+                thread = threading.get_native_id()
+                os.setpriority(os.PRIO_PROCESS, thread, os.getpriority(os.PRIO_PROCESS, thread) + increment)
+        for name in modules:
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001 - the page imports it again, and says what is wrong
+                logging.getLogger("escoba_tutor.kernel").exception("a pooled kernel could not import %s", name)
+
+    thread = threading.Thread(target=work, name="escoba-tutor-preload", daemon=True)
+    thread.start()
+    try:
+        thread.join()
+    except KeyboardInterrupt:  # the server stops a kernel it no longer needs (it is stopping): no traceback
+        sys.exit(0)
 
 
 def server_log_stream():
@@ -126,6 +162,10 @@ def main() -> None:
     logging.getLogger("escoba_tutor").setLevel(logging.INFO)
     log_widget_errors_to(handler)
     log_everything_else_to(handler)
+    pooled = os.environ.get(POOLED_ENV, "")
+    increment = int(pooled) if pooled.isdigit() else 0
+    if pooled:
+        preload(increment, KERNEL_MODULES)
     from ipykernel.kernelapp import IPKernelApp
     from traitlets.config import Config
 
@@ -133,6 +173,8 @@ def main() -> None:
     config.IPKernelApp.kernel_class = tutor_kernel_class()
     app = IPKernelApp.instance(config=config)
     app.initialize(sys.argv[1:])
+    if pooled:
+        preload(increment)
     for known in app.log.handlers:
         if isinstance(known, logging.StreamHandler):
             known.setStream(stream)

@@ -14,23 +14,29 @@ those of an address that is starting kernels fast. While a page has no connectio
 for its reconnection up to ``offline_buffer_bytes``: beyond that, or once its page has stopped reading, its
 session ends (:meth:`TutorMappingKernelManager.end_page`) and the memory is freed at once.
 :class:`TutorKernelManager` starts each kernel through :mod:`.kernel_launch`, which sets the kernel's memory limit
-and sends its log to the server's log instead of the page.
+and sends its log to the server's log instead of the page. With a kernel pool (:mod:`.pool`), a page's start takes a
+ready kernel and gives it what is the page's (its environment, its folder, its priority) instead of starting one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import time
 from collections.abc import Mapping
 from contextvars import ContextVar
 from functools import partial
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from jupyter_core.utils import ensure_async
+from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager, ServerKernelManager
 from traitlets import default
 
+from .kernel_launch import POOLED_ENV
 from .limits import ClassRegister, Ticket
+from .pool import PRELOAD_NICE, KernelPool, handover_code, lower_priority_of
 from .settings import LISTEN_FDS, TEACHER_KEY_ENV
 
 __all__ = ["CURRENT_TICKET", "CURRENT_CLASS_ENV", "TutorKernelManager", "TutorMappingKernelManager",
@@ -48,6 +54,8 @@ NICKNAME_ENV, CLASS_DB_ENV = "ESCOBA_TUTOR_NICKNAME", "ESCOBA_TUTOR_CLASS_DB"
 # as records/recorder.py reads them (the records package is not imported here: SQLAlchemy-free, but not needed)
 RECORDS_URL_ENV, RECORDS_TOKEN_ENV = "ESCOBA_TUTOR_RECORDS_URL", "ESCOBA_TUTOR_RECORDS_TOKEN"
 LAUNCHER = "escoba_tutor.server.kernel_launch"
+HANDOVER_S = 30  # a pooled kernel that does not take its page's environment within this is not used
+READY_S = 120  # a kernel started for the pool answers within this (imports at a low priority, on a busy machine)
 NOT_INHERITED = (NICKNAME_ENV, CLASS_DB_ENV, RECORDS_URL_ENV, RECORDS_TOKEN_ENV, KERNEL_NICE_ENV, LISTEN_FDS,
                  TEACHER_KEY_ENV)
 # libpq's own variables, which a teacher may set for the server's PostgreSQL connection (a password among them)
@@ -102,14 +110,20 @@ class TutorMappingKernelManager(AsyncMappingKernelManager):
     def _default_kernel_manager_class(self):
         return "escoba_tutor.server.kernels.TutorKernelManager"
 
+    #: Kernels started before any page asks (set by the app: pool.py); None: every page starts its own.
+    pool: KernelPool | None = None
+
+    def _environment(self, inherited: Mapping[str, str] | None) -> dict[str, str]:
+        env = kernel_environment(os.environ if inherited is None else inherited,
+                                 self.class_db or os.environ.get(CLASS_DB_ENV, ""))
+        env.update(self.kernel_env)
+        return env
+
     async def start_kernel(self, *args, **kwargs):  # type: ignore[override]  # async, as its base class's
         ticket = CURRENT_TICKET.get()
         # A kernel records for the nickname of the page that started it, and for no other: never one inherited
         # from the server's own environment; nor does it see what is the server's alone (its sockets, the key).
-        inherited = kwargs.get("env")
-        env = kernel_environment(os.environ if inherited is None else inherited,
-                                 self.class_db or os.environ.get(CLASS_DB_ENV, ""))
-        env.update(self.kernel_env)
+        env = self._environment(kwargs.get("env"))
         nickname = (CURRENT_CLASS_ENV.get() or {}).get(NICKNAME_ENV)
         token = None
         if nickname and ticket is not None and self.register is not None and self.records_url:
@@ -120,7 +134,9 @@ class TutorMappingKernelManager(AsyncMappingKernelManager):
             env[KERNEL_NICE_ENV] = str(EXTRA_KERNEL_NICE)
         kwargs["env"] = env
         try:
-            kernel_id = await super().start_kernel(*args, **kwargs)
+            kernel_id = await self._pooled_kernel(kwargs) if not args else None
+            if kernel_id is None:
+                kernel_id = await super().start_kernel(*args, **kwargs)
         except BaseException:
             if token is not None and self.register is not None:
                 self.register.drop_record_token(token)
@@ -129,7 +145,86 @@ class TutorMappingKernelManager(AsyncMappingKernelManager):
             self.register.bind(ticket, kernel_id)
         if token is not None and self.register is not None:
             self.register.bind_record_token(token, kernel_id)
+        if self.pool is not None:
+            self.pool.wake()
         return kernel_id
+
+    # -- the kernel pool (pool.py) ----------------------------------------------------------------------------------
+    async def start_pooled(self, kernel_id: str) -> dict[str, str]:
+        """A kernel for the pool, started as ``kernel_id``: the server's part of a kernel's environment only (no
+        page's, no nickname), its imports done at a lower priority before it answers; returns its environment once
+        it answers."""
+        env = self._environment(None)
+        env[POOLED_ENV] = str(PRELOAD_NICE)
+        await super().start_kernel(kernel_id=kernel_id, env=env, kernel_name=self.default_kernel_name)
+        try:
+            client = self.get_kernel(kernel_id).client()
+            client.start_channels(shell=True, iopub=False, stdin=False, hb=False, control=False)
+            try:
+                await ensure_async(client.wait_for_ready(timeout=READY_S))
+            finally:
+                client.stop_channels()
+        except BaseException:
+            await self._stop_unused(kernel_id)
+            raise
+        return env
+
+    async def _stop_unused(self, kernel_id: str) -> None:
+        try:
+            await self.shutdown_kernel(kernel_id, now=True)
+        except Exception:  # noqa: BLE001 - gone meanwhile
+            self.log.debug("kernel %s was already gone", kernel_id)
+
+    async def _pooled_kernel(self, kwargs: dict[str, Any]) -> str | None:
+        """A ready kernel of the pool, made this page's (its environment, folder and priority); None if the pool
+        has none that takes them (the page then starts its own kernel)."""
+        if self.pool is None or kwargs.get("kernel_id") is not None:
+            return None
+        if kwargs.get("kernel_name") not in (None, self.default_kernel_name):
+            return None
+        while (taken := self.pool.take()) is not None:
+            kernel_id, pooled_env = taken
+            try:
+                await self._hand_over(kernel_id, pooled_env, kwargs["env"], kwargs.get("path"))
+            except Exception as error:  # noqa: BLE001 - a pooled kernel that died or hangs: the next one
+                self.log.warning("pooled kernel %s not used: %s", kernel_id, error or type(error).__name__)
+                await self._stop_unused(kernel_id)
+                continue
+            self.log.info("Kernel %s (from the pool) for a page", kernel_id)
+            return kernel_id
+        return None
+
+    async def _hand_over(self, kernel_id: str, pooled_env: Mapping[str, str], env: Mapping[str, str],
+                         path: str | None) -> None:
+        """Give a pooled kernel the page's environment and working folder (one silent request of the server's own,
+        answered before the page's lesson runs) and, for a page that runs lower, its priority."""
+        kernel = self.get_kernel(kernel_id)
+        if not await ensure_async(kernel.is_alive()):
+            raise RuntimeError("it is no longer running")
+        nice = int(env.get(KERNEL_NICE_ENV, "0") or 0)
+        changed = {name: value for name, value in env.items()
+                   if pooled_env.get(name) != value and name != KERNEL_NICE_ENV}
+        dropped = [name for name in pooled_env if name not in env]
+        cwd = self.cwd_for_path(path, env=dict(env)) if path is not None else None
+        client = kernel.client()
+        client.start_channels(shell=True, iopub=False, stdin=False, hb=False, control=False)
+        try:
+            msg_id = client.execute(handover_code(changed, dropped, cwd), silent=True, store_history=False,
+                                    allow_stdin=False)
+            deadline = time.monotonic() + HANDOVER_S
+            while True:
+                reply = await ensure_async(client.get_shell_msg(timeout=max(0.1, deadline - time.monotonic())))
+                if reply.get("parent_header", {}).get("msg_id") == msg_id:
+                    break
+        finally:
+            client.stop_channels()
+        if reply["content"].get("status") != "ok":
+            raise RuntimeError(f"its page's environment was refused: {reply['content'].get('ename', '?')}")
+        pid = getattr(kernel.provisioner, "pid", None)  # the local provisioner's: the kernel's process
+        if nice > 0 and pid:
+            lower_priority_of(pid, nice)
+        # handed over now: its idle time starts now, not when the pool started it (jupyter_server's own marker)
+        kernel.last_activity = utcnow()  # type: ignore[attr-defined]
 
     # What is kept for a page without a connection: jupyter_server's own buffer is an unbounded list, so the three
     # public methods that keep, hand over and drop it are the server's own here, with a cap.
@@ -210,14 +305,25 @@ class TutorMappingKernelManager(AsyncMappingKernelManager):
     async def shutdown_kernel(self, kernel_id, now=False, restart=False):  # type: ignore[override]
         if not restart and self.register is not None:
             self.register.forget(kernel_id)
+        if not restart and self.pool is not None:
+            self.pool.forget(kernel_id)
         return await super().shutdown_kernel(kernel_id, now=now, restart=restart)
+
+    async def shutdown_all(self, now=False):  # type: ignore[override]
+        if self.pool is not None:
+            self.pool.close()  # no more kernels started for it while the server stops
+        return await super().shutdown_all(now=now)
 
     async def cull_kernel_if_idle(self, kernel_id):
         if kernel_id not in self:  # shut down meanwhile (its page left, or never connected): nothing to cull
+            return None
+        if self.pool is not None and kernel_id in self.pool:  # waiting for its page: idle is what it is for
             return None
         return await super().cull_kernel_if_idle(kernel_id)
 
     def remove_kernel(self, kernel_id):
         if self.register is not None:
             self.register.forget(kernel_id)
+        if self.pool is not None:
+            self.pool.forget(kernel_id)
         return super().remove_kernel(kernel_id)

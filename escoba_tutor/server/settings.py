@@ -39,6 +39,7 @@ LISTEN_FDS = "ESCOBA_TUTOR_LISTEN_FDS"
 TEACHER_KEY_ENV = "ESCOBA_TUTOR_TEACHER_KEY"
 # What every kernel of the server gets (the widgets read their house rules there: widgets/page.py)
 RULES_ENV, LANG_ENV = "ESCOBA_TUTOR_RULES", "ESCOBA_TUTOR_LANG"
+MAX_CLASS_SIZE = 1000  # kernels kept ready at most (each holds about 60 MiB while it waits)
 MIN_BODY_BYTES = 4096  # the largest form the server answers (the class board's, the nickname's) sends under 1 kB
 
 
@@ -97,6 +98,9 @@ class Settings:
     # pages the server starts at once (a page's kernel started and its lesson run: a second or two of a core); the
     # others wait their turn, fairly between addresses. 0: two per core of the machine
     max_starting_kernels: int = 0
+    # students expected at once: that many kernels are started, with the course imported, before they arrive
+    # (pool.py); None: a few (pool.DEFAULT_POOL), none on a JupyterHub (one student's server); 0: no pool
+    class_size: int | None = None
 
     def __post_init__(self) -> None:
         if self.lang not in LANGS:
@@ -113,6 +117,8 @@ class Settings:
                 raise _bad(f"{name} must be 0 or more, not {getattr(self, name)}", name)
         if self.connect_s < 1:
             raise _bad(f"connect_s must be at least 1, not {self.connect_s}", "connect_s")
+        if self.class_size is not None and not 0 <= self.class_size <= MAX_CLASS_SIZE:
+            raise _bad(f"class_size must be from 0 to {MAX_CLASS_SIZE}, not {self.class_size}", "class_size")
         if self.kernel_memory is not None and self.kernel_memory < 0:
             raise _bad(f"kernel_memory must be 0 (no limit) or more, not {self.kernel_memory}", "kernel_memory")
         for name in ("record_rate", "record_burst", "address_record_rate", "address_record_burst"):
