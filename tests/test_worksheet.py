@@ -192,7 +192,7 @@ def test_the_new_parts_have_their_answers_in_the_key():
     assert end.totals == (21, 21) and "21 – 21: a tie on top, so another deal is played." in answers
     strategy = strategy_drill(3)
     best = strategy.ranking[0].move.card
-    assert "Good plays:" in answers and f"the {Translator('en').card_name(best)}" in answers.lower()
+    assert "Good play" in answers and f"the {Translator('en').card_name(best)}" in answers.lower()
     escobas = escobas_drill(3)
     assert f"Side 1: {escobas.escobas[0]}; Side 2: {escobas.escobas[1]}." in answers
 
@@ -350,22 +350,65 @@ def test_the_strategy_key_gives_every_play_a_reason_advantage_first():
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
-def test_no_good_play_is_recommended_by_its_risk_and_every_play_to_avoid_says_why(lang):
+def test_the_strategy_key_judges_every_play_with_reasons_the_student_can_check(lang):
+    """Every play of the hand gets a verdict; no good play is recommended by its risk; a reason to avoid a play
+    is one the best play does not share (else the key gives the points only); a good play's reason does not
+    repeat its own description; and "no card can sweep it" is said only of a table no card at all could sweep
+    (a table a card could sweep, but none is still to come, is said with that card's value, and the task prints
+    the cards already taken, so the student can check it)."""
+    from escoba_tutor.exercises.kinds.strategy import taken_cards
     from escoba_tutor.exercises.registry import kind
+    from escoba_tutor.players.hints import SIETE_DE_OROS, sweep_risk
 
     _ = Translator(lang)
     part = kind("strategy").worksheet
-    risks = [_("it leaves {total} on the table, which a card still unseen can sweep", total=n) for n in range(1, 41)]
-    risks.append(_("it leaves the seven of coins on the table, for the other side to take"))
+    sweepable = [_("it leaves {total} on the table, which a card still unseen can sweep", total=n) for n in range(41)]
+    leaves_siete = _("it leaves the seven of coins on the table, for the other side to take")
+    nobody = {n: _("it leaves {total} on the table, which no card can sweep", total=n) for n in range(41)}
     whole = re.compile(r"\b\d+[.,]0 " + ("points" if lang == "en" else "puntos"))
-    for seed in range(1, 41):
-        answer = part.answer(_, strategy_drill(seed))
-        for move, why in answer["moves"]:
-            assert why and not any(why.startswith(risk) for risk in risks), (seed, move, why)
-        avoid = answer["avoid"]
-        head = avoid.split("(")[0]
-        assert avoid.count(":") >= 1 and not re.search(r": (about|unos) \d", avoid), (seed, avoid)
-        assert len(head) > 20 and not whole.search(avoid.replace("1.0 ", "").replace("1,0 ", "")), (seed, avoid)
+    for seed in range(1, 61):
+        drill = strategy_drill(seed)
+        answer = part.answer(_, drill)
+        moves, avoid = answer["moves"], answer["avoid"]
+        assert len(moves) + len(avoid) == len(drill.ranking), seed
+        best = drill.ranking[0].move
+        left_by_best = [c for c in drill.table if c not in best.captured] if best.captured else \
+            [*drill.table, best.card]
+        for (move, why), hint in zip(moves, drill.good):
+            assert why and not any(why.startswith(risk) for risk in [*sweepable, leaves_siete]), (seed, move, why)
+            if hint.move.captured:
+                assert not why.startswith(_("it takes") + " " + _.the_card(sorted(hint.move.captured)[0])), why
+        for line in avoid:
+            assert not whole.search(line.replace("1.0 ", "").replace("1,0 ", "")), (seed, line)
+            if leaves_siete in line:
+                assert SIETE_DE_OROS not in left_by_best, (seed, line)
+            if any(risk in line for risk in sweepable):
+                assert sweep_risk(drill.view, best) is None, (seed, line)
+        for n, said in nobody.items():
+            if any(said in why for _move, why in moves):
+                assert not 5 <= n <= 14, (seed, said)
+        task = part.task(_, drill)
+        listed = "; ".join(task["by_suit"])
+        for card in taken_cards(drill):
+            assert str(card.rank) in listed or _.rank_name(card.rank) in listed
+
+
+def test_the_strategy_key_of_worksheet_101():
+    """What the readers of worksheet no. 101 found: the seven of swords had no verdict, the jack's reason
+    repeated its play, the seven of cups was avoided for a fault the good play shares, and a table of 11 was
+    said to be one no card can sweep (a four can: the other fours have been taken, which the task now shows)."""
+    task, key = split(worksheet_html(101, "en", kinds=("strategy",)))
+    assert "Already taken in this deal: coins: 2, 3, 5, 6, 7, knight, king; cups: 3, 4, 5, 6, knight, king;" in task
+    assert "Good play:" in key and "Good plays:" in key
+    assert "The jack of clubs, taking the seven of coins: the seven of coins is one sure point" in key
+    assert ("Avoid the seven of swords, laid down on the table: it leaves the seven of coins on the table, for the "
+            "other side to take (about 1.2 points worse).") in key
+    assert ("Avoid the seven of cups, laid down on the table: about 0.9 points worse than the five of coins.") in key
+    assert ("The four of coins, laid down on the table: it leaves 11 on the table, which only a card worth 4 could "
+            "sweep, and none is still to come") in key
+    assert "11 on the table, which no card can sweep" not in key
+    _task, key = split(worksheet_html(101, "es", kinds=("strategy",)))
+    assert "Evita el siete de copas, que se queda en la mesa: unos 0,9 puntos peor que el cinco de oros." in key
 
 
 def test_a_part_whose_exercises_often_share_an_answer_gets_exercises_that_differ():
