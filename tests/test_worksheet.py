@@ -74,7 +74,7 @@ def test_the_answer_key_is_separate_and_starts_a_printed_page():
         assert f"Exercise no. {seed}." in exercises
         assert drill.card.code in exercises and all(c.code in exercises for c in drill.table)
         for taken in drill.answer:  # the captures are in the key only
-            shown = (f"the {EN.card_name(drill.card)} takes "
+            shown = (f"The {EN.card_name(drill.card)} takes "
                      + and_list(EN, [f"the {EN.card_name(c)}" for c in sorted(taken)]) + ": ")
             assert shown in answers and shown not in exercises
         for answer in setenta_drill(seed).answers:
@@ -101,7 +101,7 @@ def test_a_position_without_capture_says_so():
     seed = 7  # capture drill 7: the card takes nothing
     assert capture_drill(seed).answer == ()
     _exercises, answers = split(worksheet_html(seed, "es", count=1))
-    assert "el dos de espadas no se lleva nada: se queda en la mesa." in answers
+    assert "El dos de espadas no se lleva nada: se queda en la mesa." in answers
 
 
 def test_the_page_is_self_contained():
@@ -165,7 +165,7 @@ def test_other_rules():
     page = worksheet_html(4, "en", count=1, rules="scopa")
     assert "Rules: Scopa" in page and "its own value" in page
     _exercises, answers = split(page)
-    assert "the five of swords takes the five of coins: 5 = 5" in answers  # scopa: the equal card, alone
+    assert "The five of swords takes the five of coins: 5 = 5" in answers  # scopa: the equal card, alone
     # Scopa has no escoba de mano, and its leftover is not checked by adding up (captures are not of 15)
     assert "escoba_de_mano" not in page and "Does the deal check out?" not in page
     assert "Who takes the cards left?" in page and "The escobas line" in page
@@ -454,7 +454,7 @@ def test_the_key_of_worksheet_57_reads_as_the_readers_asked():
     """The answer key of worksheet no. 57, as two native readers read it: no "Nobody — nobody", "no coins or
     cups" (never "no coins and cups"), "takes a seven" for one seven, no "new point" that nobody scores."""
     _task, key = split(worksheet_html(57, "en", count=3))
-    assert "Exercise no. 58:</b> 1 capture:<ul><li>the king of swords takes the five of cups: king (10) + 5 = 15" in key
+    assert "Exercise no. 58:</b> 1 capture:<ul><li>The king of swords takes the five of cups: king (10) + 5 = 15" in key
     assert "<b>invalid: missing coins and cups" in key and "no coins and cups" not in key
     assert "<b>Most cards:</b> Nobody — a 20–20 tie" in key and "Nobody — nobody" not in key
     assert "The seven of clubs, taking the jack of coins: it takes a seven, good for the setenta" in key

@@ -47,10 +47,10 @@ def captures(_: Translator, card: str, table: str, profiles: tuple[str, ...] | s
     for name in names:
         found = legal_captures(card, table, as_rules(name))
         if found:
-            said = _.plural("{card} can make {n} capture: {captures}.", "{card} can make {n} captures: {captures}.",
+            said = _.plural("{card:The} can make {n} capture: {captures}.", "{card:The} can make {n} captures: {captures}.",
                             len(found), card=_.the_card(card), captures=alternatives(_, found))
         else:
-            said = _("{card} can make no capture: it stays on the table.", card=_.the_card(card))
+            said = _("{card:The} can make no capture: it stays on the table.", card=_.the_card(card))
         if len(names) > 1:
             said = _("{rules}, {said}", rules=_(_RULES_NAMES.get(name, name)), said=said)
         lines.append(sentence_start(said))
