@@ -339,7 +339,7 @@ def test_the_strategy_key_gives_every_play_a_reason_advantage_first():
     _task, key = split(worksheet_html(41, "en", kinds=("strategy",)))
     assert ("Avoid the knight of clubs, laid down on the table: it leaves the seven of coins on the table, for the "
             "other side to take (about 6 points worse).") in key
-    assert ("The seven of swords, taking the four of coins, the ace of cups, and the three of cups: it takes a seven, "
+    assert ("The seven of swords, taking the four of coins, the ace of cups and the three of cups: it takes a seven, "
             "good for the setenta, although it leaves 5 on the table, which a card still unseen can sweep") in key
     assert ("The ace of clubs, laid down on the table: it leaves 11 on the table, which only a card worth 4 can "
             "sweep, and just 1 such card is still unseen") in key

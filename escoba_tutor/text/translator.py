@@ -105,8 +105,11 @@ class _Formatter(string.Formatter):
     does (:mod:`escoba_tutor.text.labels`)."""
 
     def format_field(self, value: object, format_spec: str) -> str:
-        if format_spec == "The" and type(value) is str:
-            return value[:1].upper() + value[1:]
+        if type(value) is str:
+            if format_spec == "The":
+                return value[:1].upper() + value[1:]
+            if format_spec == "or":  # (a list's "or" form, text.phrases.WordList, given a single word)
+                return value
         return format(value, format_spec)
 
 
@@ -115,7 +118,7 @@ _FORMATTER = _Formatter()
 
 def _filled(text: str, params: dict[str, object]) -> str:
     # (the plain str.format, faster, unless a placeholder asks for the sentence-start form)
-    return _FORMATTER.vformat(text, (), params) if ":The}" in text else text.format(**params)
+    return _FORMATTER.vformat(text, (), params) if ":The}" in text or ":or}" in text else text.format(**params)
 
 
 class Translator:

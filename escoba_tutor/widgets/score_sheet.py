@@ -33,7 +33,7 @@ from ..engine.scoring import DealFacts, DealScore, ScoreLine, Setenta, score_dea
 from ..text import labels
 from ..text.error_words import error_dict, error_words, fill, missing_words
 from ..text.labels import Label
-from ..text.phrases import and_list
+from ..text.phrases import and_list, listed
 from ..text.translator import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from .primitives import LiveRegion
 from .safety import guarded
@@ -144,10 +144,10 @@ def setenta_text(_: Translator, value: Setenta, *, by_suits: bool = False) -> st
         return _.plural("{n} suit, {total}", "{n} suits, {total}", value.suit_count, total=value.sum)
     if value.total is not None:
         return str(value.total)
-    missing = join_words(_, [_.suit_name(suit) for suit in value.missing])
+    missing = listed(_, [_.suit_name(suit) for suit in value.missing])  # ("no cups or clubs")
     if value.face_only:  # (the low-cards house rule) the pile holds that suit, but only in face cards
-        return _("invalid: no {suits} from 1 to 7", suits=missing)
-    return _("invalid: no {suits}", suits=missing)
+        return _("invalid: no {suits:or} from 1 to 7", suits=missing)
+    return _("invalid: no {suits:or}", suits=missing)
 
 
 def translated(translator: Translator, message: str, **params: object) -> str:
