@@ -14,7 +14,7 @@ which it scores with ``score_deal``. It never decides a point itself: the words 
 'nadie: empate a 1'
 >>> item, had_0, points_0, had_1, points_1, why = sheet.model.rows(Translator("en"), ["Ana", "Luis"])[4]
 >>> item, had_0, had_1, why
-('Setenta', '81', 'invalid: no swords and clubs', 'Ana has the best setenta (81 – invalid: no swords and clubs)')
+('Setenta', '81', 'invalid: no swords or clubs', 'Ana has the best setenta (81 – invalid: no swords or clubs)')
 """
 
 from __future__ import annotations
