@@ -153,6 +153,8 @@ class CapturesView(KindView):
         if result.ok:
             if not drill.answer:
                 return [_("Right: {card} takes nothing here, so it stays on the table.", card=card)]
+            if len(drill.answer) == 2:  # (English: "both", never "all 2")
+                return [_("Right! You found both captures.")]
             return [_.plural("Right! You found the only capture.", "Right! You found all {n} captures.",
                              len(drill.answer))]
         lines = [_("{right} right, {missing} missing, {wrong} wrong.", right=len(result.right),
