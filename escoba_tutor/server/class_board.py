@@ -216,8 +216,9 @@ def board_view(board, classes, lang: str, base_url: str, rules: str = "escoba", 
     by_need = {id(s): rank for rank, s in enumerate(sorted(board.students, key=_need))}
     students = []
     for rank, s in enumerate(board.students):
-        student_games = [_("{level}: {finished} ({won} won)", level=level_words(_, level), finished=finished,
-                           won=won) for level, (finished, won) in sorted(s.games.items()) if finished]
+        student_games = [_.plural("{level}: {finished} (one won)", "{level}: {finished} ({n} won)", won,
+                                  level=level_words(_, level), finished=finished)
+                         for level, (finished, won) in sorted(s.games.items()) if finished]
         answered = sum(a for a, _r in s.drills.values())
         right = sum(r for _a, r in s.drills.values())
         finished, won = sum(f for f, _w in s.games.values()), sum(w for _f, w in s.games.values())
@@ -226,7 +227,8 @@ def board_view(board, classes, lang: str, base_url: str, rules: str = "escoba", 
                          "drills": [_cell(s.drills.get(kind, (0, 0))[1], s.drills.get(kind, (0, 0))[0], lang)
                                     for kind in kinds],
                          "total": _cell(right, answered, lang), "wrong": answered - right,
-                         "games": _("{finished} ({won} won)", finished=finished, won=won) if finished else "",
+                         "games": _.plural("{finished} (one won)", "{finished} ({n} won)", won, finished=finished)
+                         if finished else "",
                          "games_levels": "; ".join(student_games), "last_seen": _when(s.last_seen),
                          "active": now - s.last_seen <= timedelta(minutes=ACTIVE_MINUTES),
                          "name_rank": rank, "need_rank": by_need[id(s)]})

@@ -139,8 +139,10 @@ class SetentaView(KindView):
             return _("{side}: you counted {cards} with their value for making 15 (jack 8, knight 9), but for the "
                      "setenta face cards are worth 10.", side=side, cards=cards)
         if mistake == "figure_printed":
-            return _("{side}: you counted {cards} by the number printed on them (knight 11, king 12), but for the "
-                     "setenta face cards are worth 10.", side=side, cards=cards)
+            return _.plural("{side}: you counted {cards} by the number printed on it (knight 11, king 12), but for "
+                            "the setenta face cards are worth 10.",
+                            "{side}: you counted {cards} by the number printed on them (knight 11, king 12), but for "
+                            "the setenta face cards are worth 10.", len(check.cards), side=side, cards=cards)
         if mistake == "wrong_best":
             slips = []
             for chosen, better in zip(check.cards, check.better):
