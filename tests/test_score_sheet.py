@@ -195,9 +195,10 @@ def test_the_renuncio_penalty_shows_signed_changes():
                        facts=DealFacts(renuncios=(1, 0)))
     rows = body(sheet)
     # Side 1 made 1 + cards 1 + siete 1 + setenta 1 = 4 and loses them; side 2 adds them.
+    # (the points the OFFENDING side made: "the points it would have scored" read as each other side's own)
     assert rows["Renuncio"] == ["1", "−4", "0", "+4", "a renuncio (a card laid down that could have captured): the "
-                                                    "side that made it scores nothing, and each other side adds the "
-                                                    "points it would have scored"]
+                                                    "side that made it scores nothing in this deal, and each other "
+                                                    "side adds the points the offending side made"]
     assert table(sheet).foot[0][2::2] == ["0", "4"]
 
 

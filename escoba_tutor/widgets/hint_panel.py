@@ -82,7 +82,8 @@ REASON_WORDS: dict[str, str | tuple[str, str]] = {
     "takes_cards": N_plural("it adds {n} card to your pile", "it adds {n} cards to your pile"),
     "leaves_unsweepable": N_("then the table adds up to {total}: none of the cards still to come can take it all, "
                              "so nobody can make an escoba"),
-    "lays_card": N_("nobody plays after it, so nobody can take what it leaves"),
+    "lays_card": N_("nobody plays after it, so nobody can capture with what it leaves: the cards left go to the "
+                    "last side that captured"),
 }
 _COUNTS = {"leaves_sweepable": "unseen", "takes_sevens": "count", "takes_oros": "count", "takes_cards": "count"}
 

@@ -88,8 +88,8 @@ REASON_WORDS: dict[str | tuple[str, str], str | tuple[str, str]] = {
     ("chile", "escoba_en_mano"): N_("an escoba en mano (three cards in hand adding up to 15, shown): 3 points each "
                                     "(Chile)"),
     "not_scored_last_play": N_("a sweep with the last card of the deal does not score"),
-    "renuncio": N_("a renuncio (a card laid down that could have captured): the side that made it scores nothing, "
-                   "and each other side adds the points it would have scored"),
+    "renuncio": N_("a renuncio (a card laid down that could have captured): the side that made it scores nothing "
+                   "in this deal, and each other side adds the points the offending side made"),
 }
 
 
