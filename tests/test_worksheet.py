@@ -464,3 +464,21 @@ def test_the_key_of_worksheet_57_reads_as_the_readers_asked():
     assert "<b>Más cartas:</b> Nadie — empate (20–20)" in key and "Nadie — nadie" not in key
     assert ("El punto de la regla de la casa: los cuatro sietes — ningún bando tiene los cuatro.") in key
     assert "no lo tiene nadie" not in key and "se lleva un siete, bueno para la setenta" in key
+
+
+def test_parts_follow_the_lessons_and_a_part_whose_numbers_skip_says_so():
+    """Worksheet no. 101 as its readers found it: parts out of the lessons' order (lesson 2, then 5, 6, 4, 3...),
+    and a part numbered 101, 102, 105 with nothing to say why (it looked like a missing page)."""
+    page = worksheet_html(101, "en")
+    parts = re.findall(r"<section class='part' id='(\w+)'", page)
+    assert parts == ["captures", "escoba_de_mano", "leftover", "dealing", "setenta", "escobas", "game_end", "points",
+                     "house_rules", "strategy"]
+    note = "The numbers skip: the exercises in between were left out, as their answers repeat the ones above."
+    sections = dict(re.findall(r"<section class='part' id='(\w+)'>(.*?)</section>", page, re.S))
+    for name in parts:
+        skipping = choose_seeds(name, 101, 3, rules_by_name("escoba")) != [101, 102, 103]
+        assert (note in sections[name]) == skipping, name
+    assert note in sections["leftover"] and note not in sections["captures"]
+    # the parts a teacher names print in the order given
+    chosen = worksheet_html(101, "en", kinds=("strategy", "captures"))
+    assert re.findall(r"<section class='part' id='(\w+)'", chosen) == ["strategy", "captures"]
