@@ -292,7 +292,7 @@ def student_view(found, lang: str, base_url: str, rules: str = "escoba",
             what = _("opened {lesson}", lesson=_lesson_title(_, r.lesson, titles))
         elif r.event in ("game", "deal"):
             level = level_words(_, r.level or "")
-            outcome = {"won": _("won"), "lost": _("lost"), "tied": _("tied")}.get(r.outcome or "", "")
+            outcome = {"won": _("won"), "lost": _("lost")}.get(r.outcome or "", "")
             what = (_("game against the computer ({level}): {outcome}", level=level, outcome=outcome)
                     if r.event == "game" else _("deal against the computer ({level}) finished", level=level))
         else:
