@@ -84,8 +84,9 @@ class WordList(str):
         words.or_ = or_
         return words
 
-    def __getnewargs__(self) -> tuple[str, str]:
-        return str(self), self.or_
+    def __getnewargs_ex__(self) -> tuple[tuple[str, str], dict[str, object]]:
+        # a copy (or a pickle) is made with both forms, not from the "and" text alone
+        return (str(self), self.or_), {}
 
     def __format__(self, spec: str) -> str:
         if spec == "or":

@@ -47,7 +47,8 @@ def captures(_: Translator, card: str, table: str, profiles: tuple[str, ...] | s
     for name in names:
         found = legal_captures(card, table, as_rules(name))
         if found:
-            said = _.plural("{card:The} can make {n} capture: {captures}.", "{card:The} can make {n} captures: {captures}.",
+            said = _.plural("{card:The} can make {n} capture: {captures}.",
+                            "{card:The} can make {n} captures: {captures}.",
                             len(found), card=_.the_card(card), captures=alternatives(_, found))
         else:
             said = _("{card:The} can make no capture: it stays on the table.", card=_.the_card(card))

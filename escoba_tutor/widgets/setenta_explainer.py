@@ -29,7 +29,7 @@ from ..engine.scoring import ScoreLine, Setenta, score_deal, setenta
 from ..exercises import PRIMERA_ITEM
 from ..text import labels
 from ..text.error_words import error_dict, error_words
-from ..text.phrases import and_list, listed, the_cards
+from ..text.phrases import listed, the_cards
 from ..text.translator import DEFAULT_LANGUAGE, N_, N_plural, Translator, normalize_language
 from .primitives import CardRow, LiveRegion, RowPicker
 from .safety import guarded
