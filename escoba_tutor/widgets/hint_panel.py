@@ -10,7 +10,7 @@ player's own view (``view``), so the panel never sees a hidden hand.
 >>> best.move.text, best.reason.code
 ('3c+1o+7o+2c+2b', 'escoba')
 >>> panel.model.rows(Translator("en"))[0][0]
-'The three of cups, taking the ace of coins, the seven of coins, the two of cups, and the two of clubs'
+'The three of cups, taking the ace of coins, the seven of coins, the two of cups and the two of clubs'
 >>> HintPanel(table="1o 1o", hand="3c").model.error["code"]
 'duplicate_card'
 """
