@@ -47,11 +47,11 @@ def captures(_: Translator, card: str, table: str, profiles: tuple[str, ...] | s
     for name in names:
         found = legal_captures(card, table, as_rules(name))
         if found:
-            said = _.plural("{card:The} can make {n} capture: {captures}.",
-                            "{card:The} can make {n} captures: {captures}.",
+            # (not "{card:The}": under several rules the sentence goes on after "With the rules of Escoba, ")
+            said = _.plural("{card} can make {n} capture: {captures}.", "{card} can make {n} captures: {captures}.",
                             len(found), card=_.the_card(card), captures=alternatives(_, found))
         else:
-            said = _("{card:The} can make no capture: it stays on the table.", card=_.the_card(card))
+            said = _("{card} can make no capture: it stays on the table.", card=_.the_card(card))
         if len(names) > 1:
             said = _("{rules}, {said}", rules=_(_RULES_NAMES.get(name, name)), said=said)
         lines.append(sentence_start(said))
