@@ -50,7 +50,7 @@ ENGLISH_HEADER = ["Class", "Class started (America/New_York)", "Date and time (A
 # The records' codes that must never reach a teacher's file in words: the kinds, their mistakes, the levels, the
 # activities, the results, the languages and the lessons' page names.
 CODES = ({*kind_names(), *(code for name in kind_names() for code in mistake_codes(name)), "random", "greedy",
-          "expert", "drill", "deal", "game", "lesson", "won", "lost", "tied", "True", "False", "es", "en",
+          "expert", "drill", "deal", "game", "lesson", "won", "lost", "True", "False", "es", "en",
           "01-cards", "02-captures", "index", "play"})
 
 
@@ -168,7 +168,7 @@ def test_the_english_file_opens_as_an_english_spreadsheet(store):
     assert rows[2]["Mistake"] == "Taking cards that do not make 15 with the card played"
     assert rows[0]["Language"] == "Spanish" and rows[4]["Language"] == "English"
     cells = {c for r in rows for c in r.values() if isinstance(c, str)}
-    assert not cells & (CODES - {"won", "lost", "tied"}), cells & CODES  # those three are English words too
+    assert not cells & (CODES - {"won", "lost"}), cells & CODES  # those two are English words too
 
 
 def test_each_time_is_in_the_zone_s_own_offset_that_day():

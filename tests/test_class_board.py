@@ -745,7 +745,7 @@ def test_a_nickname_and_a_class_name_show_as_text():
     assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert re.search(r'<td class="lessons"><abbr title="start page">start page</abbr>, '
                      r'<abbr title="lesson 2">2</abbr>, <abbr title="game">game</abbr></td>', page)
-    assert '<td class="games" title="easy: 1 (1 won)">1 (1 won)</td>' in page
+    assert '<td class="games" title="easy: 1 (one won)">1 (one won)</td>' in page
     assert "nickname=%3Cscript%3Ealert%281%29%3C%2Fscript%3E" in page  # the student's page's link, escaped too
 
 

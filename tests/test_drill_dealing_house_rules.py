@@ -31,6 +31,9 @@ from escoba_tutor.records import recorder as recorder_module
 from escoba_tutor.server.class_board import board_view
 from escoba_tutor.widgets import Drill
 
+# the rounds question, as its box is labelled
+ROUNDS_EN = "How many rounds are left in the deck right now, before anything more is dealt?"
+
 KINDS = ("dealing", "house_rules")
 seeds = st.integers(min_value=0, max_value=MAX_SEED)
 
@@ -320,7 +323,7 @@ def test_the_next_deal_in_the_widget_in_english():
     names = [f"Player {i + 1}" for i in range(3)]
     # the deal is over: the question is who plays first in the next one, and the empty deck is said as such
     assert widget.view.next_player.description == "Who plays first in the next deal?"
-    assert widget.view.rounds_box.description == "How many rounds are left in the deck?"
+    assert widget.view.rounds_box.description == ROUNDS_EN
     assert "<p>The deck is empty.</p>" in widget.view.position.value and "0 cards" not in widget.view.position.value
     assert widget.view.position.value.startswith("<p>Three players are playing.</p>")
     widget.view.next_player.value = str(drill.next_dealer)

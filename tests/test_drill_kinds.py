@@ -134,6 +134,28 @@ def test_leftover_positions_come_from_real_deals_and_check_out_unless_miscounted
     assert 5 <= miscounted <= 30 and 15 <= laid_last <= 45
 
 
+@pytest.mark.parametrize("rules", ["escoba", "scopa"])
+def test_leftover_plays_shown_and_cards_left_agree(rules):
+    """What the student reads must hold together for every seed: a card laid down in the plays shown and not
+    taken by a later play shown is among the cards left; a card taken or played to capture is not; and a deal
+    that does not check out hides its mistake before the plays shown, never in them."""
+    for seed in range(300):
+        drill = leftover_drill(seed, rules)
+        laid: set = set()
+        gone: set = set()
+        for _side, card, taken in drill.plays:
+            if taken:
+                laid -= set(taken)
+                gone |= {card, *taken}
+            else:
+                laid.add(card)
+        assert laid <= set(drill.table), (seed, sorted(laid - set(drill.table)))
+        assert not gone & set(drill.table), (seed, sorted(gone & set(drill.table)))
+        if drill.checks_out is False:
+            swapped_in = set(drill.table) - set(drill.record.leftover)
+            assert len(swapped_in) == 1 and not swapped_in & (laid | gone)
+
+
 def test_leftover_right_answers():
     drill = leftover_drill(0)  # the king of clubs left, laid last by side 0; side 1 captured last
     assert (drill.taker, drill.total, drill.checks_out) == (1, 10, True)

@@ -265,7 +265,9 @@ def test_captures_built_one_by_one_then_checked():
     widget.view.table_row.selected = ["2e", "10b"]
     widget.view.add_button.click()
     widget.check_button.click()
-    assert widget.status.message == "¡Bien! Has encontrado las 2 bazas."
+    assert widget.status.message == "¡Bien! Has encontrado las dos bazas."
+    widget.lang = "en"  # "both", never "all 2 captures"
+    assert widget.status.message == "Right! You found both captures."
 
 
 def test_a_card_that_takes_nothing():

@@ -62,3 +62,12 @@ def test_the_page_shows_the_fact_as_html_and_refuses_an_unknown_one():
     assert "<p>Ana&#x27;s setenta: 21 (the seven of coins) + 18 (the six of cups)" in html, html
     with pytest.raises(EscobaError):
         show_engine("en", "nonsense")
+
+
+def test_a_leftover_of_one_is_said_in_the_singular():
+    """«Sobran 1» read wrong: one left over is «Sobra 1» (and "There is 1 left over")."""
+    es, en = Translator("es"), Translator("en")
+    message = ("There is {n} left over, not 10: a capture with a wrong sum was made.",
+               "There are {n} left over, not 10: a capture with a wrong sum was made.")
+    assert es.plural(*message, 1).startswith("Sobra 1, no 10") and es.plural(*message, 4).startswith("Sobran 4,")
+    assert en.plural(*message, 1).startswith("There is 1 left over")

@@ -157,3 +157,14 @@ def test_the_reasons_say_what_a_number_means():
     assert reason_words(ES, Reason("takes_oros", parse_cards("1o"), count=1)) == "se lleva un oro (el as de oros)"
     assert reason_words(ES, Reason("takes_oros", parse_cards("1o 2o"), count=2)) == \
         "se lleva 2 oros (el as de oros y el dos de oros)"
+
+
+def test_the_last_play_of_a_deal_says_who_takes_what_it_leaves():
+    """«nadie puede llevarse lo que deja» was false: the cards left go to the last side that captured."""
+    from escoba_tutor.players.hints import Reason
+    from escoba_tutor.text.translator import Translator
+    from escoba_tutor.widgets.hint_panel import reason_words
+
+    said = reason_words(Translator("es"), Reason("lays_card", total=12))
+    assert "nadie puede hacer baza con lo que deja" in said and "último bando que hizo baza" in said
+    assert "the last side that captured" in reason_words(Translator("en"), Reason("lays_card", total=12))

@@ -12,6 +12,7 @@ from escoba_test_helpers import fresh_python_prints
 
 from escoba_tutor.text.catalogs import catalog_sources, extract
 from escoba_tutor.text.labels import Label
+from escoba_tutor.text.phrases import WordList
 from escoba_tutor.text.translator import LANGUAGES, LOCALE_DIR, LanguageError, Translator, normalize_language
 
 # One catalog per widget module, widget package or page: (its name as a Path's stem, its source files).
@@ -122,8 +123,8 @@ def test_lists_and_alternatives_read_as_language():
 
     es, en = Translator("es"), Translator("en")
     assert and_list(es, ["a"]) == "a" and and_list(es, []) == ""
-    assert and_list(es, ["a", "b", "c"]) == "a, b y c" and and_list(en, ["a", "b", "c"]) == "a, b, and c"
-    assert or_list(es, ["a", "b"]) == "a o b" and or_list(en, ["a", "b", "c"]) == "a, b, or c"
+    assert and_list(es, ["a", "b", "c"]) == "a, b y c" and and_list(en, ["a", "b", "c"]) == "a, b and c"
+    assert or_list(es, ["a", "b"]) == "a o b" and or_list(en, ["a", "b", "c"]) == "a, b or c"
     assert the_cards(es, "1o 10c") == "el as de oros y la sota de copas"
     assert alternatives(es, [["12c"], ["2c", "10b"]]) == "el rey de copas, o el dos de copas y la sota de bastos"
     assert alternatives(en, [["12c"], ["2c", "10b"]]) == "the king of cups, or the two of cups and the jack of clubs"
@@ -171,8 +172,9 @@ def test_every_message_reads_the_same_compiled_as_from_its_po_file(lang):
         plurals += 1
         singular, plural = key
         # every placeholder but {n} filled with its own name, so a wrong form shows
-        params = {name: Label(f"<{name}>", f"<the {name}>", f"<of {name}>", f"<to {name}>")
-                  for name in PLACEHOLDER.findall(singular + plural) if name != "n"}
+        params = {name: WordList(f"<{name}>", f"<or {name}>") if f"{{{name}:or}}" in singular + plural else
+                  Label(f"<{name}>", f"<the {name}>", f"<of {name}>", f"<to {name}>")
+                  for name in PLACEHOLDER.findall(singular + plural) if name != "n"}  # (a list: "and" or "or")
         for n in [*range(0, 30), 100, 101, 1_000_000, 2_000_000, 1_000_001]:
             wanted = text[min(rule(n), len(text) - 1)].format(n=n, **params)
             assert _.plural(singular, plural, n, **params) == wanted, (key, n)

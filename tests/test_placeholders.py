@@ -16,6 +16,7 @@ from babel.messages.pofile import read_po
 
 from escoba_tutor.text import labels
 from escoba_tutor.text.labels import FORMS, Label
+from escoba_tutor.text.phrases import WordList
 from escoba_tutor.text.translator import LANGUAGES, LOCALE_DIR, Translator
 
 #: The placeholders that take a label, in the messages of these catalogs (the code passes them a
@@ -267,8 +268,9 @@ def test_every_count_agrees(lang):
                 if not isinstance(message.id, (list, tuple)):
                     continue
                 plurals += 1
-                params = {name: Label(f"<{name}>", f"<{name}>", f"<{name}>", f"<{name}>")
-                          for name in _placeholders(message.id[1]) - {"n"}}
+                params = {name: WordList(f"<{name}>", f"<{name}>") if f"{{{name}:or}}" in message.id[1] else
+                          Label(f"<{name}>", f"<{name}>", f"<{name}>", f"<{name}>")
+                          for name in _placeholders(message.id[1]) - {"n"}}  # (a list: "and" or "or")
                 said = {n: _.plural(*message.id, n, **params) for n in COUNTS}
                 one = said[1]
                 assert all(text != one.replace("1", str(n), 1) for n, text in said.items() if n != 1), (

@@ -79,7 +79,7 @@ CLASS_OF_THREE = [
     DrillAnswer("Bea", "captures", 13, False, "took_too_much", at=minutes(11)),
     DrillAnswer("Bea", "setenta", 21, False, "wrong_primera", at=minutes(12)),
     DrillAnswer("Bea", "setenta", 22, False, None, at=minutes(13)),       # wrong, no mistake named
-    GameFinished("Bea", "hard", 200, 21, 21, None, at=minutes(14)),       # a tie
+    GameFinished("Bea", "hard", 200, 21, 22, False, at=minutes(14)),      # lost by one point
     DrillAnswer("Carla", "escoba", 30, True, None, at=minutes(2)),
     DrillAnswer("Carla", "escoba", 31, True, None, at=minutes(3)),
     DrillAnswer("Carla", "escoba", 32, True, None, at=minutes(4)),
@@ -120,7 +120,7 @@ def test_the_board_of_three_students_as_counted_by_hand(store: ClassStore) -> No
         ("captures", "took_too_much", 2, 2, [13]),
         ("setenta", "wrong_primera", 1, 1, [21]),
     ]
-    assert board.games_by_level == {"easy": (3, 2, 1), "hard": (2, 1, 0)}
+    assert board.games_by_level == {"easy": (3, 2, 1), "hard": (2, 1, 1)}
 
 
 def test_the_board_of_an_empty_class(store: ClassStore) -> None:
@@ -491,7 +491,7 @@ def test_the_csv_reads_back_one_row_per_record(store: ClassStore) -> None:
         for cell in row.values():
             assert not cell.startswith(("=", "+", "-", "@", "\t", "\r"))
     outcomes = [(r["nickname"], r["outcome"]) for r in rows if r["event"] == "game"]
-    assert sorted(outcomes) == [("Ana", "won"), ("Bea", "tied"), ("Carla", "won"), ("Carla", "won"), ("ana", "lost")]
+    assert sorted(outcomes) == [("Ana", "won"), ("Bea", "lost"), ("Carla", "won"), ("Carla", "won"), ("ana", "lost")]
 
 
 def test_the_csv_of_an_empty_class_is_its_header(store: ClassStore) -> None:
@@ -795,3 +795,15 @@ def test_a_postgresql_connection_cut_by_the_server_is_made_again(postgres_server
         assert cut is not None and cut[0] >= 1  # the store's pooled connection was among them
         assert store.record(LessonOpened("Bea", "01-cards", "es"))
         assert [s.nickname for s in store.board().students] == ["Ana", "Bea"]
+
+
+def test_a_finished_game_has_a_winner_so_a_tie_is_refused(store: ClassStore) -> None:
+    """The board once counted "ties" against the computer, but a game always has a winner (a shared highest
+    total plays more deals): a finished game without one is a malformed record, refused, and nothing is written."""
+    from escoba_tutor.records.rows import event_row
+
+    with pytest.raises(RecordsError, match="True or False") as caught:
+        event_row(GameFinished("Ana", "easy", 1, 21, 21, None))  # type: ignore[arg-type]
+    assert caught.value.code == "records_bad_event"
+    assert not store.record(GameFinished("Ana", "easy", 1, 21, 21, None))  # type: ignore[arg-type]
+    assert event_row(GameFinished("Ana", "easy", 1, 21, 22, False))["outcome"] == "lost"

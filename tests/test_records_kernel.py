@@ -44,7 +44,7 @@ EVENTS = [
     DealFinished("Carla", "expert", None, 0, 10_000, 0, 0),
     GameFinished("Carla", "greedy", 40, 21, 17, True),
     GameFinished("Carla", "expert", 41, 15, 21, False),
-    GameFinished("Dani", "random", 42, 21, 21, None),
+    GameFinished("Dani", "random", 42, 21, 22, False),
 ]
 
 
@@ -111,7 +111,7 @@ def test_a_malformed_event_is_refused_by_the_server_s_checks(records_endpoint, c
         assert kernel.record(GameFinished("Ana", "easy", 1, 21, 3, "won"))  # type: ignore[arg-type]
         assert kernel.flush(30)
     assert "seed of DrillAnswer is a whole number from 0 to" in caplog.text
-    assert "won of a finished game is True, False or None" in caplog.text
+    assert "won of a finished game is True or False" in caplog.text
     assert "not recorded: drill answer by 'Ana' (kind captures, seed -1, right): the course server answered 400" \
         in caplog.text
     assert stored_rows(server.path) == []

@@ -195,9 +195,10 @@ def test_the_renuncio_penalty_shows_signed_changes():
                        facts=DealFacts(renuncios=(1, 0)))
     rows = body(sheet)
     # Side 1 made 1 + cards 1 + siete 1 + setenta 1 = 4 and loses them; side 2 adds them.
+    # (the points the OFFENDING side made: "the points it would have scored" read as each other side's own)
     assert rows["Renuncio"] == ["1", "−4", "0", "+4", "a renuncio (a card laid down that could have captured): the "
-                                                    "side that made it scores nothing, and each other side adds the "
-                                                    "points it would have scored"]
+                                                    "side that made it scores nothing in this deal, and each other "
+                                                    "side adds the points the offending side made"]
     assert table(sheet).foot[0][2::2] == ["0", "4"]
 
 
@@ -276,3 +277,15 @@ def test_names_inside_a_sentence_read_as_part_of_it():
     sheet.names, sheet.lang = ["You", "The computer"], "en"
     assert body(sheet)["Cards"][-1] == "tie at 20: the computer and you each score"
     assert body(sheet)["Seven of coins"][-1] == "you have the seven of coins"  # not "You has"
+
+
+def test_a_setenta_missing_two_suits_says_or_after_no_in_english():
+    """"invalid: no cups and clubs" read as "no card that is both": after a negative, English joins with "or";
+    Spanish says what is missing, with «y»."""
+    from escoba_tutor.engine.scoring import setenta
+    from escoba_tutor.text.translator import Translator
+    from escoba_tutor.widgets.score_sheet import setenta_text
+
+    pile = setenta("7o 6e 1o")
+    assert setenta_text(Translator("en"), pile) == "invalid: no cups or clubs"
+    assert setenta_text(Translator("es"), pile) == "inválida: le faltan copas y bastos"

@@ -74,7 +74,7 @@ def test_the_answer_key_is_separate_and_starts_a_printed_page():
         assert f"Exercise no. {seed}." in exercises
         assert drill.card.code in exercises and all(c.code in exercises for c in drill.table)
         for taken in drill.answer:  # the captures are in the key only
-            shown = (f"the {EN.card_name(drill.card)} takes "
+            shown = (f"The {EN.card_name(drill.card)} takes "
                      + and_list(EN, [f"the {EN.card_name(c)}" for c in sorted(taken)]) + ": ")
             assert shown in answers and shown not in exercises
         for answer in setenta_drill(seed).answers:
@@ -101,7 +101,7 @@ def test_a_position_without_capture_says_so():
     seed = 7  # capture drill 7: the card takes nothing
     assert capture_drill(seed).answer == ()
     _exercises, answers = split(worksheet_html(seed, "es", count=1))
-    assert "el dos de espadas no se lleva nada: se queda en la mesa." in answers
+    assert "El dos de espadas no se lleva nada: se queda en la mesa." in answers
 
 
 def test_the_page_is_self_contained():
@@ -165,7 +165,7 @@ def test_other_rules():
     page = worksheet_html(4, "en", count=1, rules="scopa")
     assert "Rules: Scopa" in page and "its own value" in page
     _exercises, answers = split(page)
-    assert "the five of swords takes the five of coins: 5 = 5" in answers  # scopa: the matching card, alone
+    assert "The five of swords takes the five of coins: 5 = 5" in answers  # scopa: the matching card, alone
     # Scopa has no escoba de mano, and its leftover is not checked by adding up (captures are not of 15)
     assert "escoba_de_mano" not in page and "Does the deal check out?" not in page
     assert "Who takes the cards left?" in page and "The escobas line" in page
@@ -192,7 +192,7 @@ def test_the_new_parts_have_their_answers_in_the_key():
     assert end.totals == (21, 21) and "21 – 21: a tie at the top, so another deal is played." in answers
     strategy = strategy_drill(3)
     best = strategy.ranking[0].move.card
-    assert "Good plays:" in answers and f"the {Translator('en').card_name(best)}" in answers.lower()
+    assert "Good play" in answers and f"the {Translator('en').card_name(best)}" in answers.lower()
     escobas = escobas_drill(3)
     assert f"Side 1: {escobas.escobas[0]}; Side 2: {escobas.escobas[1]}." in answers
 
@@ -339,7 +339,7 @@ def test_the_strategy_key_gives_every_play_a_reason_advantage_first():
     _task, key = split(worksheet_html(41, "en", kinds=("strategy",)))
     assert ("Avoid the knight of clubs, laid down on the table: it leaves the seven of coins on the table, for the "
             "other side to take (about 6 points worse).") in key
-    assert ("The seven of swords, taking the four of coins, the ace of cups, and the three of cups: it takes a seven, "
+    assert ("The seven of swords, taking the four of coins, the ace of cups and the three of cups: it takes a seven, "
             "good for the setenta, although it leaves 5 on the table, which a card still unseen can sweep") in key
     assert ("The ace of clubs, laid down on the table: it leaves 11 on the table, which only a card worth 4 can "
             "sweep, and just 1 such card is still unseen") in key
@@ -350,22 +350,65 @@ def test_the_strategy_key_gives_every_play_a_reason_advantage_first():
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
-def test_no_good_play_is_recommended_by_its_risk_and_every_play_to_avoid_says_why(lang):
+def test_the_strategy_key_judges_every_play_with_reasons_the_student_can_check(lang):
+    """Every play of the hand gets a verdict; no good play is recommended by its risk; a reason to avoid a play
+    is one the best play does not share (else the key gives the points only); a good play's reason does not
+    repeat its own description; and "no card can sweep it" is said only of a table no card at all could sweep
+    (a table a card could sweep, but none is still to come, is said with that card's value, and the task prints
+    the cards already taken, so the student can check it)."""
+    from escoba_tutor.exercises.kinds.strategy import taken_cards
     from escoba_tutor.exercises.registry import kind
+    from escoba_tutor.players.hints import SIETE_DE_OROS, sweep_risk
 
     _ = Translator(lang)
     part = kind("strategy").worksheet
-    risks = [_("it leaves {total} on the table, which a card still unseen can sweep", total=n) for n in range(1, 41)]
-    risks.append(_("it leaves the seven of coins on the table, for the other side to take"))
+    sweepable = [_("it leaves {total} on the table, which a card still unseen can sweep", total=n) for n in range(41)]
+    leaves_siete = _("it leaves the seven of coins on the table, for the other side to take")
+    nobody = {n: _("it leaves {total} on the table, which no card can sweep", total=n) for n in range(41)}
     whole = re.compile(r"\b\d+[.,]0 " + ("points" if lang == "en" else "puntos"))
-    for seed in range(1, 41):
-        answer = part.answer(_, strategy_drill(seed))
-        for move, why in answer["moves"]:
-            assert why and not any(why.startswith(risk) for risk in risks), (seed, move, why)
-        avoid = answer["avoid"]
-        head = avoid.split("(")[0]
-        assert avoid.count(":") >= 1 and not re.search(r": (about|unos) \d", avoid), (seed, avoid)
-        assert len(head) > 20 and not whole.search(avoid.replace("1.0 ", "").replace("1,0 ", "")), (seed, avoid)
+    for seed in range(1, 61):
+        drill = strategy_drill(seed)
+        answer = part.answer(_, drill)
+        moves, avoid = answer["moves"], answer["avoid"]
+        assert len(moves) + len(avoid) == len(drill.ranking), seed
+        best = drill.ranking[0].move
+        left_by_best = [c for c in drill.table if c not in best.captured] if best.captured else \
+            [*drill.table, best.card]
+        for (move, why), hint in zip(moves, drill.good):
+            assert why and not any(why.startswith(risk) for risk in [*sweepable, leaves_siete]), (seed, move, why)
+            if hint.move.captured:
+                assert not why.startswith(_("it takes") + " " + _.the_card(sorted(hint.move.captured)[0])), why
+        for line in avoid:
+            assert not whole.search(line.replace("1.0 ", "").replace("1,0 ", "")), (seed, line)
+            if leaves_siete in line:
+                assert SIETE_DE_OROS not in left_by_best, (seed, line)
+            if any(risk in line for risk in sweepable):
+                assert sweep_risk(drill.view, best) is None, (seed, line)
+        for n, said in nobody.items():
+            if any(said in why for _move, why in moves):
+                assert not 5 <= n <= 14, (seed, said)
+        task = part.task(_, drill)
+        listed = "; ".join(task["by_suit"])
+        for card in taken_cards(drill):
+            assert str(card.rank) in listed or _.rank_name(card.rank) in listed
+
+
+def test_the_strategy_key_of_worksheet_101():
+    """What the readers of worksheet no. 101 found: the seven of swords had no verdict, the jack's reason
+    repeated its play, the seven of cups was avoided for a fault the good play shares, and a table of 11 was
+    said to be one no card can sweep (a four can: the other fours have been taken, which the task now shows)."""
+    task, key = split(worksheet_html(101, "en", kinds=("strategy",)))
+    assert "Already taken in this deal: coins: 2, 3, 5, 6, 7, knight, king; cups: 3, 4, 5, 6, knight, king;" in task
+    assert "Good play:" in key and "Good plays:" in key
+    assert "The jack of clubs, taking the seven of coins: the seven of coins is one sure point" in key
+    assert ("Avoid the seven of swords, laid down on the table: it leaves the seven of coins on the table, for the "
+            "other side to take (about 1.2 points worse).") in key
+    assert ("Avoid the seven of cups, laid down on the table: about 0.9 points worse than the five of coins.") in key
+    assert ("The four of coins, laid down on the table: it leaves 11 on the table, which only a card worth 4 could "
+            "sweep, and none is still to come") in key
+    assert "11 on the table, which no card can sweep" not in key
+    _task, key = split(worksheet_html(101, "es", kinds=("strategy",)))
+    assert "Evita el siete de copas, que se queda en la mesa: unos 0,9 puntos peor que el cinco de oros." in key
 
 
 def test_a_part_whose_exercises_often_share_an_answer_gets_exercises_that_differ():
@@ -411,7 +454,7 @@ def test_the_key_of_worksheet_57_reads_as_the_readers_asked():
     """The answer key of worksheet no. 57, as two native readers read it: no "Nobody — nobody", "no coins or
     cups" (never "no coins and cups"), "takes a seven" for one seven, no "new point" that nobody scores."""
     _task, key = split(worksheet_html(57, "en", count=3))
-    assert "Exercise no. 58:</b> 1 capture:<ul><li>the king of swords takes the five of cups: king (10) + 5 = 15" in key
+    assert "Exercise no. 58:</b> 1 capture:<ul><li>The king of swords takes the five of cups: king (10) + 5 = 15" in key
     assert "<b>invalid: missing coins and cups" in key and "no coins and cups" not in key
     assert "<b>Most cards:</b> Nobody — a 20–20 tie" in key and "Nobody — nobody" not in key
     assert "The seven of clubs, taking the jack of coins: it takes a seven, good for the setenta" in key
@@ -421,3 +464,21 @@ def test_the_key_of_worksheet_57_reads_as_the_readers_asked():
     assert "<b>Más cartas:</b> Nadie — empate (20–20)" in key and "Nadie — nadie" not in key
     assert ("El punto de la regla de la casa: los cuatro sietes — ningún bando tiene los cuatro.") in key
     assert "no lo tiene nadie" not in key and "se lleva un siete, bueno para la setenta" in key
+
+
+def test_parts_follow_the_lessons_and_a_part_whose_numbers_skip_says_so():
+    """Worksheet no. 101 as its readers found it: parts out of the lessons' order (lesson 2, then 5, 6, 4, 3...),
+    and a part numbered 101, 102, 105 with nothing to say why (it looked like a missing page)."""
+    page = worksheet_html(101, "en")
+    parts = re.findall(r"<section class='part' id='(\w+)'", page)
+    assert parts == ["captures", "escoba_de_mano", "leftover", "dealing", "setenta", "escobas", "game_end", "points",
+                     "house_rules", "strategy"]
+    note = "The numbers skip: the exercises in between were left out, as their answers repeat the ones above."
+    sections = dict(re.findall(r"<section class='part' id='(\w+)'>(.*?)</section>", page, re.S))
+    for name in parts:
+        skipping = choose_seeds(name, 101, 3, rules_by_name("escoba")) != [101, 102, 103]
+        assert (note in sections[name]) == skipping, name
+    assert note in sections["leftover"] and note not in sections["captures"]
+    # the parts a teacher names print in the order given
+    chosen = worksheet_html(101, "en", kinds=("strategy", "captures"))
+    assert re.findall(r"<section class='part' id='(\w+)'", chosen) == ["strategy", "captures"]

@@ -48,8 +48,9 @@ def _check(seed: object, lang: object, count: object) -> tuple[int, Translator, 
 def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | str = ESCOBA,
                    kinds: tuple[str, ...] | None = None) -> str:
     """The worksheet for ``seed`` (the first exercise number; each kind's numbers: :func:`choose_seeds`) in
-    ``lang`` under ``rules``, as one HTML page: by default every kind of drill these rules have (``kinds``
-    chooses some). The same arguments always give the same page."""
+    ``lang`` under ``rules``, as one HTML page: by default every kind of drill these rules have, in the order of
+    the lessons that teach them (``kinds`` chooses some, in the order given). A part whose numbers skip says so.
+    The same arguments always give the same page."""
     seed, _, count = _check(seed, lang, count)
     rules = as_rules(rules)
     available = kinds_for(rules)
@@ -58,7 +59,10 @@ def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | s
     if unknown or not kinds:
         raise EscobaError(f"no worksheet part {str(unknown[:1])[:30]}: choose from {', '.join(available)}",
                           code="bad_kind")
-    drills = {name: [make_drill(name, s, rules) for s in choose_seeds(name, seed, count, rules)] for name in kinds}
+    if len(kinds) > 1 and tuple(kinds) == available:  # every part: in the order of the lessons that teach them
+        kinds = tuple(sorted(kinds, key=lambda name: kind(name).lesson))
+    seeds = {name: choose_seeds(name, seed, count, rules) for name in kinds}
+    drills = {name: [make_drill(name, s, rules) for s in seeds[name]] for name in kinds}
 
     title = _("Escoba: worksheet no. {seed}", seed=seed)
     parts = []
@@ -69,8 +73,11 @@ def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | s
         lesson, section = _PRACTICE.get((name, profile), _PRACTICE.get((name, ""), (0, "")))
         where = _("Check on screen: lesson {lesson}, “{section}”.", lesson=lesson,
                   section=paper.word(_, section)) if lesson else ""
+        # numbers that skip would look like a missing page: the part says why
+        skips = _("The numbers skip: the exercises in between were left out, as their answers repeat the ones "
+                  "above.") if seeds[name] != list(range(seed, seed + count)) else ""
         parts.append({"name": name, "heading": f"{number}. {paper.word(_, part.heading)}",
-                      "intro": part.intro(_, rules), "where": where,
+                      "intro": part.intro(_, rules), "where": where, "skips": skips,
                       "tasks": [macros.task(drill, **part.task(_, drill)) for drill in drills[name]],
                       "answers": [macros.answer(drill, **part.answer(_, drill)) for drill in drills[name]]})
     return paper.page("worksheet.html.j2", {

@@ -14,7 +14,7 @@ Every number comes from the records of one class:
   students who made it, ``times`` how often; most students first, then most times, then by kind and code;
   ``exercises``: the exercises where it happened (seed, lesson page and rules: that very exercise can be opened
   again), each once, the most recent first; ``seeds``: their seeds, each once, in the same order;
-- ``games_by_level``: level -> (games finished, won by the students, lost by them), a tie being neither.
+- ``games_by_level``: level -> (games finished, won by the students, lost by them): a game always has a winner.
 """
 
 from __future__ import annotations

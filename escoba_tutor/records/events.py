@@ -194,14 +194,15 @@ class DealFinished:
 
 @dataclass(frozen=True)
 class GameFinished:
-    """A finished game against the computer; ``won`` is None for a tie."""
+    """A finished game against the computer, won or lost by the student: a game always has a winner (a shared
+    highest total plays more deals, docs/rules.md §6), so there is no tie."""
 
     nickname: str
     level: str
     seed: int | None  # None: a position that no seed made (recorded without one)
     points_player: int
     points_computer: int
-    won: bool | None
+    won: bool
     at: datetime = field(default_factory=_now)
 
 
@@ -277,7 +278,7 @@ def describe(event: object) -> str:
         return (f"finished deal by {nickname!r} (level {event.level}, seed {event.seed}, "
                 f"{event.points_player}-{event.points_computer})")
     if isinstance(event, GameFinished):
-        outcome = {True: "won", False: "lost", None: "tied"}.get(event.won, "?")
+        outcome = {True: "won", False: "lost"}.get(event.won, "?")
         return (f"finished game by {nickname!r} (level {event.level}, seed {event.seed}, "
                 f"{event.points_player}-{event.points_computer}, {outcome})")
     if isinstance(event, LessonOpened):

@@ -121,7 +121,7 @@ def record_game_progress(session: Any, recorded: tuple[Any, ...]) -> tuple[Any, 
                 from .events import GameFinished
 
                 other = max((t for s, t in enumerate(totals) if s != side), default=0)
-                won = None if winner is None else winner == side
+                won = winner == side  # (the game is over: it has a winner)
                 return GameFinished(nickname, level=level, seed=game.seed, points_player=totals[side],
                                     points_computer=other, won=won)
 

@@ -89,13 +89,13 @@ def event_row(event: Event) -> dict[str, Any]:
                    **{name: _count(event, name, values[name]) for name in
                       ("points_player", "points_computer", "escobas_player", "escobas_computer")})
     elif isinstance(event, GameFinished):
-        if event.won not in (True, False, None) or type(event.won) not in (bool, type(None)):
-            raise RecordsError(f"won of a finished game is True, False or None (a tie), not {event.won!r:.80}",
+        if type(event.won) is not bool:  # (a finished game has a winner: a shared highest total plays on)
+            raise RecordsError(f"won of a finished game is True or False, not {event.won!r:.80}",
                                code="records_bad_event")
         row.update(event="game", level=_text(event, "level", event.level),
                    points_player=_count(event, "points_player", event.points_player),
                    points_computer=_count(event, "points_computer", event.points_computer),
-                   outcome={True: "won", False: "lost", None: "tied"}[event.won])
+                   outcome="won" if event.won else "lost")
     else:
         row.update(event="lesson", lesson=_text(event, "lesson", event.lesson), lang=_text(event, "lang", event.lang))
     return row

@@ -77,7 +77,7 @@ Index("ux_classes_one_current", classes.c.is_current, unique=True, sqlite_where=
 # One row per recorded event. ``event`` says which; the columns an event does not have are NULL:
 #   drill:  kind, seed, correct, mistake, lesson, rules
 #   deal:   level, seed, points_player, points_computer, escobas_player, escobas_computer
-#   game:   level, seed, points_player, points_computer, outcome ('won', 'lost', 'tied')
+#   game:   level, seed, points_player, points_computer, outcome ('won', 'lost': a game always has a winner)
 #   lesson: lesson, lang
 records = Table(
     "records", metadata,

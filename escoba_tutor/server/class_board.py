@@ -229,8 +229,9 @@ def board_view(board, classes, lang: str, base_url: str, rules: str = "escoba", 
     students = []
     info_id = board.class_info.id  # a row's links name the class: another class's row is another row
     for rank, s in enumerate(board.students):
-        student_games = [_("{level}: {finished} ({won} won)", level=level_words(_, level), finished=finished,
-                           won=won) for level, (finished, won) in sorted(s.games.items()) if finished]
+        student_games = [_.plural("{level}: {finished} (one won)", "{level}: {finished} ({n} won)", won,
+                                  level=level_words(_, level), finished=finished)
+                         for level, (finished, won) in sorted(s.games.items()) if finished]
         answered = sum(a for a, _r in s.drills.values())
         right = sum(r for _a, r in s.drills.values())
         finished, won = sum(f for f, _w in s.games.values()), sum(w for _f, w in s.games.values())
@@ -239,7 +240,8 @@ def board_view(board, classes, lang: str, base_url: str, rules: str = "escoba", 
                          "drills": [_cell(s.drills.get(kind, (0, 0))[1], s.drills.get(kind, (0, 0))[0], lang)
                                     for kind in kinds],
                          "total": _cell(right, answered, lang), "wrong": answered - right,
-                         "games": _("{finished} ({won} won)", finished=finished, won=won) if finished else "",
+                         "games": _.plural("{finished} (one won)", "{finished} ({n} won)", won, finished=finished)
+                         if finished else "",
                          "games_levels": "; ".join(student_games), "last_seen": _when(s.last_seen),
                          "active": now - s.last_seen <= timedelta(minutes=ACTIVE_MINUTES),
                          "name_rank": rank, "need_rank": by_need[id(s)]})
@@ -305,7 +307,7 @@ def student_view(found, lang: str, base_url: str, rules: str = "escoba",
             what = _("opened {lesson}", lesson=_lesson_title(_, r.lesson, titles))
         elif r.event in ("game", "deal"):
             level = level_words(_, r.level or "")
-            outcome = {"won": _("won"), "lost": _("lost"), "tied": _("tied")}.get(r.outcome or "", "")
+            outcome = {"won": _("won"), "lost": _("lost")}.get(r.outcome or "", "")
             what = (_("game against the computer ({level}): {outcome}", level=level, outcome=outcome)
                     if r.event == "game" else _("deal against the computer ({level}) finished", level=level))
         else:

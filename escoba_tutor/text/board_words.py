@@ -34,7 +34,7 @@ CSV_HEADER = (N_("Class"), N_("Class started ({zone})"), N_("Date and time ({zon
               N_("Computer's escobas"), N_("Result"), N_("Rules"))
 CSV_EVENT_WORDS = {"drill": N_("exercise checked"), "deal": N_("deal against the computer"),
                    "game": N_("game against the computer"), "lesson": N_("page opened")}
-CSV_OUTCOME_WORDS = {"won": N_("won"), "lost": N_("lost"), "tied": N_("tied")}
+CSV_OUTCOME_WORDS = {"won": N_("won"), "lost": N_("lost")}  # (a game always has a winner: no "tied")
 CSV_LANGUAGE_WORDS = {"es": N_("Spanish"), "en": N_("English")}
 CSV_YES, CSV_NO = N_("yes"), N_("no")
 #: The downloaded file's name, without ``.csv``.

@@ -3,8 +3,9 @@
 A sentence names cards with their article (``el siete de oros``, ``la sota de copas``, ``the king of clubs``),
 joins several with the language's "and" (``el as de oros y la sota de copas``), and offers alternatives with its
 "or": ``el rey de copas, o el dos de copas y la sota de bastos``. List patterns are each language's own (the
-CLDR's, as Babel formats them: tests/test_phrases.py compares), the articles come from the catalogs (one message
-per rank, see ``Translator.the_card``). Numbers of points are written with the language's decimal sign.
+CLDR's, as Babel formats them: tests/test_phrases.py compares), but for English's serial comma: the course writes
+"a, b and c", as its lessons do. The articles come from the catalogs (one message per rank, see
+``Translator.the_card``). Numbers of points are written with the language's decimal sign.
 
 >>> from escoba_tutor.text.translator import Translator
 >>> es, en = Translator("es"), Translator("en")
@@ -14,6 +15,9 @@ per rank, see ``Translator.the_card``). Numbers of points are written with the l
 'el rey de copas, o el dos de copas y la sota de bastos'
 >>> alternatives(en, [["12c"], ["5e"]])
 'the king of cups or the five of swords'
+>>> suits = listed(en, ["cups", "clubs"])
+>>> en("missing {suits}; no {suits:or}", suits=suits)
+'missing cups and clubs; no cups or clubs'
 >>> sentence_start("el siete de oros no está en tu mano.")
 'El siete de oros no está en tu mano.'
 >>> one_decimal(es, 1.25), one_decimal(en, 0.35)
@@ -29,15 +33,16 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from ..engine.cards import Card, as_cards
 from .translator import N_, Translator
 
-__all__ = ["and_list", "or_list", "the_cards", "alternatives", "sentence_start", "one_decimal"]
+__all__ = ["and_list", "or_list", "listed", "WordList", "the_cards", "alternatives", "sentence_start", "one_decimal"]
 
 #: Each language's list patterns (CLDR's ``listPatterns``): two items, then the first two of more, each middle
 #: one, and the last. (Spanish's «y» before an /i/ sound, «e», is not in them, and no list here needs it.)
+#: English's last one has no serial comma ("a, b and c"), as the course's lessons write.
 _LIST_PATTERNS = {
     ("es", "standard"): {"2": "{0} y {1}", "start": "{0}, {1}", "middle": "{0}, {1}", "end": "{0} y {1}"},
     ("es", "or"): {"2": "{0} o {1}", "start": "{0}, {1}", "middle": "{0}, {1}", "end": "{0} o {1}"},
-    ("en", "standard"): {"2": "{0} and {1}", "start": "{0}, {1}", "middle": "{0}, {1}", "end": "{0}, and {1}"},
-    ("en", "or"): {"2": "{0} or {1}", "start": "{0}, {1}", "middle": "{0}, {1}", "end": "{0}, or {1}"},
+    ("en", "standard"): {"2": "{0} and {1}", "start": "{0}, {1}", "middle": "{0}, {1}", "end": "{0} and {1}"},
+    ("en", "or"): {"2": "{0} or {1}", "start": "{0}, {1}", "middle": "{0}, {1}", "end": "{0} or {1}"},
 }
 #: Each language's decimal sign (CLDR's ``symbols/decimal``).
 _DECIMAL_SIGN = {"es": ",", "en": "."}
@@ -59,13 +64,41 @@ _LAST_OF_LONG_ALTERNATIVES = N_("{first}, or {last}")
 
 
 def and_list(_: Translator, words: Sequence[str]) -> str:
-    """``a``, ``a y b``, ``a, b y c`` (``a, b, and c`` in English): the language's own list pattern."""
+    """``a``, ``a y b``, ``a, b y c`` (``a, b and c`` in English): the language's own list pattern."""
     return _joined(list(words), _LIST_PATTERNS[_.lang, "standard"])
 
 
 def or_list(_: Translator, words: Sequence[str]) -> str:
-    """``a``, ``a o b``, ``a, b o c`` (``a, b, or c`` in English)."""
+    """``a``, ``a o b``, ``a, b o c`` (``a, b or c`` in English)."""
     return _joined(list(words), _LIST_PATTERNS[_.lang, "or"])
+
+
+class WordList(str):
+    """A list in a sentence, joined with "and" as text (``{suits}``); ``{suits:or}`` joins it with "or", as a
+    negative asks in English ("no cups or clubs", but "missing cups and clubs"): each language's text chooses."""
+
+    or_: str
+
+    def __new__(cls, joined: str, or_: str) -> WordList:
+        words = super().__new__(cls, joined)
+        words.or_ = or_
+        return words
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str, str], dict[str, object]]:
+        # a copy (or a pickle) is made with both forms, not from the "and" text alone
+        return (str(self), self.or_), {}
+
+    def __format__(self, spec: str) -> str:
+        if spec == "or":
+            return self.or_
+        if spec == "The":
+            return self[:1].upper() + self[1:]
+        return str(self) if spec == "" else format(str(self), spec)
+
+
+def listed(_: Translator, words: Sequence[str]) -> WordList:
+    """Words as a list for a sentence whose text picks "and" (``{x}``) or "or" (``{x:or}``)."""
+    return WordList(and_list(_, words), or_list(_, words))
 
 
 def the_cards(_: Translator, cards: Iterable[Card | str] | str) -> str:

@@ -21,6 +21,7 @@ is :mod:`escoba_tutor.text.catalogs`.
 from __future__ import annotations
 
 import gettext
+import string
 from functools import cache
 from pathlib import Path
 
@@ -98,8 +99,35 @@ def _translations(lang: str) -> gettext.GNUTranslations:
     return chain
 
 
+class _Formatter(string.Formatter):
+    """``str.format`` with one more form for a plain text placeholder: ``{card:The}`` starts a sentence with it,
+    first letter capitalised ("The four of clubs takes…", «El cuatro de bastos…»), as a label's ``:The`` form
+    does (:mod:`escoba_tutor.text.labels`)."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if type(value) is str:
+            if format_spec == "The":
+                return value[:1].upper() + value[1:]
+            if format_spec == "or":  # (a list's "or" form, text.phrases.WordList, given a single word)
+                return value
+        return format(value, format_spec)
+
+
+_FORMATTER = _Formatter()
+
+
+def _filled(text: str, params: dict[str, object]) -> str:
+    # (the plain str.format, faster, unless a placeholder asks for the sentence-start form)
+    return _FORMATTER.vformat(text, (), params) if ":The}" in text or ":or}" in text else text.format(**params)
+
+
 class Translator:
-    """The text of one language. ``_("...")`` translates and fills ``{placeholders}``."""
+    """The text of one language. ``_("...")`` translates and fills ``{placeholders}``; ``{name:The}`` gives a
+    text placeholder a capital first letter, to start a sentence.
+
+    >>> Translator("en")("{card:The} takes nothing.", card="the four of clubs")
+    'The four of clubs takes nothing.'
+    """
 
     def __init__(self, lang: str = DEFAULT_LANGUAGE) -> None:
         self.lang = normalize_language(lang)
@@ -109,12 +137,12 @@ class Translator:
 
     def __call__(self, message: str, /, **params: object) -> str:
         text = self._translations.gettext(message) if message else message  # ("" would give the header)
-        return text.format(**params) if params else text
+        return _filled(text, params) if params else text
 
     def plural(self, singular: str, plural: str, n: int, /, **params: object) -> str:
         """The form of a message for the count ``n``, chosen by the language's plural rule (gettext's
         ``Plural-Forms``), with ``{n}`` and the other placeholders filled in."""
-        return self._translations.ngettext(singular, plural, n).format(n=n, **params)  # untranslated: English
+        return _filled(self._translations.ngettext(singular, plural, n), {"n": n, **params})  # untranslated: English
 
     def card_name(self, card: Card | str) -> str:
         """The card's name alone, for labels and lists: ``siete de oros``."""

@@ -377,10 +377,10 @@ class CaptureTable(w.VBox):
             row = {**row, "sum": describe_sum(_, parse_card(row["card"]), parse_cards(row["taken"]), self.model.rules),
                    "gains_text": describe_gains(_, row["gains"])}
         if not row["taken"]:
-            text = sentence_start(_("{card} takes nothing: it stays on the table.", card=card))
+            text = sentence_start(_("{card:The} takes nothing: it stays on the table.", card=card))
             return {"id": row["id"], "cells": [row["card"], "—", "—", _("stays on the table")], "cards": [row["card"]],
                     "label": text, "tone": "info"}
-        label = sentence_start(_("{card} takes {taken}: {sum}. It wins {gains}.", card=card,
+        label = sentence_start(_("{card:The} takes {taken}: {sum}. It wins {gains}.", card=card,
                                  taken=the_cards(_, row["taken"]), sum=row["sum"], gains=row["gains_text"]))
         return {"id": row["id"], "cells": [row["card"], " ".join(row["taken"]), row["sum"], row["gains_text"]],
                 "cards": [row["card"], *row["taken"]], "label": label, "tone": "good" if row["gains"].escoba else ""}
@@ -414,27 +414,27 @@ def captures_in_words(_: Translator, captures) -> str:
 
 #: What a capture the learner built says, by the verdict's reason (``ok`` with no card taken: "nothing").
 VERDICT_WORDS = {
-    "ok": N_("Right! {card} takes {taken}: together they make {total}."),
+    "ok": N_("Right! {card:The} takes {taken}: together they make {total}."),
     "nothing": N_("Right: {card} takes nothing, so it stays on the table."),
     "no_card": N_("Choose a card from your hand first: it is part of the 15."),
-    "card_not_in_hand": N_("{card} is not in your hand."),
+    "card_not_in_hand": N_("{card:The} is not in your hand."),
     "not_on_table": N_("You can only take cards that are on the table."),
-    "must_capture": N_("{card} can capture, so it must: it can take {legal}."),
+    "must_capture": N_("{card:The} can capture, so it must: it can take {legal}."),
     "figure_face_value": N_("Careful with the face cards: {jack}, {knight}, {king}. These cards make {total}, "
                             "not {goal}."),
     "equal_card_first": N_("With a matching card on the table, it must be taken alone: {legal}."),
     "table_alone_15": N_("The table cards you chose already add up to 15 on their own, and your card counts too: "
                          "together they make {total}, not {goal}."),
-    "wrong_sum": N_("These cards make {total}, not {goal}. {card} can take {legal}."),
-    "wrong_sum_no_capture": N_("These cards make {total}, not {goal}. {card} cannot capture anything here."),
+    "wrong_sum": N_("These cards make {total}, not {goal}. {card:The} can take {legal}."),
+    "wrong_sum_no_capture": N_("These cards make {total}, not {goal}. {card:The} cannot capture anything here."),
 }
 
 
 #: The same under Scopa's capture rule, where a message of :data:`VERDICT_WORDS` speaks of the 15: there the cards
 #: taken add up to the value of the card played, which is not part of the sum (``ok_one``: one card of that value).
 SCOPA_VERDICT_WORDS = {
-    "ok": N_("Right! {card} takes {taken}: they add up to {total}, just what the card played is worth."),
-    "ok_one": N_("Right! {card} takes {taken}, a card of the same value."),
+    "ok": N_("Right! {card:The} takes {taken}: they add up to {total}, just what the card played is worth."),
+    "ok_one": N_("Right! {card:The} takes {taken}, a card of the same value."),
     "no_card": N_("Choose a card from your hand first: the cards it takes must add up to its value."),
 }
 

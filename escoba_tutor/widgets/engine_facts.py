@@ -47,6 +47,7 @@ def captures(_: Translator, card: str, table: str, profiles: tuple[str, ...] | s
     for name in names:
         found = legal_captures(card, table, as_rules(name))
         if found:
+            # (not "{card:The}": under several rules the sentence goes on after "With the rules of Escoba, ")
             said = _.plural("{card} can make {n} capture: {captures}.", "{card} can make {n} captures: {captures}.",
                             len(found), card=_.the_card(card), captures=alternatives(_, found))
         else:
@@ -78,7 +79,8 @@ def leftover_check(_: Translator, cards: str) -> list[str]:
     lines = [_("Left on the table: {cards}.", cards=and_list(_, [_.the_card(c) for c in left])),
              _("They add up to {total} = 15 × {times} + {rest}.", total=total, times=times, rest=rest)]
     lines.append(_("10 is left over: the deal checks out.") if rest == 10 else
-                 _("{rest} is left over, not 10: a capture with a wrong sum was made.", rest=rest))
+                 _.plural("There is {n} left over, not 10: a capture with a wrong sum was made.",
+                          "There are {n} left over, not 10: a capture with a wrong sum was made.", rest))
     return lines
 
 

@@ -10,7 +10,7 @@ player's own view (``view``), so the panel never sees a hidden hand.
 >>> best.move.text, best.reason.code
 ('3c+1o+7o+2c+2b', 'escoba')
 >>> panel.model.rows(Translator("en"))[0][0]
-'The three of cups, taking the ace of coins, the seven of coins, the two of cups, and the two of clubs'
+'The three of cups, taking the ace of coins, the seven of coins, the two of cups and the two of clubs'
 >>> HintPanel(table="1o 1o", hand="3c").model.error["code"]
 'duplicate_card'
 """
@@ -82,7 +82,8 @@ REASON_WORDS: dict[str, str | tuple[str, str]] = {
     "takes_cards": N_plural("it adds {n} card to your pile", "it adds {n} cards to your pile"),
     "leaves_unsweepable": N_("then the table adds up to {total}: none of the cards still to come can take it all, "
                              "so nobody can make an escoba"),
-    "lays_card": N_("nobody plays after it, so nobody can take what it leaves"),
+    "lays_card": N_("nobody plays after it, so nobody can capture with what it leaves: the cards left go to the "
+                    "last side that captured"),
 }
 _COUNTS = {"leaves_sweepable": "unseen", "takes_sevens": "count", "takes_oros": "count", "takes_cards": "count"}
 

@@ -401,7 +401,8 @@ def show_tournament(lang: str, levels: str = "medio,fácil", games: int = 40, se
         rows.append(f"<tr><th scope='row'>{html.escape(_(_LEVEL_NAMES.get(bot, bot)))}</th>{cells}</tr>")
     heads = [_("Level"), _("Games won"), _("Points per deal"), _("Escobas per deal")]
     head = "".join(f"<th scope='col'>{html.escape(h)}</th>" for h in heads)
-    caption = _("{games} games to {target} points", games=games, target=rules_by_name(result.rules).target)
+    caption = _.plural("{n} game to {target} points", "{n} games to {target} points", games,
+                       target=rules_by_name(result.rules).target)
     table = (f"<table class='escoba-tournament'><caption>{html.escape(caption)}</caption>"
              f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
     return p.show(w.HTML(table))

@@ -14,7 +14,7 @@ which it scores with ``score_deal``. It never decides a point itself: the words 
 'nadie: empate a 1'
 >>> item, had_0, points_0, had_1, points_1, why = sheet.model.rows(Translator("en"), ["Ana", "Luis"])[4]
 >>> item, had_0, had_1, why
-('Setenta', '81', 'invalid: no swords and clubs', 'Ana has the best setenta (81 – invalid: no swords and clubs)')
+('Setenta', '81', 'invalid: no swords or clubs', 'Ana has the best setenta (81 – invalid: no swords or clubs)')
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from ..engine.scoring import DealFacts, DealScore, ScoreLine, Setenta, score_dea
 from ..text import labels
 from ..text.error_words import error_dict, error_words, fill, missing_words
 from ..text.labels import Label
-from ..text.phrases import and_list
+from ..text.phrases import and_list, listed
 from ..text.translator import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from .primitives import LiveRegion
 from .safety import guarded
@@ -88,8 +88,8 @@ REASON_WORDS: dict[str | tuple[str, str], str | tuple[str, str]] = {
     ("chile", "escoba_en_mano"): N_("an escoba en mano (three cards in hand adding up to 15, shown): 3 points each "
                                     "(Chile)"),
     "not_scored_last_play": N_("a sweep with the last card of the deal does not score"),
-    "renuncio": N_("a renuncio (a card laid down that could have captured): the side that made it scores nothing, "
-                   "and each other side adds the points it would have scored"),
+    "renuncio": N_("a renuncio (a card laid down that could have captured): the side that made it scores nothing "
+                   "in this deal, and each other side adds the points the offending side made"),
 }
 
 
@@ -144,10 +144,10 @@ def setenta_text(_: Translator, value: Setenta, *, by_suits: bool = False) -> st
         return _.plural("{n} suit, {total}", "{n} suits, {total}", value.suit_count, total=value.sum)
     if value.total is not None:
         return str(value.total)
-    missing = join_words(_, [_.suit_name(suit) for suit in value.missing])
+    missing = listed(_, [_.suit_name(suit) for suit in value.missing])  # ("no cups or clubs")
     if value.face_only:  # (the low-cards house rule) the pile holds that suit, but only in face cards
-        return _("invalid: no {suits} from 1 to 7", suits=missing)
-    return _("invalid: no {suits}", suits=missing)
+        return _("invalid: no {suits:or} from 1 to 7", suits=missing)
+    return _("invalid: no {suits:or}", suits=missing)
 
 
 def translated(translator: Translator, message: str, **params: object) -> str:

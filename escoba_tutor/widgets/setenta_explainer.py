@@ -29,7 +29,7 @@ from ..engine.scoring import ScoreLine, Setenta, score_deal, setenta
 from ..exercises import PRIMERA_ITEM
 from ..text import labels
 from ..text.error_words import error_dict, error_words
-from ..text.phrases import and_list, the_cards
+from ..text.phrases import listed, the_cards
 from ..text.translator import DEFAULT_LANGUAGE, N_, N_plural, Translator, normalize_language
 from .primitives import CardRow, LiveRegion, RowPicker
 from .safety import guarded
@@ -45,10 +45,10 @@ MAX_SIDES = 4
 YOU_FORMS = {
     N_("{side}'s pile"): N_("Your pile"),
     N_("{side}'s setenta"): N_("Your setenta"),
-    N_("{side}: the setenta is invalid (no {suits}), so it cannot win the point."):
-        N_("Your setenta is invalid (you have no {suits}), so it cannot win the point."),
-    N_("{side}: the setenta is invalid (no {suits} from 1 to 7), so it cannot win the point."):
-        N_("Your setenta is invalid (you have no {suits} from 1 to 7), so it cannot win the point."),
+    N_("{side}: the setenta is invalid (no {suits:or}), so it cannot win the point."):
+        N_("Your setenta is invalid (you have no {suits:or}), so it cannot win the point."),
+    N_("{side}: the setenta is invalid (no {suits:or} from 1 to 7), so it cannot win the point."):
+        N_("Your setenta is invalid (you have no {suits:or} from 1 to 7), so it cannot win the point."),
     N_("{winner} gets the setenta point: {top} is the only valid setenta ({values})."):
         N_("You get the setenta point: {top} is the only valid setenta ({values})."),
     N_("{winner} gets the setenta point: {top} is the highest valid setenta ({values})."):
@@ -62,9 +62,9 @@ YOU_FORMS = {
 }
 
 # The sum step by suit count (the primera by suit count), said of a side and of the student («te faltan»).
-_SUIT_COUNT = N_plural("{side}: {n} suit (no {suits}); {terms}.", "{side}: {n} suits (no {suits}); {terms}.")
-_SUIT_COUNT_YOU = N_plural("You: {n} suit (you have no {suits}); {terms}.",
-                           "You: {n} suits (you have no {suits}); {terms}.")
+_SUIT_COUNT = N_plural("{side}: {n} suit (no {suits:or}); {terms}.", "{side}: {n} suits (no {suits:or}); {terms}.")
+_SUIT_COUNT_YOU = N_plural("You: {n} suit (you have no {suits:or}); {terms}.",
+                           "You: {n} suits (you have no {suits:or}); {terms}.")
 
 #: The same for a sentence with plural forms.
 YOU_PLURAL_FORMS = {_SUIT_COUNT: _SUIT_COUNT_YOU}
@@ -405,14 +405,14 @@ class SetentaExplainer(w.VBox):
             value = m.setentas[step["side"]]
             if value.total is not None:
                 return _("{side}: {terms}.", side=side, terms=self._terms(value))
-            missing = and_list(_, [_.suit_name(s) for s in value.missing])
+            missing = listed(_, [_.suit_name(s) for s in value.missing])  # ("no cups or clubs")
             if m.rules_used.primera == "suit_count":
                 forms = _SUIT_COUNT_YOU if _is_you(side) else _SUIT_COUNT
                 return _.plural(*forms, value.suit_count, side=side, suits=missing, terms=self._terms(value))
             # (the low-cards house rule) "no clubs" would be false of a pile holding the king of clubs
-            message = ("{side}: the setenta is invalid (no {suits} from 1 to 7), so it cannot win the point."
+            message = ("{side}: the setenta is invalid (no {suits:or} from 1 to 7), so it cannot win the point."
                        if value.face_only else
-                       "{side}: the setenta is invalid (no {suits}), so it cannot win the point.")
+                       "{side}: the setenta is invalid (no {suits:or}), so it cannot win the point.")
             return _said(_, message, _is_you(side), side=side, suits=missing)
         suit = _.suit_name(step["suit"])
         if step["card"]:

@@ -292,8 +292,9 @@ def test_a_deal_and_a_game_played_to_the_end_show_under_their_level(tutor, conte
 
     expect(row(teacher, "Dani")).to_be_visible(timeout=20_000)
     games = row(teacher, "Dani").locator("td").nth(-2)
-    expect(games).to_have_text(f"1 ({int(won)} ganadas)", timeout=20_000)
-    expect(games).to_have_attribute("title", f"fácil: 1 ({int(won)} ganadas)")
+    said = f"{int(won)} ganada" if won else "0 ganadas"  # («1 ganada», never «1 ganadas»)
+    expect(games).to_have_text(f"1 ({said})", timeout=20_000)
+    expect(games).to_have_attribute("title", f"fácil: 1 ({said})")
     expect(row(teacher, "Dani").locator("td").nth(2)).to_have_text("inicio, partida")
     level_row = teacher.locator("#games tbody tr", has=teacher.locator("th", has_text=re.compile("^fácil$")))
     expect(level_row.locator("td")).to_have_text(["1", str(int(won)), str(int(not won))])

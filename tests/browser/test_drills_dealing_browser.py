@@ -13,6 +13,10 @@ from test_widgets_browser import assert_no_errors, serious_violations, tab_into,
 
 from escoba_tutor.exercises import dealing_drill, house_rules_drill
 
+# the rounds question, as its box is labelled
+ROUNDS_EN = "How many rounds are left in the deck right now, before anything more is dealt?"
+ROUNDS_ES = "¿Cuántas rondas quedan ahora mismo en el mazo, antes de repartir nada más?"
+
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
@@ -56,7 +60,7 @@ def test_dealing_answered_by_mouse(es_page):
     expect(box).to_contain_text("Quedan 6 cartas en el mazo.")
     box.get_by_label("¿A quién le toca jugar?").select_option(label="Jugador 2")
     box.get_by_label("¿Qué pasa ahora?").select_option(label="Se reparten otras tres cartas a cada uno")
-    rounds = box.get_by_label("¿Cuántas rondas quedan en el mazo?")
+    rounds = box.get_by_label(ROUNDS_ES)
     rounds.fill("2")
     rounds.press("Enter")
     box.get_by_role("button", name="Comprobar").click()
@@ -84,14 +88,14 @@ def test_dealing_answered_by_keyboard_alone(en_page):
     tab_into(page, box)
     choose_by_keyboard(page, box.get_by_label("Who plays next?"), "Player 1")
     choose_by_keyboard(page, box.get_by_label("What happens now?"), "Nothing is dealt: play goes on")
-    tab_until(page, box.get_by_label("How many rounds are left in the deck?"), "Tab")
+    tab_until(page, box.get_by_label(ROUNDS_EN), "Tab")
     page.keyboard.type("one")
     tab_until(page, box.get_by_role("button", name="Check"), "Tab")
     page.keyboard.press("Enter")
     said = status(page, "dealing")
     expect(said).to_contain_text("2 of 3 right.")
     expect(said).to_contain_text("Rounds: write a whole number, for example 2.")
-    tab_until(page, box.get_by_label("How many rounds are left in the deck?"), "Shift+Tab")
+    tab_until(page, box.get_by_label(ROUNDS_EN), "Shift+Tab")
     page.keyboard.press("Control+a")
     page.keyboard.type("1")
     tab_until(page, box.get_by_role("button", name="Check"), "Tab")
@@ -159,7 +163,7 @@ def test_the_end_of_a_deal_from_the_address_by_keyboard(open_drills, app_url):
     tab_into(page, box)
     choose_by_keyboard(page, box.get_by_label("Who plays first in the next deal?"), "Player 2")
     choose_by_keyboard(page, box.get_by_label("What happens now?"), "The deal is over")
-    tab_until(page, box.get_by_label("How many rounds are left in the deck?"), "Tab")
+    tab_until(page, box.get_by_label(ROUNDS_EN), "Tab")
     page.keyboard.type("0")
     choose_by_keyboard(page, box.get_by_label("Who takes the cards left on the table?"), "Team 2")
     tab_until(page, box.get_by_role("button", name="Check"), "Tab")

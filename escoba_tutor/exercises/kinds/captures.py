@@ -151,14 +151,14 @@ def _capture_task(_: Translator, drill: CaptureDrill) -> dict[str, object]:
 def _capture_answer(_: Translator, drill: CaptureDrill) -> dict[str, object]:
     """Each capture with its sum, after the number of captures (or the card taking nothing)."""
     if not drill.answer:
-        return {"found": _("{card} takes nothing: it stays on the table.", card=_.the_card(drill.card)),
+        return {"found": _("{card:The} takes nothing: it stays on the table.", card=_.the_card(drill.card)),
                 "captures": []}
     captures = []
     for capture in drill.answer:
         taken = tuple(sorted(capture))
-        said = _("{card} takes {taken}", card=_.the_card(drill.card),
+        said = _("{card:The} takes {taken}", card=_.the_card(drill.card),
                  taken=and_list(_, [_.the_card(c) for c in taken]))
-        # (each continues "1 capture:", so it starts lowercase, like "the four of cups takes nothing")
+        # (each is a line of its own under "2 captures:", so it starts with a capital, as a sentence does)
         text = f"{said}: {_sum(_, drill.card, taken, drill.rules)}"
         if len(taken) == len(drill.table):
             text += " — " + _("escoba!")

@@ -312,7 +312,7 @@ def who_question(_: Translator, drill: DealingDrill) -> str:
 
 def rounds_question(_: Translator) -> str:
     """The rounds asked are those still in the deck: the round in the players' hands is not among them."""
-    return _("How many rounds are left in the deck?")
+    return _("How many rounds are left in the deck right now, before anything more is dealt?")
 
 
 def deal_now_words(_: Translator) -> dict[str, str]:

@@ -36,7 +36,8 @@ class LeftoverDrill:
     the table. Who takes them (``taker``, None: nobody captured in the whole deal)? Under the Escoba capture
     rule, also: what do they add up to (``total``), and does the deal check out (``checks_out``: a leftover of
     10, 25, 40, 55... is congruent to 10 modulo 15)? A position that does not check out shows the table as a
-    miscount would leave it: one card swapped for a card of another value.
+    miscount would leave it: one card swapped for a card of another value, a card that lay on the table before
+    the plays shown (never one the plays show laid down), so the plays and the cards left still agree.
 
     Mistakes: ``last_to_play`` (the side that played last, which did not capture), ``not_last_capture`` (another
     wrong side), ``somebody_captured`` (nobody, but someone captured), ``nobody_captured``; for the total
@@ -137,9 +138,12 @@ def leftover_drill(seed: int, rules: Rules | str = ESCOBA) -> LeftoverDrill:
     total: int | None = None
     if rules.capture == "fifteen":
         checks_out = True
-        if rng.random() < 0.25:
-            shown = {c for _side, card, taken in plays for c in (card, *taken)}
-            swap_out = rng.choice(table)
+        # the miscount happened before the plays shown: the card swapped out lay on the table before them (a
+        # card the plays show laid down must still be there at the end), and the card swapped in appears nowhere
+        shown = {c for _side, card, taken in plays for c in (card, *taken)}
+        earlier = [c for c in table if c not in shown]
+        if rng.random() < 0.25 and earlier:
+            swap_out = rng.choice(earlier)
             others = [c for c in DECK if c.value != swap_out.value and c not in table and c not in shown]
             table = tuple(sorted([*(c for c in table if c != swap_out), rng.choice(others)]))
             checks_out = False

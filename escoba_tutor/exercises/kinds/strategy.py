@@ -6,7 +6,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ...engine.cards import Card, Suit, format_cards
+from ...engine.captures import captures_on
+from ...engine.cards import DECK, SUITS, Card, Suit, format_cards
 from ...engine.errors import EscobaError
 from ...engine.game import Game, Move, PlayerView
 from ...engine.rules import ESCOBA, Rules, as_rules
@@ -121,7 +122,7 @@ def strategy_drill(seed: int, rules: Rules | str = ESCOBA) -> StrategyDrill:
 # ------------------------------------------------------------------------------------------------ worksheet
 _MOVE_REASONS = {
     "escoba": N_("it sweeps the table: an escoba"),
-    "takes_siete_de_oros": N_("it takes the seven of coins"),
+    "takes_siete_de_oros": N_("the seven of coins is one sure point"),
     "leaves_sweepable": N_("it leaves {total} on the table, which a card still unseen can sweep"),
     "lays_siete_de_oros": N_("it leaves the seven of coins on the table, for the other side to take"),
     "takes_cards": N_("it adds cards to your pile"),
@@ -157,10 +158,30 @@ def _move_text(_: Translator, move: Move) -> str:
     return _("{card}, laid down on the table", card=_.the_card(card))
 
 
-def _move_reason(_: Translator, reason: Reason) -> str:
+# A table left that some card could sweep, but every such card is on the table, in the hand or already taken:
+# said with the value, so the student can check it against the cards printed as already taken.
+_NONE_TO_COME = N_("it leaves {total} on the table, which only a card worth {value} could sweep, and none is still "
+                   "to come")
+
+
+def _move_reason(_: Translator, reason: Reason, rules: Rules | None = None) -> str:
     if reason.code in _COUNTED_REASONS:
         return _.plural(*_COUNTED_REASONS[reason.code], reason.count or 1)
+    if reason.code == "leaves_unsweepable" and rules is not None:
+        sweepers = _sweeper_values(reason.cards, rules)
+        if sweepers:  # "no card can sweep it" would be false in general: say why none can here
+            return paper.word(_, _NONE_TO_COME, total=reason.total, value=sweepers[0])
     return paper.word(_, _MOVE_REASONS[reason.code], total=reason.total)
+
+
+def _sweeper_values(left: Iterable[Card], rules: Rules) -> list[int]:
+    """The capture values of the cards of the whole deck that could take every card of ``left`` at once (lowest
+    first): whether a card could sweep that table at all, whatever has been played."""
+    table = tuple(left)
+    if not table:
+        return []
+    mask, whole = sum(c.bit for c in table), frozenset(table)
+    return sorted({c.value for c in DECK if c not in whole and whole in captures_on(c, mask, rules)})
 
 
 def _gain(view: PlayerView, move: Move) -> Reason | None:
@@ -186,12 +207,22 @@ def _risk(_: Translator, view: PlayerView, move: Move, *, concession: bool = Fal
     nothing); ``concession``: the words that follow "although"."""
     sweep = sweep_risk(view, move)
     if sweep is not None:
-        return _move_reason(_, sweep)
+        return _move_reason(_, sweep, view.rules)
     card, taken = move
     left = [c for c in view.table if c not in taken] if taken else [*view.table, card]
     if SIETE_DE_OROS in left:
         return paper.word(_, _SIETE_STAYS if concession else _LEAVES_SIETE)
     return None
+
+
+def _risk_kind(view: PlayerView, move: Move) -> str | None:
+    """What kind of risk a move runs ("sweep", "siete", None): a reason to avoid a play is said only when the
+    best play does not run the same kind of risk (otherwise it does not tell the two apart)."""
+    if sweep_risk(view, move) is not None:
+        return "sweep"
+    card, taken = move
+    left = [c for c in view.table if c not in taken] if taken else [*view.table, card]
+    return "siete" if SIETE_DE_OROS in left else None
 
 
 def _good_reason(_: Translator, view: PlayerView, hint: Hint) -> str:
@@ -202,9 +233,9 @@ def _good_reason(_: Translator, view: PlayerView, hint: Hint) -> str:
         if sweep is not None and sweep.unseen is not None:  # laid down, and only a few cards could sweep it
             return _.plural(*_FEW_SWEEPERS, sweep.unseen, total=sweep.total, value=sweep.sweeper_value)
         if hint.reason.code in _RISKS:  # (the siete de oros laid down, as good as anything else here)
-            return _move_reason(_, hint.reason)
+            return _move_reason(_, hint.reason, view.rules)
         gain = hint.reason  # what a card laid down does well: leaves a table no card can sweep
-    said = _move_reason(_, gain)
+    said = _move_reason(_, gain, view.rules)
     return _("{reason}, although {risk}", reason=said, risk=risk) if risk else said
 
 
@@ -214,41 +245,65 @@ def _loss_text(_: Translator, loss: float) -> str:
 
 
 _SHEET = """
-{% macro task(drill, your_hand, on_table, mine) %}
+{% macro task(drill, your_hand, on_table, taken, by_suit, mine) %}
   <li><p>{{ paper.number(drill) }} {{ your_hand }} {{ paper.cards(drill.hand) }}</p>
-  <p>{{ on_table }} {{ paper.cards(drill.table) }}</p>{{ paper.blank(mine) }}
+  <p>{{ on_table }} {{ paper.cards(drill.table) }}</p>
+  <p>{{ taken }} {% for line in by_suit %}{{ "; " if not loop.first else "" }}{{ line }}{% endfor %}</p>
+  {{ paper.blank(mine) }}
   <div class='line'></div></li>
 {% endmacro %}
 
 {% macro answer(drill, good, moves, avoid) %}
   <li>{{ paper.key_number(drill) }} {{ good }}<ul>
   {% for move, why in moves %}<li>{{ move }}: {{ why }}</li>{% endfor %}
-  </ul><p>{{ avoid }}</p></li>
+  </ul>{% for line in avoid %}<p>{{ line }}</p>{% endfor %}</li>
 {% endmacro %}
 """
 
 
+def taken_cards(drill: StrategyDrill) -> tuple[Card, ...]:
+    """The cards already captured in the deal (in either pile): with the hand and the table, what the student
+    can know; the other cards are in the other hand or still in the deck."""
+    return tuple(sorted(c for pile in drill.view.piles for c in pile))
+
+
 def _strategy_task(_: Translator, drill: StrategyDrill) -> dict[str, object]:
-    return {"your_hand": _("Your hand:"), "on_table": _("On the table:"), "mine": _("The card I would play, and why:")}
+    taken = taken_cards(drill)
+    by_suit = [_("{suit}: {ranks}", suit=_.suit_name(suit),
+                 ranks=", ".join(paper.rank(_, c) for c in taken if c.suit is suit) or "—") for suit in SUITS]
+    return {"your_hand": _("Your hand:"), "on_table": _("On the table:"),
+            "taken": _("Already taken in this deal:"), "by_suit": by_suit,
+            "mine": _("The card I would play, and why:")}
+
+
+_GOOD_PLAYS = N_plural("Good play:", "Good plays:")
 
 
 def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
-    """The good moves, each with its reason, then the move to avoid."""
+    """The good moves, each with its reason, then every other move, worst last: each with what is wrong with
+    it when the best play does not share that fault, and how many points it costs."""
     moves = []
     for hint in drill.good:
         move = _move_text(_, hint.move)
         moves.append((move[:1].upper() + move[1:], _good_reason(_, drill.view, hint)))
-    worst, best = drill.ranking[-1], drill.ranking[0]
-    loss = _loss_text(_, worst.loss)
-    risk = _risk(_, drill.view, worst.move)
-    if risk is not None:  # what is wrong with the move
-        avoid = _("Avoid {move}: {why} (about {loss} points worse).", move=_move_text(_, worst.move), why=risk,
-                  loss=loss)
-    else:  # nothing wrong in itself: the best play does better
-        avoid = _("Avoid {move} (about {loss} points worse): the best play is {best}, because {why}.",
-                  move=_move_text(_, worst.move), best=_move_text(_, best.move),
-                  why=_good_reason(_, drill.view, best), loss=loss)
-    return {"good": _("Good plays:"), "moves": moves, "avoid": avoid}
+    best = drill.ranking[0]
+    best_risk = _risk_kind(drill.view, best.move)
+    # the best play by its card alone, unless another play of that card could be meant
+    alone = sum(h.move.card == best.move.card for h in drill.ranking) == 1
+    avoid = []
+    for hint in drill.ranking[len(drill.good):]:
+        loss = _loss_text(_, hint.loss)
+        risk = _risk(_, drill.view, hint.move)
+        if risk is not None and _risk_kind(drill.view, hint.move) != best_risk:  # what is wrong with the move
+            avoid.append(_("Avoid {move}: {why} (about {loss} points worse).", move=_move_text(_, hint.move),
+                           why=risk, loss=loss))
+        elif alone:  # nothing wrong that the best play does not share: how much less it is worth
+            avoid.append(_("Avoid {move}: about {loss} points worse than {best}.", move=_move_text(_, hint.move),
+                           best=_.the_card(best.move.card), loss=loss))
+        else:  # (the best play's card makes other plays too: "the best play", not a long repeated capture)
+            avoid.append(_("Avoid {move}: about {loss} points worse than the best play.",
+                           move=_move_text(_, hint.move), loss=loss))
+    return {"good": _.plural(*_GOOD_PLAYS, len(moves)), "moves": moves, "avoid": avoid}
 
 
 def _outcome(result: Any) -> Outcome:

@@ -101,7 +101,7 @@ class CapturesView(KindView):
         for codes in m.built:
             key = "+".join(codes)
             verdict, tone = verdicts.get(key, ("", ""))
-            label = _("{card} takes {taken}", card=the_card(_, drill.card), taken=the_cards(_, codes))
+            label = _("{card:The} takes {taken}", card=the_card(_, drill.card), taken=the_cards(_, codes))
             rows.append({"id": key, "cells": [drill.card.code, " ".join(codes), verdict],
                          "cards": [drill.card.code, *codes], "label": f"{label}. {verdict}".rstrip(". "),
                          "tone": tone})
@@ -109,7 +109,7 @@ class CapturesView(KindView):
             for taken in result.missing:
                 codes = [c.code for c in sorted(taken)]
                 verdict = _("missing: you did not list it")
-                label = _("{card} takes {taken}", card=the_card(_, drill.card), taken=the_cards(_, codes))
+                label = _("{card:The} takes {taken}", card=the_card(_, drill.card), taken=the_cards(_, codes))
                 rows.append({"id": "missing:" + "+".join(codes), "cells": [drill.card.code, " ".join(codes), verdict],
                              "cards": [drill.card.code, *codes], "label": f"{label}. {verdict}", "tone": "info"})
         picker.headers = [_("Card played"), _("Takes"), _("Verdict")]
@@ -120,7 +120,7 @@ class CapturesView(KindView):
         current.deck = self.frame.deck
         current.caption = _("Every legal capture")
         current.headers = [_("Card played"), _("Takes"), _("Sum")]
-        current.empty_text = _("{card} takes nothing here: it stays on the table.",
+        current.empty_text = _("{card:The} takes nothing here: it stays on the table.",
                                card=_sentence(the_card(_, drill.card)))
         rows = []
         for taken in drill.answer:
@@ -153,6 +153,8 @@ class CapturesView(KindView):
         if result.ok:
             if not drill.answer:
                 return [_("Right: {card} takes nothing here, so it stays on the table.", card=card)]
+            if len(drill.answer) == 2:  # (English: "both", never "all 2")
+                return [_("Right! You found both captures.")]
             return [_.plural("Right! You found the only capture.", "Right! You found all {n} captures.",
                              len(drill.answer))]
         lines = [_("{right} right, {missing} missing, {wrong} wrong.", right=len(result.right),
@@ -170,7 +172,7 @@ class CapturesView(KindView):
             lines.append(_("Missing: {card} can also take {taken} ({sum}).", card=card,
                            taken=the_cards(_, sorted(taken)), sum=total))
         if not drill.answer and result.wrong:
-            lines.append(_("{card} takes nothing here: it stays on the table.", card=_sentence(card)))
+            lines.append(_("{card:The} takes nothing here: it stays on the table.", card=_sentence(card)))
         return lines
 
     def note_text(self, _: Translator, note: str) -> str:

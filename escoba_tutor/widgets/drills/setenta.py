@@ -10,6 +10,7 @@ from html import escape
 import ipywidgets as w
 
 from ...exercises import SetentaDrill
+from ...text.phrases import listed
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from ..score_sheet import join_words
@@ -113,14 +114,14 @@ class SetentaView(KindView):
             return _("{side}: “{text}” is not a number: write one like 70, or “invalid”.", side=side,
                      text=entry["text"][:20])
         expected = check.expected
-        suits = join_words(_, [_.suit_name(s) for s in (check.suits or expected.missing)])
+        suits = listed(_, [_.suit_name(s) for s in (check.suits or expected.missing)])  # ("no cups or clubs")
         if check.ok:
             if expected.total is None:
-                return _("{side}: right, the setenta is invalid (no {suits}).", side=side, suits=suits)
+                return _("{side}: right, the setenta is invalid (no {suits:or}).", side=side, suits=suits)
             return _("{side}: right, {total}.", side=side, total=expected.total)
         mistake = check.mistake
         if mistake == "missing_suit":
-            return _("{side}: there is no card of {suits}, so the setenta is invalid.", side=side, suits=suits)
+            return _("{side}: there is no card of {suits:or}, so the setenta is invalid.", side=side, suits=suits)
         if mistake == "only_figures":
             return _("{side}: in {suits} there are only face cards, and with this house rule only the cards "
                      "from 1 to 7 count, so the setenta is invalid.", side=side, suits=suits)
@@ -138,8 +139,10 @@ class SetentaView(KindView):
             return _("{side}: you counted {cards} with their value for making 15 (jack 8, knight 9), but for the "
                      "setenta face cards are worth 10.", side=side, cards=cards)
         if mistake == "figure_printed":
-            return _("{side}: you counted {cards} by the number printed on them (knight 11, king 12), but for the "
-                     "setenta face cards are worth 10.", side=side, cards=cards)
+            return _.plural("{side}: you counted {cards} by the number printed on it (knight 11, king 12), but for "
+                            "the setenta face cards are worth 10.",
+                            "{side}: you counted {cards} by the number printed on them (knight 11, king 12), but for "
+                            "the setenta face cards are worth 10.", len(check.cards), side=side, cards=cards)
         if mistake == "wrong_best":
             slips = []
             for chosen, better in zip(check.cards, check.better):
