@@ -286,7 +286,9 @@ def build_app_class():
             self.kernel_manager.records_url = url if self.class_board else ""
             self.kernel_manager.class_db = self.class_db
             start_turns = guarded.StartTurns(starting_slots(self.max_starting_kernels))
-            self.kernel_manager.pool = self.kernel_pool(start_turns)
+            pool = self.kernel_manager.pool = self.kernel_pool(start_turns)
+            if pool is not None:  # a page given a ready kernel starts for less than half the CPU (pool.py)
+                start_turns.extra = lambda: min(start_turns.slots, len(pool.ready))
             return {**settings, "escoba_register": self.register, "escoba_default_lang": self.default_lang,
                     "escoba_rules": self.rules, "escoba_record_addresses": own,
                     "escoba_log": self.log, "websocket_max_message_size": self.limits.message_bytes,
