@@ -405,6 +405,10 @@ class BoardPageHandler(BoardMixin, web.RequestHandler):
 
     async def get(self) -> None:
         view = await self.view()
+        if self.settings.get("escoba_class_exercise"):  # one computer: the class exercise is served here
+            from .class_exercise import start_form
+
+            view["exercise_form"] = start_form(self)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(self.render_part("class_board.html.j2", {**view, "script": _STATIC.joinpath(
             "class_board.js").read_text(encoding="utf-8"), "views_script": views_script()}))
