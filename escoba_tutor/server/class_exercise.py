@@ -231,7 +231,7 @@ class _ExercisePost(_BoardPost):
         self.finish(self.render_part("class_board_confirm.html.j2", {
             "title": _("The class exercise was not changed"), "paragraphs": [words], "back_class": None,
             "fields": {}, "confirm": True, "back": _("Back to the class exercise"),
-            "back_href": self.board_address(EXERCISE_PATH)}))
+            "back_href": self.board_address("exercise")}))
 
 
 class ExerciseStartHandler(_ExercisePost):
@@ -263,7 +263,7 @@ class ExerciseStartHandler(_ExercisePost):
                 return
             raise web.HTTPError(503, str(error)[:200]) from None
         await bell_of(self).changed()
-        self.redirect(self.board_address(EXERCISE_PATH), status=303)
+        self.redirect(self.board_address("exercise"), status=303)
 
 
 class ExerciseActHandler(_ExercisePost):
@@ -286,7 +286,7 @@ class ExerciseActHandler(_ExercisePost):
                 return
             raise web.HTTPError(503, str(error)[:200]) from None
         await bell_of(self).changed()
-        back = self.board_address() if action == "end" else self.board_address(EXERCISE_PATH)
+        back = self.board_address() if action == "end" else self.board_address("exercise")
         self.redirect(back, status=303)
 
 
