@@ -25,7 +25,7 @@ from ..text.translator import DEFAULT_LANGUAGE, Translator
 from .drills import Drill
 from .primitives import LiveRegion
 
-__all__ = ["ClassExercise", "show_class_exercise"]
+__all__ = ["ClassExercise"]
 
 
 class ClassExercise(w.VBox):
@@ -143,10 +143,3 @@ class ClassExercise(w.VBox):
             else:
                 self.status.message = _("Your answer could not be sent: press “Check” again.")
 
-
-def show_class_exercise(lang: str) -> w.Widget:
-    """The class exercise page's one widget (lessons/source/class.md)."""
-    from .page import current_page
-
-    p = current_page(lang)
-    return p.show(ClassExercise(lang=p.lang))
