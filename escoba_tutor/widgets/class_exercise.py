@@ -64,6 +64,15 @@ class ClassExercise(w.VBox):
         return self.status.message
 
     def _arrived(self, data: dict) -> None:
+        """A new state from the client's thread: shown on the kernel's own event loop, where the page's clicks are
+        handled too, so the page never changes under a click (outside a kernel, at once)."""
+        loop = _kernel_loop()
+        if loop is None:
+            self._set_state(data)
+        else:
+            loop.add_callback(self._set_state, data)  # thread-safe: Tornado's IOLoop
+
+    def _set_state(self, data: dict) -> None:
         with self._lock:
             self.state = data
 
@@ -143,3 +152,12 @@ class ClassExercise(w.VBox):
             else:
                 self.status.message = _("Your answer could not be sent: press “Check” again.")
 
+
+def _kernel_loop():
+    """The event loop of the kernel this runs in (ipykernel's Tornado IOLoop), or None outside a kernel."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    shell = get_ipython()
+    return getattr(getattr(shell, "kernel", None), "io_loop", None)
