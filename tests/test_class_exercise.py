@@ -346,3 +346,15 @@ def test_the_projected_view_shows_the_position_and_no_names(server, kernels):
     assert not re.search(r"\b(Ana|Leo|Eva)\b", page)
     board = browser.request(f"class/board?key={server.key}")[2]
     assert 'id="exercise-start"' in board and "Ejercicio de clase" in board
+
+
+def test_another_class_made_current_is_told_to_the_kernels(server, kernels):
+    """The class exercise is the current class's: a new class (or another made current) has none running."""
+    browser = teacher(server)
+    start(server, browser, seed="110")
+    data = kernels[0].wait()[1]
+    assert data["exercise"]["seed"] == 110
+    status, _headers, _body = browser.request("class/new", {"_xsrf": browser.xsrf(), "key": server.key,
+                                                            "confirm": "yes"})
+    assert status == 303
+    assert kernels[0].wait(data["stamp"], timeout=30)[1]["exercise"] is None

@@ -49,9 +49,11 @@ def test_the_page_follows_the_exercise_and_answers_once():
     drill.check()
     assert client.sent == [(state()["exercise"], True, None)] and page.answered
     assert drill.check_button.disabled and "Your answer is in" in page.message
-    assert drill.feedback.layout.display == "none" and not drill.model.show_answer  # not before the reveal
+    # not before the reveal: neither the worked answer nor the marks of the student's own answer
+    assert drill.feedback.layout.display == "none" and not drill.model.show_answer and drill.model.result is None
     page.state = state(state="revealed")
     assert drill.model.show_answer and drill.feedback.layout.display is None
+    assert drill.model.result is not None and "Right!" in drill.status.message  # the answer sent, judged
     assert "has shown the answer" in page.message
     page.state = state(id=8, seed=2)
     assert page.drill is not drill and page.drill.model.seed == 2 and not page.answered

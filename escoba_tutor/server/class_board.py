@@ -369,6 +369,13 @@ class BoardMixin(web.RequestHandler):
     async def database(self, call, *args):
         return await asyncio.get_running_loop().run_in_executor(_DATABASE, call, *args)
 
+    async def class_changed(self) -> None:
+        """Another class is current, or a class or student is gone: the class exercise the pages see is read again
+        (it is the current class's; class_exercise.py)."""
+        bell = self.settings.get("escoba_exercise_bell")
+        if bell is not None:
+            await bell.changed()
+
     def board_address(self, name: str = "board", **query) -> str:
         query = {**({"key": self.key} if self.key else {}), "lang": self.lang,
                  **{k: v for k, v in query.items() if v is not None}}
@@ -533,6 +540,7 @@ class NewClassHandler(_ClassAction):
                 "again.", name=current.name)], button=_("Yes, start a new class"), action="class/new")
             return
         await self.database(self.store.start_new_class)
+        await self.class_changed()
         self.redirect(self.board_address(), status=303)
 
 
@@ -556,6 +564,7 @@ class MakeCurrentHandler(_ClassAction):
                 button=_("Yes, make it the current class"), action="class/make-current", fields={"class": chosen.id})
             return
         await self.database(self.store.make_current, chosen.id)
+        await self.class_changed()
         self.redirect(self.board_address(), status=303)
 
 
@@ -608,6 +617,7 @@ class RemoveStudentHandler(_ClassAction):
             shown, count = await self.database(self.store.student_records, chosen.id, nickname)
             if self.confirmed():
                 await self.database(self.store.remove_student, chosen.id, nickname)
+                await self.class_changed()
                 self.redirect(self.board_address(**{"class": chosen.id}), status=303)
                 return
         except RecordsError as error:
@@ -646,6 +656,7 @@ class ForgetClassHandler(_ClassAction):
                 danger=True, action="class/forget", fields={"class": chosen.id})
             return
         await self.database(self.store.forget_class, chosen.id)
+        await self.class_changed()
         self.redirect(self.board_address(), status=303)
 
 

@@ -47,6 +47,7 @@ class ClassExercise(w.VBox):
         self.drill: Drill | None = None
         self._lock = threading.RLock()  # the client's thread and the page's clicks change the page in turn
         self._exercise_id: int | None = None
+        self._judged = None  # the check of the answer sent, kept out of sight until the teacher reveals the answer
         self.children = [self.heading, self.status]
         self.client = client if client is not None or not connect else client_from_environment(self._arrived)
         _ = Translator(self.lang)
@@ -110,6 +111,7 @@ class ClassExercise(w.VBox):
             self.drill.close()
             self.drill = None
         self._exercise_id = None
+        self._judged = None
         self.answered = False
         self.children = [self.heading, self.status]
 
@@ -127,6 +129,8 @@ class ClassExercise(w.VBox):
         assert self.drill is not None
         self.drill.feedback.layout.display = None
         self.drill.status.layout.display = None
+        if self._judged is not None:  # the student's own answer, judged, beside the worked answer
+            self.drill.model.result, self._judged = self._judged, None
         self.drill.model.show_answer = True
 
     def _checked(self, change) -> None:
@@ -145,6 +149,8 @@ class ClassExercise(w.VBox):
             if verdict in ("counted", "exercise_answered"):
                 self.answered = True
                 self.drill.check_button.disabled = True
+                # the view marks each part of the answer right or wrong from the check: not before the reveal
+                self._judged, self.drill.model.result = result, None
                 self.status.message = _("Your answer is in. Wait for your teacher to show the answer.")
             elif verdict in ("exercise_closed", "exercise_not_running"):
                 self.drill.check_button.disabled = True
