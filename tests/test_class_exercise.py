@@ -358,3 +358,14 @@ def test_another_class_made_current_is_told_to_the_kernels(server, kernels):
                                                             "confirm": "yes"})
     assert status == 303
     assert kernels[0].wait(data["stamp"], timeout=30)[1]["exercise"] is None
+
+
+def test_a_mistake_made_in_the_class_exercise_links_to_its_kind_s_own_page():
+    """The class exercise page shows only the exercise the teacher leads: the board opens the exercise on the page
+    of its kind's drill, and says it was the class exercise."""
+    from escoba_tutor.server.class_board import _Where, exercise_link
+    from escoba_tutor.text.translator import Translator
+
+    link = exercise_link(Translator("es"), "captures", _Where(4, "class", "escoba"), "es", "/", "escoba")
+    assert link["href"] == "/voila/render/es/02-captures.ipynb?seed=4"
+    assert link["words"] == "Ejercicio 4 (ejercicio de clase)"

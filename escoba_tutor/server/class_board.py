@@ -43,6 +43,7 @@ __all__ = ["board_handlers", "key_matches", "board_view", "student_view", "lesso
 REFRESH_S = 2.5
 _STATIC = Path(__file__).resolve().parent / "static"
 _PAGE_NAME = re.compile(r"[A-Za-z0-9._-]{1,60}")  # as records/kernel.py's lesson_of_page reads it
+CLASS_PAGE = "class"  # the class exercise page (lessons/source/class.md), where class exercise answers are given
 _jinja = jinja  # the server's templates (pages.py)
 # The store's calls are short, blocking database work: one thread runs them, off the server's event loop.
 _DATABASE = ThreadPoolExecutor(max_workers=1, thread_name_prefix="escoba-class-board")
@@ -75,6 +76,8 @@ def _percent(part: int, whole: int, lang: str) -> str:
 def _lesson_label(_: Translator, lesson: str) -> str:
     if lesson == "play":
         return _("game")
+    if lesson == CLASS_PAGE:
+        return _("class exercise")
     if lesson == "index":
         return _("start page")
     number = lesson.split("-", 1)[0]
@@ -107,12 +110,17 @@ def _link(words_lang: str, lang: str, fallback: str | None, seed: int, lesson: s
           base_url: str, rules: str) -> dict:
     _ = Translator(words_lang)
     exercise = _Where(seed, lesson, exercise_rules)
-    page = exercise.lesson if exercise.lesson and _PAGE_NAME.fullmatch(exercise.lesson) else fallback
+    # an answer to the class exercise opens on its kind's own page: the class exercise page shows only the
+    # exercise the teacher leads
+    own = exercise.lesson if exercise.lesson and _PAGE_NAME.fullmatch(exercise.lesson) \
+        and exercise.lesson != CLASS_PAGE else None
+    page = own or fallback
     query: dict[str, int | str] = {"seed": exercise.seed}
     where = []
-    if exercise.lesson and _PAGE_NAME.fullmatch(exercise.lesson):
-        where.append(_lesson_label(_, exercise.lesson) if exercise.lesson == "index"
-                     else _("lesson {number}", number=_lesson_label(_, exercise.lesson)))
+    if exercise.lesson == CLASS_PAGE:
+        where.append(_lesson_label(_, CLASS_PAGE))
+    elif own:
+        where.append(_lesson_label(_, own) if own == "index" else _("lesson {number}", number=_lesson_label(_, own)))
     if exercise.rules and exercise.rules != rules:
         query["rules"] = exercise.rules
         where.append(_("“{rules}” rules", rules=exercise.rules))
@@ -183,7 +191,7 @@ def lesson_titles(folder: str | Path | None, lang: str) -> dict[str, str]:
 
 
 def _lesson_title(_: Translator, lesson: str, titles: dict[str, str]) -> str:
-    if lesson in ("play", "index"):
+    if lesson in ("play", "index", CLASS_PAGE):
         return _lesson_label(_, lesson)
     return titles.get(lesson) or _("lesson {number}", number=_lesson_label(_, lesson))
 
