@@ -92,3 +92,9 @@ def test_a_check_with_nothing_answered_sends_nothing():
     page.drill.check()
     # side 1 has no clubs: its setenta is invalid, and the kind names the slip
     assert [(correct, mistake) for _e, correct, mistake in client.sent] == [(False, "missing_suit")]
+
+
+def test_a_server_without_the_class_exercise_is_said():
+    page = ClassExercise("es", client=StandIn())
+    page.state = {"unavailable": True}
+    assert page.drill is None and "no tiene ejercicios de clase" in page.message

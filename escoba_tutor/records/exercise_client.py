@@ -74,6 +74,10 @@ class ExerciseClient:
                 log.info("the class exercise cannot reach the course server: %s", error)
                 time.sleep(RETRY_PAUSE)
                 continue
+            if status == 404:  # a server without the class exercise (a student's server on a JupyterHub, for now)
+                with contextlib.suppress(Exception):
+                    self._on_state({"unavailable": True})
+                return
             if status != 200:
                 log.warning("the course server answered %d to the class exercise's wait", status)
                 time.sleep(RETRY_PAUSE * 5)

@@ -81,6 +81,10 @@ class ClassExercise(w.VBox):
     def _show(self, change) -> None:
         with self._lock:
             _ = Translator(self.lang)
+            if self.state.get("unavailable"):
+                self._drop_drill()
+                self.status.message = _("This server does not run class exercises.")
+                return
             exercise = self.state.get("exercise")
             if not exercise:
                 self._drop_drill()
