@@ -90,19 +90,23 @@ class ExerciseBell:
         self._arm_deadline()
         self._ring(state=True)
 
-    def counted(self, key: str) -> None:
-        """An answer was counted: the projector's waiters wake (the students' do not)."""
-        self.answered.add(key)
-        asyncio.ensure_future(self._recount())
+    def counted(self, exercise_id: int, key: str, correct: bool, mistake: str | None) -> None:
+        """An answer was counted (stored by this server): the count kept here grows at once, with no database read,
+        and the projector's waiters wake (the students' do not)."""
+        from ..records.class_exercise import Tally
 
-    async def _recount(self) -> None:
-        if self.current is None:
+        if self.current is None or self.current.id != exercise_id or self.tally is None:
+            asyncio.ensure_future(self.changed())  # this server's picture is behind: read it all again
             return
-        exercise_id = self.current.id
-        tally = await asyncio.get_running_loop().run_in_executor(WRITING, self.store.exercise_tally, exercise_id)
-        if self.current is not None and self.current.id == exercise_id:
-            self.tally = tally
-            self._ring(state=False)
+        if key in self.answered:
+            return
+        self.answered.add(key)
+        mistakes = dict(self.tally.mistakes)
+        if not correct:
+            mistakes[mistake or "wrong"] = mistakes.get(mistake or "wrong", 0) + 1
+        self.tally = Tally(self.tally.answered + 1, self.tally.right + int(correct),
+                           dict(sorted(mistakes.items(), key=lambda item: (-item[1], item[0]))))
+        self._ring(state=False)
 
     def _ring(self, *, state: bool) -> None:
         if state:
@@ -368,7 +372,8 @@ class ExerciseAnswerHandler(_KernelEndpoint):
                 return
             log.warning("a class exercise answer was not stored: %s", str(error)[:200])
             self._refuse(503, "the class database could not store the answer")
-        bell_of(self).counted(nickname_key(owner.nickname))
+        bell_of(self).counted(body["exercise"], nickname_key(owner.nickname), event.correct,
+                              None if event.correct else event.mistake)
         self.send(200, {"counted": True})
 
 
