@@ -6,6 +6,10 @@ course server (``python -m escoba_tutor.server.hub``); the OAuth round through t
 the page is then opened as on the bare app. "Kernels" here are the course servers and their kernels, so culling
 is over when the hub's idle culler (the same idle time as the bare app's ``--cull-idle``) has stopped every
 student's server; memory is that of the hub's whole process tree (hub, proxy, culler, servers, kernels).
+
+With ``--ahead`` the class is the hub's students group, and the teacher starts its servers before the students
+arrive (:meth:`HubServer.start_ahead`, the code of ``escoba-tutor hub-start-class``), kept until a few minutes
+later, as ``--until`` does; the students then log in to servers that are running.
 """
 
 from __future__ import annotations
@@ -42,13 +46,20 @@ c.JupyterHub.cookie_secret_file = {folder!r} + "/cookie_secret"
 c.JupyterHub.last_activity_interval = 10
 c.JupyterHub.services[0]["command"] = [sys.executable, "-m", "jupyterhub_idle_culler", "--timeout={cull}",
                                        "--cull-every={every}"]
+# --ahead: the class is the students group, whose servers the teacher starts before the lesson
+c.JupyterHub.load_groups = {{"teachers": {{"users": [{teacher!r}]}}, "students": {{"users": {students!r}}}}}
 """
+TEACHER = "profe"
+
+
+def student_name(number: int) -> str:
+    return f"alumno{number:02d}"
 
 
 class HubServer(Server):
     """The hub in a subprocess; ``log_in(number)`` gives a student's base URL and cookies."""
 
-    def __init__(self, folder: Path, cull_idle_min: int) -> None:
+    def __init__(self, folder: Path, cull_idle_min: int, students: int = 0) -> None:
         if not PROXY.exists():
             sys.exit(f"--hub needs configurable-http-proxy at {PROXY}: npm install --prefix "
                      f"{PROXY.parents[2]} configurable-http-proxy@4")
@@ -58,7 +69,8 @@ class HubServer(Server):
         config = folder / "jupyterhub_config.py"
         config.write_text(CONFIG.format(shipped=str(ROOT / "deploy" / "jupyterhub" / "jupyterhub_config.py"),
                                         folder=str(folder), port=port, hub_port=free_port(), api_port=free_port(),
-                                        proxy=str(PROXY), cull=cull, every=min(60, max(1, cull // 2))))
+                                        proxy=str(PROXY), cull=cull, every=min(60, max(1, cull // 2)),
+                                        teacher=TEACHER, students=[student_name(i) for i in range(students)]))
         super().__init__([sys.executable, "-m", "jupyterhub", "-f", str(config)], port, folder / "hub.log",
                          cwd=folder)
 
@@ -90,7 +102,7 @@ class HubServer(Server):
 
         from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 
-        client, cookies, name = AsyncHTTPClient(), {}, f"alumno{number:02d}"
+        client, cookies, name = AsyncHTTPClient(), {}, student_name(number)
         base = f"{self.url}user/{name}/"
 
         async def fetch(url: str, **kwargs):
@@ -124,3 +136,22 @@ class HubServer(Server):
                 raise OSError(f"hub login for {name}: HTTP {response.code} at {url}")
             response = await fetch(url)
         raise OSError(f"hub login for {name}: no end to the redirects")
+
+    def start_ahead(self, parallel: int, until) -> tuple[float, list]:
+        """The teacher starts the students group's servers before the lesson (``escoba-tutor hub-start-class``,
+        its own code): the seconds it took and each server's outcome."""
+        import json
+        import time
+        import urllib.request
+
+        from escoba_tutor.server.hub_class import HubClient, start_class
+
+        request = urllib.request.Request(  # the teacher's token, made with their login (the dummy one here)
+            self.url + f"hub/api/users/{TEACHER}/tokens", method="POST", headers={"Content-Type": "application/json"},
+            data=json.dumps({"auth": {"username": TEACHER, "password": "x"}, "note": "benchmark"}).encode())
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            token = json.load(answer)["token"]
+        began = time.monotonic()
+        outcomes = start_class(HubClient(self.url, token, timeout=120), group="students", until=until,
+                               parallel=parallel, timeout=600)
+        return time.monotonic() - began, outcomes

@@ -11,9 +11,10 @@ loopback as a script would (docs/hostile-input.md, "Resource limits"):
    and the slowest of those requests;
 2. **bodies held**: 80 connections that each send 900 kB of a POST's body (under the 1 MiB cap the server had,
    far over what its forms send) and hold on: how much the server grew while they were open;
-3. **idle connections**: ``--idle`` connections from one address that send nothing, then a student's browser
-   from another address asks for a lesson: how long until the page (with its kernel) arrives, if it does within
-   120 s.
+3. **idle connections**: ``--idle`` connections from one address (or, in turn, from ``--addresses`` loopback
+   addresses, as scripts on many machines) that send nothing, then a student's browser from another address asks
+   for a lesson: how long until the page (with its kernel) arrives, if it does within 120 s. ``--idle-only``: this
+   step alone.
 
 Printed: one run's figures with the load average beside each. Run it with ``PYTHONPATH`` pointing at the code to
 measure (a checkout before and after a change).
@@ -119,11 +120,13 @@ def held_bodies(server: Server) -> None:
     HELD.clear()
 
 
-def idle_connections(server: Server, count: int) -> None:
+def idle_connections(server: Server, count: int, addresses: int) -> None:
     idle = []
-    for _ in range(count):
+    sources = ["127.0.0.1"] if addresses == 1 else [f"127.0.0.{10 + n}" for n in range(addresses)]
+    for n in range(count):
         try:
-            idle.append(socket.create_connection(("127.0.0.1", server.port), timeout=2))
+            idle.append(socket.create_connection(("127.0.0.1", server.port), timeout=2,
+                                                 source_address=(sources[n % len(sources)], 0)))
         except OSError:
             break
     opened = time.monotonic()
@@ -137,7 +140,8 @@ def idle_connections(server: Server, count: int) -> None:
             got = f"status {response.status} after {time.monotonic() - opened:.1f} s"
     except OSError as error:
         got = f"no page after {time.monotonic() - opened:.0f} s ({type(error).__name__})"
-    print(f"{len(idle)} idle connections of {count} opened from one address: a student's lesson page from another: "
+    where = "one address" if addresses == 1 else f"{addresses} addresses"
+    print(f"{len(idle)} idle connections of {count} opened from {where}: a student's lesson page from another: "
           f"{got} (load {load_average()})", flush=True)
     for sock in idle:
         sock.close()
@@ -147,16 +151,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--open-files", type=int, default=1024)
     parser.add_argument("--idle", type=int, default=1100)
+    parser.add_argument("--addresses", type=int, default=1, choices=range(1, 240), metavar="1-239",
+                        help="loopback addresses the idle connections come from, in turn (127.0.0.10 and on)")
+    parser.add_argument("--idle-only", action="store_true", help="only the idle connections (step 3)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="hostile-connections-") as folder:
         server = start(Path(folder), args.open_files)
         try:
             print(f"server idle: {rss_mib(server.process.pid):.0f} MiB, open files {args.open_files} "
                   f"(load {load_average()})", flush=True)
-            large_bodies(server)
-            held_bodies(server)
-            time.sleep(65)  # what the previous steps left open has timed out, with either version's timeouts
-            idle_connections(server, args.idle)
+            if not args.idle_only:
+                large_bodies(server)
+                held_bodies(server)
+                time.sleep(65)  # what the previous steps left open has timed out, with either version's timeouts
+            idle_connections(server, args.idle, args.addresses)
         finally:
             server.stop()
 

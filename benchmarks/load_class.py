@@ -45,7 +45,8 @@ the two runs' click p95 and memory per student compare the class with and withou
 
 With ``--hub`` the class comes through a real JupyterHub instead (``_hub_bench.py``): each student logs in at the
 hub, which starts the student's own course server; there are no Chromium students, memory is the hub's whole
-tree, and culling is the hub's idle culler stopping every student's server.
+tree, and culling is the hub's idle culler stopping every student's server. With ``--hub --ahead`` the teacher starts
+the class's servers first (``escoba-tutor hub-start-class``), and the students log in to running servers.
 """
 
 from __future__ import annotations
@@ -507,6 +508,9 @@ async def newcomers(base: str, stop: asyncio.Event, attack: Attack, start: float
 
 # ----------------------------------------------------------------------------------------------- one class
 AFRESH_S = 10  # the time a server takes to start afresh, with some slack
+# --ahead: the servers are kept (hub-start-class --until) this long after the teacher starts them, per student at
+# least (about the time the start takes on 2 cores), so that the first ones are not culled before the class comes
+AHEAD_KEEP_S, AHEAD_KEEP_PER_STUDENT_S = 120, 8
 BACK_MIB = 2  # "back to the idle server": at most this many MiB above it (below it counts: a fresh process is smaller)
 
 
@@ -521,7 +525,7 @@ async def classes(n: int, args, folder: Path) -> list[dict]:
     if args.hub:
         from _hub_bench import HubServer
 
-        server = HubServer(folder, args.cull_idle)
+        server = HubServer(folder, args.cull_idle, students=n if args.ahead else 0)
     else:
         board = (["--class-db", str(folder / f"class-{n}.sqlite3")] if args.board else ["--no-class-board"])
         server = tutor_server(folder, "--cull-idle", str(args.cull_idle), *board, voila_json=settings)
@@ -529,8 +533,26 @@ async def classes(n: int, args, folder: Path) -> list[dict]:
     try:
         server.wait()
         await asyncio.sleep(3)  # the server settles
+        ahead: dict = {}
+        if args.ahead:  # the teacher starts the class's servers; the lesson starts a few minutes later
+            from datetime import datetime, timedelta, timezone
+
+            keep_s = max(AHEAD_KEEP_S, AHEAD_KEEP_PER_STUDENT_S * n)
+            until = datetime.now(timezone.utc) + timedelta(seconds=keep_s)
+            # the class's memory is counted from the idle hub, before its servers; culling waits for the kept time
+            server.idle_mib, server.kept_until = server.tree_rss_mib(), time.monotonic() + keep_s
+            cpu, load = server.tree_cpu_s(), load_average()
+            seconds, outcomes = await asyncio.get_running_loop().run_in_executor(
+                None, server.start_ahead, args.ahead_parallel, until)
+            ahead = {"seconds": seconds, "cpu_s": server.tree_cpu_s() - cpu, "load_before": load,
+                     "started": sum(o.status == "started" for o in outcomes),
+                     "failed": [f"{o.name}: {o.reason}" for o in outcomes if o.status == "failed"],
+                     "parallel": args.ahead_parallel}
+            print(f"  started ahead: {ahead['started']}/{n} servers in {seconds:.0f} s, {args.ahead_parallel} at a "
+                  f"time ({ahead['cpu_s']:.0f} CPU s; load {load} before, {load_average()} after)", flush=True)
+            await asyncio.sleep(5)  # the servers settle, as they would before a lesson
         for number in range(1, args.classes + 1):
-            results.append(await one_class(n, args, server, number))
+            results.append({**await one_class(n, args, server, number), **({"ahead": ahead} if ahead else {})})
     finally:
         server.stop()
         if args.logs:
@@ -553,7 +575,7 @@ async def one_class(n: int, args, server, number: int) -> dict:
         students = [s for s in students if s.number != n - 1 or s.browser]
     playwright = browser = None
     try:
-        baseline, cpu_before = server.tree_rss_mib(), server.tree_cpu_s()
+        baseline, cpu_before = getattr(server, "idle_mib", None) or server.tree_rss_mib(), server.tree_cpu_s()
         if browser_numbers:
             from playwright.async_api import async_playwright
 
@@ -622,6 +644,7 @@ async def one_class(n: int, args, server, number: int) -> dict:
             browser = None
         # everybody has left: watch culling (the idle time, then up to one culler interval, and some slack)
         cull_limit = args.cull_idle * 60 + min(60, max(1, args.cull_idle * 60 // 2))
+        cull_limit += round(max(0.0, getattr(server, "kept_until", 0.0) - left))  # --ahead: kept until the lesson
         after = []  # (seconds after leaving, tree RSS MiB, kernels), every second until the memory is back
         back_at = None
         own_back = None  # seconds after the attack until the server's own memory is near its level before it
@@ -727,6 +750,11 @@ def report(r: dict) -> list[str]:
                  f"{r['after_mib']:.0f} MiB against {r['baseline_mib']:.0f} MiB "
                  f"({r['after_mib'] - r['baseline_mib']:+.0f} MiB; the server started afresh {r['afresh']} time(s))")
     lines.append(f"  errors: {len(r['errors'])}" + "".join(f"\n    {e}" for e in r["errors"][:10]))
+    if "ahead" in r:
+        a = r["ahead"]
+        lines.append(f"  servers started ahead by the teacher: {a['started']}/{n} in {a['seconds']:.0f} s, "
+                     f"{a['parallel']} at a time, {a['cpu_s']:.0f} CPU s (load {a['load_before']} before); failed: "
+                     f"{len(a['failed'])}" + "".join(f"\n    {e}" for e in a["failed"][:10]))
     if "hammer" in r:
         h = r["hammer"]
         lines.append(f"  one student hammering while {r['measured']} play: {h['rounds']} rounds of the 50-page loop, "
@@ -794,7 +822,14 @@ def main() -> None:
     parser.add_argument("--hub", action="store_true",
                         help="the class comes through a real JupyterHub (deploy/jupyterhub/), each student logging "
                              "in and getting a course server of their own; protocol-level students only")
+    parser.add_argument("--ahead", action="store_true",
+                        help="with --hub: the teacher starts the class's servers before the students arrive "
+                             "(escoba-tutor hub-start-class), and the students log in to running servers")
+    parser.add_argument("--ahead-parallel", type=int, default=4,
+                        help="with --ahead: servers the teacher's command starts at once (default 4)")
     args = parser.parse_args()
+    if args.ahead and not args.hub:
+        sys.exit("--ahead goes with --hub: it starts the students' servers on the hub")
     if args.hub and args.board:
         sys.exit("--board and --hub cannot go together: the hub's course servers would need a shared database")
     if args.hub:

@@ -172,7 +172,118 @@ def build_parser() -> argparse.ArgumentParser:
     site.add_argument("--cache", metavar="DIR",
                       help="keep the downloaded Pyodide, icons and wheels here, for the next build")
     site.add_argument("--lessons", metavar="DIR", help="the lessons folder (default: the project's lessons/)")
+
+    ahead = commands.add_parser(
+        "hub-start-class", help="start a class's course servers on the school's JupyterHub before the lesson",
+        description="Start the course servers of a class on a JupyterHub before the lesson, a few at a time, so "
+                    "that the students get in at once. The API token is read from the JUPYTERHUB_API_TOKEN "
+                    "environment variable or from --token-file (never from the command line); make it at the "
+                    "hub's /hub/token page, logged in as a teacher (the hub's teachers group) or an admin. Every "
+                    "name is checked before anything starts. Exit 0 when every server is running, 1 when some "
+                    "failed (the summary says why), 2 on a problem that starts nothing.")
+    ahead.add_argument("--hub-url", required=True, metavar="URL", help="the hub's address, e.g. "
+                       "https://escoba.ies-ejemplo.es")
+    who = ahead.add_mutually_exclusive_group(required=True)
+    who.add_argument("--users", type=_hub_users, metavar="A,B,C", help="the students' hub names, comma-separated")
+    who.add_argument("--group", metavar="NAME", help="every member of this hub group, e.g. students")
+    ahead.add_argument("--token-file", metavar="FILE",
+                       help="a file holding the API token (default: the JUPYTERHUB_API_TOKEN environment variable)")
+    ahead.add_argument("--until", type=_clock, metavar="HH:MM",
+                       help="the lesson's start today: the hub keeps the servers until then (at most 2 hours "
+                            "ahead, as shipped), and their idle time counts from then; without it, from now")
+    ahead.add_argument("--parallel", type=_parallel, default=4, metavar="N",
+                       help="servers started at once, 1 to 32 (default 4: a few at a time leave the hub's machine "
+                            "room for the servers already starting)")
+    ahead.add_argument("--timeout", type=_start_timeout, default=300, metavar="SECONDS",
+                       help="how long one server may take to start (default 300)")
     return parser
+
+
+def _hub_users(text: str) -> tuple[str, ...]:
+    names = tuple(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
+    if not names:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} names nobody: give the students' hub names, comma-separated")
+    bad = [name for name in names if len(name) > 255 or any(ord(ch) < 32 for ch in name)]
+    if bad:
+        raise argparse.ArgumentTypeError(f"{bad[0][:40]!r} is not a hub user name")
+    return names
+
+
+def _clock(text: str):
+    from datetime import datetime
+
+    match = re.fullmatch(r"([01]?\d|2[0-3])[:.h]([0-5]\d)", text.strip())
+    if not match:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a time of day: give the lesson's start as HH:MM, "
+                                         "e.g. 09:30")
+    now = datetime.now().astimezone()
+    until = now.replace(hour=int(match.group(1)), minute=int(match.group(2)), second=0, microsecond=0)
+    if until <= now:
+        raise argparse.ArgumentTypeError(f"{text} is already past: give the start of today's lesson, still to come")
+    return until
+
+
+def _parallel(text: str) -> int:
+    count = _whole(text, "the number of servers started at once")
+    if not 1 <= count <= 32:
+        raise argparse.ArgumentTypeError(f"the number of servers started at once must be from 1 to 32, not {count}")
+    return count
+
+
+def _start_timeout(text: str) -> int:
+    seconds = _whole(text, "the start timeout")
+    if not 10 <= seconds <= 3600:
+        raise argparse.ArgumentTypeError(f"the start timeout must be from 10 to 3600 seconds, not {seconds}")
+    return seconds
+
+
+def _hub_token(args: argparse.Namespace) -> str:
+    """The API token, from --token-file or the environment; never from the command line (others see it there)."""
+    if args.token_file:
+        try:
+            with open(args.token_file, encoding="utf-8") as stream:
+                token = stream.read().strip()
+        except (OSError, UnicodeDecodeError) as error:
+            reason = getattr(error, "strerror", None) or "not a text file"
+            raise _UsageError("hub-start-class", f"argument --token-file: cannot read {args.token_file!r}: "
+                                                 f"{reason}") from None
+        if not token or any(ch.isspace() for ch in token):
+            raise _UsageError("hub-start-class", f"argument --token-file: {args.token_file!r} holds no token (one "
+                                                 "line, the token alone)")
+        return token
+    token = os.environ.get("JUPYTERHUB_API_TOKEN", "").strip()
+    if not token:
+        raise _UsageError("hub-start-class", "no API token: put it in the JUPYTERHUB_API_TOKEN environment variable "
+                                             "or in a file given with --token-file (make one at the hub's /hub/token "
+                                             "page)")
+    return token
+
+
+def _hub_start_class(args: argparse.Namespace) -> int:
+    from .server.hub_class import FAILED, HubClient, hub_base_url, start_class, summary
+
+    try:
+        base = hub_base_url(args.hub_url)
+    except EscobaError as error:
+        raise _UsageError("hub-start-class", f"argument --hub-url: {error}") from None
+    client = HubClient(base, _hub_token(args))
+    who = f"the group {args.group}" if args.group else f"{len(args.users)} students"
+    print(f"{PROG}: starting the servers of {who} on {base}, {args.parallel} at a time"
+          + (f"; kept until {args.until:%H:%M}" if args.until else ""), flush=True)
+
+    def progress(done: int, total: int, outcome) -> None:
+        said = {"started": f"started in {outcome.seconds:.0f} s", "already running": "already running"}.get(
+            outcome.status, f"FAILED: {outcome.reason}")
+        print(f"[{done}/{total}] {outcome.name}: {said}", flush=True)
+
+    try:
+        outcomes = start_class(client, names=args.users, group=args.group, until=args.until,
+                               parallel=args.parallel, timeout=args.timeout, progress=progress)
+    except EscobaError as error:
+        print(f"{PROG} hub-start-class: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    print(summary(outcomes))
+    return EXIT_FAILED if any(outcome.status == FAILED for outcome in outcomes) else EXIT_OK
 
 
 def _build_site(args: argparse.Namespace) -> int:
@@ -448,6 +559,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _build_site(args)
         if args.command == "copy-lessons":
             return _copy_lessons(args)
+        if args.command == "hub-start-class":
+            return _hub_start_class(args)
         if args.command in (None, "serve"):
             return _serve(args)
         parser.print_help()

@@ -62,10 +62,11 @@ class Browser:
         self.base, self.jar = base, CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), NoRedirect)
 
-    def request(self, path: str, form: dict | None = None, timeout: float = 120):
+    def request(self, path: str, form: dict | None = None, timeout: float = 120, headers: dict | None = None):
         data = urllib.parse.urlencode(form).encode() if form is not None else None
         try:
-            answer = self.opener.open(urllib.request.Request(self.base + path, data=data), timeout=timeout)
+            answer = self.opener.open(urllib.request.Request(self.base + path, data=data, headers=headers or {}),
+                                      timeout=timeout)
         except urllib.error.HTTPError as error:
             answer = error
         body = answer.read().decode("utf-8", "replace")
@@ -335,6 +336,76 @@ def test_the_board_shows_the_class_and_its_numbers(server):
     live = json.loads(data)
     assert live["class"] == info.id and "Counting a face card at its printed number" in live["html"]
     assert "<html" not in live["html"]
+
+
+def test_the_board_s_refresh_is_a_304_until_its_class_changes(server):
+    """board.json carries an ETag of what it was drawn from; sent back, it is answered 304 with no body while
+    nothing changed, and a new board (200, a new ETag) as soon as anything the page shows did: a new record
+    (written by another program: the count and largest id of the class's records say so), a class renamed, another
+    class made current (the banner of a past class), a student's records deleted, the class forgotten, a student
+    no longer active now. The page itself starts with the ETag of what it shows."""
+    store = store_of(server)
+    info = store.start_new_class("etag 3A")
+    assert store.record(DrillAnswer("Ana", kind="captures", seed=3, correct=True, mistake=None))
+    browser = Browser(server.url)
+    path = f"class/board.json?key={server.key}&lang=en&class={info.id}"
+
+    def refresh(etag: str | None, expected: int) -> tuple[str, dict | None]:
+        status, headers, body = browser.request(path, headers={"If-None-Match": etag} if etag else None)
+        assert status == expected, (status, body[:200])
+        assert headers["Cache-Control"] == "no-store" and headers["ETag"]
+        if status == 304:
+            assert body == "" and headers["ETag"] == etag
+            return etag, None
+        assert headers["ETag"] != etag
+        return headers["ETag"], json.loads(body)
+
+    status, _headers, page = browser.request(f"class/board?key={server.key}&lang=en&class={info.id}")
+    etag = re.search(r'data-etag="([^"]*)"', page).group(1).replace("&#34;", '"')
+    assert refresh(etag, 304)[0] == etag  # the page's first refresh: nothing changed since it was drawn
+    etag, data = refresh(None, 200)
+    assert data["class"] == info.id and ">Ana</a>" in data["html"] and "Bea" not in data["html"]
+    assert data["parts"]["class-banner"].strip() == ""  # the current class: no banner
+    assert "<option>Ana</option>" in data["parts"]["remove-student"]
+    assert refresh(etag, 304)[0] == etag
+    assert refresh(etag, 304)[0] == etag
+
+    assert store.record(DrillAnswer("Bea", kind="captures", seed=4, correct=False, mistake="missed_15"))
+    etag, data = refresh(etag, 200)
+    assert ">Bea</a>" in data["html"] and "<option>Ana</option><option>Bea</option>" in data["parts"]["remove-student"]
+    assert refresh(etag, 304)[0] == etag
+
+    store.rename_class(info.id, "etag 3B")
+    etag, data = refresh(etag, 200)
+    assert f'<option value="{info.id}" selected>etag 3B (current)</option>' in data["parts"]["class-picker"]
+    newer = store.start_new_class("etag 4A")
+    etag, data = refresh(etag, 200)
+    assert "This is not the current class: what students do now is saved in “etag 4A”." in html.unescape(
+        data["parts"]["class-banner"])
+    assert 'name="_xsrf" value="2|' in data["parts"]["class-banner"]  # its form can be sent
+    assert f'<option value="{newer.id}">etag 4A (current)</option>' in data["parts"]["class-picker"]
+    store.make_current(info.id)
+    etag, data = refresh(etag, 200)
+    assert data["parts"]["class-banner"].strip() == ""
+
+    store.remove_student(info.id, "Bea")
+    etag, data = refresh(etag, 200)
+    assert ">Ana</a>" in data["html"] and "Bea" not in data["html"] + data["parts"]["remove-student"]
+
+    # «active now» ends five minutes after a student's last record, with no new record at all
+    almost = datetime.now(timezone.utc) - timedelta(minutes=5) + timedelta(seconds=3)
+    assert store.record(LessonOpened("Cai", "01-cards", "en", at=almost))
+    etag, data = refresh(etag, 200)
+    cai = re.search(r'<tr [^>]*data-key="Cai"[^>]*>', data["html"]).group(0)
+    assert 'class="active"' in cai
+    time.sleep(max(0.0, (almost + timedelta(minutes=5, seconds=0.5) - datetime.now(timezone.utc)).total_seconds()))
+    etag, data = refresh(etag, 200)
+    assert 'class="active"' not in re.search(r'<tr [^>]*data-key="Cai"[^>]*>', data["html"]).group(0)
+
+    store.forget_class(info.id)  # the class forgotten: the current class's board
+    etag, data = refresh(etag, 200)
+    assert data["class"] == store.current_class().id != info.id
+    store.close()
 
 
 def test_a_student_s_page_shows_their_answers_and_mistakes_and_needs_the_key(server):

@@ -152,6 +152,79 @@ def test_the_largest_seed_is_kept(store: ClassStore) -> None:
     assert store.board().mistakes[0].seeds == [2**53 - 1]
 
 
+def fresh_board(store_url: str, class_id: int | None = None):
+    """The board as a store that never read it before counts it: every record read whole."""
+    with ClassStore.open(store_url) as other:
+        return other.board(class_id)
+
+
+def test_a_board_read_again_counts_only_the_new_records_and_agrees_with_a_whole_read(store: ClassStore,
+                                                                                    store_url: str) -> None:
+    """The store keeps each class's running totals: read again, the board adds the records written since (here
+    and by another store), and is what a whole read of the class gives, step after step; a removed student, or
+    as many records removed as added elsewhere, makes it read the class whole again."""
+    import random
+
+    chance = random.Random(7)
+    names = ["Ana", "ana", "Bea", "Carla", "Íñigo", "Dani"]
+    info = store.current_class()
+
+    def some_events(n: int, start: float) -> list:
+        made = []
+        for i in range(n):
+            nickname, at = chance.choice(names), minutes(start + i + chance.random() * 40 - 20)  # clocks disagree
+            roll = chance.random()
+            if roll < 0.6:
+                right = chance.random() < 0.5
+                made.append(DrillAnswer(nickname, chance.choice(["captures", "setenta"]), chance.randrange(1, 6),
+                                        right, None if right else chance.choice(["missed_15", "took_too_much", None]),
+                                        lesson=chance.choice([None, "02-captures", "05-scoring"]),
+                                        rules=chance.choice([None, "escoba", "scopa"]), at=at))
+            elif roll < 0.75:
+                made.append(LessonOpened(nickname, chance.choice(["01-cards", "index"]), "es", at=at))
+            elif roll < 0.9:
+                made.append(GameFinished(nickname, chance.choice(["easy", "hard"]), i, 21, 20,
+                                         chance.choice([True, False, None]), at=at))
+            else:
+                made.append(DealFinished(nickname, "easy", i, 5, 6, 1, 0, at=at))
+        return made
+
+    assert store.board() == fresh_board(store_url)  # an empty class
+    with ClassStore.open(store_url) as elsewhere:  # another writer (a hub: each student's server)
+        minute, written = 0.0, 0
+        for step in range(8):
+            events = some_events(chance.randrange(1, 15), minute)
+            record_all(store if step % 2 else elsewhere, events)
+            minute, written = minute + 30, written + len(events)
+            board = store.board()
+            assert board == fresh_board(store_url), step
+            assert board.version[:2] == (info.id, written) and board.version[2] > board.version[1] - 1
+        unchanged = store.board()
+        assert store.board() is unchanged  # nothing new: the very same board, nothing counted again
+        assert store.rename_class(info.id, "renamed").name == "renamed"
+        renamed = store.board()
+        assert renamed.class_info.name == "renamed" and renamed.students == unchanged.students
+        assert renamed == fresh_board(store_url)
+        # records removed by another program while more came: the new records do not explain the count
+        record_all(elsewhere, [LessonOpened("Eva", "01-cards", "es", at=minutes(minute))])
+        assert "Eva" in [s.nickname for s in store.board().students]
+        elsewhere.remove_student(info.id, "Eva")
+        record_all(elsewhere, some_events(3, minute))
+        assert store.board() == fresh_board(store_url) and "Eva" not in [s.nickname for s in store.board().students]
+        before = store.board()
+        elsewhere.remove_student(info.id, "Bea")
+        assert store.board() == fresh_board(store_url) != before
+        # removed here: read whole again
+        store.remove_student(info.id, "Carla")
+        assert store.board() == fresh_board(store_url)
+        assert "Carla" not in [s.nickname for s in store.board().students]
+        # another class: its own totals; the first's are still right
+        other = store.start_new_class("other")
+        record_all(elsewhere, some_events(5, minute))
+        assert store.board(other.id) == fresh_board(store_url, other.id)
+        assert store.board(info.id) == fresh_board(store_url, info.id)
+
+
 # -- classes ------------------------------------------------------------------------------------------------------
 
 def test_a_new_class_keeps_the_old_one(store: ClassStore) -> None:

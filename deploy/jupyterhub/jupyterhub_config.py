@@ -10,7 +10,10 @@
 # - idle servers are stopped by jupyterhub-idle-culler, idle kernels by the course server itself;
 # - with a class database (ESCOBA_HUB_CLASS_DB, below): every student's server records their exercises under
 #   their hub name, and the teachers open the class board at <ESCOBA_HUB_URL>/services/class-board/ with their
-#   hub login (docs/class-board.md, "On a school's JupyterHub").
+#   hub login (docs/class-board.md, "On a school's JupyterHub");
+# - the teachers may start the servers of the students group before the lesson, with an API token of their own
+#   (`escoba-tutor hub-start-class --hub-url ... --group students --until HH:MM`; docs/classroom.md), and the idle
+#   culler keeps those servers until the lesson starts.
 #
 # Two Python environments (run as root, once):
 #   python3 -m venv /opt/jupyterhub && /opt/jupyterhub/bin/pip install jupyterhub jupyterhub-idle-culler \
@@ -33,6 +36,11 @@
 #                              out of this file, in a file only root reads, given to the hub's systemd unit with
 #                              EnvironmentFile=/etc/escoba-hub.env (mode 600). Needs escoba-tutor[hub,postgres].
 #   ESCOBA_HUB_BOARD_PORT      the port the class board listens on, on this machine (default 10101)
+#   ESCOBA_HUB_STUDENTS        students' accounts (comma-separated): the students group, whose servers the teachers
+#                              may start before the lesson (`escoba-tutor hub-start-class`); more can be added from the
+#                              hub's admin page. Listing a student also creates their hub account before they first
+#                              log in, so that their server can be started ahead.
+#   ESCOBA_HUB_AHEAD_MAX       minutes at most a server started ahead is kept for the lesson (default 120)
 import os
 import sys
 from urllib.parse import urlsplit
@@ -70,9 +78,11 @@ if admins:
     c.Authenticator.admin_users = admins
     c.JupyterHub.admin_access = False  # teachers stop and start servers; they do not open students' pages
 teachers = sorted({name.strip() for name in os.environ.get("ESCOBA_HUB_TEACHERS", "").split(",") if name.strip()})
-# the teachers group: who sees the class board (a role below), besides the admins; teachers may be added to it later
-# from the hub's admin page too
-c.JupyterHub.load_groups = {"teachers": {"users": teachers}}
+students = sorted({name.strip() for name in os.environ.get("ESCOBA_HUB_STUDENTS", "").split(",") if name.strip()})
+# the teachers group: who sees the class board (a role below) and may start the students' servers before the lesson,
+# besides the admins; the students group: whose servers they may start. Members may be added later from the hub's
+# admin page too (the hub adds those listed here at each start, and removes nobody).
+c.JupyterHub.load_groups = {"teachers": {"users": teachers}, "students": {"users": students}}
 
 # ------------------------------------------------------------------------------------- each student's server
 # systemd's dynamic users: every student's server runs as a user of its own, made for it, with its own memory
@@ -118,6 +128,16 @@ def class_db_for(spawner) -> str:
 
 if class_db:
     c.Spawner.environment["ESCOBA_TUTOR_CLASS_DB"] = class_db_for
+
+
+def keep_until_for(spawner) -> str:
+    """The lesson's start, when a teacher started this server ahead (`escoba-tutor hub-start-class --until`, which
+    sends it as the start's user options); the course server bounds it (ESCOBA_TUTOR_KEEP_MAX_S)."""
+    return str((spawner.user_options or {}).get("escoba_keep_until", ""))[:64]
+
+
+c.Spawner.environment["ESCOBA_TUTOR_KEEP_UNTIL"] = keep_until_for
+c.Spawner.environment["ESCOBA_TUTOR_KEEP_MAX_S"] = str(60 * int(os.environ.get("ESCOBA_HUB_AHEAD_MAX", "120")))
 # A class logging in together starts 30 servers at once: give each time to start on a busy machine.
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
@@ -127,6 +147,10 @@ c.Spawner.http_timeout = 120
 # (a class logging in together) would look idle for its whole start-up and be culled as soon as it is up. The
 # course server reports its own start to the hub at once (escoba_tutor/server/hub.py), and its kernels' use every
 # minute after; still, keep the idle time well above the longest start (Spawner.start_timeout + http_timeout, above).
+# Servers a teacher starts before the lesson (`escoba-tutor hub-start-class`): the culler goes by the last activity
+# alone (it has no grace time of its own), and the course server counts its start as activity, so a server started
+# ahead is kept for the idle time after its start (20 minutes as shipped); with `--until HH:MM` it counts as active
+# until the lesson starts (at most ESCOBA_HUB_AHEAD_MAX minutes ahead), and the idle time counts from then.
 cull_timeout = int(os.environ.get("ESCOBA_HUB_CULL_TIMEOUT", "1200"))
 c.JupyterHub.services = [{
     "name": "idle-culler",
@@ -138,6 +162,14 @@ c.JupyterHub.load_roles = [{
     "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
     "services": ["idle-culler"],
 }]
+
+# Teachers start the students' servers before the lesson (`escoba-tutor hub-start-class`, with an API token made at
+# /hub/token): start and stop the servers of the students group, read who is in it. Nothing else of the students'.
+c.JupyterHub.load_roles.append({
+    "name": "teachers-start-class",
+    "scopes": ["servers!group=students", "read:groups!group=students"],
+    "groups": ["teachers"],
+})
 
 if class_db:
     # The board: a service the hub starts and keeps running, at /services/class-board/ behind the hub's login

@@ -29,7 +29,9 @@ import contextlib
 import logging
 import os
 import random
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -39,7 +41,7 @@ from sqlalchemy import Connection, Engine, Row, and_, create_engine, func, selec
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 
 from . import class_exercise
-from .board import Board, ClassInfo, StudentRecords, read_board, read_student
+from .board import Board, BoardTally, ClassInfo, StudentRecords, class_version, read_student
 from .class_exercise import RunningExercise, Tally
 from .events import DrillAnswer, Event, RecordsError, describe, nickname_key
 from .export import CODES, CsvLayout, write_csv
@@ -61,6 +63,7 @@ from .sqlite_engine import checkpoint_if_large, sqlite_engine, wipe_wal
 OPEN_BUDGET = 10.0            # seconds opening may wait (thirty kernels creating one new database at once)
 MAX_CLASS_NAME = 80
 WIPE_TRY = 0.3                # seconds one try of the checkpoint after a delete may wait for readers and writers
+BOARDS_KEPT = 4               # the running totals of this many classes' boards are kept (the ones looked at last)
 
 T = TypeVar("T")
 
@@ -86,6 +89,9 @@ class ClassStore:
         self._engine = engine
         self._path = path
         self._gate = WritersGate(path) if path is not None else None
+        # the boards' running totals, per class (board.BoardTally): a board read again reads only what is new
+        self._tallies: OrderedDict[int, BoardTally] = OrderedDict()
+        self._tallies_lock = threading.Lock()
 
     @classmethod
     def open(cls, url_or_path: str | os.PathLike[str] | None = None) -> ClassStore:
@@ -221,6 +227,7 @@ class ClassStore:
                     started_at=to_db_time(datetime.now(timezone.utc))))
 
         self._retry(forget, write=True, budget=OPEN_BUDGET)
+        self._drop_tally(class_id)
         self._wipe()
 
     def student_records(self, class_id: int, nickname: str) -> tuple[str, int]:
@@ -248,6 +255,7 @@ class ClassStore:
             return count
 
         removed = self._retry(remove, write=True, budget=OPEN_BUDGET)
+        self._drop_tally(class_id)
         self._wipe()
         return removed
 
@@ -262,7 +270,7 @@ class ClassStore:
         connection closes, when SQLite copies the WAL into the database and deletes it).
 
         PostgreSQL: VACUUM of the two tables, which frees the deleted rows' space for new rows to overwrite
-        (docs/class-board.md says what it does not do). Never raises: the delete itself is done."""
+        (docs/class-board-internals.md says what it does not do). Never raises: the delete itself is done."""
         try:
             if self._engine.dialect.name == "postgresql":
                 with self._engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
@@ -339,8 +347,32 @@ class ClassStore:
         return self._retry(read, write=False, budget=OPEN_BUDGET)
 
     def board(self, class_id: int | None = None) -> Board:
-        """The board of class ``class_id`` (None: the current class); see :mod:`escoba_tutor.records.board`."""
-        return self._retry(lambda c: read_board(c, _class(c, class_id)), write=False, budget=OPEN_BUDGET)
+        """The board of class ``class_id`` (None: the current class); see :mod:`escoba_tutor.records.board`.
+
+        The class's running totals are kept between reads (:class:`~escoba_tutor.records.board.BoardTally`): a
+        read asks the class's count of records and largest id, and reads only the records written since (or
+        nothing, the same board again, when there are none); the whole class is read again when the count says
+        records went (a student removed, here or by another program)."""
+        def read(connection: Connection) -> Board:
+            info = _class(connection, class_id)
+            count, last_id = class_version(connection, info.id)
+            with self._tallies_lock:  # one read at a time brings a class's totals up to date
+                kept = self._tallies.pop(info.id, None)
+                if kept is None or not kept.catch_up(connection, count, last_id):
+                    kept = BoardTally.read(connection, info.id)
+                board = kept.board(info)
+                self._tallies[info.id] = kept  # the last looked at, last
+                while len(self._tallies) > BOARDS_KEPT:
+                    self._tallies.popitem(last=False)
+            return board
+
+        return self._retry(read, write=False, budget=OPEN_BUDGET)
+
+    def _drop_tally(self, class_id: object) -> None:
+        """Records of the class went: its totals are read whole next time (the count would say so too, unless as
+        many records came meanwhile from elsewhere)."""
+        with self._tallies_lock:
+            self._tallies.pop(class_id, None)  # type: ignore[call-overload]
 
     def student(self, nickname: str, class_id: int | None = None) -> StudentRecords | None:
         """One student's records in class ``class_id`` (None: the current class), the most recent first; None when

@@ -12,6 +12,7 @@ process, on the port it holds open. A page may send its kernel only widget messa
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import errno
 import gc
@@ -124,6 +125,7 @@ def build_app_class():
         AddressConnections,
         ClassRegister,
         Limits,
+        connections_for_open_files,
         default_max_kernels,
         machine_memory_mib,
         raise_open_files,
@@ -223,6 +225,10 @@ def build_app_class():
         connections_per_address = Int(Settings.connections_per_address, config=True, help=(
             "connections open at once from one network address (a page's requests and its websocket; a browser "
             "holds up to 6, and one more per page); one more is refused (429) as it is accepted"))
+        max_connections = Int(0, config=True, help=(
+            "connections open at once on the server, from every address (0: as many as its limit of open files "
+            "leaves once every kernel's files are set aside); when it holds them, a connection from a quieter "
+            "address closes the newest of the address holding the most, and one from that address is refused (429)"))
         max_starting_kernels = Int(Settings.max_starting_kernels, config=True, help=(
             "pages the server starts at once (each starts its kernel and runs its lesson; the others wait their "
             "turn, fairly between addresses); 0: two per core of the machine"))
@@ -323,11 +329,13 @@ def build_app_class():
             # last: any other address gets a page in its language rather than Tornado's bare one
             handlers.append((url_path_join(self.server_url, r".*"), guarded.NoSuchPageHandler,
                              {"server_url": self.server_url}))
+            self._connection_total = self.connection_total()
             self.log.info("Limits: %d kernels on the server, %d per browser, %d per address, %d MiB of data per "
-                          "kernel, %d pages started at once, %d connections per address; open files: %s",
-                          self.limits.max_kernels, self.limits.per_client, self.limits.per_address,
+                          "kernel, %d pages started at once, %d connections per address and %s in all; open files: "
+                          "%s", self.limits.max_kernels, self.limits.per_client, self.limits.per_address,
                           self.limits.kernel_memory_mib, starting_slots(self.max_starting_kernels),
-                          self.connections_per_address, raise_open_files()[0] or "no limit")
+                          self.connections_per_address, self._connection_total or "no limit",
+                          raise_open_files()[0] or "no limit")
             self.check_open_files()
             install_repeat_filter(self.log)
             PeriodicCallback(self.reap, self.reap_check_s * 1000).start()
@@ -339,6 +347,19 @@ def build_app_class():
             self._board_data = url_path_join(self.server_url, class_board.BOARD_DATA)  # an open board is no class
             PeriodicCallback(self.after_culling, self.memory_check_s * 1000).start()  # runs once the loop does
             return handlers
+
+        def connection_total(self) -> int:
+            """The connections the server may hold in all: ``max_connections``, else what its limit of open files
+            leaves once the files open now and every kernel's own are set aside (0: no limit of open files)."""
+            if self.max_connections:
+                return self.max_connections
+            soft, _hard = raise_open_files()
+            if not soft:
+                return 0
+            # kernels beyond what the files hold at all (a --max-kernels too high for them, which the log warns
+            # of) are not set aside: they would leave no connection to the class
+            kernels = min(self.limits.max_kernels, max(2, seats_for_open_files(soft)))
+            return connections_for_open_files(soft, kernels, open_files_now())
 
         def check_open_files(self) -> None:
             """Warn the teacher, in the server's log, when the open-file limit (raised to the hard limit) holds
@@ -415,7 +436,8 @@ def build_app_class():
             gate = guarded.HostGate(self.app, AllowedHosts(self.ip, self.allowed_hosts), self.note_request)
             server = guarded.CappedHTTPServer(gate, **http_limits(self.request_body_bytes, self.limits.message_bytes,
                                                                   self.idle_connection_s, self.body_timeout_s))
-            server.connections, server.log = AddressConnections(self.connections_per_address), self.log
+            server.connections = AddressConnections(self.connections_per_address, total=self._connection_total)
+            server.log, server.refusal = self.log, guarded.connection_refusal(self.default_lang)
             server.add_sockets(sockets)
             self.log.info("Voilà is running at:\n%s", self.display_url)
             if self.open_browser:
@@ -475,6 +497,14 @@ def starting_slots(setting: int) -> int:
     (3, True)
     """
     return setting if setting > 0 else 2 * (os.cpu_count() or 1)
+
+
+def open_files_now() -> int:
+    """The files this process has open now (Linux and macOS list them; elsewhere the reserve the seats assume)."""
+    for folder in ("/proc/self/fd", "/dev/fd"):
+        with contextlib.suppress(OSError):
+            return len(os.listdir(folder))
+    return FILES_RESERVE
 
 
 def seats_for_open_files(open_files: int) -> int:

@@ -2,11 +2,12 @@
 
 ``class/board?key=K`` with the key ``escoba-tutor`` prints at start (the teacher's link). The key is compared in
 constant time; without it every address here answers 403 with a short page that says nothing about the class.
-``class/board.json`` is what the page fetches every few seconds to redraw itself (static/class_board.js),
+``class/board.json`` is what the page fetches every few seconds to redraw itself (static/class_board.js, which
+changes only what differs), answered 304 while nothing it is drawn from changed (its ETag, BoardDataHandler);
 ``class/board.csv`` the export; ``class/new``, ``class/make-current``, ``class/rename``, ``class/forget`` and
 ``class/remove-student`` are POSTs with the key and the XSRF token (all but renaming ask first, on a page of
 their own, then act on the same POST with ``confirm=yes``). The numbers come from the records' store, read in a
-thread of its own.
+thread of its own, which also draws the board (the store keeps each class's running totals: records/board.py).
 ``class/student?key=K&class=N&nickname=NAME`` is one student's page. The teacher's views (sorting, hiding the
 nicknames, the times in the browser's zone, print) are static/class_board_views.js, on the data the live part
 carries (ranks, ISO times in UTC, labels).
@@ -18,10 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import hmac
 import io
 import json
 import re
+import secrets
+import threading
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta, timezone
 from http.client import responses
@@ -47,6 +52,7 @@ CLASS_PAGE = "class"  # the class exercise page (lessons/source/class.md), where
 _jinja = jinja  # the server's templates (pages.py)
 # The store's calls are short, blocking database work: one thread runs them, off the server's event loop.
 _DATABASE = ThreadPoolExecutor(max_workers=1, thread_name_prefix="escoba-class-board")
+_SERVER_RUN = secrets.token_hex(8)  # in every ETag: a page drawn by an earlier run of the server never matches
 
 
 def kind_page(name: str) -> str | None:
@@ -156,6 +162,12 @@ def _when(moment: datetime) -> dict:
     return {"iso": utc.strftime("%Y-%m-%dT%H:%M:%SZ"), "text": utc.strftime("%Y-%m-%d %H:%M UTC")}
 
 
+def _sig(*parts) -> str:
+    """A short fingerprint of what one row of the board shows (``data-sig``): a refresh leaves alone the rows whose
+    fingerprint did not change (class_board.js)."""
+    return hashlib.blake2b(repr(parts).encode("utf-8"), digest_size=8).hexdigest()
+
+
 def _band(right: int, answered: int) -> str:
     """The colour band of a share right (always shown with its number too): under 50 %, under 80 %, the rest."""
     share = 100 * right / answered if answered else 0
@@ -223,6 +235,7 @@ def board_view(board, classes, lang: str, base_url: str, rules: str = "escoba", 
         level for level in board.games_by_level if level not in ("random", "greedy", "expert"))
     by_need = {id(s): rank for rank, s in enumerate(sorted(board.students, key=_need))}
     students = []
+    info_id = board.class_info.id  # a row's links name the class: another class's row is another row
     for rank, s in enumerate(board.students):
         student_games = [_("{level}: {finished} ({won} won)", level=level_words(_, level), finished=finished,
                            won=won) for level, (finished, won) in sorted(s.games.items()) if finished]
@@ -238,6 +251,7 @@ def board_view(board, classes, lang: str, base_url: str, rules: str = "escoba", 
                          "games_levels": "; ".join(student_games), "last_seen": _when(s.last_seen),
                          "active": now - s.last_seen <= timedelta(minutes=ACTIVE_MINUTES),
                          "name_rank": rank, "need_rank": by_need[id(s)]})
+        students[-1]["sig"] = _sig(info_id, students[-1])
     mistakes = []
     for m in board.mistakes:
         seeds = [exercise_link(_, m.kind, exercise, lang, base_url, rules)
@@ -247,6 +261,7 @@ def board_view(board, classes, lang: str, base_url: str, rules: str = "escoba", 
                          "words": mistake_words(_, m.kind, m.code), "code": f"{m.kind}:{m.code}",
                          "students": _.plural("{n} student", "{n} students", m.students),
                          "times": _.plural("{n} time", "{n} times", m.times), "seeds": seeds})
+        mistakes[-1]["sig"] = _sig(mistakes[-1])
     games = [{"level": level_words(_, level), "finished": board.games_by_level[level][0],
               "won": board.games_by_level[level][1], "lost": board.games_by_level[level][2]} for level in levels]
     progress = [{"title": _lesson_title(_, name, titles), "students": row.students, "answered": row.answered,
@@ -345,7 +360,7 @@ class BoardMixin(web.RequestHandler):
             self.finish(render("board_refused.html.j2", lang=page_lang(self),
                                page_title=_("This page needs the teacher's link"), text=_(
                 "The class board opens only with the teacher's link, which escoba-tutor shows when it starts. "
-                "Open that link, or ask the teacher.")))
+                "Open that link, or ask your teacher for it.")))
             return
         self.store, self.key, self.lang = store, given, page_lang(self)
         self.set_header("Cache-Control", "no-store")
@@ -389,18 +404,30 @@ class BoardMixin(web.RequestHandler):
                  **{k: v for k, v in query.items() if v is not None}}
         return f"{base_url_of(self)}class/{name}?{urlencode(query)}"
 
-    async def view(self) -> dict:
+    async def read_board(self):
+        """The board of the class the address names (the current one when it names none, or one forgotten
+        meanwhile) and every class, read in one turn of the database's thread."""
         from ..records import RecordsError
 
         wanted = self.class_id()
-        classes = await self.database(self.store.classes)
-        if wanted is not None and wanted not in {c.id for c in classes}:
-            wanted = None  # a class forgotten meanwhile (or never there): the current one
+
+        def read():
+            classes = self.store.classes()
+            chosen = wanted if wanted is not None and wanted in {c.id for c in classes} else None
+            return self.store.board(chosen), classes
+
         try:
-            board = await self.database(self.store.board, wanted)
+            return await self.database(read)
         except RecordsError as error:
             raise web.HTTPError(503, str(error)[:200]) from None
-        return board_view(board, classes, self.lang, self.lessons_base(), server_rules(self), self.titles())
+
+    def board_etag(self, board, classes, now: datetime) -> str:
+        """What the board's live part and the parts around it are drawn from, as an ETag (BoardDataHandler)."""
+        active = tuple(now - s.last_seen <= timedelta(minutes=ACTIVE_MINUTES) for s in board.students)
+        drawn_from = (_SERVER_RUN, board.version, board.class_info.id, board.class_info.name,
+                      tuple((c.id, c.name, c.current) for c in classes), active, self.lang, self.key,
+                      base_url_of(self), self.lessons_base(), server_rules(self))
+        return '"' + hashlib.blake2b(repr(drawn_from).encode("utf-8"), digest_size=16).hexdigest() + '"'
 
     def titles(self) -> dict[str, str]:
         """The lessons' titles in the board's language, from the notebooks this server serves."""
@@ -419,24 +446,90 @@ class BoardPageHandler(BoardMixin, web.RequestHandler):
     """``GET class/board?key=K[&lang=en][&class=N]``: the board, which then redraws itself from the JSON."""
 
     async def get(self) -> None:
-        view = await self.view()
+        board, classes = await self.read_board()
+        now = datetime.now(timezone.utc)
+        view = board_view(board, classes, self.lang, self.lessons_base(), server_rules(self), self.titles(), now=now)
         if self.settings.get("escoba_class_exercise"):  # one computer: the class exercise is served here
             from .class_exercise import start_form
 
             view["exercise_form"] = start_form(self)
         self.set_header("Content-Type", "text/html; charset=utf-8")
-        self.finish(self.render_part("class_board.html.j2", {**view, "script": _STATIC.joinpath(
-            "class_board.js").read_text(encoding="utf-8"), "views_script": views_script()}))
+        # the ETag of what the page shows: its first refresh is a 304 when nothing changed meanwhile
+        self.finish(self.render_part("class_board.html.j2", {**view, "etag": self.board_etag(board, classes, now),
+                                                             "script": _STATIC.joinpath("class_board.js").read_text(
+                                                                 encoding="utf-8"), "views_script": views_script()}))
+
+
+class _Drawn(NamedTuple):
+    view: dict  # what the parts around the live part show (the whole view is not kept: a big class's is large)
+    live: str  # the live part, drawn (class_board_live.html.j2)
+
+
+class _DrawnBoards:
+    """The boards drawn last, by their ETag: while a class's records, its classes, who is active now and the
+    page's own settings stay the same, its board is drawn once, however many times it is asked for."""
+
+    KEPT = 6  # a few tabs, languages or classes open at once
+
+    def __init__(self) -> None:
+        self._drawn: OrderedDict[str, _Drawn] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, etag: str) -> _Drawn | None:
+        with self._lock:
+            drawn = self._drawn.get(etag)
+            if drawn is not None:
+                self._drawn.move_to_end(etag)
+            return drawn
+
+    def put(self, etag: str, drawn: _Drawn) -> None:
+        with self._lock:
+            self._drawn[etag] = drawn
+            while len(self._drawn) > self.KEPT:
+                self._drawn.popitem(last=False)
+
+
+_DRAWN = _DrawnBoards()
 
 
 class BoardDataHandler(BoardMixin, web.RequestHandler):
-    """``GET class/board.json?key=K``: the board's live part, drawn, for the page to put in place."""
+    """``GET class/board.json?key=K``: the board's live part, drawn, for the page to put in place, with the parts
+    of the page around it that change with the class (the banner of a past class, the classes' list, the list of
+    nicknames whose records can be deleted).
+
+    Its ETag says what it was drawn from: the class's records (their count and largest id, :attr:`Board.version`),
+    the classes (names, which is current), who is active now, and the page's language, key and addresses. The page
+    sends it back (``If-None-Match``): while nothing changed the answer is a 304 with no body, and nothing is drawn;
+    when something did, the board is drawn once for every page asking (the database's thread draws it, not the
+    server's event loop)."""
 
     async def get(self) -> None:
-        view = await self.view()
+        board, classes = await self.read_board()
+        now = datetime.now(timezone.utc)
+        etag = self.board_etag(board, classes, now)
+        self.set_header("Etag", etag)
+        if self.check_etag_header():
+            self.set_status(304)
+            self.finish()
+            return
+        drawn = _DRAWN.get(etag)
+        if drawn is None:
+            drawn = await self.database(self.draw, board, classes, now, self.titles())
+            _DRAWN.put(etag, drawn)
+        view = drawn.view
         self.set_header("Content-Type", "application/json; charset=utf-8")
-        self.finish(json.dumps({"class": view["class_id"], "html": self.render_part("class_board_live.html.j2",
-                                                                                     view)}))
+        parts = {"class-banner": self.render_part("class_board_banner.html.j2", view),
+                 "class-picker": self.render_part("class_board_classes.html.j2", view),
+                 "remove-student": self.render_part("class_board_remove.html.j2", view)}
+        self.finish(json.dumps({"class": view["class_id"], "html": drawn.live, "parts": parts}))
+
+    def draw(self, board, classes, now: datetime, titles: dict[str, str]) -> _Drawn:
+        """The view and the live part (in the database's thread: the longest part of an answer)."""
+        view = board_view(board, classes, self.lang, self.lessons_base(), server_rules(self), titles, now=now)
+        live = _jinja.get_template("class_board_live.html.j2").render(
+            _=Translator(self.lang), v=view, lang=self.lang, key=self.key, address=self.board_address)
+        around = {name: view[name] for name in ("class_id", "classes", "is_current", "current_name", "current_id")}
+        return _Drawn({**around, "students": [{"nickname": s["nickname"]} for s in view["students"]]}, live)
 
 
 class StudentPageHandler(BoardMixin, web.RequestHandler):

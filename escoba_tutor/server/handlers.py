@@ -2,8 +2,10 @@
 
 - :class:`HostGate` sits in front of every handler: an unknown ``Host`` (DNS rebinding) gets 403, an odd path
   (a NUL byte, ``..`` once decoded) 400 or 404.
-- :class:`CappedHTTPServer` counts the connections open from each network address: one over the cap
-  (``connections_per_address``) is answered 429 and closed as it is accepted, before anything of it is read.
+- :class:`CappedHTTPServer` counts the connections open from each network address, and in all: one over an
+  address's cap (``connections_per_address``), or from the busiest address of a server holding as many as its open
+  files allow, is answered 429 as it is accepted, before anything of it is read, and closed once the browser has
+  read the answer.
 - :class:`TutorRenderHandler` (a lesson page): a browser without the server's cookie gets it and comes back (one
   redirect, marked ``?cookie_check=1``; the mark is taken off the address by one more redirect). A browser that
   comes back still without the cookie refuses cookies (or was sent a marked address): it gets a short page saying
@@ -28,11 +30,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import logging
 import re
 import secrets
+import socket
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from http.client import responses
@@ -46,6 +50,7 @@ from jupyter_server.services.kernels.connection.base import (
 from jupyter_server.services.kernels.handlers import KernelHandler
 from tornado import web
 from tornado.httpserver import HTTPServer
+from tornado.ioloop import IOLoop
 from tornado.iostream import StreamClosedError
 from tornado.routing import Router
 from tornado.websocket import WebSocketProtocol13
@@ -65,6 +70,7 @@ from .pages import render
 __all__ = ["CLIENT_COOKIE", "PAGE_MESSAGES", "PAGE_COMM_TARGETS", "PAGE_COMM_METHODS", "HostGate", "ClientMixin",
            "PageTurns", "StartTurns", "TutorRenderHandler", "OwnedKernelHandler", "OwnedShutdownHandler",
            "TutorKernelWebsocketHandler", "NotFoundHandler", "CappedHTTPServer", "RecentIds", "screen_message",
+           "connection_refusal",
            "SWAPS", "UNSERVED"]
 
 CLIENT_COOKIE = "escoba_client"
@@ -548,6 +554,9 @@ class TutorKernelWebsocketHandler(OwnerMixin, VoilaKernelWebsocketHandler):
                              _limits(self).sockets_per_kernel)
             raise web.HTTPError(429, "this kernel has all the connections it may have")
         self._counted = kernel_id
+        stream = getattr(self.request.connection, "stream", None)
+        if stream is not None:  # a full server closes this connection last to make room (AddressConnections)
+            stream.page_socket = True
         seat = _register(self).seats.get(kernel_id)
         if seat is not None and seat.sockets == 1 and seat.connected_after is not None:
             self.log.info("kernel %s: its page connected %.1f s after it was sent", kernel_id, seat.connected_after)
@@ -687,42 +696,108 @@ class HostGate(Router):
         return self.app.find_handler(request, **kwargs)
 
 
-TOO_MANY_CONNECTIONS = b"Too many connections from this address: close some, or wait a minute.\n"
-CONNECTION_REFUSAL = (b"HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\n"
-                      b"Retry-After: 60\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s"
-                      % (len(TOO_MANY_CONNECTIONS), TOO_MANY_CONNECTIONS))
+TOO_MANY_CONNECTIONS = "Too many connections"
+TOO_MANY_CONNECTIONS_TEXT = ("The course's server has too many connections open from this address. Wait a minute, "
+                             "then reload this page; if it still does not open, tell your teacher.")
+LINGER_S = 2.0  # how long a refused connection is read (and what it sends dropped) before it is closed
+LINGER_BYTES = 64 * 1024  # what a refused connection may send meanwhile
+LINGERING = 32  # refused connections being read at once, in all; beyond them one is closed straight away
+
+
+def connection_refusal(first: str) -> bytes:
+    """The 429 answer to a connection refused as it is accepted, whole, headers included: a short page in every
+    language of the course, ``first`` first (the server reads nothing of the request, so it does not know the
+    page's language, and reading its headers would cost what the refusal saves).
+
+    >>> refusal = connection_refusal("es").decode()
+    >>> refusal.startswith("HTTP/1.1 429 Too Many Requests"), '<html lang="es">' in refusal
+    (True, True)
+    >>> refusal.index("Demasiadas conexiones") < refusal.index("Too many connections</h1>")
+    True
+    """
+    parts = [{"lang": lang, "title": Translator(lang)(TOO_MANY_CONNECTIONS),
+              "text": Translator(lang)(TOO_MANY_CONNECTIONS_TEXT)}
+             for lang in sorted(LANGUAGES, key=lambda lang: lang != first)]
+    body = render("too_many_connections.html.j2", parts=parts).encode("utf-8")
+    return (b"HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/html; charset=utf-8\r\n"
+            b"Retry-After: 60\r\nCache-Control: no-store\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s"
+            % (len(body), body))
+
+
+def _quietly(done) -> None:
+    if not done.cancelled():
+        done.exception()  # a client gone already is no error to log
 
 
 class CappedHTTPServer(HTTPServer):
     """Tornado's HTTP server, with at most ``connections.cap`` connections open from one network address (requests,
-    and the websockets they become). One more is answered at once, before anything of it is read, with 429 and the
-    connection closed: it costs the server no request, no handler and no file handle kept. The log says so once a
-    minute per address, with the count, not once per connection."""
+    and the websockets they become) and ``connections.total`` in all (from the limit of open files). One more is
+    answered at once, before anything of it is read, with 429 (:func:`connection_refusal`): it costs the server no
+    request and no handler. A full server first makes room for an address quieter than the busiest one, by closing
+    that one's newest connection. The log says so once a minute per address, with the count, not once per
+    connection.
+
+    A refused connection is not closed at once: the browser has most likely sent its request already, and a
+    connection closed with unread data is reset, which makes a browser drop the answer it has received (most do;
+    Chromium then shows "connection reset" instead of the page). So the server sends its answer, says it will send
+    no more, and reads, dropping it, what comes for up to ``LINGER_S`` seconds (a browser closes as soon as it has
+    the answer), ``LINGERING`` connections at most at once."""
 
     connections: AddressConnections | None = None
     log: logging.Logger | None = None
+    refusal: bytes = b""  # connection_refusal's, in the server's language first (the server sets it)
+    lingering = 0
 
     def handle_stream(self, stream, address) -> None:
         peer = str(address[0]) if isinstance(address, tuple) and address else ""
-        if self.connections is None or self.connections.admit(peer, stream):
+        connections = self.connections
+        if connections is None:
             super().handle_stream(stream, address)
             return
-        refused = self.connections.refused(peer)
-        if refused is not None and self.log is not None:
-            self.log.warning("refused %d connection%s from %s in the last minute: it holds %d open connections, "
-                             "as many as one address may (connections_per_address)", refused,
-                             "" if refused == 1 else "s", peer, self.connections.cap)
-        try:
-            sent = stream.write(CONNECTION_REFUSAL)
-        except StreamClosedError:
+        admission = connections.admit(peer, stream)
+        if admission:
+            if admission.made_room:
+                self._tell(f"room {admission.made_room}", "closed %d connection%s of %s in the last minute to let "
+                           "in another address's: the server holds the %d connections its open files allow, and "
+                           "that address holds the most", admission.made_room, connections.total)
+            super().handle_stream(stream, address)
             return
-
-        def close(done) -> None:
-            if not done.cancelled():
-                done.exception()  # a client gone already is no error to log
+        if admission.why == "server":
+            self._tell(f"server {peer}", "refused %d connection%s from %s in the last minute: the server holds the "
+                       "%d connections its open files allow, and that address holds the most", peer,
+                       connections.total)
+        else:
+            self._tell(peer, "refused %d connection%s from %s in the last minute: it holds %d open connections, as "
+                       "many as one address may (connections_per_address)", peer, connections.cap)
+        if self.lingering >= LINGERING:  # a flood: the answer, if the socket takes it at once, and no reading
+            with contextlib.suppress(StreamClosedError):
+                stream.write(self.refusal or connection_refusal("es")).add_done_callback(_quietly)
             stream.close()
+            return
+        self.lingering += 1
+        asyncio.ensure_future(self._refuse(stream))
 
-        sent.add_done_callback(close)
+    def _tell(self, key: str, text: str, address: str, count: int) -> None:
+        told = self.connections.refused(key) if self.connections is not None else None
+        if told is not None and self.log is not None:
+            self.log.warning(text, told, "" if told == 1 else "s", address, count)
+
+    async def _refuse(self, stream) -> None:
+        closing = IOLoop.current().call_later(LINGER_S, stream.close)
+        try:
+            await stream.write(self.refusal or connection_refusal("es"))
+            if stream.socket is None:  # closed meanwhile
+                return
+            stream.socket.shutdown(socket.SHUT_WR)  # the answer is whole: the browser may read it and close
+            dropped = 0
+            while dropped < LINGER_BYTES:
+                dropped += len(await stream.read_bytes(LINGER_BYTES, partial=True))
+        except (StreamClosedError, OSError):  # the client closed (as a browser does once it has the answer)
+            pass
+        finally:
+            IOLoop.current().remove_timeout(closing)
+            stream.close()
+            self.lingering -= 1
 
 
 #: Voilà's handlers (and jupyter_server's, which Voilà routes to) that the server replaces with its own: each one

@@ -17,7 +17,8 @@ Other settings from the environment: ``ESCOBA_TUTOR_LANG`` (es or en; else the l
 ``ESCOBA_TUTOR_ACTIVITY_S`` (how often the hub is told of the students' last activity, default 60 s),
 ``ESCOBA_TUTOR_RECONNECT_S`` (seconds a kernel waits for its page to connect again, default 90; 0: only the idle
 cull stops it), ``ESCOBA_TUTOR_CONNECT_S`` (seconds a kernel waits for its page to connect once it was sent,
-default 45).
+default 45), ``ESCOBA_TUTOR_KEEP_UNTIL`` (a server started ahead of the lesson counts as active until then, at most
+``ESCOBA_TUTOR_KEEP_MAX_S`` seconds after its start, default 7200: :func:`keep_until`).
 
 The class board: ``ESCOBA_TUTOR_CLASS_DB`` (the class's PostgreSQL database, the same for every student's server
 and for the hub's class-board service, hub_board.py; unset, empty or ``off``: nothing is recorded). This server
@@ -34,7 +35,7 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Mapping
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from urllib.parse import urlsplit
 
 from ..engine.errors import EscobaError
@@ -42,6 +43,7 @@ from .settings import LANGS, Settings
 
 __all__ = ["hub_settings", "main", "ActivityReport"]
 
+KEEP_UNTIL_ENV = "ESCOBA_TUTOR_KEEP_UNTIL"  # a server started ahead of the lesson: kept until then (hub_class.py)
 CLASS_DB_ENV = "ESCOBA_TUTOR_CLASS_DB"  # as kernels.py names it (not imported here: jupyter_server is heavy)
 NEEDED = ("JUPYTERHUB_SERVICE_URL", "JUPYTERHUB_SERVICE_PREFIX", "JUPYTERHUB_API_TOKEN", "JUPYTERHUB_API_URL")
 
@@ -134,16 +136,29 @@ class ActivityReport:
     datetime.datetime(2026, 12, 1, 10, 0, tzinfo=datetime.timezone.utc)
     >>> report.body(report.latest([datetime(2026, 12, 1, 10, 5)]))   # a kernel's time, naive (UTC)
     '{"servers": {"": {"last_activity": "2026-12-01T10:05:00Z"}}, "last_activity": "2026-12-01T10:05:00Z"}'
+
+    A server started ahead of a lesson (``escoba-tutor hub-start-class --until``, hub_class.py) is kept until the
+    lesson starts: until then it counts as active now, so the idle time counts from the lesson's start.
+
+    >>> kept = ActivityReport({"JUPYTERHUB_API_TOKEN": "t", KEEP_UNTIL_ENV: "2026-12-01T10:40:00Z"}, started)
+    >>> kept.latest([], now=datetime(2026, 12, 1, 10, 25, tzinfo=timezone.utc)).time()
+    datetime.time(10, 25)
+    >>> kept.latest([], now=datetime(2026, 12, 1, 11, 0, tzinfo=timezone.utc)).time()
+    datetime.time(10, 40)
     """
 
     def __init__(self, env: Mapping[str, str], started: datetime) -> None:
         self.url, self.token = env.get("JUPYTERHUB_ACTIVITY_URL"), env["JUPYTERHUB_API_TOKEN"]
         self.server_name = env.get("JUPYTERHUB_SERVER_NAME", "")
         self.started = _utc(started)
+        self.keep_until = keep_until(env, self.started)
         self.last_sent: datetime | None = None
 
-    def latest(self, kernel_times: Iterable[datetime | None]) -> datetime:
-        return max([self.started, *(_utc(when) for when in kernel_times if when is not None)])
+    def latest(self, kernel_times: Iterable[datetime | None], now: datetime | None = None) -> datetime:
+        times = [self.started, *(_utc(when) for when in kernel_times if when is not None)]
+        if self.keep_until is not None:
+            times.append(min(now or datetime.now(timezone.utc), self.keep_until))
+        return max(times)
 
     def body(self, last: datetime) -> str:
         import json
@@ -169,6 +184,32 @@ class ActivityReport:
 
 def _utc(when: datetime) -> datetime:
     return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+
+
+def keep_until(env: Mapping[str, str], started: datetime) -> datetime | None:
+    """Until when a server started ahead is kept (``ESCOBA_TUTOR_KEEP_UNTIL``, ISO 8601), at most
+    ``ESCOBA_TUTOR_KEEP_MAX_S`` (default 7200) after its start: the value comes from whoever started the server,
+    the student included, so it is bounded; an unreadable one is ignored (the log says so), never a failed start.
+
+    >>> start = datetime(2026, 12, 1, 8, 0, tzinfo=timezone.utc)
+    >>> keep_until({KEEP_UNTIL_ENV: "2026-12-01T09:00:00+01:00"}, start)
+    datetime.datetime(2026, 12, 1, 8, 0, tzinfo=datetime.timezone.utc)
+    >>> keep_until({KEEP_UNTIL_ENV: "2027-01-01T00:00:00Z"}, start).isoformat()   # a month ahead: two hours
+    '2026-12-01T10:00:00+00:00'
+    >>> keep_until({}, start) is None
+    True
+    """
+    text = env.get(KEEP_UNTIL_ENV, "").strip()
+    if not text:
+        return None
+    try:
+        until = _utc(datetime.fromisoformat(text.replace("Z", "+00:00"))).astimezone(timezone.utc)
+        most = timedelta(seconds=_whole(env, "ESCOBA_TUTOR_KEEP_MAX_S", 7200))
+    except (ValueError, EscobaError) as error:
+        print(f"escoba-tutor (hub): not kept until the lesson: {KEEP_UNTIL_ENV}={text[:40]!r}: {error}",
+              file=sys.stderr, flush=True)
+        return None
+    return min(until, started + most)
 
 
 def report_activity(app_class, env: Mapping[str, str], every_s: float):

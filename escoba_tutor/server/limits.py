@@ -37,7 +37,8 @@ from dataclasses import dataclass, field
 
 from ..engine.save import MAX_UPLOAD_BYTES
 
-__all__ = ["Limits", "ClassRegister", "AddressConnections", "Refused", "RecordOwner", "Buckets", "default_max_kernels",
+__all__ = ["Limits", "ClassRegister", "AddressConnections", "Admission", "connections_for_open_files", "Refused",
+           "RecordOwner", "Buckets", "default_max_kernels",
            "machine_memory_mib", "raise_open_files", "upload_message_bytes"]
 
 MIB = 1024 * 1024
@@ -46,6 +47,9 @@ SYSTEM_RESERVE_MIB = 1024  # the system, the server and the teacher's own progra
 MEMORY_SHARE = 0.75  # of what is left, the share the kernels may fill
 FILES_PER_KERNEL = 20  # a student costs the server about 14 file handles (kernel sockets, websockets, pipes)
 FILES_RESERVE = 256  # the server's own files and listening sockets
+KERNEL_FILES = 16  # a kernel's handles in the server besides its page's connections: 14 measured (ZMQ, pipes)
+CONNECTION_FILES_MARGIN = 64  # files the server opens after it starts, and refused connections being closed
+MIN_CONNECTIONS = 16
 
 
 def machine_memory_mib() -> int:
@@ -266,23 +270,51 @@ class Buckets:
         self._left.pop(key, None)
 
 
+def connections_for_open_files(open_files: int, kernels: int, open_now: int) -> int:
+    """How many connections the server may hold at once with ``open_files`` file handles: what is left once the
+    files open now (``open_now``: logs, the class database, the listening sockets), a margin for the files the
+    server opens later (and refused connections being closed), and every kernel's own handles are set aside.
+
+    >>> connections_for_open_files(1024, 38, 12)  # the usual limit: 38 students, and 340 connections
+    340
+    >>> connections_for_open_files(300, 2, 12), connections_for_open_files(100, 38, 12)  # never none at all
+    (192, 16)
+    """
+    return max(MIN_CONNECTIONS, open_files - open_now - CONNECTION_FILES_MARGIN - kernels * KERNEL_FILES)
+
+
+@dataclass(frozen=True)
+class Admission:
+    """What :meth:`AddressConnections.admit` decided: the connection is counted (true), or refused because its
+    address holds its cap (``why`` "address") or is the busiest of a full server ("server"). ``made_room``: the
+    address whose newest connection was closed so that this one is counted."""
+
+    why: str = ""
+    made_room: str = ""
+
+    def __bool__(self) -> bool:
+        return not self.why
+
+
 class AddressConnections:
     """The connections open from each network address, each counted from the moment it is accepted until it is
-    closed, whatever it carries meanwhile (requests, then perhaps a page's websocket); at most ``cap`` per address.
-    A connection is anything with a ``closed()`` method (Tornado's streams): the closed ones are looked for, and no
-    longer counted, when their address reaches the cap, and at the sweep of every address once a minute.
+    closed, whatever it carries meanwhile (requests, then perhaps a page's websocket); at most ``cap`` per address,
+    and ``total`` in all (0: no bound but the addresses'). A connection is anything with ``closed()`` and
+    ``close()`` methods (Tornado's streams): the closed ones are looked for, and no longer counted, when their
+    address reaches its cap or the server its total, and at the sweep of every address once a minute.
 
     >>> class Connection:
     ...     def __init__(self): self.open = True
     ...     def closed(self): return not self.open
+    ...     def close(self): self.open = False
     >>> now = [0.0]
     >>> held = AddressConnections(cap=2, clock=lambda: now[0])
     >>> first, second, third = Connection(), Connection(), Connection()
-    >>> held.admit("10.0.0.66", first), held.admit("10.0.0.66", second), held.admit("10.0.0.66", third)
-    (True, True, False)
-    >>> held.admit("10.0.0.5", Connection()), held.open("10.0.0.66")  # another address has its own
+    >>> [bool(held.admit("10.0.0.66", each)) for each in (first, second, third)]
+    [True, True, False]
+    >>> bool(held.admit("10.0.0.5", Connection())), held.open("10.0.0.66")  # another address has its own
     (True, 2)
-    >>> first.open = False; held.admit("10.0.0.66", third)
+    >>> first.open = False; bool(held.admit("10.0.0.66", third))
     True
 
     Refusals are told once a minute per address: :meth:`refused` says how many to tell, or None until then.
@@ -291,36 +323,85 @@ class AddressConnections:
     [1, None, None]
     >>> now[0] += 60; held.refused("10.0.0.66")
     3
+
+    When the server holds its ``total``, a connection from a quieter address closes the newest connection of the
+    busiest one (a page's connection to its kernel, marked ``page_socket``, last); one from the busiest address (or
+    as busy, but for one) is refused.
+
+    >>> full = AddressConnections(cap=10, total=4)
+    >>> script = [Connection() for _ in range(3)]
+    >>> [bool(full.admit("10.0.0.66", each)) for each in script] + [bool(full.admit("10.0.0.5", Connection()))]
+    [True, True, True, True]
+    >>> full.admit("10.0.0.66", Connection()).why  # the busiest address is refused its next one
+    'server'
+    >>> ana = full.admit("10.0.0.9", Connection())  # a quieter address gets in: the busiest one's newest goes
+    >>> bool(ana), ana.made_room, [each.open for each in script]
+    (True, '10.0.0.66', [True, True, False])
+    >>> script[1].page_socket = True  # a page's connection to its kernel: the newest of the others goes first
+    >>> full.admit("10.0.0.7", Connection()).made_room, [each.open for each in script]
+    ('10.0.0.66', [False, True, False])
+    >>> full.admit("10.0.0.7", Connection()).why  # one each: nobody is closed for a second one
+    'server'
     """
 
-    def __init__(self, cap: int, clock: Callable[[], float] = time.monotonic) -> None:
-        self.cap, self.clock = cap, clock
-        self._open: dict[str, list] = {}  # address -> its connections, some perhaps closed since
+    def __init__(self, cap: int, clock: Callable[[], float] = time.monotonic, total: int = 0) -> None:
+        self.cap, self.clock, self.total = cap, clock, total
+        self._open: dict[str, list] = {}  # address -> its connections, oldest first, some perhaps closed since
         self._told: dict[str, tuple[float, int]] = {}  # address -> (its refusals last told, refused since)
         self._swept = clock()
+        self._counted = 0  # connections in _open, closed ones not yet looked for included
 
     def open(self, address: str) -> int:
         """The connections open from ``address`` now."""
-        held = [each for each in self._open.get(address, ()) if not each.closed()]
+        listed = self._open.get(address, [])
+        held = [each for each in listed if not each.closed()]
+        self._counted -= len(listed) - len(held)
         if held:
             self._open[address] = held
         else:
             self._open.pop(address, None)
         return len(held)
 
-    def admit(self, address: str, connection) -> bool:
-        """Count ``connection``, just accepted from ``address``; False (not counted) when the address holds its
-        cap already."""
+    def held(self) -> int:
+        """The connections open now, from every address."""
+        for address in list(self._open):
+            self.open(address)
+        return self._counted
+
+    def admit(self, address: str, connection) -> Admission:
+        """Count ``connection``, just accepted from ``address``, or say why not (it is then not counted)."""
         now = self.clock()
         if now - self._swept >= 60:  # addresses that have gone leave nothing behind
             self._swept = now
-            for each in list(self._open):
-                self.open(each)
-        held = self._open.setdefault(address, [])
-        if len(held) >= self.cap and self.open(address) >= self.cap:  # (closed ones are looked for only then)
-            return False
+            self.held()
+        listed = self._open.get(address, [])
+        if len(listed) >= self.cap and self.open(address) >= self.cap:  # (closed ones are looked for only then)
+            return Admission("address")
+        made_room = ""
+        if self.total and self._counted >= self.total and self.held() >= self.total:
+            made_room = self._make_room(address)
+            if not made_room:
+                return Admission("server")
         self._open.setdefault(address, []).append(connection)
-        return True
+        self._counted += 1
+        return Admission(made_room=made_room)
+
+    def _make_room(self, address: str) -> str:
+        """Close the newest connection of the address holding the most, if it holds at least two more than
+        ``address`` (so the newcomer's address never ends up the busier): that address, or "" if none."""
+        busiest = max(self._open, key=lambda each: len(self._open[each]), default="")
+        if not busiest or busiest == address or len(self._open[busiest]) < len(self._open.get(address, ())) + 2:
+            return ""
+        listed = self._open[busiest]
+        # a page's connection to its kernel goes last: the others (a browser's idle ones, a script's) cost nobody
+        # more than a new connection when needed
+        spare = [n for n, each in enumerate(listed) if not getattr(each, "page_socket", False)]
+        newest = listed.pop(spare[-1] if spare else -1)
+        self._counted -= 1
+        if not self._open[busiest]:
+            del self._open[busiest]
+        newest.close()
+        return busiest
 
     def refused(self, address: str) -> int | None:
         """One more connection of ``address`` refused: how many to tell in the log now (this one and those not yet

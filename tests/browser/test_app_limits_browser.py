@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import time
 import urllib.error
 import urllib.request
@@ -238,3 +239,40 @@ def test_a_page_whose_connection_drops_and_comes_back_within_the_grace_keeps_its
         for page in context.pages:
             page.goto("about:blank")
         context.close()
+
+
+# ------------------------------------------------------------------- a browser whose address holds its connections
+HELD = 6  # the server's connections_per_address here (400 by default): the test's own sockets fill it
+
+
+@pytest.fixture(scope="module")
+def few_connections(tmp_path_factory):
+    """A server that lets one address hold ``HELD`` connections at once."""
+    config = tmp_path_factory.mktemp("config")
+    (config / "voila.json").write_text(json.dumps({"TutorVoila": {"connections_per_address": HELD}}))
+    server = TutorServer(tmp_path_factory.mktemp("tutor") / "server.log", "--no-class-board",
+                         env={"JUPYTER_CONFIG_DIR": str(config)})
+    try:
+        server.wait()
+        yield server
+    finally:
+        server.stop()
+
+
+def test_a_browser_whose_address_holds_its_connections_reads_why_in_both_languages(few_connections, page):
+    """A student behind the school's router (Chromium and the held connections both come from 127.0.0.1) when the
+    address holds every connection it may: the browser shows the server's short page, not a connection error."""
+    held = [socket.create_connection(("127.0.0.1", few_connections.port)) for _ in range(HELD)]
+    try:
+        time.sleep(0.3)
+        response = page.goto(few_connections.url + "voila/render/es/play.ipynb")
+        assert response is not None and response.status == 429
+        expect(page.locator("section[lang=es] h1")).to_have_text("Demasiadas conexiones")
+        expect(page.locator("section[lang=en] h1")).to_have_text("Too many connections")
+        expect(page.locator("section[lang=es] p")).to_contain_text("avisa a tu profesor o profesora")
+        assert page.evaluate("document.documentElement.lang") == "es"
+    finally:
+        for sock in held:
+            sock.close()
+    time.sleep(0.5)
+    assert page.goto(few_connections.url + "?lang=en").status == 200  # its connections closed, the page opens

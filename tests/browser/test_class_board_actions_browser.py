@@ -128,7 +128,7 @@ def test_the_board_s_actions_ask_first_in_both_languages(tutor, page, screenshot
 def test_after_a_restart_the_open_board_says_its_link_has_changed(tutor, page, lang, screenshot_dir):
     page.goto(f"{tutor.teacher_link}&lang={lang}")
     status = page.locator("#board-status")
-    updated = "Actualizado a las" if lang == "es" else "Updated at"
+    updated = "Última actualización:" if lang == "es" else "Last updated:"
     expect(status).to_contain_text(updated, timeout=15_000)
     tutor.stop()  # the server is down: the board cannot reach it, and says it will try again
     failed = "lo volverá a intentar" if lang == "es" else "it will try again"

@@ -172,7 +172,7 @@ def test_three_students_and_the_teacher_s_live_board(tutor, contexts, teacher, s
     teacher.wait_for_timeout(6000)  # two refreshes at least
     expect(links).to_have_count(2)
     expect(summary).to_be_focused()
-    expect(teacher.locator("#board-status")).to_contain_text("Actualizado a las")
+    expect(teacher.locator("#board-status")).to_contain_text("Última actualización:")
 
     # what the store holds: nothing for the student without a nickname
     store = ClassStore.open(tutor.database)
@@ -215,7 +215,7 @@ def test_the_board_is_usable_by_keyboard_with_focus_visible(teacher):
 def test_without_the_key_the_page_says_so(tutor, contexts):
     page = contexts().new_page()
     page.goto(tutor.teacher_link.split("?")[0] + "?key=guess")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Esta página necesita el enlace del profesor")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Esta página necesita el enlace del profesorado")
     expect(page.locator("body")).not_to_contain_text("Ana")
 
 
@@ -231,7 +231,7 @@ def test_the_board_pauses_while_its_tab_is_hidden(teacher):
     assert fetched == []
     teacher.evaluate("""() => { Object.defineProperty(document, "hidden", {value: false, configurable: true});
         document.dispatchEvent(new Event("visibilitychange")); }""")
-    expect(teacher.locator("#board-status")).to_contain_text("Actualizado a las")
+    expect(teacher.locator("#board-status")).to_contain_text("Última actualización:")
     assert fetched
 
 

@@ -51,7 +51,7 @@ def tutor(tutor_server_factory, tmp_path_factory):
     assert len(board.students) == 40 and {k for s in board.students for k in s.drills} == set(kind_names())
     server = tutor_server_factory("--class-db", str(database))
     server.teacher_link = server.read_teacher_link()
-    server.names, server.board = names, board
+    server.names, server.board, server.database = names, board, database
     return server
 
 
@@ -173,4 +173,80 @@ def test_the_board_prints_on_a4_landscape(browser, tutor):
     assert shape["region"] == "visible"  # the whole table, not a scrolling window of it
     pdf = page.pdf(format="A4", landscape=True)
     assert pdf.startswith(b"%PDF") and len(pdf) > 10_000
+    page.context.close()
+
+
+def test_a_refresh_changes_only_what_changed_and_keeps_the_focus_and_the_scroll(browser, tutor):
+    """While the class goes on (new answers, a student who just arrived), a refresh changes only the rows and
+    mistakes that differ: the other rows are the very same elements, the keyboard focus stays on the nickname the
+    teacher had reached with Tab (in a row that changed), and the page and the students' table stay scrolled where
+    they were; the refresh itself is a 304 while nothing changed. The «Last updated» time is in the board's one
+    format. The banner of a past class and the nicknames that can be deleted follow too, without a reload; a class
+    forgotten elsewhere gives way to the current one. (This test runs last in its file: it changes the class.)"""
+    from escoba_tutor.records import DrillAnswer
+
+    page = board_page(browser, tutor, 1280, 800, "en")
+    answers = []
+    page.on("response", lambda r: answers.append(r.status) if "board.json" in r.url else None)
+    expect(page.locator("#board-status time")).to_be_attached(timeout=10_000)
+    shown = page.locator("#board-status").inner_text()
+    assert re.fullmatch(r"Last updated: [A-Z][a-z]{2} \d{1,2}, \d\d:\d\d\.", shown), shown
+    assert 304 in answers and 200 not in answers  # nothing changed since the page was drawn
+    page.evaluate("() => { window.openedOnce = true; }")  # gone if the page were ever reloaded
+
+    # the teacher scrolls the page and the table, and reaches a student's nickname with the keyboard
+    target = sorted(tutor.names, key=str.casefold)[25]
+    link = page.locator("#students a.nick", has_text=re.compile(f"^{re.escape(target)}$"))
+    link.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")  # by the keyboard: the focus is visible
+    expect(link).to_be_focused()
+    region = page.locator("#students-region")
+    region.evaluate("r => { r.scrollTop = 300; r.scrollLeft = 120; }")
+    page.evaluate("() => window.scrollTo(0, 150)")
+    before = page.evaluate("""() => ({region: [document.getElementById('students-region').scrollTop,
+        document.getElementById('students-region').scrollLeft], page: window.scrollY})""")
+    page.evaluate("""(target) => { for (const row of document.querySelectorAll('#students tbody tr'))
+        row.marked = row.dataset.key === target ? 'changed' : 'kept'; }""", target)  # on the elements themselves
+    answers.clear()
+
+    store = ClassStore.open(tutor.database)
+    for seed in range(3):
+        assert store.record(DrillAnswer(target, kind="captures", seed=seed, correct=False, mistake="missed_15"))
+    assert store.record(DrillAnswer("Newcomer", kind="captures", seed=9, correct=True, mistake=None))
+    expect(page.locator("#students tbody tr")).to_have_count(41, timeout=10_000)
+    assert 200 in answers and page.evaluate("() => window.openedOnce === true")
+    expect(link).to_be_focused()
+    after = page.evaluate("""() => ({region: [document.getElementById('students-region').scrollTop,
+        document.getElementById('students-region').scrollLeft], page: window.scrollY})""")
+    assert after == before, (before, after)
+    marks = page.evaluate("() => [...document.querySelectorAll('#students tbody tr')].map(r => r.marked || null)")
+    # every row is the same element as before (the changed one changed in place), and one is new
+    assert marks.count("kept") == 39 and marks.count("changed") == 1 and marks.count(None) == 1, marks
+    row = page.locator("#students tbody tr", has=page.locator("a.nick", has_text=re.compile(f"^{re.escape(target)}$")))
+    answered = sum(a for a, _r in tutor.board.students[[s.nickname for s in tutor.board.students].index(target)]
+                   .drills.values()) + 3
+    expect(row.locator("td.all-col .answered")).to_have_text(str(answered))
+    expect(page.locator("#remove-nickname option", has_text="Newcomer")).to_have_count(1)
+    page.wait_for_timeout(3000)
+    expect(link).to_be_focused()
+
+    # another class made current elsewhere: this board says so, and its button can make this one current again
+    newer = store.start_new_class("Another group")
+    banner = page.locator("#not-current")
+    expect(banner).to_contain_text("what students do now is saved in “Another group”", timeout=10_000)
+    expect(page.locator("#class-picker option", has_text="Another group (current)")).to_have_count(1)
+    banner.get_by_role("button", name="Make this the current class").click()
+    page.get_by_role("button", name="Yes, make it the current class").click()
+    expect(page.locator("#students tbody tr")).to_have_count(41)
+    assert store.current_class().id != newer.id
+
+    # the class shown forgotten elsewhere: the board of the class that is current now, whole (title and forms too)
+    shown = store.current_class()
+    store.forget_class(shown.id)
+    current = store.current_class()
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Class board: {current.name}", timeout=10_000)
+    expect(page.locator("#board-live")).to_contain_text("Nobody with a nickname has done anything yet")
+    assert f"class={current.id}" in page.url
+    store.close()
     page.context.close()

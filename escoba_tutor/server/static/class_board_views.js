@@ -1,5 +1,5 @@
 // The teacher's views of the class board and of a student's page: every time in this browser's time zone and one
-// format for the page's language; the students sorted by nickname or by need; nicknames hidden for a projector;
+// format for the page's language (the «Last updated» time too); the students sorted by nickname or by need; nicknames hidden for a projector;
 // printing with every mistake open. The choices are kept in this browser (localStorage) and applied again each
 // time class_board.js redraws the live part (it sends "board:drawn"), as is the students' table's scroll.
 (() => {
@@ -18,9 +18,9 @@
     for (const time of where.querySelectorAll("time[datetime]")) {
       const moment = new Date(time.dateTime);
       if (Number.isNaN(moment.getTime())) continue;
-      const text = format.format(moment);
+      const text = format.format(moment), title = full.format(moment);
       if (time.textContent !== text) time.textContent = text;
-      time.title = full.format(moment);
+      if (time.title !== title) time.title = title;
     }
   }
 
@@ -30,7 +30,8 @@
     const by = store.get("sort") === "need" ? "needRank" : "nameRank";
     const rows = [...body.rows];
     rows.sort((a, b) => Number(a.dataset[by]) - Number(b.dataset[by]));
-    if (rows.some((row, i) => body.rows[i] !== row)) body.append(...rows);
+    // only the rows out of place move (a moved row would lose the keyboard focus it holds)
+    rows.forEach((row, i) => { if (body.rows[i] !== row) body.insertBefore(row, body.rows[i]); });
     for (const button of document.querySelectorAll("[data-sort]")) {
       button.setAttribute("aria-pressed", String(button.dataset.sort === (by === "needRank" ? "need" : "name")));
     }
@@ -46,7 +47,8 @@
     if (label) document.title = on ? label : ownTitle;
   }
 
-  // the students' table region is drawn anew on each refresh: its scroll is kept here
+  // a refresh keeps the students' table region (class_board.js changes what differs in it); its scroll is kept
+  // here too, for the region drawn anew (the class's first student)
   let kept = {left: 0, top: 0};
   document.addEventListener("scroll", (event) => {
     if (event.target.id === "students-region") kept = {left: event.target.scrollLeft, top: event.target.scrollTop};
@@ -84,6 +86,11 @@
   });
 
   document.getElementById("board-live")?.addEventListener("board:drawn", apply);
+  // after every refresh, drawn or not: the status's «Last updated» time
+  document.getElementById("board-live")?.addEventListener("board:updated", () => {
+    const status = document.getElementById("board-status");
+    if (status) showTimes(status);
+  });
   const views = document.getElementById("board-views");
   if (views) views.hidden = false;  // without this script the buttons could do nothing: they stay hidden
   apply();
