@@ -91,7 +91,7 @@ def fill_class(store: ClassStore, students: int = 40, records: int = 500, seed: 
                                      chance.randrange(2), at=at)
             else:
                 event = GameFinished(nickname, chance.choice(("random", "greedy", "expert")), chance.randrange(99),
-                                     chance.randrange(22), chance.randrange(22), chance.choice((True, False, None)),
+                                     chance.randrange(22), chance.randrange(22), chance.choice((True, False)),
                                      at=at)
             rows.append(event_row(event))
     with store.engine.begin() as connection:

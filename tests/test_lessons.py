@@ -17,10 +17,10 @@ from escoba_tutor.text.catalogs import every_message as _messages
 from tools.lessons_build import LANGS, WORDS_TOKEN, SourceError, build_notebook, check, parse_source, sources
 
 LESSONS = Path(__file__).resolve().parent.parent / "lessons"
-#: The numbered lessons (the landing and play pages have their own tests).
+#: The numbered lessons (the landing, play and class exercise pages have their own tests).
 LESSON_NAMES = ["01-cards", "02-captures", "03-escoba", "04-end-of-deal", "05-scoring", "06-game", "07-variants",
                 "08-strategy"]
-PAGES = ["index", *LESSON_NAMES, "play"]
+PAGES = ["index", *LESSON_NAMES, "play", "class"]
 WIDGETS = ("CaptureTable", "SetentaExplainer", "ScoreSheet", "GameTable", "HintPanel")
 LEARN = {"es": ("**Aprenderás:**", "**Tiempo:**"), "en": ("**You will learn:**", "**Time:**")}
 NEEDS = {"es": "**Necesitas:**", "en": "**You need:**"}
@@ -28,7 +28,8 @@ RECAP = {"es": "## En resumen", "en": "## In short"}
 #: The one call a widget cell makes (escoba_tutor/widgets/page.py), and the widget it shows.
 SHOW = {"show_capture_table": "CaptureTable", "show_hints": "HintPanel", "show_setenta": "SetentaExplainer",
         "show_score_sheet": "ScoreSheet", "show_drill": "Drill", "show_game": "GameTable",
-        "show_tournament": "tournament", "show_engine": "the engine's result in sentences"}
+        "show_tournament": "tournament", "show_engine": "the engine's result in sentences",
+        "show_class_exercise": "ClassExercise"}
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 LANG_LITERAL = re.compile(r"([\"'])(es|en)\1")
 

@@ -35,6 +35,19 @@ def test_there_is_a_reference_database_of_the_current_version() -> None:
     assert REFERENCES / "v1" / "class.sqlite3" in VERSIONS
     assert REFERENCES / "v2" / "class.sqlite3" in VERSIONS
     assert REFERENCES / "v3" / "class.sqlite3" in VERSIONS
+    assert REFERENCES / "v4" / "class.sqlite3" in VERSIONS
+
+
+def test_a_version_4_database_keeps_its_class_exercise(tmp_path: Path) -> None:
+    """The reference's exercise (revealed, one answer) is still the one its class runs, with its answer counted."""
+    copy = tmp_path / "class.sqlite3"
+    shutil.copy(REFERENCES / "v4" / "class.sqlite3", copy)
+    with ClassStore.open(copy) as store:
+        store.make_current(next(c.id for c in store.classes() if c.name == "3B Tuesday"))
+        running = store.running_exercise()
+        assert running is not None and (running.kind, running.seed, running.state) == ("setenta", 12, "revealed")
+        tally = store.exercise_tally(running.id)
+        assert (tally.answered, tally.right, tally.mistakes) == (1, 0, {"wrong_primera": 1})
 
 
 def test_a_version_1_database_gets_the_rules_column_and_its_drills_none(tmp_path: Path) -> None:

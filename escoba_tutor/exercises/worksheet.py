@@ -28,7 +28,7 @@ from . import paper
 from .common import MAX_SEED
 from .registry import kind, kinds_for, make_drill
 
-__all__ = ["worksheet_html", "choose_seeds", "MAX_COUNT"]
+__all__ = ["worksheet_html", "choose_seeds", "exercise_markup", "MAX_COUNT"]
 
 MAX_COUNT = 20  # exercises of each kind
 # How far past its first number a part looks for exercises whose answers differ (per exercise wanted).
@@ -87,6 +87,24 @@ def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | s
                   "part's heading to see the same exercise on screen and check your answer."),
         "parts": parts, "key_title": _("Answer key"),
         "key_note": _("Worked out by the escoba-tutor program, for worksheet no. {seed}.", seed=seed)})
+
+
+def exercise_markup(name: str, seed: int, lang: str, rules: Rules | str = ESCOBA) -> dict[str, object]:
+    """One exercise as its worksheet part shows it, for a page of its own (the class exercise on the projector):
+    the part's heading and what to do (``heading``, ``intro``), the exercise (``task``) and its worked answer
+    (``answer``), each an HTML list item (``<li>``, escaped markup).
+
+    >>> shown = exercise_markup("captures", 3, "en")
+    >>> str(shown["task"]).startswith("<li") and str(shown["answer"]).startswith("<li")
+    True
+    """
+    _ = Translator(lang)
+    rules = as_rules(rules)
+    part = kind(name).worksheet
+    drill = make_drill(name, seed, rules)
+    macros = paper.part(part.template, _)
+    return {"heading": paper.word(_, part.heading), "intro": part.intro(_, rules),
+            "task": macros.task(drill, **part.task(_, drill)), "answer": macros.answer(drill, **part.answer(_, drill))}
 
 
 def choose_seeds(name: str, seed: int, count: int, rules: Rules) -> list[int]:

@@ -18,7 +18,9 @@ every one of them must still open).
 The versions: 1, the first; 2 adds ``records.rules``, the rules a drill was answered under (a mistake's link on
 the board opens that exercise under them); 3 adds ``classes.is_current`` (which class records go into, chosen
 by the teacher: before, it was always the newest) and makes class names unique (``ux_classes_name``; two classes
-of one name in an older database are told apart by a number, «2026-12-01 16:05 (2)»).
+of one name in an older database are told apart by a number, «2026-12-01 16:05 (2)»); 4 adds the class exercises
+the teacher leads from the projector (``class_exercises``, one row per exercise started, and
+``class_exercise_answers``, one row per student who answered it: its key keeps a student to one answer).
 
 Times are stored as UTC without a zone (``DateTime``), read back as UTC.
 """
@@ -106,7 +108,34 @@ records = Table(
     sqlite_autoincrement=True,
 )
 
-TABLES = ("escoba_schema", "classes", "records")
+# Since version 4: the exercises the teacher leads (class_exercise.py). ``token`` is the start form's own: a second
+# press of one form finds the exercise the first one started. ``state``: open (answers taken until
+# ``deadline_at``), closed (the teacher stopped the countdown), revealed (the answer shown), ended.
+class_exercises = Table(
+    "class_exercises", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("class_id", Integer, ForeignKey("classes.id", ondelete="CASCADE"), nullable=False),
+    Column("token", String(64), nullable=False, unique=True),
+    Column("kind", String(64), nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("rules", String(200), nullable=False),
+    Column("state", String(8), nullable=False),
+    Column("started_at", DateTime(timezone=False), nullable=False),
+    Column("deadline_at", DateTime(timezone=False), nullable=False),
+    Index("ix_class_exercises_class_state", "class_id", "state"),
+    sqlite_autoincrement=True,
+)
+# One answer per student and exercise (the primary key); the answer's record is in ``records`` as every drill's.
+class_exercise_answers = Table(
+    "class_exercise_answers", metadata,
+    Column("exercise_id", Integer, ForeignKey("class_exercises.id", ondelete="CASCADE"), primary_key=True),
+    Column("nickname_key", String(96), primary_key=True),
+    Column("correct", Boolean, nullable=False),
+    Column("mistake", String(64)),
+    Column("at", DateTime(timezone=False), nullable=False),
+)
+
+TABLES = ("escoba_schema", "classes", "records", "class_exercises", "class_exercise_answers")
 
 if tuple(c.name for c in records.columns if c.name not in ("id", "class_id")) != EVENT_COLUMNS:
     raise AssertionError("rows.EVENT_COLUMNS must name the records table's columns, in its order")
@@ -153,8 +182,15 @@ def unique_name(name: str, taken: set[str], limit: int = 80) -> str:
     return candidate
 
 
+def _add_class_exercises(connection: Connection) -> None:
+    """3 -> 4: the tables of the exercises the teacher leads (empty: none was led before)."""
+    class_exercises.create(connection)
+    class_exercise_answers.create(connection)
+
+
 # MIGRATIONS[n] turns a database of version n into version n + 1, inside the opening transaction.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _add_drill_rules, 2: _current_and_unique_names}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _add_drill_rules, 2: _current_and_unique_names,
+                                                        3: _add_class_exercises}
 
 
 def from_db_time(stored: datetime) -> datetime:

@@ -40,12 +40,23 @@ from typing import Any, TextIO, TypeVar
 from sqlalchemy import Connection, Engine, Row, and_, create_engine, func, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 
+from . import class_exercise
 from .board import Board, BoardTally, ClassInfo, StudentRecords, class_version, read_student
-from .events import Event, RecordsError, describe, nickname_key
+from .class_exercise import RunningExercise, Tally
+from .events import DrillAnswer, Event, RecordsError, describe, nickname_key
 from .export import CODES, CsvLayout, write_csv
 from .location import locate
 from .rows import PAUSE, RECORD_BUDGET, event_row, to_db_time
-from .schema import INSERT_RECORD, classes, ensure_schema, from_db_time, records, unique_name
+from .schema import (
+    INSERT_RECORD,
+    class_exercise_answers,
+    class_exercises,
+    classes,
+    ensure_schema,
+    from_db_time,
+    records,
+    unique_name,
+)
 from .sqlite import WritersGate
 from .sqlite_engine import checkpoint_if_large, sqlite_engine, wipe_wal
 
@@ -206,6 +217,9 @@ class ClassStore:
         def forget(connection: Connection) -> None:
             info = _class(connection, _class_number(class_id))
             connection.execute(records.delete().where(records.c.class_id == info.id))
+            ids = select(class_exercises.c.id).where(class_exercises.c.class_id == info.id).scalar_subquery()
+            connection.execute(class_exercise_answers.delete().where(class_exercise_answers.c.exercise_id.in_(ids)))
+            connection.execute(class_exercises.delete().where(class_exercises.c.class_id == info.id))
             connection.execute(classes.delete().where(classes.c.id == info.id))
             if info.current:
                 connection.execute(classes.insert().values(
@@ -234,6 +248,10 @@ class ClassStore:
             _spelling, count = _student(connection, info.id, nickname)
             connection.execute(records.delete().where(records.c.class_id == info.id,
                                                       records.c.nickname_key == nickname_key(nickname)))
+            ids = select(class_exercises.c.id).where(class_exercises.c.class_id == info.id).scalar_subquery()
+            connection.execute(class_exercise_answers.delete().where(
+                class_exercise_answers.c.exercise_id.in_(ids),
+                class_exercise_answers.c.nickname_key == nickname_key(nickname)))
             return count
 
         removed = self._retry(remove, write=True, budget=OPEN_BUDGET)
@@ -256,7 +274,7 @@ class ClassStore:
         try:
             if self._engine.dialect.name == "postgresql":
                 with self._engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
-                    connection.exec_driver_sql("VACUUM records, classes")
+                    connection.exec_driver_sql("VACUUM records, classes, class_exercises, class_exercise_answers")
                 return
             if self._path is not None:
                 deadline = time.monotonic() + OPEN_BUDGET
@@ -275,6 +293,40 @@ class ClassStore:
                     time.sleep(0.05)
         except Exception as error:
             log.warning("could not wipe the deleted records from %s: %s", self.url, error)
+
+    # -- the class exercise (class_exercise.py), always of the current class ---------------------------------------
+
+    def start_exercise(self, token: str, kind: str, seed: int, rules: str,
+                       seconds: int) -> tuple[RunningExercise, bool]:
+        """Start a class exercise (ending the one running); a token already used starts nothing. The exercise, and
+        whether it is new."""
+        return self._retry(lambda c: class_exercise.start(c, _current_class(c).id, token, kind, seed, rules, seconds),
+                           write=True, budget=OPEN_BUDGET)
+
+    def running_exercise(self) -> RunningExercise | None:
+        """The current class's exercise that has not ended, or None."""
+        return self._retry(lambda c: class_exercise.running(c, _current_class(c).id), write=False,
+                           budget=OPEN_BUDGET)
+
+    def change_exercise(self, exercise_id: int, action: str) -> RunningExercise | None:
+        """``close``, ``reveal`` or ``end`` the running exercise ``exercise_id`` (RecordsError
+        ``exercise_not_running`` when it is not the one running); the exercise after it, None once ended."""
+        step = {"close": class_exercise.close, "reveal": class_exercise.reveal, "end": class_exercise.end}[action]
+        return self._retry(lambda c: step(c, _current_class(c).id, exercise_id), write=True, budget=OPEN_BUDGET)
+
+    def answer_exercise(self, exercise_id: int, event: DrillAnswer) -> RunningExercise:
+        """Count and record a student's answer to the running exercise (see class_exercise.answer for what is
+        refused, as a RecordsError, with nothing written)."""
+        return self._retry(lambda c: class_exercise.answer(c, _current_class(c).id, exercise_id, event),
+                           write=True, budget=RECORD_BUDGET)
+
+    def exercise_tally(self, exercise_id: int) -> Tally:
+        """The answers to the exercise, counted, without names."""
+        return self._retry(lambda c: class_exercise.tally(c, exercise_id), write=False, budget=OPEN_BUDGET)
+
+    def exercise_answered(self, exercise_id: int) -> set[str]:
+        """The nickname keys of the students who answered the exercise (for the server's own use)."""
+        return self._retry(lambda c: class_exercise.answered_keys(c, exercise_id), write=False, budget=OPEN_BUDGET)
 
     # -- reading -------------------------------------------------------------------------------------------------
 

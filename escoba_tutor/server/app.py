@@ -118,7 +118,7 @@ def build_app_class():
 
     from voila.app import Voila
 
-    from . import class_board, nickname
+    from . import class_board, class_exercise, nickname
     from . import handlers as guarded
     from .hosts import AllowedHosts
     from .kernels import KERNEL_MEMORY_ENV
@@ -331,7 +331,8 @@ def build_app_class():
             if self.hub_user:  # a student's server on a hub: no key, the owner's hub name on the board
                 return {"escoba_class_store": store, "escoba_teacher_key": "", "escoba_hub_user": self.hub_user,
                         "escoba_hub_nickname": nickname.hub_nickname(self.hub_user)}
-            return {"escoba_class_store": store, "escoba_teacher_key": self.teacher_key}
+            return {"escoba_class_store": store, "escoba_teacher_key": self.teacher_key,
+                    "escoba_class_exercise": True}
 
         def init_handlers(self):
             landing = (self.server_url, LandingHandler, {"server_url": self.server_url,
@@ -344,6 +345,8 @@ def build_app_class():
             board = [] if self.hub_user else class_board.board_handlers(self.server_url)
             if self.class_board:
                 board.append((url_path_join(self.server_url, RECORD_PATH), RecordHandler))
+            if self.class_board and not self.hub_user:  # the class exercise: one computer for now (class-board.md)
+                board.extend(class_exercise.exercise_handlers(self.server_url))
             handlers = [landing, *none, *board, *voila]  # first, so they win over the file tree at / and Voilà's login
             # last: any other address gets a page in its language rather than Tornado's bare one
             handlers.append((url_path_join(self.server_url, r".*"), guarded.NoSuchPageHandler,

@@ -48,6 +48,7 @@ __all__ = ["board_handlers", "key_matches", "board_view", "student_view", "lesso
 REFRESH_S = 2.5
 _STATIC = Path(__file__).resolve().parent / "static"
 _PAGE_NAME = re.compile(r"[A-Za-z0-9._-]{1,60}")  # as records/kernel.py's lesson_of_page reads it
+CLASS_PAGE = "class"  # the class exercise page (lessons/source/class.md), where class exercise answers are given
 _jinja = jinja  # the server's templates (pages.py)
 # The store's calls are short, blocking database work: one thread runs them, off the server's event loop.
 _DATABASE = ThreadPoolExecutor(max_workers=1, thread_name_prefix="escoba-class-board")
@@ -81,6 +82,8 @@ def _percent(part: int, whole: int, lang: str) -> str:
 def _lesson_label(_: Translator, lesson: str) -> str:
     if lesson == "play":
         return _("game")
+    if lesson == CLASS_PAGE:
+        return _("class exercise")
     if lesson == "index":
         return _("start page")
     number = lesson.split("-", 1)[0]
@@ -113,12 +116,17 @@ def _link(words_lang: str, lang: str, fallback: str | None, seed: int, lesson: s
           base_url: str, rules: str) -> dict:
     _ = Translator(words_lang)
     exercise = _Where(seed, lesson, exercise_rules)
-    page = exercise.lesson if exercise.lesson and _PAGE_NAME.fullmatch(exercise.lesson) else fallback
+    # an answer to the class exercise opens on its kind's own page: the class exercise page shows only the
+    # exercise the teacher leads
+    own = exercise.lesson if exercise.lesson and _PAGE_NAME.fullmatch(exercise.lesson) \
+        and exercise.lesson != CLASS_PAGE else None
+    page = own or fallback
     query: dict[str, int | str] = {"seed": exercise.seed}
     where = []
-    if exercise.lesson and _PAGE_NAME.fullmatch(exercise.lesson):
-        where.append(_lesson_label(_, exercise.lesson) if exercise.lesson == "index"
-                     else _("lesson {number}", number=_lesson_label(_, exercise.lesson)))
+    if exercise.lesson == CLASS_PAGE:
+        where.append(_lesson_label(_, CLASS_PAGE))
+    elif own:
+        where.append(_lesson_label(_, own) if own == "index" else _("lesson {number}", number=_lesson_label(_, own)))
     if exercise.rules and exercise.rules != rules:
         query["rules"] = exercise.rules
         where.append(_("“{rules}” rules", rules=exercise.rules))
@@ -195,7 +203,7 @@ def lesson_titles(folder: str | Path | None, lang: str) -> dict[str, str]:
 
 
 def _lesson_title(_: Translator, lesson: str, titles: dict[str, str]) -> str:
-    if lesson in ("play", "index"):
+    if lesson in ("play", "index", CLASS_PAGE):
         return _lesson_label(_, lesson)
     return titles.get(lesson) or _("lesson {number}", number=_lesson_label(_, lesson))
 
@@ -386,6 +394,13 @@ class BoardMixin(web.RequestHandler):
     async def database(self, call, *args):
         return await asyncio.get_running_loop().run_in_executor(_DATABASE, call, *args)
 
+    async def class_changed(self) -> None:
+        """Another class is current, or a class or student is gone: the class exercise the pages see is read again
+        (it is the current class's; class_exercise.py)."""
+        bell = self.settings.get("escoba_exercise_bell")
+        if bell is not None:
+            await bell.changed()
+
     def board_address(self, name: str = "board", **query) -> str:
         query = {**({"key": self.key} if self.key else {}), "lang": self.lang,
                  **{k: v for k, v in query.items() if v is not None}}
@@ -436,6 +451,10 @@ class BoardPageHandler(BoardMixin, web.RequestHandler):
         board, classes = await self.read_board()
         now = datetime.now(timezone.utc)
         view = board_view(board, classes, self.lang, self.lessons_base(), server_rules(self), self.titles(), now=now)
+        if self.settings.get("escoba_class_exercise"):  # one computer: the class exercise is served here
+            from .class_exercise import start_form
+
+            view["exercise_form"] = start_form(self)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         # the ETag of what the page shows: its first refresh is a 304 when nothing changed meanwhile
         self.finish(self.render_part("class_board.html.j2", {**view, "etag": self.board_etag(board, classes, now),
@@ -624,6 +643,7 @@ class NewClassHandler(_ClassAction):
                 "again.", name=current.name)], button=_("Yes, start a new class"), action="class/new")
             return
         await self.database(self.store.start_new_class)
+        await self.class_changed()
         self.redirect(self.board_address(), status=303)
 
 
@@ -647,6 +667,7 @@ class MakeCurrentHandler(_ClassAction):
                 button=_("Yes, make it the current class"), action="class/make-current", fields={"class": chosen.id})
             return
         await self.database(self.store.make_current, chosen.id)
+        await self.class_changed()
         self.redirect(self.board_address(), status=303)
 
 
@@ -699,6 +720,7 @@ class RemoveStudentHandler(_ClassAction):
             shown, count = await self.database(self.store.student_records, chosen.id, nickname)
             if self.confirmed():
                 await self.database(self.store.remove_student, chosen.id, nickname)
+                await self.class_changed()
                 self.redirect(self.board_address(**{"class": chosen.id}), status=303)
                 return
         except RecordsError as error:
@@ -737,6 +759,7 @@ class ForgetClassHandler(_ClassAction):
                 danger=True, action="class/forget", fields={"class": chosen.id})
             return
         await self.database(self.store.forget_class, chosen.id)
+        await self.class_changed()
         self.redirect(self.board_address(), status=303)
 
 

@@ -152,6 +152,9 @@ def _form_values(handler, lang: str, problem: str | None, typed: str) -> dict:
                           "a nickname nothing about you is recorded."),
             "label": _("Change the nickname") if nickname and not problem else _("Nickname (optional)"),
             "value": typed if problem else (nickname or ""), "save": _("Save the nickname"),
+            "exercise_href": base_url_of(handler) + f"voila/render/{lang}/class.ipynb",
+            "exercise_words": _("Class exercise: the exercise your teacher puts on the projector, answered on your "
+                                "screen."),
             "forget": _("Forget my nickname") if nickname else ""}
 
 

@@ -113,6 +113,8 @@ _LANG_ATTRIBUTE = re.compile(r"""\s+lang\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)""", r
 _NOTEBOOK_LINK = re.compile(r"\]\(((?:\.\./(?:es|en)/)?[A-Za-z0-9_-]+)\.ipynb((?:[?#][^)]*)?)\)")
 #: What JupyterLite writes for its own apps (JupyterLab, its docs), which the Voici pages never load: 18 MB.
 _UNUSED = ("build", "doc", "jupyter-lite.ipynb")
+# Pages that need the course server (the class exercise: the teacher leads it through the server): not on the site.
+SERVER_PAGES = ("class",)
 
 Log = Callable[[str], None]
 
@@ -311,6 +313,8 @@ def _pages(lessons: Path, content: Path) -> dict[str, str]:
     for lang in LANGUAGES:
         (content / lang).mkdir(parents=True)
         for notebook in sorted((lessons / lang).glob("*.ipynb")):
+            if notebook.stem in SERVER_PAGES:
+                continue
             data = json.loads(notebook.read_text(encoding="utf-8"))
             for cell in data["cells"]:
                 if cell["cell_type"] == "markdown":

@@ -55,7 +55,7 @@ from .capture_table import MAX_HAND, MAX_TABLE, error_text
 from .seeds import MAX_WIDGET_SEED
 
 __all__ = ["Page", "page", "ConnectionWatch", "current_page", "show_capture_table", "show_hints", "show_setenta",
-           "show_score_sheet", "show_drill", "show_game", "show_tournament", "show_engine"]
+           "show_score_sheet", "show_drill", "show_game", "show_tournament", "show_engine", "show_class_exercise"]
 
 MAX_PARAMETER = 200  # characters: longer values are refused before parsing
 MAX_QUERY = 2000     # characters: a longer address is not read at all (cutting it could change a value)
@@ -364,6 +364,14 @@ def show_game(lang: str, seed: int | None = None, *, level: str | None = None, p
     # GameTable's keyword arguments: its own default level unless one is asked for
     options: dict[str, typing.Any] = {} if level is None else {"level": LEVELS.get(level.strip().lower(), level)}
     return p.show(GameTable(players=players, seed=p.seed(seed), rules=p.rules_or(rules), lang=p.lang, **options))
+
+
+def show_class_exercise(lang: str) -> w.Widget:
+    """The :class:`~.class_exercise.ClassExercise` of the class exercise page: the exercise the teacher leads."""
+    from .class_exercise import ClassExercise
+
+    p = current_page(lang)
+    return p.show(ClassExercise(lang=p.lang))
 
 
 def show_engine(lang: str, fact: str, **details) -> w.Widget:

@@ -71,6 +71,11 @@ def main() -> None:
         store.start_new_class("3B Tuesday")
         for event in EVENTS:
             assert store.record(event), event
+        if SCHEMA_VERSION >= 4:  # since version 4: a class exercise, answered by one student (a drill record too)
+            exercise, _new = store.start_exercise("reference-exercise-token", "setenta", 12, "escoba", 60)
+            store.answer_exercise(exercise.id, DrillAnswer("Zoë", "setenta", 12, False, "wrong_primera",
+                                                           lesson="class", rules="escoba", at=at(11)))
+            store.change_exercise(exercise.id, "reveal")
         store.forget_class(first.id)
         store.make_current(old.id)  # since version 3 the current class is chosen: here not the newest
         board = store.board()

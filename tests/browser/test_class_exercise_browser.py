@@ -1,0 +1,151 @@
+"""The class exercise in real headless Chromium against the real ``escoba-tutor`` server and its real kernels: three
+students with nicknames open the class exercise page (each in a browser context of its own); the teacher starts
+the captures exercise 1 from the class board; every student's page shows it (the time each took is printed), one
+of them only after a reload; they answer with the drill's own controls, right and wrong; the projected view, never
+reloaded, counts the answers as they arrive, without names; the teacher reveals the answer, which every
+student's page then shows with the drill's explanation, and starts the next exercise.
+
+The captures exercise 1: the two of swords plays to 7e 7b 12c 5c 6e 10b, and takes 10b+5c, 6e+7e or 6e+7b.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from helpers import wait_rendered
+from test_class_board_browser import SEED_1_CAPTURES, build_captures
+from test_widgets_browser import serious_violations
+
+from escoba_tutor.records import ClassStore
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+pytestmark = pytest.mark.browser
+
+PROJECTOR = {"width": 1920, "height": 1080}
+
+
+@pytest.fixture(scope="module")
+def contexts(browser):
+    opened = []
+
+    def context(width: int = 1280, height: int = 900):
+        made = browser.new_context(viewport={"width": width, "height": height})
+        made.set_default_timeout(30_000)
+        made.set_default_navigation_timeout(120_000)
+        opened.append(made)
+        return made
+
+    yield context
+    for made in opened:
+        for page in made.pages:
+            page.goto("about:blank")  # Voilà's close beacon
+        made.close()
+
+
+def student(tutor, contexts, nickname: str, lang: str):
+    """A student's browser: the nickname saved on the landing page, then the class exercise page it links to."""
+    page = contexts().new_page()
+    page.goto(f"{tutor.url}?lang={lang}")
+    wait_rendered(page)
+    form = page.locator(".escoba-nickname")
+    form.get_by_label("Apodo (opcional)" if lang == "es" else "Nickname (optional)").fill(nickname)
+    form.get_by_role("button", name="Guardar el apodo" if lang == "es" else "Save the nickname").click()
+    wait_rendered(page)
+    page.locator(".escoba-class-exercise-link").click()
+    wait_rendered(page)
+    return page
+
+
+def status(page):
+    return page.locator(".escoba-class-exercise").get_by_role("status").first
+
+
+def check_button(page, lang: str):
+    return page.locator(".escoba-drill").get_by_role("button", name="Comprobar" if lang == "es" else "Check")
+
+
+def test_the_teacher_leads_one_exercise_and_three_students_answer_it(board_tutor, contexts, screenshot_dir):
+    tutor = board_tutor
+    ana = student(tutor, contexts, "Ana", "es")
+    ben = student(tutor, contexts, "Ben", "en")
+    cai = student(tutor, contexts, "Cai", "es")
+    expect(status(ana)).to_contain_text("Ahora no hay ningún ejercicio en marcha", timeout=60_000)
+    expect(status(ben)).to_contain_text("No exercise is running now", timeout=60_000)
+    expect(status(cai)).to_contain_text("Ahora no hay ningún ejercicio en marcha", timeout=60_000)
+
+    teacher = contexts(**PROJECTOR).new_page()
+    teacher.goto(tutor.teacher_link)
+    section = teacher.locator("section", has=teacher.get_by_role("heading", name="Ejercicio de clase"))
+    section.get_by_label("Tipo de ejercicio").select_option("captures")
+    section.get_by_label("Ejercicio", exact=True).fill("1")
+    section.get_by_label("Segundos para responder").fill("300")
+    began = time.monotonic()
+    section.get_by_role("button", name="Poner el ejercicio").click()
+    expect(teacher.get_by_role("heading", level=1)).to_have_text("Ejercicio de clase")
+    teacher.evaluate("() => { window.openedOnce = true; }")  # gone if the projected view were reloaded
+
+    shown = {}
+    for name, page in (("Ana", ana), ("Ben", ben)):
+        expect(page.locator(".escoba-drill h3")).to_contain_text(re.compile("n.º 1|no. 1"), timeout=30_000)
+        shown[name] = time.monotonic() - began
+    print(f"\nstart -> shown on the students' pages: {shown} (s, from the teacher's click)")
+    # the drill's own controls, without the number box, "New exercise" or "Show the answer"
+    expect(ana.locator(".escoba-drill").get_by_role("button", name="Ejercicio nuevo")).to_be_hidden()
+    expect(ana.locator(".escoba-drill").get_by_role("button", name="Ver la solución")).to_be_hidden()
+    expect(status(ana)).to_contain_text("Responde y pulsa «Comprobar»")
+
+    # Cai reloads: the page shows the exercise that is running
+    cai.reload()
+    wait_rendered(cai)
+    expect(cai.locator(".escoba-drill h3")).to_contain_text("n.º 1", timeout=60_000)
+
+    build_captures(ana, "es", SEED_1_CAPTURES)
+    check_button(ana, "es").click()
+    expect(status(ana)).to_contain_text("Tu respuesta ha llegado")
+    expect(check_button(ana, "es")).to_be_disabled()
+    expect(ana.locator(".escoba-drill").get_by_text("¡Bien!")).to_be_hidden()  # not before the reveal
+
+    projected = teacher.locator("#exercise-answered")
+    expect(projected).to_have_text("1 respuesta", timeout=20_000)
+    check_button(ben, "en").click()  # nothing built: every capture missed
+    expect(status(ben)).to_contain_text("Your answer is in")
+    build_captures(cai, "es", [["7e", "7b"]])  # 2 + 7 + 7 = 16
+    check_button(cai, "es").click()
+    expect(status(cai)).to_contain_text("Tu respuesta ha llegado")
+
+    expect(projected).to_have_text("3 respuestas", timeout=20_000)
+    spread = teacher.locator("ul.spread li")
+    expect(spread.nth(0)).to_contain_text("Bien 1")
+    expect(teacher.locator("ul.spread")).to_contain_text("Dejarse una baza que la carta podía hacer")
+    assert teacher.evaluate("() => window.openedOnce === true")
+    words = teacher.locator("body").inner_text()
+    assert not re.search(r"\b(Ana|Ben|Cai)\b", words), "the projected view names no student"
+    assert "Cai" not in ana.locator("body").inner_text() and "Ben" not in ana.locator("body").inner_text()
+    bad = serious_violations(teacher)
+    assert not bad, bad
+    teacher.screenshot(path=screenshot_dir / "class-exercise-es-1920x1080.png")
+
+    teacher.get_by_role("button", name="Ver la solución").click()
+    expect(teacher.locator("#exercise-answer")).to_be_visible()
+    for page, lang in ((ana, "es"), (ben, "en"), (cai, "es")):
+        expect(status(page)).to_contain_text("ha mostrado la solución" if lang == "es" else "has shown the answer",
+                                             timeout=20_000)
+        expect(page.locator(".escoba-drill .escoba-answer, .escoba-drill").first).to_be_visible()
+    expect(ana.locator(".escoba-drill")).to_contain_text("¡Bien!")
+    expect(ben.locator(".escoba-drill")).to_contain_text("3 missing")
+    bad = serious_violations(ana)
+    assert not bad, bad
+    ana.screenshot(path=screenshot_dir / "class-exercise-student-es.png", full_page=True)
+
+    teacher.get_by_role("button", name="Poner el siguiente ejercicio").click()
+    for page in (ana, ben, cai):
+        expect(page.locator(".escoba-drill h3")).to_contain_text(re.compile("n.º 2|no. 2"), timeout=30_000)
+    expect(check_button(ana, "es")).to_be_enabled()
+
+    with ClassStore.open(tutor.database) as store:
+        drills = {s.nickname: s.drills.get("captures") for s in store.board().students}
+    assert drills == {"Ana": (1, 1), "Ben": (1, 0), "Cai": (1, 0)}

@@ -1,0 +1,100 @@
+"""The class exercise page's widget in the kernel (escoba_tutor/widgets/class_exercise.py), its server replaced by
+a stand-in that records what the page sends: the page follows the states the server sends, answers once with the
+kind's own judgement, and shows the answer with the drill's explanation only once the teacher reveals it."""
+
+from __future__ import annotations
+
+from escoba_tutor.exercises import make_drill
+from escoba_tutor.widgets.class_exercise import ClassExercise
+
+
+class StandIn:
+    """The kernel's client to the course server, as the page uses it."""
+
+    def __init__(self, verdict: str = "counted") -> None:
+        self.sent: list[tuple[dict, bool, str | None]] = []
+        self.verdict = verdict
+        self.started = False
+
+    def start(self) -> None:
+        self.started = True
+
+    def answer(self, exercise: dict, correct: bool, mistake: str | None) -> str:
+        self.sent.append((exercise, correct, mistake))
+        return self.verdict
+
+
+EXERCISE = {"id": 7, "kind": "captures", "seed": 1, "rules": "escoba", "state": "open", "seconds_left": 60}
+
+
+def state(**exercise) -> dict:
+    return {"stamp": "x", "exercise": {**EXERCISE, **exercise}, "answered": False}
+
+
+def test_without_a_server_the_page_says_a_nickname_is_needed():
+    page = ClassExercise("es", connect=True)  # no records address in this kernel's environment
+    assert page.client is None and "necesitas un apodo" in page.message
+
+
+def test_the_page_follows_the_exercise_and_answers_once():
+    client = StandIn()
+    page = ClassExercise("en", client=client)
+    assert client.started and "Waiting for your teacher" in page.message
+    page.state = state()
+    drill = page.drill
+    assert drill is not None and drill.model.seed == 1 and drill.model.recorded is False
+    assert drill.seed_box.layout.display == "none" and drill.answer_button.layout.display == "none"
+    assert "check once" in page.message
+    drill.model.built = [sorted(c) for c in (["10b", "5c"], ["6e", "7e"], ["6e", "7b"])]
+    drill.check()
+    assert client.sent == [(state()["exercise"], True, None)] and page.answered
+    assert drill.check_button.disabled and "Your answer is in" in page.message
+    # not before the reveal: neither the worked answer nor the marks of the student's own answer
+    assert drill.feedback.layout.display == "none" and not drill.model.show_answer and drill.model.result is None
+    page.state = state(state="revealed")
+    assert drill.model.show_answer and drill.feedback.layout.display is None
+    assert drill.model.result is not None and "Right!" in drill.status.message  # the answer sent, judged
+    assert "has shown the answer" in page.message
+    page.state = state(id=8, seed=2)
+    assert page.drill is not drill and page.drill.model.seed == 2 and not page.answered
+    assert not page.drill.check_button.disabled
+    page.state = {"stamp": "none", "exercise": None, "answered": False}
+    assert page.drill is None and "No exercise is running" in page.message
+
+
+def test_a_wrong_answer_sends_the_kind_s_mistake_and_a_refusal_is_said():
+    client = StandIn(verdict="exercise_closed")
+    page = ClassExercise("es", client=client)
+    page.state = state()
+    assert make_drill("captures", 1).answer
+    page.drill.model.built = [["7b", "7e"]]
+    page.drill.check()
+    (sent, correct, mistake), = client.sent
+    assert not correct and mistake and "no se ha contado" in page.message and page.drill.check_button.disabled
+
+
+def test_a_reloaded_page_knows_its_answer_is_in_and_a_closed_one_takes_none():
+    page = ClassExercise("es", client=StandIn())
+    page.state = {**state(), "answered": True}
+    assert page.answered and page.drill.check_button.disabled and "Tu respuesta ha llegado" in page.message
+    other = ClassExercise("es", client=StandIn())
+    other.state = state(state="closed")
+    assert other.drill.check_button.disabled and "Se acabó el tiempo" in other.message
+
+
+def test_a_check_with_nothing_answered_sends_nothing():
+    client = StandIn()
+    page = ClassExercise("en", client=client)
+    page.state = state(kind="setenta", seed=3)
+    page.drill.check()
+    assert client.sent == [] and "not answered yet" in page.message and not page.answered
+    page.drill.model.answers = ["53", "64"]
+    page.drill.check()
+    # side 1 has no clubs: its setenta is invalid, and the kind names the slip
+    assert [(correct, mistake) for _e, correct, mistake in client.sent] == [(False, "missing_suit")]
+
+
+def test_a_server_without_the_class_exercise_is_said():
+    page = ClassExercise("es", client=StandIn())
+    page.state = {"unavailable": True}
+    assert page.drill is None and "no tiene ejercicios de clase" in page.message
