@@ -260,9 +260,12 @@ def _seats(rules: Rules) -> tuple[int, ...]:
 
 def house_rules_for(rules: Rules) -> tuple[str, ...]:
     """The house rules of :data:`HOUSE_RULES` that change something on top of ``rules``, for a number of players
-    both allow."""
+    both allow. A house rule whose option another one has already changed is left out: on top of "sevens
+    instead of the setenta", "primera by suit count" would take the sevens away, not add to them."""
     found = []
     for name in HOUSE_RULES:
+        if set(VARIANTS[name].changes) & set(rules.changes()):
+            continue
         try:
             changed = rules.replace(**VARIANTS[name].changes)
         except EscobaError:
