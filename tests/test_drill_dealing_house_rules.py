@@ -29,6 +29,7 @@ from escoba_tutor.exercises.worksheet import worksheet_html
 from escoba_tutor.records import ClassStore
 from escoba_tutor.records import recorder as recorder_module
 from escoba_tutor.server.class_board import board_view
+from escoba_tutor.text.translator import Translator
 from escoba_tutor.widgets import Drill
 
 KINDS = ("dealing", "house_rules")
@@ -567,6 +568,147 @@ def test_the_house_rules_drill_in_the_widget():
     worked, sheet = widget.answer_box.children[0].children
     assert "Puntos que ya no se cuentan: la setenta." in worked.value and sheet.score == drill.house
     assert "Puntos nuevos: más sietes — " in worked.value  # which point the rule adds, and why
+
+
+def test_three_sides_in_the_widget_with_the_third_side_s_point():
+    drill = find_house(lambda d: d.house_rule == "three_player_ties" and d.tied_points != d.before)
+    widget = Drill("house_rules", seed=drill.seed, lang="es")
+    view = widget.view
+    assert view.rule.value.startswith("<p><b>Regla de la casa: empates entre tres</b><br>Con tres bandos, si dos "
+                                      "empatan en cabeza")
+    assert view.seats.value == "<p>Tres jugadores, cada uno por su cuenta: cada jugador es un bando.</p>"
+    assert len(view.parts) == 3 and [b.description for b in view.boxes_of] == [
+        f"Puntos del bando {n} con la regla de la casa" for n in (1, 2, 3)]
+    assert [h.value.split(" · ")[0] for h, _row in view.parts] == [f"<h4>Bando {n}" for n in (1, 2, 3)]
+    third = changed_side(drill)
+    tied = next(i for i in range(3) if drill.tied_points[i] != drill.before[i])
+    answers = [str(p) for p in drill.points]
+    answers[third], answers[tied] = str(drill.before[third]), str(drill.tied_points[tied])
+    widget.model.answers = answers
+    widget.check_button.click()
+    lines = widget.status.message.split("\n")
+    assert lines[0] == "1 de 3 bien."
+    assert lines[1 + third] == (
+        f"Bando {third + 1}: {drill.before[third]}, no. Con esta regla de la casa, el punto en el que empatan dos "
+        "bandos es para el tercero, si tiene alguna carta, algún oro o una setenta válida. El bando "
+        f"{third + 1} se apunta {drill.points[third]}.")
+    assert lines[1 + tied].startswith(f"Bando {tied + 1}: {drill.tied_points[tied]}, no. Con esta regla de la "
+                                      "casa, los bandos empatados no se apuntan el punto en el que empatan")
+    widget.answer_button.click()
+    worked = widget.answer_box.children[0].children[0].value
+    assert f"el punto es para el bando {third + 1}" in worked
+
+
+def test_teams_in_the_widget_and_hostile_answers_for_them():
+    drill = find_house(lambda d: d.house_rule == "all_oros_bonus" and d.players == 4 and d.changes)
+    widget = Drill("house_rules", seed=drill.seed, lang="en")
+    view = widget.view
+    assert view.seats.value == ("<p>A game of four, in teams of two: Team 1 (players 1 and 3) against Team 2 "
+                                "(players 2 and 4).</p>")
+    assert [b.description for b in view.boxes_of] == [f"Points for Team {n} with the house rule" for n in (1, 2)]
+    holder = drill.all_oros_side
+    assert view.parts[holder][0].value.startswith(f"<h4>Team {holder + 1} · ")
+    for hostile in (["9" * 50, "2"], ["-1", "x"], ["1", "2", "3"], [None, 4], ["1"]):
+        widget.model.answers = hostile  # a page sends what it likes: said, never raised nor counted right
+        widget.check_button.click()
+        message = widget.status.message
+        assert "Traceback" not in message and "Something went wrong" not in message
+        assert not all(a.ok for a in widget.model.result["answers"]) and len(widget.model.result["answers"]) == 2
+    answers = [str(p) for p in drill.points]
+    answers[holder] = str(drill.points[holder] + 1)
+    widget.model.answers = answers
+    widget.check_button.click()
+    assert widget.status.message.split("\n")[1 + holder] == (
+        f"Team {holder + 1}: not {drill.points[holder] + 1}. All ten coins make the coins point worth 2: those 2 "
+        f"points take the place of the usual point, they are not added to it. Team {holder + 1} scores "
+        f"{drill.points[holder]}.")
+    widget.answer_button.click()
+    assert f"Team {holder + 1} has all ten coins: 2 points" in widget.answer_box.children[0].children[0].value
+
+
+def test_the_escoba_de_mano_in_the_widget():
+    drill = find_house(lambda d: d.house_rule == "escoba_de_mano_15_20" and d.table_total == 30 and d.players == 4,
+                       limit=4000)
+    widget = Drill("house_rules", seed=drill.seed, lang="es")
+    view = widget.view
+    team = f"pareja {drill.dealer_side + 1}"
+    assert view.table_row.cards == [c.code for c in drill.table] and not view.parts
+    assert view.dealt.value == (f"<p><b>Reparte el jugador {drill.dealer + 1}. Las cuatro cartas boca arriba en la "
+                                "mesa:</b></p>")
+    assert view.standard.value == f"<p>Sin la regla de la casa: 2 escobas de mano para la {team}.</p>"
+    (box,) = view.boxes_of
+    assert box.description == f"Escobas de mano de la {team} con la regla de la casa"
+    box.value = "2"
+    widget.check_button.click()
+    assert widget.status.message.split("\n") == [
+        "0 de 1 bien.", "2, no. Con esta regla de la casa, una mesa de 30 ya no da escoba de mano: solo la dan 15 "
+        "(una) y 20 (dos). La respuesta: ninguna escoba de mano."]
+    box.value = "dos"
+    widget.check_button.click()
+    assert widget.status.message.split("\n")[1] == "Escribe un número entero, por ejemplo 1."
+    box.value = "0"
+    widget.check_button.click()
+    assert widget.status.message.split("\n") == ["1 de 1 bien.", "Bien: ninguna escoba de mano."]
+    widget.answer_button.click()
+    assert "con esta regla de la casa, una mesa de 15 da una escoba de mano" in widget.answer_box.children[0].children[
+        0].value
+    # another exercise of another layout: the piles come back, the table goes
+    other = find_house(lambda d: d.question == "points" and d.players == 3)
+    widget.seed = other.seed
+    assert len(widget.view.parts) == 3 and len(widget.view.boxes_of) == 3 and widget.model.answers == ["", "", ""]
+    widget.answer_button.click()
+    assert widget.answer_box.children[0].children[1].score == other.house
+
+
+def test_the_escoba_de_mano_by_pairs_in_the_widget():
+    drill = find_house(lambda d: d.house_rule == "escoba_de_mano_pairs" and d.changes and d.players == 2)
+    widget = Drill("house_rules", seed=drill.seed, lang="en")
+    side = f"Side {drill.dealer + 1}"
+    widget.view.boxes_of[0].value = "0"
+    widget.check_button.click()
+    assert widget.status.message.split("\n")[1] == (
+        "Not 0. The four cards make no escoba de mano, but with this house rule the dealer takes each pair among "
+        f"them that adds up to 15: one escoba per pair. The answer: 1 escoba de mano for {side}.")
+    widget.answer_button.click()
+    worked = widget.answer_box.children[0].children[0].value
+    names = " and ".join(Translator("en").card_name(c) for c in drill.taken)
+    assert f"With the house rule: 1 escoba de mano for {side}." in worked and names in worked
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_every_house_rules_sentence_names_sides_and_teams_well(lang):
+    """Sides, teams and players are labels in every sentence the drill shows: «el bando 3», «de la pareja 1»,
+    never «a Bando 3» nor «de Pareja 1»."""
+    from test_placeholders import _blocks, label_problems
+
+    from escoba_tutor.text import labels
+
+    _ = Translator(lang)
+    shown = ([labels.side(_, n) for n in (1, 2, 3)] + [labels.team(_, n) for n in (1, 2)]
+             + [labels.player(_, n) for n in (1, 2, 3, 4)])
+    texts = []
+    for rule in HOUSE_RULES:
+        for players in (2, 3, 4):
+            drill = next((d for d in map(house_rules_drill, range(300))
+                          if d.house_rule == rule and d.players == players), None)
+            if drill is None:
+                continue
+            widget = Drill("house_rules", seed=drill.seed, lang=lang)
+            # (the rule's name and what it changes are two lines: a heading, then a sentence)
+            texts += _blocks(widget.view.rule.value.replace("<br>", "</p><p>") + widget.view.seats.value
+                             + widget.view.standard.value)
+            texts += [b.description for b in widget.view.boxes_of]
+            for shift in (0, 1, 2, 99):
+                widget.model.answers = [str(p + shift) for p in drill.before]
+                widget.check_button.click()
+                texts += widget.status.message.split("\n")
+            widget.answer_button.click()
+            texts += _blocks(widget.answer_box.children[0].children[0].value)
+    for seed in (1, 19, 40, 200):
+        texts += _blocks(worksheet_html(seed, lang, count=4, kinds=("house_rules",)))
+    assert len(texts) > 200
+    problems = sorted({f"{text!r}: {p}" for text in texts for p in label_problems(text, lang, shown)})
+    assert not problems, "\n".join(problems[:30])
 
 
 # ================================================================================ records and the board
