@@ -388,11 +388,10 @@ def test_escoba_de_mano_pairs_mistakes_are_named():
 
 def test_a_card_in_two_pairs_counts_once():
     from escoba_tutor.engine.cards import as_cards
+    from escoba_tutor.engine.game import _pairs_of_15
     from escoba_tutor.exercises.kinds.house_rules import HouseRulesDrill
 
-    # a seven, two sotas (8 each) and a four: two pairs share the seven; the engine's pairing takes one (docs/rules.md §7)
-    from escoba_tutor.engine.game import _pairs_of_15
-
+    # a seven, two sotas (8 each) and a four: two pairs share the seven; the engine takes one (docs/rules.md §7)
     table = tuple(as_cards("7o 10c 10e 4b"))
     taken = _pairs_of_15(table)
     drill = HouseRulesDrill(0, ESCOBA, "escoba_de_mano_pairs", 2, table=table, mano=(0, len(taken) // 2),

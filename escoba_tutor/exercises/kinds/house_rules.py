@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ...engine.cards import DECK, Card
 from ...engine.errors import EscobaError
 from ...engine.game import SIDES, DealRecord, DealStarted, EscobaDeMano, Game
+from ...engine.moves import Move
 from ...engine.rules import ESCOBA, VARIANTS, Rules, as_rules
 from ...engine.scoring import DealFacts, DealScore, score_piles
 from ...text import labels
@@ -285,11 +286,12 @@ def _avoiding(game: Game, rng: random.Random, avoid: Sequence[str]) -> DealRecor
     """Legal moves until the first deal is over, each side taking as few cards of the suits it avoids
     (``avoid[side]``) as it can: a real deal, steered towards a side holding a whole suit."""
     while not game.deals:
-        moves = game.legal_moves()
-        shunned = avoid[game.side_of[game.turn]]
+        moves, turn = game.legal_moves(), game.turn
+        assert turn is not None  # the deal is not over
+        shunned = avoid[game.side_of[turn]]
 
-        def taken(move, shunned=shunned) -> int:
-            return sum(1 for c in (move.card, *move.captured) if c.suit in shunned) if move.captured else 0
+        def taken(move: Move, shunned: str = shunned) -> int:
+            return sum(1 for c in (move.card, *move.captured) if c.suit.value in shunned) if move.captured else 0
 
         fewest = min(map(taken, moves))
         game.play(rng.choice([m for m in moves if taken(m) == fewest]))
@@ -483,8 +485,8 @@ def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, obje
     names = house_sides(_, drill)
     if drill.question == "escobas_de_mano":
         side = names[drill.dealer_side]
-        said = _("With the house rule: {escobas}.", escobas=mano_words(_, drill.points[0], side))
-        return {"said": said + " " + mano_reason(_, drill)}
+        escobas = _("With the house rule: {escobas}.", escobas=mano_words(_, drill.points[0], side))
+        return {"said": escobas + " " + mano_reason(_, drill)}
     assert drill.standard is not None and drill.house is not None
     points = _points_words(_, names, drill.points)
     said = [_("{points}. The house rule changes the points.", points=points) if drill.changes else

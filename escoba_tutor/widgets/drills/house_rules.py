@@ -12,8 +12,8 @@ import ipywidgets as w
 
 from ...exercises import HouseRulesDrill
 from ...exercises.kinds.house_rules import house_rule_words, mano_reason, mano_words, seats_words
-from ...text import labels
 from ...exercises.kinds.points import SENTENCE_ITEMS, item_in_sentence
+from ...text import labels
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from ..score_sheet import ScoreSheet, item_name, join_words, reason_text
