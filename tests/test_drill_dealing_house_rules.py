@@ -670,8 +670,8 @@ def test_the_escoba_de_mano_by_pairs_in_the_widget():
         f"them that adds up to 15: one escoba per pair. The answer: 1 escoba de mano for {side}.")
     widget.answer_button.click()
     worked = widget.answer_box.children[0].children[0].value
-    names = " and ".join(Translator("en").card_name(c) for c in drill.taken)
-    assert f"With the house rule: 1 escoba de mano for {side}." in worked and names in worked
+    names = " and ".join(f"the {Translator('en').card_name(c)}" for c in drill.taken)  # each with its article
+    assert f"With the house rule: 1 escoba de mano for {side}." in worked and f"dealer takes {names}, 1 pair" in worked
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

@@ -19,7 +19,7 @@ from ...engine.moves import Move
 from ...engine.rules import ESCOBA, VARIANTS, Rules, as_rules
 from ...engine.scoring import DealFacts, DealScore, score_piles
 from ...text import labels
-from ...text.phrases import and_list
+from ...text.phrases import and_list, the_cards
 from ...text.translator import N_, Translator
 from .. import paper
 from ..common import MAX_SEED, Answer, check_seed, form_outcome, is_whole, judged, play_deal, seeded
@@ -478,7 +478,7 @@ def mano_reason(_: Translator, drill: HouseRulesDrill) -> str:
     return _.plural("The four cards add up to {total}: no escoba de mano, but the dealer takes {cards}, {n} pair "
                     "adding up to 15.",
                     "The four cards add up to {total}: no escoba de mano, but the dealer takes {cards}, {n} pairs "
-                    "adding up to 15.", pairs, total=total, cards=paper.names_of(_, drill.taken))
+                    "adding up to 15.", pairs, total=total, cards=the_cards(_, drill.taken))
 
 
 def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, object]:
