@@ -1,4 +1,5 @@
-"""What wiping deleted records costs on SQLite (docs/class-board.md, "Forgetting leaves nothing readable").
+"""What wiping deleted records costs on SQLite (docs/class-board-internals.md, "Deleting leaves nothing
+readable").
 
     python benchmarks/bench_forget.py [--classes C] [--records N]
 

@@ -423,7 +423,7 @@ def test_the_leftover_drill_in_the_widget():
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
         "1 de 3 bien.",
-        "No es así: el bando 1 jugó la última carta, pero la dejó en la mesa. Las cartas que quedan son del "
+        "No: el bando 1 jugó la última carta, pero la dejó en la mesa. Las cartas que quedan son del "
         "último bando que hizo baza: del bando 2.",
         "Suma: has contado las figuras por el número que llevan; al sumar, la sota vale 8, el caballo 9 y el rey "
         "10: 10.",
@@ -534,7 +534,7 @@ def test_the_end_of_game_drill_in_the_widget():
     view.winner.value = "1"
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
-        "No es así: el total más alto, 21, lo tiene más de un bando, así que todavía no gana nadie: se juega otra "
+        "No: el total más alto, 21, lo tiene más de un bando, así que todavía no gana nadie: se juega otra "
         "mano, y las que hagan falta hasta que un solo bando tenga el total más alto.",
         "Ana: 16 + 5 = 21; Luis: 20 + 1 = 21: empate en cabeza, así que se juega otra mano."]
     view.winner.value = "another_deal"

@@ -53,7 +53,7 @@ NOT_THE_SCREEN: dict[str, dict[str, str]] = {
         "ℹ": "the mark of a row with no capture: a sign, not a text",
         "lame": "what players call a setenta missing a suit (coja): a word of the table, not of the screen",
         "type 14 in the Exercise box": "what a teacher says to the class",
-        "equal cards are different captures": "lesson 2's rule in the guide's words, not a screen's",
+        "cards of the same value make different captures": "lesson 2's rule in the guide's words, not a screen's",
         **dict.fromkeys(["Ana", "ana", "Ａｎａ", "а", "Рере", "Pepe", "q́", "ẹ́", "María José", "Nguyễn Thị Ánh",
                          "Саша", "山田さくら"], _NICKNAME),
         "Limits": "a section of docs/classroom.md",

@@ -306,8 +306,9 @@ def test_a_planted_bare_label_in_a_catalog_fails_the_render_check(tmp_path, monk
     for po in (LOCALE_DIR / "es" / "LC_MESSAGES").glob("*.po"):
         text = po.read_text("utf-8")
         if po.stem == "drills":
-            wrong = 'msgstr "Para quién: la escoba de mano es siempre de quien reparte: repartió {side}."'
-            text = re.sub(r'msgstr "Para quién: la escoba de mano es siempre de quien reparte: [^"]*"', wrong, text)
+            wrong = 'msgstr "Para quién: la escoba de mano es siempre de quien reparte: repartió {dealer}."'
+            planted = r'msgstr "Para quién: la escoba de mano es siempre de quien reparte, y aquí [^"]*"'
+            text = re.sub(planted, wrong, text)
             assert wrong in text
         (folder / po.name).write_text(text, "utf-8")
     from escoba_tutor.text.catalogs import compile_catalog
@@ -317,7 +318,7 @@ def test_a_planted_bare_label_in_a_catalog_fails_the_render_check(tmp_path, monk
     monkeypatch.setattr(translator, "LOCALE_DIR", tmp_path)
     translator._translations.cache_clear()
     try:
-        with pytest.raises(AssertionError, match="repartió Bando 2"):
+        with pytest.raises(AssertionError, match="repartió (Bando|Jugador|Pareja) "):
             _check_catalogs_at(tmp_path, "es")
     finally:
         translator._translations.cache_clear()

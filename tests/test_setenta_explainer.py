@@ -170,7 +170,7 @@ def test_three_sides_and_the_three_player_tie_rule():
     piles = ["7o 6c 1e 5b", "7c 6o 1b 5e", "4o 4c 4e 4b"]  # 70, 70 and 56
     widget = SetentaExplainer(piles=piles, names=["A", "B", "C"], rules="escoba+three_player_ties", lang="en")
     widget.show_all()
-    assert status_line(widget).message == "Two sides tie on top (70 – 70 – 56): the point goes to the third, C."
+    assert status_line(widget).message == "Two sides tie at the top (70 – 70 – 56): the point goes to the third, C."
     plain = SetentaExplainer(piles=piles, lang="en")
     plain.show_all()
     assert status_line(plain).message == "Tie at 70: nobody gets the setenta point."
@@ -180,8 +180,8 @@ def test_the_sevens_rule_says_where_the_point_goes():
     widget = SetentaExplainer(piles=["7o 7c 1e 5b", "6c 6o 7e 5e"], rules="escoba+sevens", lang="en")
     assert "most sevens instead" in shown_text(widget)
     widget.show_all()
-    assert status_line(widget).message == ("With these rules the point goes to the most sevens: Side 1 has the most "
-                                      "sevens (2 – 1).")
+    assert status_line(widget).message == ("With these rules the point goes to the side with the most sevens: "
+                                           "Side 1 has the most sevens (2 – 1).")
 
 
 def test_typing_a_pile_recomputes_from_the_start():

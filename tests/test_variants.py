@@ -26,7 +26,7 @@ def rest_of_deck(*piles: str) -> tuple:
 # ---------------------------------------------------------------------------------------------- profiles
 def test_scopa_captures_by_own_value_and_an_equal_card_first():
     assert codes(legal_captures("5o", "2c 3e 5b", ESCOBA)) == ["2c 3e 5b"]  # 5 + 2 + 3 + 5 = 15
-    assert codes(legal_captures("5o", "2c 3e 5b", SCOPA)) == ["5b"]          # the equal card alone
+    assert codes(legal_captures("5o", "2c 3e 5b", SCOPA)) == ["5b"]          # the matching card alone
     assert codes(legal_captures("5o", "2c 3e 4b", SCOPA)) == ["2c 3e"]       # 2 + 3 = 5
     assert SCOPA.target == 11 and ESCOBA.target == 21
 

@@ -165,7 +165,7 @@ def test_other_rules():
     page = worksheet_html(4, "en", count=1, rules="scopa")
     assert "Rules: Scopa" in page and "its own value" in page
     _exercises, answers = split(page)
-    assert "the five of swords takes the five of coins: 5 = 5" in answers  # scopa: the equal card, alone
+    assert "the five of swords takes the five of coins: 5 = 5" in answers  # scopa: the matching card, alone
     # Scopa has no escoba de mano, and its leftover is not checked by adding up (captures are not of 15)
     assert "escoba_de_mano" not in page and "Does the deal check out?" not in page
     assert "Who takes the cards left?" in page and "The escobas line" in page
@@ -189,7 +189,7 @@ def test_the_new_parts_have_their_answers_in_the_key():
     assert (f"2 + 6 + 1 + 6 = 15: 1 escoba de mano for Side {mano.dealer + 1}: Player {mano.dealer + 1} is the "
             "dealer.") in answers
     end = game_end_drill(3)  # 21 – 21: another deal
-    assert end.totals == (21, 21) and "21 – 21: a tie on top, so another deal is played." in answers
+    assert end.totals == (21, 21) and "21 – 21: a tie at the top, so another deal is played." in answers
     strategy = strategy_drill(3)
     best = strategy.ranking[0].move.card
     assert "Good plays:" in answers and f"the {Translator('en').card_name(best)}" in answers.lower()
@@ -325,7 +325,7 @@ def test_the_low_cards_house_rule_gives_a_true_reason(lang, said, false):
 def test_the_points_key_gives_each_value_with_its_side_and_no_space_before_a_colon():
     """Worksheet no. 41, "Who gets each point?", exercise 41: the winner's value is not read as the first."""
     _task, key = split(worksheet_html(41, "en", kinds=("points",)))
-    assert "<b>Setenta:</b> Side 2 — Side 2 has the better setenta (Side 1: 71; Side 2: 81)" in key
+    assert "<b>Setenta:</b> Side 2 — Side 2 has the best setenta (Side 1: 71; Side 2: 81)" in key
     assert "<b>Most cards:</b> Nobody — a 20–20 tie" in key  # "Nobody", never "Nobody — nobody"
     assert "</b>:" not in key and " :" not in key
     _task, key = split(worksheet_html(41, "es", kinds=("points",)))

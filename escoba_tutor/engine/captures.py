@@ -6,7 +6,7 @@
 ['12c', '2c 10b']
 >>> legal_captures("1o", "2c 3e 10b 12c")                               # nothing makes 15: it stays
 []
->>> [format_cards(c) for c in legal_captures("5o", "2c 3e 5b", SCOPA)]  # Scopa: an equal card comes first
+>>> [format_cards(c) for c in legal_captures("5o", "2c 3e 5b", SCOPA)]  # Scopa: a matching card comes first
 ['5b']
 """
 
@@ -150,7 +150,7 @@ def captures_on(card: Card, table: int, rules: Rules = ESCOBA) -> list[frozenset
         return _captures_in_mask(table, 15 - card.value)
     shift = 4 * (card.value - 1)
     nibble = (table >> shift) & 15
-    if nibble:  # Scopa: an equal card on the table must be taken alone
+    if nibble:  # Scopa: a matching card on the table must be taken alone
         return list(_TAKES[card.value - 1][nibble][1])
     return _captures_in_mask(table, card.value)
 
@@ -214,7 +214,7 @@ class CaptureCheck:
     Reasons: ``ok``; ``no_card`` (no card played); ``card_not_in_hand``; ``not_on_table`` (a taken card is not
     on the table); ``must_capture`` (laid down, but it could capture); ``wrong_sum``; ``figure_face_value``
     (the sum is right only if a figure counted its printed number: a sota is 8, not 10);
-    ``equal_card_first`` (Scopa: an equal card must be taken alone); ``table_alone_15`` (Escoba: the table
+    ``equal_card_first`` (Scopa: a matching card must be taken alone); ``table_alone_15`` (Escoba: the table
     cards taken already add up to 15 on their own, as if the played card did not count). ``total`` is what
     the cards add up to (with the played card, in Escoba), ``goal`` what they must add up to, ``legal`` the
     captures the played card could make.

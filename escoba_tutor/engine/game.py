@@ -568,7 +568,7 @@ class Game:
             slip = {"slip": "table_alone_15"} if self.rules.capture == "fifteen" and total == 15 else {}
             raise WrongSumError(f"{card} with {format_cards(taken)} makes {whole}, not {goal}; "
                                 f"{card} can take {shown}", sum=whole, goal=goal, **slip, **common)
-        raise IllegalMoveError(f"with an equal card on the table, {card} must take it alone: it can take {shown}",
+        raise IllegalMoveError(f"with a matching card on the table, {card} must take it alone: it can take {shown}",
                                code="equal_card_first", **common)
 
     def _apply(self, move: Move, renuncio: bool = False) -> Play:

@@ -63,7 +63,7 @@ class Option:
 #: Every option, in a fixed order: the order is part of the resume-code format, so only append.
 OPTIONS: tuple[Option, ...] = (
     Option("capture", "what a capture must add up to: 'fifteen' (the played card and the taken cards make 15) "
-           "or 'match' (Scopa: the taken cards add up to the played card, a single equal card first)",
+           "or 'match' (Scopa: the taken cards add up to the played card, a single matching card first)",
            choices=("fifteen", "match")),
     Option("escoba_de_mano", "escobas the dealer scores when the four table cards dealt add up to a total: "
            "'15/30' (1 for 15, 2 for 30), '15/20' (1 for 15, 2 for 20) or 'none'",
@@ -74,7 +74,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("target", "points to win the game", minimum=1, maximum=999),
     Option("escoba_de_mano_pairs", "when the four table cards make no escoba de mano, the dealer takes each pair "
            "of them that adds up to 15 and scores an escoba per pair", choices=(False, True)),
-    Option("ties", "a tie on top for cards, oros or sevens: 'nobody' scores, or 'both_score' (each tied side)",
+    Option("ties", "a tie at the top for cards, oros or sevens: 'nobody' scores, or 'both_score' (each tied side)",
            choices=("nobody", "both_score")),
     Option("setenta_cards", "which cards count for the setenta: 'all', or 'low' (only 1 to 7: a suit held only in "
            "figures makes the setenta invalid)", choices=("all", "low")),
@@ -83,7 +83,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("cards_bonus", "one more point for the most cards when every other side has fewer than 10",
            choices=(False, True)),
     Option("figuras", "one point for strictly the most figures (sota, caballo, rey)", choices=(False, True)),
-    Option("three_player_ties", "with three sides, when two tie on top for cards, oros or setenta, the point goes "
+    Option("three_player_ties", "with three sides, when two tie at the top for cards, oros or setenta, the point goes "
            "to the third side if it has any cards, any oros or a valid setenta", choices=(False, True)),
     Option("renuncio", "a card laid down that could have captured is accepted and marked; at the deal's end the "
            "offending side scores nothing and every other side adds what it made", choices=(False, True)),
@@ -127,7 +127,7 @@ VARIANTS: dict[str, Variant] = {v.name: v for v in (
     Variant("escoba_de_mano_pairs", {"escoba_de_mano_pairs": True}, "docs/rules.md §7",
             "the dealer takes every pair of table cards that adds up to 15, an escoba per pair"),
     Variant("ties_both_score", {"ties": "both_score"}, "docs/rules.md §7",
-            "a tie on top for cards, oros or sevens gives each tied side the point"),
+            "a tie at the top for cards, oros or sevens gives each tied side the point"),
     Variant("sevens", {"primera": "sevens"}, "docs/rules.md §7",
             "1 point for strictly the most sevens, instead of setenta"),
     Variant("low_primera", {"setenta_cards": "low"}, "docs/rules.md §7",
@@ -139,7 +139,8 @@ VARIANTS: dict[str, Variant] = {v.name: v for v in (
             "+1 more for the most cards when every other side has fewer than 10"),
     Variant("figuras", {"figuras": True}, "docs/rules.md §7", "1 point for strictly the most figures"),
     Variant("three_player_ties", {"three_player_ties": True}, "docs/rules.md §7",
-            "with 3 sides, a tie on top for cards, oros or setenta gives the point to the third side if it has any"),
+            "with 3 sides, a tie at the top for cards, oros or setenta gives the point to the third side if it has "
+            "any"),
     Variant("renuncio", {"renuncio": True}, "docs/rules.md §7",
             "a card laid that could have captured is marked; the offender's points go to the others"),
     Variant("chile", {"chile": True}, "docs/rules.md §7",

@@ -1,7 +1,8 @@
 """The class records: what each student practised, for the teacher's board.
 
 Engine-side: imports SQLAlchemy and the standard library only (no widget library, no web server). See
-docs/class-board.md for where the data lives and what is recorded.
+docs/class-board.md for where the data lives and what is recorded, docs/class-board-internals.md for how the
+store works and what it costs.
 
 Importing this package loads the events alone (standard library): a student's kernel records without SQLAlchemy,
 sending its events to the course server, which writes them (:mod:`escoba_tutor.records.recorder`). The store and

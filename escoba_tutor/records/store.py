@@ -244,7 +244,7 @@ class ClassStore:
         connection closes, when SQLite copies the WAL into the database and deletes it).
 
         PostgreSQL: VACUUM of the two tables, which frees the deleted rows' space for new rows to overwrite
-        (docs/class-board.md says what it does not do). Never raises: the delete itself is done."""
+        (docs/class-board-internals.md says what it does not do). Never raises: the delete itself is done."""
         try:
             if self._engine.dialect.name == "postgresql":
                 with self._engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:

@@ -337,7 +337,7 @@ class BoardMixin(web.RequestHandler):
             self.finish(render("board_refused.html.j2", lang=page_lang(self),
                                page_title=_("This page needs the teacher's link"), text=_(
                 "The class board opens only with the teacher's link, which escoba-tutor shows when it starts. "
-                "Open that link, or ask the teacher.")))
+                "Open that link, or ask your teacher for it.")))
             return
         self.store, self.key, self.lang = store, given, page_lang(self)
         self.set_header("Cache-Control", "no-store")

@@ -52,7 +52,7 @@ ERROR_WORDS = {
     "card_not_on_table": N_("you can only take cards that are on the table"),
     "wrong_sum": N_("those cards make {sum}, not {goal}"),
     "must_capture": N_("{card} can capture, so it must: it can take {legal}"),
-    "equal_card_first": N_("with an equal card on the table, it must be taken alone: {legal}"),
+    "equal_card_first": N_("with a matching card on the table, it must be taken alone: {legal}"),
     "bad_move_text": N_("write a play as a card and the cards it takes, like 3c+1o+4b+7o"),
     "game_over": N_("the game is over: start a new one or undo a play"),
     "not_your_turn": N_("wait: it is not your turn yet"),
@@ -118,7 +118,7 @@ SLIP_WORDS = {
 #: The engine's hints for a mistyped card (``hint_code`` of a ``bad_card`` error); ``{fix}`` is the right code.
 CARD_HINT_WORDS = {
     "spanish_no_8_9": N_("the Spanish deck has no 8 or 9; the face cards are 10 (jack), 11 (knight) and 12 (king)"),
-    "french_no_8_9_10": N_("a French deck plays without its 8s, 9s and 10s"),
+    "french_no_8_9_10": N_("a French deck is used without its 8s, 9s and 10s"),
     "french_jack": N_("in a French deck the jack is J: write {fix}"),
     "french_figure": N_("in a French deck the knight is Q and the king is K: write {fix}"),
     "french_ace": N_("in a French deck the ace is A: write {fix}"),

@@ -422,7 +422,7 @@ VERDICT_WORDS = {
     "must_capture": N_("{card} can capture, so it must: it can take {legal}."),
     "figure_face_value": N_("Careful with the face cards: {jack}, {knight}, {king}. These cards make {total}, "
                             "not {goal}."),
-    "equal_card_first": N_("With an equal card on the table, it must be taken alone: {legal}."),
+    "equal_card_first": N_("With a matching card on the table, it must be taken alone: {legal}."),
     "table_alone_15": N_("The table cards you chose already add up to 15 on their own, and your card counts too: "
                          "together they make {total}, not {goal}."),
     "wrong_sum": N_("These cards make {total}, not {goal}. {card} can take {legal}."),

@@ -53,8 +53,8 @@ YOU_FORMS = {
         N_("You get the setenta point: {top} is the only valid setenta ({values})."),
     N_("{winner} gets the setenta point: {top} is the highest valid setenta ({values})."):
         N_("You get the setenta point: {top} is the highest valid setenta ({values})."),
-    N_("Two sides tie on top ({values}): the point goes to the third, {winner}."):
-        N_("Two sides tie on top ({values}): the point goes to you, the third."),
+    N_("Two sides tie at the top ({values}): the point goes to the third, {winner}."):
+        N_("Two sides tie at the top ({values}): the point goes to you, the third."),
     N_("{winner} gets the primera point: more suits ({values}) win, whatever the sums."):
         N_("You get the primera point: more suits ({values}) win, whatever the sums."),
     N_("{winner} gets the primera point: with the same number of suits, the higher sum wins ({values})."):
@@ -312,7 +312,7 @@ class SetentaExplainer(w.VBox):
             texts.append(_("With these rules the point goes to the side with the most sevens instead: this setenta "
                            "is only for practice."))
         if rules.three_player_ties:
-            texts.append(_("Three sides: when two tie on top, the point goes to the third if it has a valid "
+            texts.append(_("Three sides: when two tie at the top, the point goes to the third if it has a valid "
                            "setenta."))
         return texts
 
@@ -441,7 +441,7 @@ class SetentaExplainer(w.VBox):
             if line.reason == "tie":
                 return _("Tie at {top}: nobody gets the setenta point.", top=max(t for t in totals if t is not None))
             if line.reason == "third_side":
-                return _said(_, "Two sides tie on top ({values}): the point goes to the third, {winner}.", you,
+                return _said(_, "Two sides tie at the top ({values}): the point goes to the third, {winner}.", you,
                              values=values, winner=winner)
             top = totals[line.winners[0]]
             if sum(t is not None for t in totals) == 1:
@@ -459,7 +459,7 @@ class SetentaExplainer(w.VBox):
             return _("Same number of suits and same sum ({values}): nobody gets the primera point.", values=values)
         student = next((i for i, name in enumerate(names) if _is_you(name)), None)
         reason = reason_text(_, line, names, student)
-        return _("With these rules the point goes to the most sevens: {reason}.", reason=reason)
+        return _("With these rules the point goes to the side with the most sevens: {reason}.", reason=reason)
 
     def _message(self, _: Translator, names: list[labels.Label]) -> str:
         m = self.model

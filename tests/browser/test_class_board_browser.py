@@ -215,7 +215,7 @@ def test_the_board_is_usable_by_keyboard_with_focus_visible(teacher):
 def test_without_the_key_the_page_says_so(tutor, contexts):
     page = contexts().new_page()
     page.goto(tutor.teacher_link.split("?")[0] + "?key=guess")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Esta página necesita el enlace del profesor")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Esta página necesita el enlace del profesorado")
     expect(page.locator("body")).not_to_contain_text("Ana")
 
 

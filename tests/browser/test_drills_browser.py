@@ -111,7 +111,7 @@ def test_the_leftover_answered_by_mouse(es_page):
     box.get_by_label("¿Cuadra la mano?").select_option(label="Sí, cuadra")
     box.get_by_role("button", name="Comprobar").click()
     expect(status(page, "leftover")).to_contain_text("1 de 3 bien.")
-    expect(status(page, "leftover")).to_contain_text("No es así: el bando 1 jugó la última carta, pero la dejó "
+    expect(status(page, "leftover")).to_contain_text("No: el bando 1 jugó la última carta, pero la dejó "
                                                      "en la mesa.")
     expect(status(page, "leftover")).to_contain_text("has contado las figuras por el número que llevan")
     box.get_by_label("¿Quién se las lleva?").select_option(label="Bando 2")
@@ -204,7 +204,7 @@ def test_the_escobas_line_and_the_end_of_the_game_by_mouse(es_page):
     assert position.winner == 1  # 14 + 0 and 20 + 1: only Bando 2 reaches 21
     end.get_by_label("¿Quién ha ganado?").select_option(label="Nadie todavía: otra mano")
     end.get_by_role("button", name="Comprobar").click()
-    expect(status(page, "game_end")).to_have_text(re.compile(r"^No es así: un bando ha ganado\."))
+    expect(status(page, "game_end")).to_have_text(re.compile(r"^No: un bando ha ganado\."))
     end.get_by_label("¿Quién ha ganado?").select_option(label="Gana el bando 2")
     end.get_by_role("button", name="Comprobar").click()
     expect(status(page, "game_end")).to_have_text(re.compile(r"^Bien\."))

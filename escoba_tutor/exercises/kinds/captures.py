@@ -178,8 +178,8 @@ def _intro(_: Translator, rules: Rules) -> str:
     if rules.capture == "fifteen":
         return _("Write every capture the card you play can make: the table cards that add up to 15 with it. If it "
                  "can make none, write “nothing”.")
-    return _("Write every capture the card you play can make: the table cards that add up to its own value (an "
-             "equal card must be taken alone). If it can make none, write “nothing”.")
+    return _("Write every capture the card you play can make: the table cards that add up to its own value (a "
+             "matching card must be taken alone). If it can make none, write “nothing”.")
 
 
 KIND = DrillKind(
@@ -196,7 +196,7 @@ KIND = DrillKind(
         "must_capture": N_("Laying the card down when it could capture"),
         "wrong_sum": N_("Taking cards that do not make 15 with the card played"),
         "figure_face_value": N_("Counting a face card at its printed number (the jack as 10, not 8)"),
-        "equal_card_first": N_("Not taking the equal card alone (Scopa)"),
+        "equal_card_first": N_("Not taking the matching card alone (Scopa)"),
         "table_alone_15": N_("Taking table cards that make 15 on their own, leaving out the card played"),
     },
     outcome=_outcome,

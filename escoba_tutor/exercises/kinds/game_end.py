@@ -90,7 +90,7 @@ def game_end_drill(seed: int, rules: Rules | str = ESCOBA) -> GameEndDrill:
     the rules' target: one side reaches it, both do (the higher total wins, whoever led before), both reach
     the same total (another deal), or nobody does.
 
-    >>> drill = game_end_drill(3)           # 16 + 5 and 20 + 1: both reach 21, a tie on top
+    >>> drill = game_end_drill(3)           # 16 + 5 and 20 + 1: both reach 21, a tie at the top
     >>> drill.totals, drill.winner, drill.check(1).mistake
     ((21, 21), None, 'tie_plays_on')
     """
@@ -140,7 +140,7 @@ def _game_end_answer(_: Translator, drill: GameEndDrill) -> dict[str, object]:
     if drill.winner is not None:
         said = _("{totals}: {side} wins.", totals=totals, side=names[drill.winner])
     elif max(drill.totals) >= drill.target:
-        said = _("{totals}: a tie on top, so another deal is played.", totals=totals)
+        said = _("{totals}: a tie at the top, so another deal is played.", totals=totals)
     else:
         said = _("{totals}: nobody has reached {target} yet: another deal.", totals=totals, target=drill.target)
     return {"said": said}

@@ -143,8 +143,8 @@ _ITEMS = {
 
 
 _MOST = {"cards": N_("{winner} has more cards ({values})"), "oros": N_("{winner} has more coins ({values})"),
-         "setenta": N_("{winner} has the better setenta ({values})"),
-         "primera": N_("{winner} has the better primera ({values})"),
+         "setenta": N_("{winner} has the best setenta ({values})"),
+         "primera": N_("{winner} has the best primera ({values})"),
          "sevens": N_("{winner} has more sevens ({values})"),
          "figuras": N_("{winner} has more face cards ({values})")}
 
@@ -153,7 +153,7 @@ _MOST = {"cards": N_("{winner} has more cards ({values})"), "oros": N_("{winner}
 _REASONS = {
     "count": N_("one point for each escoba"), "more_suits": N_("{winner} has cards in more suits ({values})"),
     "tie": N_("a {values} tie"), "tie_both_score": N_("a tie ({values}): one point each for {winner}"),
-    "third_side": N_("a tie on top ({values}): the point goes to {winner}"),
+    "third_side": N_("a tie at the top ({values}): the point goes to {winner}"),
     "holds": N_("{winner} holds the seven of coins"),
     "all_invalid": N_("no side has a card of every suit"),
     # (the low-cards house rule) a side may hold every suit, one of them only in face cards, which do not count
@@ -182,7 +182,7 @@ def _line_value(_: Translator, line: ScoreLine, side: int) -> str:
 def _reason(_: Translator, line: ScoreLine, names: list[labels.Label]) -> str:
     winner = labels.joined(_, [names[i] for i in line.winners])
     values = "–".join(_line_value(_, line, i) for i in range(len(line.values)))
-    # Beside a winner, each value with its side: "Side 2 has the better setenta (Side 1: 71; Side 2: 81)", never
+    # Beside a winner, each value with its side: "Side 2 has the best setenta (Side 1: 71; Side 2: 81)", never
     # "(71 – 81)", where the winner's value could be read as the first.
     named = "; ".join(_("{side}: {points}", side=names[i], points=_line_value(_, line, i))
                       for i in range(len(line.values)))

@@ -138,7 +138,7 @@ class CapturesView(KindView):
         if check.reason == "not_on_table":
             return _("those cards are not all on the table")
         if check.reason == "equal_card_first":
-            return _("with an equal card on the table, it must be taken alone")
+            return _("with a matching card on the table, it must be taken alone")
         total = describe_sum(_, drill.card, taken, drill.rules)
         if check.reason == "table_alone_15":
             return _("those table cards already add up to 15 on their own, and your card counts too ({sum})",

@@ -99,7 +99,7 @@ class EscobaDeManoView(KindView):
                 lines.append(_("For whom: right, {side}.", side=scorer) if drill.escobas else
                              _("For whom: right, nobody."))
             elif answer.mistake == "dealer_scores":
-                lines.append(_("For whom: the escoba de mano is always the dealer's: {side} dealt.", side=dealer))
+                lines.append(_("For whom: the escoba de mano is always the dealer's: {dealer} dealt.", dealer=dealer))
             elif answer.mistake == "dealer_pair_scores":
                 lines.append(_("For whom: the escoba de mano is always the dealer's, and in a team game it goes to "
                                "the dealer's team: Player {player} dealt, so it is for {side}.",
@@ -121,7 +121,7 @@ class EscobaDeManoView(KindView):
             return _("Escobas: careful with the face cards: the jack is worth 8, the knight 9 and the king 10. "
                      "{sum}: no escoba de mano.", sum=sums)
         if answer.mistake == "not_an_escoba":
-            return _("Escobas: {sum}, and {goal}: no escoba de mano.", sum=sums, goal=self._goal(_, drill))
+            return _("Escobas: {sum}: no escoba de mano (only {goal}).", sum=sums, goal=self._goal(_, drill))
         if answer.mistake == "missed":
             return _.plural("Escobas: {sum}: that is {n} escoba de mano.", "Escobas: {sum}: that is {n} escobas "
                             "de mano.", drill.escobas, sum=sums)

@@ -122,7 +122,7 @@ class EscobasView(KindView):
             if record.dealer_escobas and record.dealer % len(names) == side:
                 made.insert(0, _("the escoba de mano"))
             if not made:
-                lines.append(_("{side}: 0, no capture left the table empty.", side=name))
+                lines.append(_("{side}: 0, because no capture left the table empty.", side=name))
                 continue
             how = join_words(_, made)
             lines.append(_.plural("{side}: {n} escoba ({how}).", "{side}: {n} escobas ({how}).",

@@ -72,7 +72,7 @@ class GameEndView(KindView):
         if drill.winner is not None:
             return _("{totals}: {side} wins.", totals=totals, side=names[drill.winner])
         if max(drill.totals) >= drill.target:
-            return _("{totals}: a tie on top, so another deal is played.", totals=totals)
+            return _("{totals}: a tie at the top, so another deal is played.", totals=totals)
         return _("{totals}: nobody has reached {target} yet: another deal.", totals=totals, target=drill.target)
 
     def answer(self, _: Translator, drill: GameEndDrill, names: Sequence[str], current):

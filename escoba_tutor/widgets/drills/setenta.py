@@ -122,8 +122,8 @@ class SetentaView(KindView):
         if mistake == "missing_suit":
             return _("{side}: there is no card of {suits}, so the setenta is invalid.", side=side, suits=suits)
         if mistake == "only_figures":
-            return _("{side}: in {suits} there are only face cards, and a setenta with low cards only counts "
-                     "just the cards 1 to 7: the setenta is invalid.", side=side, suits=suits)
+            return _("{side}: in {suits} there are only face cards, and with this house rule only the cards "
+                     "from 1 to 7 count, so the setenta is invalid.", side=side, suits=suits)
         if mistake == "not_invalid":
             return _("{side}: there is a card of every suit, so the setenta is valid: add the best card of each "
                      "suit.", side=side)
