@@ -29,6 +29,7 @@ from escoba_tutor.exercises.worksheet import worksheet_html
 from escoba_tutor.records import ClassStore
 from escoba_tutor.records import recorder as recorder_module
 from escoba_tutor.server.class_board import board_view
+from escoba_tutor.text.translator import Translator
 from escoba_tutor.widgets import Drill
 
 # the rounds question, as its box is labelled
@@ -57,14 +58,19 @@ def test_bad_seeds_are_refused(kind, seed):
 def test_both_kinds_exist_under_scopa_and_with_house_rules():
     for rules in ("escoba", "scopa", "escoba+figuras", "escoba+sevens+ties_both_score"):
         assert set(KINDS) <= set(kinds_for(rules))
-    # The house rules drill scores a two-player deal: rules seated only for 3 or 4 players have none of it.
-    assert "house_rules" not in kinds_for("escoba+chile") and "dealing" in kinds_for("escoba+chile")
+    # Rules seated only for 3 or 4 players (Chile) give deals of 3 or 4 players.
+    assert "house_rules" in kinds_for("escoba+chile") and "dealing" in kinds_for("escoba+chile")
+    assert {house_rules_drill(s, "escoba+chile").players for s in range(40)} == {3, 4}
+    # Every house rule of the drill already on (or one of its options taken by another): no exercise.
+    every = ("escoba+primera_by_suit_count+escoba_de_mano_15_20+escoba_de_mano_pairs+ties_both_score+low_primera"
+             "+all_sevens_bonus+all_oros_bonus+cards_bonus+figuras")
+    assert "house_rules" not in kinds_for(every)
     with pytest.raises(EscobaError) as refused:
-        house_rules_drill(0, "escoba+chile")
+        house_rules_drill(0, every)
     assert refused.value.code == "no_house_rule"
     widget = Drill("house_rules", seed=3)
     before = widget.model.drill
-    widget.rules = "escoba+chile"  # said on the page, and the exercise kept
+    widget.rules = every  # said on the page, and the exercise kept
     assert widget.status.message == ("Revisa el ejercicio: ninguna de las reglas de la casa de este ejercicio se "
                                      "puede combinar con estas reglas")
     assert widget.model.drill is before
@@ -223,57 +229,98 @@ def test_who_takes_the_cards_left_hostile_answers_are_refused(leftover):
 
 
 # ============================================================================ house rules: the rule book
+def _strictly(values):
+    return [1 if v > max(values[:i] + values[i + 1:]) else 0 for i, v in enumerate(values)]
+
+
 def bonus_by_hand(name, piles):
-    """What each house rule adds to each side, worked out from the piles as docs/rules.md §7 says (two sides)."""
+    """What each house rule adds to each side, worked out from the piles as docs/rules.md §7 says (2 or 3 sides)."""
     count = lambda test: [sum(1 for c in pile if test(c)) for pile in piles]  # noqa: E731
-    strictly = lambda values: [1 if v > max(values[:i] + values[i + 1:]) else 0 for i, v in enumerate(values)]  # noqa: E731,E501
     cards, oros, sevens = count(lambda c: True), count(lambda c: c.suit == "o"), count(lambda c: c.rank == 7)
+    best = [setenta(pile) for pile in piles]
+    totals = [b.total if b.total is not None else -1 for b in best]
+    setenta_winner = [1 if t >= 0 and t > max(totals[:i] + totals[i + 1:]) else 0 for i, t in enumerate(totals)]
     if name == "figuras":
-        return strictly(count(lambda c: c.rank >= 10))
+        return _strictly(count(lambda c: c.rank >= 10))
     if name == "all_sevens_bonus":
         return [1 if s == 4 else 0 for s in sevens]
+    if name == "all_oros_bonus":  # the coins point is worth 2: one more than usual
+        return [1 if o == 10 else 0 for o in oros]
     if name == "cards_bonus":
         return [1 if c > max(cards[:i] + cards[i + 1:]) and all(o < 10 for j, o in enumerate(cards) if j != i)
                 else 0 for i, c in enumerate(cards)]
-    if name == "ties_both_score":
-        return [(cards[0] == cards[1]) + (oros[0] == oros[1])] * 2
+    if name == "ties_both_score":  # each side tied on top for cards or coins scores
+        return [sum(1 for v in (cards, oros) if v[i] == max(v) and v.count(max(v)) > 1) for i in range(len(piles))]
+    if name == "three_player_ties":  # two tied on top: the third side scores, if it has any (a valid setenta)
+        added = [0, 0, 0]
+        for values, has in ((cards, cards), (oros, oros), (totals, [t + 1 for t in totals])):
+            tied = [i for i in range(3) if values[i] == max(values)]
+            if len(tied) == 2 and max(values) >= 0:  # -1: two invalid setentas do not tie for anything
+                third = ({0, 1, 2} - set(tied)).pop()
+                added[third] += 1 if has[third] > 0 else 0
+        return added
     if name == "sevens":  # the setenta point goes, the most sevens comes
-        best = [setenta(pile) for pile in piles]
-        totals = [b.total if b.total is not None else -1 for b in best]
-        lost = [1 if t >= 0 and t > max(totals[:i] + totals[i + 1:]) else 0 for i, t in enumerate(totals)]
-        return [s - lo for s, lo in zip(strictly(sevens), lost)]
+        return [s - lo for s, lo in zip(_strictly(sevens), setenta_winner)]
+    if name == "primera_by_suit_count":  # more suits first, then the higher sum; the setenta point goes
+        keys = [(b.suit_count, b.sum) for b in best]
+        return [w - lo for w, lo in zip(_strictly(keys), setenta_winner)]
     return None
 
 
-@settings(max_examples=60, deadline=None)
+def mano_by_hand(name, table):
+    """The escobas de mano of four table cards (docs/rules.md §2 and §7), without and with the house rule."""
+    total = sum(c.value for c in table)
+    usual = {15: 1, 30: 2}.get(total, 0)
+    if name == "escoba_de_mano_15_20":
+        return usual, {15: 1, 20: 2}.get(total, 0)
+    pairs = [(i, j) for i in range(4) for j in range(i + 1, 4) if table[i].value + table[j].value == 15]
+    disjoint = max([len(pairs) and 1] + [2 for p in pairs for q in pairs if not set(p) & set(q)])
+    return usual, usual or disjoint
+
+
+@settings(max_examples=120, deadline=None)
 @given(seeds)
-def test_the_house_rule_points_agree_with_the_rule_book(seed):
+def test_the_house_rule_answers_agree_with_the_rule_book(seed):
     drill = house_rules_drill(seed)
-    assert drill.house_rule in HOUSE_RULES and drill.standard == drill.record.score
+    assert drill.house_rule in HOUSE_RULES and drill.players in (2, 3, 4)
     assert drill.house_rules == rules_by_name(f"escoba+{drill.house_rule}")
-    added = bonus_by_hand(drill.house_rule, drill.piles)
-    if added is not None:
-        assert list(drill.points) == [p + a for p, a in zip(drill.standard.points, added)]
+    if drill.question == "escobas_de_mano":
+        assert drill.items == ("escobas_de_mano",) and len(drill.table) == 4
+        assert (drill.before[0], drill.points[0]) == mano_by_hand(drill.house_rule, drill.table)
+    else:
+        assert sum(map(len, drill.piles)) == 40 and len(drill.piles) == drill.sides == {2: 2, 3: 3, 4: 2}[drill.players]
+        added = bonus_by_hand(drill.house_rule, drill.piles)
+        if added is not None:
+            assert list(drill.points) == [p + a for p, a in zip(drill.standard.points, added)], drill
     assert all(a.ok for a in drill.check(drill.points))
 
 
-def test_most_positions_change_the_points_and_every_house_rule_comes_up():
-    drills = [house_rules_drill(s) for s in range(60)]
+def test_every_house_rule_and_table_size_comes_up_and_most_positions_change():
+    drills = [house_rules_drill(s) for s in range(400)]
     assert {d.house_rule for d in drills} == set(HOUSE_RULES)
-    assert 30 <= sum(d.changes for d in drills) <= 57
+    assert {"primera_by_suit_count", "all_oros_bonus", "three_player_ties", "escoba_de_mano_15_20",
+            "escoba_de_mano_pairs"} <= set(HOUSE_RULES)
+    assert {d.players for d in drills if d.house_rule == "three_player_ties"} == {3}
+    for rule in HOUSE_RULES:
+        of_rule = [d for d in drills if d.house_rule == rule]
+        assert any(d.changes for d in of_rule), rule  # every house rule is met where it counts
+        if rule != "three_player_ties":
+            assert {d.players for d in of_rule} == {2, 3, 4}, rule
+    assert 0.65 * len(drills) <= sum(d.changes for d in drills) <= 0.85 * len(drills)  # "no change" kept, rarer
+    assert any(not d.changes for d in drills if d.question == "escobas_de_mano")
 
 
-def find_house(test):
-    return next(d for d in map(house_rules_drill, range(300)) if test(d))
+def find_house(test, limit=600):
+    return next(d for d in map(house_rules_drill, range(limit)) if test(d))
 
 
 def test_house_rule_mistakes_are_named():
-    drill = find_house(lambda d: d.house_rule == "sevens" and d.kept_both != d.points)
+    drill = find_house(lambda d: d.house_rule == "sevens" and d.players == 2 and d.kept_both != d.points)
     side = next(i for i in range(2) if drill.kept_both[i] != drill.points[i])
     given = list(drill.points)
     given[side] = drill.kept_both[side]
     assert drill.check(given)[side].mistake == "kept_replaced_point"
-    drill = find_house(lambda d: d.house_rule == "figuras" and d.changes)
+    drill = find_house(lambda d: d.house_rule == "figuras" and d.players == 2 and d.changes)
     side = next(i for i in range(2) if drill.points[i] != drill.standard.points[i])
     judged = drill.check(drill.standard.points)
     assert judged[side].mistake == "unchanged" and judged[1 - side].ok
@@ -282,11 +329,98 @@ def test_house_rule_mistakes_are_named():
     assert [a.mistake for a in drill.check([None, None])] == ["unanswered", "unanswered"]
 
 
-@pytest.mark.parametrize("given", [[1], [1, 2, 3], [-1, 0], ["1", 0], [1.0, 0], [100, 0], "12", None, {0: 1}])
+def changed_side(drill):
+    return next(i for i in range(len(drill.points)) if drill.points[i] != drill.before[i])
+
+
+def test_primera_by_suit_count_mistakes_are_named():
+    drill = find_house(lambda d: d.house_rule == "primera_by_suit_count" and d.changes)
+    assert all(setenta(pile).missing for pile in drill.piles)  # it counts only where every setenta misses a suit
+    side = changed_side(drill)
+    judged = drill.check(drill.before)
+    assert judged[side].mistake == "missing_suit_out"
+    assert drill.house.line("primera").reason == "more_suits" or drill.house.line("primera").reason == "most"
+
+
+def test_all_ten_coins_mistakes_are_named():
+    drill = find_house(lambda d: d.house_rule == "all_oros_bonus" and d.changes and d.players == 3)
+    holder = drill.all_oros_side
+    assert holder is not None and changed_side(drill) == holder
+    assert drill.points[holder] == drill.before[holder] + 1
+    given = list(drill.points)
+    given[holder] = drill.before[holder]
+    assert [a.mistake for a in drill.check(given)] == ["" if i != holder else "oros_point_once" for i in range(3)]
+    given[holder] = drill.points[holder] + 1  # 2 for the ten coins on top of the usual point
+    assert drill.check(given)[holder].mistake == "oros_bonus_added"
+
+
+def test_three_player_ties_mistakes_are_named():
+    # two sides tie for cards, coins or setenta: the third takes the point
+    drill = find_house(lambda d: d.house_rule == "three_player_ties" and d.changes
+                       and d.tied_points != d.before)
+    assert drill.players == 3 and len(drill.points) == 3
+    third = changed_side(drill)
+    judged = drill.check(drill.before)
+    assert judged[third].mistake == "tie_scores_nobody"
+    tied = next(i for i in range(3) if drill.tied_points[i] != drill.before[i])
+    given = list(drill.points)
+    given[tied] = drill.tied_points[tied]
+    assert drill.check(given)[tied].mistake == "tied_sides_score" and drill.check(given)[third].ok
+
+
+def test_escoba_de_mano_15_20_mistakes_are_named():
+    twenty = find_house(lambda d: d.house_rule == "escoba_de_mano_15_20" and d.table_total == 20)
+    assert (twenty.before, twenty.points) == ((0,), (2,)) and twenty.taken == tuple(twenty.table)
+    assert twenty.check([0])[0].mistake == "twenty_missed" and twenty.check([2])[0].ok
+    thirty = find_house(lambda d: d.house_rule == "escoba_de_mano_15_20" and d.table_total == 30, limit=3000)
+    assert (thirty.before, thirty.points) == ((2,), (0,))
+    assert thirty.check([2])[0].mistake == "thirty_still_two"
+    fifteen = find_house(lambda d: d.house_rule == "escoba_de_mano_15_20" and d.table_total == 15, limit=3000)
+    assert not fifteen.changes and fifteen.check([2])[0].mistake == "changed_needlessly"
+    assert twenty.check([1])[0].mistake == "wrong_points" and twenty.check([None])[0].mistake == "unanswered"
+
+
+def test_escoba_de_mano_pairs_mistakes_are_named():
+    drill = find_house(lambda d: d.house_rule == "escoba_de_mano_pairs" and d.changes)
+    assert drill.before == (0,) and drill.points[0] == len(drill.taken) // 2 >= 1
+    assert all(a.value + b.value == 15 for a, b in zip(drill.taken[::2], drill.taken[1::2])) or drill.points[0] == 2
+    assert drill.check([0])[0].mistake == "pairs_missed"
+    whole = find_house(lambda d: d.house_rule == "escoba_de_mano_pairs" and d.before[0] > 0)
+    assert not whole.changes and whole.check([whole.points[0] + 1])[0].mistake == "pairs_on_top"
+
+
+def test_a_card_in_two_pairs_counts_once():
+    from escoba_tutor.engine.cards import as_cards
+    from escoba_tutor.engine.game import _pairs_of_15
+    from escoba_tutor.exercises.kinds.house_rules import HouseRulesDrill
+
+    # a seven, two sotas (8 each) and a four: two pairs share the seven; the engine takes one (docs/rules.md §7)
+    table = tuple(as_cards("7o 10c 10e 4b"))
+    taken = _pairs_of_15(table)
+    drill = HouseRulesDrill(0, ESCOBA, "escoba_de_mano_pairs", 2, table=table, mano=(0, len(taken) // 2),
+                            taken=taken)
+    assert drill.points == (1,) and drill.all_pairs == 2
+    assert drill.check([2])[0].mistake == "shared_card_twice"
+
+
+@pytest.mark.parametrize("given", [[1], [1, 2, 3], [-1, 0], ["1", 0], [1.0, 0], [100, 0], [10**30, 0],
+                                   [float("nan"), 0], [True, 0], "12", None, {0: 1}, [None]])
 def test_house_rule_hostile_answers_are_refused(given):
+    drill = find_house(lambda d: d.question == "points" and d.players == 2)
     with pytest.raises(EscobaError) as refused:
-        house_rules_drill(3).check(given)
+        drill.check(given)
     assert refused.value.code == "bad_answer"
+
+
+@pytest.mark.parametrize("given", [[1, 2], [1, 2, 3], [], [10**9], ["2"], [2.0], [-1], "2", None])
+def test_hostile_answers_for_three_sides_and_the_escoba_de_mano_are_refused(given):
+    for drill in (find_house(lambda d: d.players == 3 and d.question == "points"),
+                  find_house(lambda d: d.question == "escobas_de_mano")):
+        if isinstance(given, list) and len(given) == len(drill.points) and len(given) == 3:
+            continue
+        with pytest.raises(EscobaError) as refused:
+            drill.check(given)
+        assert refused.value.code == "bad_answer"
 
 
 # ============================================================================================ the widgets
@@ -405,11 +539,11 @@ def test_hostile_answers_through_the_widget_s_traits_are_said_not_raised(kind, c
     if "answers" in change:
         typed = result["typed"]  # one box (dealing) or one per side (house rules)
         assert (typed[0] if isinstance(typed, list) else typed) == "bad"
-        assert ("write a whole number" in message)
+        assert "write a whole number" in message.lower()
 
 
 def test_the_house_rules_drill_in_the_widget():
-    drill = find_house(lambda d: d.house_rule == "sevens" and d.kept_both != d.points)
+    drill = find_house(lambda d: d.house_rule == "sevens" and d.players == 2 and d.kept_both != d.points)
     widget = Drill("house_rules", seed=drill.seed, lang="es", names=["Ana", "Luis"])
     view = widget.view
     assert view.rule.value.startswith("<p><b>Regla de la casa: los sietes en lugar de la setenta</b><br>1 punto "
@@ -436,6 +570,147 @@ def test_the_house_rules_drill_in_the_widget():
     worked, sheet = widget.answer_box.children[0].children
     assert "Puntos que ya no se cuentan: la setenta." in worked.value and sheet.score == drill.house
     assert "Puntos nuevos: más sietes — " in worked.value  # which point the rule adds, and why
+
+
+def test_three_sides_in_the_widget_with_the_third_side_s_point():
+    drill = find_house(lambda d: d.house_rule == "three_player_ties" and d.tied_points != d.before)
+    widget = Drill("house_rules", seed=drill.seed, lang="es")
+    view = widget.view
+    assert view.rule.value.startswith("<p><b>Regla de la casa: empates entre tres</b><br>Con tres bandos, si dos "
+                                      "empatan en cabeza")
+    assert view.seats.value == "<p>Tres jugadores, cada uno por su cuenta: cada jugador es un bando.</p>"
+    assert len(view.parts) == 3 and [b.description for b in view.boxes_of] == [
+        f"Puntos del bando {n} con la regla de la casa" for n in (1, 2, 3)]
+    assert [h.value.split(" · ")[0] for h, _row in view.parts] == [f"<h4>Bando {n}" for n in (1, 2, 3)]
+    third = changed_side(drill)
+    tied = next(i for i in range(3) if drill.tied_points[i] != drill.before[i])
+    answers = [str(p) for p in drill.points]
+    answers[third], answers[tied] = str(drill.before[third]), str(drill.tied_points[tied])
+    widget.model.answers = answers
+    widget.check_button.click()
+    lines = widget.status.message.split("\n")
+    assert lines[0] == "1 de 3 bien."
+    assert lines[1 + third] == (
+        f"Bando {third + 1}: {drill.before[third]}, no. Con esta regla de la casa, el punto en el que empatan dos "
+        "bandos es para el tercero, si tiene alguna carta, algún oro o una setenta válida. El bando "
+        f"{third + 1} se apunta {drill.points[third]}.")
+    assert lines[1 + tied].startswith(f"Bando {tied + 1}: {drill.tied_points[tied]}, no. Con esta regla de la "
+                                      "casa, los bandos empatados no se apuntan el punto en el que empatan")
+    widget.answer_button.click()
+    worked = widget.answer_box.children[0].children[0].value
+    assert f"el punto es para el bando {third + 1}" in worked
+
+
+def test_teams_in_the_widget_and_hostile_answers_for_them():
+    drill = find_house(lambda d: d.house_rule == "all_oros_bonus" and d.players == 4 and d.changes)
+    widget = Drill("house_rules", seed=drill.seed, lang="en")
+    view = widget.view
+    assert view.seats.value == ("<p>A game of four, in teams of two: Team 1 (players 1 and 3) against Team 2 "
+                                "(players 2 and 4).</p>")
+    assert [b.description for b in view.boxes_of] == [f"Points for Team {n} with the house rule" for n in (1, 2)]
+    holder = drill.all_oros_side
+    assert view.parts[holder][0].value.startswith(f"<h4>Team {holder + 1} · ")
+    for hostile in (["9" * 50, "2"], ["-1", "x"], ["1", "2", "3"], [None, 4], ["1"]):
+        widget.model.answers = hostile  # a page sends what it likes: said, never raised nor counted right
+        widget.check_button.click()
+        message = widget.status.message
+        assert "Traceback" not in message and "Something went wrong" not in message
+        assert not all(a.ok for a in widget.model.result["answers"]) and len(widget.model.result["answers"]) == 2
+    answers = [str(p) for p in drill.points]
+    answers[holder] = str(drill.points[holder] + 1)
+    widget.model.answers = answers
+    widget.check_button.click()
+    assert widget.status.message.split("\n")[1 + holder] == (
+        f"Team {holder + 1}: not {drill.points[holder] + 1}. All ten coins make the coins point worth 2: those 2 "
+        f"points take the place of the usual point, they are not added to it. Team {holder + 1} scores "
+        f"{drill.points[holder]}.")
+    widget.answer_button.click()
+    assert f"Team {holder + 1} has all ten coins: 2 points" in widget.answer_box.children[0].children[0].value
+
+
+def test_the_escoba_de_mano_in_the_widget():
+    drill = find_house(lambda d: d.house_rule == "escoba_de_mano_15_20" and d.table_total == 30 and d.players == 4,
+                       limit=4000)
+    widget = Drill("house_rules", seed=drill.seed, lang="es")
+    view = widget.view
+    team = f"pareja {drill.dealer_side + 1}"
+    assert view.table_row.cards == [c.code for c in drill.table] and not view.parts
+    assert view.dealt.value == (f"<p><b>Reparte el jugador {drill.dealer + 1}. Las cuatro cartas boca arriba en la "
+                                "mesa:</b></p>")
+    assert view.standard.value == f"<p>Sin la regla de la casa: 2 escobas de mano para la {team}.</p>"
+    (box,) = view.boxes_of
+    assert box.description == f"Escobas de mano de la {team} con la regla de la casa"
+    box.value = "2"
+    widget.check_button.click()
+    assert widget.status.message.split("\n") == [
+        "0 de 1 bien.", "2, no. Con esta regla de la casa, una mesa de 30 ya no da escoba de mano: solo la dan 15 "
+        "(una) y 20 (dos). La respuesta: ninguna escoba de mano."]
+    box.value = "dos"
+    widget.check_button.click()
+    assert widget.status.message.split("\n")[1] == "Escribe un número entero, por ejemplo 1."
+    box.value = "0"
+    widget.check_button.click()
+    assert widget.status.message.split("\n") == ["1 de 1 bien.", "Bien: ninguna escoba de mano."]
+    widget.answer_button.click()
+    assert "con esta regla de la casa, una mesa de 15 da una escoba de mano" in widget.answer_box.children[0].children[
+        0].value
+    # another exercise of another layout: the piles come back, the table goes
+    other = find_house(lambda d: d.question == "points" and d.players == 3)
+    widget.seed = other.seed
+    assert len(widget.view.parts) == 3 and len(widget.view.boxes_of) == 3 and widget.model.answers == ["", "", ""]
+    widget.answer_button.click()
+    assert widget.answer_box.children[0].children[1].score == other.house
+
+
+def test_the_escoba_de_mano_by_pairs_in_the_widget():
+    drill = find_house(lambda d: d.house_rule == "escoba_de_mano_pairs" and d.changes and d.players == 2)
+    widget = Drill("house_rules", seed=drill.seed, lang="en")
+    side = f"Side {drill.dealer + 1}"
+    widget.view.boxes_of[0].value = "0"
+    widget.check_button.click()
+    assert widget.status.message.split("\n")[1] == (
+        "Not 0. The four cards make no escoba de mano, but with this house rule the dealer takes each pair among "
+        f"them that adds up to 15: one escoba per pair. The answer: 1 escoba de mano for {side}.")
+    widget.answer_button.click()
+    worked = widget.answer_box.children[0].children[0].value
+    names = " and ".join(f"the {Translator('en').card_name(c)}" for c in drill.taken)  # each with its article
+    assert f"With the house rule: 1 escoba de mano for {side}." in worked and f"dealer takes {names}, 1 pair" in worked
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_every_house_rules_sentence_names_sides_and_teams_well(lang):
+    """Sides, teams and players are labels in every sentence the drill shows: «el bando 3», «de la pareja 1»,
+    never «a Bando 3» nor «de Pareja 1»."""
+    from test_placeholders import _blocks, label_problems
+
+    from escoba_tutor.text import labels
+
+    _ = Translator(lang)
+    shown = ([labels.side(_, n) for n in (1, 2, 3)] + [labels.team(_, n) for n in (1, 2)]
+             + [labels.player(_, n) for n in (1, 2, 3, 4)])
+    texts = []
+    for rule in HOUSE_RULES:
+        for players in (2, 3, 4):
+            drill = next((d for d in map(house_rules_drill, range(300))
+                          if d.house_rule == rule and d.players == players), None)
+            if drill is None:
+                continue
+            widget = Drill("house_rules", seed=drill.seed, lang=lang)
+            # (the rule's name and what it changes are two lines: a heading, then a sentence)
+            texts += _blocks(widget.view.rule.value.replace("<br>", "</p><p>") + widget.view.seats.value
+                             + widget.view.standard.value)
+            texts += [b.description for b in widget.view.boxes_of]
+            for shift in (0, 1, 2, 99):
+                widget.model.answers = [str(p + shift) for p in drill.before]
+                widget.check_button.click()
+                texts += widget.status.message.split("\n")
+            widget.answer_button.click()
+            texts += _blocks(widget.answer_box.children[0].children[0].value)
+    for seed in (1, 19, 40, 200):
+        texts += _blocks(worksheet_html(seed, lang, count=4, kinds=("house_rules",)))
+    assert len(texts) > 200
+    problems = sorted({f"{text!r}: {p}" for text in texts for p in label_problems(text, lang, shown)})
+    assert not problems, "\n".join(problems[:30])
 
 
 # ================================================================================ records and the board
@@ -504,16 +779,38 @@ def test_the_worksheet_prints_both_kinds_with_their_answers():
     assert ("The next deal is dealt by the player to the right of Player 4: Player 1; the player to the right of "
             "Player 1, Player 2, plays first.") in key
     assert "The last capture was made by Player 1, so the cards left go to Player 1&#39;s team, Team 1." in key
-    drill = house_rules_drill(19)
-    title = {"ties_both_score": "ties: every tied side scores", "sevens": "sevens instead of the setenta",
-             "low_primera": "setenta with low cards only", "figuras": "face cards",
-             "all_sevens_bonus": "all four sevens", "cards_bonus": "cards bonus"}[drill.house_rule]
-    assert f"House rule: {title}." in exercises
-    assert f"Side 1: {drill.points[0]}; Side 2: {drill.points[1]}." in key
+    drill = house_rules_drill(19)  # all ten coins, in a game of four: the teams are named
+    assert (drill.house_rule, drill.players) == ("all_oros_bonus", 4)
+    assert ("House rule: all ten coins. A side that holds all ten coins scores 2 points for the coins instead of "
+            "1.") in exercises
+    assert ("A game of four, in teams of two: Team 1 (players 1 and 3) against Team 2 (players 2 and 4)."
+            in exercises)
+    assert '<th scope="col">Team 1</th><th scope="col">Team 2</th>' in re.sub(r"\s+<", "<", exercises)
+    assert "Points for Team 1 with the house rule:" in exercises
+    assert f"Team 1: {drill.points[0]}; Team 2: {drill.points[1]}. The house rule changes the points." in key
+
+
+def test_the_house_rules_sheet_with_three_sides_and_with_the_escoba_de_mano():
+    drill = find_house(lambda d: d.house_rule == "three_player_ties" and d.changes)
+    exercises, key = worksheet_html(drill.seed, "es", count=1, kinds=("house_rules",)).split("Soluciones")
+    assert "Tres jugadores, cada uno por su cuenta: cada jugador es un bando." in exercises
+    assert [f"Puntos del bando {n} con la regla de la casa:" in exercises for n in (1, 2, 3)] == [True] * 3
+    said = "; ".join(f"Bando {n}: {p}" for n, p in zip((1, 2, 3), drill.points))
+    assert f"{said}. La regla de la casa cambia los puntos." in key and "el punto es para el bando" in key
+    drill = find_house(lambda d: d.house_rule == "escoba_de_mano_15_20" and d.table_total == 20 and d.players == 2)
+    exercises, key = worksheet_html(drill.seed, "en", count=1, kinds=("house_rules",)).split("Answer key")
+    player, side = f"Player {drill.dealer + 1}", f"Side {drill.dealer + 1}"
+    assert f"{player} deals. The four cards face up on the table:" in exercises
+    assert "Without the house rule: no escoba de mano." in exercises
+    assert f"Escobas de mano for {side} with the house rule:" in exercises
+    total = " + ".join(str(c.value) for c in drill.table)
+    assert (f"With the house rule: 2 escobas de mano for {side}. The four cards add up to {total} = 20: with this "
+            "house rule a table of 15 gives one escoba de mano, a table of 20 two, and any other total none, 30 "
+            "included.") in key
 
 
 def test_the_house_rules_sheet_sorts_the_piles_and_its_key_says_why():
-    drill = find_house(lambda d: d.house_rule == "sevens" and d.changes)
+    drill = find_house(lambda d: d.house_rule == "sevens" and d.changes and d.players == 2)
     page = worksheet_html(drill.seed, "es", count=1, kinds=("house_rules",))
     exercises, key = page.split("Soluciones")
     order = ["1", "2", "3", "4", "5", "6", "7", "sota", "caballo", "rey"]

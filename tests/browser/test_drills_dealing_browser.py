@@ -108,27 +108,61 @@ def test_dealing_answered_by_keyboard_alone(en_page):
 # ========================================================================================== house rules
 def test_house_rules_answered_by_mouse(es_page):
     page, box = es_page, drill(es_page, "house_rules")
-    position = house_rules_drill(0)  # ties: both score; 3 – 5 without it, 4 – 6 with it
-    assert (position.house_rule, position.standard.points, position.points) == ("ties_both_score", (3, 5), (4, 6))
-    expect(box).to_contain_text("Regla de la casa: empates: puntúan todos los empatados")
-    expect(box).to_contain_text("Total: Bando 1: 3; Bando 2: 5.")
-    for side, name in enumerate(("bando 1", "bando 2")):
+    position = house_rules_drill(0)  # sevens instead of the setenta, three players: 0 – 2 – 2, then 0 – 1 – 2
+    assert (position.house_rule, position.players, position.standard.points, position.points) == (
+        "sevens", 3, (0, 2, 2), (0, 1, 2))
+    expect(box).to_contain_text("Regla de la casa: los sietes en lugar de la setenta")
+    expect(box).to_contain_text("Tres jugadores, cada uno por su cuenta: cada jugador es un bando.")
+    expect(box).to_contain_text("Total: Bando 1: 0; Bando 2: 2; Bando 3: 2.")
+    for side, name in enumerate(("bando 1", "bando 2", "bando 3")):
         expect(box.get_by_role("group", name=f"Montón del {name}").locator("[data-code]")).to_have_count(
             len(position.piles[side]))
-    first, second = (box.get_by_label(f"Puntos del bando {n} con la regla de la casa") for n in (1, 2))
-    first.fill("3")
+    boxes = [box.get_by_label(f"Puntos del bando {n} con la regla de la casa") for n in (1, 2, 3)]
+    for field, typed in zip(boxes, ("0", "2", "2")):  # the setenta point kept beside the sevens
+        field.fill(typed)
+        field.press("Enter")
+    box.get_by_role("button", name="Comprobar").click()
+    said = status(page, "house_rules")
+    expect(said).to_contain_text("2 de 3 bien.")
+    expect(said).to_contain_text("Bando 2: 2, no. El punto de la regla de la casa sustituye al de la setenta, así "
+                                 "que la setenta ya no se cuenta. El bando 2 se apunta 1.")
+    boxes[1].fill("1")
+    boxes[1].press("Enter")
+    box.get_by_role("button", name="Comprobar").click()
+    expect(said).to_contain_text("3 de 3 bien.")
+    assert_no_errors(page)
+
+
+def test_house_rules_with_two_teams_by_mouse(es_page):
+    page, box = es_page, drill(es_page, "house_rules")
+    position = house_rules_drill(19)  # all ten coins, four players: Pareja 1 holds every coin
+    assert (position.house_rule, position.players, position.all_oros_side, position.points) == (
+        "all_oros_bonus", 4, 0, (5, 0))
+    number = box.get_by_label("Ejercicio", exact=True)
+    number.click()
+    number.fill("19")
+    number.press("Enter")
+    expect(box).to_contain_text("Regla de la casa: todos los oros")
+    expect(box).to_contain_text("Partida de cuatro, por parejas: la pareja 1 (jugadores 1 y 3) contra la pareja 2 "
+                                "(jugadores 2 y 4).")
+    expect(box.get_by_role("group", name="Montón de la pareja 1").locator("[data-code]")).to_have_count(
+        len(position.piles[0]))
+    first, second = (box.get_by_label(f"Puntos de la pareja {n} con la regla de la casa") for n in (1, 2))
+    first.fill("4")
     first.press("Enter")
-    second.fill("6")
+    second.fill("0")
     second.press("Enter")
     box.get_by_role("button", name="Comprobar").click()
     said = status(page, "house_rules")
     expect(said).to_contain_text("1 de 2 bien.")
-    expect(said).to_contain_text("Bando 1: 3, no. Esos son los puntos sin la regla de la casa, y en esta mano la "
-                                 "regla sí los cambia. Con la regla de la casa, el bando 1 se apunta 4.")
-    first.fill("4")
+    expect(said).to_contain_text("Pareja 1: 4, no. La pareja 1 tiene los diez oros, y con esta regla de la casa el "
+                                 "punto de los oros vale entonces 2 en lugar de 1. La pareja 1 se apunta 5.")
+    first.fill("5")
     first.press("Enter")
     box.get_by_role("button", name="Comprobar").click()
     expect(said).to_contain_text("2 de 2 bien.")
+    box.get_by_role("button", name="Ver la solución").click()
+    expect(box.locator(".escoba-worked")).to_contain_text("Con la regla de la casa: Pareja 1: 5; Pareja 2: 0.")
     assert_no_errors(page)
 
 
@@ -136,16 +170,17 @@ def test_house_rules_answered_by_keyboard_alone(en_page):
     page, box = en_page, drill(en_page, "house_rules")
     position = house_rules_drill(0)
     tab_into(page, box)
-    tab_until(page, box.get_by_label("Points for Side 1 with the house rule"), "Tab", limit=60)
+    tab_until(page, box.get_by_label("Points for Side 1 with the house rule"), "Tab", limit=80)
     page.keyboard.type(str(position.points[0]))
-    page.keyboard.press("Tab")
-    page.keyboard.type(str(position.points[1]))
+    for side in (1, 2):
+        page.keyboard.press("Tab")
+        page.keyboard.type(str(position.points[side]))
     tab_until(page, box.get_by_role("button", name="Check"), "Tab")
     page.keyboard.press("Enter")
-    expect(status(page, "house_rules")).to_contain_text("2 of 2 right.")
+    expect(status(page, "house_rules")).to_contain_text("3 of 3 right.")
     tab_until(page, box.get_by_role("button", name="Show the answer"), "Tab")
     page.keyboard.press("Enter")
-    expect(box.locator(".escoba-worked")).to_contain_text("With the house rule: Side 1: 4; Side 2: 6.")
+    expect(box.locator(".escoba-worked")).to_contain_text("With the house rule: Side 1: 0; Side 2: 1; Side 3: 2.")
     assert_no_errors(page)
 
 
@@ -180,6 +215,27 @@ def test_the_end_of_a_deal_from_the_address_by_keyboard(open_drills, app_url):
     tab_until(page, box.get_by_role("button", name="Check"), "Tab")
     page.keyboard.press("Enter")
     expect(said).to_contain_text("4 of 4 right.")
+    # the house rule of exercise 19: all ten coins, in a game of four (two teams), answered by keyboard alone
+    box = drill(page, "house_rules")
+    expect(box).to_contain_text("A game of four, in teams of two: Team 1 (players 1 and 3) against Team 2 (players "
+                                "2 and 4).")
+    tab_into(page, box)
+    tab_until(page, box.get_by_label("Points for Team 1 with the house rule"), "Tab", limit=80)
+    page.keyboard.type("4")
+    page.keyboard.press("Tab")
+    page.keyboard.type("0")
+    tab_until(page, box.get_by_role("button", name="Check"), "Tab")
+    page.keyboard.press("Enter")
+    said = status(page, "house_rules")
+    expect(said).to_contain_text("1 of 2 right.")
+    expect(said).to_contain_text("Team 1: not 4. Team 1 holds all ten coins, and with this house rule the coins "
+                                 "point is then worth 2 instead of 1. Team 1 scores 5.")
+    tab_until(page, box.get_by_label("Points for Team 1 with the house rule"), "Shift+Tab")
+    page.keyboard.press("Control+a")
+    page.keyboard.type("5")
+    tab_until(page, box.get_by_role("button", name="Check"), "Tab")
+    page.keyboard.press("Enter")
+    expect(said).to_contain_text("2 of 2 right.")
     assert_no_errors(page)
 
 

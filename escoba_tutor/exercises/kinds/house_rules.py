@@ -1,27 +1,35 @@
 """House rules: a real deal scored under the rules of the game, and one house rule of docs/rules.md §7 switched
-on. What does each side score with it?"""
+on. What does each side score with it? For the two house rules of the escoba de mano, the question is the four
+cards laid face up at the start of a deal: how many escobas de mano does the dealer's side score with it?
+
+Deals are of 2 players, 3 (each a side) or 4 (two teams, players 1 and 3 against 2 and 4), as the seed says and
+the rules allow. Every answer is the engine's: the piles scored by :func:`score_piles`, the escobas de mano read
+from a :class:`Game` dealt under each set of rules."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...engine.cards import Card
+from ...engine.cards import DECK, Card
 from ...engine.errors import EscobaError
-from ...engine.game import DealRecord, Game
+from ...engine.game import SIDES, DealRecord, DealStarted, EscobaDeMano, Game
+from ...engine.moves import Move
 from ...engine.rules import ESCOBA, VARIANTS, Rules, as_rules
 from ...engine.scoring import DealFacts, DealScore, score_piles
-from ...text.phrases import and_list
+from ...text import labels
+from ...text.phrases import and_list, the_cards
 from ...text.translator import N_, Translator
 from .. import paper
 from ..common import MAX_SEED, Answer, check_seed, form_outcome, is_whole, judged, play_deal, seeded
 from ..kind import DrillKind, WorksheetPart
 from . import points as points_kind
 
-__all__ = ["HouseRulesDrill", "house_rules_drill", "HOUSE_RULES", "house_rule_words"]
+__all__ = ["HouseRulesDrill", "house_rules_drill", "HOUSE_RULES", "MANO_RULES", "house_rule_words",
+           "house_sides"]
 
-#: The house rules this drill asks about (those that change how a two-side deal is scored), each with its name and
-#: what it changes, as docs/rules.md §7 says them.
+#: The house rules this drill asks about, each with its name and what it changes, as docs/rules.md §7 says them.
 HOUSE_RULES: dict[str, tuple[str, str]] = {
     "ties_both_score": (N_("ties: every tied side scores"),
                         N_("If sides tie for the most cards, the most coins or (with sevens instead of the "
@@ -38,67 +46,156 @@ HOUSE_RULES: dict[str, tuple[str, str]] = {
     "cards_bonus": (N_("cards bonus"),
                     N_("1 extra point to the side with the most cards when every other side has fewer than 10 "
                        "cards.")),
+    "primera_by_suit_count": (
+        N_("primera by suit count"),
+        N_("A setenta missing a suit is no longer out: the side with cards in the most suits scores the setenta "
+           "point, and among the sides with the most suits, the highest setenta wins; a tie scores nothing.")),
+    "all_oros_bonus": (N_("all ten coins"),
+                       N_("A side that holds all ten coins scores 2 points for the coins instead of 1.")),
+    "three_player_ties": (
+        N_("three-player ties"),
+        N_("With three sides, when two tie for the most cards, the most coins or the best setenta, the point goes "
+           "to the third side, if it has any cards, any coins or a valid setenta.")),
+    "escoba_de_mano_15_20": (
+        N_("escoba de mano 15 / 20"),
+        N_("If the four cards laid face up at the start add up to 15, the dealer takes them: one escoba; if they "
+           "add up to 20, two. A table of 30 no longer gives an escoba de mano.")),
+    "escoba_de_mano_pairs": (
+        N_("escoba de mano by pairs"),
+        N_("When the four cards laid face up at the start make no escoba de mano, the dealer takes each pair "
+           "among them that adds up to 15: one escoba per pair. A card can be in only one pair.")),
 }
+
+#: The house rules asked about through the four cards laid face up at the start: the question is then the
+#: escobas de mano of the dealer's side.
+MANO_RULES = frozenset({"escoba_de_mano_15_20", "escoba_de_mano_pairs"})
 
 #: Deals tried for a position where the house rule changes the points (or does not), as the seed asked.
 _TRIES = 120
+#: How many players the seed seats, with their shares (those the rules allow; three_player_ties always 3).
+_PLAYERS = ((2, 0.5), (3, 0.2), (4, 0.3))
+#: House rules that almost never change a deal played at random: when a change is asked for and none of the
+#: tries brings one, the piles are dealt out so that it does (see :func:`_dealt_piles`).
+_DEALT_WHEN_RARE = frozenset({"primera_by_suit_count", "all_oros_bonus"})
 
 
 @dataclass(frozen=True)
 class HouseRulesDrill:
-    """A real two-side deal (``record``), its points under the drill's rules (``standard``) and under the same
-    rules with the house rule ``house_rule`` on (``house``, scored by the engine from the same piles). What does
-    each side score with the house rule (``points``)?
+    """One house rule (``house_rule``) on top of the drill's ``rules``, in a deal of ``players`` players.
 
-    Mistakes per side: ``unchanged`` (the points without the house rule, which here changes them),
-    ``changed_needlessly`` (another number, where the house rule changes nothing for that side),
-    ``kept_replaced_point`` (the new point added but the point it replaces kept: the setenta beside the sevens),
-    ``wrong_points``; ``unanswered``."""
+    A points question: the piles (``piles``, one per side) and escobas of a finished deal, its points under the
+    rules (``standard``) and under the same rules with the house rule on (``house``, scored by the engine from the
+    same piles). What does each side score with the house rule (``points``)?
+
+    An escoba de mano question (``question == "escobas_de_mano"``, the rules of :data:`MANO_RULES`): the four
+    cards laid face up (``table``) by the ``dealer`` (a player), and the escobas de mano of the dealer's side
+    without the house rule and with it (``mano``), with the cards the dealer takes with it (``taken``).
+
+    Mistakes per answer: ``unchanged`` (the number without the house rule, which here changes it),
+    ``changed_needlessly`` (another number, where the house rule changes nothing for that side), ``wrong_points``,
+    ``unanswered``, and each house rule's own: ``kept_replaced_point`` (sevens: the new point added but the setenta
+    kept), ``missing_suit_out`` (primera by suit count: a setenta missing a suit still left out),
+    ``oros_point_once`` and ``oros_bonus_added`` (all ten coins: the coins point still 1, or 2 added on top of
+    it), ``tie_scores_nobody`` and ``tied_sides_score`` (three-player ties: the tied point still given to nobody,
+    or to the tied sides), ``thirty_still_two`` and ``twenty_missed`` (escoba de mano 15 / 20), ``pairs_missed``,
+    ``shared_card_twice`` and ``pairs_on_top`` (escoba de mano by pairs: no pair seen, a card counted in two
+    pairs, pairs counted on top of a whole table taken)."""
 
     kind = "house_rules"
     seed: int
     rules: Rules
     house_rule: str
-    record: DealRecord
-    standard: DealScore
-    house: DealScore
+    players: int
+    piles: tuple[tuple[Card, ...], ...] = ()
+    escobas: tuple[int, ...] = ()
+    standard: DealScore | None = None
+    house: DealScore | None = None
+    facts: DealFacts | None = None
+    dealer: int = 0
+    table: tuple[Card, ...] = ()
+    mano: tuple[int, int] = (0, 0)
+    taken: tuple[Card, ...] = ()
 
     @property
     def house_rules(self) -> Rules:
         return self.rules.replace(**VARIANTS[self.house_rule].changes)
 
     @property
-    def piles(self) -> tuple[tuple[Card, ...], ...]:
-        return self.record.piles
+    def question(self) -> str:
+        """``points`` (one number per side) or ``escobas_de_mano`` (one number: the dealer's side's)."""
+        return "escobas_de_mano" if self.house_rule in MANO_RULES else "points"
 
     @property
-    def escobas(self) -> tuple[int, ...]:
-        return self.record.escobas
+    def sides(self) -> int:
+        """2 with 2 players, 3 with 3, 2 teams with 4."""
+        return len(SIDES[self.players])
+
+    @property
+    def dealer_side(self) -> int:
+        return self.dealer % self.sides
 
     @property
     def points(self) -> tuple[int, ...]:
+        """The right answers: each side's points with the house rule, or the dealer's side's escobas de mano."""
+        if self.house is None:
+            return (self.mano[1],)
         return self.house.points
 
     @property
+    def before(self) -> tuple[int, ...]:
+        """The same without the house rule."""
+        if self.standard is None:
+            return (self.mano[0],)
+        return self.standard.points
+
+    @property
     def changes(self) -> bool:
-        return self.house.points != self.standard.points
+        return self.points != self.before
 
     @property
     def items(self) -> tuple[str, ...]:
+        if self.question == "escobas_de_mano":
+            return ("escobas_de_mano",)
         return tuple(f"side_{i}" for i in range(len(self.points)))
+
+    @property
+    def table_total(self) -> int:
+        return sum(c.value for c in self.table)
 
     @property
     def kept_both(self) -> tuple[int, ...] | None:
         """When the house rule replaces a point (sevens for the setenta): each side's points with the new point
         added but the replaced one kept, the slip it invites; None for a house rule that replaces nothing."""
+        if self.standard is None or self.house is None:
+            return None
         old, new = {line.item for line in self.standard.lines}, {line.item for line in self.house.lines}
         if old <= new:
             return None
         extra = [line for line in self.house.lines if line.item not in old]
         return tuple(p + sum(line.points[side] for line in extra) for side, p in enumerate(self.standard.points))
 
+    @property
+    def tied_points(self) -> tuple[int, ...] | None:
+        """Three-player ties: each side's points had the tied sides scored the tied point (the other tie house
+        rule, scored by the engine), the slip it invites; None for the other house rules."""
+        if self.house_rule != "three_player_ties" or self.facts is None:
+            return None
+        return score_piles(self.piles, self.escobas, self.rules.replace(ties="both_score"), self.facts).points
+
+    @property
+    def all_oros_side(self) -> int | None:
+        """The side holding all ten coins, if one does."""
+        return next((side for side, pile in enumerate(self.piles) if sum(c.suit == "o" for c in pile) == 10), None)
+
+    @property
+    def all_pairs(self) -> int:
+        """How many pairs of the four table cards add up to 15, a card counted in as many as it makes."""
+        table = self.table
+        return sum(1 for i in range(len(table)) for j in range(i + 1, len(table))
+                   if table[i].value + table[j].value == 15)
+
     def check(self, given: Sequence[int | None]) -> tuple[Answer, ...]:
-        """Judge one number per side (None: not answered).
+        """Judge one number per side, or for an escoba de mano question one number (None: not answered).
 
         >>> drill = house_rules_drill(2)
         >>> all(a.ok for a in drill.check(drill.points))
@@ -106,23 +203,41 @@ class HouseRulesDrill:
         """
         if not isinstance(given, (list, tuple)) or len(given) != len(self.points) or any(
                 g is not None and not is_whole(g, 0, 99) for g in given):
-            raise EscobaError(f"the points are one whole number per side, not {given!r}"[:100], code="bad_answer")
-        results = []
-        for side, number in enumerate(given):
-            right, before = self.house.points[side], self.standard.points[side]
-            if self.kept_both is not None and number == self.kept_both[side] and number != right:
-                slip = "kept_replaced_point"
-            elif number == before and right != before:
-                slip = "unchanged"
-            elif right == before:
-                slip = "changed_needlessly"
-            else:
-                slip = "wrong_points"
-            results.append(judged(f"side_{side}", number, right, slip))
-        return tuple(results)
+            what = "the escobas de mano are one whole number" if self.question == "escobas_de_mano" else \
+                "the points are one whole number per side"
+            raise EscobaError(f"{what}, not {given!r}"[:100], code="bad_answer")
+        return tuple(judged(item, number, self.points[i], self._slip(i, number))
+                     for i, (item, number) in enumerate(zip(self.items, given)))
+
+    def _slip(self, side: int, number: int | None) -> str:
+        """The mistake a wrong ``number`` for answer ``side`` makes (unused when it is right)."""
+        right, before, rule = self.points[side], self.before[side], self.house_rule
+        if number is None or number == right:
+            return ""
+        kept, tied = self.kept_both, self.tied_points
+        if kept is not None and number == kept[side]:
+            return "kept_replaced_point"
+        if tied is not None and number == tied[side] != before:
+            return "tied_sides_score"
+        if rule == "all_oros_bonus" and side == self.all_oros_side and number == right + 1:
+            return "oros_bonus_added"
+        if rule == "escoba_de_mano_pairs" and before and number > right:
+            return "pairs_on_top"
+        if rule == "escoba_de_mano_pairs" and self.all_pairs > right and number == self.all_pairs:
+            return "shared_card_twice"
+        if number == before and right != before:
+            return {"primera_by_suit_count": "missing_suit_out", "all_oros_bonus": "oros_point_once",
+                    "three_player_ties": "tie_scores_nobody", "escoba_de_mano_pairs": "pairs_missed",
+                    "escoba_de_mano_15_20": "thirty_still_two" if self.table_total == 30 else "twenty_missed",
+                    }.get(rule, "unchanged")
+        return "changed_needlessly" if right == before else "wrong_points"
 
     def __str__(self) -> str:
-        return f"{self.rules.name} + {self.house_rule}: {self.standard.points} -> {self.house.points}"
+        if self.question == "escobas_de_mano":
+            cards = " ".join(c.code for c in self.table)
+            return (f"{self.rules.name} + {self.house_rule}, {self.players} players: table {cards} dealt by "
+                    f"player {self.dealer}: {self.mano[0]} -> {self.mano[1]} escoba(s) de mano")
+        return f"{self.rules.name} + {self.house_rule}, {self.players} players: {self.before} -> {self.points}"
 
 
 def _facts(record: DealRecord) -> DealFacts:
@@ -132,26 +247,80 @@ def _facts(record: DealRecord) -> DealFacts:
                      renuncios=record.renuncios or None, last_play_sweeps=record.last_play_sweeps or None)
 
 
-def house_rules_for(rules: Rules) -> tuple[str, ...]:
-    """The house rules of :data:`HOUSE_RULES` that change something on top of ``rules``."""
-    found = []
-    for name in HOUSE_RULES:
+def _seats(rules: Rules) -> tuple[int, ...]:
+    """The numbers of players ``rules`` allow."""
+    seats = []
+    for players in (2, 3, 4):
         try:
-            changed = rules.replace(**VARIANTS[name].changes)
-            changed.check_players(2)
+            rules.check_players(players)
         except EscobaError:
             continue
-        if changed != rules:
+        seats.append(players)
+    return tuple(seats)
+
+
+def house_rules_for(rules: Rules) -> tuple[str, ...]:
+    """The house rules of :data:`HOUSE_RULES` that change something on top of ``rules``, for a number of players
+    both allow. A house rule whose option another one has already changed is left out: on top of "sevens
+    instead of the setenta", "primera by suit count" would take the sevens away, not add to them."""
+    found = []
+    for name in HOUSE_RULES:
+        if set(VARIANTS[name].changes) & set(rules.changes()):
+            continue
+        try:
+            changed = rules.replace(**VARIANTS[name].changes)
+        except EscobaError:
+            continue
+        if changed != rules and set(_seats(rules)) & set(_seats(changed)):
             found.append(name)
     return tuple(found)
 
 
+def _mano(game: Game) -> tuple[int, tuple[Card, ...]]:
+    """The escobas de mano of a game just dealt, and the cards the dealer took, as the engine scored them."""
+    event = next((e for e in game.history if isinstance(e, EscobaDeMano)), None)
+    return (event.escobas, tuple(event.cards)) if event is not None else (0, ())
+
+
+def _avoiding(game: Game, rng: random.Random, avoid: Sequence[str]) -> DealRecord:
+    """Legal moves until the first deal is over, each side taking as few cards of the suits it avoids
+    (``avoid[side]``) as it can: a real deal, steered towards a side holding a whole suit."""
+    while not game.deals:
+        moves, turn = game.legal_moves(), game.turn
+        assert turn is not None  # the deal is not over
+        shunned = avoid[game.side_of[turn]]
+
+        def taken(move: Move, shunned: str = shunned) -> int:
+            return sum(1 for c in (move.card, *move.captured) if c.suit.value in shunned) if move.captured else 0
+
+        fewest = min(map(taken, moves))
+        game.play(rng.choice([m for m in moves if taken(m) == fewest]))
+    return game.deals[0]
+
+
+def _dealt_piles(rng: random.Random, rule: str, sides: int) -> tuple[tuple[Card, ...], ...]:
+    """Piles at the end of a deal, dealt out from the seed so that the house rule counts: for primera by suit
+    count every side misses a suit (side i gets no card of the i-th suit drawn); for all ten coins one side holds
+    every coin. Used only when no deal played out from the seed brought it: both are rare in play."""
+    if rule == "all_oros_bonus":
+        holder = rng.randrange(sides)
+        allowed = {"o": [holder]}
+    else:
+        order = rng.sample(["o", "c", "e", "b"], 4)
+        allowed = {order[i]: [s for s in range(sides) if s != i] for i in range(sides)}
+    piles: list[list[Card]] = [[] for _ in range(sides)]
+    for card in DECK:
+        piles[rng.choice(allowed.get(card.suit.value, range(sides)))].append(card)
+    return tuple(tuple(sorted(pile)) for pile in piles)
+
+
 def house_rules_drill(seed: int, rules: Rules | str = ESCOBA) -> HouseRulesDrill:
-    """A real 2-player deal under ``rules`` (random legal plays from ``seed``) and one house rule drawn from
-    :data:`HOUSE_RULES`; in about three positions out of four the house rule changes the points.
+    """A house rule drawn from :data:`HOUSE_RULES` (those that change something on top of ``rules``), a number of
+    players (2, 3 or 4 in teams, as both sets of rules allow) and, in about three positions out of four, a deal
+    where the house rule changes the answer; in the others, one where it does not.
 
     >>> drill = house_rules_drill(1)
-    >>> drill.house == house_rules_drill(1).house and drill.house_rule in HOUSE_RULES
+    >>> drill == house_rules_drill(1) and drill.house_rule in HOUSE_RULES
     True
     """
     seed, rules = check_seed(seed), as_rules(rules)
@@ -160,14 +329,69 @@ def house_rules_drill(seed: int, rules: Rules | str = ESCOBA) -> HouseRulesDrill
     if not choices:
         raise EscobaError("these rules already have every house rule of this drill", code="no_house_rule")
     house_rule = rng.choice(choices)
-    want_change = rng.random() < 0.75
     house_rules = rules.replace(**VARIANTS[house_rule].changes)
-    for attempt in range(_TRIES):
-        record = play_deal(Game(players=2, rules=rules, seed=(seed * 7127 + attempt) % (MAX_SEED + 1)), rng)
-        house = score_piles(record.piles, record.escobas, house_rules, _facts(record))
-        if (house.points != record.score.points) == want_change:
+    seats = [n for n in _seats(rules) if n in _seats(house_rules)]
+    roll, edge, players = rng.random(), 0.0, seats[-1]
+    shares = [(n, share) for n, share in _PLAYERS if n in seats]
+    for n, share in shares:  # drawn with the shares of the seats both rules allow
+        edge += share / sum(s for _n, s in shares)
+        if roll < edge:
+            players = n
             break
-    return HouseRulesDrill(seed, rules, house_rule, record, record.score, house)
+    want_change = rng.random() < 0.75
+    first = (seed * 7127) % (MAX_SEED + 1)
+    if house_rule in MANO_RULES:
+        return _mano_drill(seed, rules, house_rule, players, want_change, first)
+    sides = len(SIDES[players])
+    # a side that gathers a whole suit: all ten coins (the others avoid coins), or a suit each side misses
+    avoid = (["", *["o"] * (sides - 1)] if house_rule == "all_oros_bonus" else
+             ["ocbe"[i] for i in range(sides)] if house_rule == "primera_by_suit_count" else [""] * sides)
+    # A rare change is looked for in a few played deals only, then dealt out: a long search costs half a second.
+    rare = want_change and house_rule in _DEALT_WHEN_RARE
+    for attempt in range(_TRIES // 6 if rare else _TRIES):
+        game = Game(players=players, rules=rules, seed=(first + attempt) % (MAX_SEED + 1))
+        record = _avoiding(game, rng, avoid) if want_change and any(avoid) else play_deal(game, rng)
+        facts = _facts(record)
+        house = score_piles(record.piles, record.escobas, house_rules, facts)
+        if (house.points != record.score.points) == want_change:
+            return HouseRulesDrill(seed, rules, house_rule, players, record.piles, record.escobas, record.score,
+                                   house, facts)
+    if rare:
+        escobas_range = range(3)
+        for _attempt in range(_TRIES):
+            piles = _dealt_piles(rng, house_rule, sides)
+            escobas = tuple(rng.choice(escobas_range) for _side in range(sides))
+            facts = DealFacts(escobas_de_mano=(0,) * sides)
+            standard = score_piles(piles, escobas, rules, facts)
+            house = score_piles(piles, escobas, house_rules, facts)
+            if house.points != standard.points:
+                return HouseRulesDrill(seed, rules, house_rule, players, piles, escobas, standard, house, facts)
+    # none of the tries gave what the seed asked: the last deal, as it is
+    return HouseRulesDrill(seed, rules, house_rule, players, record.piles, record.escobas, record.score, house,
+                           facts)
+
+
+def _mano_drill(seed: int, rules: Rules, house_rule: str, players: int, want_change: bool,
+                first: int) -> HouseRulesDrill:
+    """The four cards of a deal dealt under ``rules`` and, from the same shuffle, under the house rule: the
+    escobas de mano of each, from the engine. A position that does not change keeps a table that tempts: one the
+    dealer takes anyway, or one a card short or over a total."""
+    house_rules = rules.replace(**VARIANTS[house_rule].changes)
+    for attempt in range(_TRIES * 4):
+        game_seed = (first + attempt) % (MAX_SEED + 1)
+        game, house_game = Game(players, rules, seed=game_seed), Game(players, house_rules, seed=game_seed)
+        (before, _taken), (after, taken) = _mano(game), _mano(house_game)
+        total = sum(c.value for c in _first_table(game))
+        tempting = before or after or abs(total - 20) <= 1 or abs(total - 30) <= 1
+        if (before != after) == want_change and (want_change or tempting):
+            break
+    return HouseRulesDrill(seed, rules, house_rule, players, dealer=game.dealer, table=_first_table(game),
+                           mano=(before, after), taken=taken)
+
+
+def _first_table(game: Game) -> tuple[Card, ...]:
+    """The four cards laid face up at the start of the game's first deal, in the order dealt."""
+    return next(e.table for e in game.history if isinstance(e, DealStarted))
 
 
 # ------------------------------------------------------------------------------------------------ worksheet
@@ -177,10 +401,38 @@ def house_rule_words(_: Translator, name: str) -> tuple[str, str]:
     return _(title), _(change)
 
 
+def house_sides(_: Translator, drill: HouseRulesDrill) -> list[labels.Label]:
+    """The sides: "Side 1", "Side 2" (and "Side 3" with three players), or in a game of four "Team 1" and
+    "Team 2"."""
+    return [labels.team(_, n) for n in (1, 2)] if drill.players == 4 else paper.side_names(_, drill.sides)
+
+
+def seats_words(_: Translator, players: int, names: Sequence[labels.Label]) -> str:
+    """Who plays with whom: "" for two players; three on their own; four in two teams."""
+    if players == 3:
+        return _("Three players, each on their own: each player is a side.")
+    if players == 4:
+        return _("A game of four, in teams of two: {first} (players 1 and 3) against {second} (players 2 and 4).",
+                 first=names[0], second=names[1])
+    return ""
+
+
+def mano_words(_: Translator, n: int, side: labels.Label) -> str:
+    """«1 escoba de mano para el bando 2», or none."""
+    if not n:
+        return _("no escoba de mano")
+    return _.plural("{n} escoba de mano for {side}", "{n} escobas de mano for {side}", n, side=side)
+
+
 _SHEET = """
-{% macro task(drill, rule, names, standard, blanks) %}
+{% macro task(drill, rule, seats, dealt, names, standard, blanks) %}
   <li><p>{{ paper.number(drill) }} {{ rule }}</p>
-  {{ paper.by_suit(drill.piles, names, drill.escobas) }}
+  {% if seats %}<p>{{ seats }}</p>{% endif %}
+  {% if dealt %}
+    <p>{{ dealt }} {{ paper.cards(drill.table) }}</p>
+  {% else %}
+    {{ paper.by_suit(drill.piles, names, drill.escobas) }}
+  {% endif %}
   <p>{{ standard }}</p>
   {% for label in blanks %}{{ paper.blank(label) }}{% endfor %}
   </li>
@@ -195,16 +447,49 @@ def _points_words(_: Translator, names: Sequence[str], points: Sequence[int]) ->
 
 
 def _house_rules_task(_: Translator, drill: HouseRulesDrill) -> dict[str, object]:
-    names = paper.side_names(_, 2)
+    names = house_sides(_, drill)
     title, change = house_rule_words(_, drill.house_rule)
-    return {"rule": _("House rule: {rule}. {change}", rule=title, change=change), "names": names,
-            "standard": _("Points for this deal without the house rule: {points}.",
-                          points=_points_words(_, names, drill.standard.points)),
-            "blanks": [_("Points for {side} with the house rule:", side=name) for name in names]}
+    task: dict[str, object] = {"rule": _("House rule: {rule}. {change}", rule=title, change=change),
+                               "seats": seats_words(_, drill.players, names), "names": names, "dealt": ""}
+    if drill.question == "escobas_de_mano":
+        side = names[drill.dealer_side]
+        task["dealt"] = _("{dealer} deals. The four cards face up on the table:",
+                          dealer=labels.player(_, drill.dealer + 1))
+        task["standard"] = _("Without the house rule: {escobas}.", escobas=mano_words(_, drill.before[0], side))
+        task["blanks"] = [_("Escobas de mano for {side} with the house rule:", side=side)]
+        return task
+    task["standard"] = _("Points for this deal without the house rule: {points}.",
+                         points=_points_words(_, names, drill.before))
+    task["blanks"] = [_("Points for {side} with the house rule:", side=name) for name in names]
+    return task
+
+
+def mano_reason(_: Translator, drill: HouseRulesDrill) -> str:
+    """Why the dealer's side scores what it does with the house rule, from the engine's answer."""
+    total = " + ".join(str(c.value) for c in drill.table) + f" = {drill.table_total}"
+    if drill.house_rule == "escoba_de_mano_15_20":
+        return _("The four cards add up to {total}: with this house rule a table of 15 gives one escoba de mano, "
+                 "a table of 20 two, and any other total none, 30 included.", total=total)
+    if drill.before[0]:
+        return _("The four cards add up to {total}: the dealer takes the whole table as usual, and the pairs "
+                 "are not counted.", total=total)
+    if not drill.taken:
+        return _("The four cards add up to {total}, and no two of them add up to 15: the dealer takes nothing.",
+                 total=total)
+    pairs = len(drill.taken) // 2
+    return _.plural("The four cards add up to {total}: no escoba de mano, but the dealer takes {cards}, {n} pair "
+                    "adding up to 15.",
+                    "The four cards add up to {total}: no escoba de mano, but the dealer takes {cards}, {n} pairs "
+                    "adding up to 15.", pairs, total=total, cards=the_cards(_, drill.taken))
 
 
 def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, object]:
-    names = paper.side_names(_, 2)
+    names = house_sides(_, drill)
+    if drill.question == "escobas_de_mano":
+        side = names[drill.dealer_side]
+        escobas = _("With the house rule: {escobas}.", escobas=mano_words(_, drill.points[0], side))
+        return {"said": escobas + " " + mano_reason(_, drill)}
+    assert drill.standard is not None and drill.house is not None
     points = _points_words(_, names, drill.points)
     said = [_("{points}. The house rule changes the points.", points=points) if drill.changes else
             _("{points}. In this deal the house rule does not change the totals.", points=points)]
@@ -235,7 +520,8 @@ def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, obje
 
 def _intro(_: Translator, rules: Rules) -> str:
     return _("Here is a deal that has already been played, with its points. If you play with the house rule, how "
-             "many points does each side score?")
+             "many points does each side score? With a house rule about the escoba de mano, say how many escobas "
+             "de mano the dealer's side scores.")
 
 
 KIND = DrillKind(
@@ -248,6 +534,16 @@ KIND = DrillKind(
         "unchanged": N_("Keeping the usual points when the house rule changes them"),
         "changed_needlessly": N_("Changing the points when the house rule does not change that side's total"),
         "kept_replaced_point": N_("Adding the house rule's point but keeping the point it replaces"),
+        "missing_suit_out": N_("Still leaving out a setenta that misses a suit, when the primera goes by suit count"),
+        "oros_point_once": N_("Counting 1 point for the coins when a side holds all ten"),
+        "oros_bonus_added": N_("Adding 2 points for all ten coins on top of the coins point"),
+        "tie_scores_nobody": N_("Giving a tied point to nobody when the third side takes it"),
+        "tied_sides_score": N_("Giving a tied point to the tied sides instead of the third side"),
+        "thirty_still_two": N_("Still counting two escobas de mano for a table of 30"),
+        "twenty_missed": N_("Missing the two escobas de mano of a table of 20"),
+        "pairs_missed": N_("Missing the pairs of 15 among the four cards"),
+        "shared_card_twice": N_("Counting one card in two pairs of 15"),
+        "pairs_on_top": N_("Counting pairs of 15 on top of the whole table taken"),
         "wrong_points": N_("Counting the points under the house rule wrongly"),
     },
     outcome=form_outcome,

@@ -1,5 +1,7 @@
 """House rules: the piles of a real deal and its points; with a house rule of docs/rules.md §7 switched on, the
-learner says what each side scores, and the worked answer is the score sheet under the house rule."""
+learner says what each side scores, and the worked answer is the score sheet under the house rule. For a house
+rule of the escoba de mano: the four cards laid face up at the start, and the escobas de mano of the dealer's side.
+Deals of 2 players, 3 (each a side) or 4 (two teams)."""
 
 from __future__ import annotations
 
@@ -9,8 +11,9 @@ from html import escape
 import ipywidgets as w
 
 from ...exercises import HouseRulesDrill
-from ...exercises.kinds.house_rules import house_rule_words
+from ...exercises.kinds.house_rules import house_rule_words, mano_reason, mano_words, seats_words
 from ...exercises.kinds.points import SENTENCE_ITEMS, item_in_sentence
+from ...text import labels
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from ..score_sheet import ScoreSheet, item_name, join_words, reason_text
@@ -24,9 +27,18 @@ def points_said(_: Translator, names: Sequence[str], points) -> str:
     return "; ".join(_("{side}: {points}", side=name, points=p) for name, p in zip(names, points))
 
 
+def sides_named(_: Translator, drill: HouseRulesDrill, names: Sequence[str], given) -> list[labels.Label]:
+    """The sides' names: in a game of four, "Team 1" and "Team 2" unless the page named the sides."""
+    if drill.players == 4 and not given:
+        return [labels.team(_, n) for n in (1, 2)]
+    return list(names)  # type: ignore[arg-type]
+
+
 class HouseRulesView(KindView):
-    """The house rule (``rule``), each side's pile (``parts``, a heading and a card row), the points without the
-    house rule (``standard``) and a box per side (``boxes_of``)."""
+    """The house rule (``rule``), who plays with whom (``seats``), and then for a points question each side's pile
+    (``parts``, a heading and a card row) and the points without the house rule (``standard``), a box per side
+    (``boxes_of``); for an escoba de mano question who deals (``dealt``), the four cards (``table_row``), the
+    escobas de mano without the house rule (``standard``) and one box (``boxes_of``)."""
 
     kind = "house_rules"
     title = N_("What a house rule changes")
@@ -38,6 +50,10 @@ class HouseRulesView(KindView):
         return len(drill.points)
 
     @staticmethod
+    def layout_of(drill: HouseRulesDrill) -> tuple:
+        return (drill.kind, drill.question, len(drill.points))
+
+    @staticmethod
     def judge(drill: HouseRulesDrill, model: DrillModel):
         # one answer per side, whatever the model holds (a page sends what it likes)
         typed = [read_number(model.answers[side] if side < len(model.answers) else "", 99)
@@ -46,11 +62,15 @@ class HouseRulesView(KindView):
         return {"answers": drill.check(given), "typed": typed}
 
     def sides(self, drill: HouseRulesDrill) -> int:
-        return len(drill.points)
+        return drill.sides
 
     def build(self, drill: HouseRulesDrill) -> list[w.Widget]:
         self.rule = w.HTML()
-        self.parts = [(w.HTML(), CardRow(mode="none", size="small")) for _side in drill.points]
+        self.seats = w.HTML()
+        mano = drill.question == "escobas_de_mano"
+        self.parts = [] if mano else [(w.HTML(), CardRow(mode="none", size="small")) for _side in drill.points]
+        self.dealt = w.HTML()
+        self.table_row = CardRow(mode="none")
         self.standard = w.HTML()
         self.boxes_of = []
         for side in range(len(drill.points)):
@@ -58,12 +78,20 @@ class HouseRulesView(KindView):
                          style={"description_width": "initial"})
             box.observe(lambda change, side=side: self.typed(side, change), "value")
             self.boxes_of.append(box)
-        return [self.rule, *(w.VBox([h, row]) for h, row in self.parts), self.standard, *self.boxes_of]
+        shown = [self.dealt, self.table_row] if mano else [w.VBox([h, row]) for h, row in self.parts]
+        return [self.rule, self.seats, *shown, self.standard, *self.boxes_of]
 
     def draw(self, _: Translator, drill: HouseRulesDrill, names: Sequence[str]) -> None:
+        names = sides_named(_, drill, names, self.frame.names)
         title, change = house_rule_words(_, drill.house_rule)
         heading = _("House rule: {rule}", rule=title)
         self.rule.value = f"<p><b>{escape(heading)}</b><br>{escape(change)}</p>"
+        seats = seats_words(_, drill.players, names)
+        self.seats.value = f"<p>{escape(seats)}</p>" if seats else ""
+        if drill.question == "escobas_de_mano":
+            self._draw_mano(_, drill, names)
+            return
+        assert drill.standard is not None
         for side, (head, row) in enumerate(self.parts):
             pile = sorted(drill.piles[side])  # by suit, then 1–7, jack, knight, king: easier to count
             pile_size = _.plural("{n} card", "{n} cards", len(pile))
@@ -82,40 +110,111 @@ class HouseRulesView(KindView):
             if box.value != wanted:
                 box.value = wanted if isinstance(wanted, str) else ""
 
+    def _draw_mano(self, _: Translator, drill: HouseRulesDrill, names: Sequence[labels.Label]) -> None:
+        dealt = _("{dealer} deals. The four cards face up on the table:", dealer=labels.player(_, drill.dealer + 1))
+        self.dealt.value = f"<p><b>{escape(dealt)}</b></p>"
+        fill_row(self.table_row, _, drill.table, _("The table dealt"), self.frame.deck)
+        side = names[drill.dealer_side]
+        before = _("Without the house rule: {escobas}.", escobas=mano_words(_, drill.before[0], side))
+        self.standard.value = f"<p>{escape(before)}</p>"
+        box = self.boxes_of[0]
+        box.description = _("Escobas de mano for {side} with the house rule", side=side)
+        box.placeholder = _("a number")
+        wanted = self.model.answers[0] if self.model.answers else ""
+        if box.value != wanted:
+            box.value = wanted if isinstance(wanted, str) else ""
+
     @staticmethod
     def _line(_: Translator, line, names: Sequence[str]) -> str:
         return _("{item}: {reason}.", item=item_name(_, line.item), reason=reason_text(_, line, names))
 
     def feedback(self, _: Translator, drill: HouseRulesDrill, names: Sequence[str], result) -> list[str]:
-        lines = []
-        for side, (answer, typed) in enumerate(zip(result["answers"], result["typed"])):
-            name, right, before = names[side], drill.points[side], drill.standard.points[side]
-            if typed == "bad":
-                lines.append(_("{side}: write a whole number, for example 2.", side=name))
-            elif answer.mistake == "unanswered":
-                lines.append(_("{side}: write the points with the house rule.", side=name))
-            elif answer.ok:
-                lines.append(_("{side}: right, {n}.", side=name, n=right))
-            elif answer.mistake == "unchanged":
-                lines.append(_("{side}: not {n}. That is the score without the house rule, and in this deal the rule "
-                               "changes it. With the house rule, {side} scores {right}.", side=name, n=before,
-                               right=right))
-            elif answer.mistake == "changed_needlessly":
-                lines.append(_("{side}: not {given}. In this deal the house rule does not change {side}'s total: "
-                               "still {right}.", side=name, given=answer.given, right=right))
-            elif answer.mistake == "kept_replaced_point":
-                lines.append(_("{side}: not {given}. The house rule's point replaces the setenta point, so the "
-                               "setenta is no longer scored. {side} scores {right}.", side=name,
-                               given=answer.given, right=right))
-            else:
-                lines.append(_("{side}: not {given}. Go through the points again with the house rule: {right}.",
-                               side=name, given=answer.given, right=right))
+        names = sides_named(_, drill, names, self.frame.names)
+        if drill.question == "escobas_de_mano":
+            lines = [self._mano_line(_, drill, names[drill.dealer_side], result["answers"][0], result["typed"][0])]
+        else:
+            lines = [self._points_line(_, drill, names[side], side, answer, typed)
+                     for side, (answer, typed) in enumerate(zip(result["answers"], result["typed"]))]
         right = sum(1 for a in result["answers"] if a.ok)
         return [_("{right} of {total} right.", right=right, total=len(result["answers"])), *lines]
 
+    @staticmethod
+    def _points_line(_: Translator, drill: HouseRulesDrill, name, side: int, answer, typed) -> str:
+        right, before, given = drill.points[side], drill.before[side], answer.given
+        if typed == "bad":
+            return _("{side}: write a whole number, for example 2.", side=name)
+        if answer.mistake == "unanswered":
+            return _("{side}: write the points with the house rule.", side=name)
+        if answer.ok:
+            return _("{side}: right, {n}.", side=name, n=right)
+        if answer.mistake == "unchanged":
+            return _("{side}: not {n}. That is the score without the house rule, and in this deal the rule changes "
+                     "it. With the house rule, {side} scores {right}.", side=name, n=before, right=right)
+        if answer.mistake == "changed_needlessly":
+            return _("{side}: not {given}. In this deal the house rule does not change {side}'s total: still "
+                     "{right}.", side=name, given=given, right=right)
+        if answer.mistake == "kept_replaced_point":
+            return _("{side}: not {given}. The house rule's point replaces the setenta point, so the setenta is no "
+                     "longer scored. {side} scores {right}.", side=name, given=given, right=right)
+        if answer.mistake == "missing_suit_out":
+            return _("{side}: not {given}. With this house rule a setenta that misses a suit is not out: the point "
+                     "goes to the side with cards in the most suits, and among those to the highest setenta. "
+                     "{side} scores {right}.", side=name, given=given, right=right)
+        if answer.mistake == "oros_point_once":
+            return _("{side}: not {given}. {side} holds all ten coins, and with this house rule the coins point is "
+                     "then worth 2 instead of 1. {side} scores {right}.", side=name, given=given, right=right)
+        if answer.mistake == "oros_bonus_added":
+            return _("{side}: not {given}. All ten coins make the coins point worth 2: those 2 points take the "
+                     "place of the usual point, they are not added to it. {side} scores {right}.", side=name,
+                     given=given, right=right)
+        if answer.mistake == "tie_scores_nobody":
+            return _("{side}: not {given}. With this house rule a point that two sides tie for goes to the third "
+                     "side, if it has any cards, any coins or a valid setenta. {side} scores {right}.", side=name,
+                     given=given, right=right)
+        if answer.mistake == "tied_sides_score":
+            return _("{side}: not {given}. With this house rule the tied sides do not score the point they tie "
+                     "for: it goes to the third side. {side} scores {right}.", side=name, given=given, right=right)
+        return _("{side}: not {given}. Go through the points again with the house rule: {right}.", side=name,
+                 given=given, right=right)
+
+    @staticmethod
+    def _mano_line(_: Translator, drill: HouseRulesDrill, side, answer, typed) -> str:
+        right = mano_words(_, drill.points[0], side)
+        if typed == "bad":
+            return _("Write a whole number, for example 1.")
+        if answer.mistake == "unanswered":
+            return _("Write how many escobas de mano {side} scores with the house rule.", side=side)
+        if answer.ok:
+            return _("Right: {escobas}.", escobas=right)
+        given = answer.given
+        why = {
+            "thirty_still_two": N_("With this house rule a table of 30 no longer gives an escoba de mano: only 15 "
+                                   "(one) and 20 (two) do."),
+            "twenty_missed": N_("With this house rule a table of 20 gives two escobas de mano."),
+            "pairs_missed": N_("The four cards make no escoba de mano, but with this house rule the dealer takes "
+                               "each pair among them that adds up to 15: one escoba per pair."),
+            "shared_card_twice": N_("A card can be in only one pair: two pairs that share a card give one escoba, "
+                                    "not two."),
+            "pairs_on_top": N_("The four cards already make an escoba de mano: the dealer takes the whole table, "
+                               "and no pairs are counted on top."),
+            "changed_needlessly": N_("Here the house rule does not change the escobas de mano."),
+        }.get(answer.mistake, N_("Add up the four cards again and apply the house rule."))
+        return _("Not {given}. {why} The answer: {escobas}.", given=given, why=_(why), escobas=right)
+
     def answer(self, _: Translator, drill: HouseRulesDrill, names: Sequence[str], current):
-        sheet = current.children[1] if current is not None else ScoreSheet(score=drill.house)
-        current = current or w.VBox([w.HTML(), sheet])
+        names = sides_named(_, drill, names, self.frame.names)
+        if drill.question == "escobas_de_mano":
+            if current is None or len(current.children) != 1:  # the last exercise's was a score sheet
+                current = w.VBox([w.HTML()])
+            side = names[drill.dealer_side]
+            said = _("With the house rule: {escobas}.", escobas=mano_words(_, drill.points[0], side))
+            current.children[0].value = ("<div class='escoba-worked'>" + "".join(
+                f"<p>{escape(t)}</p>" for t in [said, mano_reason(_, drill)]) + "</div>")
+            return current
+        assert drill.standard is not None and drill.house is not None
+        if current is None or len(current.children) != 2:
+            current = w.VBox([w.HTML(), ScoreSheet(score=drill.house)])
+        sheet = current.children[1]
         sheet.score, sheet.names, sheet.lang = drill.house, names, self.lang
         # each point the house rule adds or scores differently, with its reason: which point moves, and why
         def in_sentence(item: str) -> str:  # the sheet's row title for an item the house rules never touch
