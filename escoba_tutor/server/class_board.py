@@ -431,10 +431,14 @@ class BoardMixin(web.RequestHandler):
                       base_url_of(self), self.lessons_base(), server_rules(self))
         return '"' + hashlib.blake2b(repr(drawn_from).encode("utf-8"), digest_size=16).hexdigest() + '"'
 
+    def lessons_folder(self) -> str:
+        """The lessons this server serves (its contents' root), or, for the hub's board service, which serves
+        none, the folder its settings name (``escoba_lessons``); "" for none."""
+        return getattr(self.settings.get("contents_manager"), "root_dir", "") or self.settings.get("escoba_lessons", "")
+
     def titles(self) -> dict[str, str]:
-        """The lessons' titles in the board's language, from the notebooks this server serves."""
-        contents = self.settings.get("contents_manager")
-        return lesson_titles(getattr(contents, "root_dir", None), self.lang)
+        """The lessons' titles in the board's language, from the notebooks of :meth:`lessons_folder`."""
+        return lesson_titles(self.lessons_folder(), self.lang)
 
     def render_part(self, name: str, view: dict) -> str:
         _ = Translator(self.lang)
@@ -577,9 +581,8 @@ class BoardCsvHandler(BoardMixin, web.RequestHandler):
         wanted = self.class_id()
         classes = await self.database(self.store.classes)
         chosen = next((c for c in classes if c.id == wanted), None) or await self.database(self.store.current_class)
-        lessons = getattr(self.settings.get("contents_manager"), "root_dir", "")  # the lessons served
         layout, file_name = export_layout(self.get_argument("format", ""), self.lang, self.get_argument("tz", ""),
-                                          lessons, chosen.name)
+                                          self.lessons_folder(), chosen.name)
         out = io.StringIO()
         await self.database(lambda: self.store.export_csv(out, chosen.id, layout=layout))
         self.set_header("Content-Type", "text/csv; charset=utf-8")

@@ -116,7 +116,18 @@ def board_app(env: Mapping[str, str]):
     return web.Application(
         handlers, base_url=prefix, cookie_secret=secrets.token_bytes(32), xsrf_cookies=False,
         escoba_class_store=store, escoba_teacher_key="", escoba_log=app_log, escoba_default_lang=lang,
-        escoba_rules=rules)
+        escoba_rules=rules, escoba_lessons=lessons_folder(env))
+
+
+def lessons_folder(env: Mapping[str, str]) -> str:
+    """The lessons the students' servers serve (``ESCOBA_TUTOR_LESSONS``, else the installed ones), for the
+    board's lesson titles; "" when there are none to read (the board then names lessons by number)."""
+    from .app import lessons_dir
+
+    try:
+        return str(lessons_dir(env.get("ESCOBA_TUTOR_LESSONS") or None))
+    except EscobaError:
+        return ""
 
 
 def serve_board(env: Mapping[str, str]) -> int:
