@@ -204,11 +204,14 @@ class StartTurns:
     >>> with ThreadPoolExecutor(1) as thread:  # an event loop of its own, whatever runs in this thread
     ...     thread.submit(asyncio.run, pages()).result()
     (['script 1', 'ana', 'script 2', 'script 3'], 0)
-    >>> async def burst(extra):  # one address's pages: how many start at once
-    ...     turns, started = StartTurns(2, extra=lambda: extra), 0
-    ...     with contextlib.suppress(asyncio.TimeoutError):
-    ...         for _ in range(6):
-    ...             await asyncio.wait_for(turns.take("10.0.0.66"), 0.05); started += 1
+    >>> async def burst(extra):  # one address asks for six pages at once: how many start before any ends
+    ...     turns = StartTurns(2, extra=lambda: extra)
+    ...     pages = [asyncio.ensure_future(turns.take("10.0.0.66")) for _ in range(6)]
+    ...     await asyncio.sleep(0)  # every page has asked
+    ...     started = turns.starting()
+    ...     for page in pages:
+    ...         page.cancel()
+    ...     await asyncio.gather(*pages, return_exceptions=True)
     ...     return started
     >>> with ThreadPoolExecutor(1) as thread:
     ...     [thread.submit(asyncio.run, burst(extra)).result() for extra in (0, 2)]
