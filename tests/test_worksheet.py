@@ -28,8 +28,8 @@ from escoba_tutor.exercises import (
     setenta_drill,
     strategy_drill,
 )
-from escoba_tutor.exercises.registry import kind, make_drill
-from escoba_tutor.exercises.worksheet import choose_seeds, worksheet_html
+from escoba_tutor.exercises.registry import kind, kinds_for, make_drill
+from escoba_tutor.exercises.worksheet import choose_seeds, printed_task, worksheet_html
 from escoba_tutor.text.phrases import and_list
 from escoba_tutor.text.translator import Translator
 
@@ -486,3 +486,22 @@ def test_parts_follow_the_lessons_and_a_part_whose_numbers_skip_says_so():
     # the parts a teacher names print in the order given
     chosen = worksheet_html(101, "en", kinds=("strategy", "captures"))
     assert re.findall(r"<section class='part' id='(\w+)'", chosen) == ["strategy", "captures"]
+
+
+def test_no_two_exercises_of_a_part_print_the_same():
+    """Worksheet no. 203, "Dealing and turns", as its readers found it: exercises 204 and 205 printed word for word
+    the same ("Two players are playing. Player 2 is the dealer in this deal. Player 2 has just played their last
+    card…"), with the same answer. The part leaves out an exercise that prints the same as one before it."""
+    escoba = rules_by_name("escoba")
+    same = [printed_task("dealing", make_drill("dealing", s, escoba)) for s in (204, 205)]
+    assert same[0] == same[1] and "18 cards are left in the deck" in same[0]  # the pair the readers found
+    assert choose_seeds("dealing", 203, 3, escoba) == [203, 204, 206]
+    task, key = split(worksheet_html(203, "en", kinds=("dealing",)))
+    assert "Exercise no. 205" not in task + key and "Exercise no. 206." in task
+    assert "The numbers skip" in task
+    # many sheets, every part: the exercises of a part all print differently
+    for name in kinds_for(escoba):
+        for seed in range(1, 41):
+            chosen = choose_seeds(name, seed, 3, escoba)
+            texts = {printed_task(name, make_drill(name, s, escoba)) for s in chosen}
+            assert chosen[0] == seed and len(texts) == 3, (name, seed, chosen)
