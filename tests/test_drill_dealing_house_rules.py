@@ -513,7 +513,7 @@ def test_the_cards_left_in_the_widget_go_to_a_team():
     assert widget.status.message.split("\n")[-1] == (
         f"Cartas que quedan: no son para la pareja {drill.side_of(drill.dealer) + 1}. El {names[drill.dealer]} jugó "
         "la última carta, pero la dejó en la mesa, así que las cartas que quedan son para el último bando que hizo "
-        f"baza. La última baza la hizo el {capturer}, así que las cartas que quedan son para su pareja, la {team}.")
+        f"baza. La última baza la hizo el {capturer}, así que las cartas que quedan son para la {team}, que es la suya.")
     view.leftover.value = str(drill.leftover_to)
     widget.check_button.click()
     assert widget.status.message.split("\n")[-1].startswith("Cartas que quedan: bien. La última baza la hizo")
