@@ -513,7 +513,8 @@ def test_the_cards_left_in_the_widget_go_to_a_team():
     assert widget.status.message.split("\n")[-1] == (
         f"Cartas que quedan: no son para la pareja {drill.side_of(drill.dealer) + 1}. El {names[drill.dealer]} jugó "
         "la última carta, pero la dejó en la mesa, así que las cartas que quedan son para el último bando que hizo "
-        f"baza. La última baza la hizo el {capturer}, así que las cartas que quedan son para su pareja, la {team}.")
+        f"baza. La última baza la hizo el {capturer}, así que las cartas que quedan son para la {team}, "
+        "que es la suya.")
     view.leftover.value = str(drill.leftover_to)
     widget.check_button.click()
     assert widget.status.message.split("\n")[-1].startswith("Cartas que quedan: bien. La última baza la hizo")
@@ -622,7 +623,7 @@ def test_teams_in_the_widget_and_hostile_answers_for_them():
     widget.check_button.click()
     assert widget.status.message.split("\n")[1 + holder] == (
         f"Team {holder + 1}: not {drill.points[holder] + 1}. All ten coins make the coins point worth 2: those 2 "
-        f"points take the place of the usual point, they are not added to it. Team {holder + 1} scores "
+        f"points replace the usual point; they are not added to it. Team {holder + 1} scores "
         f"{drill.points[holder]}.")
     widget.answer_button.click()
     assert f"Team {holder + 1} has all ten coins: 2 points" in widget.answer_box.children[0].children[0].value
@@ -674,7 +675,8 @@ def test_the_escoba_de_mano_by_pairs_in_the_widget():
     widget.answer_button.click()
     worked = widget.answer_box.children[0].children[0].value
     names = " and ".join(f"the {Translator('en').card_name(c)}" for c in drill.taken)  # each with its article
-    assert f"With the house rule: 1 escoba de mano for {side}." in worked and f"dealer takes {names}, 1 pair" in worked
+    assert f"With the house rule: 1 escoba de mano for {side}." in worked
+    assert f"dealer takes {names}, a pair that adds up to 15." in worked
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])

@@ -227,7 +227,7 @@ def test_the_strategy_lesson_speaks_its_language_and_names_its_levels(lang):
 def test_one_order_of_priorities_in_lessons_6_and_8(name):
     # The order the medium level follows (tests/test_rule_statements.py holds the level to it).
     order = {"es": ["escoba", "siete de oros", "escoba servida", "sietes", "oros", "cartas"],
-             "en": ["escoba", "seven of coins", "serv", "sevens", "coins", "cards"]}
+             "en": ["escoba", "seven of coins", "leav", "sevens", "coins", "cards"]}
     for lang in LANGS:
         text = markdown(notebook(lang, name))
         numbered = [line for line in text.splitlines() if re.match(r"^[1-6]\. \*\*", line)]

@@ -28,8 +28,8 @@ NOT_LABELS = {
     "{first}, or {last}",  # alternatives
     "What each card is worth, from {first} to {last}: {values}.",  # cards
     "The cards for “{name}” in the address were not used: {problem}",  # an address parameter
-    "The “{name}” appears more than once in the address, so it was left out.",
-    "The “{name}” in the address is too long, so it was left out.",
+    "The setting “{name}” appears more than once in the address, so it was ignored.",
+    "The setting “{name}” in the address is too long, so it was ignored.",
     "of {name}", "to {name}",  # the label's own forms
 }
 COUNTS = (0, 1, 2, 3, 5, 21, 100)

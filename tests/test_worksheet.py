@@ -28,8 +28,8 @@ from escoba_tutor.exercises import (
     setenta_drill,
     strategy_drill,
 )
-from escoba_tutor.exercises.registry import kind, make_drill
-from escoba_tutor.exercises.worksheet import choose_seeds, worksheet_html
+from escoba_tutor.exercises.registry import kind, kinds_for, make_drill
+from escoba_tutor.exercises.worksheet import choose_seeds, printed_task, worksheet_html
 from escoba_tutor.text.phrases import and_list
 from escoba_tutor.text.translator import Translator
 
@@ -188,8 +188,8 @@ def test_the_new_parts_have_their_answers_in_the_key():
     mano = escoba_de_mano_drill(3)  # 2 + 6 + 1 + 6 = 15, for the dealer
     assert (f"2 + 6 + 1 + 6 = 15: 1 escoba de mano for Side {mano.dealer + 1}: Player {mano.dealer + 1} is the "
             "dealer.") in answers
-    end = game_end_drill(3)  # 21 – 21: another deal
-    assert end.totals == (21, 21) and "21 – 21: a tie at the top, so another deal is played." in answers
+    end = game_end_drill(3)  # 21–21: another deal
+    assert end.totals == (21, 21) and "21–21: a tie at the top, so another deal is played." in answers
     strategy = strategy_drill(3)
     best = strategy.ranking[0].move.card
     assert "Good play" in answers and f"the {Translator('en').card_name(best)}" in answers.lower()
@@ -282,10 +282,10 @@ def test_bad_arguments_get_one_line_and_exit_2(argv, said, capsys):
 @pytest.mark.parametrize("lang, task, key", [
     ("es", "Partida de cuatro, por parejas: la pareja 1 (jugadores 1 y 3) contra la pareja 2 (jugadores 2 y 4). "
            "Reparte el jugador 4.",
-     "8 + 3 + 9 + 10 = 30: 2 escobas de mano para la pareja 2, la del jugador 4, que reparte."),
+     "sota (8) + 3 + caballo (9) + rey (10) = 30: 2 escobas de mano para la pareja 2, la del jugador 4, que reparte."),
     ("en", "A game of four, in teams of two: Team 1 (players 1 and 3) against Team 2 (players 2 and 4). Player 4 "
            "deals.",
-     "8 + 3 + 9 + 10 = 30: 2 escobas de mano for Team 2, the team of Player 4, who dealt.")])
+     "jack (8) + 3 + knight (9) + king (10) = 30: 2 escobas de mano for Team 2, the team of Player 4, who dealt.")])
 def test_the_escoba_de_mano_of_a_game_of_four_on_paper(lang, task, key):
     exercises, answers = split(worksheet_html(12, lang, count=1, kinds=("escoba_de_mano",)))
     assert task in exercises and key in answers and key not in exercises
@@ -486,3 +486,22 @@ def test_parts_follow_the_lessons_and_a_part_whose_numbers_skip_says_so():
     # the parts a teacher names print in the order given
     chosen = worksheet_html(101, "en", kinds=("strategy", "captures"))
     assert re.findall(r"<section class='part' id='(\w+)'", chosen) == ["strategy", "captures"]
+
+
+def test_no_two_exercises_of_a_part_print_the_same():
+    """Worksheet no. 203, "Dealing and turns", as its readers found it: exercises 204 and 205 printed word for word
+    the same ("Two players are playing. Player 2 is the dealer in this deal. Player 2 has just played their last
+    card…"), with the same answer. The part leaves out an exercise that prints the same as one before it."""
+    escoba = rules_by_name("escoba")
+    same = [printed_task("dealing", make_drill("dealing", s, escoba)) for s in (204, 205)]
+    assert same[0] == same[1] and "18 cards are left in the deck" in same[0]  # the pair the readers found
+    assert choose_seeds("dealing", 203, 3, escoba) == [203, 204, 206]
+    task, key = split(worksheet_html(203, "en", kinds=("dealing",)))
+    assert "Exercise no. 205" not in task + key and "Exercise no. 206." in task
+    assert "The numbers skip" in task
+    # many sheets, every part: the exercises of a part all print differently
+    for name in kinds_for(escoba):
+        for seed in range(1, 41):
+            chosen = choose_seeds(name, seed, 3, escoba)
+            texts = {printed_task(name, make_drill(name, s, escoba)) for s in chosen}
+            assert chosen[0] == seed and len(texts) == 3, (name, seed, chosen)

@@ -26,7 +26,7 @@ from ..text.translator import Translator
 if TYPE_CHECKING:
     from jinja2 import Environment, Template
 
-__all__ = ["word", "side_names", "names_of", "rank", "PIECES", "part", "page"]
+__all__ = ["word", "side_names", "names_of", "value_sum", "rank", "PIECES", "part", "page"]
 
 
 def word(_: Translator, message: str, **params: object) -> str:
@@ -48,6 +48,15 @@ def player_names(_: Translator, players: int) -> list[Label]:
 def names_of(_: Translator, cards: Iterable[Card]) -> str:
     """Cards by name, as a list in the language: «siete de oros, as de copas y rey de bastos» (no codes)."""
     return and_list(_, [_.card_name(c) for c in cards])
+
+
+def value_sum(_: Translator, cards: Iterable[Card]) -> str:
+    """``jack (8) + 3 + knight (9) + king (10) = 30``: the cards' values added up, a face card with its value in
+    brackets, as the course writes it for the 15 (its printed number would be misread as the value)."""
+    shown = tuple(cards)
+    terms = (_("{figure} ({value})", figure=_.rank_name(c.rank), value=c.value) if c.is_figure else str(c.value)
+             for c in shown)
+    return " + ".join(terms) + f" = {sum(c.value for c in shown)}"
 
 
 def rank(_: Translator, card: Card) -> str:

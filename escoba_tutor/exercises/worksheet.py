@@ -21,6 +21,8 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..engine.errors import EscobaError
 from ..engine.rules import ESCOBA, Rules, as_rules
 from ..text.translator import N_, Translator
@@ -28,7 +30,7 @@ from . import paper
 from .common import MAX_SEED
 from .registry import kind, kinds_for, make_drill
 
-__all__ = ["worksheet_html", "choose_seeds", "exercise_markup", "MAX_COUNT"]
+__all__ = ["worksheet_html", "choose_seeds", "printed_task", "exercise_markup", "MAX_COUNT"]
 
 MAX_COUNT = 20  # exercises of each kind
 # How far past its first number a part looks for exercises whose answers differ (per exercise wanted).
@@ -108,10 +110,11 @@ def exercise_markup(name: str, seed: int, lang: str, rules: Rules | str = ESCOBA
 
 
 def choose_seeds(name: str, seed: int, count: int, rules: Rules) -> list[int]:
-    """The exercise numbers of a part: ``seed`` to ``seed + count - 1``; for a kind whose exercises often share
-    one answer (its part's ``answers``), from ``seed`` on, each next exercise that gives some question an answer
-    not given yet (a side not named yet, another sum, "it does not check out"), so that a part's exercises cannot
-    be answered by copying the first one. Numbers are tried in order, a bounded number of them: the same
+    """The exercise numbers of a part: ``seed`` to ``seed + count - 1``, leaving out an exercise that prints the
+    same as one chosen before it (only its number differs); for a kind whose exercises often share one answer
+    (its part's ``answers``), from ``seed`` on, each next exercise that gives some question an answer not given
+    yet (a side not named yet, another sum, "it does not check out"), so that a part's exercises cannot be
+    answered by copying the first one. Numbers are tried in order, a bounded number of them: the same
     arguments, the same numbers.
 
     >>> choose_seeds("captures", 41, 3, ESCOBA)
@@ -121,24 +124,41 @@ def choose_seeds(name: str, seed: int, count: int, rules: Rules) -> list[int]:
     (41, True)
     """
     answers = kind(name).worksheet.answers
-    if answers is None:
-        return list(range(seed, seed + count))
     chosen: list[int] = []
+    printed: set[str] = set()
     given: list[set[object]] = []
     last = min(MAX_SEED, seed + _LOOK_AHEAD * count)
     for candidate in range(seed, last + 1):
-        said = answers(make_drill(name, candidate, rules))
-        if not given:
-            given = [set() for _answer in said]
-        if not chosen or any(value not in seen for value, seen in zip(said, given)):
+        drill = make_drill(name, candidate, rules)
+        text = printed_task(name, drill)
+        if text in printed:  # the same exercise again under another number
+            continue
+        if answers is None:
+            chosen.append(candidate)
+        else:
+            said = answers(drill)
+            if not given:
+                given = [set() for _answer in said]
+            if chosen and all(value in seen for value, seen in zip(said, given)):
+                continue
             chosen.append(candidate)
             for value, seen in zip(said, given):
                 seen.add(value)
+        printed.add(text)
         if len(chosen) == count:
             return chosen
-    # too few different answers within reach: the first numbers not chosen yet, in order
+    # too few different exercises within reach: the first numbers not chosen yet, in order
     rest = (s for s in range(seed, MAX_SEED + 1) if s not in chosen)
     return sorted(chosen + [next(rest) for _more in range(count - len(chosen))])
+
+
+def printed_task(name: str, drill: Any) -> str:
+    """What a part prints for one exercise, in English, without its number: two exercises that print the same
+    are the same exercise to the learner."""
+    _ = Translator("en")
+    part = kind(name).worksheet
+    shown = str(paper.part(part.template, _).task(drill, **part.task(_, drill)))
+    return shown.replace(_("Exercise no. {seed}.", seed=drill.seed), "")
 
 
 # Where each kind is practised on screen: (kind, rules profile, or "" for any) -> (lesson, the section's heading).

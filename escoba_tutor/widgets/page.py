@@ -218,9 +218,9 @@ class Page:
             elif code == "too_long" and name == "address":
                 said = _("The address is too long, so none of its settings were used.")
             elif code == "too_long":
-                said = _("The “{name}” in the address is too long, so it was left out.", name=name)
+                said = _("The setting “{name}” in the address is too long, so it was ignored.", name=name)
             elif code == "repeated":
-                said = _("The “{name}” appears more than once in the address, so it was left out.", name=name)
+                said = _("The setting “{name}” appears more than once in the address, so it was ignored.", name=name)
             elif code == "bad_rules":
                 said = _("The server's rules “{value}” are unknown: the usual rules are used.", value=details["value"])
             elif code == "bad_address_rules":

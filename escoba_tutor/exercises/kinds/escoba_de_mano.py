@@ -195,7 +195,7 @@ def _escoba_de_mano_task(_: Translator, drill: EscobaDeManoDrill) -> dict[str, o
 
 def _escoba_de_mano_answer(_: Translator, drill: EscobaDeManoDrill) -> dict[str, object]:
     names = _mano_sides(_, drill)
-    total = " + ".join(str(c.value) for c in drill.table) + f" = {drill.total}"
+    total = paper.value_sum(_, drill.table)
     if drill.escobas and drill.players == 4:
         said = _.plural("{total}: {n} escoba de mano for {side}, the team of Player {player}, who dealt.",
                         "{total}: {n} escobas de mano for {side}, the team of Player {player}, who dealt.",

@@ -136,7 +136,8 @@ def _game_end_task(_: Translator, drill: GameEndDrill) -> dict[str, object]:
 
 def _game_end_answer(_: Translator, drill: GameEndDrill) -> dict[str, object]:
     names = paper.side_names(_, 2)
-    totals = " – ".join(str(t) for t in drill.totals)
+    # a score, written as the course writes scores elsewhere ("a 5–5 tie"): an unspaced en dash
+    totals = "–".join(str(t) for t in drill.totals)
     if drill.winner is not None:
         said = _("{totals}: {side} wins.", totals=totals, side=names[drill.winner])
     elif max(drill.totals) >= drill.target:

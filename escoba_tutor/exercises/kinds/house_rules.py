@@ -477,10 +477,10 @@ def mano_reason(_: Translator, drill: HouseRulesDrill) -> str:
         return _("The four cards add up to {total}, and no two of them add up to 15: the dealer takes nothing.",
                  total=total)
     pairs = len(drill.taken) // 2
-    return _.plural("The four cards add up to {total}: no escoba de mano, but the dealer takes {cards}, {n} pair "
-                    "adding up to 15.",
-                    "The four cards add up to {total}: no escoba de mano, but the dealer takes {cards}, {n} pairs "
-                    "adding up to 15.", pairs, total=total, cards=the_cards(_, drill.taken))
+    return _.plural("The four cards add up to {total}: no escoba de mano, but the dealer takes {cards}, a pair "
+                    "that adds up to 15.",
+                    "The four cards add up to {total}: no escoba de mano, but the dealer takes {cards}: {n} pairs "
+                    "that add up to 15.", pairs, total=total, cards=the_cards(_, drill.taken))
 
 
 def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, object]:

@@ -164,8 +164,8 @@ class HouseRulesView(KindView):
             return _("{side}: not {given}. {side} holds all ten coins, and with this house rule the coins point is "
                      "then worth 2 instead of 1. {side} scores {right}.", side=name, given=given, right=right)
         if answer.mistake == "oros_bonus_added":
-            return _("{side}: not {given}. All ten coins make the coins point worth 2: those 2 points take the "
-                     "place of the usual point, they are not added to it. {side} scores {right}.", side=name,
+            return _("{side}: not {given}. All ten coins make the coins point worth 2: those 2 points replace the "
+                     "usual point; they are not added to it. {side} scores {right}.", side=name,
                      given=given, right=right)
         if answer.mistake == "tie_scores_nobody":
             return _("{side}: not {given}. With this house rule a point that two sides tie for goes to the third "
