@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -42,7 +43,10 @@ class Kernels:
 
 
 def run(test) -> None:
-    asyncio.run(asyncio.wait_for(test(), 30))
+    """``test`` on an event loop of its own, in a thread of its own: an earlier test may leave a loop running in
+    this one (asyncio.run refuses to start there)."""
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, asyncio.wait_for(test(), 30)).result()
 
 
 async def until(check, timeout: float = 10) -> None:
