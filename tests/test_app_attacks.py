@@ -16,9 +16,13 @@ import asyncio
 import json
 import os
 import re
+import subprocess
+import sys
 import time
 import uuid
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -65,6 +69,23 @@ def page(browser: Browser, path: str) -> tuple[int, str | None]:
 
 
 # ------------------------------------------------------------------------------------------------- gone pages
+BUSY = "import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end:\n    sum(range(10_000))\n"
+
+
+@contextmanager
+def busy_machine(processes: int, seconds: float) -> Iterator[None]:
+    """Other work taking the cores, as on a shared machine: the server's loop falls behind the kernels' answers.
+    (It was on a busy machine that what libzmq queued for the server took it past 200 MiB: 370 MiB with four of
+    these on two cores, 32 MiB with the server's short queues.)"""
+    hogs = [subprocess.Popen([sys.executable, "-c", BUSY.format(seconds=seconds)]) for _ in range(processes)]
+    try:
+        yield
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+
+
 @pytest.mark.server
 @pytest.mark.parametrize("limits, held_by", [
     ({}, "widget state asked for faster than a page does"),
@@ -101,11 +122,15 @@ def test_pages_flooding_state_requests_and_leaving_cost_the_server_little_and_br
         async def all_three():
             return await asyncio.gather(*(flood(s, k) for s, k in zip(students, kernels)))
 
-        assert min(run(all_three())) > 100  # the floods were sent (the server drops what it refuses unread)
-        peak, deadline = idle, time.monotonic() + 60
-        while time.monotonic() < deadline:  # the kernels answer what they got, for a while
-            peak = max(peak, rss_mib(server.process.pid))
-            time.sleep(0.5)
+        with busy_machine(4, seconds=20):
+            assert min(run(all_three())) > 100  # the floods were sent (the server drops what it refuses unread)
+            peak, started = idle, time.monotonic()
+            # the kernels answer what they got for a while; watched for 20 s, and until the server has said why
+            # it stopped them (kept-capped) or dropped the requests (rated)
+            while time.monotonic() < started + 20 or (held_by not in server.log.read_text()
+                                                      and time.monotonic() < started + 90):
+                peak = max(peak, rss_mib(server.process.pid))
+                time.sleep(0.25)
         assert peak - idle <= 200, f"the server grew by {peak - idle:.0f} MiB"
         wait_until(lambda: rss_mib(server.process.pid) - idle <= 50, 120, "the server back near idle")
         log = server.log.read_text()

@@ -29,6 +29,7 @@ from functools import partial
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+import zmq
 from jupyter_core.utils import ensure_async
 from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager, ServerKernelManager
@@ -54,6 +55,7 @@ NICKNAME_ENV, CLASS_DB_ENV = "ESCOBA_TUTOR_NICKNAME", "ESCOBA_TUTOR_CLASS_DB"
 # as records/recorder.py reads them (the records package is not imported here: SQLAlchemy-free, but not needed)
 RECORDS_URL_ENV, RECORDS_TOKEN_ENV = "ESCOBA_TUTOR_RECORDS_URL", "ESCOBA_TUTOR_RECORDS_TOKEN"
 LAUNCHER = "escoba_tutor.server.kernel_launch"
+KERNEL_MESSAGES_QUEUED = 32  # per socket on a kernel, in the server (libzmq's receive high-water mark)
 HANDOVER_S = 30  # a pooled kernel that does not take its page's environment within this is not used
 READY_S = 120  # a kernel started for the pool answers within this (imports at a low priority, on a busy machine)
 NOT_INHERITED = (NICKNAME_ENV, CLASS_DB_ENV, RECORDS_URL_ENV, RECORDS_TOKEN_ENV, KERNEL_NICE_ENV, LISTEN_FDS,
@@ -112,6 +114,15 @@ class TutorMappingKernelManager(AsyncMappingKernelManager):
 
     #: Kernels started before any page asks (set by the app: pool.py); None: every page starts its own.
     pool: KernelPool | None = None
+
+    def pre_start_kernel(self, kernel_name, kwargs):
+        # What a kernel sends waits in the server's memory until the server reads it: libzmq queues up to 1000
+        # messages a socket by default, each up to a page's whole widget state (370 kB), and the server has two
+        # sockets on every kernel's output (the page's and the activity watch). With a short queue a backlog waits
+        # in the kernel that made it, under that kernel's memory limit, instead of in the class's server. Set on
+        # the context, so that it holds for the sockets of this kernel before they connect.
+        self.context.setsockopt(zmq.RCVHWM, KERNEL_MESSAGES_QUEUED)
+        return super().pre_start_kernel(kernel_name, kwargs)
 
     def _environment(self, inherited: Mapping[str, str] | None) -> dict[str, str]:
         env = kernel_environment(os.environ if inherited is None else inherited,
