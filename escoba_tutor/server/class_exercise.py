@@ -11,8 +11,13 @@ The exercise's state is in the class database (escoba_tutor/records/class_exerci
   the countdown, ``reveal`` shows the answer, ``end`` ends it);
 - the students' kernels, with their records token, from this machine only (as records_endpoint.py):
   ``GET class/exercise/wait?after=STAMP`` the exercise running (a long poll, as above) and whether this student
-  has answered it; ``POST class/exercise/answer`` one answer (JSON: the exercise's number, its kind, seed and
-  rules, and the kernel's own judgement of the answer), counted once per student and recorded as a drill answer.
+  has answered it, with the answer it gave; ``POST class/exercise/answer`` one answer (JSON: the exercise's
+  number, its kind, seed and rules, the kernel's own judgement of the answer, and the answer as given), counted
+  once per student and recorded as a drill answer.
+
+The answer as given (the drill model's ``built``, ``answers`` and ``choices``) is kept in this server's memory
+only, for the student's own reloaded page (the database keeps the judgement, its schema is unchanged): after a
+restart of the server a reloaded page says only that its answer is in.
 
 Waking the pages: every kernel keeps one long poll open, and :class:`ExerciseBell`, in the server's process,
 wakes them all when the exercise changes (a teacher's POST, or its countdown running out), and the projector's
@@ -46,6 +51,7 @@ from .records_endpoint import WRITING, RecordHandler, from_this_machine
 __all__ = ["ExerciseBell", "exercise_handlers", "start_form", "WAIT_S", "DEFAULT_SECONDS"]
 
 WAIT_S = 25.0          # a long poll's longest wait: the kernel (or the projector) then asks again
+MAX_ANSWER_BYTES = 8192  # an answer's request; the answer as given is kept when its JSON is at most half that
 DEFAULT_SECONDS = 60   # the countdown the start form offers
 EXERCISE_PATH = "class/exercise"
 
@@ -59,6 +65,7 @@ class ExerciseBell:
         self.current = None          # the RunningExercise, or None
         self.tally = None            # its Tally
         self.answered: set[str] = set()  # nickname keys that answered it (server memory only, never sent)
+        self.given: dict[str, Any] = {}  # nickname key -> the answer as given, sent back to that student only
         self._loaded = False
         self._state = asyncio.Event()
         self._counted = asyncio.Event()
@@ -85,16 +92,21 @@ class ExerciseBell:
                 return None, Tally(), set()
             return current, self.store.exercise_tally(current.id), self.store.exercise_answered(current.id)
 
+        before = self.current.id if self.current is not None else None
         self.current, self.tally, self.answered = await asyncio.get_running_loop().run_in_executor(WRITING, read)
+        if self.current is None or self.current.id != before:
+            self.given = {}
         self._loaded = True
         self._arm_deadline()
         self._ring(state=True)
 
-    def counted(self, exercise_id: int, key: str, correct: bool, mistake: str | None) -> None:
+    def counted(self, exercise_id: int, key: str, correct: bool, mistake: str | None, given: Any = None) -> None:
         """An answer was counted (stored by this server): the count kept here grows at once, with no database read,
-        and the projector's waiters wake (the students' do not)."""
+        and the projector's waiters wake (the students' do not). ``given``: the answer as given, or None."""
         from ..records.class_exercise import Tally
 
+        if given is not None:
+            self.given[key] = given
         if self.current is None or self.current.id != exercise_id or self.tally is None:
             asyncio.ensure_future(self.changed())  # this server's picture is behind: read it all again
             return
@@ -324,7 +336,25 @@ def student_state(bell: ExerciseBell, key: str) -> dict:
     exercise = None if current is None else {
         "id": current.id, "kind": current.kind, "seed": current.seed, "rules": current.rules,
         "state": current.shown_state(), "seconds_left": seconds_left(current)}
-    return {"stamp": bell.stamp(), "exercise": exercise, "answered": current is not None and key in bell.answered}
+    answered = current is not None and key in bell.answered
+    return {"stamp": bell.stamp(), "exercise": exercise, "answered": answered,
+            "mine": bell.given.get(key) if answered else None}
+
+
+def given_answer(value: object) -> dict | None:
+    """The answer as given, kept for the student's reloaded page: the drill model's ``built`` (lists of card
+    codes), ``answers`` (texts) and ``choices`` (question -> option), small; anything else is not kept (the
+    answer still counts: its judgement is what the class records)."""
+    if not isinstance(value, dict) or set(value) - {"built", "answers", "choices"}:
+        return None
+    built, answers, choices = value.get("built", []), value.get("answers", []), value.get("choices", {})
+    shaped = (isinstance(built, list) and all(isinstance(c, list) and all(isinstance(x, str) for x in c)
+                                              for c in built)
+              and isinstance(answers, list) and all(isinstance(a, str) for a in answers)
+              and isinstance(choices, dict) and all(isinstance(c, str) for c in choices.values()))
+    if not shaped or len(json.dumps(value)) > MAX_ANSWER_BYTES // 2:
+        return None
+    return {"built": built, "answers": answers, "choices": choices}
 
 
 class ExerciseWaitHandler(_KernelEndpoint):
@@ -347,8 +377,8 @@ class ExerciseAnswerHandler(_KernelEndpoint):
 
         owner = self.owner()
         log = self.settings["escoba_log"]
-        if len(self.request.body) > 1024:
-            self._refuse(413, "an answer is at most 1024 bytes")
+        if len(self.request.body) > MAX_ANSWER_BYTES:
+            self._refuse(413, f"an answer is at most {MAX_ANSWER_BYTES} bytes")
         try:
             body = json.loads(self.request.body)
             if not isinstance(body, dict) or type(body.get("exercise")) is not int:
@@ -373,7 +403,7 @@ class ExerciseAnswerHandler(_KernelEndpoint):
             log.warning("a class exercise answer was not stored: %s", str(error)[:200])
             self._refuse(503, "the class database could not store the answer")
         bell_of(self).counted(body["exercise"], nickname_key(owner.nickname), event.correct,
-                              None if event.correct else event.mistake)
+                              None if event.correct else event.mistake, given_answer(body.get("given")))
         self.send(200, {"counted": True})
 
 
