@@ -65,7 +65,8 @@ class ExerciseBell:
         self.current = None          # the RunningExercise, or None
         self.tally = None            # its Tally
         self.answered: set[str] = set()  # nickname keys that answered it (server memory only, never sent)
-        self.given: dict[str, Any] = {}  # nickname key -> the answer as given, sent back to that student only
+        # (exercise, nickname key) -> the answer as given, sent back to that student only (server memory only)
+        self.given: dict[tuple[int, str], Any] = {}
         self._loaded = False
         self._state = asyncio.Event()
         self._counted = asyncio.Event()
@@ -92,10 +93,9 @@ class ExerciseBell:
                 return None, Tally(), set()
             return current, self.store.exercise_tally(current.id), self.store.exercise_answered(current.id)
 
-        before = self.current.id if self.current is not None else None
         self.current, self.tally, self.answered = await asyncio.get_running_loop().run_in_executor(WRITING, read)
-        if self.current is None or self.current.id != before:
-            self.given = {}
+        running = self.current.id if self.current is not None else None
+        self.given = {at: given for at, given in self.given.items() if at[0] == running}
         self._loaded = True
         self._arm_deadline()
         self._ring(state=True)
@@ -106,7 +106,7 @@ class ExerciseBell:
         from ..records.class_exercise import Tally
 
         if given is not None:
-            self.given[key] = given
+            self.given[exercise_id, key] = given
         if self.current is None or self.current.id != exercise_id or self.tally is None:
             asyncio.ensure_future(self.changed())  # this server's picture is behind: read it all again
             return
@@ -338,7 +338,7 @@ def student_state(bell: ExerciseBell, key: str) -> dict:
         "state": current.shown_state(), "seconds_left": seconds_left(current)}
     answered = current is not None and key in bell.answered
     return {"stamp": bell.stamp(), "exercise": exercise, "answered": answered,
-            "mine": bell.given.get(key) if answered else None}
+            "mine": bell.given.get((current.id, key)) if current is not None and answered else None}
 
 
 def given_answer(value: object) -> dict | None:
