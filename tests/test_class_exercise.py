@@ -305,6 +305,8 @@ def test_the_teacher_stops_reveals_and_ends_and_the_kernels_follow(server, kerne
     assert data["exercise"]["state"] == "revealed"
     page = browser.request(f"class/exercise?key={server.key}")[2]
     assert 'id="exercise-answer"' in page and "La solución" in page
+    # the next exercise offers the countdown the teacher chose, not the time the stopped one ran
+    assert 'name="seconds" min="5" max="600" value="60"' in page and 'name="seed" min="0" value="61"' in page
     assert act(server, browser, exercise["id"], "end")[0] == 303
     assert kernels[0].wait(data["stamp"], timeout=30)[1]["exercise"] is None
 

@@ -67,6 +67,8 @@ class ExerciseBell:
         self.answered: set[str] = set()  # nickname keys that answered it (server memory only, never sent)
         # (exercise, nickname key) -> the answer as given, sent back to that student only (server memory only)
         self.given: dict[tuple[int, str], Any] = {}
+        # exercise -> the countdown the teacher chose (a stop moves the deadline: the next exercise offers this one)
+        self.chosen_seconds: dict[int, int] = {}
         self._loaded = False
         self._state = asyncio.Event()
         self._counted = asyncio.Event()
@@ -208,8 +210,8 @@ class _TeacherPage(BoardMixin, web.RequestHandler):
                 "state_words": {"open": _("Answers are open"), "closed": _("Time is up: no more answers"),
                                 "revealed": _("The answer is shown on every screen")}[state],
                 "next": start_form(self, kind_name=current.kind, seed=current.seed + 1,
-                                        seconds=max(5, round((current.deadline_at - current.started_at)
-                                                             .total_seconds())))}
+                                   seconds=bell.chosen_seconds.get(current.id) or max(5, round(
+                                       (current.deadline_at - current.started_at).total_seconds())))}
 
 
 class ExercisePageHandler(_TeacherPage):
@@ -271,14 +273,16 @@ class ExerciseStartHandler(_ExercisePost):
             return
         try:
             as_rules(rules)
-            await self.database(self.store.start_exercise, self.get_body_argument("token", ""), name,
-                                int(seed_text), rules, int(seconds_text))
+            started, _new = await self.database(self.store.start_exercise, self.get_body_argument("token", ""), name,
+                                                int(seed_text), rules, int(seconds_text))
         except RecordsError as error:
             if error.code == "exercise_bad_token":
                 self.refused(400, _("This form has expired: start the exercise again from the class board."))
                 return
             raise web.HTTPError(503, str(error)[:200]) from None
-        await bell_of(self).changed()
+        bell = bell_of(self)
+        bell.chosen_seconds = {started.id: round((started.deadline_at - started.started_at).total_seconds())}
+        await bell.changed()
         self.redirect(self.board_address("exercise"), status=303)
 
 
