@@ -123,7 +123,9 @@ class Student(threading.Thread):
             time.sleep(random.uniform(0, 2))
             answer = json.dumps({"exercise": exercise["id"], "kind": exercise["kind"], "seed": exercise["seed"],
                                  "rules": exercise["rules"], "correct": random.random() < 0.6,
-                                 "mistake": None}).encode()
+                                 "mistake": None,  # and the answer as given, as a page sends it (kept in memory)
+                                 "given": {"built": [["5c", "10b"], ["6e", "7e"]], "answers": [], "choices": {}}
+                                 }).encode()
             began = time.monotonic()
             self.sent.append(began)  # before: the projector may count it before the POST's answer is read here
             status, _headers, _body = self.server.request("POST", "/class/exercise/answer", answer, headers)

@@ -252,9 +252,14 @@ def test_answers_are_counted_once_without_names_and_recorded(server, kernels):
     browser = teacher(server)
     start(server, browser, seed="50")
     exercise = kernels[0].wait()[1]["exercise"]
-    assert kernels[0].answer(exercise, False, "missed_15") == (200, {"counted": True})
-    assert kernels[1].answer(exercise) == (200, {"counted": True})
+    given = {"built": [["5c", "10b"]], "answers": [], "choices": {}}
+    assert kernels[0].answer(exercise, False, "missed_15", given=given) == (200, {"counted": True})
+    assert kernels[1].answer(exercise, given={"built": "not cards"}) == (200, {"counted": True})  # not kept
     assert kernels[0].answer(exercise) == (409, {"refused": "exercise_answered"})  # a second answer
+    assert kernels[0].answer(exercise, given={"built": [], "answers": [], "choices": {}})[0] == 409
+    # each reloaded page is given back its own answer, never another's
+    assert kernels[0].wait()[1]["mine"] == given
+    assert kernels[1].wait()[1]["mine"] is None and kernels[2].wait()[1]["mine"] is None
     assert kernels[2].answer(exercise, seed=51)[1] == {"refused": "exercise_other_position"}
     assert kernels[2].answer({**exercise, "id": exercise["id"] - 1})[1] == {"refused": "exercise_not_running"}
     assert kernels[0].wait()[1]["answered"] and not kernels[2].wait()[1]["answered"]  # a reload knows
@@ -265,6 +270,25 @@ def test_answers_are_counted_once_without_names_and_recorded(server, kernels):
     with ClassStore.open(server.database) as store:
         drills = {s.nickname: s.drills for s in store.board().students}
     assert drills["Ana"]["captures"] == (1, 0) and drills["Leo"]["captures"] == (1, 1) and not drills["Eva"]
+
+
+def test_answers_sent_at_once_by_one_student_count_once(server, kernels):
+    """A double click, or a script, sending one student's answer several times at once: one is counted."""
+    browser = teacher(server)
+    start(server, browser, seed="55")
+    exercise = kernels[2].wait()[1]["exercise"]
+    said: list[tuple[int, object]] = []
+    sending = [threading.Thread(target=lambda: said.append(kernels[2].answer(exercise))) for _n in range(6)]
+    for thread in sending:
+        thread.start()
+    for thread in sending:
+        thread.join(30)
+    assert sorted(status for status, _body in said).count(200) == 1, said
+    assert {status for status, _body in said} <= {200, 409, 429}, said
+    view = json.loads(browser.request(f"class/exercise.json?key={server.key}")[2])["html"]
+    assert "1 respuesta" in view
+    with ClassStore.open(server.database) as store:
+        assert store.exercise_tally(exercise["id"]).answered == 1
 
 
 def test_the_teacher_stops_reveals_and_ends_and_the_kernels_follow(server, kernels):
@@ -281,6 +305,8 @@ def test_the_teacher_stops_reveals_and_ends_and_the_kernels_follow(server, kerne
     assert data["exercise"]["state"] == "revealed"
     page = browser.request(f"class/exercise?key={server.key}")[2]
     assert 'id="exercise-answer"' in page and "La solución" in page
+    # the next exercise offers the countdown the teacher chose, not the time the stopped one ran
+    assert 'name="seconds" min="5" max="600" value="60"' in page and 'name="seed" min="0" value="61"' in page
     assert act(server, browser, exercise["id"], "end")[0] == 303
     assert kernels[0].wait(data["stamp"], timeout=30)[1]["exercise"] is None
 

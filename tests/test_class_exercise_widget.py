@@ -13,14 +13,16 @@ class StandIn:
 
     def __init__(self, verdict: str = "counted") -> None:
         self.sent: list[tuple[dict, bool, str | None]] = []
+        self.given: list[dict | None] = []
         self.verdict = verdict
         self.started = False
 
     def start(self) -> None:
         self.started = True
 
-    def answer(self, exercise: dict, correct: bool, mistake: str | None) -> str:
+    def answer(self, exercise: dict, correct: bool, mistake: str | None, given: dict | None = None) -> str:
         self.sent.append((exercise, correct, mistake))
+        self.given.append(given)
         return self.verdict
 
 
@@ -48,7 +50,7 @@ def test_the_page_follows_the_exercise_and_answers_once():
     drill.model.built = [sorted(c) for c in (["10b", "5c"], ["6e", "7e"], ["6e", "7b"])]
     drill.check()
     assert client.sent == [(state()["exercise"], True, None)] and page.answered
-    assert drill.check_button.disabled and "Your answer is in" in page.message
+    assert drill.check_button.disabled and "Your answer is in and can no longer be changed" in page.message
     # not before the reveal: neither the worked answer nor the marks of the student's own answer
     assert drill.feedback.layout.display == "none" and not drill.model.show_answer and drill.model.result is None
     page.state = state(state="revealed")
@@ -98,3 +100,45 @@ def test_a_server_without_the_class_exercise_is_said():
     page = ClassExercise("es", client=StandIn())
     page.state = {"unavailable": True}
     assert page.drill is None and "no tiene ejercicios de clase" in page.message
+
+
+def controls(page) -> list:
+    """Every control of the drill's position that can be disabled (ipywidgets' and the course's own)."""
+    found, todo = [], [page.drill.position]
+    while todo:
+        widget = todo.pop()
+        todo.extend(getattr(widget, "children", ()))
+        if widget is not page.drill.position and widget.has_trait("disabled"):
+            found.append(widget)
+    return found
+
+
+def test_once_the_answer_is_in_every_control_is_disabled_and_the_page_says_so():
+    client = StandIn()
+    page = ClassExercise("en", client=client)
+    page.state = state()
+    mine = controls(page)
+    assert mine and any(not c.disabled for c in mine)  # the table's cards and "Add this capture" are live
+    page.drill.model.built = [["10b", "5c"]]
+    page.drill.check()
+    assert client.given == [{"built": [["10b", "5c"]], "answers": [], "choices": {}}]
+    assert all(c.disabled for c in controls(page)) and page.drill.check_button.disabled
+    assert "can no longer be changed" in page.message
+    page.state = state(id=8, seed=2)  # the next exercise: live again
+    assert any(not c.disabled for c in controls(page)) and not page.drill.check_button.disabled
+
+
+def test_a_reloaded_page_shows_the_answer_it_gave_and_judges_it_at_the_reveal():
+    page = ClassExercise("es", client=StandIn())
+    mine = {"built": [["10b", "5c"], ["6e", "7e"]], "answers": [], "choices": {}}
+    page.state = {**state(), "answered": True, "mine": mine}
+    assert page.answered and page.drill.model.built == mine["built"]
+    assert all(c.disabled for c in controls(page)) and "no se puede cambiar" in page.message
+    assert page.drill.model.result is None and page.drill.feedback.layout.display == "none"  # not before the reveal
+    page.state = {**state(state="revealed"), "answered": True, "mine": mine}
+    assert page.drill.model.result is not None and page.drill.model.show_answer
+    assert page.drill.status.message.startswith("2 bien, 1 sin encontrar, 0 mal.")
+    # a kept answer the page cannot read: it says only that the answer is in
+    other = ClassExercise("es", client=StandIn())
+    other.state = {**state(), "answered": True, "mine": {"built": "nope"}}
+    assert other.answered and other.drill.model.built == [] and "Tu respuesta ha llegado" in other.message

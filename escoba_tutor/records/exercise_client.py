@@ -87,11 +87,15 @@ class ExerciseClient:
                 with contextlib.suppress(Exception):  # the page's own failure is its to tell; the wait goes on
                     self._on_state(data)
 
-    def answer(self, exercise: dict[str, Any], correct: bool, mistake: str | None) -> str:
-        """Send this student's answer to ``exercise`` (as the server described it): ``counted``, the server's
-        reason for refusing it (``exercise_answered``, ``exercise_closed``…), or ``unreachable``."""
+    def answer(self, exercise: dict[str, Any], correct: bool, mistake: str | None,
+               given: dict[str, Any] | None = None) -> str:
+        """Send this student's answer to ``exercise`` (as the server described it): its outcome, and the answer as
+        given (``given``, the drill model's answers: the server keeps it for this student's reloaded page).
+        Returns ``counted``, the server's reason for refusing it (``exercise_answered``, ``exercise_closed``…), or
+        ``unreachable``."""
         body = json.dumps({"exercise": exercise["id"], "kind": exercise["kind"], "seed": exercise["seed"],
-                           "rules": exercise["rules"], "correct": correct, "mistake": mistake}).encode("utf-8")
+                           "rules": exercise["rules"], "correct": correct, "mistake": mistake,
+                           "given": given}).encode("utf-8")
         try:
             status, data = self._request("POST", "class/exercise/answer", body, 10.0)
         except (OSError, http.client.HTTPException) as error:

@@ -11,8 +11,13 @@ The exercise's state is in the class database (escoba_tutor/records/class_exerci
   the countdown, ``reveal`` shows the answer, ``end`` ends it);
 - the students' kernels, with their records token, from this machine only (as records_endpoint.py):
   ``GET class/exercise/wait?after=STAMP`` the exercise running (a long poll, as above) and whether this student
-  has answered it; ``POST class/exercise/answer`` one answer (JSON: the exercise's number, its kind, seed and
-  rules, and the kernel's own judgement of the answer), counted once per student and recorded as a drill answer.
+  has answered it, with the answer it gave; ``POST class/exercise/answer`` one answer (JSON: the exercise's
+  number, its kind, seed and rules, the kernel's own judgement of the answer, and the answer as given), counted
+  once per student and recorded as a drill answer.
+
+The answer as given (the drill model's ``built``, ``answers`` and ``choices``) is kept in this server's memory
+only, for the student's own reloaded page (the database keeps the judgement, its schema is unchanged): after a
+restart of the server a reloaded page says only that its answer is in.
 
 Waking the pages: every kernel keeps one long poll open, and :class:`ExerciseBell`, in the server's process,
 wakes them all when the exercise changes (a teacher's POST, or its countdown running out), and the projector's
@@ -46,6 +51,7 @@ from .records_endpoint import WRITING, RecordHandler, from_this_machine
 __all__ = ["ExerciseBell", "exercise_handlers", "start_form", "WAIT_S", "DEFAULT_SECONDS"]
 
 WAIT_S = 25.0          # a long poll's longest wait: the kernel (or the projector) then asks again
+MAX_ANSWER_BYTES = 8192  # an answer's request; the answer as given is kept when its JSON is at most half that
 DEFAULT_SECONDS = 60   # the countdown the start form offers
 EXERCISE_PATH = "class/exercise"
 
@@ -59,6 +65,10 @@ class ExerciseBell:
         self.current = None          # the RunningExercise, or None
         self.tally = None            # its Tally
         self.answered: set[str] = set()  # nickname keys that answered it (server memory only, never sent)
+        # (exercise, nickname key) -> the answer as given, sent back to that student only (server memory only)
+        self.given: dict[tuple[int, str], Any] = {}
+        # exercise -> the countdown the teacher chose (a stop moves the deadline: the next exercise offers this one)
+        self.chosen_seconds: dict[int, int] = {}
         self._loaded = False
         self._state = asyncio.Event()
         self._counted = asyncio.Event()
@@ -86,15 +96,19 @@ class ExerciseBell:
             return current, self.store.exercise_tally(current.id), self.store.exercise_answered(current.id)
 
         self.current, self.tally, self.answered = await asyncio.get_running_loop().run_in_executor(WRITING, read)
+        running = self.current.id if self.current is not None else None
+        self.given = {at: given for at, given in self.given.items() if at[0] == running}
         self._loaded = True
         self._arm_deadline()
         self._ring(state=True)
 
-    def counted(self, exercise_id: int, key: str, correct: bool, mistake: str | None) -> None:
+    def counted(self, exercise_id: int, key: str, correct: bool, mistake: str | None, given: Any = None) -> None:
         """An answer was counted (stored by this server): the count kept here grows at once, with no database read,
-        and the projector's waiters wake (the students' do not)."""
+        and the projector's waiters wake (the students' do not). ``given``: the answer as given, or None."""
         from ..records.class_exercise import Tally
 
+        if given is not None:
+            self.given[exercise_id, key] = given
         if self.current is None or self.current.id != exercise_id or self.tally is None:
             asyncio.ensure_future(self.changed())  # this server's picture is behind: read it all again
             return
@@ -196,8 +210,8 @@ class _TeacherPage(BoardMixin, web.RequestHandler):
                 "state_words": {"open": _("Answers are open"), "closed": _("Time is up: no more answers"),
                                 "revealed": _("The answer is shown on every screen")}[state],
                 "next": start_form(self, kind_name=current.kind, seed=current.seed + 1,
-                                        seconds=max(5, round((current.deadline_at - current.started_at)
-                                                             .total_seconds())))}
+                                   seconds=bell.chosen_seconds.get(current.id) or max(5, round(
+                                       (current.deadline_at - current.started_at).total_seconds())))}
 
 
 class ExercisePageHandler(_TeacherPage):
@@ -259,14 +273,16 @@ class ExerciseStartHandler(_ExercisePost):
             return
         try:
             as_rules(rules)
-            await self.database(self.store.start_exercise, self.get_body_argument("token", ""), name,
-                                int(seed_text), rules, int(seconds_text))
+            started, _new = await self.database(self.store.start_exercise, self.get_body_argument("token", ""), name,
+                                                int(seed_text), rules, int(seconds_text))
         except RecordsError as error:
             if error.code == "exercise_bad_token":
                 self.refused(400, _("This form has expired: start the exercise again from the class board."))
                 return
             raise web.HTTPError(503, str(error)[:200]) from None
-        await bell_of(self).changed()
+        bell = bell_of(self)
+        bell.chosen_seconds = {started.id: round((started.deadline_at - started.started_at).total_seconds())}
+        await bell.changed()
         self.redirect(self.board_address("exercise"), status=303)
 
 
@@ -324,7 +340,25 @@ def student_state(bell: ExerciseBell, key: str) -> dict:
     exercise = None if current is None else {
         "id": current.id, "kind": current.kind, "seed": current.seed, "rules": current.rules,
         "state": current.shown_state(), "seconds_left": seconds_left(current)}
-    return {"stamp": bell.stamp(), "exercise": exercise, "answered": current is not None and key in bell.answered}
+    answered = current is not None and key in bell.answered
+    return {"stamp": bell.stamp(), "exercise": exercise, "answered": answered,
+            "mine": bell.given.get((current.id, key)) if current is not None and answered else None}
+
+
+def given_answer(value: object) -> dict | None:
+    """The answer as given, kept for the student's reloaded page: the drill model's ``built`` (lists of card
+    codes), ``answers`` (texts) and ``choices`` (question -> option), small; anything else is not kept (the
+    answer still counts: its judgement is what the class records)."""
+    if not isinstance(value, dict) or set(value) - {"built", "answers", "choices"}:
+        return None
+    built, answers, choices = value.get("built", []), value.get("answers", []), value.get("choices", {})
+    shaped = (isinstance(built, list) and all(isinstance(c, list) and all(isinstance(x, str) for x in c)
+                                              for c in built)
+              and isinstance(answers, list) and all(isinstance(a, str) for a in answers)
+              and isinstance(choices, dict) and all(isinstance(c, str) for c in choices.values()))
+    if not shaped or len(json.dumps(value)) > MAX_ANSWER_BYTES // 2:
+        return None
+    return {"built": built, "answers": answers, "choices": choices}
 
 
 class ExerciseWaitHandler(_KernelEndpoint):
@@ -347,8 +381,8 @@ class ExerciseAnswerHandler(_KernelEndpoint):
 
         owner = self.owner()
         log = self.settings["escoba_log"]
-        if len(self.request.body) > 1024:
-            self._refuse(413, "an answer is at most 1024 bytes")
+        if len(self.request.body) > MAX_ANSWER_BYTES:
+            self._refuse(413, f"an answer is at most {MAX_ANSWER_BYTES} bytes")
         try:
             body = json.loads(self.request.body)
             if not isinstance(body, dict) or type(body.get("exercise")) is not int:
@@ -373,7 +407,7 @@ class ExerciseAnswerHandler(_KernelEndpoint):
             log.warning("a class exercise answer was not stored: %s", str(error)[:200])
             self._refuse(503, "the class database could not store the answer")
         bell_of(self).counted(body["exercise"], nickname_key(owner.nickname), event.correct,
-                              None if event.correct else event.mistake)
+                              None if event.correct else event.mistake, given_answer(body.get("given")))
         self.send(200, {"counted": True})
 
 

@@ -8,7 +8,10 @@ projector and records it as a drill answer. The page never shows who else answer
 
 The drill's number box, its "New exercise" and its "Show the answer" are hidden (the teacher chooses the
 exercise and when its answer shows), and so is the check's feedback until the answer is revealed (a neighbour's
-screen would give it away).
+screen would give it away). Once the answer is in, or the time is up, every control of the position is disabled and
+the status line says why. The answer as given (the drill model's ``built``, ``answers`` and ``choices``) goes
+with the outcome: the server keeps it for this student alone, so a reloaded page shows it again, judged once the
+teacher reveals the answer.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from ..exercises.registry import kind
 from ..records.exercise_client import ExerciseClient, client_from_environment
 from ..text.translator import DEFAULT_LANGUAGE, Translator
 from .drills import Drill
+from .drills.base import view_class
 from .primitives import LiveRegion
 
 __all__ = ["ClassExercise"]
@@ -48,6 +52,7 @@ class ClassExercise(w.VBox):
         self._lock = threading.RLock()  # the client's thread and the page's clicks change the page in turn
         self._exercise_id: int | None = None
         self._judged = None  # the check of the answer sent, kept out of sight until the teacher reveals the answer
+        self._fixed: list[w.Widget] = []
         self.children = [self.heading, self.status]
         self.client = client if client is not None or not connect else client_from_environment(self._arrived)
         _ = Translator(self.lang)
@@ -94,10 +99,12 @@ class ClassExercise(w.VBox):
             if exercise["id"] != self._exercise_id:
                 self._new_drill(exercise)
             if self.state.get("answered"):
+                if not self.answered:  # a reloaded page: the answer this student gave, as the server kept it
+                    self._restore(self.state.get("mine"))
                 self.answered = True
             assert self.drill is not None
             stage = exercise["state"]
-            self.drill.check_button.disabled = self.answered or stage != "open"
+            self._disable(self.answered or stage != "open")
             if stage == "revealed":
                 self._reveal()
                 self.status.message = _("Your teacher has shown the answer.")
@@ -106,7 +113,8 @@ class ClassExercise(w.VBox):
                                        if self.answered else
                                        _("Time is up. Wait for your teacher to show the answer."))
             elif self.answered:
-                self.status.message = _("Your answer is in. Wait for your teacher to show the answer.")
+                self.status.message = _("Your answer is in and can no longer be changed. Wait for your teacher to "
+                                        "show the answer.")
             else:
                 self.status.message = _("Answer, then press “Check”: you can check once.")
 
@@ -127,7 +135,36 @@ class ClassExercise(w.VBox):
             hidden.layout.display = "none"
         drill.model.observe(self._checked, "result")
         self.drill, self._exercise_id = drill, exercise["id"]
+        # controls that are disabled by their own nature (a list to read, not to choose from) stay so
+        self._fixed = [c for c in _tree(drill.position) if c.has_trait("disabled") and c.disabled]
         self.children = [self.heading, self.status, drill]
+
+    def _disable(self, locked: bool) -> None:
+        """Every control of the position, and "Check", disabled once the answer is in or the time is up."""
+        assert self.drill is not None
+        self.drill.check_button.disabled = locked
+        for widget in _tree(self.drill.position):
+            if widget.has_trait("disabled") and widget not in self._fixed:
+                widget.disabled = locked
+
+    def _restore(self, given: object) -> None:
+        """Show the answer the server kept for this student (a reloaded page), judged out of sight until the
+        reveal; an answer the page cannot read is left out (the page then only says it is in)."""
+        assert self.drill is not None
+        if not isinstance(given, dict):
+            return
+        model = self.drill.model
+        try:
+            with model.hold_trait_notifications():
+                model.built = [[str(c) for c in capture] for capture in given.get("built", [])]
+                model.answers = [str(a) for a in given.get("answers", model.answers)]
+                model.choices = {str(q): str(c) for q, c in dict(given.get("choices", {})).items()}
+            self._judged = view_class(model.drill.kind).judge(model.drill, model)
+        except Exception:  # noqa: BLE001 - a kept answer this page cannot show: say only that it is in
+            with model.hold_trait_notifications():
+                model.built, model.choices = [], {}
+                model.answers = [""] * len(model.answers)
+            self._judged = None
 
     def _reveal(self) -> None:
         assert self.drill is not None
@@ -149,18 +186,28 @@ class ClassExercise(w.VBox):
             if outcome is None:
                 self.status.message = _("You have not answered yet: answer, then press “Check”.")
                 return
-            verdict = self.client.answer(exercise, *outcome)
+            model = self.drill.model
+            given = {"built": list(model.built), "answers": list(model.answers), "choices": dict(model.choices)}
+            verdict = self.client.answer(exercise, *outcome, given=given)
             if verdict in ("counted", "exercise_answered"):
                 self.answered = True
-                self.drill.check_button.disabled = True
+                self._disable(True)
                 # the view marks each part of the answer right or wrong from the check: not before the reveal
                 self._judged, self.drill.model.result = result, None
-                self.status.message = _("Your answer is in. Wait for your teacher to show the answer.")
+                self.status.message = _("Your answer is in and can no longer be changed. Wait for your teacher to "
+                                        "show the answer.")
             elif verdict in ("exercise_closed", "exercise_not_running"):
-                self.drill.check_button.disabled = True
+                self._disable(True)
                 self.status.message = _("Time is up: your answer was not counted.")
             else:
                 self.status.message = _("Your answer could not be sent: press “Check” again.")
+
+
+def _tree(widget: w.Widget):
+    """A widget and every widget inside it."""
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _tree(child)
 
 
 def _kernel_loop():

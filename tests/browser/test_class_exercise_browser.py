@@ -3,7 +3,10 @@ students with nicknames open the class exercise page (each in a browser context 
 the captures exercise 1 from the class board; every student's page shows it (the time each took is printed), one
 of them only after a reload; they answer with the drill's own controls, right and wrong; the projected view, never
 reloaded, counts the answers as they arrive, without names; the teacher reveals the answer, which every
-student's page then shows with the drill's explanation, and starts the next exercise.
+student's page then shows with the drill's explanation, and starts the next exercise. Then, on the same server and
+the same students' pages, in English and by keyboard alone: the teacher starts the next exercise, stops its
+countdown and reveals its answer with the keyboard; a student answers with the keyboard, their controls are then
+disabled, and a reload shows the answer they gave.
 
 The captures exercise 1: the two of swords plays to 7e 7b 12c 5c 6e 10b, and takes 10b+5c, 6e+7e or 6e+7b.
 """
@@ -16,7 +19,8 @@ import time
 import pytest
 from helpers import wait_rendered
 from test_class_board_browser import SEED_1_CAPTURES, build_captures
-from test_widgets_browser import serious_violations
+from test_drills_browser import choose_by_keyboard
+from test_widgets_browser import serious_violations, tab_into, tab_until
 
 from escoba_tutor.records import ClassStore
 
@@ -60,6 +64,14 @@ def student(tutor, contexts, nickname: str, lang: str):
     return page
 
 
+@pytest.fixture(scope="module")
+def students(board_tutor, contexts):
+    """Three students' class exercise pages, shared by the module's tests (in file order): Ana and Cai in Spanish,
+    Ben in English."""
+    return {"Ana": student(board_tutor, contexts, "Ana", "es"), "Ben": student(board_tutor, contexts, "Ben", "en"),
+            "Cai": student(board_tutor, contexts, "Cai", "es")}
+
+
 def status(page):
     return page.locator(".escoba-class-exercise").get_by_role("status").first
 
@@ -68,11 +80,10 @@ def check_button(page, lang: str):
     return page.locator(".escoba-drill").get_by_role("button", name="Comprobar" if lang == "es" else "Check")
 
 
-def test_the_teacher_leads_one_exercise_and_three_students_answer_it(board_tutor, contexts, screenshot_dir):
+def test_the_teacher_leads_one_exercise_and_three_students_answer_it(board_tutor, contexts, students,
+                                                                     screenshot_dir):
     tutor = board_tutor
-    ana = student(tutor, contexts, "Ana", "es")
-    ben = student(tutor, contexts, "Ben", "en")
-    cai = student(tutor, contexts, "Cai", "es")
+    ana, ben, cai = students["Ana"], students["Ben"], students["Cai"]
     expect(status(ana)).to_contain_text("Ahora no hay ningún ejercicio en marcha", timeout=60_000)
     expect(status(ben)).to_contain_text("No exercise is running now", timeout=60_000)
     expect(status(cai)).to_contain_text("Ahora no hay ningún ejercicio en marcha", timeout=60_000)
@@ -105,8 +116,10 @@ def test_the_teacher_leads_one_exercise_and_three_students_answer_it(board_tutor
 
     build_captures(ana, "es", SEED_1_CAPTURES)
     check_button(ana, "es").click()
-    expect(status(ana)).to_contain_text("Tu respuesta ha llegado")
+    expect(status(ana)).to_contain_text("Tu respuesta ha llegado y ya no se puede cambiar")
     expect(check_button(ana, "es")).to_be_disabled()
+    table = ana.locator(".escoba-drill").get_by_role("group", name="Mesa")
+    expect(table).to_have_class(re.compile("is-disabled"))  # no card can be chosen any more
     expect(ana.locator(".escoba-drill").get_by_text("¡Bien!")).to_be_hidden()  # not before the reveal
 
     projected = teacher.locator("#exercise-answered")
@@ -137,6 +150,8 @@ def test_the_teacher_leads_one_exercise_and_three_students_answer_it(board_tutor
         expect(page.locator(".escoba-drill .escoba-answer, .escoba-drill").first).to_be_visible()
     expect(ana.locator(".escoba-drill")).to_contain_text("¡Bien!")
     expect(ben.locator(".escoba-drill")).to_contain_text("3 missing")
+    expect(teacher.locator("#exercise-answer")).to_contain_text("2 + 5 + sota (8) = 15")  # the worked answer
+    teacher.screenshot(path=screenshot_dir / "class-exercise-es-1920x1080-revealed.png")
     bad = serious_violations(ana)
     assert not bad, bad
     ana.screenshot(path=screenshot_dir / "class-exercise-student-es.png", full_page=True)
@@ -149,3 +164,64 @@ def test_the_teacher_leads_one_exercise_and_three_students_answer_it(board_tutor
     with ClassStore.open(tutor.database) as store:
         drills = {s.nickname: s.drills.get("captures") for s in store.board().students}
     assert drills == {"Ana": (1, 1), "Ben": (1, 0), "Cai": (1, 0)}
+
+
+def test_in_english_by_keyboard_alone_and_a_reload_shows_the_answer_given(board_tutor, contexts, students,
+                                                                          screenshot_dir):
+    """The game's end, exercise 0 (Side 2 wins): the teacher's projected view in English, driven by the keyboard
+    alone; Ben answers by keyboard, Ana (in Spanish) by mouse and wrongly."""
+    ana, ben = students["Ana"], students["Ben"]
+    teacher = contexts(**PROJECTOR).new_page()
+    teacher.goto(board_tutor.teacher_link.replace("class/board", "class/exercise") + "&lang=en")
+    expect(teacher.get_by_role("heading", level=1)).to_have_text("Class exercise")
+    choose_by_keyboard(teacher, teacher.get_by_label("Kind of exercise"), "End of the game")
+    for label, typed in (("Exercise", "0"), ("Seconds to answer", "300")):
+        tab_until(teacher, teacher.get_by_label(label, exact=True), "Tab")
+        teacher.keyboard.press("Control+A")
+        teacher.keyboard.type(typed)
+    tab_until(teacher, teacher.get_by_role("button", name="Start the next exercise"), "Tab")
+    assert teacher.evaluate("() => document.activeElement.matches(':focus-visible')")
+    teacher.keyboard.press("Enter")
+    expect(teacher.locator("#countdown")).to_be_visible()
+    for page in (ana, ben):
+        expect(page.locator(".escoba-drill h3")).to_contain_text(re.compile("n.º 0|no. 0"), timeout=30_000)
+
+    box = ben.locator(".escoba-drill")
+    tab_into(ben, box)
+    choose_by_keyboard(ben, box.get_by_label("Who has won?"), "Side 2 wins")
+    tab_until(ben, box.get_by_role("button", name="Check"), "Tab")
+    ben.keyboard.press("Enter")
+    expect(status(ben)).to_contain_text("Your answer is in and can no longer be changed")
+    expect(box.get_by_label("Who has won?")).to_be_disabled()
+    expect(check_button(ben, "en")).to_be_disabled()
+    ana.locator(".escoba-drill").get_by_label("¿Quién ha ganado?").select_option(label="Nadie todavía: otra mano")
+    check_button(ana, "es").click()
+    expect(status(ana)).to_contain_text("ya no se puede cambiar")
+
+    expect(teacher.locator("#exercise-answered")).to_have_text("2 answers", timeout=20_000)
+    expect(teacher.locator("ul.spread li").nth(0)).to_contain_text("Right 1")
+    expect(teacher.locator("ul.spread")).to_contain_text("Asking for another deal when a side has already won")
+    teacher.screenshot(path=screenshot_dir / "class-exercise-en-1920x1080.png")
+
+    # Ben reloads: the exercise, and the answer he gave, still disabled
+    ben.reload()
+    wait_rendered(ben)
+    box = ben.locator(".escoba-drill")
+    expect(box.locator("h3")).to_contain_text("no. 0", timeout=60_000)
+    expect(box.get_by_label("Who has won?").locator("option:checked")).to_have_text("Side 2 wins")
+    expect(box.get_by_label("Who has won?")).to_be_disabled()
+    expect(status(ben)).to_contain_text("can no longer be changed")
+
+    # the teacher stops the countdown, then shows the answer, by keyboard
+    tab_until(teacher, teacher.get_by_role("button", name="Stop the countdown"), "Tab")
+    teacher.keyboard.press("Enter")
+    expect(teacher.locator("#exercise-state")).to_contain_text("Time is up")
+    tab_until(teacher, teacher.get_by_role("button", name="Show the answer"), "Tab")
+    teacher.keyboard.press("Enter")
+    expect(teacher.locator("#exercise-answer")).to_be_visible()
+    expect(status(ben)).to_contain_text("has shown the answer", timeout=20_000)
+    expect(box).to_contain_text("Right")  # the answer given before the reload, judged
+    expect(status(ana)).to_contain_text("ha mostrado la solución", timeout=20_000)
+    bad = serious_violations(teacher)
+    assert not bad, bad
+    teacher.screenshot(path=screenshot_dir / "class-exercise-en-1920x1080-revealed.png")
