@@ -438,6 +438,17 @@ def test_the_strategy_part_of_worksheet_203_says_what_a_play_is_weighed_with():
     assert "1,0" not in key
 
 
+def test_the_key_of_worksheet_203_shows_the_additions():
+    """The cards left and the escoba de mano by 15 / 20 of worksheet no. 203: the key shows the addition, a face
+    card with its value in brackets, so that a student with another total can see where it differs."""
+    _task, key = split(worksheet_html(203, "en", kinds=("leftover", "house_rules")))
+    assert "They add up to 2 + jack (8) = 10 = 15 × 0 + 10. It checks out" in key
+    assert "They add up to king (10) + 5 = 15 = 15 × 1 + 0. It does not check out" in key
+    assert "The four cards add up to knight (9) + 4 + 4 + 3 = 20:" in key
+    _task, key = split(worksheet_html(203, "es", kinds=("leftover",)))
+    assert "Suman 2 + sota (8) = 10 = 15 × 0 + 10. Cuadra" in key
+
+
 def test_a_part_whose_exercises_often_share_an_answer_gets_exercises_that_differ():
     """Worksheet no. 41, "The cards left at the end": exercises 41, 42 and 43 all have the answer "Side 2, 10, it
     checks out", so the part takes 41 and the next numbers that answer something else; the task and the key say

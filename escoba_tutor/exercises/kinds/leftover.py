@@ -196,8 +196,9 @@ def _leftover_answer(_: Translator, drill: LeftoverDrill) -> dict[str, object]:
     lines = [who]
     if drill.total is not None:
         rest = drill.total % 15
-        lines.append(_("They add up to {total} = 15 × {times} + {rest}.", total=drill.total, times=drill.total // 15,
-                       rest=rest))
+        # the addition itself ("2 + jack (8) = 10"), so that a student with another total sees where it differs
+        lines.append(_("They add up to {total} = 15 × {times} + {rest}.", total=paper.value_sum(_, drill.table),
+                       times=drill.total // 15, rest=rest))
         lines.append(_("It checks out: 15 × something + 10.") if drill.checks_out else
                      _("It does not check out (it should be 15 × something + 10): a mistake was made in the deal."))
     return {"said": " ".join(lines)}
