@@ -216,10 +216,11 @@ KIND = DrillKind(
     column=N_("Cards left at the end"),
     lesson="04-end-of-deal",
     mistakes={
-        "nobody_captured": N_("Giving the cards left at the end to a side, though nobody captured"),
-        "somebody_captured": N_("Giving the cards left at the end to nobody, although someone captured"),
-        "last_to_play": N_("Giving the cards left at the end to the last side to play, not the last to capture"),
-        "not_last_capture": N_("Giving the cards left at the end to a side that did not capture last"),
+        # (each slip its own words on the board: "Saying" here, "Giving" in the dealing exercise)
+        "nobody_captured": N_("Saying a side takes the cards left at the end, though nobody captured"),
+        "somebody_captured": N_("Saying nobody takes the cards left at the end, although someone captured"),
+        "last_to_play": N_("Saying the last side to play takes the cards left at the end, not the last to capture"),
+        "not_last_capture": N_("Saying a side that did not capture last takes the cards left at the end"),
         "figure_printed": N_("Counting the face cards left at the end at their printed numbers"),
         "wrong_total": N_("Adding up the cards left at the end wrongly"),
         "checks_out": N_("Saying the deal does not check out when it does"),
