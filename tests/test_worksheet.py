@@ -542,7 +542,8 @@ def test_worksheet_317_is_varied_as_its_readers_asked():
     assert [capture_drill(s).answer for s in (317, 318, 319)] == [(), (), ()]  # what the readers found
     page = worksheet_html(317, "es")
     sections = dict(re.findall(r"<section class='part' id='(\w+)'>(.*?)</section>", page, re.S))
-    note = "Los números saltan: se han dejado fuera los ejercicios de en medio, porque sus respuestas repetían las de arriba."
+    note = ("Los números saltan: se han dejado fuera los ejercicios de en medio, porque sus respuestas repetían las "
+            "de arriba.")
     for name in ("captures", "dealing", "leftover"):
         assert choose_seeds(name, 317, 3, escoba) != [317, 318, 319] and note in sections[name], name
     _task, key = split(page)
@@ -557,3 +558,54 @@ def test_the_scopa_parts_vary_too():
         found = [len(capture_drill(s, scopa).answer) for s in choose_seeds("captures", seed, 3, scopa)]
         assert found.count(0) <= 1 and any(n > 1 for n in found), (seed, found)
         assert len(choose_seeds("leftover", seed, 3, scopa)) == 3
+
+
+def test_the_strategy_key_of_worksheet_317_tells_the_good_play_from_the_avoided_one():
+    """Worksheet no. 317, exercise 318, as its readers found it: the good capture's reason ("it adds cards to
+    your pile, although it leaves 11…") fitted the avoided capture as well, and the good-play lines had no full
+    stop. Each capture now says how many cards it adds, and the avoided one what it gains less."""
+    _task, key = split(worksheet_html(317, "en", kinds=("strategy",)))
+    assert ("The five of swords, taking the two of clubs and the jack of clubs: it adds 3 cards to your pile, "
+            "although it leaves 11 on the table, which a card still unseen can sweep.</li>") in key
+    assert ("Avoid the five of swords, taking the king of cups: it adds only 2 cards to your pile (about 0.4 points "
+            "worse).") in key
+    assert "and none is still to come.</li>" in key and "good for the setenta.</li>" in key
+    _task, key = split(worksheet_html(317, "es", kinds=("strategy",)))
+    assert ("El cinco de espadas, llevándose el dos de bastos y la sota de bastos: añade 3 cartas a tu montón, aunque "
+            "deja 11 en la mesa, y una carta que aún no ha salido puede hacer escoba.</li>") in key
+    assert ("Evita el cinco de espadas, llevándose el rey de copas: solo añade 2 cartas a tu montón (unos 0,4 puntos "
+            "peor).") in key
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_an_avoided_capture_of_the_same_kind_as_the_best_says_what_it_gains_less(lang):
+    """Over many exercises: a good play's line ends with a full stop; an avoided capture that gains the same kind
+    of thing as the best play (cards, coins, sevens), runs no risk the best play does not, and gains fewer of
+    them says so, so the best play's reason never fits it unanswered."""
+    from escoba_tutor.exercises.kinds.strategy import _gain, _risk_kind
+
+    _ = Translator(lang)
+    part = kind("strategy").worksheet
+    only = [_.plural("it adds only {n} card to your pile", "it adds only {n} cards to your pile", n) for n in
+            range(2, 12)]
+    only += [_.plural("it takes only {n} card of coins", "it takes only {n} cards of coins", n) for n in range(1, 5)]
+    only += [_.plural("it takes only {n} seven", "it takes only {n} sevens", n) for n in range(1, 4)]
+    seen = 0
+    for seed in range(1, 81):
+        drill = strategy_drill(seed)
+        answer = part.answer(_, drill)
+        page = str(paper.part(part.template, _).answer(drill, **answer))
+        assert page.count(".</li>") >= len(answer["moves"]), (seed, page)
+        best = drill.ranking[0]
+        best_gain = _gain(drill.view, best.move)
+        for hint, line in zip(drill.ranking[len(drill.good):], answer["avoid"]):
+            gain = _gain(drill.view, hint.move)
+            if (gain is None or best_gain is None or gain.code != best_gain.code
+                    or _risk_kind(drill.view, hint.move) not in (None, _risk_kind(drill.view, best.move))):
+                continue
+            fewer = len(hint.move.captured) < len(best.move.captured) or (
+                gain.code in ("takes_oros", "takes_sevens") and gain.count < best_gain.count)
+            if fewer:
+                seen += 1
+                assert any(said in line for said in only), (seed, line)
+    assert seen >= 3

@@ -22,6 +22,10 @@ CLDR's, as Babel formats them: tests/test_phrases.py compares), but for English'
 'El siete de oros no está en tu mano.'
 >>> one_decimal(es, 1.25), one_decimal(en, 0.35)
 ('1,2', '0.4')
+>>> en.plural("{points} point more", "{points} points more", count_of("1"), points="1")
+'1 point more'
+>>> en.plural("{points} point more", "{points} points more", count_of("1.0"), points="1.0")
+'1.0 points more'
 """
 
 from __future__ import annotations
@@ -33,7 +37,8 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from ..engine.cards import Card, as_cards
 from .translator import N_, Translator
 
-__all__ = ["and_list", "or_list", "listed", "WordList", "the_cards", "alternatives", "sentence_start", "one_decimal"]
+__all__ = ["and_list", "or_list", "listed", "WordList", "the_cards", "alternatives", "sentence_start", "one_decimal",
+           "count_of"]
 
 #: Each language's list patterns (CLDR's ``listPatterns``): two items, then the first two of more, each middle
 #: one, and the last. (Spanish's «y» before an /i/ sound, «e», is not in them, and no list here needs it.)
@@ -134,3 +139,11 @@ def one_decimal(_: Translator, value: float) -> str:
     language: ``1,5`` in Spanish, ``1.5`` in English."""
     rounded = Decimal(str(value)).quantize(Decimal("0.1"), rounding=ROUND_HALF_EVEN)
     return f"{rounded:f}".replace(".", _DECIMAL_SIGN[_.lang])
+
+
+def count_of(shown: str) -> int:
+    """The count that chooses a message's plural form for a number as written (``1``, ``0.4``, ``1,0``): the
+    number itself when it is whole, and for one written with decimals a count that takes the plural, as both
+    languages of the course say them ("1.0 points", "0,5 puntos"). gettext's plural rules take whole numbers
+    only: this keeps "1 point" singular and never makes "1.0 point" of a decimal."""
+    return int(shown) if shown.isdigit() else 2

@@ -29,7 +29,7 @@ from ..engine.rules import ESCOBA, as_rules
 from ..players.expert import ExpertBot
 from ..players.hints import Hint, Reason, hints
 from ..text.error_words import error_dict, error_words, fill, missing_words
-from ..text.phrases import one_decimal, sentence_start, the_cards
+from ..text.phrases import count_of, one_decimal, sentence_start, the_cards
 from ..text.translator import DEFAULT_LANGUAGE, N_, N_plural, Translator, normalize_language
 from .primitives import LiveRegion
 from .safety import guarded
@@ -54,17 +54,22 @@ def points_words(_: Translator, value: float, sides: int = 2) -> str:
     others), shown with one decimal as the learner's language writes it (``1,5``); with three sides it is
     said against the best of the other two."""
     shown = one_decimal(_, round(abs(value), 1))
+    n = count_of(shown)
     if sides > 2:
         if abs(value) < 0.05:
             return _("as many points as the best of the other sides")
         if value > 0:
-            return _("{points} points more than the best of the other sides", points=shown)
-        return _("{points} points fewer than the best of the other sides", points=shown)
+            return _.plural("{points} point more than the best of the other sides",
+                            "{points} points more than the best of the other sides", n, points=shown)
+        return _.plural("{points} point less than the best of the other sides",
+                        "{points} points less than the best of the other sides", n, points=shown)
     if abs(value) < 0.05:
         return _("as many points as the other side")
     if value > 0:
-        return _("{points} points more than the other side", points=shown)
-    return _("{points} points fewer than the other side", points=shown)
+        return _.plural("{points} point more than the other side", "{points} points more than the other side", n,
+                        points=shown)
+    return _.plural("{points} point less than the other side", "{points} points less than the other side", n,
+                    points=shown)
 
 
 #: Why a move is good or bad, by the reason code of :mod:`escoba_tutor.players.hints`.

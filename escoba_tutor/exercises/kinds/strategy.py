@@ -13,7 +13,7 @@ from ...engine.game import Game, Move, PlayerView
 from ...engine.rules import ESCOBA, Rules, as_rules
 from ...players.expert import ExpertBot
 from ...players.hints import SIETE_DE_OROS, Hint, Reason, hints, sweep_risk
-from ...text.phrases import one_decimal, the_cards
+from ...text.phrases import count_of, one_decimal, the_cards
 from ...text.translator import N_, N_plural, Translator
 from .. import paper
 from ..common import (
@@ -125,16 +125,24 @@ _MOVE_REASONS = {
     "takes_siete_de_oros": N_("the seven of coins is one sure point"),
     "leaves_sweepable": N_("it leaves {total} on the table, which a card still unseen can sweep"),
     "lays_siete_de_oros": N_("it leaves the seven of coins on the table, for the other side to take"),
-    "takes_cards": N_("it adds cards to your pile"),
     "leaves_unsweepable": N_("it leaves {total} on the table, which no card can sweep"),
     "lays_card": N_("it lays a card down without risk"),
 }
 
 
-# A capture's sevens or coins, counted: "it takes a seven", never "it takes sevens" for one.
+# A capture's sevens, coins or cards, counted: "it takes a seven", never "it takes sevens" for one; the cards,
+# so that two captures of the same kind read apart ("it adds 3 cards" against "only 2").
 _COUNTED_REASONS = {
     "takes_sevens": N_plural("it takes a seven, good for the setenta", "it takes {n} sevens, good for the setenta"),
     "takes_oros": N_plural("it takes a card of coins", "it takes {n} cards of coins"),
+    "takes_cards": N_plural("it adds {n} card to your pile", "it adds {n} cards to your pile"),
+}
+# What a capture to avoid gains less than the best play, when the two gain the same kind of thing (the best
+# play's reason would fit it too): fewer sevens, fewer coins, or fewer cards.
+_ONLY = {
+    "takes_sevens": N_plural("it takes only {n} seven", "it takes only {n} sevens"),
+    "takes_oros": N_plural("it takes only {n} card of coins", "it takes only {n} cards of coins"),
+    "takes_cards": N_plural("it adds only {n} card to your pile", "it adds only {n} cards to your pile"),
 }
 
 
@@ -239,6 +247,18 @@ def _good_reason(_: Translator, view: PlayerView, hint: Hint) -> str:
     return _("{reason}, although {risk}", reason=said, risk=risk) if risk else said
 
 
+def _fewer(_: Translator, view: PlayerView, move: Move, best: Move) -> str | None:
+    """What a capture gains less than the best play, in words, when both gain the same kind of thing and the
+    best play gains more of it (None otherwise): the fewer sevens or coins, else the fewer cards."""
+    gain, best_gain = _gain(view, move), _gain(view, best)
+    if gain is None or best_gain is None or gain.code != best_gain.code:
+        return None
+    if gain.code in ("takes_sevens", "takes_oros") and (gain.count or 0) < (best_gain.count or 0):
+        return _.plural(*_ONLY[gain.code], gain.count or 0)
+    pile, best_pile = 1 + len(move.captured), 1 + len(best.captured)
+    return _.plural(*_ONLY["takes_cards"], pile) if pile < best_pile else None
+
+
 def _loss_text(_: Translator, loss: float) -> str:
     """An estimate's size: whole from 2 up ("about 6 points", never "6.0"), one decimal below ("about 1.3")."""
     return str(round(loss)) if loss >= 1.95 else one_decimal(_, loss)
@@ -255,7 +275,7 @@ _SHEET = """
 
 {% macro answer(drill, good, moves, avoid) %}
   <li>{{ paper.key_number(drill) }} {{ good }}<ul>
-  {% for move, why in moves %}<li>{{ move }}: {{ why }}</li>{% endfor %}
+  {% for move, why in moves %}<li>{{ move }}: {{ why }}.</li>{% endfor %}
   </ul>{% for line in avoid %}<p>{{ line }}</p>{% endfor %}</li>
 {% endmacro %}
 """
@@ -293,16 +313,22 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
     avoid = []
     for hint in drill.ranking[len(drill.good):]:
         loss = _loss_text(_, hint.loss)
+        n = count_of(loss)  # ("about 0.4 points", "about 2 points": the plural form the number asks for)
         risk = _risk(_, drill.view, hint.move)
-        if risk is not None and _risk_kind(drill.view, hint.move) != best_risk:  # what is wrong with the move
-            avoid.append(_("Avoid {move}: {why} (about {loss} points worse).", move=_move_text(_, hint.move),
-                           why=risk, loss=loss))
+        if risk is None or _risk_kind(drill.view, hint.move) == best_risk:  # a fault the best play shares
+            risk = _fewer(_, drill.view, hint.move, best.move)  # what it gains less than the best play, if any
+        if risk is not None:  # what is wrong with the move
+            avoid.append(_.plural("Avoid {move}: {why} (about {loss} point worse).",
+                                  "Avoid {move}: {why} (about {loss} points worse).", n,
+                                  move=_move_text(_, hint.move), why=risk, loss=loss))
         elif alone:  # nothing wrong that the best play does not share: how much less it is worth
-            avoid.append(_("Avoid {move}: about {loss} points worse than {best}.", move=_move_text(_, hint.move),
-                           best=_.the_card(best.move.card), loss=loss))
+            avoid.append(_.plural("Avoid {move}: about {loss} point worse than {best}.",
+                                  "Avoid {move}: about {loss} points worse than {best}.", n,
+                                  move=_move_text(_, hint.move), best=_.the_card(best.move.card), loss=loss))
         else:  # (the best play's card makes other plays too: "the best play", not a long repeated capture)
-            avoid.append(_("Avoid {move}: about {loss} points worse than the best play.",
-                           move=_move_text(_, hint.move), loss=loss))
+            avoid.append(_.plural("Avoid {move}: about {loss} point worse than the best play.",
+                                  "Avoid {move}: about {loss} points worse than the best play.", n,
+                                  move=_move_text(_, hint.move), loss=loss))
     return {"good": _.plural(*_GOOD_PLAYS, len(moves)), "moves": moves, "avoid": avoid}
 
 

@@ -11,7 +11,7 @@ import ipywidgets as w
 from ...engine.errors import EscobaError
 from ...engine.game import Move
 from ...exercises import STRATEGY_TOLERANCE, StrategyDrill
-from ...text.phrases import one_decimal
+from ...text.phrases import count_of, one_decimal
 from ...text.translator import N_, Translator
 from ..hint_panel import points_words, reason_words
 from ..primitives import CardRow, RowPicker
@@ -102,20 +102,26 @@ class StrategyView(KindView):
         if result.ok and chosen.loss < 1e-9:
             return [_("Right: that is the expert's play."), _("Why: {why}.", why=why)]
         if result.ok:
-            return [_("Good: almost as good as the expert's play (worth about {loss} points less).",
-                      loss=decimal(_, chosen.loss)), _("Why: {why}.", why=why),
+            loss = decimal(_, chosen.loss)
+            return [_.plural("Good: almost as good as the expert's play (worth about {loss} point less).",
+                             "Good: almost as good as the expert's play (worth about {loss} points less).",
+                             count_of(loss), loss=loss), _("Why: {why}.", why=why),
                     _("The expert plays {move}. Why: {why}.", move=move_sentence(_, best.move),
                       why=reason_words(_, best.reason))]
-        return [_("Not the best: it is worth about {loss} points less than the expert's play.",
-                  loss=decimal(_, chosen.loss)),
+        loss = decimal(_, chosen.loss)
+        return [_.plural("Not the best: it is worth about {loss} point less than the expert's play.",
+                         "Not the best: it is worth about {loss} points less than the expert's play.",
+                         count_of(loss), loss=loss),
                 _("Your play: {why}.", why=why),
                 _("Better: {move}. Why: {why}.", move=move_sentence(_, best.move), why=reason_words(_, best.reason))]
 
     def answer(self, _: Translator, drill: StrategyDrill, names: Sequence[str], current):
         current = current or RowPicker(disabled=True)
         current.deck = self.frame.deck
-        current.caption = _("The expert's ranking (right: within {loss} points of the best)",
-                            loss=decimal(_, STRATEGY_TOLERANCE))
+        tolerance = decimal(_, STRATEGY_TOLERANCE)
+        current.caption = _.plural("The expert's ranking (right: within {loss} point of the best)",
+                                   "The expert's ranking (right: within {loss} points of the best)",
+                                   count_of(tolerance), loss=tolerance)
         current.headers = [_("Your play"), _("Points"), _("Why")]
         rows = []
         for hint in drill.ranking:
