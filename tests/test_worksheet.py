@@ -609,3 +609,23 @@ def test_an_avoided_capture_of_the_same_kind_as_the_best_says_what_it_gains_less
                 seen += 1
                 assert any(said in line for said in only), (seed, line)
     assert seen >= 3
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "Two players are playing: Player 1 is Side 1 and Player 2 is Side 2."),
+    ("es", "Juegan dos jugadores: el jugador 1 es el bando 1, y el jugador 2, el bando 2."),
+])
+def test_a_game_of_two_says_once_which_player_is_which_side(lang, said):
+    """A reader of worksheet no. 317: "Player 1 deals… Who scores them? Side 1 / Side 2" never says that
+    Player N is Side N (teams and three players say who is who). Parts always of two say it once, under their
+    heading; parts that mix games of two, three and four say it in each exercise of two."""
+    page = worksheet_html(317, lang)
+    sections = dict(re.findall(r"<section class='part' id='(\w+)'>(.*?)</section>", page, re.S))
+    for name in ("leftover", "escobas"):
+        assert sections[name].count(said) == 1, name
+    escoba = rules_by_name("escoba")
+    for name in ("escoba_de_mano", "house_rules"):
+        two = [s for s in choose_seeds(name, 317, 3, escoba) if make_drill(name, s, escoba).players == 2]
+        assert two and sections[name].count(said) == len(two), name
+    for name in ("captures", "setenta", "points", "strategy"):  # no player named there
+        assert said not in sections[name], name

@@ -204,8 +204,9 @@ def _leftover_answer(_: Translator, drill: LeftoverDrill) -> dict[str, object]:
 
 
 def _intro(_: Translator, rules: Rules) -> str:
-    return _("The cards left on the table at the end of the deal go to the last side that captured. In Escoba "
+    said = _("The cards left on the table at the end of the deal go to the last side that captured. In Escoba "
              "they always add up to 10, 25, 40, 55…: if not, somebody made a mistake.")
+    return f"{said} {paper.two_players(_)}"
 
 
 # Under the Escoba capture rule a part has one deal that does not check out (the 15-check at work) among
