@@ -629,3 +629,12 @@ def test_a_game_of_two_says_once_which_player_is_which_side(lang, said):
         assert two and sections[name].count(said) == len(two), name
     for name in ("captures", "setenta", "points", "strategy"):  # no player named there
         assert said not in sections[name], name
+
+
+def test_the_sheet_prints_its_title_once():
+    """A reader of a text export saw "Escoba: worksheet no. 317" twice: the page's <title> (the browser's tab,
+    not printed on the sheet) and its heading. The sheet itself has it once, as its heading."""
+    page = worksheet_html(317, "en")
+    body = page[page.index("<body>"):]
+    assert page.count("<title>Escoba: worksheet no. 317</title>") == 1
+    assert body.count("Escoba: worksheet no. 317") == 1 and "<h1>Escoba: worksheet no. 317</h1>" in body
