@@ -706,3 +706,18 @@ def test_whole_games_against_the_computer_never_put_you_in_a_third_person_senten
                 play_a_row(table, rng)
         assert s.phase == "game_over", seed
     assert len(seen_you) >= 2, seen_you  # (the student's own sentences were on screen)
+
+
+@pytest.mark.parametrize("lang, target, said", [
+    ("en", 1, "Game to 1 point · deal 1 · "), ("en", 21, "Game to 21 points · deal 1 · "),
+    ("es", 1, "Partida a 1 punto · mano 1 · "), ("es", 21, "Partida a 21 puntos · mano 1 · "),
+])
+def test_the_scoreboard_agrees_with_a_target_of_one(lang, target, said):
+    """A teacher may set the target down to 1 point: the scoreboard's caption says "Game to 1 point", never
+    "1 points", and counts the cards left to deal with their own plural."""
+    from escoba_tutor.engine.rules import ESCOBA
+
+    table = GameTable(players=2, rules=ESCOBA.replace(target=target), seed=4, delay=0, lang=lang)
+    caption = re.search(r"<caption>(.*?)</caption>", html_with(table, "escoba-scores").value).group(1)
+    assert caption.startswith(said), caption
+    assert re.search(r"(cards left to deal|cartas por repartir|card left to deal|carta por repartir)$", caption)
