@@ -601,3 +601,24 @@ def test_an_escoba_de_mano_is_judged_by_the_totals_of_the_rules(seed, rules):
     assert drill.escobas == (1 if total == 15 else 2 if total == two else 0)
     assert all(a.ok for a in drill.check(drill.escobas, drill.dealer % 2 if drill.escobas else NOBODY))
 
+
+
+@pytest.mark.parametrize("name", ["escobas", "leftover", "escoba_de_mano", "house_rules"])
+def test_a_drill_of_two_says_once_which_player_is_which_side(name):
+    """A reader of the course: an exercise of two names players ("Player 2 deals") and asks for sides ("Side 1,
+    Side 2, Nobody") without saying Player N is Side N. On screen, it says so once; a page that names the sides
+    ("Ana", "Luis") has no such line, and a game of three or four says who is who in its own words."""
+    from escoba_test_helpers import shown_text
+
+    from escoba_tutor.engine.rules import ESCOBA
+    from escoba_tutor.exercises.registry import make_drill
+
+    said = "Juegan dos jugadores: el jugador 1 es el bando 1, y el jugador 2, el bando 2."
+    seeds = [s for s in range(60) if make_drill(name, s, ESCOBA).players == 2][:2] \
+        if name in ("escoba_de_mano", "house_rules") else [0, 1]
+    others = [s for s in range(60) if getattr(make_drill(name, s, ESCOBA), "players", 2) != 2][:1]
+    for seed in seeds:
+        assert shown_text(Drill(name, seed=seed, lang="es")).count(said) == 1, (name, seed)
+        assert said not in shown_text(Drill(name, seed=seed, lang="es", names=["Ana", "Luis"])), (name, seed)
+    for seed in others:
+        assert said not in shown_text(Drill(name, seed=seed, lang="es")), (name, seed)

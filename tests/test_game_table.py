@@ -670,3 +670,54 @@ def test_play_takes_the_choice_the_page_shows_not_the_hidden_fields_it_holds_fro
     browser_sends(play, {"event": "click", "answers": answers})
     assert len(table.session.game.hand(0)) == hand_before - 1 or table.session.phase != "play", status(table)
     assert any(e.kind == "play" and e.player == 0 for e in table.session.game.history)
+
+
+# A "you" label in a sentence written for a third person: «Tú se lleva», «tú tiene», «para tú», «Montón de ti»,
+# «Gana tú»; "You has", "of you". The catalog's forms of "you" («tú», «de ti», «a ti») must never land there.
+_THIRD_PERSON_YOU = {
+    "es": re.compile(r"\b[Tt]ú (se |tiene|gana|hizo|juega|deja|reparte|está|hace)|[Pp]ara tú\b|\bde ti\b|\ba tú\b"
+                     r"|[Gg]ana tú\b|\bdel? tú\b"),
+    "en": re.compile(r"\b[Yy]ou (has|takes|wins|is|makes|plays|lays|deals|gets)\b|\bof you\b|\bto you\b"),
+}
+
+
+@pytest.mark.parametrize("lang, players", [("es", 2), ("es", 3), ("en", 2), ("en", 3)])
+def test_whole_games_against_the_computer_never_put_you_in_a_third_person_sentence(lang, players):
+    """A reader of the Spanish catalog: «you» is «tú», «of you» «de ti», «to you» «a ti»; if such a label ever
+    reached «Gana {side:the}», «Escobas {side:of}» or «el punto es para {winner:the}», the screen would say «Gana
+    tú», «Escobas de ti», «para tú». Whole games against the computer, every screen of them read: the student's
+    own sentences («tienes», «Te llevas», "you have") are there, the broken ones never."""
+    _ = Translator(lang)
+    you_say = {"es": ("tienes", "Has ganado", "Te toca"), "en": ("you have", "You win", "Your turn")}[lang]
+    seen_you: set[str] = set()
+    for seed in (3, 8):
+        table = GameTable(players=players, seed=seed, delay=0, lang=lang)
+        s, rng = table.session, random.Random(seed)
+        for _step in range(600):
+            said = shown_text(table) + "\n" + status(table)
+            found = _THIRD_PERSON_YOU[lang].search(said)
+            assert found is None, (seed, found.group(0), said[max(0, found.start() - 200):found.end() + 100])
+            seen_you |= {phrase for phrase in you_say if phrase.lower() in said.lower()}
+            if s.phase == "game_over":
+                break
+            if s.phase == "deal_over":
+                press(table, _("Next deal"))
+            elif my_turn(table):
+                play_a_row(table, rng)
+        assert s.phase == "game_over", seed
+    assert len(seen_you) >= 2, seen_you  # (the student's own sentences were on screen)
+
+
+@pytest.mark.parametrize("lang, target, said", [
+    ("en", 1, "Game to 1 point · deal 1 · "), ("en", 21, "Game to 21 points · deal 1 · "),
+    ("es", 1, "Partida a 1 punto · mano 1 · "), ("es", 21, "Partida a 21 puntos · mano 1 · "),
+])
+def test_the_scoreboard_agrees_with_a_target_of_one(lang, target, said):
+    """A teacher may set the target down to 1 point: the scoreboard's caption says "Game to 1 point", never
+    "1 points", and counts the cards left to deal with their own plural."""
+    from escoba_tutor.engine.rules import ESCOBA
+
+    table = GameTable(players=2, rules=ESCOBA.replace(target=target), seed=4, delay=0, lang=lang)
+    caption = re.search(r"<caption>(.*?)</caption>", html_with(table, "escoba-scores").value).group(1)
+    assert caption.startswith(said), caption
+    assert re.search(r"(cards left to deal|cartas por repartir|card left to deal|carta por repartir)$", caption)

@@ -68,7 +68,10 @@ def test_moves_and_values_read_as_each_language_writes_them():
     assert move_words(EN, Move("3c", "1o 4b")) == "the three of cups, taking the ace of coins and the four of clubs"
     # what a move is worth, in words a student reads (not "+1,2" or "−0.5")
     assert points_words(ES, 1.25) in ("1,2 puntos más que el otro bando", "1,3 puntos más que el otro bando")
-    assert points_words(EN, -0.5) == "0.5 points fewer than the other side"
+    assert points_words(EN, -0.5) == "0.5 points less than the other side"  # ("fewer": whole things, not averages)
+    # one point: a whole number, in the singular ("1 point", never "1.0 points" nor "1 points")
+    assert points_words(EN, 1.0) == "1 point more than the other side"
+    assert points_words(EN, -1.04, sides=3) == "1 point less than the best of the other sides"
     assert points_words(ES, 0.01) == "los mismos puntos que el otro bando"
     # with three sides the value is against the best of the other two, and says so
     assert points_words(EN, 2.0, sides=3) == "2 points more than the best of the other sides"  # never "2.0"

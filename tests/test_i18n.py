@@ -243,3 +243,19 @@ def test_a_catalog_compiles_its_finished_translations_with_its_source_and_plural
     assert header["x-source-sha256"] == hashlib.sha256(po.read_bytes()).hexdigest()
     assert header["plural-forms"].startswith("nplurals=3;") and header["language"] == "es"
     assert not {"generated-by", "pot-creation-date", "po-revision-date"} & set(header)
+
+
+@pytest.mark.parametrize("lang, one, four", [
+    ("en", "This browser already has 1 page of the course open. Close it if you are not using it",
+     "This browser already has 4 pages of the course open. Close the ones you are not using"),
+    ("es", "Este navegador ya tiene abierta 1 página del curso. Ciérrala si no la estás usando",
+     "Este navegador ya tiene abiertas 4 páginas del curso. Cierra las que no estés usando"),
+])
+def test_the_server_says_a_limit_of_one_page_in_the_singular(lang, one, four):
+    """An operator may allow one page per browser: the server's notice says "1 page", never "1 pages"."""
+    _ = Translator(lang)
+    forms = ("This browser already has {count} page of the course open. Close it if you are not using it, then "
+             "reload this page.",
+             "This browser already has {count} pages of the course open. Close the ones you are not using, then "
+             "reload this page.")
+    assert _.plural(*forms, 1, count=1).startswith(one) and _.plural(*forms, 4, count=4).startswith(four)

@@ -289,3 +289,21 @@ def test_a_setenta_missing_two_suits_says_or_after_no_in_english():
     pile = setenta("7o 6e 1o")
     assert setenta_text(Translator("en"), pile) == "invalid: no cups or clubs"
     assert setenta_text(Translator("es"), pile) == "inválida: le faltan copas y bastos"
+
+
+@pytest.mark.parametrize("lang, said, broken", [
+    ("es", "tienes el siete de oros", "tú tiene"),
+    ("en", "you have the seven of coins", "you has"),
+])
+def test_the_students_own_label_takes_the_second_person_even_unnamed_as_you(lang, said, broken):
+    """A sheet given the student's own label among its names, without saying which side is "you": the student's
+    label alone chooses the second-person sentences («tienes», "You have"), never «tú tiene» / "you has"."""
+    from escoba_tutor.text import labels
+    from escoba_tutor.text.translator import Translator
+
+    _ = Translator(lang)
+    sheet = ScoreSheet(piles=["7o 6c 1e 5b 7c", "6o 2e 3b"], escobas=[0, 0], lang=lang,
+                       names=[labels.you(_), labels.computer(_)])
+    text = sheet_html(sheet)
+    assert said in text and broken not in text.lower()
+    assert _("You have") in text

@@ -28,6 +28,7 @@ from escoba_tutor.exercises import (
     setenta_drill,
     strategy_drill,
 )
+from escoba_tutor.exercises.common import MAX_SEED
 from escoba_tutor.exercises.registry import kind, kinds_for, make_drill
 from escoba_tutor.exercises.worksheet import choose_seeds, printed_task, worksheet_html
 from escoba_tutor.text.phrases import and_list
@@ -69,7 +70,7 @@ def test_the_answer_key_is_separate_and_starts_a_printed_page():
     assert "@media print" in page
     assert re.search(r"@media print \{[^@]*\.answers \{ break-before: page; page-break-before: always; \}", page)
     assert "Answer key" in answers and "Answer key" not in exercises
-    for seed in range(3, 7):
+    for seed in choose_seeds("captures", 3, 4, rules_by_name("escoba")):  # (3, 4, 6, 7: one "nothing" at most)
         drill = capture_drill(seed)
         assert f"Exercise no. {seed}." in exercises
         assert drill.card.code in exercises and all(c.code in exercises for c in drill.table)
@@ -77,6 +78,7 @@ def test_the_answer_key_is_separate_and_starts_a_printed_page():
             shown = (f"The {EN.card_name(drill.card)} takes "
                      + and_list(EN, [f"the {EN.card_name(c)}" for c in sorted(taken)]) + ": ")
             assert shown in answers and shown not in exercises
+    for seed in range(3, 7):
         for answer in setenta_drill(seed).answers:
             if answer.total is not None:
                 assert f"setenta {answer.total}" in answers and f"setenta {answer.total}" not in exercises
@@ -455,7 +457,7 @@ def test_a_part_whose_exercises_often_share_an_answer_gets_exercises_that_differ
     the same numbers, and each can be opened on screen by its number."""
     assert [leftover_drill(s).taker for s in (41, 42, 43)] == [1, 1, 1]  # the answers the readers found alike
     seeds = choose_seeds("leftover", 41, 3, rules_by_name("escoba"))
-    assert seeds == [41, 44, 47]
+    assert seeds == [41, 44, 61]  # 61: a deal that does not check out (47 checks out, as 41 and 44 do)
     answers = [(d.taker, d.total, d.checks_out) for d in map(leftover_drill, seeds)]
     assert len(set(answers)) == 3 and len({a[0] for a in answers}) == 2 and len({a[1] for a in answers}) == 2
     page = worksheet_html(41, "en", kinds=("leftover",))
@@ -470,8 +472,10 @@ def test_a_part_whose_exercises_often_share_an_answer_gets_exercises_that_differ
             said = [kind(name).worksheet.answers(make_drill(name, s, rules_by_name("escoba"))) for s in chosen]
             assert chosen[0] == seed and len(set(said)) == 3, (name, seed, chosen, said)
     # a kind whose answers always differ keeps its numbers in a row
-    assert choose_seeds("captures", 41, 3, rules_by_name("escoba")) == [41, 42, 43]
-    assert choose_seeds("leftover", 999_998, 2, rules_by_name("escoba"))[-1] <= 999_999
+    assert choose_seeds("setenta", 41, 3, rules_by_name("escoba")) == [41, 42, 43]
+    # the last numbers: a part looks below its first number, never past the last one
+    top = choose_seeds("leftover", MAX_SEED - 1, 2, rules_by_name("escoba"))
+    assert MAX_SEED - 1 in top and max(top) <= MAX_SEED and len(set(top)) == 2
 
 
 def test_a_game_of_two_names_who_deals_and_plays_by_player_and_who_scores_by_side():
@@ -523,7 +527,7 @@ def test_parts_follow_the_lessons_and_a_part_whose_numbers_skip_says_so():
     for name in parts:
         skipping = choose_seeds(name, 101, 3, rules_by_name("escoba")) != [101, 102, 103]
         assert (note in sections[name]) == skipping, name
-    assert note in sections["leftover"] and note not in sections["captures"]
+    assert note in sections["leftover"] and note not in sections["setenta"]
     # the parts a teacher names print in the order given
     chosen = worksheet_html(101, "en", kinds=("strategy", "captures"))
     assert re.findall(r"<section class='part' id='(\w+)'", chosen) == ["strategy", "captures"]
@@ -536,9 +540,9 @@ def test_no_two_exercises_of_a_part_print_the_same():
     escoba = rules_by_name("escoba")
     same = [printed_task("dealing", make_drill("dealing", s, escoba)) for s in (204, 205)]
     assert same[0] == same[1] and "18 cards are left in the deck" in same[0]  # the pair the readers found
-    assert choose_seeds("dealing", 203, 3, escoba) == [203, 204, 206]
+    assert choose_seeds("dealing", 203, 3, escoba) == [203, 204, 220]  # 220: the first where the deal is over
     task, key = split(worksheet_html(203, "en", kinds=("dealing",)))
-    assert "Exercise no. 205" not in task + key and "Exercise no. 206." in task
+    assert "Exercise no. 205" not in task + key and "Exercise no. 220." in task
     assert "The numbers skip" in task
     # many sheets, every part: the exercises of a part all print differently
     for name in kinds_for(escoba):
@@ -546,3 +550,132 @@ def test_no_two_exercises_of_a_part_print_the_same():
             chosen = choose_seeds(name, seed, 3, escoba)
             texts = {printed_task(name, make_drill(name, s, escoba)) for s in chosen}
             assert chosen[0] == seed and len(texts) == 3, (name, seed, chosen)
+
+
+# Seeds for the property tests: a spread over the whole range of numbers, the low ones a teacher types, and the
+# last ones (where a part looks below its first number).
+_SPREAD = [*range(0, 30), *(random_seed * 104_729 + 11 for random_seed in range(30)), 316, 317, 318,
+           MAX_SEED - 2, MAX_SEED - 40, MAX_SEED - 100]
+
+
+@pytest.mark.parametrize("count", [2, 3, 4, 6])
+def test_every_part_is_varied_by_construction(count):
+    """The readers of worksheet no. 317: three captures whose answer is "nothing", three dealing exercises with
+    the same situation, three leftovers that all check out. For any number and count, a part has at most one
+    "nothing", and with three or more exercises a card with several captures; its dealing exercises ask about
+    different moments (play goes on, three more cards, the deal is over) as far as the count allows; its
+    leftovers include, from two exercises up, one deal that does not check out, and never two."""
+    escoba = rules_by_name("escoba")
+    for seed in _SPREAD:
+        seed = min(seed, MAX_SEED - count + 1)
+        found = [len(capture_drill(s).answer) for s in choose_seeds("captures", seed, count, escoba)]
+        assert len(found) == count and found.count(0) <= 1, (seed, found)
+        assert count < 3 or any(n > 1 for n in found), (seed, found)
+        moments = [make_drill("dealing", s, escoba).deal_now for s in choose_seeds("dealing", seed, count, escoba)]
+        assert len(set(moments)) == min(count, 3), (seed, moments)
+        checks = [leftover_drill(s).checks_out for s in choose_seeds("leftover", seed, count, escoba)]
+        assert checks.count(False) == 1 and len(checks) == count, (seed, checks)
+
+
+def test_worksheet_317_is_varied_as_its_readers_asked():
+    """Worksheet no. 317 as its readers found it (parts 1, 3 and 4), and the note that says why numbers skip."""
+    escoba = rules_by_name("escoba")
+    assert [capture_drill(s).answer for s in (317, 318, 319)] == [(), (), ()]  # what the readers found
+    page = worksheet_html(317, "es")
+    sections = dict(re.findall(r"<section class='part' id='(\w+)'>(.*?)</section>", page, re.S))
+    note = ("Los números saltan: se han dejado fuera los ejercicios de en medio, porque sus respuestas repetían las "
+            "de arriba.")
+    for name in ("captures", "dealing", "leftover"):
+        assert choose_seeds(name, 317, 3, escoba) != [317, 318, 319] and note in sections[name], name
+    _task, key = split(page)
+    assert key.count("no se lleva nada") == 1
+    assert "no cuadra" in key or "No cuadra" in key
+
+
+def test_the_scopa_parts_vary_too():
+    """Scopa has no 15-check: its leftovers cannot be asked to fail it, and its captures still mix."""
+    scopa = rules_by_name("scopa")
+    for seed in range(0, 30):
+        found = [len(capture_drill(s, scopa).answer) for s in choose_seeds("captures", seed, 3, scopa)]
+        assert found.count(0) <= 1 and any(n > 1 for n in found), (seed, found)
+        assert len(choose_seeds("leftover", seed, 3, scopa)) == 3
+
+
+def test_the_strategy_key_of_worksheet_317_tells_the_good_play_from_the_avoided_one():
+    """Worksheet no. 317, exercise 318, as its readers found it: the good capture's reason ("it adds cards to
+    your pile, although it leaves 11…") fitted the avoided capture as well, and the good-play lines had no full
+    stop. Each capture now says how many cards it adds, and the avoided one what it gains less."""
+    _task, key = split(worksheet_html(317, "en", kinds=("strategy",)))
+    assert ("The five of swords, taking the two of clubs and the jack of clubs: it adds 3 cards to your pile, "
+            "although it leaves 11 on the table, which a card still unseen can sweep.</li>") in key
+    assert ("Avoid the five of swords, taking the king of cups: it adds only 2 cards to your pile (about 0.4 points "
+            "worse).") in key
+    assert "and none is still to come.</li>" in key and "good for the setenta.</li>" in key
+    _task, key = split(worksheet_html(317, "es", kinds=("strategy",)))
+    assert ("El cinco de espadas, llevándose el dos de bastos y la sota de bastos: añade 3 cartas a tu montón, aunque "
+            "deja 11 en la mesa, y una carta que aún no ha salido puede hacer escoba.</li>") in key
+    assert ("Evita el cinco de espadas, llevándose el rey de copas: solo añade 2 cartas a tu montón (unos 0,4 puntos "
+            "peor).") in key
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_an_avoided_capture_of_the_same_kind_as_the_best_says_what_it_gains_less(lang):
+    """Over many exercises: a good play's line ends with a full stop; an avoided capture that gains the same kind
+    of thing as the best play (cards, coins, sevens), runs no risk the best play does not, and gains fewer of
+    them says so, so the best play's reason never fits it unanswered."""
+    from escoba_tutor.exercises.kinds.strategy import _gain, _risk_kind
+
+    _ = Translator(lang)
+    part = kind("strategy").worksheet
+    only = [_.plural("it adds only {n} card to your pile", "it adds only {n} cards to your pile", n) for n in
+            range(2, 12)]
+    only += [_.plural("it takes only {n} card of coins", "it takes only {n} cards of coins", n) for n in range(1, 5)]
+    only += [_.plural("it takes only {n} seven", "it takes only {n} sevens", n) for n in range(1, 4)]
+    seen = 0
+    for seed in range(1, 81):
+        drill = strategy_drill(seed)
+        answer = part.answer(_, drill)
+        page = str(paper.part(part.template, _).answer(drill, **answer))
+        assert page.count(".</li>") >= len(answer["moves"]), (seed, page)
+        best = drill.ranking[0]
+        best_gain = _gain(drill.view, best.move)
+        for hint, line in zip(drill.ranking[len(drill.good):], answer["avoid"]):
+            gain = _gain(drill.view, hint.move)
+            if (gain is None or best_gain is None or gain.code != best_gain.code
+                    or _risk_kind(drill.view, hint.move) not in (None, _risk_kind(drill.view, best.move))):
+                continue
+            fewer = len(hint.move.captured) < len(best.move.captured) or (
+                gain.code in ("takes_oros", "takes_sevens") and gain.count < best_gain.count)
+            if fewer:
+                seen += 1
+                assert any(said in line for said in only), (seed, line)
+    assert seen >= 3
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "Two players are playing: Player 1 is Side 1 and Player 2 is Side 2."),
+    ("es", "Juegan dos jugadores: el jugador 1 es el bando 1, y el jugador 2, el bando 2."),
+])
+def test_a_game_of_two_says_once_which_player_is_which_side(lang, said):
+    """A reader of worksheet no. 317: "Player 1 deals… Who scores them? Side 1 / Side 2" never says that
+    Player N is Side N (teams and three players say who is who). Parts always of two say it once, under their
+    heading; parts that mix games of two, three and four say it in each exercise of two."""
+    page = worksheet_html(317, lang)
+    sections = dict(re.findall(r"<section class='part' id='(\w+)'>(.*?)</section>", page, re.S))
+    for name in ("leftover", "escobas"):
+        assert sections[name].count(said) == 1, name
+    escoba = rules_by_name("escoba")
+    for name in ("escoba_de_mano", "house_rules"):
+        two = [s for s in choose_seeds(name, 317, 3, escoba) if make_drill(name, s, escoba).players == 2]
+        assert two and sections[name].count(said) == len(two), name
+    for name in ("captures", "setenta", "points", "strategy"):  # no player named there
+        assert said not in sections[name], name
+
+
+def test_the_sheet_prints_its_title_once():
+    """A reader of a text export saw "Escoba: worksheet no. 317" twice: the page's <title> (the browser's tab,
+    not printed on the sheet) and its heading. The sheet itself has it once, as its heading."""
+    page = worksheet_html(317, "en")
+    body = page[page.index("<body>"):]
+    assert page.count("<title>Escoba: worksheet no. 317</title>") == 1
+    assert body.count("Escoba: worksheet no. 317") == 1 and "<h1>Escoba: worksheet no. 317</h1>" in body

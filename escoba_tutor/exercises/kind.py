@@ -16,7 +16,7 @@ from typing import Any
 from ..engine.rules import Rules
 from ..text.translator import Translator
 
-__all__ = ["DrillKind", "WorksheetPart", "Outcome"]
+__all__ = ["DrillKind", "WorksheetPart", "Variety", "Outcome"]
 
 #: What a check records: (right, the mistake code or None), or None when nothing at all was answered.
 Outcome = tuple[bool, str | None] | None
@@ -28,6 +28,40 @@ def _always(rules: Rules) -> bool:
 
 def _no_words(_: Translator, drill: Any) -> Mapping[str, object]:
     return {}
+
+
+@dataclass(frozen=True)
+class Variety:
+    """The shapes a kind's answers take, so that a worksheet part mixes them (the captures: "nothing", one
+    capture, several; the cards left: a deal that checks out, one that does not).
+
+    - ``shape(drill)``: an exercise's shape, one of ``shapes(rules)``;
+    - ``shapes(rules)``: every shape an exercise can have under ``rules``;
+    - ``once``: the shapes a part has at most once (a "nothing" answer, a deal with a mistake in it).
+
+    A part of ``n`` exercises has each shape of ``once`` at most once and the other shapes as evenly as ``n``
+    allows (:func:`escoba_tutor.exercises.worksheet.choose_seeds`).
+    """
+
+    shape: Callable[[Any], str]
+    shapes: Callable[[Rules], tuple[str, ...]]
+    once: frozenset[str] = frozenset()
+
+    def caps(self, count: int, rules: Rules) -> dict[str, int]:
+        """How many exercises of each shape a part of ``count`` may have: 1 for a shape of ``once``, the rest
+        shared evenly among the other shapes (rounded up, so that the caps add up to ``count`` or more).
+
+        >>> Variety(str, lambda rules: ("several", "one", "none"), frozenset({"none"})).caps(3, None)
+        {'several': 1, 'one': 1, 'none': 1}
+        >>> Variety(str, lambda rules: ("several", "one", "none"), frozenset({"none"})).caps(5, None)
+        {'several': 2, 'one': 2, 'none': 1}
+        """
+        shapes = self.shapes(rules)
+        others = [s for s in shapes if s not in self.once]
+        if not others:  # (every shape rare: share them evenly)
+            return {s: max(1, -(-count // len(shapes))) for s in shapes}
+        each = max(1, -(-(count - (len(shapes) - len(others))) // len(others)))
+        return {s: 1 if s in self.once else each for s in shapes}
 
 
 @dataclass(frozen=True)
@@ -46,7 +80,8 @@ class WorksheetPart:
       with ``_`` in Python (the catalogs' extractor reads Python, not templates); none by default;
     - ``answers``: for a kind whose exercises often share one answer (the cards left: "Side 2, 10, it checks
       out"), ``answers(drill)``: its answer, one value per question. The worksheet then gives a part exercises
-      whose answers differ (:func:`escoba_tutor.exercises.worksheet.choose_seeds`); None: the next exercises.
+      whose answers differ (:func:`escoba_tutor.exercises.worksheet.choose_seeds`); None: the next exercises;
+    - ``variety``: the shapes its answers take (:class:`Variety`), mixed in a part; None: any.
     """
 
     heading: str
@@ -55,6 +90,7 @@ class WorksheetPart:
     task: Callable[[Translator, Any], Mapping[str, object]] = field(default=_no_words)
     answer: Callable[[Translator, Any], Mapping[str, object]] = field(default=_no_words)
     answers: Callable[[Any], tuple[object, ...]] | None = None
+    variety: Variety | None = None
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,8 @@ from ..text.translator import Translator
 if TYPE_CHECKING:
     from jinja2 import Environment, Template
 
-__all__ = ["word", "side_names", "names_of", "value_sum", "rank", "PIECES", "part", "page"]
+__all__ = ["word", "side_names", "player_names", "two_players", "names_of", "value_sum", "rank", "PIECES", "part",
+           "page"]
 
 
 def word(_: Translator, message: str, **params: object) -> str:
@@ -43,6 +44,14 @@ def player_names(_: Translator, players: int) -> list[Label]:
     """Player 1, player 2...: who deals and plays a card. In a game of two each player is a side, but a side
     scores points, and a player deals and plays («juega el jugador 2», never «juega el bando 2»)."""
     return [labels.player(_, i + 1) for i in range(players)]
+
+
+def two_players(_: Translator) -> str:
+    """Who is which side in a game of two, said once where an exercise names players and asks for sides: "Two
+    players are playing: Player 1 is Side 1 and Player 2 is Side 2." (three players and teams say it their way)."""
+    players, sides = player_names(_, 2), side_names(_, 2)
+    return _("Two players are playing: {first_player} is {first_side} and {second_player} is {second_side}.",
+             first_player=players[0], first_side=sides[0], second_player=players[1], second_side=sides[1])
 
 
 def names_of(_: Translator, cards: Iterable[Card]) -> str:

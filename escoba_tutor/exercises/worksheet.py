@@ -110,46 +110,83 @@ def exercise_markup(name: str, seed: int, lang: str, rules: Rules | str = ESCOBA
 
 
 def choose_seeds(name: str, seed: int, count: int, rules: Rules) -> list[int]:
-    """The exercise numbers of a part: ``seed`` to ``seed + count - 1``, leaving out an exercise that prints the
-    same as one chosen before it (only its number differs); for a kind whose exercises often share one answer
-    (its part's ``answers``), from ``seed`` on, each next exercise that gives some question an answer not given
-    yet (a side not named yet, another sum, "it does not check out"), so that a part's exercises cannot be
-    answered by copying the first one. Numbers are tried in order, a bounded number of them: the same
-    arguments, the same numbers.
+    """The exercise numbers of a part: from ``seed`` on, each next exercise that keeps the part varied, so that
+    its exercises cannot be answered by copying the first one:
 
-    >>> choose_seeds("captures", 41, 3, ESCOBA)
-    [41, 42, 43]
+    - never one that prints the same as one chosen before it (only its number differs);
+    - for a kind whose answers take a few shapes (its part's ``variety``: "nothing", one capture, several), no
+      more of a shape than its share (:meth:`escoba_tutor.exercises.kind.Variety.caps`), and a shape twice only
+      when the places left still allow every shape once: a rare shape, like a card that takes nothing, at most
+      once a part;
+    - for a kind whose exercises often share one answer (its part's ``answers``), each exercise gives some
+      question an answer not given yet (a side not named yet, another sum).
+
+    Numbers are tried in order, a bounded number of them (below ``seed`` too when the numbers run out above
+    it); if too few fit, the rules are eased, the rare shapes' last: the same arguments, the same numbers.
+
+    >>> choose_seeds("captures", 41, 1, ESCOBA)
+    [41]
     >>> seeds = choose_seeds("leftover", 41, 3, ESCOBA)
     >>> seeds[0], len(set(make_drill("leftover", s, ESCOBA).total for s in seeds)) > 1
     (41, True)
     """
-    answers = kind(name).worksheet.answers
+    part = kind(name).worksheet
+    answers, variety = part.answers, part.variety
+    caps = variety.caps(count, rules) if variety is not None else {}
     chosen: list[int] = []
     printed: set[str] = set()
     given: list[set[object]] = []
-    last = min(MAX_SEED, seed + _LOOK_AHEAD * count)
-    for candidate in range(seed, last + 1):
-        drill = make_drill(name, candidate, rules)
-        text = printed_task(name, drill)
+    used: dict[str, int] = {}
+    looked: list[tuple[int, str, str, tuple[object, ...]]] = []
+
+    def fits(candidate: int, text: str, shape: str, said: tuple[object, ...], ease: int) -> bool:
+        """Whether an exercise may join the part; ``ease`` 0: every rule, 1: its answers may repeat, 2: only
+        the rare shapes keep their cap, 3: anything not chosen yet."""
+        if candidate in chosen:
+            return False
+        if ease >= 3:
+            return True
         if text in printed:  # the same exercise again under another number
-            continue
-        if answers is None:
-            chosen.append(candidate)
-        else:
-            said = answers(drill)
-            if not given:
-                given = [set() for _answer in said]
-            if chosen and all(value in seen for value, seen in zip(said, given)):
-                continue
-            chosen.append(candidate)
-            for value, seen in zip(said, given):
-                seen.add(value)
+            return False
+        if variety is not None and (ease < 2 or shape in variety.once) and used.get(shape, 0) >= caps[shape]:
+            return False
+        # a shape's second exercise only while the places left can still give every shape its first
+        missing = sum(1 for s in caps if s != shape and not used.get(s))
+        if ease < 2 and used.get(shape) and count - len(chosen) - 1 < missing:
+            return False
+        return not (ease < 1 and said and chosen and all(value in seen for value, seen in zip(said, given)))
+
+    def take(candidate: int, text: str, shape: str, said: tuple[object, ...]) -> None:
+        chosen.append(candidate)
         printed.add(text)
-        if len(chosen) == count:
-            return chosen
-    # too few different exercises within reach: the first numbers not chosen yet, in order
-    rest = (s for s in range(seed, MAX_SEED + 1) if s not in chosen)
-    return sorted(chosen + [next(rest) for _more in range(count - len(chosen))])
+        used[shape] = used.get(shape, 0) + 1
+        given.extend(set() for _value in said[len(given):])
+        for value, seen in zip(said, given):
+            seen.add(value)
+
+    for candidate in _candidates(seed, count):
+        drill = make_drill(name, candidate, rules)
+        entry = (candidate, printed_task(name, drill), variety.shape(drill) if variety is not None else "",
+                 answers(drill) if answers is not None else ())
+        looked.append(entry)
+        if fits(*entry, ease=0):
+            take(*entry)
+            if len(chosen) == count:
+                return sorted(chosen)
+    # too few different exercises within reach: ease the rules one by one, in the same order
+    for ease in (1, 2, 3):
+        for entry in looked:
+            if len(chosen) < count and fits(*entry, ease=ease):
+                take(*entry)
+    return sorted(chosen)
+
+
+def _candidates(seed: int, count: int) -> list[int]:
+    """The numbers a part may take, in the order tried: ``seed`` and the next ones, a bounded number; when the
+    numbers end before that (near :data:`MAX_SEED`), the ones just below ``seed``, nearest first."""
+    reach = _LOOK_AHEAD * count + 1
+    above = list(range(seed, min(MAX_SEED, seed + reach - 1) + 1))
+    return above + list(range(seed - 1, max(-1, seed - 1 - (reach - len(above))), -1))
 
 
 def printed_task(name: str, drill: Any) -> str:

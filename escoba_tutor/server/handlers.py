@@ -374,9 +374,11 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
         _ = Translator(lang)
         if reason == "too_many_pages":
             self.set_status(429)
-            page = notice_page(lang, "Too many pages open", _(
+            page = notice_page(lang, "Too many pages open", _.plural(
+                "This browser already has {count} page of the course open. Close it if you are not using it, then "
+                "reload this page.",
                 "This browser already has {count} pages of the course open. Close the ones you are not using, then "
-                "reload this page.", count=limits.per_client))
+                "reload this page.", limits.per_client, count=limits.per_client))
         elif reason == "browser_too_fast":
             self.set_status(429)
             page = notice_page(lang, "Too many pages at once", _(

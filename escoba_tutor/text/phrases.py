@@ -24,6 +24,10 @@ CLDR's, as Babel formats them: tests/test_phrases.py compares), but for English'
 ('1,2', '0.4')
 >>> points_number(es, 0.98), points_number(en, 0.44), points_number(en, 2.26, whole_from=1.95)
 (('1', 1), ('0.4', 2), ('2', 2))
+>>> en.plural("{points} point more", "{points} points more", count_of("1"), points="1")
+'1 point more'
+>>> en.plural("{points} point more", "{points} points more", count_of("1.0"), points="1.0")
+'1.0 points more'
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from ..engine.cards import Card, as_cards
 from .translator import N_, Translator
 
 __all__ = ["and_list", "or_list", "listed", "WordList", "the_cards", "alternatives", "sentence_start", "one_decimal",
-           "points_number"]
+           "points_number", "count_of"]
 
 #: Each language's list patterns (CLDR's ``listPatterns``): two items, then the first two of more, each middle
 #: one, and the last. (Spanish's «y» before an /i/ sound, «e», is not in them, and no list here needs it.)
@@ -150,3 +154,9 @@ def points_number(_: Translator, value: float, *, whole_from: float | None = Non
     if shown == shown.to_integral_value():
         return str(int(shown)), count
     return one_decimal(_, float(shown)), count
+def count_of(shown: str) -> int:
+    """The count that chooses a message's plural form for a number as written (``1``, ``0.4``, ``1,0``): the
+    number itself when it is whole, and for one written with decimals a count that takes the plural, as both
+    languages of the course say them ("1.0 points", "0,5 puntos"). gettext's plural rules take whole numbers
+    only: this keeps "1 point" singular and never makes "1.0 point" of a decimal."""
+    return int(shown) if shown.isdigit() else 2

@@ -52,12 +52,13 @@ def describe_sum(_: Translator, card: Card, taken: tuple[Card, ...], rules: Rule
 
 
 def describe_gains(_: Translator, gains) -> str:
-    """What a capture wins: ``an escoba and 4 cards (the seven of coins, 2 coins and 1 seven)``; ``2 cards``."""
+    """What a capture wins: ``an escoba and 4 cards (the seven of coins, 2 cards of coins
+    and 1 seven)``; ``2 cards``."""
     details = []
     if gains.siete_de_oros:
         details.append(_.the_card("7o"))
     if gains.oros:
-        details.append(_.plural("{n} coin", "{n} coins", gains.oros))
+        details.append(_.plural("{n} card of coins", "{n} cards of coins", gains.oros))
     if gains.sevens:
         details.append(_.plural("{n} seven", "{n} sevens", gains.sevens))
     cards = _.plural("{n} card", "{n} cards", gains.cards)

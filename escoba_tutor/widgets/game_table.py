@@ -445,9 +445,11 @@ class GameTable(w.VBox):
                         f"<td>{piles[side]}</td><td>{escobas} <span aria-hidden='true'>{marks}</span>"
                         f"</td></tr>")
         left = 0 if ended else view.deck_left
-        caption = _.plural("Game to {target} points · deal {deal} · {n} card left to deal",
-                           "Game to {target} points · deal {deal} · {n} cards left to deal", left,
-                           target=s.rules.target, deal=(ended.deal if ended else view.deal) + 1)
+        # three counts, each with its own plural form ("Game to 1 point" with a teacher's target of 1)
+        target = _.plural("Game to {target} point", "Game to {target} points", s.rules.target, target=s.rules.target)
+        to_deal = _.plural("{n} card left to deal", "{n} cards left to deal", left)
+        caption = _("{target} · deal {deal} · {to_deal}", target=target, deal=(ended.deal if ended else view.deal) + 1,
+                    to_deal=to_deal)
         head = "".join(f"<th scope='col'>{html.escape(h)}</th>" for h in
                        (_("Side"), _("Points"), _("Cards taken"), _("Escobas")))
         return (f"<table class='escoba-scores'><caption>{html.escape(caption)}</caption><thead><tr>{head}</tr>"

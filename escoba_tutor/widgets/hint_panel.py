@@ -61,14 +61,14 @@ def points_words(_: Translator, value: float, sides: int = 2) -> str:
         if value > 0:
             return _.plural("{points} point more than the best of the other sides",
                             "{points} points more than the best of the other sides", count, points=shown)
-        return _.plural("{points} point fewer than the best of the other sides",
-                        "{points} points fewer than the best of the other sides", count, points=shown)
+        return _.plural("{points} point less than the best of the other sides",
+                        "{points} points less than the best of the other sides", count, points=shown)
     if abs(value) < 0.05:
         return _("as many points as the other side")
     if value > 0:
         return _.plural("{points} point more than the other side", "{points} points more than the other side",
                         count, points=shown)
-    return _.plural("{points} point fewer than the other side", "{points} points fewer than the other side", count,
+    return _.plural("{points} point less than the other side", "{points} points less than the other side", count,
                     points=shown)
 
 

@@ -202,6 +202,7 @@ def reason_text(_: Translator, line: ScoreLine, names: Sequence[str], you: int |
         missing_words(key)
         return line.reason.replace("_", " ")
     message = REASON_WORDS[key]
+    you = student_side(names, you)
     if isinstance(message, tuple):
         message = message[1] if you is not None and you in line.winners else message[0]
     shown = [value_text(_, line, i) for i in range(len(line.values))]
@@ -217,6 +218,15 @@ def reason_text(_: Translator, line: ScoreLine, names: Sequence[str], you: int |
         params["top"] = _top_text(_, line, shown)
         params["tied"] = and_list(_, [in_sentence[i] for i in _tied_sides(line)])
     return fill(_, message, params)
+
+
+def student_side(names: object, you: int | None = None) -> int | None:
+    """The side the student reads as "you": ``you`` when given, else the side named with the student's own
+    label (:func:`escoba_tutor.text.labels.you`), so that a "you" label never lands in a sentence written for a
+    third person («tú tiene», «para tú», "You has")."""
+    if you is not None or not isinstance(names, (list, tuple)):
+        return you
+    return next((i for i, name in enumerate(names) if isinstance(name, Label) and name.is_you), None)
 
 
 def _tied_sides(line: ScoreLine) -> list[int]:
@@ -407,7 +417,8 @@ class ScoreSheet(w.VBox):
         head_sides = "".join(f'<th scope="colgroup" colspan="2">{escape(n)}</th>' for n in names)
         # the column of what a side holds agrees with its side: «Bando 1 · Tiene», but «Tú · Tienes» ("Side 1 ·
         # Has", "You · You have")
-        had = [_("You have") if i == self.you else _("Has") for i in range(sides)]
+        you = student_side(self.names, self.you)
+        had = [_("You have") if i == you else _("Has") for i in range(sides)]
         points = _("Points")
         sub = "".join(f'<th scope="col">{escape(h)}</th><th scope="col">{escape(points)}</th>' for h in had)
         item, why, caption = escape(_("Item")), escape(_("Why")), escape(_("Points of the deal"))
@@ -417,7 +428,7 @@ class ScoreSheet(w.VBox):
         # Each cell names its column (data-label): a narrow screen shows every point as a block of labelled lines.
         cell_labels = [escape(f"{n} · {h}", quote=True) for n, holds in zip(names, had) for h in (holds, points)]
         why_label = escape(_("Why"), quote=True)
-        for row in m.rows(_, self.names, self.you):
+        for row in m.rows(_, self.names, you):
             cells = "".join(f'<td class="num" data-label="{label}">{escape(c)}</td>'
                             for label, c in zip(cell_labels, row[1:-1]))
             parts.append(f'<tr><th scope="row">{escape(row[0])}</th>{cells}'

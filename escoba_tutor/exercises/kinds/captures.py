@@ -27,7 +27,7 @@ from ..common import (
     pick,
     seeded,
 )
-from ..kind import DrillKind, Outcome, WorksheetPart
+from ..kind import DrillKind, Outcome, Variety, WorksheetPart
 
 # How often each kind of position comes up. A learner should mostly find something to capture, sometimes
 # nothing at all (to practise "it stays on the table"), and often several captures (to practise seeing them all).
@@ -166,6 +166,14 @@ def _capture_answer(_: Translator, drill: CaptureDrill) -> dict[str, object]:
     return {"found": _.plural("{n} capture:", "{n} captures:", len(drill.answer)), "captures": captures}
 
 
+def _shape(drill: CaptureDrill) -> str:
+    return "none" if not drill.answer else "one" if len(drill.answer) == 1 else "several"
+
+
+# A part mixes the three: "nothing" at most once (a sheet of "nothing" practises no capture), several first.
+_VARIETY = Variety(_shape, lambda rules: ("several", "one", "none"), frozenset({"none"}))
+
+
 def _outcome(result: Any) -> Outcome:
     if result.ok:
         return True, None
@@ -200,6 +208,7 @@ KIND = DrillKind(
         "table_alone_15": N_("Taking table cards that make 15 on their own, leaving out the card played"),
     },
     outcome=_outcome,
-    worksheet=WorksheetPart(N_("Find every capture"), _intro, _SHEET, _capture_task, _capture_answer),
+    worksheet=WorksheetPart(N_("Find every capture"), _intro, _SHEET, _capture_task, _capture_answer,
+                            variety=_VARIETY),
     view="escoba_tutor.widgets.drills.captures:CapturesView",
 )

@@ -27,7 +27,7 @@ from ..common import (
     pick,
     seeded,
 )
-from ..kind import DrillKind, WorksheetPart
+from ..kind import DrillKind, Variety, WorksheetPart
 
 __all__ = ["DealingDrill", "dealing_drill", "MOMENTS", "DEAL_NOW", "who_question", "rounds_question"]
 
@@ -414,6 +414,8 @@ KIND = DrillKind(
         "nobody_captured": N_("Giving the cards left at the end to a side, though nobody captured"),
     },
     outcome=form_outcome,
-    worksheet=WorksheetPart(N_("Dealing and turns"), _intro, _SHEET, _dealing_task, _dealing_answer),
+    worksheet=WorksheetPart(N_("Dealing and turns"), _intro, _SHEET, _dealing_task, _dealing_answer,
+                            answers=lambda drill: (drill.players, drill.rounds_left),
+                            variety=Variety(lambda drill: drill.deal_now, lambda rules: DEAL_NOW)),
     view="escoba_tutor.widgets.drills.dealing:DealingView",
 )

@@ -187,8 +187,8 @@ def _escoba_de_mano_task(_: Translator, drill: EscobaDeManoDrill) -> dict[str, o
                   first=names[0], second=names[1])
         dealt = teams + " " + _("Player {player} deals. The four cards face up on the table:", player=drill.dealer + 1)
     else:
-        dealt = _("{dealer} deals. The four cards face up on the table:",
-                  dealer=paper.player_names(_, 2)[drill.dealer])
+        dealt = paper.two_players(_) + " " + _("{dealer} deals. The four cards face up on the table:",
+                                                dealer=paper.player_names(_, 2)[drill.dealer])
     return {"dealt": dealt, "how_many": _("Escobas de mano (0, 1 or 2):"), "who": _("Who scores them?"),
             "choices": [*names, _("Nobody")]}
 

@@ -140,7 +140,8 @@ def _escobas_answer(_: Translator, drill: EscobasDrill) -> dict[str, object]:
 
 
 def _intro(_: Translator, rules: Rules) -> str:
-    return _("A whole deal, play by play: count each side's escobas for the score sheet.")
+    said = _("A whole deal, play by play: count each side's escobas for the score sheet.")
+    return f"{said} {paper.two_players(_)}"
 
 
 KIND = DrillKind(

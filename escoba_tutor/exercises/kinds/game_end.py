@@ -129,7 +129,9 @@ _SHEET = """
 
 def _game_end_task(_: Translator, drill: GameEndDrill) -> dict[str, object]:
     names = paper.side_names(_, 2)
-    return {"goal": _("The game is played to {target} points.", target=drill.target), "names": names,
+    goal = _.plural("The game is played to {target} point.", "The game is played to {target} points.", drill.target,
+                    target=drill.target)
+    return {"goal": goal, "names": names,
             "rows": [(_("Points before the last deal"), drill.before), (_("Points of the last deal"), drill.points)],
             "question": _("Who has won?"), "choices": [*names, _("Nobody yet: another deal")]}
 

@@ -450,7 +450,8 @@ def _house_rules_task(_: Translator, drill: HouseRulesDrill) -> dict[str, object
     names = house_sides(_, drill)
     title, change = house_rule_words(_, drill.house_rule)
     task: dict[str, object] = {"rule": _("House rule: {rule}. {change}", rule=title, change=change),
-                               "seats": seats_words(_, drill.players, names), "names": names, "dealt": ""}
+                               "seats": seats_words(_, drill.players, names) or paper.two_players(_), "names": names,
+                               "dealt": ""}
     if drill.question == "escobas_de_mano":
         side = names[drill.dealer_side]
         task["dealt"] = _("{dealer} deals. The four cards face up on the table:",

@@ -27,7 +27,7 @@ from ..common import (
     plays_of,
     seeded,
 )
-from ..kind import DrillKind, WorksheetPart
+from ..kind import DrillKind, Variety, WorksheetPart
 
 
 @dataclass(frozen=True)
@@ -205,8 +205,16 @@ def _leftover_answer(_: Translator, drill: LeftoverDrill) -> dict[str, object]:
 
 
 def _intro(_: Translator, rules: Rules) -> str:
-    return _("The cards left on the table at the end of the deal go to the last side that captured. In Escoba "
+    said = _("The cards left on the table at the end of the deal go to the last side that captured. In Escoba "
              "they always add up to 10, 25, 40, 55…: if not, somebody made a mistake.")
+    return f"{said} {paper.two_players(_)}"
+
+
+# Under the Escoba capture rule a part has one deal that does not check out (the 15-check at work) among
+# deals that do; never two, the mistake is the exception.
+_VARIETY = Variety(lambda drill: "mistake" if drill.checks_out is False else "checks",
+                   lambda rules: ("checks", "mistake") if rules.capture == "fifteen" else ("checks",),
+                   frozenset({"mistake"}))
 
 
 KIND = DrillKind(
@@ -228,6 +236,7 @@ KIND = DrillKind(
     },
     outcome=form_outcome,
     worksheet=WorksheetPart(N_("The cards left at the end"), _intro, _SHEET, _leftover_task,
-                            _leftover_answer, answers=lambda drill: (drill.taker, drill.total, drill.checks_out)),
+                            _leftover_answer, answers=lambda drill: (drill.taker, drill.total, drill.checks_out),
+                            variety=_VARIETY),
     view="escoba_tutor.widgets.drills.leftover:LeftoverView",
 )

@@ -125,7 +125,6 @@ _MOVE_REASONS = {
     "takes_siete_de_oros": N_("the seven of coins is one sure point"),
     "leaves_sweepable": N_("it leaves {total} on the table, which a card still unseen can sweep"),
     "lays_siete_de_oros": N_("it leaves the seven of coins on the table, for the other side to take"),
-    "takes_cards": N_("it adds cards to your pile"),
     "leaves_unsweepable": N_("it leaves {total} on the table, which no card can sweep"),
     "lays_card": N_("it lays a card down without risk"),
 }
@@ -138,6 +137,15 @@ _COUNTED_REASONS = {
                              "it adds {n} sevens to your pile ({cards}), good for the setenta"),
     "takes_oros": N_plural("it adds a card of coins to your pile ({cards})",
                            "it adds {n} cards of coins to your pile ({cards})"),
+    # the cards, so that two captures of the same kind read apart ("it adds 3 cards" against "only 2")
+    "takes_cards": N_plural("it adds {n} card to your pile", "it adds {n} cards to your pile"),
+}
+# What a capture to avoid gains less than the best play, when the two gain the same kind of thing (the best
+# play's reason would fit it too): fewer sevens, fewer coins, or fewer cards.
+_ONLY = {
+    "takes_sevens": N_plural("it takes only {n} seven", "it takes only {n} sevens"),
+    "takes_oros": N_plural("it takes only {n} card of coins", "it takes only {n} cards of coins"),
+    "takes_cards": N_plural("it adds only {n} card to your pile", "it adds only {n} cards to your pile"),
 }
 # In a deal's last round of two players the other hand is exactly the cards still unseen: the card that sweeps
 # is named, as the student can work it out.
@@ -251,6 +259,18 @@ def _good_reason(_: Translator, view: PlayerView, hint: Hint) -> str:
     return _("{reason}, although {risk}", reason=said, risk=risk) if risk else said
 
 
+def _fewer(_: Translator, view: PlayerView, move: Move, best: Move) -> str | None:
+    """What a capture gains less than the best play, in words, when both gain the same kind of thing and the
+    best play gains more of it (None otherwise): the fewer sevens or coins, else the fewer cards."""
+    gain, best_gain = _gain(view, move), _gain(view, best)
+    if gain is None or best_gain is None or gain.code != best_gain.code:
+        return None
+    if gain.code in ("takes_sevens", "takes_oros") and (gain.count or 0) < (best_gain.count or 0):
+        return _.plural(*_ONLY[gain.code], gain.count or 0)
+    pile, best_pile = 1 + len(move.captured), 1 + len(best.captured)
+    return _.plural(*_ONLY["takes_cards"], pile) if pile < best_pile else None
+
+
 def last_round(view: PlayerView) -> bool:
     """Whether the position is in the last round of a 2-player deal: the deck is empty, so the other hand is
     exactly the cards still unseen (and the expert's values are exact)."""
@@ -275,7 +295,7 @@ _SHEET = """
 
 {% macro answer(drill, unseen, good, moves, avoid) %}
   <li>{{ paper.key_number(drill) }} {% if unseen %}{{ unseen }} {% endif %}{{ good }}<ul>
-  {% for move, why in moves %}<li>{{ move }}: {{ why }}</li>{% endfor %}
+  {% for move, why in moves %}<li>{{ move }}: {{ why }}.</li>{% endfor %}
   </ul>{% for line in avoid %}<p>{{ line }}</p>{% endfor %}</li>
 {% endmacro %}
 """
@@ -335,7 +355,9 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
         loss, count = points_number(_, hint.loss, whole_from=1.95)
         move = _move_text(_, hint.move)
         risk = _risk(_, drill.view, hint.move)
-        if risk is not None and _risk_kind(drill.view, hint.move) != best_risk:  # what is wrong with the move
+        if risk is None or _risk_kind(drill.view, hint.move) == best_risk:  # a fault the best play shares
+            risk = _fewer(_, drill.view, hint.move, best.move)  # what it gains less than the best play, if any
+        if risk is not None:  # what is wrong with the move
             avoid.append(_.plural("Avoid {move}: {why} (about {loss} point worse).",
                                   "Avoid {move}: {why} (about {loss} points worse).", count, move=move, why=risk,
                                   loss=loss))

@@ -19,6 +19,7 @@ from traitlets import Any, Bool, Dict, HasTraits, Int, List, Unicode, link, obse
 from ...engine.cards import Card, as_card
 from ...engine.errors import EscobaError
 from ...engine.rules import ESCOBA, Rules, as_rules
+from ...exercises import paper
 from ...exercises.registry import kind, kind_names, make_drill
 from ...records.kernel import record_drill_check
 from ...text.translator import DEFAULT_LANGUAGE, Translator, normalize_language
@@ -28,7 +29,7 @@ from ..score_sheet import error_dict, join_words, problem_text, side_names, tran
 from ..seeds import MAX_WIDGET_SEED
 
 __all__ = ["Drill", "DrillModel", "KindView", "view_class", "the_card", "the_cards", "close_tree", "choice_box",
-           "read_number", "fill_row"]
+           "read_number", "fill_row", "two_players_line"]
 
 _VIEWS: dict[str, type[KindView]] = {}
 
@@ -59,6 +60,14 @@ def the_cards(_: Translator, cards) -> str:
         return "".join(names)
     first, last = ", ".join(names[:-1]), names[-1]
     return _("{first} and {last}", first=first, last=last)
+
+
+def two_players_line(_: Translator, players: int, given: object) -> str:
+    """In a game of two whose sides the page did not name, who is which side ("Player 1 is Side 1…"), as a
+    paragraph (escaped): an exercise that names players and asks for sides says it once; "" otherwise."""
+    if players != 2 or given:
+        return ""
+    return f"<p>{escape(paper.two_players(_))}</p>"
 
 
 def fill_row(row, _: Translator, cards, label: str, deck: str, *, marks: bool = False) -> None:

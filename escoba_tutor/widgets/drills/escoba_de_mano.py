@@ -12,7 +12,7 @@ from ...text import labels
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from ..score_sheet import player_names
-from .base import DrillModel, KindView, choice_box, fill_row, set_options
+from .base import DrillModel, KindView, choice_box, fill_row, set_options, two_players_line
 
 __all__ = ["EscobaDeManoView", "dealer_name", "pairs_line", "team_names"]
 
@@ -69,7 +69,8 @@ class EscobaDeManoView(KindView):
             dealt = _("{dealer} deals. The four cards face up on the table:",
                       dealer=dealer_name(_, drill, self.frame.names))
         pairs = pairs_line(_, drill, names)
-        self.dealt.value = (f"<p>{escape(pairs)}</p>" if pairs else "") + f"<p><b>{escape(dealt)}</b></p>"
+        self.dealt.value = (f"<p>{escape(pairs)}</p>" if pairs else two_players_line(_, drill.players, self.frame.names)
+                            ) + f"<p><b>{escape(dealt)}</b></p>"
         fill_row(self.table_row, _, drill.table, _("The table dealt"), self.frame.deck)
         choices = self.model.choices
         set_options(self.escobas, [(_("choose…"), ""), (_("none"), "0"), ("1", "1"), ("2", "2")],

@@ -13,7 +13,7 @@ from ...text.phrases import and_list
 from ...text.translator import N_, Translator
 from ..primitives import RowPicker
 from ..score_sheet import join_words, player_names
-from .base import DrillModel, KindView, read_number, the_card, the_cards
+from .base import DrillModel, KindView, read_number, the_card, the_cards, two_players_line
 
 __all__ = ["EscobasView", "card_names"]
 
@@ -58,7 +58,7 @@ class EscobasView(KindView):
     def draw(self, _: Translator, drill: EscobasDrill, names: Sequence[str]) -> None:
         players = player_names(_, self.frame.names, len(names))
         dealt = _("{dealer} deals.", dealer=players[drill.record.dealer % len(names)])
-        self.dealt.value = f"<p><b>{escape(dealt)}</b></p>"
+        self.dealt.value = two_players_line(_, len(names), self.frame.names) + f"<p><b>{escape(dealt)}</b></p>"
         rows = []
         for n, (what, side, before, card, taken) in enumerate(drill.captures):
             if what == "escoba_de_mano":

@@ -35,7 +35,8 @@ class GameEndView(KindView):
         return [self.points_table, self.winner]
 
     def draw(self, _: Translator, drill: GameEndDrill, names: Sequence[str]) -> None:
-        goal = _("The game is played to {target} points.", target=drill.target)
+        goal = _.plural("The game is played to {target} point.", "The game is played to {target} points.",
+                        drill.target, target=drill.target)
         before, points = _("Points before the last deal"), _("Points of the last deal")
         head = "".join(f'<th scope="col">{escape(n)}</th>' for n in names)
         rows = "".join(f"<tr><th scope='row'>{escape(label)}</th>" + "".join(f"<td>{n}</td>" for n in values)

@@ -17,7 +17,7 @@ from ...text import labels
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from ..score_sheet import ScoreSheet, item_name, join_words, reason_text
-from .base import DrillModel, KindView, fill_row, read_number
+from .base import DrillModel, KindView, fill_row, read_number, two_players_line
 
 __all__ = ["HouseRulesView", "points_said"]
 
@@ -87,7 +87,7 @@ class HouseRulesView(KindView):
         heading = _("House rule: {rule}", rule=title)
         self.rule.value = f"<p><b>{escape(heading)}</b><br>{escape(change)}</p>"
         seats = seats_words(_, drill.players, names)
-        self.seats.value = f"<p>{escape(seats)}</p>" if seats else ""
+        self.seats.value = f"<p>{escape(seats)}</p>" if seats else two_players_line(_, drill.players, self.frame.names)
         if drill.question == "escobas_de_mano":
             self._draw_mano(_, drill, names)
             return

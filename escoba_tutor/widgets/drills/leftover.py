@@ -21,6 +21,7 @@ from .base import (
     set_options,
     the_card,
     the_cards,
+    two_players_line,
 )
 
 __all__ = ["LeftoverView", "play_sentence"]
@@ -78,7 +79,8 @@ class LeftoverView(KindView):
         players = player_names(_, self.frame.names, len(names))
         said = "".join(f"<li>{escape(play_sentence(_, players, *play))}</li>" for play in drill.plays)
         last = _("The last plays of the deal:")
-        self.plays.value = f"<p><b>{escape(last)}</b></p><ol>{said}</ol>"
+        self.plays.value = (two_players_line(_, len(names), self.frame.names)
+                            + f"<p><b>{escape(last)}</b></p><ol>{said}</ol>")
         left = _("Left on the table at the end")
         self.table_label.value = f"<b>{escape(left)}</b>"
         fill_row(self.table_row, _, drill.table, left, self.frame.deck)

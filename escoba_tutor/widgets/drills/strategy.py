@@ -12,7 +12,7 @@ from ...engine.errors import EscobaError
 from ...engine.game import Move
 from ...exercises import STRATEGY_TOLERANCE, StrategyDrill
 from ...exercises.kinds.strategy import situation, taken_by_suit
-from ...text.phrases import one_decimal, points_number
+from ...text.phrases import count_of, one_decimal, points_number
 from ...text.translator import N_, Translator
 from ..hint_panel import points_words, reason_words
 from ..primitives import CardRow, RowPicker
@@ -122,8 +122,10 @@ class StrategyView(KindView):
     def answer(self, _: Translator, drill: StrategyDrill, names: Sequence[str], current):
         current = current or RowPicker(disabled=True)
         current.deck = self.frame.deck
-        current.caption = _("The expert's ranking (right: within {loss} points of the best)",
-                            loss=decimal(_, STRATEGY_TOLERANCE))
+        tolerance = decimal(_, STRATEGY_TOLERANCE)
+        current.caption = _.plural("The expert's ranking (right: within {loss} point of the best)",
+                                   "The expert's ranking (right: within {loss} points of the best)",
+                                   count_of(tolerance), loss=tolerance)
         current.headers = [_("Your play"), _("Points"), _("Why")]
         rows = []
         for hint in drill.ranking:
