@@ -334,9 +334,15 @@ CARD_TEXT = re.compile(r"(?<![0-9A-Za-z])(1[0-2]|[1-7])[oceb](?![0-9A-Za-z])")
 
 
 def assert_no_other_hand(view: SeatView, game: Game) -> None:
-    """No card of another seat's hand anywhere in ``view``: as an object, or as text in any string it holds."""
+    """No card of another seat's hand anywhere in ``view``: as an object, or as text in any string it holds. (The
+    history of the deals before this one is left out: its cards were all played in the open, and are dealt
+    again.)"""
     others = {card for seat, hand in enumerate(game.hands) if seat != view.seat for card in hand}
     assert set(view.game.hand) == set(game.hand(view.seat))
+    deal = view.game.deal
+    assert all(getattr(event, "deal", deal) <= deal for event in view.game.history)
+    view = dataclasses.replace(view, game=view.game._replace(
+        history=tuple(event for event in view.game.history if getattr(event, "deal", deal) == deal)))
     assert not cards_in(view) & others, f"seat {view.seat} sees {cards_in(view) & others}"
     shown = {match.group(0) for match in CARD_TEXT.finditer(repr(view))}
     assert not shown & {card.code for card in others}

@@ -34,6 +34,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
@@ -366,8 +367,8 @@ class ClassStore:
         """The student at ``seat`` plays ``move`` against the table's version ``expected_version`` (see
         :func:`escoba_tutor.records.tables.play` for what is refused, as a TableError, with nothing written); then
         the computer's seats play up to the next student's turn. The seat's view after them."""
-        self._retry(lambda c: tables.play(c, code, seat, token, move, expected_version),  # type: ignore[arg-type]
-                    write=True, budget=TABLE_BUDGET)
+        self._retry(lambda c: tables.play(c, code, seat, token, move, expected_version), write=True,
+                    budget=TABLE_BUDGET)
         return self._after_change(code, token)
 
     def seen_at_table(self, code: str, token: str) -> int:
@@ -407,8 +408,7 @@ class ClassStore:
             if turn is None:
                 return made
             move = tables.choose(turn)
-            if not self._retry(lambda c, turn=turn, move=move: tables.play_computer(c, turn, move),  # type: ignore[misc]
-                               write=True, budget=TABLE_BUDGET):
+            if not self._retry(partial(tables.play_computer, turn=turn, move=move), write=True, budget=TABLE_BUDGET):
                 return made
             made += 1
         return made

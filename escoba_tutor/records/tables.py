@@ -62,8 +62,8 @@ __all__ = [
     "SeatTakenError", "TableNotReadyError", "TableOverError", "NotYourTurnError", "StaleVersionError",
     "IllegalPlayError", "SeatInfo", "TableInfo", "SeatView", "PLAYERS", "STATES", "LEVELS", "TABLE_LEVEL",
     "LEFT_AFTER", "CODE_LENGTH", "CHANNEL", "table_code", "open_table", "join", "give_to_computer", "take_back",
-    "seen", "play", "seat_view", "info", "class_tables", "computer_turn", "play_computer", "forget_class",
-    "forget_student",
+    "seen", "play", "seat_view", "info", "class_tables", "ComputerTurn", "computer_turn", "choose", "play_computer",
+    "forget_class", "forget_student",
 ]
 
 PLAYERS = (2, 4)                 # two players, or four in two partnerships (0 and 2 against 1 and 3)
@@ -502,8 +502,11 @@ def take_back(connection: Connection, code: str, seat: int, token: str, nickname
         raise SeatTakenError(f"the computer does not play seat {number} of table {table.row.code}",
                              code="table_seat_taken", seat=number)
     mine = table.seat_of(holder)
-    if target.holder is not None and target.holder != holder or target.holder is None and mine is not None:
+    if target.holder is not None and target.holder != holder:
         raise SeatTakenError(f"the computer keeps seat {number} of table {table.row.code} for another student",
+                             code="table_seat_taken", seat=number)
+    if target.holder is None and mine is not None:
+        raise SeatTakenError(f"you hold seat {mine.seat} of table {table.row.code} already: one seat each",
                              code="table_seat_taken", seat=number)
     _set_seat(connection, table, number, computer=None, holder=holder, nickname=name,
               nickname_key=nickname_key(name), seen_at=to_db_time(moment))
@@ -524,7 +527,7 @@ def seen(connection: Connection, code: str, token: str, *, now: datetime | None 
     return int(mine.seat)
 
 
-def play(connection: Connection, code: str, seat: int, token: str, move: Move | str, expected_version: int, *,
+def play(connection: Connection, code: str, seat: int, token: str, move: object, expected_version: int, *,
          now: datetime | None = None) -> SeatView:
     """The student at ``seat`` plays ``move`` (a Move or its text, ``3c+1o+4b+7o``), against the table's version
     ``expected_version``. Refused, each with nothing written: a seat not theirs or played by the computer, a game
@@ -565,7 +568,7 @@ def _check_playing(table: _Table) -> None:
         raise TableOverError(f"the game at table {table.row.code} is over", code="table_over")
 
 
-def _apply(connection: Connection, table: _Table, move: Move | str, moment: datetime) -> None:
+def _apply(connection: Connection, table: _Table, move: object, moment: datetime) -> None:
     """Play ``move`` through the engine and write the game, its new version and, for a deal or the game just
     finished, the records of every student seated at the table."""
     game = table.game

@@ -88,7 +88,10 @@ def main() -> None:
         assert store.record(LessonOpened("Old student", "01-cards", "en", at=at(-60 * 24)))
         store.start_new_class("3B Tuesday")
         for event in EVENTS:
-            assert store.record(event), event
+            recorded = store.record(event)
+            # a game without a winner (a tie) is refused since a game was made to always have one: the older
+            # references hold one, the newer ones not
+            assert recorded or getattr(event, "won", True) is None, event
         if SCHEMA_VERSION >= 4:  # since version 4: a class exercise, answered by one student (a drill record too)
             exercise, _new = store.start_exercise("reference-exercise-token", "setenta", 12, "escoba", 60)
             store.answer_exercise(exercise.id, DrillAnswer("Zoë", "setenta", 12, False, "wrong_primera",
@@ -98,7 +101,7 @@ def main() -> None:
         if SCHEMA_VERSION >= 5:  # since version 5: a table of two under way, and a table of four still waiting
             code = store.open_table(TOKENS["Zoë"], "Zoë", 2, "escoba", seed=77).table.code
             store.join_table(code, TOKENS["Ana"], "Ana")
-            for _ in range(5):
+            for _ in range(7):  # the second round dealt, one card of it played
                 turn = store.table_info(code).turn
                 view = store.table_view(code, TOKENS[["Zoë", "Ana"][turn]])
                 store.play_at_table(code, view.seat, TOKENS[["Zoë", "Ana"][turn]], view.game.legal_moves[-1],
