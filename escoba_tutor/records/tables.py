@@ -364,7 +364,8 @@ def _bump(connection: Connection, table: _Table, now: datetime, **values: Any) -
                                                         game_tables.c.version == table.version)
                               .values(version=version, updated_at=to_db_time(now), **values))
     if done.rowcount != 1:
-        raise StaleVersionError(f"table {table.row.code} changed meanwhile: try again", code="table_stale_version",
+        raise StaleVersionError(f"table {table.row.code} is no longer at version {table.version}: another change "
+                                "came first; look at the table again", code="table_stale_version",
                                 expected=table.version)
     if connection.dialect.name == "postgresql":
         connection.execute(select(func.pg_notify(CHANNEL, f"{table.row.code} {version}")))
