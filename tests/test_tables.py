@@ -208,6 +208,8 @@ def test_only_the_seat_to_play_plays_and_a_refusal_writes_nothing(store: ClassSt
                                                        waiting.game.hand[0].code, mover.version)),
         (IllegalPlayError, lambda: store.play_at_table(code, mover.seat, tokens[mover.seat], "99z", mover.version)),
         (IllegalPlayError, lambda: store.play_at_table(code, mover.seat, tokens[mover.seat], 42, mover.version)),
+        (IllegalPlayError, lambda: store.play_at_table(code, mover.seat, tokens[mover.seat], "1o+" * 100_000,
+                                                       mover.version)),
     ]
     for kind, attempt in refusals:
         with pytest.raises(kind) as refused:

@@ -76,6 +76,7 @@ _CODE_SLIPS = str.maketrans({"O": "0", "I": "1", "L": "1", "-": None, " ": None}
 CHANNEL = "escoba_tables"        # PostgreSQL's notification channel of every table change
 MIN_TOKEN, MAX_TOKEN = 16, 200   # a student's token: the server's secret for that student, printable ASCII
 LISTED = 200                     # the most tables :func:`class_tables` lists (the newest)
+MAX_MOVE_TEXT = 80               # a play's text: a card and what it takes (8 cards at most), twice over
 GAMES_KEPT = 64                  # games kept replayed in memory (a read of one of them skips its replay)
 
 
@@ -573,8 +574,9 @@ def _apply(connection: Connection, table: _Table, move: object, moment: datetime
     """Play ``move`` through the engine and write the game, its new version and, for a deal or the game just
     finished, the records of every student seated at the table."""
     game = table.game
-    if not isinstance(move, (Move, str)):
-        raise IllegalPlayError(f"a play is a move or its text like '3c+1o+4b+7o', not {type(move).__name__}",
+    if not isinstance(move, (Move, str)) or isinstance(move, str) and len(move) > MAX_MOVE_TEXT:
+        shown = type(move).__name__ if not isinstance(move, str) else f"text of {len(move)} characters"
+        raise IllegalPlayError(f"a play is a move or its text like '3c+1o+4b+7o', not {shown}",
                                code="table_illegal_play", reason="bad_move_text")
     deals = len(game.deals)
     try:
