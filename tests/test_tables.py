@@ -383,6 +383,7 @@ def test_random_games_keep_turns_and_show_each_seat_its_own_hand_only(tmp_path: 
                 assert_no_other_hand(view, game)
                 assert view.version == views[humans[0]].version
             info = store.table_info(code)
+            assert cards_in(info) == set() and cards_in(store.class_tables()) == set()  # the projector's: no card
             if info.state == "finished":
                 assert game.is_over and info.winner == game.winner
                 break
