@@ -595,3 +595,10 @@ def test_a_stale_time_is_read_in_utc(store: ClassStore) -> None:
     with store.engine.begin() as connection:
         assert [s.left for s in info(connection, code).seats] == [False, False]
         assert [s.left for s in info(connection, code, now=late).seats] == [True, True]
+        # a sign of life from Leo's page, later: his seat is not left then, and no version changed
+        assert tables_module.seen(connection, code, tokens[1], now=late) == 1
+        assert [s.left for s in info(connection, code, now=late).seats] == [True, False]
+        assert info(connection, code).version == 2
+    assert store.seen_at_table(code, tokens[0]) == 0
+    with pytest.raises(NotSeatedError):
+        store.seen_at_table(code, token())
