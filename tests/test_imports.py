@@ -1,5 +1,5 @@
 """The import rules, as pyproject.toml's import-linter contracts state them: the package's folders are layers
-(cli, site, server, widgets, exercises, then records, text and players side by side, then the engine), and a layer
+(cli, site, server, widgets, exercises, records, then text and players side by side, then the engine), and a layer
 imports only the layers below it; below the widgets nothing imports a widget library or a web server.
 
 The contracts are checked on the package as it is, then on a copy with one forbidden import added, which must

@@ -399,6 +399,8 @@ def test_a_version_2_database_is_migrated_on_either_database(store_url: str) -> 
         record_all(store, [LessonOpened("Ana", "01-cards", "es")])
     engine = create_engine(locate(store_url).url)
     with engine.begin() as connection:
+        connection.execute(text("DROP TABLE game_table_seats"))  # version 5's
+        connection.execute(text("DROP TABLE game_tables"))
         connection.execute(text("DROP TABLE class_exercise_answers"))  # version 4's
         connection.execute(text("DROP TABLE class_exercises"))
         connection.execute(text("DROP INDEX ux_classes_name"))

@@ -36,6 +36,44 @@ def test_there_is_a_reference_database_of_the_current_version() -> None:
     assert REFERENCES / "v2" / "class.sqlite3" in VERSIONS
     assert REFERENCES / "v3" / "class.sqlite3" in VERSIONS
     assert REFERENCES / "v4" / "class.sqlite3" in VERSIONS
+    assert REFERENCES / "v5" / "class.sqlite3" in VERSIONS
+
+
+def test_a_version_5_database_keeps_its_tables_and_their_games_go_on(tmp_path: Path) -> None:
+    """The reference's tables (one of two under way, one of four waiting) are as they were: seats, version, turn,
+    each student's own hand; and the game under way takes its next play."""
+    expected = json.loads((REFERENCES / "v5" / "board.json").read_text(encoding="utf-8"))["tables"]
+    copy = tmp_path / "class.sqlite3"
+    shutil.copy(REFERENCES / "v5" / "class.sqlite3", copy)
+    tokens = {"Zoë": "reference-token-zoe-0001", "Ana": "reference-token-ana-0002", "Íñigo": "reference-token-inigo-03"}
+    with ClassStore.open(copy) as store:
+        tuesday = next(c.id for c in store.classes() if c.name == "3B Tuesday")
+        tables = store.class_tables(tuesday)
+        assert [t.code for t in tables] == [t["code"] for t in expected]
+        for info, then in zip(tables, expected):
+            assert (info.players, info.rules, info.state, info.version, info.turn, list(info.totals)) == (
+                then["players"], then["rules"], then["state"], then["version"], then["turn"], then["totals"])
+            assert [[s.nickname, s.computer] for s in info.seats] == then["seats"]
+            for name, hand in then["hands"].items():
+                assert [card.code for card in store.table_view(info.code, tokens[name]).game.hand] == hand
+        playing = next(t for t in tables if t.state == "playing")
+        name = playing.seats[playing.turn].nickname
+        view = store.table_view(playing.code, tokens[name])
+        after = store.play_at_table(playing.code, view.seat, tokens[name], view.game.legal_moves[0], view.version)
+        assert after.version == playing.version + 1
+
+
+def test_a_version_4_database_gets_the_tables_empty(tmp_path: Path) -> None:
+    copy = tmp_path / "class.sqlite3"
+    shutil.copy(REFERENCES / "v4" / "class.sqlite3", copy)
+    with ClassStore.open(copy) as store:
+        assert all(store.class_tables(c.id) == [] for c in store.classes())
+        opened = store.open_table("a-token-of-sixteen-chars", "Ana", 2)
+        assert store.class_tables()[0].code == opened.table.code
+    with sqlite3.connect(copy) as connection:
+        names = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert set(schema.TABLES) <= names
+    connection.close()
 
 
 def test_a_version_4_database_keeps_its_class_exercise(tmp_path: Path) -> None:

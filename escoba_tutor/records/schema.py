@@ -20,7 +20,10 @@ the board opens that exercise under them); 3 adds ``classes.is_current`` (which 
 by the teacher: before, it was always the newest) and makes class names unique (``ux_classes_name``; two classes
 of one name in an older database are told apart by a number, «2026-12-01 16:05 (2)»); 4 adds the class exercises
 the teacher leads from the projector (``class_exercises``, one row per exercise started, and
-``class_exercise_answers``, one row per student who answered it: its key keeps a student to one answer).
+``class_exercise_answers``, one row per student who answered it: its key keeps a student to one answer); 5 adds
+the tables where students play each other (``game_tables``, one row per table with its game in the save format
+and a version number, and ``game_table_seats``, one row per seat: the student holding it, or the computer's
+level; tables.py).
 
 Times are stored as UTC without a zone (``DateTime``), read back as UTC.
 """
@@ -42,6 +45,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     false,
     func,
     inspect,
@@ -135,7 +139,43 @@ class_exercise_answers = Table(
     Column("at", DateTime(timezone=False), nullable=False),
 )
 
-TABLES = ("escoba_schema", "classes", "records", "class_exercises", "class_exercise_answers")
+# Since version 5: the tables where students play each other (tables.py). ``code`` is the short code classmates
+# join by; ``game`` the game in the engine's save format (docs/save-format.md), never shown to a page (its seed and
+# moves give every hand away); ``version`` goes up by one at every change of the table or its seats, and a play
+# names the version it was made against. ``state``: waiting (a seat is empty), playing, finished.
+game_tables = Table(
+    "game_tables", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("class_id", Integer, ForeignKey("classes.id", ondelete="CASCADE"), nullable=False),
+    Column("code", String(8), nullable=False, unique=True),
+    Column("players", Integer, nullable=False),
+    Column("rules", String(200), nullable=False),
+    Column("state", String(8), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("game", Text, nullable=False),
+    Column("opened_at", DateTime(timezone=False), nullable=False),
+    Column("updated_at", DateTime(timezone=False), nullable=False),
+    Index("ix_game_tables_class_state", "class_id", "state"),
+    sqlite_autoincrement=True,
+)
+# One row per seat. ``holder``: the SHA-256 of the student's token (the token itself is never stored), kept while
+# the computer plays the seat so that its student can take it back; ``computer``: the level, while the computer
+# plays it; ``seen_at``: the last sign of its student (a seat not seen for a while may be given to the computer).
+game_table_seats = Table(
+    "game_table_seats", metadata,
+    Column("table_id", Integer, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("holder", String(64)),
+    Column("nickname", String(24)),
+    Column("nickname_key", String(96)),
+    Column("computer", String(16)),
+    Column("seen_at", DateTime(timezone=False)),
+    # one seat per student at a table (NULLs, the empty seats, are all distinct)
+    Index("ux_game_table_seats_holder", "table_id", "holder", unique=True),
+)
+
+TABLES = ("escoba_schema", "classes", "records", "class_exercises", "class_exercise_answers", "game_tables",
+          "game_table_seats")
 
 if tuple(c.name for c in records.columns if c.name not in ("id", "class_id")) != EVENT_COLUMNS:
     raise AssertionError("rows.EVENT_COLUMNS must name the records table's columns, in its order")
@@ -188,9 +228,15 @@ def _add_class_exercises(connection: Connection) -> None:
     class_exercise_answers.create(connection)
 
 
+def _add_game_tables(connection: Connection) -> None:
+    """4 -> 5: the tables where students play each other (empty: none was played before)."""
+    game_tables.create(connection)
+    game_table_seats.create(connection)
+
+
 # MIGRATIONS[n] turns a database of version n into version n + 1, inside the opening transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _add_drill_rules, 2: _current_and_unique_names,
-                                                        3: _add_class_exercises}
+                                                        3: _add_class_exercises, 4: _add_game_tables}
 
 
 def from_db_time(stored: datetime) -> datetime:

@@ -34,13 +34,14 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 from sqlalchemy import Connection, Engine, Row, and_, create_engine, func, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 
-from . import class_exercise
+from . import class_exercise, tables
 from .board import Board, BoardTally, ClassInfo, StudentRecords, class_version, read_student
 from .class_exercise import RunningExercise, Tally
 from .events import DrillAnswer, Event, RecordsError, describe, nickname_key
@@ -59,8 +60,10 @@ from .schema import (
 )
 from .sqlite import WritersGate
 from .sqlite_engine import checkpoint_if_large, sqlite_engine, wipe_wal
+from .tables import LEFT_AFTER, SeatView, TableInfo
 
 OPEN_BUDGET = 10.0            # seconds opening may wait (thirty kernels creating one new database at once)
+TABLE_BUDGET = 5.0            # seconds one change of a table (a play, a seat) may wait for a busy database
 MAX_CLASS_NAME = 80
 WIPE_TRY = 0.3                # seconds one try of the checkpoint after a delete may wait for readers and writers
 BOARDS_KEPT = 4               # the running totals of this many classes' boards are kept (the ones looked at last)
@@ -220,6 +223,7 @@ class ClassStore:
             ids = select(class_exercises.c.id).where(class_exercises.c.class_id == info.id).scalar_subquery()
             connection.execute(class_exercise_answers.delete().where(class_exercise_answers.c.exercise_id.in_(ids)))
             connection.execute(class_exercises.delete().where(class_exercises.c.class_id == info.id))
+            tables.forget_class(connection, info.id)
             connection.execute(classes.delete().where(classes.c.id == info.id))
             if info.current:
                 connection.execute(classes.insert().values(
@@ -252,6 +256,7 @@ class ClassStore:
             connection.execute(class_exercise_answers.delete().where(
                 class_exercise_answers.c.exercise_id.in_(ids),
                 class_exercise_answers.c.nickname_key == nickname_key(nickname)))
+            tables.forget_student(connection, info.id, nickname_key(nickname))
             return count
 
         removed = self._retry(remove, write=True, budget=OPEN_BUDGET)
@@ -269,12 +274,13 @@ class ClassStore:
         cannot finish is logged (the WAL then keeps the deleted pages until a later wipe, or until the last
         connection closes, when SQLite copies the WAL into the database and deletes it).
 
-        PostgreSQL: VACUUM of the two tables, which frees the deleted rows' space for new rows to overwrite
+        PostgreSQL: VACUUM of the tables, which frees the deleted rows' space for new rows to overwrite
         (docs/class-board-internals.md says what it does not do). Never raises: the delete itself is done."""
         try:
             if self._engine.dialect.name == "postgresql":
                 with self._engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
-                    connection.exec_driver_sql("VACUUM records, classes, class_exercises, class_exercise_answers")
+                    connection.exec_driver_sql("VACUUM records, classes, class_exercises, class_exercise_answers, "
+                                              "game_tables, game_table_seats")
                 return
             if self._path is not None:
                 deadline = time.monotonic() + OPEN_BUDGET
@@ -327,6 +333,89 @@ class ClassStore:
     def exercise_answered(self, exercise_id: int) -> set[str]:
         """The nickname keys of the students who answered the exercise (for the server's own use)."""
         return self._retry(lambda c: class_exercise.answered_keys(c, exercise_id), write=False, budget=OPEN_BUDGET)
+
+    # -- tables where students play each other (tables.py) -------------------------------------------------------
+    # Each change is one transaction; the computer's plays that follow a change are each one more, chosen outside
+    # any transaction (the expert's search must not hold the database's lock).
+
+    def open_table(self, token: str, nickname: str, players: int = 2, rules: str = "escoba", *,
+                   seed: int | None = None) -> SeatView:
+        """Open a table in the current class, its opener (``token``, ``nickname``) in seat 0; the view of that
+        seat, with the table's code. See :func:`escoba_tutor.records.tables.open_table`."""
+        return self._retry(lambda c: tables.open_table(c, _current_class(c).id, token, nickname, players, rules,
+                                                       seed=seed), write=True, budget=TABLE_BUDGET)
+
+    def join_table(self, code: str, token: str, nickname: str, seat: int | None = None) -> SeatView:
+        """Sit at the table ``code`` (the student's own seat again, after a reload); the seat's view."""
+        self._retry(lambda c: tables.join(c, code, token, nickname, seat), write=True, budget=TABLE_BUDGET)
+        return self._after_change(code, token)
+
+    def give_seat_to_computer(self, code: str, seat: int, level: str, token: str, *,
+                              left_after: float = LEFT_AFTER) -> SeatView:
+        """The computer plays ``seat`` at ``level`` (asked by a student seated at the table: an empty seat, their
+        own, or one whose student left ``left_after`` seconds ago); the asker's view after the computer's plays."""
+        self._retry(lambda c: tables.give_to_computer(c, code, seat, level, token, left_after=left_after),
+                    write=True, budget=TABLE_BUDGET)
+        return self._after_change(code, token)
+
+    def take_seat_back(self, code: str, seat: int, token: str, nickname: str) -> SeatView:
+        """A student takes ``seat`` back from the computer (their own, or one nobody held)."""
+        self._retry(lambda c: tables.take_back(c, code, seat, token, nickname), write=True, budget=TABLE_BUDGET)
+        return self._after_change(code, token)
+
+    def play_at_table(self, code: str, seat: int, token: str, move: object, expected_version: int) -> SeatView:
+        """The student at ``seat`` plays ``move`` against the table's version ``expected_version`` (see
+        :func:`escoba_tutor.records.tables.play` for what is refused, as a TableError, with nothing written); then
+        the computer's seats play up to the next student's turn. The seat's view after them."""
+        self._retry(lambda c: tables.play(c, code, seat, token, move, expected_version), write=True,
+                    budget=TABLE_BUDGET)
+        return self._after_change(code, token)
+
+    def seen_at_table(self, code: str, token: str) -> int:
+        """A sign of life from a student's page (their seat is not left); their seat's number."""
+        return self._retry(lambda c: tables.seen(c, code, token), write=True, budget=RECORD_BUDGET)
+
+    def table_view(self, code: str, token: str, *, left_after: float = LEFT_AFTER) -> SeatView:
+        """The view of the student's own seat at the table: their hand, never another's. A computer's turn left
+        unplayed (its server stopped half-way) is played first: a table goes on after a restart."""
+        def read() -> SeatView:
+            return self._retry(lambda c: tables.seat_view(c, code, token, left_after=left_after), write=False,
+                               budget=OPEN_BUDGET)
+
+        view = read()
+        table = view.table
+        if table.state == "playing" and table.turn is not None and table.seats[table.turn].computer is not None \
+                and self.play_computer_turns(code):
+            view = read()
+        return view
+
+    def table_info(self, code: str, *, left_after: float = LEFT_AFTER) -> TableInfo:
+        """The table's public facts (for the projector and the board: no hand)."""
+        return self._retry(lambda c: tables.info(c, code, left_after=left_after), write=False, budget=OPEN_BUDGET)
+
+    def class_tables(self, class_id: int | None = None, *, left_after: float = LEFT_AFTER) -> list[TableInfo]:
+        """The tables of class ``class_id`` (None: the current class), the newest first."""
+        return self._retry(lambda c: tables.class_tables(c, _class(c, class_id).id, left_after=left_after),
+                           write=False, budget=OPEN_BUDGET)
+
+    def play_computer_turns(self, code: str, limit: int = 400) -> int:
+        """Make the computer's plays at the table up to a student's turn (or the game's end, or ``limit``
+        plays); how many were made. Each is chosen outside any transaction and written only if the table has not
+        changed meanwhile: when two servers race for one, one writes it and the other stops."""
+        made = 0
+        while made < limit:
+            turn = self._retry(lambda c: tables.computer_turn(c, code), write=False, budget=OPEN_BUDGET)
+            if turn is None:
+                return made
+            move = tables.choose(turn)
+            if not self._retry(partial(tables.play_computer, turn=turn, move=move), write=True, budget=TABLE_BUDGET):
+                return made
+            made += 1
+        return made
+
+    def _after_change(self, code: str, token: str) -> SeatView:
+        self.play_computer_turns(code)
+        return self.table_view(code, token)
 
     # -- reading -------------------------------------------------------------------------------------------------
 
