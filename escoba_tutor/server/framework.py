@@ -394,14 +394,14 @@ def check_page_templates(paths: Sequence[str] | None = None,
     show Voilà's English spinner beside it."""
     from jinja2 import Environment, FileSystemLoader, TemplateError, nodes
 
-    environment = Environment(loader=FileSystemLoader(list(paths if paths is not None else page_template_paths())),
-                              extensions=["jinja2.ext.do"])
+    loader = FileSystemLoader(list(paths if paths is not None else page_template_paths()))
+    environment = Environment(loader=loader, extensions=["jinja2.ext.do"])
     trees: dict[str, Any] = {}
     for name, part, holds in parts:
         package = name.split("/")[0] if "/" in name else "voila"
         if name not in trees:
             try:
-                trees[name] = environment.parse(environment.loader.get_source(environment, name)[0])
+                trees[name] = environment.parse(loader.get_source(environment, name)[0])
             except TemplateError as error:
                 raise refusal(package, f"the page template {name}", f"cannot be read ({error})") from None
         found = [node for node in trees[name].find_all((nodes.Block, nodes.Macro)) if node.name == part]
