@@ -16,8 +16,9 @@
   a browser asking for five at once waits for its own pages instead of taking both cores from the class; and the
   whole server starts only two pages at once per core of the machine (:class:`StartTurns`, fair between
   addresses), so a burst of new pages waits for the cores instead of taking them from the students already
-  working. The page also gets the ``_xsrf`` cookie that Voilà's close beacon sends back, so a left page frees its
-  kernel.
+  working. While a page waits and starts, the student sees what is happening in the page's language (the
+  starting panel: the handler sends the page's start before it waits, starting.py). The page also gets the
+  ``_xsrf`` cookie that Voilà's close beacon sends back, so a left page frees its kernel.
 - :class:`OwnedKernelHandler`, :class:`OwnedShutdownHandler`, :class:`TutorKernelWebsocketHandler`: only the
   browser that started a kernel may ask about it, stop it or connect to it (another gets 403); at most
   ``sockets_per_kernel`` connections; a page may send only the widget messages of :data:`PAGE_MESSAGES` (others
@@ -370,10 +371,15 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
         if not path.lower().endswith(".ipynb"):
             return False
         contents = self.contents_manager
-        exists, hidden = contents.file_exists(path), contents.is_hidden(path)
-        exists = await exists if inspect.isawaitable(exists) else exists
-        hidden = await hidden if inspect.isawaitable(hidden) else hidden
-        return bool(exists) and (not hidden or bool(getattr(contents, "allow_hidden", False)))
+        try:
+            exists = contents.file_exists(path)
+            if not (await exists if inspect.isawaitable(exists) else exists):
+                return False
+            hidden = contents.is_hidden(path)
+            hidden = await hidden if inspect.isawaitable(hidden) else hidden
+        except (web.HTTPError, OSError):  # a path the contents manager refuses: Voilà will answer it
+            return False
+        return not hidden or bool(getattr(contents, "allow_hidden", False))
 
     async def _flush(self) -> None:
         with contextlib.suppress(StreamClosedError):  # the browser has gone: on_connection_close says so
