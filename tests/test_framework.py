@@ -3,6 +3,7 @@ docs/development.md): each check is made to fail with its target gone or changed
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -158,3 +159,56 @@ def test_a_kernel_connection_class_other_than_jupyter_servers_is_refused():
     framework.check_connection_class(Own)  # made from it: its buffering goes through the kernel manager
     with pytest.raises(FrameworkChanged, match="kernel_websocket_connection_class is 'object'"):
         framework.check_connection_class(object)
+
+
+def copy_of_voilas_page_templates(folder) -> list[str]:
+    """The templates framework.PAGE_TEMPLATE_PARTS names, copied from Voilà's into ``folder`` (one search path)."""
+    from jinja2 import Environment, FileSystemLoader
+
+    loader = FileSystemLoader(framework.page_template_paths())
+    for name in {name for name, _part, _holds in framework.PAGE_TEMPLATE_PARTS}:
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(loader.get_source(Environment(), name)[0], encoding="utf-8")
+    return [str(folder)]
+
+
+def test_the_installed_voila_page_templates_have_what_the_starting_panel_needs(tmp_path):
+    framework.check_page_templates()
+    framework.check_page_templates(copy_of_voilas_page_templates(tmp_path))  # the copy is whole
+
+
+@pytest.mark.parametrize("name, changes, named", [
+    ("voila/templates/lab/index.html.j2", {"window.voila_finish();": ""}, "'window.voila_finish()' in its body_footer"),
+    ("voila/templates/lab/index.html.j2", {"voila_process(": "voila_step("}, "'voila_process(' in its any_cell"),
+    ("voila/templates/lab/index.html.j2", {"{{ voila_setup_helper_functions() }}": ""},
+     "'call:voila_setup_helper_functions' in its body_header"),
+    ("nbconvert/templates/lab/index.html.j2", {"{%- block html_head -%}": "{%- block page_head -%}",
+                                               "{%- endblock html_head -%}": "{%- endblock page_head -%}"},
+     "'block:html_head' in its header"),
+    ("nbconvert/templates/lab/index.html.j2", {"{%- block html_head -%}": ""}, "cannot be read"),
+    ("voila_setup.macro.html.j2", {"window.display_cells": "window.show_cells"},
+     "'window.display_cells' in its voila_setup_helper_functions"),
+])
+def test_a_voila_page_template_without_a_part_the_starting_panel_needs_is_refused(tmp_path, name, changes, named):
+    paths = copy_of_voilas_page_templates(tmp_path)
+    template = tmp_path / name
+    source = template.read_text(encoding="utf-8")
+    for before, after in changes.items():
+        assert before in source
+        source = source.replace(before, after)
+    template.write_text(source, encoding="utf-8")
+    with pytest.raises(FrameworkChanged, match=re.escape(named)) as refused:
+        framework.check_page_templates(paths)
+    package = "nbconvert" if name.startswith("nbconvert/") else "voila"  # the package whose template it is
+    assert f"the page template {name}" in str(refused.value) and f"{package} {version(package)}" in str(refused.value)
+
+
+def test_a_voila_page_template_that_lost_a_block_is_refused(tmp_path):
+    paths = copy_of_voilas_page_templates(tmp_path)
+    template = tmp_path / "voila/templates/lab/index.html.j2"
+    source = template.read_text(encoding="utf-8")
+    template.write_text(source.replace("block body_footer", "block page_footer").replace(
+        "endblock body_footer", "endblock page_footer"), encoding="utf-8")
+    with pytest.raises(FrameworkChanged, match="has no block or macro body_footer"):
+        framework.check_page_templates(paths)

@@ -112,13 +112,21 @@ def build_app_class():
     from tornado.netutil import bind_sockets
     from traitlets import Bool, Float, Int, List, Unicode
 
-    from .framework import check_connection_class, check_framework, check_kernel_command, drop_handlers, swap_handlers
+    from .framework import (
+        check_connection_class,
+        check_framework,
+        check_kernel_command,
+        check_page_templates,
+        drop_handlers,
+        swap_handlers,
+    )
 
     check_framework()  # before anything of Voilà's is used: a renamed name stops the start, with its name
+    check_page_templates()  # and the parts of Voilà's page template the starting panel leans on
 
     from voila.app import Voila
 
-    from . import class_board, class_exercise, nickname
+    from . import class_board, class_exercise, nickname, starting
     from . import handlers as guarded
     from .hosts import AllowedHosts
     from .kernels import KERNEL_MEMORY_ENV
@@ -269,8 +277,10 @@ def build_app_class():
 
             # every kernel is bound to its page by this kernel manager: no other will do
             self.voila_configuration.multi_kernel_manager_class = TutorMappingKernelManager
-            # a landing page gets the nickname form as it is rendered (with the class board on)
-            self.voila_configuration.prelaunch_hook = nickname.landing_hook(self.voila_configuration.prelaunch_hook)
+            # a landing page gets the nickname form as it is rendered (with the class board on); a page whose start
+            # its handler sent (the starting panel) is rendered without that start
+            self.voila_configuration.prelaunch_hook = starting.start_sent_hook(
+                nickname.landing_hook(self.voila_configuration.prelaunch_hook))
             settings = super().init_settings()
             self.check_kernel_command()
             check_connection_class(settings.get("kernel_websocket_connection_class"))

@@ -22,7 +22,8 @@ from typing import Any, cast
 from ..engine.errors import EscobaError
 
 __all__ = ["FrameworkChanged", "Internal", "INTERNALS", "check_framework", "check_internal", "resolve", "uses_keys",
-           "swap_handlers", "drop_handlers", "check_config", "check_kernel_command", "check_connection_class"]
+           "swap_handlers", "drop_handlers", "check_config", "check_kernel_command", "check_connection_class",
+           "check_page_templates", "PAGE_TEMPLATE_PARTS"]
 
 
 class FrameworkChanged(EscobaError):
@@ -359,6 +360,62 @@ def check_kernel_command(argv: Sequence[str], kernel: str = "python3") -> None:
     if LAUNCHER_ARGV not in pairs:
         raise refusal("ipykernel", f"the {kernel} kernel's command", f"({' '.join(argv)[:200]}) no longer runs "
                       "-m ipykernel_launcher, which the server replaces by escoba_tutor.server.kernel_launch")
+
+
+#: What the course's page template (templates/index.html.j2, with the starting panel of starting.py) leans on in
+#: the templates it extends: (template, block or macro, what it must hold: its words, ``block:NAME`` a block
+#: inside it, ``call:NAME`` a macro it calls).
+PAGE_TEMPLATE_PARTS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    # the document's start, which the page leaves out when the starting panel opened it, and the head's contents
+    ("nbconvert/templates/lab/index.html.j2", "header", ("<!DOCTYPE html>", "<head>", "block:html_head")),
+    # the body without Voilà's spinner: its body tag, its helpers, the hidden cells it shows at the end
+    ("voila/templates/lab/index.html.j2", "body_header", ("<body", 'id="rendered_cells"',
+                                                          "call:voila_setup_helper_functions")),
+    ("voila/templates/lab/index.html.j2", "any_cell", ("voila_process(",)),  # the panel's "almost ready"
+    ("voila/templates/lab/index.html.j2", "body_footer", ("window.voila_finish()",)),  # the panel goes
+    ("voila_setup.macro.html.j2", "voila_setup_helper_functions", (
+        "window.voila_process =", "window.voila_finish =", "window.display_cells", 'getElementById("rendered_cells")')),
+)
+
+
+def page_template_paths() -> list[str]:
+    """Where Voilà looks for the templates of its ``lab`` page (which the course's page template extends)."""
+    try:
+        from voila.paths import collect_template_paths
+    except ImportError:
+        raise refusal("voila", "voila.paths.collect_template_paths", "is gone (where Voilà's templates are)") from None
+    return collect_template_paths(["voila", "nbconvert"], "lab")
+
+
+def check_page_templates(paths: Sequence[str] | None = None,
+                         parts: Iterable[tuple[str, str, tuple[str, ...]]] = PAGE_TEMPLATE_PARTS) -> None:
+    """Refuse to serve when a template the course's page extends (found on ``paths``: Voilà's) no longer has a part
+    :data:`PAGE_TEMPLATE_PARTS` names, with what it holds: the page would otherwise lose its starting panel, or
+    show Voilà's English spinner beside it."""
+    from jinja2 import Environment, FileSystemLoader, TemplateError, nodes
+
+    loader = FileSystemLoader(list(paths if paths is not None else page_template_paths()))
+    environment = Environment(loader=loader, extensions=["jinja2.ext.do"])
+    trees: dict[str, Any] = {}
+    for name, part, holds in parts:
+        package = name.split("/")[0] if "/" in name else "voila"
+        if name not in trees:
+            try:
+                trees[name] = environment.parse(loader.get_source(environment, name)[0])
+            except TemplateError as error:
+                raise refusal(package, f"the page template {name}", f"cannot be read ({error})") from None
+        found = [node for node in trees[name].find_all((nodes.Block, nodes.Macro)) if node.name == part]
+        if not found:
+            raise refusal(package, f"the page template {name}", f"has no block or macro {part} (the starting panel)")
+        text = "".join(data.data for data in found[0].find_all(nodes.TemplateData))
+        blocks = {block.name for block in found[0].find_all(nodes.Block)}
+        calls = {call.node.name for call in found[0].find_all(nodes.Call) if isinstance(call.node, nodes.Name)}
+        for held in holds:
+            kind, _, what = held.partition(":") if held.startswith(("block:", "call:")) else ("", "", held)
+            there = what in blocks if kind == "block" else what in calls if kind == "call" else what in text
+            if not there:
+                raise refusal(package, f"the page template {name}", f"no longer holds {held!r} in its {part} (the "
+                              "starting panel leans on it)")
 
 
 CONNECTION_CLASS = "jupyter_server.services.kernels.connection.channels.ZMQChannelsWebsocketConnection"

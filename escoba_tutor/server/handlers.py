@@ -16,8 +16,9 @@
   a browser asking for five at once waits for its own pages instead of taking both cores from the class; and the
   whole server starts only two pages at once per core of the machine (:class:`StartTurns`, fair between
   addresses), so a burst of new pages waits for the cores instead of taking them from the students already
-  working. The page also gets the ``_xsrf`` cookie that Voilà's close beacon sends back, so a left page frees its
-  kernel.
+  working. While a page waits and starts, the student sees what is happening in the page's language (the
+  starting panel: the handler sends the page's start before it waits, starting.py). The page also gets the
+  ``_xsrf`` cookie that Voilà's close beacon sends back, so a left page frees its kernel.
 - :class:`OwnedKernelHandler`, :class:`OwnedShutdownHandler`, :class:`TutorKernelWebsocketHandler`: only the
   browser that started a kernel may ask about it, stop it or connect to it (another gets 403); at most
   ``sockets_per_kernel`` connections; a page may send only the widget messages of :data:`PAGE_MESSAGES` (others
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import itertools
 import json
 import logging
@@ -61,6 +63,7 @@ from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
 from ..text.translator import LANGUAGES, Translator
+from . import starting
 from .hosts import AllowedHosts, odd_path
 from .kernels import CURRENT_CLASS_ENV, CURRENT_TICKET
 from .limits import SINGLE_STATE_COST, AddressConnections, ClassRegister, Limits, Refused
@@ -177,6 +180,10 @@ class PageTurns:
         """Browsers with a page being rendered or waiting for its turn."""
         return len(self._turns)
 
+    def free(self, client: str) -> bool:
+        """Whether a page of ``client`` would have its turn at once (no page of that browser is being rendered)."""
+        return client not in self._turns
+
 
 def _turns(handler) -> PageTurns:
     return handler.application.settings.setdefault("escoba_page_turns", PageTurns())
@@ -232,6 +239,10 @@ class StartTurns:
 
     def waiting(self) -> int:
         return len(self._waiting)
+
+    def free(self, address: str) -> bool:
+        """Whether a page from ``address`` would start at once (:meth:`take` would not wait)."""
+        return self._may_start(address) and (not self._waiting or address not in self._starting)
 
     def _may_start(self, address: str) -> bool:
         starting, slots = self.starting(), self.slots + max(0, self.extra())
@@ -289,6 +300,7 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
     nickname (nickname.class_env) and a landing page the nickname form (nickname.landing_hook)."""
 
     _ticket = None
+    start_sent = False  # whether the page's start (the starting panel) was sent: starting.start_sent_hook reads it
     _turn: str | None = None  # the client whose turn this page holds
     _start_slot: str | None = None  # the address whose slot among the server's starting pages this page holds
     _gone = False
@@ -317,12 +329,14 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
             return
         if self._ticket.evict is not None:  # the server is full: the busiest address's newest page makes room
             await self.make_room(self._ticket.evict)
+        address = self.request.remote_ip or ""
+        waits = not (_turns(self).free(client) and _starts(self).free(address))
+        await self.send_start("wait" if waits else "prepare")  # the student sees what happens from now on
         try:
             await _turns(self).take(client)
             self._turn = client
         except asyncio.TimeoutError:
             pass
-        address = self.request.remote_ip or ""
         try:  # then a slot among the pages the whole server starts at once
             await _starts(self).take(address)
             self._start_slot = address
@@ -331,8 +345,54 @@ class TutorRenderHandler(ClientMixin, TornadoVoilaHandler):
         if self._gone:  # the browser left while the page waited: no kernel for it
             self._release()
             raise web.Finish()
+        if waits and self.start_sent:
+            self.write(starting.step_part("prepare"))
+            await self._flush()
         CURRENT_TICKET.set(self._ticket)
         CURRENT_CLASS_ENV.set(class_env(self))
+
+    async def send_start(self, step: str) -> None:
+        """The page's start (starting.py), sent before the page waits for anything: the student sees at once what
+        is happening rather than a blank page. Only for a notebook that is there: once a page's start is sent, no
+        other answer (the course's 404 page, Voilà's redirect to a file) can be."""
+        path = self.path_args[0] if self.path_args else ""
+        if self.notebook_path or not await self._serves_notebook(path):
+            return
+        self.set_header("Content-Type", "text/html; charset=utf-8")  # as Voilà would, with the page's encoding
+        self.set_header("Cache-Control", "no-cache, no-store, must-revalidate")
+        self.set_header("Pragma", "no-cache")
+        self.set_header("Expires", "0")
+        self.start_sent = True
+        self.write(starting.first_part(page_language(self), step, self._address(marked=False)))
+        await self._flush()
+
+    async def _serves_notebook(self, path: str) -> bool:
+        """Whether Voilà renders ``path`` as a page: a notebook that is there and not hidden."""
+        if not path.lower().endswith(".ipynb"):
+            return False
+        contents = self.contents_manager
+        try:
+            exists = contents.file_exists(path)
+            if not (await exists if inspect.isawaitable(exists) else exists):
+                return False
+            hidden = contents.is_hidden(path)
+            hidden = await hidden if inspect.isawaitable(hidden) else hidden
+        except (web.HTTPError, OSError):  # a path the contents manager refuses: Voilà will answer it
+            return False
+        return not hidden or bool(getattr(contents, "allow_hidden", False))
+
+    async def _flush(self) -> None:
+        with contextlib.suppress(StreamClosedError):  # the browser has gone: on_connection_close says so
+            await self.flush()
+
+    def send_error(self, status_code: int = 500, **kwargs) -> None:
+        """Once the page's start was sent, an error can have no page of its own (the status was sent with the
+        start): the starting panel says that the page could not be opened, and the page ends there."""
+        if not self.start_sent:
+            super().send_error(status_code, **kwargs)
+        elif not self._finished:
+            with contextlib.suppress(StreamClosedError):
+                self.finish(starting.failed_part())
 
     def write_error(self, status_code: int, **kwargs) -> None:
         """A lesson that does not exist is said in the address's language (Voilà's page says it in English)."""

@@ -32,9 +32,11 @@ def new_page(browser, timeout: float) -> Iterator:
 
 
 def wait_rendered(page) -> None:
-    """Voilà has run every cell: its spinner is gone and the page body holds the lesson."""
+    """Voilà has run every cell: its spinner (a plain Voilà server's) or the course's starting panel is gone and the
+    page body holds the lesson."""
     page.wait_for_load_state("networkidle")
     expect(page.locator("body")).not_to_contain_text("Executing", timeout=60_000)
+    expect(page.locator("#escoba-start")).to_have_count(0, timeout=60_000)
     expect(page.locator(".jp-OutputArea-output, .jp-RenderedHTMLCommon").first).to_be_visible(timeout=60_000)
 
 
