@@ -437,7 +437,7 @@ def test_the_dealing_drill_in_the_widget_names_each_mistake():
     view.rounds_box.value = str(drill.rounds_left + 1)
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
-        "0 de 3 bien.",
+        "Aciertos: 0 de 3.",
         f"A quién le toca: no al {dealer}. El que reparte juega el último en cada ronda; sale el que está a su "
         f"derecha: el {mano}.",
         "Qué pasa ahora: todavía no se reparte. Solo se vuelve a repartir cuando nadie tiene cartas, y ahora "
@@ -447,7 +447,7 @@ def test_the_dealing_drill_in_the_widget_names_each_mistake():
     view.next_player.value, view.deal_now.value = str(drill.mano), "play_on"
     view.rounds_box.value = str(drill.rounds_left)
     widget.check_button.click()
-    assert widget.status.message.split("\n") == ["3 de 3 bien.", f"A quién le toca: bien, al {mano}.",
+    assert widget.status.message.split("\n") == ["Aciertos: 3 de 3.", f"A quién le toca: bien, al {mano}.",
                                                  "Qué pasa ahora: bien.", f"Rondas: bien, {drill.rounds_left}."]
 
 
@@ -558,7 +558,7 @@ def test_the_house_rules_drill_in_the_widget():
     view.boxes_of[1 - side].value = "many"
     widget.check_button.click()
     lines = widget.status.message.split("\n")
-    assert lines[0] == "0 de 2 bien."
+    assert lines[0] == "Aciertos: 0 de 2."
     assert lines[1 + side] == (f"{name}: {drill.kept_both[side]}, no. El punto de la regla de la casa sustituye "
                                f"al de la setenta, así que la setenta ya no se cuenta. {name} se apunta "
                                f"{drill.points[side]}.")
@@ -566,7 +566,7 @@ def test_the_house_rules_drill_in_the_widget():
     for box, points in zip(view.boxes_of, drill.points):
         box.value = str(points)
     widget.check_button.click()
-    assert widget.status.message.startswith("2 de 2 bien.\n")
+    assert widget.status.message.startswith("Aciertos: 2 de 2.\n")
     widget.answer_button.click()
     worked, sheet = widget.answer_box.children[0].children
     assert "Puntos que ya no se cuentan: la setenta." in worked.value and sheet.score == drill.house
@@ -590,7 +590,7 @@ def test_three_sides_in_the_widget_with_the_third_side_s_point():
     widget.model.answers = answers
     widget.check_button.click()
     lines = widget.status.message.split("\n")
-    assert lines[0] == "1 de 3 bien."
+    assert lines[0] == "Aciertos: 1 de 3."
     assert lines[1 + third] == (
         f"Bando {third + 1}: {drill.before[third]}, no. Con esta regla de la casa, el punto en el que empatan dos "
         "bandos es para el tercero, si tiene alguna carta, algún oro o una setenta válida. El bando "
@@ -644,14 +644,14 @@ def test_the_escoba_de_mano_in_the_widget():
     box.value = "2"
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
-        "0 de 1 bien.", "2, no. Con esta regla de la casa, una mesa de 30 ya no da escoba de mano: solo la dan 15 "
+        "Aciertos: 0 de 1.", "2, no. Con esta regla de la casa, una mesa de 30 ya no da escoba de mano: solo la dan 15 "
         "(una) y 20 (dos). La respuesta: ninguna escoba de mano."]
     box.value = "dos"
     widget.check_button.click()
     assert widget.status.message.split("\n")[1] == "Escribe un número entero, por ejemplo 1."
     box.value = "0"
     widget.check_button.click()
-    assert widget.status.message.split("\n") == ["1 de 1 bien.", "Bien: ninguna escoba de mano."]
+    assert widget.status.message.split("\n") == ["Aciertos: 1 de 1.", "Bien: ninguna escoba de mano."]
     widget.answer_button.click()
     assert "con esta regla de la casa, una mesa de 15 da una escoba de mano" in widget.answer_box.children[0].children[
         0].value
@@ -805,7 +805,9 @@ def test_the_house_rules_sheet_with_three_sides_and_with_the_escoba_de_mano():
     assert f"{player} deals. The four cards face up on the table:" in exercises
     assert "Without the house rule: no escoba de mano." in exercises
     assert f"Escobas de mano for {side} with the house rule:" in exercises
-    total = " + ".join(str(c.value) for c in drill.table)
+    # a face card with its value in brackets, as the course writes the 15: "knight (9) + 4 + 4 + 3 = 20"
+    en = Translator("en")
+    total = " + ".join(f"{en.rank_name(c.rank)} ({c.value})" if c.is_figure else str(c.value) for c in drill.table)
     assert (f"With the house rule: 2 escobas de mano for {side}. The four cards add up to {total} = 20: with this "
             "house rule a table of 15 gives one escoba de mano, a table of 20 two, and any other total none, 30 "
             "included.") in key

@@ -283,7 +283,7 @@ def test_escoba_de_mano_of_four_refuses_players_given_as_sides(answers):
 
 
 @pytest.mark.parametrize("lang, lines", [
-    ("es", ["1 de 2 bien.", "Escobas: bien, 8 + 3 + 9 + 10 = 30: 2 escobas.",
+    ("es", ["Aciertos: 1 de 2.", "Escobas: bien, 8 + 3 + 9 + 10 = 30: 2 escobas.",
             "Para quién: la escoba de mano es siempre del que reparte y, por parejas, de su pareja: reparte el "
             "jugador 4, así que es para la pareja 2."]),
     ("en", ["1 of 2 right.", "Escobas: right, 8 + 3 + 9 + 10 = 30: 2 escobas.",
@@ -301,7 +301,7 @@ def test_the_escoba_de_mano_of_four_in_the_widget(lang, lines):
     assert widget.status.message.split("\n") == lines
     view.side.value = "1"
     widget.check_button.click()
-    assert widget.status.message.split("\n")[0] == ("2 de 2 bien." if lang == "es" else "2 of 2 right.")
+    assert widget.status.message.split("\n")[0] == ("Aciertos: 2 de 2." if lang == "es" else "2 of 2 right.")
     widget.answer_button.click()
     assert ("la pareja 2 se apunta 2 escobas" if lang == "es" else "Team 2 scores 2 escobas") in \
         widget.answer_box.children[0].value
@@ -444,7 +444,7 @@ def test_the_leftover_drill_in_the_widget():
     view.checks.value = "yes"
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
-        "1 de 3 bien.",
+        "Aciertos: 1 de 3.",
         "No: el bando 1 jugó la última carta, pero la dejó en la mesa. Las cartas que quedan son del "
         "último bando que hizo baza: del bando 2.",
         "Suma: has contado las figuras por el número que llevan; al sumar, la sota vale 8, el caballo 9 y el rey "
@@ -453,7 +453,7 @@ def test_the_leftover_drill_in_the_widget():
     view.taker.value, view.total_box.value = "1", "10"
     assert widget.model.result is None  # a changed answer clears the verdict
     widget.check_button.click()
-    assert widget.status.message.split("\n")[0] == "3 de 3 bien."
+    assert widget.status.message.split("\n")[0] == "Aciertos: 3 de 3."
     view.total_box.value = "diez"
     widget.check_button.click()
     assert "Escribe la suma como un número entero, por ejemplo 25." in widget.status.message
@@ -487,12 +487,17 @@ def test_the_strategy_drill_in_the_widget():
     view = widget.view
     assert view.hand_row.cards == [c.code for c in drill.hand] and view.table_row.cards == [c.code for c in drill.table]
     assert {row["id"] for row in view.moves.rows} == {str(h.move) for h in drill.ranking}
+    # what a play is weighed with, as the worksheet prints it: the players, the deck, the other hand, the cards taken
+    left, other = drill.view.deck_left, drill.view.hand_sizes[1 - drill.view.player]
+    assert f"Juegan dos. Quedan {left} cartas en el mazo." in view.situation.value
+    assert f"El otro jugador tiene {other} carta" in view.situation.value
+    assert "Ya se han llevado en esta mano: oros: " in view.situation.value
     widget.check_button.click()
     assert widget.status.message == "Primero elige una jugada de la lista."
     view.moves.selected = str(drill.ranking[-1].move)   # as a click in the list does
     widget.check_button.click()
     lines = widget.status.message.split("\n")
-    assert lines[0] == "No es la mejor: da unos 1,0 puntos menos que la jugada del experto."
+    assert lines[0] == "No es la mejor: da alrededor de 1 punto menos que la jugada del experto."
     assert lines[1].startswith("Tu jugada: ") and "8" in lines[1] and lines[2].startswith("Mejor: el cinco de bastos")
     view.moves.selected = str(drill.ranking[0].move)
     widget.check_button.click()

@@ -302,13 +302,13 @@ def test_setenta_answers_typed_and_checked():
     texts[0].value, texts[1].value = "52", "62"
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
-        "0 de 2 bien.",
+        "Aciertos: 0 de 2.",
         "Bando 1: no hay ninguna carta de bastos, así que la setenta no vale.",
         "Bando 2: has contado la sota de copas como 8, pero en la setenta las figuras valen 10."]
     texts[0].value, texts[1].value = "inválida", "64"
     assert widget.model.result is None  # a changed answer clears the old verdict
     widget.check_button.click()
-    assert widget.status.message.split("\n") == ["2 de 2 bien.", "Bando 1: bien, la setenta no vale (le faltan "
+    assert widget.status.message.split("\n") == ["Aciertos: 2 de 2.", "Bando 1: bien, la setenta no vale (le faltan "
                                                                   "bastos).", "Bando 2: bien, 64."]
 
 
@@ -332,7 +332,7 @@ def test_points_chosen_item_by_item():
     toggles["siete_de_oros"].value = "1"
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
-        "2 de 4 bien.",
+        "Aciertos: 2 de 4.",
         "Cartas — no: nadie: empate a 20.",
         "Oros — bien: nadie: empate a 5.",
         "Siete de oros (velo) — bien: Luis tiene el siete de oros.",
@@ -340,7 +340,7 @@ def test_points_chosen_item_by_item():
     toggles["cards"].value = "none"
     toggles["setenta"].value = "1"
     widget.check_button.click()
-    assert widget.status.message.split("\n")[0] == "4 de 4 bien."
+    assert widget.status.message.split("\n")[0] == "Aciertos: 4 de 4."
     toggles["oros"].value = ""  # back to "choose": not answered
     assert "oros" not in widget.model.choices
 

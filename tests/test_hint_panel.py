@@ -72,7 +72,9 @@ def test_moves_and_values_read_as_each_language_writes_them():
     assert points_words(EN, -0.5) == "0.5 points fewer than the other side"
     assert points_words(ES, 0.01) == "los mismos puntos que el otro bando"
     # with three sides the value is against the best of the other two, and says so
-    assert points_words(EN, 2.0, sides=3) == "2.0 points more than the best of the other sides"
+    assert points_words(EN, 2.0, sides=3) == "2 points more than the best of the other sides"  # never "2.0"
+    assert points_words(EN, 0.98) == "1 point more than the other side"
+    assert points_words(ES, -1.0) == "1 punto menos que el otro bando"
     assert points_words(ES, -0.5, sides=3) == "0,5 puntos menos que el mejor de los demás bandos"
 
 

@@ -31,6 +31,8 @@ NOT_LABELS = {
     "The setting “{name}” appears more than once in the address, so it was ignored.",
     "The setting “{name}” in the address is too long, so it was ignored.",
     "of {name}", "to {name}",  # the label's own forms
+    # a name a lesson gives a pile ("Ana"), or "this pile": a sentence's start, never a side
+    "{whose:The}'s setenta is not valid: it is missing {suits}.", "{whose:The}'s setenta: {terms} = {total}.",
 }
 COUNTS = (0, 1, 2, 3, 5, 21, 100)
 

@@ -19,7 +19,7 @@ wakes them all when the exercise changes (a teacher's POST, or its countdown run
 when an answer is counted. Nothing polls the database while nothing changes. On one computer the teacher's POSTs
 and the students' kernels reach the same process, so the bell is all it takes; on a JupyterHub each student's
 server would learn of a change made by the board service from PostgreSQL's LISTEN/NOTIFY and call
-:meth:`ExerciseBell.changed` (docs/class-board.md).
+:meth:`ExerciseBell.changed` (docs/class-board-internals.md).
 """
 
 from __future__ import annotations

@@ -22,6 +22,8 @@ CLDR's, as Babel formats them: tests/test_phrases.py compares), but for English'
 'El siete de oros no está en tu mano.'
 >>> one_decimal(es, 1.25), one_decimal(en, 0.35)
 ('1,2', '0.4')
+>>> points_number(es, 0.98), points_number(en, 0.44), points_number(en, 2.26, whole_from=1.95)
+(('1', 1), ('0.4', 2), ('2', 2))
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from ..engine.cards import Card, as_cards
 from .translator import N_, Translator
 
-__all__ = ["and_list", "or_list", "listed", "WordList", "the_cards", "alternatives", "sentence_start", "one_decimal"]
+__all__ = ["and_list", "or_list", "listed", "WordList", "the_cards", "alternatives", "sentence_start", "one_decimal",
+           "points_number"]
 
 #: Each language's list patterns (CLDR's ``listPatterns``): two items, then the first two of more, each middle
 #: one, and the last. (Spanish's «y» before an /i/ sound, «e», is not in them, and no list here needs it.)
@@ -134,3 +137,16 @@ def one_decimal(_: Translator, value: float) -> str:
     language: ``1,5`` in Spanish, ``1.5`` in English."""
     rounded = Decimal(str(value)).quantize(Decimal("0.1"), rounding=ROUND_HALF_EVEN)
     return f"{rounded:f}".replace(".", _DECIMAL_SIGN[_.lang])
+
+
+def points_number(_: Translator, value: float, *, whole_from: float | None = None) -> tuple[str, int]:
+    """A number of points as a person writes it, and the count its noun agrees with: one decimal (``0,4``), but
+    a whole number without ``,0`` (``1``, never ``1,0``), and whole from ``whole_from`` up (an estimate's size:
+    "about 6 points"). The count is 1 only for exactly one point ("1 point", "0.4 points", "1.5 points")."""
+    shown = Decimal(str(abs(value))).quantize(Decimal("0.1"), rounding=ROUND_HALF_EVEN)
+    if whole_from is not None and abs(value) >= whole_from:
+        shown = shown.quantize(Decimal("1"), rounding=ROUND_HALF_EVEN)
+    count = 1 if shown == 1 else 2
+    if shown == shown.to_integral_value():
+        return str(int(shown)), count
+    return one_decimal(_, float(shown)), count

@@ -46,14 +46,20 @@ def captures(_: Translator, card: str, table: str, profiles: tuple[str, ...] | s
     lines = []
     for name in names:
         found = legal_captures(card, table, as_rules(name))
-        if found:
-            # (not "{card:The}": under several rules the sentence goes on after "With the rules of Escoba, ")
-            said = _.plural("{card} can make {n} capture: {captures}.", "{card} can make {n} captures: {captures}.",
-                            len(found), card=_.the_card(card), captures=alternatives(_, found))
-        else:
-            said = _("{card} can make no capture: it stays on the table.", card=_.the_card(card))
-        if len(names) > 1:
+        the_card = _.the_card(card)
+        if len(names) > 1:  # the sentence goes on after "With the rules of Escoba, ": the card in lower case
+            if found:
+                said = _.plural("{card} can make {n} capture: {captures}.", "{card} can make {n} captures: {captures}.",
+                                len(found), card=the_card, captures=alternatives(_, found))
+            else:
+                said = _("{card} can make no capture: it stays on the table.", card=the_card)
             said = _("{rules}, {said}", rules=_(_RULES_NAMES.get(name, name)), said=said)
+        elif found:
+            said = _.plural("{card:The} can make {n} capture: {captures}.",
+                            "{card:The} can make {n} captures: {captures}.", len(found), card=the_card,
+                            captures=alternatives(_, found))
+        else:
+            said = _("{card:The} can make no capture: it stays on the table.", card=the_card)
         lines.append(sentence_start(said))
     return lines
 
@@ -90,11 +96,11 @@ def setenta_sum(_: Translator, pile: str, name: str = "", rules: Rules | str = E
     whose = name or _("this pile")
     if result.total is None:
         missing = and_list(_, [_.suit_name(s) for s in result.missing])
-        return [sentence_start(_("{whose}'s setenta is not valid: it is missing {suits}.", whose=whose, suits=missing))]
+        return [_("{whose:The}'s setenta is not valid: it is missing {suits}.", whose=whose, suits=missing)]
     # a valid setenta has a card of every suit
     terms = " + ".join(_("{value} ({card})", value=b.value, card=_.the_card(b.card)) for b in result.best
                        if b.card is not None)
-    return [sentence_start(_("{whose}'s setenta: {terms} = {total}.", whose=whose, terms=terms, total=result.total))]
+    return [_("{whose:The}'s setenta: {terms} = {total}.", whose=whose, terms=terms, total=result.total)]
 
 
 #: fact name -> the function that says it.

@@ -29,7 +29,7 @@ from ..engine.rules import ESCOBA, as_rules
 from ..players.expert import ExpertBot
 from ..players.hints import Hint, Reason, hints
 from ..text.error_words import error_dict, error_words, fill, missing_words
-from ..text.phrases import one_decimal, sentence_start, the_cards
+from ..text.phrases import points_number, sentence_start, the_cards
 from ..text.translator import DEFAULT_LANGUAGE, N_, N_plural, Translator, normalize_language
 from .primitives import LiveRegion
 from .safety import guarded
@@ -51,20 +51,25 @@ def points_words(_: Translator, value: float, sides: int = 2) -> str:
     """What a move is worth in this deal, in words: ``1.5 points more than the other side``.
 
     ``value`` is the expected difference of this deal's points (the student's side minus the best of the
-    others), shown with one decimal as the learner's language writes it (``1,5``); with three sides it is
+    others), shown with one decimal as the learner's language writes it (``1,5``), a whole number without it
+    (``1 point``); with three sides it is
     said against the best of the other two."""
-    shown = one_decimal(_, round(abs(value), 1))
+    shown, count = points_number(_, value)
     if sides > 2:
         if abs(value) < 0.05:
             return _("as many points as the best of the other sides")
         if value > 0:
-            return _("{points} points more than the best of the other sides", points=shown)
-        return _("{points} points fewer than the best of the other sides", points=shown)
+            return _.plural("{points} point more than the best of the other sides",
+                            "{points} points more than the best of the other sides", count, points=shown)
+        return _.plural("{points} point fewer than the best of the other sides",
+                        "{points} points fewer than the best of the other sides", count, points=shown)
     if abs(value) < 0.05:
         return _("as many points as the other side")
     if value > 0:
-        return _("{points} points more than the other side", points=shown)
-    return _("{points} points fewer than the other side", points=shown)
+        return _.plural("{points} point more than the other side", "{points} points more than the other side",
+                        count, points=shown)
+    return _.plural("{points} point fewer than the other side", "{points} points fewer than the other side", count,
+                    points=shown)
 
 
 #: Why a move is good or bad, by the reason code of :mod:`escoba_tutor.players.hints`.

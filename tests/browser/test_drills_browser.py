@@ -110,7 +110,7 @@ def test_the_leftover_answered_by_mouse(es_page):
     box.get_by_label("¿Cuánto suman?").press("Enter")
     box.get_by_label("¿Cuadra la mano?").select_option(label="Sí, cuadra")
     box.get_by_role("button", name="Comprobar").click()
-    expect(status(page, "leftover")).to_contain_text("1 de 3 bien.")
+    expect(status(page, "leftover")).to_contain_text("Aciertos: 1 de 3.")
     expect(status(page, "leftover")).to_contain_text("No: el bando 1 jugó la última carta, pero la dejó "
                                                      "en la mesa.")
     expect(status(page, "leftover")).to_contain_text("has contado las figuras por el número que llevan")
@@ -118,7 +118,7 @@ def test_the_leftover_answered_by_mouse(es_page):
     box.get_by_label("¿Cuánto suman?").fill("10")
     box.get_by_label("¿Cuánto suman?").press("Enter")
     box.get_by_role("button", name="Comprobar").click()
-    expect(status(page, "leftover")).to_contain_text("3 de 3 bien.")
+    expect(status(page, "leftover")).to_contain_text("Aciertos: 3 de 3.")
     assert_no_errors(page)
 
 

@@ -65,7 +65,7 @@ def test_dealing_answered_by_mouse(es_page):
     rounds.press("Enter")
     box.get_by_role("button", name="Comprobar").click()
     said = status(page, "dealing")
-    expect(said).to_contain_text("0 de 3 bien.")
+    expect(said).to_contain_text("Aciertos: 0 de 3.")
     expect(said).to_contain_text("A quién le toca: no al jugador 2, que acaba de jugar. El turno pasa al de su "
                                  "derecha: el jugador 1.")
     expect(said).to_contain_text("Qué pasa ahora: todavía no se reparte.")
@@ -76,7 +76,7 @@ def test_dealing_answered_by_mouse(es_page):
     rounds.fill("1")
     rounds.press("Enter")
     box.get_by_role("button", name="Comprobar").click()
-    expect(said).to_contain_text("3 de 3 bien.")
+    expect(said).to_contain_text("Aciertos: 3 de 3.")
     box.get_by_role("button", name="Ver la solución").click()
     expect(box.locator(".escoba-worked")).to_contain_text("Se juega hacia la derecha: después del jugador 2 va "
                                                           "el jugador 1.")
@@ -123,13 +123,13 @@ def test_house_rules_answered_by_mouse(es_page):
         field.press("Enter")
     box.get_by_role("button", name="Comprobar").click()
     said = status(page, "house_rules")
-    expect(said).to_contain_text("2 de 3 bien.")
+    expect(said).to_contain_text("Aciertos: 2 de 3.")
     expect(said).to_contain_text("Bando 2: 2, no. El punto de la regla de la casa sustituye al de la setenta, así "
                                  "que la setenta ya no se cuenta. El bando 2 se apunta 1.")
     boxes[1].fill("1")
     boxes[1].press("Enter")
     box.get_by_role("button", name="Comprobar").click()
-    expect(said).to_contain_text("3 de 3 bien.")
+    expect(said).to_contain_text("Aciertos: 3 de 3.")
     assert_no_errors(page)
 
 
@@ -154,13 +154,13 @@ def test_house_rules_with_two_teams_by_mouse(es_page):
     second.press("Enter")
     box.get_by_role("button", name="Comprobar").click()
     said = status(page, "house_rules")
-    expect(said).to_contain_text("1 de 2 bien.")
+    expect(said).to_contain_text("Aciertos: 1 de 2.")
     expect(said).to_contain_text("Pareja 1: 4, no. La pareja 1 tiene los diez oros, y con esta regla de la casa el "
                                  "punto de los oros vale entonces 2 en lugar de 1. La pareja 1 se apunta 5.")
     first.fill("5")
     first.press("Enter")
     box.get_by_role("button", name="Comprobar").click()
-    expect(said).to_contain_text("2 de 2 bien.")
+    expect(said).to_contain_text("Aciertos: 2 de 2.")
     box.get_by_role("button", name="Ver la solución").click()
     expect(box.locator(".escoba-worked")).to_contain_text("Con la regla de la casa: Pareja 1: 5; Pareja 2: 0.")
     assert_no_errors(page)

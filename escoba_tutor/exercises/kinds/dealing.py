@@ -407,11 +407,11 @@ KIND = DrillKind(
         "per_player": N_("Dividing the deck by 3 instead of by 3 × the number of players"),
         "counted_dealt_round": N_("Counting the round already in the players' hands among the rounds left"),
         "wrong_rounds": N_("Counting the rounds left wrongly"),
-        "last_to_play": N_("Giving the cards left to the dealer's side because the dealer played the last card, "
-                           "instead of to the last side that captured"),
-        "not_last_capture": N_("Giving the cards left at the end of a deal to a side that did not capture last"),
+        "last_to_play": N_("Giving the cards left at the end to the dealer's side because the dealer played the last "
+                           "card, instead of to the last side that captured"),
+        "not_last_capture": N_("Giving the cards left at the end to a side that did not capture last"),
         "somebody_captured": N_("Giving the cards left at the end to nobody, although someone captured"),
-        "nobody_captured": N_("Giving the cards left at the end of a deal to a side, though nobody captured"),
+        "nobody_captured": N_("Giving the cards left at the end to a side, though nobody captured"),
     },
     outcome=form_outcome,
     worksheet=WorksheetPart(N_("Dealing and turns"), _intro, _SHEET, _dealing_task, _dealing_answer),

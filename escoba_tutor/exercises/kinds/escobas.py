@@ -150,7 +150,7 @@ KIND = DrillKind(
     column=N_("Escobas"),
     lesson="05-scoring",
     mistakes={
-        "counted_leftover": N_("Counting the cards left over at the end as an escoba"),
+        "counted_leftover": N_("Counting the cards left at the end as an escoba"),
         "missed_escoba_de_mano": N_("Leaving out the dealer's escoba de mano"),
         "wrong_count": N_("Counting a side's escobas wrongly"),
     },

@@ -466,7 +466,7 @@ def _house_rules_task(_: Translator, drill: HouseRulesDrill) -> dict[str, object
 
 def mano_reason(_: Translator, drill: HouseRulesDrill) -> str:
     """Why the dealer's side scores what it does with the house rule, from the engine's answer."""
-    total = " + ".join(str(c.value) for c in drill.table) + f" = {drill.table_total}"
+    total = paper.value_sum(_, drill.table)  # "knight (9) + 4 + 4 + 3 = 20": a face card with its value
     if drill.house_rule == "escoba_de_mano_15_20":
         return _("The four cards add up to {total}: with this house rule a table of 15 gives one escoba de mano, "
                  "a table of 20 two, and any other total none, 30 included.", total=total)

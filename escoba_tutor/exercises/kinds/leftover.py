@@ -196,8 +196,9 @@ def _leftover_answer(_: Translator, drill: LeftoverDrill) -> dict[str, object]:
     lines = [who]
     if drill.total is not None:
         rest = drill.total % 15
-        lines.append(_("They add up to {total} = 15 × {times} + {rest}.", total=drill.total, times=drill.total // 15,
-                       rest=rest))
+        # the addition itself ("2 + jack (8) = 10"), so that a student with another total sees where it differs
+        lines.append(_("They add up to {total} = 15 × {times} + {rest}.", total=paper.value_sum(_, drill.table),
+                       times=drill.total // 15, rest=rest))
         lines.append(_("It checks out: 15 × something + 10.") if drill.checks_out else
                      _("It does not check out (it should be 15 × something + 10): a mistake was made in the deal."))
     return {"said": " ".join(lines)}
@@ -213,15 +214,16 @@ KIND = DrillKind(
     name="leftover",
     make=leftover_drill,
     label=N_("leftover (the cards left at the end)"),
-    column=N_("Cards left over"),
+    column=N_("Cards left at the end"),
     lesson="04-end-of-deal",
     mistakes={
-        "nobody_captured": N_("Giving the cards left at the end to a side, though nobody captured"),
-        "somebody_captured": N_("Saying nobody takes the cards left over when someone captured"),
-        "last_to_play": N_("Giving the cards left over to the last to play, not the last to capture"),
-        "not_last_capture": N_("Giving the cards left at the end to a side that did not capture last"),
-        "figure_printed": N_("Adding the face cards left over at their printed numbers"),
-        "wrong_total": N_("Adding up the cards left over wrongly"),
+        # (each slip its own words on the board: "Saying" here, "Giving" in the dealing exercise)
+        "nobody_captured": N_("Saying a side takes the cards left at the end, though nobody captured"),
+        "somebody_captured": N_("Saying nobody takes the cards left at the end, although someone captured"),
+        "last_to_play": N_("Saying the last side to play takes the cards left at the end, not the last to capture"),
+        "not_last_capture": N_("Saying a side that did not capture last takes the cards left at the end"),
+        "figure_printed": N_("Counting the face cards left at the end at their printed numbers"),
+        "wrong_total": N_("Adding up the cards left at the end wrongly"),
         "checks_out": N_("Saying the deal does not check out when it does"),
         "does_not_check_out": N_("Saying the deal checks out when it does not"),
     },

@@ -18,7 +18,7 @@ from ...engine.cards import DECK, SUITS, Card, Suit, as_cards
 from ...engine.errors import EscobaError
 from ...engine.rules import ESCOBA, Rules, as_rules
 from ...engine.scoring import Setenta, setenta
-from ...text.phrases import and_list
+from ...text.phrases import listed
 from ...text.translator import N_, Translator
 from .. import paper
 from ..common import (
@@ -222,10 +222,10 @@ def setenta_drill(seed: int, sides: int = 2, rules: Rules | str = ESCOBA) -> Set
 def _setenta(_: Translator, value: Setenta) -> str:
     if value.total is not None:
         return _("setenta {total}", total=value.total)
-    suits = and_list(_, [_.suit_name(s) for s in value.missing])
+    suits = listed(_, [_.suit_name(s) for s in value.missing])  # as the score sheet says it: "no cups or clubs"
     if value.face_only:  # (the low-cards house rule) the pile holds that suit, but only in face cards
-        return _("invalid: missing {suits} from 1 to 7", suits=suits)
-    return _("invalid: missing {suits}", suits=suits)
+        return _("invalid: no {suits:or} from 1 to 7", suits=suits)
+    return _("invalid: no {suits:or}", suits=suits)
 
 
 _SHEET = """

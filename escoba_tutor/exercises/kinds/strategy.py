@@ -13,7 +13,7 @@ from ...engine.game import Game, Move, PlayerView
 from ...engine.rules import ESCOBA, Rules, as_rules
 from ...players.expert import ExpertBot
 from ...players.hints import SIETE_DE_OROS, Hint, Reason, hints, sweep_risk
-from ...text.phrases import one_decimal, the_cards
+from ...text.phrases import or_list, points_number, the_cards
 from ...text.translator import N_, N_plural, Translator
 from .. import paper
 from ..common import (
@@ -131,11 +131,17 @@ _MOVE_REASONS = {
 }
 
 
-# A capture's sevens or coins, counted: "it takes a seven", never "it takes sevens" for one.
+# A capture's sevens or coins, counted ("a seven", never "sevens" for one) and named: the played card may be
+# the one ("the knight of coins, taking the six of cups" adds the knight, a card of coins, to the pile).
 _COUNTED_REASONS = {
-    "takes_sevens": N_plural("it takes a seven, good for the setenta", "it takes {n} sevens, good for the setenta"),
-    "takes_oros": N_plural("it takes a card of coins", "it takes {n} cards of coins"),
+    "takes_sevens": N_plural("it adds a seven to your pile ({cards}), good for the setenta",
+                             "it adds {n} sevens to your pile ({cards}), good for the setenta"),
+    "takes_oros": N_plural("it adds a card of coins to your pile ({cards})",
+                           "it adds {n} cards of coins to your pile ({cards})"),
 }
+# In a deal's last round of two players the other hand is exactly the cards still unseen: the card that sweeps
+# is named, as the student can work it out.
+_OTHER_SWEEPS = N_("it leaves {total} on the table, which the other player can sweep with {cards}")
 
 
 # The reasons that tell what is wrong with a move (the others say what it does, good or not).
@@ -164,9 +170,15 @@ _NONE_TO_COME = N_("it leaves {total} on the table, which only a card worth {val
                    "is still unseen")
 
 
-def _move_reason(_: Translator, reason: Reason, rules: Rules | None = None) -> str:
+def _move_reason(_: Translator, reason: Reason, rules: Rules | None = None, view: PlayerView | None = None) -> str:
     if reason.code in _COUNTED_REASONS:
-        return _.plural(*_COUNTED_REASONS[reason.code], reason.count or 1)
+        return _.plural(*_COUNTED_REASONS[reason.code], reason.count or 1, cards=the_cards(_, reason.cards))
+    if reason.code == "leaves_sweepable" and view is not None and last_round(view):
+        table = frozenset(reason.cards)
+        mask = sum(c.bit for c in table)
+        held = [c for c in other_hand(view) if table in captures_on(c, mask, view.rules)]
+        if held:
+            return paper.word(_, _OTHER_SWEEPS, total=reason.total, cards=or_list(_, [_.the_card(c) for c in held]))
     if reason.code == "leaves_unsweepable" and rules is not None:
         sweepers = _sweeper_values(reason.cards, rules)
         if sweepers:  # "no card can sweep it" would be false in general: say why none can here
@@ -207,7 +219,7 @@ def _risk(_: Translator, view: PlayerView, move: Move, *, concession: bool = Fal
     nothing); ``concession``: the words that follow "although"."""
     sweep = sweep_risk(view, move)
     if sweep is not None:
-        return _move_reason(_, sweep, view.rules)
+        return _move_reason(_, sweep, view.rules, view)
     card, taken = move
     left = [c for c in view.table if c not in taken] if taken else [*view.table, card]
     if SIETE_DE_OROS in left:
@@ -239,22 +251,30 @@ def _good_reason(_: Translator, view: PlayerView, hint: Hint) -> str:
     return _("{reason}, although {risk}", reason=said, risk=risk) if risk else said
 
 
-def _loss_text(_: Translator, loss: float) -> str:
-    """An estimate's size: whole from 2 up ("about 6 points", never "6.0"), one decimal below ("about 1.3")."""
-    return str(round(loss)) if loss >= 1.95 else one_decimal(_, loss)
+def last_round(view: PlayerView) -> bool:
+    """Whether the position is in the last round of a 2-player deal: the deck is empty, so the other hand is
+    exactly the cards still unseen (and the expert's values are exact)."""
+    return view.deck_left == 0 and len(view.hand_sizes) == 2
+
+
+def other_hand(view: PlayerView) -> tuple[Card, ...]:
+    """The cards this player has not seen: in the last round of two players (:func:`last_round`), the other
+    player's hand."""
+    return tuple(c for c in view.unseen if c not in view.hand)
 
 
 _SHEET = """
-{% macro task(drill, your_hand, on_table, taken, by_suit, mine) %}
-  <li><p>{{ paper.number(drill) }} {{ your_hand }} {{ paper.cards(drill.hand) }}</p>
+{% macro task(drill, players, your_hand, on_table, taken, by_suit, mine) %}
+  <li><p>{{ paper.number(drill) }} {{ players }}</p>
+  <p>{{ your_hand }} {{ paper.cards(drill.hand) }}</p>
   <p>{{ on_table }} {{ paper.cards(drill.table) }}</p>
   <p>{{ taken }} {% for line in by_suit %}{{ "; " if not loop.first else "" }}{{ line }}{% endfor %}</p>
   {{ paper.blank(mine) }}
   <div class='line'></div></li>
 {% endmacro %}
 
-{% macro answer(drill, good, moves, avoid) %}
-  <li>{{ paper.key_number(drill) }} {{ good }}<ul>
+{% macro answer(drill, unseen, good, moves, avoid) %}
+  <li>{{ paper.key_number(drill) }} {% if unseen %}{{ unseen }} {% endif %}{{ good }}<ul>
   {% for move, why in moves %}<li>{{ move }}: {{ why }}</li>{% endfor %}
   </ul>{% for line in avoid %}<p>{{ line }}</p>{% endfor %}</li>
 {% endmacro %}
@@ -267,11 +287,27 @@ def taken_cards(drill: StrategyDrill) -> tuple[Card, ...]:
     return tuple(sorted(c for pile in drill.view.piles for c in pile))
 
 
-def _strategy_task(_: Translator, drill: StrategyDrill) -> dict[str, object]:
+def situation(_: Translator, drill: StrategyDrill) -> str:
+    """Who plays and what is still to come, in words (the worksheet's and the screen's): without them a play
+    cannot be weighed, and in the last round the cards still unseen are the other hand."""
+    view = drill.view
+    deck = (_("No cards are left in the deck: this is the deal's last round.") if view.deck_left == 0 else
+            _.plural("{n} card is left in the deck.", "{n} cards are left in the deck.", view.deck_left))
+    other = _.plural("The other player has {n} card in hand.", "The other player has {n} cards in hand.",
+                     view.hand_sizes[1 - view.player])
+    return " ".join((_("Two players are playing."), deck, other))
+
+
+def taken_by_suit(_: Translator, drill: StrategyDrill) -> list[str]:
+    """The cards already taken in the deal, suit by suit: «oros: 1, 2, sota»; «copas: —»."""
     taken = taken_cards(drill)
-    by_suit = [_("{suit}: {ranks}", suit=_.suit_name(suit),
-                 ranks=", ".join(paper.rank(_, c) for c in taken if c.suit is suit) or "—") for suit in SUITS]
-    return {"your_hand": _("Your hand:"), "on_table": _("On the table:"),
+    return [_("{suit}: {ranks}", suit=_.suit_name(suit),
+              ranks=", ".join(paper.rank(_, c) for c in taken if c.suit is suit) or "—") for suit in SUITS]
+
+
+def _strategy_task(_: Translator, drill: StrategyDrill) -> dict[str, object]:
+    by_suit = taken_by_suit(_, drill)
+    return {"players": situation(_, drill), "your_hand": _("Your hand:"), "on_table": _("On the table:"),
             "taken": _("Already taken in this deal:"), "by_suit": by_suit,
             "mine": _("The card I would play, and why:")}
 
@@ -290,20 +326,34 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
     best_risk = _risk_kind(drill.view, best.move)
     # the best play by its card alone, unless another play of that card could be meant
     alone = sum(h.move.card == best.move.card for h in drill.ranking) == 1
+    # the best play by its card ("than the knight of clubs"), or "the best play" when that card makes others
+    than = _.the_card(best.move.card) if alone else _("the best play")
+    exact = last_round(drill.view)
     avoid = []
     for hint in drill.ranking[len(drill.good):]:
-        loss = _loss_text(_, hint.loss)
+        # an estimate's size: whole from 2 up ("about 6 points", never "6.0"), one decimal below ("about 0.4")
+        loss, count = points_number(_, hint.loss, whole_from=1.95)
+        move = _move_text(_, hint.move)
         risk = _risk(_, drill.view, hint.move)
         if risk is not None and _risk_kind(drill.view, hint.move) != best_risk:  # what is wrong with the move
-            avoid.append(_("Avoid {move}: {why} (about {loss} points worse).", move=_move_text(_, hint.move),
-                           why=risk, loss=loss))
-        elif alone:  # nothing wrong that the best play does not share: how much less it is worth
-            avoid.append(_("Avoid {move}: about {loss} points worse than {best}.", move=_move_text(_, hint.move),
-                           best=_.the_card(best.move.card), loss=loss))
-        else:  # (the best play's card makes other plays too: "the best play", not a long repeated capture)
-            avoid.append(_("Avoid {move}: about {loss} points worse than the best play.",
-                           move=_move_text(_, hint.move), loss=loss))
-    return {"good": _.plural(*_GOOD_PLAYS, len(moves)), "moves": moves, "avoid": avoid}
+            avoid.append(_.plural("Avoid {move}: {why} (about {loss} point worse).",
+                                  "Avoid {move}: {why} (about {loss} points worse).", count, move=move, why=risk,
+                                  loss=loss))
+        elif exact:  # nothing wrong that the best play does not share: the deal played out says how much less
+            avoid.append(_.plural(
+                "Avoid {move}: played out to the end of the deal against the other player's cards, it scores about "
+                "{loss} point less than {best}.",
+                "Avoid {move}: played out to the end of the deal against the other player's cards, it scores about "
+                "{loss} points less than {best}.", count, move=move, loss=loss, best=than))
+        else:  # (the expert's average over the ways the unseen cards could lie)
+            avoid.append(_.plural(
+                "Avoid {move}: over many possible ways the unseen cards could be shared out, it scores on "
+                "average about {loss} point less than {best}.",
+                "Avoid {move}: over many possible ways the unseen cards could be shared out, it scores on "
+                "average about {loss} points less than {best}.", count, move=move, loss=loss, best=than))
+    unseen = _("The deck is empty, so the other player holds exactly the cards still unseen: {cards}.",
+               cards=the_cards(_, other_hand(drill.view))) if exact else ""
+    return {"unseen": unseen, "good": _.plural(*_GOOD_PLAYS, len(moves)), "moves": moves, "avoid": avoid}
 
 
 def _outcome(result: Any) -> Outcome:
@@ -313,7 +363,9 @@ def _outcome(result: Any) -> Outcome:
 
 
 def _intro(_: Translator, rules: Rules) -> str:
-    return _("Choose the card you would play (and what it takes), and say why.")
+    return " ".join((_("Choose the card you would play (and what it takes), and say why."),
+                     _("The answer key follows the computer's hard level: it tries every play against the cards the "
+                       "other player may hold, so it sometimes departs from the order of lesson 8.")))
 
 
 KIND = DrillKind(

@@ -11,7 +11,8 @@ import ipywidgets as w
 from ...engine.errors import EscobaError
 from ...engine.game import Move
 from ...exercises import STRATEGY_TOLERANCE, StrategyDrill
-from ...text.phrases import one_decimal
+from ...exercises.kinds.strategy import situation, taken_by_suit
+from ...text.phrases import one_decimal, points_number
 from ...text.translator import N_, Translator
 from ..hint_panel import points_words, reason_words
 from ..primitives import CardRow, RowPicker
@@ -62,9 +63,11 @@ class StrategyView(KindView):
         self.hand_label, self.table_label = w.HTML(), w.HTML()
         self.hand_row = CardRow(mode="none")
         self.table_row = CardRow(mode="none")
+        # who plays, the deck, the other hand and the cards already taken: what a play is weighed with
+        self.situation = w.HTML()
         self.moves = RowPicker()
         self.moves.observe(self._picked, "selected")
-        return [self.hand_label, self.hand_row, self.table_label, self.table_row, self.moves]
+        return [self.hand_label, self.hand_row, self.table_label, self.table_row, self.situation, self.moves]
 
     @guarded
     def _picked(self, change) -> None:
@@ -78,6 +81,8 @@ class StrategyView(KindView):
         self.table_label.value = f"<b>{escape(table)}</b>"
         for row, cards, label in ((self.hand_row, drill.hand, hand), (self.table_row, drill.table, table)):
             fill_row(row, _, cards, label, deck, marks=True)
+        taken = " ".join((_("Already taken in this deal:"), "; ".join(taken_by_suit(_, drill))))
+        self.situation.value = f"<p>{escape(situation(_, drill))}</p><p>{escape(taken)}</p>"
         moves = sorted((h.move for h in drill.ranking),
                        key=lambda m: (m.card.index, sorted(c.index for c in m.captured)))
         rows = []
@@ -101,13 +106,16 @@ class StrategyView(KindView):
         why = reason_words(_, chosen.reason)
         if result.ok and chosen.loss < 1e-9:
             return [_("Right: that is the expert's play."), _("Why: {why}.", why=why)]
+        loss, count = points_number(_, chosen.loss)
         if result.ok:
-            return [_("Good: almost as good as the expert's play (worth about {loss} points less).",
-                      loss=decimal(_, chosen.loss)), _("Why: {why}.", why=why),
+            return [_.plural("Good: almost as good as the expert's play (worth about {loss} point less).",
+                             "Good: almost as good as the expert's play (worth about {loss} points less).", count,
+                             loss=loss), _("Why: {why}.", why=why),
                     _("The expert plays {move}. Why: {why}.", move=move_sentence(_, best.move),
                       why=reason_words(_, best.reason))]
-        return [_("Not the best: it is worth about {loss} points less than the expert's play.",
-                  loss=decimal(_, chosen.loss)),
+        return [_.plural("Not the best: it is worth about {loss} point less than the expert's play.",
+                         "Not the best: it is worth about {loss} points less than the expert's play.", count,
+                         loss=loss),
                 _("Your play: {why}.", why=why),
                 _("Better: {move}. Why: {why}.", move=move_sentence(_, best.move), why=reason_words(_, best.reason))]
 
