@@ -63,8 +63,9 @@ def test_every_reason_code_has_its_own_words_in_both_languages(code):
 
 
 def test_moves_and_values_read_as_each_language_writes_them():
-    assert move_words(ES, Move("12b")) == "el rey de bastos, sin llevarse nada"
-    assert move_words(ES, Move("10c")) == "la sota de copas, sin llevarse nada"  # the article agrees with the card
+    assert move_words(ES, Move("12b")) == "el rey de bastos, que se queda en la mesa"
+    # the article agrees with the card
+    assert move_words(ES, Move("10c")) == "la sota de copas, que se queda en la mesa"
     assert move_words(EN, Move("3c", "1o 4b")) == "the three of cups, taking the ace of coins and the four of clubs"
     # what a move is worth, in words a student reads (not "+1,2" or "−0.5")
     assert points_words(ES, 1.25) in ("1,2 puntos más que el otro bando", "1,3 puntos más que el otro bando")

@@ -188,8 +188,8 @@ def test_the_new_parts_have_their_answers_in_the_key():
     leftover = leftover_drill(3)
     assert f"= {leftover.total} = 15 × " in answers and "They add up to" not in exercises
     mano = escoba_de_mano_drill(3)  # 2 + 6 + 1 + 6 = 15, for the dealer
-    assert (f"2 + 6 + 1 + 6 = 15: 1 escoba de mano for Side {mano.dealer + 1}: Player {mano.dealer + 1} is the "
-            "dealer.") in answers
+    assert (f"2 + 6 + 1 + 6 = 15: 1 escoba de mano for Side {mano.dealer + 1}, since Player {mano.dealer + 1} "
+            "dealt.") in answers
     end = game_end_drill(3)  # 21–21: another deal
     assert end.totals == (21, 21) and "21–21: a tie at the top, so another deal is played." in answers
     strategy = strategy_drill(3)
@@ -355,8 +355,8 @@ def test_the_strategy_key_judges_every_play_with_reasons_the_student_can_check(l
     """Every play of the hand gets a verdict; no good play is recommended by its risk; a reason to avoid a play
     is one the best play does not share (else the key gives the points only); a good play's reason does not
     repeat its own description; and "no card can sweep it" is said only of a table no card at all could sweep
-    (a table a card could sweep, but none is still to come, is said with that card's value, and the task prints
-    the cards already taken, so the student can check it)."""
+    (a table a card could sweep, but no such card is still unseen, is said with that card's value, and the task
+    prints the cards already taken, so the student can check it)."""
     from escoba_tutor.exercises.kinds.strategy import taken_cards
     from escoba_tutor.exercises.registry import kind
     from escoba_tutor.players.hints import SIETE_DE_OROS, sweep_risk
@@ -408,7 +408,7 @@ def test_the_strategy_key_of_worksheet_101():
     assert ("Avoid the seven of cups, laid down on the table: over many possible ways the unseen cards could be shared "
             "out, it scores on average about 0.9 points less than the five of coins.") in key
     assert ("The four of coins, laid down on the table: it leaves 11 on the table, which only a card worth 4 could "
-            "sweep, and none is still to come") in key
+            "sweep, and no such card is still unseen") in key
     assert "11 on the table, which no card can sweep" not in key
     _task, key = split(worksheet_html(101, "es", kinds=("strategy",)))
     assert ("Evita el siete de copas, que se queda en la mesa: probando muchas formas posibles de repartir las cartas "
@@ -485,7 +485,7 @@ def test_a_game_of_two_names_who_deals_and_plays_by_player_and_who_scores_by_sid
     assert "El jugador 2 juega el cuatro de bastos y se lleva la sota de oros y el tres de copas." in task
     assert "Reparte el jugador 1. Todas las bazas de la mano" in task and "Escobas del bando 1:" in task
     assert "— (las cartas que quedan al final)" in task and "las que quedan, al final" not in task
-    assert "1 escoba de mano para el bando 2: reparte el jugador 2." in key
+    assert "1 escoba de mano para el bando 2, porque reparte el jugador 2." in key
     assert "bando 2 juega" not in task.lower() and "reparte el bando" not in (task + key).lower()
     task, key = split(worksheet_html(57, "en", count=3, kinds=("leftover", "escobas")))
     assert "Player 2 plays the four of clubs and takes the jack of coins and the three of cups." in task

@@ -796,9 +796,9 @@ class _ExpertReview(w.VBox):
         if costly is None:
             text = _("Every play of yours in this deal was as good as the expert's.")
         else:
-            text = _("Your costliest play in this deal was play {n}: {played}. By the end of the deal it leads, on "
-                     "average, to {value}. The expert would have played {best}, which leads to {best_value}: "
-                     "{reason}.", n=costly.play + 1,
+            text = _("Your costliest play in this deal was play {n}: {played}. After it, you could expect to end the "
+                     "deal with {value}, on average. The expert would have played {best}, which leads to "
+                     "{best_value} instead: {reason}.", n=costly.play + 1,
                      played=move_words(_, costly.played.move), value=points_words(_, costly.played.value, sides),
                      best=move_words(_, costly.best.move), best_value=points_words(_, costly.best.value, sides),
                      reason=reason_words(_, costly.best.reason))

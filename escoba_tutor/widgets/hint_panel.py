@@ -39,11 +39,11 @@ __all__ = ["HintPanel", "HintModel", "move_words", "reason_words", "points_words
 
 # ------------------------------------------------------------------------------------------------ words
 def move_words(_: Translator, move: Move) -> str:
-    """A move in words: ``el tres de copas, llevándose el as de oros y el siete de oros``; ``el rey de bastos, sin
-    llevarse nada``."""
+    """A move in words: ``el tres de copas, llevándose el as de oros y el siete de oros``; ``el rey de bastos, que se
+    queda en la mesa``."""
     card = _.the_card(move.card)
     if not move.captured:
-        return _("{card}, taking nothing", card=card)
+        return _("{card}, laid down on the table", card=card)
     return _("{card}, taking {taken}", card=card, taken=the_cards(_, sorted(move.captured)))
 
 
@@ -267,13 +267,13 @@ class HintPanel(w.VBox):
         caption = _("Your plays, best first")
         move, worth, why = _("Your play"), _("By the end of the deal, on average"), _("Why")
         exact = m.hints[0].exact
-        note = (_("After this play, how many points ahead of (or behind) the other side (or sides) you can expect "
-                  "to be at the end of the deal, if everyone plays well from then on. Every card is known here, so the "
-                  "numbers are exact.") if exact else
-                _("After this play, how many points ahead of (or behind) the other side (or sides) you can expect "
-                  "to be at the end of the deal, if everyone plays well from then on. The expert does not know the "
-                  "other hands, so it tries many possible ways the unseen cards could be shared out, and takes the "
-                  "average."))
+        note = (_("What you can expect after this play: how many points more or less than the other side (or the "
+                  "best of the other sides) you will have at the end of the deal, if everyone plays well from then on. "
+                  "Every card is known here, so the numbers are exact.") if exact else
+                _("What you can expect after this play: how many points more or less than the other side (or the "
+                  "best of the other sides) you will have at the end of the deal, if everyone plays well from then on. "
+                  "The expert does not know the other hands, so it tries many possible ways the unseen cards could be "
+                  "shared out, and takes the average."))
         parts = [_STYLE, f'<table class="escoba-hints"><caption>{escape(caption)}</caption><thead><tr>'
                  f'<th scope="col">{escape(move)}</th><th scope="col">{escape(worth)}</th>'
                  f'<th scope="col">{escape(why)}</th></tr></thead><tbody>']

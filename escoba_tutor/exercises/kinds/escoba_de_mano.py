@@ -201,8 +201,8 @@ def _escoba_de_mano_answer(_: Translator, drill: EscobaDeManoDrill) -> dict[str,
                         "{total}: {n} escobas de mano for {side}, the team of Player {player}, who dealt.",
                         drill.escobas, total=total, side=names[drill.dealer_side], player=drill.dealer + 1)
     elif drill.escobas:
-        said = _.plural("{total}: {n} escoba de mano for {side}: {dealer} is the dealer.",
-                        "{total}: {n} escobas de mano for {side}: {dealer} is the dealer.", drill.escobas,
+        said = _.plural("{total}: {n} escoba de mano for {side}, since {dealer} dealt.",
+                        "{total}: {n} escobas de mano for {side}, since {dealer} dealt.", drill.escobas,
                         total=total, side=names[drill.dealer], dealer=paper.player_names(_, 2)[drill.dealer])
     else:
         said = _("{total}: no escoba de mano; the cards stay on the table.", total=total)

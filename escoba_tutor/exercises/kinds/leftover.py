@@ -205,8 +205,9 @@ def _leftover_answer(_: Translator, drill: LeftoverDrill) -> dict[str, object]:
 
 
 def _intro(_: Translator, rules: Rules) -> str:
-    said = _("The cards left on the table at the end of the deal go to the last side that captured. In Escoba "
-             "they always add up to 10, 25, 40, 55…: if not, somebody made a mistake.")
+    said = _("The cards left on the table at the end of the deal go to the last side that captured, or to nobody "
+             "if nobody captured in the whole deal. In Escoba they always add up to 10 more than a multiple of 15 "
+             "(10, 25, 40, 55…): if not, somebody made a mistake.")
     return f"{said} {paper.two_players(_)}"
 
 

@@ -142,16 +142,16 @@ _ITEMS = {
 }
 
 
-_MOST = {"cards": N_("{winner} has more cards ({values})"), "oros": N_("{winner} has more coins ({values})"),
+_MOST = {"cards": N_("{winner} has the most cards ({values})"), "oros": N_("{winner} has the most coins ({values})"),
          "setenta": N_("{winner} has the best setenta ({values})"),
          "primera": N_("{winner} has the best primera ({values})"),
-         "sevens": N_("{winner} has more sevens ({values})"),
-         "figuras": N_("{winner} has more face cards ({values})")}
+         "sevens": N_("{winner} has the most sevens ({values})"),
+         "figuras": N_("{winner} has the most face cards ({values})")}
 
 
 # A point nobody gets is said after "Nobody —" in the key: its reason never says "nobody" again.
 _REASONS = {
-    "count": N_("one point for each escoba"), "more_suits": N_("{winner} has cards in more suits ({values})"),
+    "count": N_("one point for each escoba"), "more_suits": N_("{winner} has cards in the most suits ({values})"),
     "tie": N_("a {values} tie"), "tie_both_score": N_("a tie ({values}): one point each for {winner}"),
     "third_side": N_("a tie at the top ({values}): the point goes to {winner}"),
     "holds": N_("{winner} holds the seven of coins"),

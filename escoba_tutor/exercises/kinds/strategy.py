@@ -174,8 +174,8 @@ def _move_text(_: Translator, move: Move) -> str:
 
 # A table left that some card could sweep, but every such card is on the table, in the hand or already taken:
 # said with the value, so the student can check it against the cards printed as already taken.
-_NONE_TO_COME = N_("it leaves {total} on the table, which only a card worth {value} could sweep, and none is still "
-                   "to come")
+_NONE_TO_COME = N_("it leaves {total} on the table, which only a card worth {value} could sweep, and no such card "
+                   "is still unseen")
 
 
 def _move_reason(_: Translator, reason: Reason, rules: Rules | None = None, view: PlayerView | None = None) -> str:

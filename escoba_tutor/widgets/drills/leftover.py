@@ -141,10 +141,11 @@ class LeftoverView(KindView):
             return _("Check: right, {total} = 15 × {times} + 10, so it checks out.", total=total,
                      times=total // 15)
         if answer.ok:
-            return _("Check: right, {total} = 15 × {times} + {rest}, not + 10: a mistake was made in the deal.",
+            return _("Check: right, {total} = 15 × {times} + {rest}, and not 15 × something + 10: someone made a "
+                     "mistake during the deal.",
                      total=total, times=total // 15, rest=rest)
         if answer.mistake == "checks_out":
-            return _("Check: it does check out: {total} = 15 × {times} + 10, as it always is when every capture "
+            return _("Check: it does check out, because {total} = 15 × {times} + 10, as always when every capture "
                      "made 15.", total=total, times=total // 15)
         return _("Check: it does not: {total} = 15 × {times} + {rest}. After a deal played right it is always "
                  "15 × something + 10 (10, 25, 40, 55…).", total=total, times=total // 15, rest=rest)
