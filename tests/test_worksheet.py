@@ -610,7 +610,7 @@ def test_the_strategy_key_of_worksheet_317_tells_the_good_play_from_the_avoided_
             "although it leaves 11 on the table, which a card still unseen can sweep.</li>") in key
     assert ("Avoid the five of swords, taking the king of cups: it adds only 2 cards to your pile (about 0.4 points "
             "worse).") in key
-    assert "and none is still to come.</li>" in key and "good for the setenta.</li>" in key
+    assert "and no such card is still unseen.</li>" in key and "good for the setenta.</li>" in key
     _task, key = split(worksheet_html(317, "es", kinds=("strategy",)))
     assert ("El cinco de espadas, llevándose el dos de bastos y la sota de bastos: añade 3 cartas a tu montón, aunque "
             "deja 11 en la mesa, y una carta que aún no ha salido puede hacer escoba.</li>") in key
