@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from escoba_test_helpers import ServerProcess, write_notebook
-from helpers import new_page
+from helpers import Contexts, new_page
 
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).parent / "screenshots"
@@ -100,25 +100,26 @@ def app_url(voila_app):
 
 
 @pytest.fixture(scope="module")
-def open_page(browser):
-    """``open_page(url, width=1280, height=900)``: a new page in a context of its own (so a new kernel), closed
-    with the module."""
-    contexts = []
+def contexts(browser):
+    """``contexts(width=1280, height=900, timeout=30_000)``: new browser contexts, closed with the module
+    (helpers.Contexts)."""
+    opened = Contexts(browser)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture(scope="module")
+def open_page(contexts, request):
+    """``open_page(url, width=1280, height=900)``: a new page in a context of its own (so a new kernel), opened on
+    ``url``; ``PAGE_TIMEOUT`` of the module (ms, 15 s unless it says) per step."""
+    timeout = getattr(request.module, "PAGE_TIMEOUT", 15_000)
 
     def opener(url: str, width: int = 1280, height: int = 900):
-        context = browser.new_context(viewport={"width": width, "height": height})
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        page.set_default_navigation_timeout(120_000)  # Voilà runs the notebook first: slow on a busy machine
+        page = contexts(width, height, timeout).new_page()
         page.goto(url)
         return page
 
-    yield opener
-    for context in contexts:
-        for page in context.pages:
-            page.goto("about:blank")  # Voilà's close beacon: the escoba-tutor server stops the kernel
-        context.close()
+    return opener
 
 
 # ------------------------------------- the real escoba-tutor server and a page on it (its class: tests/conftest.py)
@@ -129,14 +130,10 @@ def tutor(tutor_server_factory):
 
 
 @pytest.fixture(scope="module")
-def board_tutor(tutor_server_factory, tmp_path_factory):
+def board_tutor(class_tutor_factory):
     """A server of the module's own with the class board on, over a new database: ``teacher_link`` (the board's
     address with its key) and ``database`` (the SQLite file) beside the server's usual parts."""
-    database = tmp_path_factory.mktemp("class-db") / "class.sqlite3"
-    server = tutor_server_factory("--class-db", str(database))
-    server.teacher_link = server.read_teacher_link()
-    server.database = database
-    return server
+    return class_tutor_factory()
 
 
 @pytest.fixture
@@ -144,3 +141,4 @@ def page(browser):
     """A page in a fresh context for one test, with a 45 s default timeout."""
     with new_page(browser, 45_000) as page:
         yield page
+

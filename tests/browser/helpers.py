@@ -16,6 +16,8 @@ from escoba_tutor.engine.captures import legal_captures
 from escoba_tutor.engine.rules import rules_by_name
 from escoba_tutor.text.translator import Translator
 
+PROJECTOR = {"width": 1920, "height": 1080}  # a classroom's projector, as a viewport
+
 ERRORS = re.compile(r"Traceback|There was an error|Error executing|Exception", re.I)
 
 
@@ -30,6 +32,29 @@ def new_page(browser, timeout: float) -> Iterator:
     page.goto("about:blank")
     context.close()
 
+
+
+class Contexts:
+    """``contexts(width=1280, height=900, timeout=30_000)``: a new browser context (each a browser of its own, so
+    each page a kernel of its own), ``timeout`` ms per step and two minutes to load a page (Voilà runs the notebook
+    first: slow on a busy machine). ``close()`` leaves every page for about:blank (Voilà's close beacon: the
+    escoba-tutor server stops the kernel), then closes the contexts."""
+
+    def __init__(self, browser) -> None:
+        self.browser, self.opened = browser, []
+
+    def __call__(self, width: int = 1280, height: int = 900, timeout: float = 30_000):
+        made = self.browser.new_context(viewport={"width": width, "height": height})
+        made.set_default_timeout(timeout)
+        made.set_default_navigation_timeout(max(timeout, 120_000))
+        self.opened.append(made)
+        return made
+
+    def close(self) -> None:
+        for made in self.opened:
+            for page in made.pages:
+                page.goto("about:blank")
+            made.close()
 
 def wait_rendered(page) -> None:
     """Voilà has run every cell: its spinner is gone and the page body holds the lesson."""

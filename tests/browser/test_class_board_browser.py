@@ -22,7 +22,7 @@ import time
 from urllib.parse import quote
 
 import pytest
-from helpers import wait_rendered
+from helpers import PROJECTOR, wait_rendered
 from test_widgets_browser import serious_violations
 
 from escoba_tutor.exercises import make_drill
@@ -33,31 +33,12 @@ expect = playwright_api.expect
 
 pytestmark = pytest.mark.browser
 
-PROJECTOR = {"width": 1920, "height": 1080}
 SEED_1_CAPTURES = [["10b", "5c"], ["6e", "7e"], ["6e", "7b"]]
 
 
 @pytest.fixture(scope="module")
 def tutor(board_tutor):
     return board_tutor
-
-
-@pytest.fixture(scope="module")
-def contexts(browser):
-    opened = []
-
-    def context(width: int = 1280, height: int = 900):
-        made = browser.new_context(viewport={"width": width, "height": height})
-        made.set_default_timeout(30_000)
-        made.set_default_navigation_timeout(120_000)
-        opened.append(made)
-        return made
-
-    yield context
-    for made in opened:
-        for page in made.pages:
-            page.goto("about:blank")  # Voilà's close beacon
-        made.close()
 
 
 @pytest.fixture(scope="module")

@@ -41,7 +41,7 @@ GEOMETRY = """() => {
 
 
 @pytest.fixture(scope="module")
-def tutor(tutor_server_factory, tmp_path_factory):
+def tutor(class_tutor_factory, tmp_path_factory):
     database = tmp_path_factory.mktemp("class-db") / "class.sqlite3"
     store = ClassStore.open(database)
     # the last records a moment ago (active now), a third of the class stopped a while before
@@ -49,9 +49,8 @@ def tutor(tutor_server_factory, tmp_path_factory):
     board = store.board()
     store.close()
     assert len(board.students) == 40 and {k for s in board.students for k in s.drills} == set(kind_names())
-    server = tutor_server_factory("--class-db", str(database))
-    server.teacher_link = server.read_teacher_link()
-    server.names, server.board, server.database = names, board, database
+    server = class_tutor_factory(database=database)
+    server.names, server.board = names, board
     return server
 
 
