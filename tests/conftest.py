@@ -59,7 +59,8 @@ SERVER_FIXTURES = frozenset({"tutor_server_factory", "class_tutor_factory", "tut
                              "voila_app"})
 #: Where a folder or a file says the tier.
 TIER_BY_PATH = {TESTS / "browser": "browser", TESTS / "site": "site",
-                TESTS / "browser" / "test_jupyterhub_browser.py": "hub"}
+                TESTS / "browser" / "test_jupyterhub_browser.py": "hub",
+                TESTS / "browser" / "test_jupyterhub_start_ahead_browser.py": "hub"}
 
 
 def tiers_of(item: pytest.Item) -> set[str]:

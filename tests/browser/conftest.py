@@ -142,3 +142,45 @@ def page(browser):
     with new_page(browser, 45_000) as page:
         yield page
 
+
+# ------------------------------------------------ the real JupyterHub, one for the run (tests/browser/hub_setup.py)
+@pytest.fixture(scope="session")
+def hub_postgres():
+    """The hub's PostgreSQL server (tests/records_postgres.py), for the run."""
+    from records_postgres import start_postgres
+
+    yield from start_postgres()
+
+
+@pytest.fixture(scope="session")
+def hub(tmp_path_factory, hub_postgres):
+    """The hub that test_jupyterhub_browser.py and test_jupyterhub_start_ahead_browser.py share, with its class
+    database on ``hub_postgres``; stopped, and its log checked for tracebacks, when the run ends. Each module logs
+    in users of its own. The first runs first (file order), so its class board holds only its own students; the
+    second's start later (and record into the same class)."""
+    from hub_setup import DB_PASSWORD, Hub, proxy_command
+
+    proxy = proxy_command()
+    hub_postgres.create_database("escoba_classes")
+    hub = Hub(tmp_path_factory.mktemp("hub"), proxy, hub_postgres.url("escoba_classes", password=DB_PASSWORD))
+    try:
+        hub.wait()
+        yield hub
+    finally:
+        hub.stop()
+    log = hub.log.read_text(errors="replace")
+    assert "Traceback" not in log, log[log.index("Traceback") - 2000:][:4000]
+
+
+@pytest.fixture(scope="session")
+def school_browser(browser_type, browser_type_launch_args, hub):
+    """Chromium that finds the hub by the school's name, as a classroom's computers would, and takes it for a
+    secure address (https): over plain http it sends no ``Sec-Fetch-*`` headers, and the hub then skips its XSRF
+    check of a page's requests, which a real school's hub makes."""
+    from hub_setup import SCHOOL_HOST
+
+    args = [*browser_type_launch_args.get("args", []), f"--host-resolver-rules=MAP {SCHOOL_HOST} 127.0.0.1",
+            f"--unsafely-treat-insecure-origin-as-secure={hub.url.rstrip('/')}"]
+    browser = browser_type.launch(**{**browser_type_launch_args, "args": args})
+    yield browser
+    browser.close()

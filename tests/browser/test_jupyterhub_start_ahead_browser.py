@@ -1,13 +1,13 @@
 """A class's servers started before the lesson on a real JupyterHub: ``escoba-tutor hub-start-class``.
 
-The hub is test_jupyterhub_browser.py's (deploy/jupyterhub/jupyterhub_config.py as shipped, with the dummy login,
-a local process spawner and an idle culler stopping a server idle for 40 s), with a students group of three and a
-teacher, and no class database. The teacher, with an API token of their own, starts the students group's servers
-through the hub's REST API (the command, as a teacher runs it), kept until the lesson's start; the culler does not
-stop them while the test watches, longer than its idle time; a student then logs in and lands on the course at once,
-with no wait for a server to start, while a student whose server was not started ahead waits for it. Bad input (no
-token, a token the hub refuses, a student's own token, a name the hub does not know, a hub that does not answer)
-gets one line naming the problem, and nothing is started.
+The hub is the one test_jupyterhub_browser.py uses, run before this module (tests/browser/hub_setup.py:
+deploy/jupyterhub/jupyterhub_config.py as shipped, with the dummy login, a local process spawner and an idle culler
+stopping a server idle for 40 s), with a students group of three and a teacher. The teacher, with an API token of
+their own, starts the students group's servers through the hub's REST API (the command, as a teacher runs it), kept
+until the lesson's start; the culler does not stop them while the test watches, longer than its idle time; a
+student then logs in and lands on the course at once, with no wait for a server to start, while a student whose
+server was not started ahead waits for it. Bad input (no token, a token the hub refuses, a student's own token, a
+name the hub does not know, a hub that does not answer) gets one line naming the problem, and nothing is started.
 """
 
 from __future__ import annotations
@@ -23,33 +23,17 @@ import urllib.request
 from datetime import datetime, timedelta
 
 import pytest
-import test_jupyterhub_browser as shared
 from helpers import assert_no_error, wait_rendered
+from hub_setup import CLASS, CULL_TIMEOUT, ROOT, TEACHER, WAIT, Hub, free_port
 from playwright.sync_api import expect
-from test_jupyterhub_browser import CULL_TIMEOUT, ROOT, WAIT, Hub, free_port, proxy_command
 
-school_browser = shared.school_browser  # the shared fixture, over this module's hub
+pytest.importorskip("jupyterhub", reason="the JupyterHub test needs the hub extra: pip install -e '.[hub]'")
+pytest.importorskip("jupyterhub_idle_culler", reason="the JupyterHub test needs the hub extra: pip install -e '.[hub]'")
 
 pytestmark = pytest.mark.browser
 
-CLASS = ("dora", "elena", "fermin")  # the students group, whose servers the teacher starts ahead
 LATE = "gael"  # a student of no group, whose server nobody started
-TEACHER = "profe"
 KEEP_S = 100  # at least this long until the lesson's start (the command takes whole minutes)
-
-
-@pytest.fixture(scope="module")
-def hub(tmp_path_factory):
-    proxy = proxy_command()
-    hub = Hub(tmp_path_factory.mktemp("hub-ahead"), proxy, class_db="",
-              env={"ESCOBA_HUB_STUDENTS": ",".join(CLASS), "ESCOBA_HUB_TEACHERS": TEACHER})
-    try:
-        hub.wait()
-        yield hub
-    finally:
-        hub.stop()
-    log = hub.log.read_text(errors="replace")
-    assert "Traceback" not in log, log[log.index("Traceback") - 2000:][:4000]
 
 
 def token_of(hub: Hub, name: str, folder) -> str:
@@ -119,14 +103,15 @@ def test_bad_input_is_refused_by_name_and_nothing_starts(hub, tmp_path):
 def started_ahead(hub, tmp_path_factory):
     """The teacher starts the students group's servers, kept until the lesson's start: when, and what it printed."""
     teacher = token_of(hub, TEACHER, tmp_path_factory.mktemp("tokens"))
+    log_start = hub.log.stat().st_size
     began = time.monotonic()
     done = start_class(hub.local + "hub/home", "--group", "students", "--until", lesson_clock(), "--parallel", "2",
                        token=teacher)
-    return teacher, began, done
+    return teacher, began, done, log_start
 
 
 def test_the_teacher_starts_the_class_ahead_and_the_culler_keeps_it(hub, started_ahead):
-    teacher, began, done = started_ahead
+    teacher, began, done, log_start = started_ahead
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"[{len(CLASS)}/{len(CLASS)}]" in done.stdout, done.stdout
     assert f"{len(CLASS)} servers: {len(CLASS)} started, 0 already running, 0 failed" in done.stdout, done.stdout
@@ -138,7 +123,9 @@ def test_the_teacher_starts_the_class_ahead_and_the_culler_keeps_it(hub, started
         stopped = [name for name in CLASS if not hub.servers(name).get("", {}).get("ready")]
         assert not stopped, f"the culler stopped {stopped} {time.monotonic() - began:.0f} s after the start"
         time.sleep(2)
-    assert "Culling server" not in hub.log.read_text(errors="replace")
+    with hub.log.open("rb") as log:  # since the start (the hub's own earlier students were culled before it)
+        log.seek(log_start)
+        assert b"Culling server" not in log.read()
     again = start_class(hub.local, "--users", ",".join(CLASS), token=teacher)
     assert again.returncode == 0, again.stdout + again.stderr
     assert f"{len(CLASS)} servers: 0 started, {len(CLASS)} already running, 0 failed" in again.stdout, again.stdout
