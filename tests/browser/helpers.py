@@ -63,6 +63,23 @@ def wait_rendered(page) -> None:
     expect(page.locator(".jp-OutputArea-output, .jp-RenderedHTMLCommon").first).to_be_visible(timeout=60_000)
 
 
+
+def board_refreshed(page, times: int = 1, timeout: float = 30_000) -> None:
+    """Wait until the class board's page has asked for its live part and shown the answer ``times`` more times
+    (class_board.js's «board:updated» event, every 2.5 s): what a fixed wait of that long only hoped for."""
+    page.evaluate("""([times, timeout]) => new Promise((done, failed) => {
+        const live = document.getElementById("board-live");
+        let left = times;
+        const updated = () => {
+            if (--left === 0) {
+                live.removeEventListener("board:updated", updated);
+                done();
+            }
+        };
+        live.addEventListener("board:updated", updated);
+        setTimeout(() => failed(new Error(`the board was not refreshed ${times} times in ${timeout} ms`)), timeout);
+    })""", [times, timeout])
+
 def assert_no_error(page) -> None:
     text = page.locator("body").inner_text()
     assert not ERRORS.search(text), ERRORS.search(text).group(0) + ": " + text[:500]

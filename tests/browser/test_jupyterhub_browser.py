@@ -28,7 +28,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from helpers import assert_no_error, wait_rendered
+from helpers import assert_no_error, board_refreshed, wait_rendered
 from hub_setup import CULL_TIMEOUT, DB_PASSWORD, ROOT, SCHOOL_HOST, SLOW_STUDENT, TEACHER, WAIT, Hub
 from playwright.sync_api import expect
 
@@ -276,7 +276,7 @@ def test_the_teacher_sees_the_three_students_on_the_class_board(hub, school_brow
         page.locator("ol.mistakes > li summary").first.click()
         link = page.locator("ol.mistakes > li").first.get_by_role("link").first
         assert link.get_attribute("href").startswith("/hub/user-redirect/voila/render/es/index.ipynb?seed=1")
-        page.wait_for_timeout(3000)  # a refresh of the live part, over the hub's XSRF check of a script's fetch
+        board_refreshed(page)  # the live part, asked over the hub's XSRF check of a script's fetch
         expect(page.locator("#board-status")).to_contain_text("Última actualización:")
     finally:
         context.close()
