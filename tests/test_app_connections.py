@@ -100,7 +100,6 @@ def closed_by_server(sock: socket.socket, within: float) -> bool:
     return False
 
 
-
 async def kernel_info(connection) -> list:
     """Ask the kernel for its info over a page's websocket: the frames read until its reply (None: closed)."""
     await connection.write_message(message("kernel_info_request", {}))
@@ -110,6 +109,7 @@ async def kernel_info(connection) -> list:
 
 def kernel_replied(frames: list) -> bool:
     return bool(frames) and frames[-1] is not None and frames[-1]["header"]["msg_type"] == "kernel_info_reply"
+
 
 # ------------------------------------------------------------------------------------------ A: request bodies
 BODY = 900 * 1024  # under the former cap of 1 MiB, far over what the server's forms send
