@@ -10,6 +10,7 @@ first time) is reached by a school's host name, ``aula.escoba.test``, which Chro
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -142,10 +143,43 @@ class Hub:
         return self.api(f"users/{name}").get("servers", {})
 
     def stop(self) -> None:
+        """SIGTERM to the hub, which then stops what it started: its services, the students' servers and its proxy,
+        each in a session of its own (so a signal to the hub's session misses them). Whatever of it is still
+        running when the hub has gone, or after 30 s, is killed: nothing the test started outlives it."""
+        started = descendants(self.process.pid)  # read now: once the hub has gone they are no longer its children
         if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)  # the hub's own session: the hub, its proxy, its servers
+            os.killpg(self.process.pid, signal.SIGTERM)
             try:
                 self.process.wait(30)
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(10)
+        for pid, began in started:
+            if _start_time(pid) == began:  # the same process, not a new one given its number since
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+
+
+def _start_time(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def descendants(pid: int) -> list[tuple[int, int | None]]:
+    """Every process below ``pid`` (children, theirs...), as Linux lists them in /proc: pid and start time."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) if entry.name.isdigit() else None
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent is not None:
+            children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append((child, _start_time(child)))
+            todo.append(child)
+    return found
