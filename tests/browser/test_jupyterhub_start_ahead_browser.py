@@ -110,22 +110,35 @@ def started_ahead(hub, tmp_path_factory):
     return teacher, began, done, log_start
 
 
-def test_the_teacher_starts_the_class_ahead_and_the_culler_keeps_it(hub, started_ahead):
+@pytest.fixture(scope="module")
+def watched(hub, started_ahead) -> tuple[list[str], float, bytes]:
+    """The class's servers left alone for longer than the culler's idle time, before anyone logs in (the tests that
+    log in ask for this first, whatever order they run in): the servers found stopped, when, and the hub's log
+    since the start."""
+    _teacher, began, done, log_start = started_ahead
+    stopped: list[str] = []
+    # nobody uses them: the culler (idle 40 s, every 4 s) would stop a server started without --until by now
+    while done.returncode == 0 and not stopped and time.monotonic() - began < CULL_TIMEOUT + 30:
+        stopped = [name for name in CLASS if not hub.servers(name).get("", {}).get("ready")]
+        time.sleep(2)
+    with hub.log.open("rb") as log:  # since the start (the hub's own earlier students were culled before it)
+        log.seek(log_start)
+        return stopped, time.monotonic() - began, log.read()
+
+
+def test_the_teacher_starts_the_class_ahead_and_the_culler_keeps_it(hub, started_ahead, watched):
     teacher, began, done, log_start = started_ahead
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"[{len(CLASS)}/{len(CLASS)}]" in done.stdout, done.stdout
     assert f"{len(CLASS)} servers: {len(CLASS)} started, 0 already running, 0 failed" in done.stdout, done.stdout
     for name in CLASS:
         assert re.search(rf"^\[\d/\d\] {name}: started in \d+ s$", done.stdout, re.M), done.stdout
+    stopped, after, log = watched
+    assert not stopped, f"the culler stopped {stopped} {after:.0f} s after the start"
+    assert after >= CULL_TIMEOUT + 30
+    assert b"Culling server" not in log
+    for name in CLASS:
         assert hub.servers(name).get("", {}).get("ready"), hub.servers(name)
-    # nobody uses them: the culler (idle 40 s, every 4 s) would stop a server started without --until by now
-    while time.monotonic() - began < CULL_TIMEOUT + 30:
-        stopped = [name for name in CLASS if not hub.servers(name).get("", {}).get("ready")]
-        assert not stopped, f"the culler stopped {stopped} {time.monotonic() - began:.0f} s after the start"
-        time.sleep(2)
-    with hub.log.open("rb") as log:  # since the start (the hub's own earlier students were culled before it)
-        log.seek(log_start)
-        assert b"Culling server" not in log.read()
     again = start_class(hub.local, "--users", ",".join(CLASS), token=teacher)
     assert again.returncode == 0, again.stdout + again.stderr
     assert f"{len(CLASS)} servers: 0 started, {len(CLASS)} already running, 0 failed" in again.stdout, again.stdout
@@ -156,7 +169,7 @@ def first_page(school_browser, hub: Hub, name: str) -> tuple[float, list[str]]:
     return seconds, waited
 
 
-def test_a_student_started_ahead_is_in_at_once(hub, started_ahead, school_browser):
+def test_a_student_started_ahead_is_in_at_once(hub, started_ahead, watched, school_browser):
     assert started_ahead[2].returncode == 0, started_ahead[2].stdout + started_ahead[2].stderr
     ahead, waited = first_page(school_browser, hub, CLASS[0])
     late, late_waited = first_page(school_browser, hub, LATE)
