@@ -1,5 +1,5 @@
 """``load_class.py --hub``: the class comes through a real JupyterHub (deploy/jupyterhub/jupyterhub_config.py with
-the dummy login, a local process spawner and loopback ports, as in tests/browser/test_jupyterhub_browser.py).
+the dummy login, a local process spawner and loopback ports, as in tests/browser/hub_setup.py).
 
 Each student logs in at the hub (its login form, with the form's XSRF value), which starts the student's own
 course server (``python -m escoba_tutor.server.hub``); the OAuth round through the hub gives the student's cookie, and

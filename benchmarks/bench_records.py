@@ -21,30 +21,20 @@ The load average is printed beside: on a machine shared with other work, the tim
 from __future__ import annotations
 
 import argparse
-import asyncio
 import http.client
 import json
-import logging
 import multiprocessing
 import os
 import random
-import socket
-import statistics
 import tempfile
-import threading
 import time
 from pathlib import Path
+
+from _loopback import LoopbackServer, percentiles
 
 from escoba_tutor.records import ClassStore, DrillAnswer
 from escoba_tutor.records.events import to_message
 from escoba_tutor.records.recorder import TOKEN_HEADER, Recorder
-
-
-def percentiles(seconds: list[float]) -> str:
-    ordered = sorted(seconds)
-    p50 = statistics.median(ordered)
-    p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
-    return f"p50 {p50 * 1e6:8.0f} µs   p95 {p95 * 1e6:8.0f} µs   max {ordered[-1] * 1e6:8.0f} µs"
 
 
 def answer(student: int, n: int) -> DrillAnswer:
@@ -52,44 +42,14 @@ def answer(student: int, n: int) -> DrillAnswer:
                        None if n % 3 else "missed_15", lesson="02-captures")
 
 
-class Endpoint:
-    """The course server's records endpoint on loopback, in a thread of this process; ``token(student)``."""
+class Endpoint(LoopbackServer):
+    """The course server's records endpoint on loopback, in a thread of this process; ``url`` its address."""
 
     def __init__(self, path: Path) -> None:
-        from tornado.httpserver import HTTPServer
-        from tornado.web import Application
-
-        from escoba_tutor.server.limits import ClassRegister, Limits, Seat
         from escoba_tutor.server.records_endpoint import RECORD_PATH, RecordHandler
 
-        self.store = ClassStore.open(path)
-        self.register = ClassRegister(Limits(max_kernels=999, record_rate=1e6, record_burst=1_000_000,
-                                             address_record_rate=1e6, address_record_burst=1_000_000))
-        self._seat = Seat
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
+        super().__init__(path, [(f"/{RECORD_PATH}", RecordHandler)], address="10.0.0.5")
         self.url = f"http://127.0.0.1:{self.port}/{RECORD_PATH}"
-        log = logging.getLogger("bench")
-        started = threading.Event()
-
-        def serve() -> None:
-            loop = asyncio.new_event_loop()
-            asyncio.set_event_loop(loop)
-            app = Application([(f"/{RECORD_PATH}", RecordHandler)], escoba_log=log, escoba_class_store=self.store,
-                              escoba_register=self.register)
-            HTTPServer(app).listen(self.port, "127.0.0.1")
-            started.set()
-            loop.run_forever()
-
-        threading.Thread(target=serve, daemon=True).start()
-        started.wait(10)
-
-    def token(self, student: int) -> str:
-        token = self.register.issue_record_token(f"student {student:02d}", f"browser {student}", "10.0.0.5")
-        self.register.seats[f"k{student}"] = self._seat(f"browser {student}", "10.0.0.5")
-        self.register.bind_record_token(token, f"k{student}")
-        return token
 
 
 class Sender:
@@ -132,7 +92,7 @@ def one_writer(kind: str, path: Path, records: int) -> None:
             times.append(time.perf_counter() - began)
     finally:
         store.close()
-    print(f"1 {kind} writer, {records} records:       {percentiles(times)}")
+    print(f"1 {kind} writer, {records} records:       {percentiles(times, 'µs')}")
     if endpoint is not None:  # what a click pays: the recorder only puts the event in its queue
         recorder, clicks = Recorder("student 01", endpoint.url, endpoint.token(1)), []
         for n in range(records):
@@ -141,7 +101,7 @@ def one_writer(kind: str, path: Path, records: int) -> None:
             clicks.append(time.perf_counter() - began)
             time.sleep(0.001)
         assert recorder.flush(60)
-        print(f"  the click's share (Recorder.record):     {percentiles(clicks)}")
+        print(f"  the click's share (Recorder.record):     {percentiles(clicks, 'µs')}")
 
 
 def writer(kind: str, path: str, endpoint: Endpoint | None, student: int, records: int, pace: float, start,
@@ -209,7 +169,7 @@ def many_writers(kind: str, path: Path, writers: int, records: int, pace: float)
         process.join(60)
     times = [t for ts, _ in outcomes for t in ts]
     failed = sum(f for _, f in outcomes)
-    print(f"{writers} {kind} writers x {records} records: {percentiles(times)}   failed {failed}   "
+    print(f"{writers} {kind} writers x {records} records: {percentiles(times, 'µs')}   failed {failed}   "
           f"{elapsed:.1f} s   board read {reads} times")
 
 

@@ -117,7 +117,8 @@ def _answer(chance: random.Random, names: list[str]) -> DrillAnswer:
 def server_times(database: Path, names: list[str], rounds: int) -> dict[str, tuple[list[float], list[float]]]:
     """Each way of answering board.json, ``rounds`` times: its clock times and CPU times in ms."""
     from escoba_tutor.records.board import BoardTally
-    from escoba_tutor.server.class_board import ACTIVE_MINUTES, _jinja, board_view, lesson_titles
+    from escoba_tutor.server.board_export import lesson_titles
+    from escoba_tutor.server.class_board import ACTIVE_MINUTES, _jinja, board_view
     from escoba_tutor.text.translator import Translator
 
     titles = lesson_titles(ROOT / "lessons", "es")

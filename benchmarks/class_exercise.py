@@ -21,71 +21,33 @@ counted p95 <= 1 s. The load average is printed beside: the machine may be share
 from __future__ import annotations
 
 import argparse
-import asyncio
 import http.client
 import json
-import logging
 import os
 import random
 import re
 import secrets
-import socket
-import statistics
 import tempfile
 import threading
 import time
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
-from escoba_tutor.records import ClassStore
+from _loopback import LoopbackServer, percentiles
+
 from escoba_tutor.records.recorder import TOKEN_HEADER
 
 KEY = secrets.token_urlsafe(32)
 
 
-def percentiles(seconds: list[float]) -> str:
-    ordered = sorted(seconds)
-    p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
-    return (f"p50 {statistics.median(ordered) * 1000:7.0f} ms   p95 {p95 * 1000:7.0f} ms   "
-            f"max {ordered[-1] * 1000:7.0f} ms   ({len(ordered)})")
-
-
-class Server:
-    """The class exercise's handlers on loopback, in a thread of this process; ``token(student)``."""
+class Server(LoopbackServer):
+    """The class exercise's handlers on loopback (with the class board's), in a thread of this process."""
 
     def __init__(self, path: Path) -> None:
-        from tornado.httpserver import HTTPServer
-        from tornado.web import Application
-
         from escoba_tutor.server.class_exercise import exercise_handlers
-        from escoba_tutor.server.limits import ClassRegister, Limits, Seat
 
-        self.store = ClassStore.open(path)
-        self.register = ClassRegister(Limits(max_kernels=999, record_rate=1e6, record_burst=1_000_000,
-                                             address_record_rate=1e6, address_record_burst=1_000_000))
-        self._seat = Seat
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        started = threading.Event()
-
-        def serve() -> None:
-            asyncio.set_event_loop(asyncio.new_event_loop())
-            app = Application(exercise_handlers("/"), escoba_log=logging.getLogger("bench"),
-                              escoba_class_store=self.store, escoba_register=self.register,
-                              escoba_teacher_key=KEY, escoba_class_exercise=True, xsrf_cookies=False)
-            HTTPServer(app).listen(self.port, "127.0.0.1")
-            started.set()
-            asyncio.get_event_loop().run_forever()
-
-        threading.Thread(target=serve, daemon=True).start()
-        started.wait(10)
-
-    def token(self, student: int) -> str:
-        token = self.register.issue_record_token(f"student {student:02d}", f"browser {student}", "127.0.0.1")
-        self.register.seats[f"k{student}"] = self._seat(f"browser {student}", "127.0.0.1")
-        self.register.bind_record_token(token, f"k{student}")
-        return token
+        super().__init__(path, exercise_handlers("/"), escoba_teacher_key=KEY, escoba_class_exercise=True,
+                         xsrf_cookies=False)
 
     def request(self, method: str, path: str, body: bytes | None = None, headers: dict | None = None,
                 timeout: float = 60) -> tuple[int, dict, bytes]:

@@ -19,7 +19,7 @@ import random
 import re
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -52,32 +52,39 @@ def _whole(text: str, what: str) -> int:
         raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text!r}") from None
 
 
+def _whole_in(what: str, low: int, high: int | None = None, unit: str = "", *,
+              or_zero: bool = False) -> Callable[[str], int]:
+    """An argument's type: a whole number from ``low`` to ``high`` (None: no top), or 0 too with ``or_zero`` (no
+    limit); anything else is refused in one line that names ``what`` and the numbers it may be."""
+
+    def whole_in(text: str) -> int:
+        number = _whole(text, what)
+        if (or_zero and number == 0) or (low <= number and (high is None or number <= high)):
+            return number
+        span = f"at least {low}" if high is None else f"from {low} to {high}{unit}"
+        raise argparse.ArgumentTypeError(f"{what} must be {'0 (no limit) or ' if or_zero else ''}{span}, "
+                                         f"not {number}")
+
+    return whole_in
+
+
+_games = _whole_in("the number of games", 1)
+_seed = _whole_in("the seed", 0, MAX_SEED)
+_jobs = _whole_in("the number of jobs", 1, 64)
+_parallel = _whole_in("the number of servers started at once", 1, 32)
+_start_timeout = _whole_in("the start timeout", 10, 3600, " seconds")
+_sheet_count = _whole_in("the number of exercises", 1, 20)
+_port = _whole_in("the port", 1, 65535)
+_minutes = _whole_in("the idle time", 1, 24 * 60, " minutes")
+_kernels = _whole_in("the number of kernels", 1, 10_000)
+_mebibytes = _whole_in("the memory", 128, 1 << 20, " MiB", or_zero=True)
+
+
 def _players(text: str) -> int:
     players = _whole(text, "the number of players")
     if players not in (2, 3, 4):
         raise argparse.ArgumentTypeError(f"Escoba is played by 2 or 3 players, or 4 in partnerships, not {players}")
     return players
-
-
-def _games(text: str) -> int:
-    games = _whole(text, "the number of games")
-    if games < 1:
-        raise argparse.ArgumentTypeError(f"the number of games must be at least 1, not {games}")
-    return games
-
-
-def _seed(text: str) -> int:
-    seed = _whole(text, "the seed")
-    if not 0 <= seed <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"the seed must be from 0 to {MAX_SEED}, not {seed}")
-    return seed
-
-
-def _jobs(text: str) -> int:
-    jobs = _whole(text, "the number of jobs")
-    if not 1 <= jobs <= 64:
-        raise argparse.ArgumentTypeError(f"the number of jobs must be from 1 to 64, not {jobs}")
-    return jobs
 
 
 def _rules(text: str):
@@ -223,20 +230,6 @@ def _clock(text: str):
     return until
 
 
-def _parallel(text: str) -> int:
-    count = _whole(text, "the number of servers started at once")
-    if not 1 <= count <= 32:
-        raise argparse.ArgumentTypeError(f"the number of servers started at once must be from 1 to 32, not {count}")
-    return count
-
-
-def _start_timeout(text: str) -> int:
-    seconds = _whole(text, "the start timeout")
-    if not 10 <= seconds <= 3600:
-        raise argparse.ArgumentTypeError(f"the start timeout must be from 10 to 3600 seconds, not {seconds}")
-    return seconds
-
-
 def _hub_token(args: argparse.Namespace) -> str:
     """The API token, from --token-file or the environment; never from the command line (others see it there)."""
     if args.token_file:
@@ -309,13 +302,6 @@ def _sheet_kinds(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(kinds))
 
 
-def _sheet_count(text: str) -> int:
-    count = _whole(text, "the number of exercises")
-    if not 1 <= count <= 20:
-        raise argparse.ArgumentTypeError(f"the number of exercises must be from 1 to 20, not {count}")
-    return count
-
-
 def _worksheet(args: argparse.Namespace) -> int:
     from .exercises.worksheet import worksheet_html
 
@@ -375,13 +361,6 @@ def _copy_lessons(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _port(text: str) -> int:
-    port = _whole(text, "the port")
-    if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"the port must be from 1 to 65535, not {port}")
-    return port
-
-
 def _language(text: str) -> str:
     if text not in LANGUAGES:
         raise argparse.ArgumentTypeError(f"the language must be {' or '.join(LANGUAGES)}, not {text!r}")
@@ -410,27 +389,6 @@ def _class_db(text: str) -> str:
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a database: give a file path, or a URL such as "
                                          "postgresql://user@host/escoba")
     return text
-
-
-def _minutes(text: str) -> int:
-    minutes = _whole(text, "the idle time")
-    if not 1 <= minutes <= 24 * 60:
-        raise argparse.ArgumentTypeError(f"the idle time must be from 1 to 1440 minutes, not {minutes}")
-    return minutes
-
-
-def _kernels(text: str) -> int:
-    kernels = _whole(text, "the number of kernels")
-    if not 1 <= kernels <= 10_000:
-        raise argparse.ArgumentTypeError(f"the number of kernels must be from 1 to 10000, not {kernels}")
-    return kernels
-
-
-def _mebibytes(text: str) -> int:
-    mib = _whole(text, "the memory")
-    if mib != 0 and not 128 <= mib <= 1 << 20:
-        raise argparse.ArgumentTypeError(f"the memory must be 0 (no limit) or from 128 to 1048576 MiB, not {mib}")
-    return mib
 
 
 def _class_size(text: str) -> int:

@@ -55,10 +55,12 @@ TESTS = Path(__file__).resolve().parent
 #: The markers of the tiers that need more than Python: a test with none of them is in the fast tier.
 SLOW_TIERS = ("server", "browser", "site", "hub", "packaging")
 #: A test that uses one of these fixtures (itself or through another fixture) starts a server.
-SERVER_FIXTURES = frozenset({"tutor_server_factory", "tutor", "server", "voila_server", "voila_app"})
+SERVER_FIXTURES = frozenset({"tutor_server_factory", "class_tutor_factory", "tutor", "server", "voila_server",
+                             "voila_app"})
 #: Where a folder or a file says the tier.
 TIER_BY_PATH = {TESTS / "browser": "browser", TESTS / "site": "site",
-                TESTS / "browser" / "test_jupyterhub_browser.py": "hub"}
+                TESTS / "browser" / "test_jupyterhub_browser.py": "hub",
+                TESTS / "browser" / "test_jupyterhub_start_ahead_browser.py": "hub"}
 
 
 def tiers_of(item: pytest.Item) -> set[str]:
@@ -326,6 +328,22 @@ def write_notebook(path: Path, *sources: str) -> Path:
     return path
 
 
+def write_lessons(folder: Path, cell: str, names: tuple[str, ...] = ("index",)) -> Path:
+    """A lessons folder as ``--lessons`` takes it: in es/ and in en/, a notebook of the one code cell ``cell`` for
+    each of ``names`` (``index``: the landing page)."""
+    for lang in ("es", "en"):
+        (folder / lang).mkdir()
+        for name in names:
+            write_notebook(folder / lang / f"{name}.ipynb", cell)
+    return folder
+
+
+def voila_settings(folder: Path, **settings: object) -> dict[str, str]:
+    """The environment of a server that reads these ``TutorVoila`` settings from a voila.json in ``folder``."""
+    (folder / "voila.json").write_text(json.dumps({"TutorVoila": settings}))
+    return {"JUPYTER_CONFIG_DIR": str(folder)}
+
+
 class ServerProcess:
     """A server in a subprocess on a free port of its own, its output in ``log``; a subclass gives ``command()``.
 
@@ -438,11 +456,12 @@ def widgets_without_a_kernel(monkeypatch):
 
 @pytest.fixture(scope="module")
 def tutor_server_factory(tmp_path_factory):
-    """``tutor_server_factory("--base-url", "/hub/user/ana/")``: a started server, stopped with the module."""
+    """``tutor_server_factory("--base-url", "/hub/user/ana/", env=...)``: a started server, stopped with the
+    module."""
     servers = []
 
-    def start(*args: str) -> TutorServer:
-        server = TutorServer(tmp_path_factory.mktemp("tutor") / "server.log", *args)
+    def start(*args: str, env: dict[str, str] | None = None) -> TutorServer:
+        server = TutorServer(tmp_path_factory.mktemp("tutor") / "server.log", *args, env=env)
         servers.append(server)
         server.wait()
         return server
@@ -451,6 +470,23 @@ def tutor_server_factory(tmp_path_factory):
     for server in servers:
         server.stop()
 
+
+
+@pytest.fixture(scope="module")
+def class_tutor_factory(tutor_server_factory, tmp_path_factory):
+    """``class_tutor_factory(*args, database=None, env=None)``: a started server with the class board on, over
+    ``database`` (a new SQLite file unless given), stopped with the module: ``database``, ``teacher_link`` (the
+    board's address with its key, as the server printed it) and ``key`` beside the server's usual parts."""
+
+    def start(*args: str, database: Path | None = None, env: dict[str, str] | None = None) -> TutorServer:
+        database = database or tmp_path_factory.mktemp("class-db") / "class.sqlite3"
+        server = tutor_server_factory("--class-db", str(database), *args, env=env)
+        server.database = database
+        server.teacher_link = server.read_teacher_link()
+        server.key = server.teacher_link.rsplit("key=", 1)[1]
+        return server
+
+    return start
 
 # ------------------------------------------------------ a widget as the student sees it: its parts and their labels
 # The widget tests drive widgets through what a page shows: the public ``children`` of each box, a control found by

@@ -22,7 +22,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from escoba_test_helpers import TutorServer, write_notebook
+from escoba_test_helpers import TutorServer, voila_settings, write_lessons
 from test_app_limits import Browser, connect, leave_all, message, read_for, run, wait_until, widget, widget_states
 
 MIB = 1024 * 1024
@@ -50,14 +50,9 @@ class LimitedServer(TutorServer):
 def one_page_server(kind, tmp_path_factory, **limits):
     """A server (of class ``kind``) whose lessons are one small page in each language, with the class limits
     ``limits`` set in its voila.json; not started yet."""
-    folder = tmp_path_factory.mktemp("lessons")
-    for lang in ("es", "en"):
-        (folder / lang).mkdir()
-        write_notebook(folder / lang / "index.ipynb", PAGE)
-    config = tmp_path_factory.mktemp("config")
-    (config / "voila.json").write_text(json.dumps({"TutorVoila": limits}))
+    folder = write_lessons(tmp_path_factory.mktemp("lessons"), PAGE)
     return kind(tmp_path_factory.mktemp("tutor") / "server.log", "--lessons", str(folder),
-                env={"JUPYTER_CONFIG_DIR": str(config)})
+                env=voila_settings(tmp_path_factory.mktemp("config"), **limits))
 
 
 @pytest.fixture(scope="module")
@@ -103,6 +98,17 @@ def closed_by_server(sock: socket.socket, within: float) -> bool:
         except TimeoutError:
             continue
     return False
+
+
+async def kernel_info(connection) -> list:
+    """Ask the kernel for its info over a page's websocket: the frames read until its reply (None: closed)."""
+    await connection.write_message(message("kernel_info_request", {}))
+    return await read_for(connection, 20, until=lambda frame: frame is None or frame["header"][
+        "msg_type"] == "kernel_info_reply")
+
+
+def kernel_replied(frames: list) -> bool:
+    return bool(frames) and frames[-1] is not None and frames[-1]["header"]["msg_type"] == "kernel_info_reply"
 
 
 # ------------------------------------------------------------------------------------------ A: request bodies
@@ -225,14 +231,11 @@ def test_a_page_connection_is_not_cut_by_the_idle_timeout(server):
         async def idle_then_ask():
             connection = await connect(ana, ana.kernels[0])
             await read_for(connection, 3 * TIMEOUT_S)  # longer than an idle HTTP connection may last
-            await connection.write_message(message("kernel_info_request", {}))
-            frames = await read_for(connection, 20, until=lambda frame: frame is None or frame["header"][
-                "msg_type"] == "kernel_info_reply")
+            frames = await kernel_info(connection)
             connection.close()
             return frames
 
-        frames = run(idle_then_ask())
-        assert frames and frames[-1] is not None and frames[-1]["header"]["msg_type"] == "kernel_info_reply"
+        assert kernel_replied(run(idle_then_ask()))
     finally:
         leave_all(ana)
 
@@ -426,15 +429,8 @@ def test_connections_from_one_address_past_the_cap_are_refused_while_another_add
         assert status == 200 and "kernelId" in page, page[:300]
 
         async def a_page_and_more_connections():
-            from tornado.httpclient import HTTPRequest
-            from tornado.websocket import websocket_connect
-
-            url = eva.base.replace("http", "ws", 1) + f"api/kernels/{eva.kernels[0]}/channels?session_id=eva"
-            connection = await websocket_connect(HTTPRequest(url, headers={"Cookie": eva.cookies()},
-                                                             network_interface=script, connect_timeout=30))
-            await connection.write_message(message("kernel_info_request", {}))
-            frames = await read_for(connection, 20, until=lambda frame: frame is None or frame["header"][
-                "msg_type"] == "kernel_info_reply")
+            connection = await connect(eva, eva.kernels[0], source=script)
+            frames = await kernel_info(connection)
             more = [connect_from(server, script) for _ in range(CAP)]  # one more than the page leaves room for
             replies = [answer(sock, 2 if n == CAP - 1 else 0.05) for n, sock in enumerate(more)]
             for sock in more:
@@ -443,7 +439,7 @@ def test_connections_from_one_address_past_the_cap_are_refused_while_another_add
             return frames, replies
 
         frames, replies = run(a_page_and_more_connections())
-        assert frames and frames[-1] is not None and frames[-1]["header"]["msg_type"] == "kernel_info_reply"
+        assert kernel_replied(frames)
         assert replies[:-1] == [b""] * (CAP - 1) and replies[-1].startswith(b"HTTP/1.1 429 ")
     finally:
         leave_all(eva)
@@ -516,20 +512,12 @@ def test_scripts_from_many_addresses_cannot_take_every_file_and_a_student_still_
         assert status == 200 and "kernelId" in page, page[:300]
 
         async def connected():
-            from tornado.httpclient import HTTPRequest
-            from tornado.websocket import websocket_connect
-
-            url = ana.base.replace("http", "ws", 1) + f"api/kernels/{ana.kernels[0]}/channels?session_id=ana"
-            connection = await websocket_connect(HTTPRequest(url, headers={"Cookie": ana.cookies()},
-                                                             network_interface="127.0.0.3", connect_timeout=30))
-            await connection.write_message(message("kernel_info_request", {}))
-            frames = await read_for(connection, 20, until=lambda frame: frame is None or frame["header"][
-                "msg_type"] == "kernel_info_reply")
+            connection = await connect(ana, ana.kernels[0], source="127.0.0.3")
+            frames = await kernel_info(connection)
             connection.close()
             return frames
 
-        frames = run(connected())
-        assert frames and frames[-1] is not None and frames[-1]["header"]["msg_type"] == "kernel_info_reply"
+        assert kernel_replied(run(connected()))
         assert time.monotonic() - started < 30
         log = server.log.read_text()
         total = int(re.search(r"connections per address and (\d+) in all; open files: 300", log).group(1))

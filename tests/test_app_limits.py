@@ -29,7 +29,7 @@ from http.cookiejar import CookieJar
 from pathlib import Path
 
 import pytest
-from escoba_test_helpers import TutorServer, write_notebook
+from escoba_test_helpers import TutorServer, voila_settings, write_lessons
 
 from escoba_tutor.cli import main
 from escoba_tutor.engine.save import MAX_UPLOAD_BYTES
@@ -76,15 +76,11 @@ w.VBox([text, Probe().button, plain])
 
 
 def start_server(tmp_path_factory, limits: dict):
-    folder = tmp_path_factory.mktemp("lessons")
-    for lang in ("es", "en"):
-        (folder / lang).mkdir()
-        write_notebook(folder / lang / "index.ipynb", PAGE)
-    config = tmp_path_factory.mktemp("config")
-    (config / "voila.json").write_text(json.dumps({"TutorVoila": limits}))
+    folder = write_lessons(tmp_path_factory.mktemp("lessons"), PAGE)
+    env = voila_settings(tmp_path_factory.mktemp("config"), **limits)
     saved = os.environ.get("JUPYTER_CONFIG_DIR")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    os.environ["JUPYTER_CONFIG_DIR"] = str(config)
+    os.environ.update(env)
     low = min(soft, 512, hard)
     resource.setrlimit(resource.RLIMIT_NOFILE, (low, hard))  # the server starts with a low soft limit
     try:
@@ -202,7 +198,9 @@ def run(coroutine):
         return pool.submit(asyncio.run, coroutine).result()
 
 
-async def connect(browser: Browser, kernel_id: str, host: str | None = None):
+async def connect(browser: Browser, kernel_id: str, host: str | None = None, source: str | None = None):
+    """A page's websocket to its kernel, with the browser's cookie (``host``: another Host header; ``source``: the
+    loopback address it comes from, 127.0.0.x)."""
     from tornado.httpclient import HTTPRequest
     from tornado.websocket import websocket_connect
 
@@ -210,7 +208,8 @@ async def connect(browser: Browser, kernel_id: str, host: str | None = None):
     headers = {"Cookie": browser.cookies()}
     if host:
         headers["Host"] = host
-    return await websocket_connect(HTTPRequest(url, headers=headers, connect_timeout=30, request_timeout=30))
+    return await websocket_connect(HTTPRequest(url, headers=headers, connect_timeout=30, request_timeout=30,
+                                               network_interface=source))
 
 
 def unpack(frame: str | bytes) -> dict:

@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from escoba_test_helpers import write_notebook
+from escoba_test_helpers import write_lessons
 
 LESSON = """
 import json, os, sys
@@ -104,11 +104,7 @@ def wait_for(check, timeout: float = 90, what: str = "") -> None:
 
 @pytest.fixture(scope="module")
 def pooled(tutor_server_factory, tmp_path_factory):
-    folder = tmp_path_factory.mktemp("lessons")
-    for lang in ("es", "en"):
-        (folder / lang).mkdir()
-        write_notebook(folder / lang / "index.ipynb", LESSON)
-        write_notebook(folder / lang / "lesson.ipynb", LESSON)
+    folder = write_lessons(tmp_path_factory.mktemp("lessons"), LESSON, ("index", "lesson"))
     database = tmp_path_factory.mktemp("class") / "class.sqlite3"
     server = tutor_server_factory("--lessons", str(folder), "--class-size", str(POOL), "--class-db", str(database))
     return server, folder, database

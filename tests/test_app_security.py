@@ -18,17 +18,14 @@ from http.cookiejar import CookieJar
 from pathlib import Path
 
 import pytest
-from escoba_test_helpers import write_notebook
+from escoba_test_helpers import write_lessons
 
 CELL = "import escoba_tutor\nprint('lesson ready')"
 
 
 @pytest.fixture(scope="module")
 def server(tutor_server_factory, tmp_path_factory):
-    folder = tmp_path_factory.mktemp("lessons")
-    for lang in ("es", "en"):
-        (folder / lang).mkdir()
-        write_notebook(folder / lang / "index.ipynb", CELL)
+    folder = write_lessons(tmp_path_factory.mktemp("lessons"), CELL)
     return tutor_server_factory("--lessons", str(folder)).url, folder
 
 

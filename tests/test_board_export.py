@@ -23,7 +23,6 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from escoba_test_helpers import TutorServer
 
 from escoba_tutor.exercises.registry import kind_names, mistake_codes
 from escoba_tutor.records import ClassInfo, ClassStore, DealFinished, DrillAnswer, GameFinished, LessonOpened
@@ -238,17 +237,8 @@ SERVER_ZONE = "America/Argentina/Buenos_Aires"  # the server's own (its TZ), wit
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("board-export")
-    server = TutorServer(folder / "server.log", "--class-db", str(folder / "class.sqlite3"),
-                         env={"TZ": SERVER_ZONE})
-    try:
-        server.wait()
-        server.key = server.read_teacher_key()
-        server.database = folder / "class.sqlite3"
-        yield server
-    finally:
-        server.stop()
+def server(class_tutor_factory):
+    return class_tutor_factory(env={"TZ": SERVER_ZONE})
 
 
 def download(server, **query) -> tuple[int, dict, bytes]:

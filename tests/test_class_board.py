@@ -84,18 +84,10 @@ class Browser:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("class-board")
-    database = folder / "class.sqlite3"
-    server = TutorServer(folder / "server.log", "--class-db", str(database), "--cull-idle", "2")
-    try:
-        server.wait()
-        server.key = server.read_teacher_key()
-        server.database = database
-        KEYS[server.url] = server.key
-        yield server
-    finally:
-        server.stop()
+def server(class_tutor_factory):
+    server = class_tutor_factory("--cull-idle", "2")
+    KEYS[server.url] = server.key
+    return server
 
 
 def store_of(server) -> ClassStore:
@@ -824,7 +816,7 @@ def test_the_store_reads_arrival_order_progress_per_lesson_and_one_student(tmp_p
 
 def test_the_lessons_titles_come_from_the_notebooks_served(tmp_path):
     from escoba_tutor.server.app import lessons_dir
-    from escoba_tutor.server.class_board import lesson_titles
+    from escoba_tutor.server.board_export import lesson_titles
 
     for lang, title in (("es", "2. Bazas de 15"), ("en", "2. Captures of 15")):
         titles = lesson_titles(lessons_dir(), lang)

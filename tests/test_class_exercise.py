@@ -15,7 +15,6 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from escoba_test_helpers import TutorServer
 from test_class_board import KEYS, Browser, landing
 from test_records_server import kernel_env_of, student
 
@@ -147,18 +146,10 @@ def test_a_version_3_database_gets_the_class_exercise_tables(tmp_path):
 
 # ----------------------------------------------------------------------------------------------- the real server
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("class-exercise")
-    database = folder / "class.sqlite3"
-    server = TutorServer(folder / "server.log", "--class-db", str(database))
-    try:
-        server.wait()
-        server.key = server.read_teacher_key()
-        server.database = database
-        KEYS[server.url] = server.key
-        yield server
-    finally:
-        server.stop()
+def server(class_tutor_factory):
+    server = class_tutor_factory()
+    KEYS[server.url] = server.key
+    return server
 
 
 def call(url: str, method: str = "GET", body: dict | None = None, token_value: str = "", timeout: float = 60):

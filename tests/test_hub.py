@@ -121,7 +121,7 @@ def test_the_board_service_serves_the_board_behind_the_hub_s_login_and_no_nickna
         assert not any("nickname" in path for path in routes)  # no student comes here
         assert app.settings["escoba_teacher_key"] == ""  # the hub's login, never a key
         # it serves no lessons, but names them by their titles, read from the lessons the students' servers serve
-        from escoba_tutor.server.class_board import lesson_titles
+        from escoba_tutor.server.board_export import lesson_titles
 
         assert lesson_titles(app.settings["escoba_lessons"], "es")["02-captures"] == "2. Bazas de 15"
     finally:

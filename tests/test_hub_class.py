@@ -1,6 +1,6 @@
 """``escoba-tutor hub-start-class`` against a small stand-in for the hub's REST API (a Tornado app in a thread): the
 order of its calls, how many servers start at once, what it reports, and that bad input starts nothing. The real
-hub: tests/browser/test_jupyterhub_ahead_browser.py."""
+hub: tests/browser/test_jupyterhub_start_ahead_browser.py."""
 
 from __future__ import annotations
 

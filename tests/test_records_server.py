@@ -14,7 +14,6 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from escoba_test_helpers import TutorServer
 from test_class_board import KEYS, Browser, landing
 
 from escoba_tutor.records import ClassStore
@@ -25,24 +24,14 @@ PASSWORD = "s3cret-of-the-database"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("records-server")
-    database = folder / "class.sqlite3"
+def server(class_tutor_factory, tmp_path_factory):
+    database = tmp_path_factory.mktemp("records-server") / "class.sqlite3"
     # what a teacher's machine may hold besides the server's own setting: the database's place in a variable of
     # its own, and a PostgreSQL password for libpq
     env = {"SCHOOL_DATABASE": str(database), "PGPASSWORD": PASSWORD, "ESCOBA_TUTOR_CLASS_DB": str(database)}
-    server = TutorServer(folder / "server.log", "--class-db", str(database), env=env)
-    try:
-        server.wait()
-        deadline = time.monotonic() + 30
-        while "key=" not in server.log.read_text() and time.monotonic() < deadline:
-            time.sleep(0.2)
-        server.key = server.log.read_text().split("class/board?key=", 1)[1].split()[0]
-        server.database = database
-        KEYS[server.url] = server.key
-        yield server
-    finally:
-        server.stop()
+    server = class_tutor_factory(database=database, env=env)
+    KEYS[server.url] = server.key
+    return server
 
 
 def kernels_of(server) -> dict[int, dict[str, str]]:

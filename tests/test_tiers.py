@@ -42,7 +42,8 @@ def markers() -> dict[str, set[str]]:
 
 
 @pytest.mark.parametrize(("folder", "tier"), [("tests/browser/", "browser"), ("tests/site/", "site"),
-                                              ("tests/browser/test_jupyterhub_browser.py::", "hub")])
+                                              ("tests/browser/test_jupyterhub_browser.py::", "hub"),
+                                              ("tests/browser/test_jupyterhub_start_ahead_browser.py::", "hub")])
 def test_every_test_of_a_folder_has_its_tier(markers, folder, tier):
     inside = [node for node in markers if node.startswith(folder)]
     assert inside, f"{folder} has tests"

@@ -21,7 +21,7 @@ import json
 import os
 import re
 from datetime import datetime, timezone, tzinfo
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from urllib.parse import quote
 from zoneinfo import ZoneInfo, available_timezones
@@ -96,22 +96,29 @@ def teacher_zone(given: str) -> Zone:
     return _zone(given) or server_zone()
 
 
-@cache
-def lesson_titles(folder: Path, lang: str) -> dict[str, str]:
-    """Each lesson page's title in ``lang`` (``02-captures`` -> ``2. Bazas de 15``): the first heading of its
-    notebook in ``folder/lang``; a page whose notebook cannot be read is left out (it is named by its number)."""
+@lru_cache(maxsize=16)
+def _titles_in(folder: str, lang: str) -> dict[str, str]:
     titles = {}
-    for path in sorted((folder / lang).glob("[0-9]*.ipynb")):
+    for notebook in sorted(Path(folder, lang).glob("*.ipynb")):
         try:
-            cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-            first = next(c for c in cells if c.get("cell_type") == "markdown")
-            source = first["source"] if isinstance(first["source"], str) else "".join(first["source"])
-            heading = source.splitlines()[0]
-        except (OSError, ValueError, KeyError, TypeError, StopIteration, IndexError):
-            continue
-        if heading.startswith("# ") and len(heading) < 200:
-            titles[path.stem] = heading[2:].strip()
+            cells = json.loads(notebook.read_text(encoding="utf-8")).get("cells", [])
+        except (OSError, ValueError, AttributeError):
+            continue  # a broken notebook keeps its number: the board and its download must still be drawn
+        first = next((c for c in cells if isinstance(c, dict) and c.get("cell_type") == "markdown"), None)
+        text = first.get("source", "") if first else ""
+        text = "".join(text) if isinstance(text, list) else str(text)
+        heading = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), "")
+        if heading and len(heading) < 200:
+            titles[notebook.stem] = heading
     return titles
+
+
+def lesson_titles(folder: str | Path | None, lang: str) -> dict[str, str]:
+    """Each lesson page's title in ``lang`` (``02-captures``: «2. Bazas de 15»), as the first heading of its
+    notebook in ``folder/lang`` says it: the lessons the server serves are the one source, a teacher's own copy
+    (``--lessons``) included, for the board and its download alike. A page whose notebook cannot be read is left
+    out (it is named by its number)."""
+    return _titles_in(str(folder), lang) if folder else {}
 
 
 def _lesson_words(_: Translator, lesson: str | None, titles: dict[str, str]) -> str | None:
@@ -160,7 +167,7 @@ def export_layout(fmt: str, lang: str, tz: str, lessons: str, class_name: str) -
     ``lessons``: the folder of the lessons served, for their titles ("" for none)."""
     if fmt == "codes":
         return CODES, f"escoba-class-{class_name}"
-    titles = lesson_titles(Path(lessons), lang) if lessons else {}
+    titles = lesson_titles(lessons or None, lang)
     return words_layout(lang, teacher_zone(tz), titles), Translator(lang)(CSV_FILE_NAME, name=class_name)
 
 

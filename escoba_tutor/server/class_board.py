@@ -40,10 +40,11 @@ from ..exercises import registry
 from ..exercises.registry import column_words, kind_names, mistake_words
 from ..text.board_words import level_words
 from ..text.translator import Translator
+from .board_export import lesson_titles
 from .nickname import NicknameHandler, base_url_of, page_lang
 from .pages import jinja, render
 
-__all__ = ["board_handlers", "key_matches", "board_view", "student_view", "lesson_titles", "kind_page"]
+__all__ = ["board_handlers", "key_matches", "board_view", "student_view", "kind_page"]
 
 REFRESH_S = 2.5
 _STATIC = Path(__file__).resolve().parent / "static"
@@ -177,29 +178,6 @@ def _band(right: int, answered: int) -> str:
 def _cell(right: int, answered: int, lang: str) -> dict:
     return {"answered": answered, "right": right, "share": _percent(right, answered, lang) if answered else "",
             "width": round(100 * right / answered) if answered else 0, "band": _band(right, answered)}
-
-
-@functools.lru_cache(maxsize=16)
-def _titles_in(folder: str, lang: str) -> dict[str, str]:
-    titles = {}
-    for notebook in sorted(Path(folder, lang).glob("*.ipynb")):
-        try:
-            cells = json.loads(notebook.read_text(encoding="utf-8")).get("cells", [])
-        except (OSError, ValueError, AttributeError):
-            continue  # a broken notebook keeps its number: the board must still draw
-        first = next((c for c in cells if isinstance(c, dict) and c.get("cell_type") == "markdown"), None)
-        text = first.get("source", "") if first else ""
-        text = "".join(text) if isinstance(text, list) else str(text)
-        heading = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), "")
-        if heading:
-            titles[notebook.stem] = heading
-    return titles
-
-
-def lesson_titles(folder: str | Path | None, lang: str) -> dict[str, str]:
-    """Each lesson page's title in ``lang``, as its notebook's first heading says it (``02-captures``: «2. Bazas de
-    15»): the lessons the server serves are the one source, a teacher's own copy (``--lessons``) included."""
-    return _titles_in(str(folder), lang) if folder else {}
 
 
 def _lesson_title(_: Translator, lesson: str, titles: dict[str, str]) -> str:

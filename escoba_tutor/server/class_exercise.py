@@ -33,6 +33,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
@@ -143,16 +144,18 @@ class ExerciseBell:
         self._ring(state=True)
 
     async def wait_state(self, after: str, timeout: float = WAIT_S) -> None:
-        await self.load()
-        if self.stamp() == after:
-            event = self._state
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(event.wait(), timeout)
+        """Return once the exercise's stamp is other than ``after`` (a student's long poll), or after ``timeout``."""
+        await self._wait(self.stamp, lambda: self._state, after, timeout)
 
     async def wait_tally(self, after: str, timeout: float = WAIT_S) -> None:
+        """Return once the count's stamp is other than ``after`` (the projector's long poll), or after ``timeout``."""
+        await self._wait(self.tally_stamp, lambda: self._counted, after, timeout)
+
+    async def _wait(self, stamp: Callable[[], str], bell: Callable[[], asyncio.Event], after: str,
+                    timeout: float) -> None:
         await self.load()
-        if self.tally_stamp() == after:
-            event = self._counted
+        if stamp() == after:
+            event = bell()  # read after the load: each ring replaces the event with a new one
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(event.wait(), timeout)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from escoba_test_helpers import ServerProcess, write_notebook
-from helpers import new_page
+from helpers import Contexts, new_page
 
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).parent / "screenshots"
@@ -100,25 +100,26 @@ def app_url(voila_app):
 
 
 @pytest.fixture(scope="module")
-def open_page(browser):
-    """``open_page(url, width=1280, height=900)``: a new page in a context of its own (so a new kernel), closed
-    with the module."""
-    contexts = []
+def contexts(browser):
+    """``contexts(width=1280, height=900, timeout=30_000)``: new browser contexts, closed with the module
+    (helpers.Contexts)."""
+    opened = Contexts(browser)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture(scope="module")
+def open_page(contexts, request):
+    """``open_page(url, width=1280, height=900)``: a new page in a context of its own (so a new kernel), opened on
+    ``url``; ``PAGE_TIMEOUT`` of the module (ms, 15 s unless it says) per step."""
+    timeout = getattr(request.module, "PAGE_TIMEOUT", 15_000)
 
     def opener(url: str, width: int = 1280, height: int = 900):
-        context = browser.new_context(viewport={"width": width, "height": height})
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        page.set_default_navigation_timeout(120_000)  # Voilà runs the notebook first: slow on a busy machine
+        page = contexts(width, height, timeout).new_page()
         page.goto(url)
         return page
 
-    yield opener
-    for context in contexts:
-        for page in context.pages:
-            page.goto("about:blank")  # Voilà's close beacon: the escoba-tutor server stops the kernel
-        context.close()
+    return opener
 
 
 # ------------------------------------- the real escoba-tutor server and a page on it (its class: tests/conftest.py)
@@ -129,14 +130,10 @@ def tutor(tutor_server_factory):
 
 
 @pytest.fixture(scope="module")
-def board_tutor(tutor_server_factory, tmp_path_factory):
+def board_tutor(class_tutor_factory):
     """A server of the module's own with the class board on, over a new database: ``teacher_link`` (the board's
     address with its key) and ``database`` (the SQLite file) beside the server's usual parts."""
-    database = tmp_path_factory.mktemp("class-db") / "class.sqlite3"
-    server = tutor_server_factory("--class-db", str(database))
-    server.teacher_link = server.read_teacher_link()
-    server.database = database
-    return server
+    return class_tutor_factory()
 
 
 @pytest.fixture
@@ -144,3 +141,46 @@ def page(browser):
     """A page in a fresh context for one test, with a 45 s default timeout."""
     with new_page(browser, 45_000) as page:
         yield page
+
+
+# ------------------------------------------------ the real JupyterHub, one for the run (tests/browser/hub_setup.py)
+@pytest.fixture(scope="session")
+def hub_postgres():
+    """The hub's PostgreSQL server (tests/records_postgres.py), for the run."""
+    from records_postgres import start_postgres
+
+    yield from start_postgres()
+
+
+@pytest.fixture(scope="session")
+def hub(tmp_path_factory, hub_postgres):
+    """The hub that test_jupyterhub_browser.py and test_jupyterhub_start_ahead_browser.py share, with its class
+    database on ``hub_postgres``; stopped, and its log checked for tracebacks, when the run ends. Each module logs
+    in users of its own. The first runs first (file order), so its class board holds only its own students; the
+    second's start later (and record into the same class)."""
+    from hub_setup import DB_PASSWORD, Hub, proxy_command
+
+    proxy = proxy_command()
+    hub_postgres.create_database("escoba_classes")
+    hub = Hub(tmp_path_factory.mktemp("hub"), proxy, hub_postgres.url("escoba_classes", password=DB_PASSWORD))
+    try:
+        hub.wait()
+        yield hub
+    finally:
+        hub.stop()
+    log = hub.log.read_text(errors="replace")
+    assert "Traceback" not in log, log[log.index("Traceback") - 2000:][:4000]
+
+
+@pytest.fixture(scope="session")
+def school_browser(browser_type, browser_type_launch_args, hub):
+    """Chromium that finds the hub by the school's name, as a classroom's computers would, and takes it for a
+    secure address (https): over plain http it sends no ``Sec-Fetch-*`` headers, and the hub then skips its XSRF
+    check of a page's requests, which a real school's hub makes."""
+    from hub_setup import SCHOOL_HOST
+
+    args = [*browser_type_launch_args.get("args", []), f"--host-resolver-rules=MAP {SCHOOL_HOST} 127.0.0.1",
+            f"--unsafely-treat-insecure-origin-as-secure={hub.url.rstrip('/')}"]
+    browser = browser_type.launch(**{**browser_type_launch_args, "args": args})
+    yield browser
+    browser.close()

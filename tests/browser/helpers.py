@@ -16,6 +16,8 @@ from escoba_tutor.engine.captures import legal_captures
 from escoba_tutor.engine.rules import rules_by_name
 from escoba_tutor.text.translator import Translator
 
+PROJECTOR = {"width": 1920, "height": 1080}  # a classroom's projector, as a viewport
+
 ERRORS = re.compile(r"Traceback|There was an error|Error executing|Exception", re.I)
 
 
@@ -31,6 +33,29 @@ def new_page(browser, timeout: float) -> Iterator:
     context.close()
 
 
+
+class Contexts:
+    """``contexts(width=1280, height=900, timeout=30_000)``: a new browser context (each a browser of its own, so
+    each page a kernel of its own), ``timeout`` ms per step and two minutes to load a page (Voilà runs the notebook
+    first: slow on a busy machine). ``close()`` leaves every page for about:blank (Voilà's close beacon: the
+    escoba-tutor server stops the kernel), then closes the contexts."""
+
+    def __init__(self, browser) -> None:
+        self.browser, self.opened = browser, []
+
+    def __call__(self, width: int = 1280, height: int = 900, timeout: float = 30_000):
+        made = self.browser.new_context(viewport={"width": width, "height": height})
+        made.set_default_timeout(timeout)
+        made.set_default_navigation_timeout(max(timeout, 120_000))
+        self.opened.append(made)
+        return made
+
+    def close(self) -> None:
+        for made in self.opened:
+            for page in made.pages:
+                page.goto("about:blank")
+            made.close()
+
 def wait_rendered(page) -> None:
     """Voilà has run every cell: its spinner (a plain Voilà server's) or the course's starting panel is gone and the
     page body holds the lesson."""
@@ -39,6 +64,23 @@ def wait_rendered(page) -> None:
     expect(page.locator("#escoba-start")).to_have_count(0, timeout=60_000)
     expect(page.locator(".jp-OutputArea-output, .jp-RenderedHTMLCommon").first).to_be_visible(timeout=60_000)
 
+
+
+def board_refreshed(page, times: int = 1, timeout: float = 30_000) -> None:
+    """Wait until the class board's page has asked for its live part and shown the answer ``times`` more times
+    (class_board.js's «board:updated» event, every 2.5 s): what a fixed wait of that long only hoped for."""
+    page.evaluate("""([times, timeout]) => new Promise((done, failed) => {
+        const live = document.getElementById("board-live");
+        let left = times;
+        const updated = () => {
+            if (--left === 0) {
+                live.removeEventListener("board:updated", updated);
+                done();
+            }
+        };
+        live.addEventListener("board:updated", updated);
+        setTimeout(() => failed(new Error(`the board was not refreshed ${times} times in ${timeout} ms`)), timeout);
+    })""", [times, timeout])
 
 def assert_no_error(page) -> None:
     text = page.locator("body").inner_text()

@@ -51,14 +51,22 @@ def test_every_lesson_is_reached_by_clicking_from_the_landing_page(tutor, page, 
     hrefs = [page.locator(f"a[href='{name}']").first for name in LESSONS]
     assert all(link.count() == 1 for link in hrefs), "the landing page links every lesson"
     for name in [*LESSONS, "play.ipynb"]:
-        page.goto(f"{tutor.url}voila/render/{lang}/index.ipynb")
-        wait_rendered(page)
-        page.locator(f"a[href='{name}']").first.click()
-        wait_rendered(page)
-        assert page.url.split("?")[0].endswith(f"/voila/render/{lang}/{name}")
-        expect(page.locator("html")).to_have_attribute("lang", lang)
-        expect(page.locator(".et-card:visible").first).to_be_visible(timeout=60_000)  # its widgets drew cards
-        assert_no_error(page)
+        # each link of the one landing page, clicked to open in a tab of its own (as a student may): the
+        # landing page, and its kernel, need not start again for each lesson
+        with page.context.expect_page() as opened:
+            page.locator(f"a[href='{name}']").first.click(modifiers=["ControlOrMeta"])
+        lesson = opened.value
+        try:
+            lesson.bring_to_front()
+            wait_rendered(lesson)
+            assert lesson.url.split("?")[0].endswith(f"/voila/render/{lang}/{name}")
+            expect(lesson.locator("html")).to_have_attribute("lang", lang)
+            expect(lesson.locator(".et-card:visible").first).to_be_visible(timeout=60_000)  # its widgets drew cards
+            assert_no_error(lesson)
+        finally:
+            lesson.goto("about:blank")  # Voilà's close beacon: the server stops the lesson's kernel
+            lesson.close()
+        page.bring_to_front()
 
 
 def test_a_shared_url_opens_the_right_position(tutor, page):

@@ -8,7 +8,6 @@ Requests to any other origin are blocked and recorded, as a classroom without in
 
 from __future__ import annotations
 
-import json
 import re
 import socket
 import time
@@ -16,7 +15,7 @@ import urllib.error
 import urllib.request
 
 import pytest
-from escoba_test_helpers import TutorServer
+from escoba_test_helpers import voila_settings
 from helpers import Game, wait_rendered
 from playwright.sync_api import expect
 
@@ -88,17 +87,10 @@ CUT_CONNECTION = """
 
 
 @pytest.fixture(scope="module")
-def short_grace(tmp_path_factory):
+def short_grace(tutor_server_factory, tmp_path_factory):
     """A server that stops a kernel ``GRACE_S`` seconds after its page's last connection closed."""
-    config = tmp_path_factory.mktemp("config")
-    (config / "voila.json").write_text(json.dumps({"TutorVoila": {"reconnect_s": GRACE_S, "reap_check_s": REAP_S}}))
-    server = TutorServer(tmp_path_factory.mktemp("tutor") / "server.log", "--no-class-board",
-                         env={"JUPYTER_CONFIG_DIR": str(config)})
-    try:
-        server.wait()
-        yield server
-    finally:
-        server.stop()
+    return tutor_server_factory("--no-class-board", env=voila_settings(
+        tmp_path_factory.mktemp("config"), reconnect_s=GRACE_S, reap_check_s=REAP_S))
 
 
 def kernel_status(server, cookies: list[dict], kernel: str) -> int:
@@ -246,17 +238,10 @@ HELD = 6  # the server's connections_per_address here (400 by default): the test
 
 
 @pytest.fixture(scope="module")
-def few_connections(tmp_path_factory):
+def few_connections(tutor_server_factory, tmp_path_factory):
     """A server that lets one address hold ``HELD`` connections at once."""
-    config = tmp_path_factory.mktemp("config")
-    (config / "voila.json").write_text(json.dumps({"TutorVoila": {"connections_per_address": HELD}}))
-    server = TutorServer(tmp_path_factory.mktemp("tutor") / "server.log", "--no-class-board",
-                         env={"JUPYTER_CONFIG_DIR": str(config)})
-    try:
-        server.wait()
-        yield server
-    finally:
-        server.stop()
+    return tutor_server_factory("--no-class-board", env=voila_settings(tmp_path_factory.mktemp("config"),
+                                                                       connections_per_address=HELD))
 
 
 def test_a_browser_whose_address_holds_its_connections_reads_why_in_both_languages(few_connections, page):

@@ -31,6 +31,7 @@ expect = playwright_api.expect
 pytestmark = pytest.mark.browser
 
 SEED = 5
+PAGE_TIMEOUT = 30_000  # per step of a page open_page opens (tests/browser/conftest.py): games on a busy machine
 PHONE, LAPTOP, PROJECTOR = (390, 844), (1280, 800), (1920, 1080)
 
 # Plays both sides until the student's last card of the first deal (the test plays it and ends the deal).
@@ -67,28 +68,6 @@ from escoba_tutor.widgets import CaptureTable
 W.VBox([W.HTML("<h1>Bazas</h1>"), CaptureTable(table="1o 4b 7o", hand="3c 5e 12b"), kernel_errors])
 """],
 }
-
-
-@pytest.fixture(scope="module")
-def open_page(browser):
-    """``open_page(url, width=1280, height=900)``: a new page in a context of its own (so a new kernel); a page is
-    given two minutes to load (Voilà runs the notebook first, slow on a busy machine), then 30 s per step."""
-    contexts = []
-
-    def opener(url: str, width: int = 1280, height: int = 900):
-        context = browser.new_context(viewport={"width": width, "height": height})
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_navigation_timeout(120_000)
-        page.set_default_timeout(30_000)
-        page.goto(url)
-        return page
-
-    yield opener
-    for context in contexts:
-        for page in context.pages:
-            page.goto("about:blank")
-        context.close()
 
 
 def played_by_me(table: Table) -> int:

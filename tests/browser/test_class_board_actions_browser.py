@@ -11,6 +11,7 @@ Screenshots of every confirmation page and of the banner, in both languages, at 
 from __future__ import annotations
 
 import pytest
+from helpers import PROJECTOR, Contexts
 from test_widgets_browser import serious_violations
 
 from escoba_tutor.records import ClassStore, DrillAnswer
@@ -20,8 +21,6 @@ expect = playwright_api.expect
 
 pytestmark = pytest.mark.browser
 
-PROJECTOR = {"width": 1920, "height": 1080}
-
 
 @pytest.fixture(scope="module")
 def tutor(board_tutor):
@@ -30,11 +29,9 @@ def tutor(board_tutor):
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport=PROJECTOR)
-    context.set_default_timeout(30_000)
-    context.set_default_navigation_timeout(120_000)
-    yield context.new_page()
-    context.close()
+    contexts = Contexts(browser)
+    yield contexts(**PROJECTOR).new_page()
+    contexts.close()
 
 
 def test_the_board_s_actions_ask_first_in_both_languages(tutor, page, screenshot_dir):

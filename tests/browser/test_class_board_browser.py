@@ -22,7 +22,7 @@ import time
 from urllib.parse import quote
 
 import pytest
-from helpers import wait_rendered
+from helpers import PROJECTOR, board_refreshed, wait_rendered
 from test_widgets_browser import serious_violations
 
 from escoba_tutor.exercises import make_drill
@@ -33,31 +33,12 @@ expect = playwright_api.expect
 
 pytestmark = pytest.mark.browser
 
-PROJECTOR = {"width": 1920, "height": 1080}
 SEED_1_CAPTURES = [["10b", "5c"], ["6e", "7e"], ["6e", "7b"]]
 
 
 @pytest.fixture(scope="module")
 def tutor(board_tutor):
     return board_tutor
-
-
-@pytest.fixture(scope="module")
-def contexts(browser):
-    opened = []
-
-    def context(width: int = 1280, height: int = 900):
-        made = browser.new_context(viewport={"width": width, "height": height})
-        made.set_default_timeout(30_000)
-        made.set_default_navigation_timeout(120_000)
-        opened.append(made)
-        return made
-
-    yield context
-    for made in opened:
-        for page in made.pages:
-            page.goto("about:blank")  # Voilà's close beacon
-        made.close()
 
 
 @pytest.fixture(scope="module")
@@ -169,7 +150,7 @@ def test_three_students_and_the_teacher_s_live_board(tutor, contexts, teacher, s
     links = mistakes.nth(0).get_by_role("link")
     expect(links).to_have_text(["Ejercicio 1 (inicio)", "Ejercicio 2 (inicio)"])  # most recent first: Ben's, Ana's
     assert links.nth(0).get_attribute("href") == "/voila/render/es/index.ipynb?seed=1"  # where it was answered
-    teacher.wait_for_timeout(6000)  # two refreshes at least
+    board_refreshed(teacher, 2)
     expect(links).to_have_count(2)
     expect(summary).to_be_focused()
     expect(teacher.locator("#board-status")).to_contain_text("Última actualización:")

@@ -15,6 +15,7 @@ import re
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from helpers import board_refreshed
 from test_widgets_browser import serious_violations
 
 from benchmarks.board_redraw import fill_class
@@ -41,7 +42,7 @@ GEOMETRY = """() => {
 
 
 @pytest.fixture(scope="module")
-def tutor(tutor_server_factory, tmp_path_factory):
+def tutor(class_tutor_factory, tmp_path_factory):
     database = tmp_path_factory.mktemp("class-db") / "class.sqlite3"
     store = ClassStore.open(database)
     # the last records a moment ago (active now), a third of the class stopped a while before
@@ -49,9 +50,8 @@ def tutor(tutor_server_factory, tmp_path_factory):
     board = store.board()
     store.close()
     assert len(board.students) == 40 and {k for s in board.students for k in s.drills} == set(kind_names())
-    server = tutor_server_factory("--class-db", str(database))
-    server.teacher_link = server.read_teacher_link()
-    server.names, server.board, server.database = names, board, database
+    server = class_tutor_factory(database=database)
+    server.names, server.board = names, board
     return server
 
 
@@ -89,7 +89,7 @@ def test_a_whole_class_fits_the_screen(browser, tutor, screenshot_dir, width, he
         assert abs(after["x"] - before["x"]) < 1 and box["y"] < after["y"] < box["y"] + box["height"]
         assert page.evaluate(GEOMETRY)["scrollWidth"] <= width
         # a refresh keeps where the table was scrolled to
-        page.wait_for_timeout(3000)
+        board_refreshed(page)
         assert region.evaluate("r => r.scrollTop") == 200
         page.context.close()
 
@@ -106,7 +106,7 @@ def test_the_teacher_s_views(browser, tutor, screenshot_dir):
     assert values == sorted(values), values
     expect(page.get_by_role("button", name="by need (lowest share right first)")).to_have_attribute(
         "aria-pressed", "true")
-    page.wait_for_timeout(3000)  # a refresh: still by need
+    board_refreshed(page)  # still by need
     assert [int(s.rstrip("%\xa0 ")) for s in page.locator("#students tbody td.all-col .share-text")
             .all_inner_texts()] == values
     # who is active now, and the rule said on the page
@@ -127,7 +127,7 @@ def test_the_teacher_s_views(browser, tutor, screenshot_dir):
     body = page.locator("#students").inner_text()
     assert not any(re.search(rf"(?m)^{re.escape(name)}\b", body) for name in tutor.names)
     assert re.fullmatch(r"Student \d+", page.locator("#students tbody th.nickname").first.inner_text().strip())
-    page.wait_for_timeout(3000)
+    board_refreshed(page)
     assert "Student " in page.locator("#students tbody th.nickname").first.inner_text()
     page.reload()
     expect(page.locator("#students tbody tr")).to_have_count(40)
@@ -228,7 +228,7 @@ def test_a_refresh_changes_only_what_changed_and_keeps_the_focus_and_the_scroll(
                    .drills.values()) + 3
     expect(row.locator("td.all-col .answered")).to_have_text(str(answered))
     expect(page.locator("#remove-nickname option", has_text="Newcomer")).to_have_count(1)
-    page.wait_for_timeout(3000)
+    board_refreshed(page)
     expect(link).to_be_focused()
 
     # another class made current elsewhere: this board says so, and its button can make this one current again

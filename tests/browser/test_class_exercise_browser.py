@@ -17,7 +17,7 @@ import re
 import time
 
 import pytest
-from helpers import wait_rendered
+from helpers import PROJECTOR, wait_rendered
 from test_class_board_browser import SEED_1_CAPTURES, build_captures
 from test_drills_browser import choose_by_keyboard
 from test_widgets_browser import serious_violations, tab_into, tab_until
@@ -29,25 +29,6 @@ expect = playwright_api.expect
 
 pytestmark = pytest.mark.browser
 
-PROJECTOR = {"width": 1920, "height": 1080}
-
-
-@pytest.fixture(scope="module")
-def contexts(browser):
-    opened = []
-
-    def context(width: int = 1280, height: int = 900):
-        made = browser.new_context(viewport={"width": width, "height": height})
-        made.set_default_timeout(30_000)
-        made.set_default_navigation_timeout(120_000)
-        opened.append(made)
-        return made
-
-    yield context
-    for made in opened:
-        for page in made.pages:
-            page.goto("about:blank")  # Voilà's close beacon
-        made.close()
 
 
 def student(tutor, contexts, nickname: str, lang: str):

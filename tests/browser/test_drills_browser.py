@@ -87,6 +87,17 @@ def en_page(open_drills, app_url):
     return open_drills(app_url("drills_en") + "?seed=0")
 
 
+def type_in(field, text: str) -> None:
+    """Type an answer in a drill's text box as a student does: the box sends it to the kernel on Enter."""
+    field.fill(text)
+    field.press("Enter")
+
+
+def press_check(box) -> None:
+    """Press a Spanish drill's «Comprobar» with the mouse."""
+    box.get_by_role("button", name="Comprobar").click()
+
+
 def choose_by_keyboard(page, select, label: str) -> None:
     """Tab to a native select and move through its options with the arrow keys until ``label`` is chosen."""
     tab_until(page, select, "Tab", limit=30)
@@ -106,18 +117,16 @@ def test_the_leftover_answered_by_mouse(es_page):
         len(position.table))
     expect(box).to_contain_text("El jugador 1 juega el rey de bastos: se queda en la mesa.")
     box.get_by_label("¿Quién se las lleva?").select_option(label="Bando 1")
-    box.get_by_label("¿Cuánto suman?").fill("12")
-    box.get_by_label("¿Cuánto suman?").press("Enter")
+    type_in(box.get_by_label("¿Cuánto suman?"), "12")
     box.get_by_label("¿Cuadra la mano?").select_option(label="Sí, cuadra")
-    box.get_by_role("button", name="Comprobar").click()
+    press_check(box)
     expect(status(page, "leftover")).to_contain_text("Aciertos: 1 de 3.")
     expect(status(page, "leftover")).to_contain_text("No: el bando 1 jugó la última carta, pero la dejó "
                                                      "en la mesa.")
     expect(status(page, "leftover")).to_contain_text("has contado las figuras por el número que llevan")
     box.get_by_label("¿Quién se las lleva?").select_option(label="Bando 2")
-    box.get_by_label("¿Cuánto suman?").fill("10")
-    box.get_by_label("¿Cuánto suman?").press("Enter")
-    box.get_by_role("button", name="Comprobar").click()
+    type_in(box.get_by_label("¿Cuánto suman?"), "10")
+    press_check(box)
     expect(status(page, "leftover")).to_contain_text("Aciertos: 3 de 3.")
     assert_no_errors(page)
 
@@ -143,7 +152,7 @@ def test_the_escoba_de_mano_by_mouse_and_by_keyboard(es_page, en_page):
     box = drill(es_page, "escoba_de_mano")
     box.get_by_label("Escobas de mano").select_option(label="1")
     box.get_by_label("¿Para quién?").select_option(label=f"Bando {position.dealer + 1}")
-    box.get_by_role("button", name="Comprobar").click()
+    press_check(box)
     expect(status(es_page, "escoba_de_mano")).to_contain_text("Escobas: 1 + 2 + 3 + 7 = 13: no hay escoba de mano "
                                                               "(15 da una escoba, 30 da dos).")
     page, box = en_page, drill(en_page, "escoba_de_mano")
@@ -164,10 +173,10 @@ def test_strategy_by_mouse(es_page):
     moves = box.get_by_role("grid", name="Tus jugadas posibles")
     expect(moves.locator("tbody tr")).to_have_count(len(position.ranking))
     moves.locator(f"tbody tr[data-id='{position.ranking[-1].move}']").click()
-    box.get_by_role("button", name="Comprobar").click()
+    press_check(box)
     expect(status(page, "strategy")).to_contain_text("No es la mejor: da unos")
     moves.locator(f"tbody tr[data-id='{position.ranking[0].move}']").click()
-    box.get_by_role("button", name="Comprobar").click()
+    press_check(box)
     expect(status(page, "strategy")).to_contain_text("Bien: es la jugada del experto.")
     box.get_by_role("button", name="Ver la solución").click()
     expect(box.get_by_role("grid", name=re.compile("La clasificación del experto"))).to_be_visible()
@@ -195,18 +204,17 @@ def test_strategy_by_keyboard_alone(en_page):
 # ================================================================================= escobas and the game's end
 def test_the_escobas_line_and_the_end_of_the_game_by_mouse(es_page):
     page, box = es_page, drill(es_page, "escobas")
-    box.get_by_label("Escobas del bando 1").fill("7")
-    box.get_by_label("Escobas del bando 1").press("Enter")
-    box.get_by_role("button", name="Comprobar").click()
+    type_in(box.get_by_label("Escobas del bando 1"), "7")
+    press_check(box)
     expect(status(page, "escobas")).to_contain_text("Bando 1: no es 7. Cuenta las bazas que dejaron la mesa vacía.")
     expect(status(page, "escobas")).to_contain_text("Bando 2: escribe cuántas escobas.")
     end, position = drill(page, "game_end"), game_end_drill(0)
     assert position.winner == 1  # 14 + 0 and 20 + 1: only Bando 2 reaches 21
     end.get_by_label("¿Quién ha ganado?").select_option(label="Nadie todavía: otra mano")
-    end.get_by_role("button", name="Comprobar").click()
+    press_check(end)
     expect(status(page, "game_end")).to_have_text(re.compile(r"^No: un bando ha ganado\."))
     end.get_by_label("¿Quién ha ganado?").select_option(label="Gana el bando 2")
-    end.get_by_role("button", name="Comprobar").click()
+    press_check(end)
     expect(status(page, "game_end")).to_have_text(re.compile(r"^Bien\."))
     assert_no_errors(page)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_drills_browser import choose_by_keyboard, drill, drill_lesson, status
+from test_drills_browser import choose_by_keyboard, drill, drill_lesson, press_check, status, type_in
 from test_widgets_browser import assert_no_errors, serious_violations, tab_into, tab_until
 
 from escoba_tutor.exercises import dealing_drill, house_rules_drill
@@ -61,9 +61,8 @@ def test_dealing_answered_by_mouse(es_page):
     box.get_by_label("¿A quién le toca jugar?").select_option(label="Jugador 2")
     box.get_by_label("¿Qué pasa ahora?").select_option(label="Se reparten otras tres cartas a cada uno")
     rounds = box.get_by_label(ROUNDS_ES)
-    rounds.fill("2")
-    rounds.press("Enter")
-    box.get_by_role("button", name="Comprobar").click()
+    type_in(rounds, "2")
+    press_check(box)
     said = status(page, "dealing")
     expect(said).to_contain_text("Aciertos: 0 de 3.")
     expect(said).to_contain_text("A quién le toca: no al jugador 2, que acaba de jugar. El turno pasa al de su "
@@ -73,9 +72,8 @@ def test_dealing_answered_by_mouse(es_page):
                                  "6 cartas en total: 6 ÷ 6 = 1.")
     box.get_by_label("¿A quién le toca jugar?").select_option(label="Jugador 1")
     box.get_by_label("¿Qué pasa ahora?").select_option(label="No se reparte: se sigue jugando")
-    rounds.fill("1")
-    rounds.press("Enter")
-    box.get_by_role("button", name="Comprobar").click()
+    type_in(rounds, "1")
+    press_check(box)
     expect(said).to_contain_text("Aciertos: 3 de 3.")
     box.get_by_role("button", name="Ver la solución").click()
     expect(box.locator(".escoba-worked")).to_contain_text("Se juega hacia la derecha: después del jugador 2 va "
@@ -119,16 +117,14 @@ def test_house_rules_answered_by_mouse(es_page):
             len(position.piles[side]))
     boxes = [box.get_by_label(f"Puntos del bando {n} con la regla de la casa") for n in (1, 2, 3)]
     for field, typed in zip(boxes, ("0", "2", "2")):  # the setenta point kept beside the sevens
-        field.fill(typed)
-        field.press("Enter")
-    box.get_by_role("button", name="Comprobar").click()
+        type_in(field, typed)
+    press_check(box)
     said = status(page, "house_rules")
     expect(said).to_contain_text("Aciertos: 2 de 3.")
     expect(said).to_contain_text("Bando 2: 2, no. El punto de la regla de la casa sustituye al de la setenta, así "
                                  "que la setenta ya no se cuenta. El bando 2 se apunta 1.")
-    boxes[1].fill("1")
-    boxes[1].press("Enter")
-    box.get_by_role("button", name="Comprobar").click()
+    type_in(boxes[1], "1")
+    press_check(box)
     expect(said).to_contain_text("Aciertos: 3 de 3.")
     assert_no_errors(page)
 
@@ -140,26 +136,22 @@ def test_house_rules_with_two_teams_by_mouse(es_page):
         "all_oros_bonus", 4, 0, (5, 0))
     number = box.get_by_label("Ejercicio", exact=True)
     number.click()
-    number.fill("19")
-    number.press("Enter")
+    type_in(number, "19")
     expect(box).to_contain_text("Regla de la casa: todos los oros")
     expect(box).to_contain_text("Partida de cuatro, por parejas: la pareja 1 (jugadores 1 y 3) contra la pareja 2 "
                                 "(jugadores 2 y 4).")
     expect(box.get_by_role("group", name="Montón de la pareja 1").locator("[data-code]")).to_have_count(
         len(position.piles[0]))
     first, second = (box.get_by_label(f"Puntos de la pareja {n} con la regla de la casa") for n in (1, 2))
-    first.fill("4")
-    first.press("Enter")
-    second.fill("0")
-    second.press("Enter")
-    box.get_by_role("button", name="Comprobar").click()
+    type_in(first, "4")
+    type_in(second, "0")
+    press_check(box)
     said = status(page, "house_rules")
     expect(said).to_contain_text("Aciertos: 1 de 2.")
     expect(said).to_contain_text("Pareja 1: 4, no. La pareja 1 tiene los diez oros, y con esta regla de la casa el "
                                  "punto de los oros vale entonces 2 en lugar de 1. La pareja 1 se apunta 5.")
-    first.fill("5")
-    first.press("Enter")
-    box.get_by_role("button", name="Comprobar").click()
+    type_in(first, "5")
+    press_check(box)
     expect(said).to_contain_text("Aciertos: 2 de 2.")
     box.get_by_role("button", name="Ver la solución").click()
     expect(box.locator(".escoba-worked")).to_contain_text("Con la regla de la casa: Pareja 1: 5; Pareja 2: 0.")

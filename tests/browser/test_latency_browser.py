@@ -348,12 +348,11 @@ def test_a_play_is_kept_in_the_browser_before_it_is_shown(slow_page):
 
 
 @pytest.fixture(scope="module")
-def recording_tutor(tutor_server_factory, tmp_path_factory):
+def recording_tutor(class_tutor_factory):
     """The real escoba-tutor server with its class records, behind a slow link of its own."""
-    database = tmp_path_factory.mktemp("class-db") / "class.sqlite3"
-    server = tutor_server_factory("--class-db", str(database))
+    server = class_tutor_factory()
     link = SlowLink(server.port)
-    yield server, database, link
+    yield server, server.database, link
     link.close()
 
 

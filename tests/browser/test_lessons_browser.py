@@ -7,31 +7,20 @@ look at (``tests/browser/screenshots``).
 from __future__ import annotations
 
 import pytest
-from helpers import assert_no_error, wait_rendered
+from helpers import PROJECTOR, Contexts, assert_no_error, wait_rendered
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
-PROJECTOR = {"width": 1920, "height": 1080}
 
 
 @pytest.fixture
 def sized(browser):
-    """``sized(viewport)``: a page in a fresh context of that size (so a kernel of its own)."""
-    contexts = []
-
-    def opener(viewport):
-        context = browser.new_context(viewport=viewport)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(120_000)  # lesson 8 plays a tournament and asks the expert as it opens
-        return page
-
-    yield opener
-    for context in contexts:
-        for page in context.pages:
-            page.goto("about:blank")
-        context.close()
+    """``sized(viewport)``: a page in a fresh context of that size (so a kernel of its own), closed with the test."""
+    contexts = Contexts(browser)
+    # two minutes a step: lesson 8 plays a tournament and asks the expert as it opens
+    yield lambda viewport: contexts(**viewport, timeout=120_000).new_page()
+    contexts.close()
 
 
 def open_lesson(page, tutor, lang: str, name: str) -> None:

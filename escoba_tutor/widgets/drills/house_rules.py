@@ -22,6 +22,29 @@ from .base import DrillModel, KindView, fill_row, read_number, two_players_line
 __all__ = ["HouseRulesView", "points_said"]
 
 
+#: What a side's wrong points say, by the mistake they make: ``{side}``, ``{given}`` (the answer), ``{right}`` (the
+#: points with the house rule), ``{n}`` (those without it).
+_POINTS_MISTAKES = {
+    "unchanged": N_("{side}: not {n}. That is the score without the house rule, and in this deal the rule changes "
+                    "it. With the house rule, {side} scores {right}."),
+    "changed_needlessly": N_("{side}: not {given}. In this deal the house rule does not change {side}'s total: "
+                             "still {right}."),
+    "kept_replaced_point": N_("{side}: not {given}. The house rule's point replaces the setenta point, so the "
+                              "setenta is no longer scored. {side} scores {right}."),
+    "missing_suit_out": N_("{side}: not {given}. With this house rule a setenta that misses a suit is not out: the "
+                           "point goes to the side with cards in the most suits, and among those to the highest "
+                           "setenta. {side} scores {right}."),
+    "oros_point_once": N_("{side}: not {given}. {side} holds all ten coins, and with this house rule the coins point "
+                          "is then worth 2 instead of 1. {side} scores {right}."),
+    "oros_bonus_added": N_("{side}: not {given}. All ten coins make the coins point worth 2: those 2 points replace "
+                           "the usual point; they are not added to it. {side} scores {right}."),
+    "tie_scores_nobody": N_("{side}: not {given}. With this house rule a point that two sides tie for goes to the "
+                            "third side, if it has any cards, any coins or a valid setenta. {side} scores {right}."),
+    "tied_sides_score": N_("{side}: not {given}. With this house rule the tied sides do not score the point they tie "
+                           "for: it goes to the third side. {side} scores {right}."),
+}
+
+
 def points_said(_: Translator, names: Sequence[str], points) -> str:
     """«Bando 1: 4; Bando 2: 3»."""
     return "; ".join(_("{side}: {points}", side=name, points=p) for name, p in zip(names, points))
@@ -147,35 +170,9 @@ class HouseRulesView(KindView):
             return _("{side}: write the points with the house rule.", side=name)
         if answer.ok:
             return _("{side}: right, {n}.", side=name, n=right)
-        if answer.mistake == "unchanged":
-            return _("{side}: not {n}. That is the score without the house rule, and in this deal the rule changes "
-                     "it. With the house rule, {side} scores {right}.", side=name, n=before, right=right)
-        if answer.mistake == "changed_needlessly":
-            return _("{side}: not {given}. In this deal the house rule does not change {side}'s total: still "
-                     "{right}.", side=name, given=given, right=right)
-        if answer.mistake == "kept_replaced_point":
-            return _("{side}: not {given}. The house rule's point replaces the setenta point, so the setenta is no "
-                     "longer scored. {side} scores {right}.", side=name, given=given, right=right)
-        if answer.mistake == "missing_suit_out":
-            return _("{side}: not {given}. With this house rule a setenta that misses a suit is not out: the point "
-                     "goes to the side with cards in the most suits, and among those to the highest setenta. "
-                     "{side} scores {right}.", side=name, given=given, right=right)
-        if answer.mistake == "oros_point_once":
-            return _("{side}: not {given}. {side} holds all ten coins, and with this house rule the coins point is "
-                     "then worth 2 instead of 1. {side} scores {right}.", side=name, given=given, right=right)
-        if answer.mistake == "oros_bonus_added":
-            return _("{side}: not {given}. All ten coins make the coins point worth 2: those 2 points replace the "
-                     "usual point; they are not added to it. {side} scores {right}.", side=name,
-                     given=given, right=right)
-        if answer.mistake == "tie_scores_nobody":
-            return _("{side}: not {given}. With this house rule a point that two sides tie for goes to the third "
-                     "side, if it has any cards, any coins or a valid setenta. {side} scores {right}.", side=name,
-                     given=given, right=right)
-        if answer.mistake == "tied_sides_score":
-            return _("{side}: not {given}. With this house rule the tied sides do not score the point they tie "
-                     "for: it goes to the third side. {side} scores {right}.", side=name, given=given, right=right)
-        return _("{side}: not {given}. Go through the points again with the house rule: {right}.", side=name,
-                 given=given, right=right)
+        why = _POINTS_MISTAKES.get(answer.mistake or "", N_("{side}: not {given}. Go through the points again with the "
+                                                           "house rule: {right}."))
+        return _(why, side=name, given=given, right=right, n=before)
 
     @staticmethod
     def _mano_line(_: Translator, drill: HouseRulesDrill, side, answer, typed) -> str:

@@ -1,13 +1,13 @@
 """A class's servers started before the lesson on a real JupyterHub: ``escoba-tutor hub-start-class``.
 
-The hub is test_jupyterhub_browser.py's (deploy/jupyterhub/jupyterhub_config.py as shipped, with the dummy login,
-a local process spawner and an idle culler stopping a server idle for 40 s), with a students group of three and a
-teacher, and no class database. The teacher, with an API token of their own, starts the students group's servers
-through the hub's REST API (the command, as a teacher runs it), kept until the lesson's start; the culler does not
-stop them while the test watches, longer than its idle time; a student then logs in and lands on the course at once,
-with no wait for a server to start, while a student whose server was not started ahead waits for it. Bad input (no
-token, a token the hub refuses, a student's own token, a name the hub does not know, a hub that does not answer)
-gets one line naming the problem, and nothing is started.
+The hub is the one test_jupyterhub_browser.py uses, run before this module (tests/browser/hub_setup.py:
+deploy/jupyterhub/jupyterhub_config.py as shipped, with the dummy login, a local process spawner and an idle culler
+stopping a server idle for 40 s), with a students group of three and a teacher. The teacher, with an API token of
+their own, starts the students group's servers through the hub's REST API (the command, as a teacher runs it), kept
+until the lesson's start; the culler does not stop them while the test watches, longer than its idle time; a
+student then logs in and lands on the course at once, with no wait for a server to start, while a student whose
+server was not started ahead waits for it. Bad input (no token, a token the hub refuses, a student's own token, a
+name the hub does not know, a hub that does not answer) gets one line naming the problem, and nothing is started.
 """
 
 from __future__ import annotations
@@ -23,33 +23,17 @@ import urllib.request
 from datetime import datetime, timedelta
 
 import pytest
-import test_jupyterhub_browser as shared
 from helpers import assert_no_error, wait_rendered
+from hub_setup import CLASS, CULL_TIMEOUT, ROOT, TEACHER, WAIT, Hub, free_port
 from playwright.sync_api import expect
-from test_jupyterhub_browser import CULL_TIMEOUT, ROOT, WAIT, Hub, free_port, proxy_command
 
-school_browser = shared.school_browser  # the shared fixture, over this module's hub
+pytest.importorskip("jupyterhub", reason="the JupyterHub test needs the hub extra: pip install -e '.[hub]'")
+pytest.importorskip("jupyterhub_idle_culler", reason="the JupyterHub test needs the hub extra: pip install -e '.[hub]'")
 
 pytestmark = pytest.mark.browser
 
-CLASS = ("dora", "elena", "fermin")  # the students group, whose servers the teacher starts ahead
 LATE = "gael"  # a student of no group, whose server nobody started
-TEACHER = "profe"
 KEEP_S = 100  # at least this long until the lesson's start (the command takes whole minutes)
-
-
-@pytest.fixture(scope="module")
-def hub(tmp_path_factory):
-    proxy = proxy_command()
-    hub = Hub(tmp_path_factory.mktemp("hub-ahead"), proxy, class_db="",
-              env={"ESCOBA_HUB_STUDENTS": ",".join(CLASS), "ESCOBA_HUB_TEACHERS": TEACHER})
-    try:
-        hub.wait()
-        yield hub
-    finally:
-        hub.stop()
-    log = hub.log.read_text(errors="replace")
-    assert "Traceback" not in log, log[log.index("Traceback") - 2000:][:4000]
 
 
 def token_of(hub: Hub, name: str, folder) -> str:
@@ -119,26 +103,42 @@ def test_bad_input_is_refused_by_name_and_nothing_starts(hub, tmp_path):
 def started_ahead(hub, tmp_path_factory):
     """The teacher starts the students group's servers, kept until the lesson's start: when, and what it printed."""
     teacher = token_of(hub, TEACHER, tmp_path_factory.mktemp("tokens"))
+    log_start = hub.log.stat().st_size
     began = time.monotonic()
     done = start_class(hub.local + "hub/home", "--group", "students", "--until", lesson_clock(), "--parallel", "2",
                        token=teacher)
-    return teacher, began, done
+    return teacher, began, done, log_start
 
 
-def test_the_teacher_starts_the_class_ahead_and_the_culler_keeps_it(hub, started_ahead):
-    teacher, began, done = started_ahead
+@pytest.fixture(scope="module")
+def watched(hub, started_ahead) -> tuple[list[str], float, bytes]:
+    """The class's servers left alone for longer than the culler's idle time, before anyone logs in (the tests that
+    log in ask for this first, whatever order they run in): the servers found stopped, when, and the hub's log
+    since the start."""
+    _teacher, began, done, log_start = started_ahead
+    stopped: list[str] = []
+    # nobody uses them: the culler (idle 40 s, every 4 s) would stop a server started without --until by now
+    while done.returncode == 0 and not stopped and time.monotonic() - began < CULL_TIMEOUT + 30:
+        stopped = [name for name in CLASS if not hub.servers(name).get("", {}).get("ready")]
+        time.sleep(2)
+    with hub.log.open("rb") as log:  # since the start (the hub's own earlier students were culled before it)
+        log.seek(log_start)
+        return stopped, time.monotonic() - began, log.read()
+
+
+def test_the_teacher_starts_the_class_ahead_and_the_culler_keeps_it(hub, started_ahead, watched):
+    teacher, began, done, log_start = started_ahead
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"[{len(CLASS)}/{len(CLASS)}]" in done.stdout, done.stdout
     assert f"{len(CLASS)} servers: {len(CLASS)} started, 0 already running, 0 failed" in done.stdout, done.stdout
     for name in CLASS:
         assert re.search(rf"^\[\d/\d\] {name}: started in \d+ s$", done.stdout, re.M), done.stdout
+    stopped, after, log = watched
+    assert not stopped, f"the culler stopped {stopped} {after:.0f} s after the start"
+    assert after >= CULL_TIMEOUT + 30
+    assert b"Culling server" not in log
+    for name in CLASS:
         assert hub.servers(name).get("", {}).get("ready"), hub.servers(name)
-    # nobody uses them: the culler (idle 40 s, every 4 s) would stop a server started without --until by now
-    while time.monotonic() - began < CULL_TIMEOUT + 30:
-        stopped = [name for name in CLASS if not hub.servers(name).get("", {}).get("ready")]
-        assert not stopped, f"the culler stopped {stopped} {time.monotonic() - began:.0f} s after the start"
-        time.sleep(2)
-    assert "Culling server" not in hub.log.read_text(errors="replace")
     again = start_class(hub.local, "--users", ",".join(CLASS), token=teacher)
     assert again.returncode == 0, again.stdout + again.stderr
     assert f"{len(CLASS)} servers: 0 started, {len(CLASS)} already running, 0 failed" in again.stdout, again.stdout
@@ -169,7 +169,7 @@ def first_page(school_browser, hub: Hub, name: str) -> tuple[float, list[str]]:
     return seconds, waited
 
 
-def test_a_student_started_ahead_is_in_at_once(hub, started_ahead, school_browser):
+def test_a_student_started_ahead_is_in_at_once(hub, started_ahead, watched, school_browser):
     assert started_ahead[2].returncode == 0, started_ahead[2].stdout + started_ahead[2].stderr
     ahead, waited = first_page(school_browser, hub, CLASS[0])
     late, late_waited = first_page(school_browser, hub, LATE)
