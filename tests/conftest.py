@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 import zlib
-from itertools import combinations
+from itertools import combinations, count
 from pathlib import Path
 
 import ipywidgets as w
@@ -585,3 +585,32 @@ def browser_sets(widget, **state) -> None:
 def browser_sends(widget, content: dict, buffers=()) -> None:
     """A custom message from the widget's script in the page (``model.send``), with its binary buffers."""
     widget._handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": list(buffers)})
+
+
+# ---------------------------------------------------------------------------------------------- class databases
+_databases = count()
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """One real PostgreSQL for the run's records tests (a database each: :func:`store_url`)."""
+    from records_postgres import start_postgres
+
+    yield from start_postgres()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request, tmp_path: Path) -> str:
+    """A new, empty class database: a SQLite file, then a database of its own on the real PostgreSQL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "class.sqlite3")
+    server = request.getfixturevalue("postgres_server")
+    return server.create_database(f"class_{next(_databases)}")
+
+
+@pytest.fixture
+def store(store_url: str):
+    from escoba_tutor.records import ClassStore
+
+    with ClassStore.open(store_url) as opened:
+        yield opened

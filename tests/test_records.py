@@ -15,7 +15,6 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from records_postgres import start_postgres
 
 from escoba_tutor.records import (
     ClassStore,
@@ -30,26 +29,7 @@ from escoba_tutor.records import (
 )
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
-_databases = itertools.count()
-
-
-@pytest.fixture(scope="session")
-def postgres_server():
-    yield from start_postgres()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store_url(request, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "class.sqlite3")
-    server = request.getfixturevalue("postgres_server")
-    return server.create_database(f"class_{next(_databases)}")
-
-
-@pytest.fixture
-def store(store_url: str):
-    with ClassStore.open(store_url) as opened:
-        yield opened
+_databases = itertools.count()  # this module's own databases (named apart from conftest's)
 
 
 def minutes(n: float) -> datetime:
@@ -454,7 +434,7 @@ def test_forgetting_and_removing_vacuum_on_postgresql(postgres_server) -> None:
     """PostgreSQL: the tables are vacuumed after the delete (the rows' space is freed for new ones)."""
     import psycopg
 
-    url = postgres_server.create_database(f"class_{next(_databases)}")
+    url = postgres_server.create_database(f"records_{next(_databases)}")
     with ClassStore.open(url) as store:
         record_all(store, [LessonOpened("Zorglub", "01-cards", "es"), LessonOpened("Bea", "01-cards", "es")])
         store.remove_student(store.current_class().id, "Zorglub")
@@ -788,7 +768,7 @@ def test_every_postgresql_url_goes_through_psycopg_3(url: str) -> None:
 def test_a_postgresql_connection_cut_by_the_server_is_made_again(postgres_server) -> None:
     import psycopg
 
-    url = postgres_server.create_database(f"class_{next(_databases)}")
+    url = postgres_server.create_database(f"records_{next(_databases)}")
     with ClassStore.open(url) as store:
         assert store.record(LessonOpened("Ana", "01-cards", "es"))
         name = url.rsplit("/", 1)[1]

@@ -23,7 +23,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from records_postgres import start_postgres
 
 from escoba_tutor.engine.cards import Card
 from escoba_tutor.engine.game import Game
@@ -46,26 +45,7 @@ from escoba_tutor.records.tables import (
     table_code,
 )
 
-_databases = itertools.count()
-
-
-@pytest.fixture(scope="module")
-def postgres_server():
-    yield from start_postgres()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store_url(request, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "class.sqlite3")
-    server = request.getfixturevalue("postgres_server")
-    return server.create_database(f"tables_{next(_databases)}")
-
-
-@pytest.fixture
-def store(store_url: str):
-    with ClassStore.open(store_url) as opened:
-        yield opened
+_databases = itertools.count()  # this module's own databases (named apart from conftest's)
 
 
 def token() -> str:
