@@ -623,7 +623,7 @@ def test_an_avoided_capture_of_the_same_kind_as_the_best_says_what_it_gains_less
     """Over many exercises: a good play's line ends with a full stop; an avoided capture that gains the same kind
     of thing as the best play (cards, coins, sevens), runs no risk the best play does not, and gains fewer of
     them says so, so the best play's reason never fits it unanswered."""
-    from escoba_tutor.exercises.kinds.strategy import _gain, _risk_kind
+    from escoba_tutor.exercises.kinds.strategy import _gain, _more_sweepers, _risk_kind
 
     _ = Translator(lang)
     part = kind("strategy").worksheet
@@ -642,7 +642,8 @@ def test_an_avoided_capture_of_the_same_kind_as_the_best_says_what_it_gains_less
         for hint, line in zip(drill.ranking[len(drill.good):], answer["avoid"]):
             gain = _gain(drill.view, hint.move)
             if (gain is None or best_gain is None or gain.code != best_gain.code
-                    or _risk_kind(drill.view, hint.move) not in (None, _risk_kind(drill.view, best.move))):
+                    or _risk_kind(drill.view, hint.move) not in (None, _risk_kind(drill.view, best.move))
+                    or _more_sweepers(_, drill.view, hint.move, best.move)):  # (its bigger risk said instead)
                 continue
             fewer = len(hint.move.captured) < len(best.move.captured) or (
                 gain.code in ("takes_oros", "takes_sevens") and gain.count < best_gain.count)
@@ -650,6 +651,18 @@ def test_an_avoided_capture_of_the_same_kind_as_the_best_says_what_it_gains_less
                 seen += 1
                 assert any(said in line for said in only), (seed, line)
     assert seen >= 3
+
+
+def test_an_avoided_play_that_more_unseen_cards_can_sweep_says_so():
+    """Worksheet no. 421, exercise 422, as its reader found it: the best play (2c) leaves 9, which one unseen
+    six can sweep; the six of swords taking the knight leaves 13, which three unseen twos can sweep. Its line
+    said only that it "adds only 2 cards": the bigger risk is what makes it worse, and the key now says it."""
+    _task, key = split(worksheet_html(421, "en", kinds=("strategy",)))
+    assert ("Avoid the six of swords, taking the knight of swords: it leaves 13 on the table, which only a card worth "
+            "2 can sweep, and 3 such cards are still unseen (about 0.6 points worse).") in key
+    _task, key = split(worksheet_html(421, "es", kinds=("strategy",)))
+    assert ("Evita el seis de espadas, llevándose el caballo de espadas: deja 13 en la mesa; para barrerla hace falta "
+            "una carta que valga 2, y quedan 3 sin salir (unos 0,6 puntos peor).") in key
 
 
 @pytest.mark.parametrize("lang, said", [
