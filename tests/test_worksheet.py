@@ -186,7 +186,7 @@ def test_a_part_per_kind_and_kinds_chosen():
 def test_the_new_parts_have_their_answers_in_the_key():
     exercises, answers = split(worksheet_html(3, "en", count=1))
     leftover = leftover_drill(3)
-    assert f"= {leftover.total} = 15 × " in answers and "They add up to" not in exercises
+    assert f"{leftover.total} = 15 × " in answers and "They add up to" not in exercises
     mano = escoba_de_mano_drill(3)  # 2 + 6 + 1 + 6 = 15, for the dealer
     assert (f"2 + 6 + 1 + 6 = 15: 1 escoba de mano for Side {mano.dealer + 1}, since Player {mano.dealer + 1} "
             "dealt.") in answers
@@ -285,7 +285,7 @@ def test_bad_arguments_get_one_line_and_exit_2(argv, said, capsys):
     ("es", "Partida de cuatro, por parejas: la pareja 1 (jugadores 1 y 3) contra la pareja 2 (jugadores 2 y 4). "
            "Reparte el jugador 4.",
      "sota (8) + 3 + caballo (9) + rey (10) = 30: 2 escobas de mano para la pareja 2, la del jugador 4, que reparte."),
-    ("en", "A game of four, in teams of two: Team 1 (players 1 and 3) against Team 2 (players 2 and 4). Player 4 "
+    ("en", "A game of four, in teams of two: Team 1 (Players 1 and 3) against Team 2 (Players 2 and 4). Player 4 "
            "deals.",
      "jack (8) + 3 + knight (9) + king (10) = 30: 2 escobas de mano for Team 2, the team of Player 4, who dealt.")])
 def test_the_escoba_de_mano_of_a_game_of_four_on_paper(lang, task, key):
@@ -451,6 +451,17 @@ def test_the_key_of_worksheet_203_shows_the_additions():
     assert "Suman 2 + sota (8) = 10 = 15 × 0 + 10. Cuadra" in key
 
 
+@pytest.mark.parametrize("lang, said, empty", [
+    ("en", "Only the king of cups is left: 10 = 15 × 0 + 10.", "They add up to king (10) = 10"),
+    ("es", "Solo queda el rey de copas: 10 = 15 × 0 + 10.", "Suman rey (10) = 10"),
+])
+def test_one_card_left_is_named_not_added_up(lang, said, empty):
+    """Worksheet no. 421, as its readers found it: one card left read "They add up to king (10) = 10 = …" (a
+    plural verb and an empty sum); the key names the card instead."""
+    _task, key = split(worksheet_html(421, lang, kinds=("leftover",)))
+    assert said in key and empty not in key
+
+
 def test_a_part_whose_exercises_often_share_an_answer_gets_exercises_that_differ():
     """Worksheet no. 41, "The cards left at the end": exercises 41, 42 and 43 all have the answer "Side 2, 10, it
     checks out", so the part takes 41 and the next numbers that answer something else; the task and the key say
@@ -522,7 +533,7 @@ def test_parts_follow_the_lessons_and_a_part_whose_numbers_skip_says_so():
     parts = re.findall(r"<section class='part' id='(\w+)'", page)
     assert parts == ["captures", "escoba_de_mano", "leftover", "dealing", "setenta", "escobas", "game_end", "points",
                      "house_rules", "strategy"]
-    note = "The numbers skip: the exercises in between were left out, as their answers repeat the ones above."
+    note = "The numbers skip: the exercises in between are left out because their answers would repeat those above."
     sections = dict(re.findall(r"<section class='part' id='(\w+)'>(.*?)</section>", page, re.S))
     for name in parts:
         skipping = choose_seeds(name, 101, 3, rules_by_name("escoba")) != [101, 102, 103]
@@ -583,7 +594,7 @@ def test_worksheet_317_is_varied_as_its_readers_asked():
     assert [capture_drill(s).answer for s in (317, 318, 319)] == [(), (), ()]  # what the readers found
     page = worksheet_html(317, "es")
     sections = dict(re.findall(r"<section class='part' id='(\w+)'>(.*?)</section>", page, re.S))
-    note = ("Los números saltan: se han dejado fuera los ejercicios de en medio, porque sus respuestas repetían las "
+    note = ("Los números saltan: se han dejado fuera los ejercicios de en medio, porque sus respuestas repetirían las "
             "de arriba.")
     for name in ("captures", "dealing", "leftover"):
         assert choose_seeds(name, 317, 3, escoba) != [317, 318, 319] and note in sections[name], name
@@ -667,7 +678,7 @@ def test_an_avoided_play_that_more_unseen_cards_can_sweep_says_so():
 
 @pytest.mark.parametrize("lang, said", [
     ("en", "Two players are playing: Player 1 is Side 1 and Player 2 is Side 2."),
-    ("es", "Juegan dos jugadores: el jugador 1 es el bando 1, y el jugador 2, el bando 2."),
+    ("es", "Juegan dos: el jugador 1 es el bando 1 y el jugador 2, el bando 2."),
 ])
 def test_a_game_of_two_says_once_which_player_is_which_side(lang, said):
     """A reader of worksheet no. 317: "Player 1 deals… Who scores them? Side 1 / Side 2" never says that

@@ -412,7 +412,7 @@ def seats_words(_: Translator, players: int, names: Sequence[labels.Label]) -> s
     if players == 3:
         return _("Three players, each on their own: each player is a side.")
     if players == 4:
-        return _("A game of four, in teams of two: {first} (players 1 and 3) against {second} (players 2 and 4).",
+        return _("A game of four, in teams of two: {first} (Players 1 and 3) against {second} (Players 2 and 4).",
                  first=names[0], second=names[1])
     return ""
 
