@@ -324,6 +324,14 @@ def test_the_low_cards_house_rule_gives_a_true_reason(lang, said, false):
     assert false not in key
 
 
+def test_a_house_rule_that_changes_nothing_shows_how_its_points_went():
+    """Worksheet no. 421, exercise 423 ("setenta with low cards only"), as its reader found it: "the house rule
+    does not change the totals" with no reason. The key now shows the setentas, both valid, as the reason."""
+    _task, key = split(worksheet_html(421, "en", kinds=("house_rules",)))
+    assert ("In this deal the house rule does not change the totals. What the house rule could change stays as "
+            "usual: the setenta — Team 2 has the best setenta (Team 1: 75; Team 2: 81).") in unescape(key)
+
+
 def test_the_points_key_gives_each_value_with_its_side_and_no_space_before_a_colon():
     """Worksheet no. 41, "Who gets each point?", exercise 41: the winner's value is not read as the first."""
     _task, key = split(worksheet_html(41, "en", kinds=("points",)))

@@ -465,6 +465,13 @@ def _house_rules_task(_: Translator, drill: HouseRulesDrill) -> dict[str, object
     return task
 
 
+# The usual points a house rule could change: when it changes nothing in a deal, the key shows how they went (two
+# valid setentas, no tie), which is why nothing changes.
+_RULE_ITEMS = {"low_primera": ("setenta",), "ties_both_score": ("cards", "oros"),
+               "three_player_ties": ("cards", "oros", "setenta"), "all_oros_bonus": ("oros",),
+               "cards_bonus": ("cards",)}
+
+
 def mano_reason(_: Translator, drill: HouseRulesDrill) -> str:
     """Why the dealer's side scores what it does with the house rule, from the engine's answer."""
     total = paper.value_sum(_, drill.table)  # "knight (9) + 4 + 4 + 3 = 20": a face card with its value
@@ -516,6 +523,13 @@ def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, obje
         said.append(_("Points that change: {items}.", items=changed_said))
     if gone:
         said.append(_("Points no longer scored: {items}.", items=and_list(_, gone)))
+    if len(said) == 1 and not drill.changes:
+        same = [_("{item} — {reason}", item=points_kind.item_in_sentence(_, line.item),
+                  reason=points_kind.reason_words(_, line, names))
+                for line in drill.house.lines if line.item in _RULE_ITEMS.get(drill.house_rule, ())]
+        same_said = "; ".join(same)  # (joined outside the call, as above)
+        if same:
+            said.append(_("What the house rule could change stays as usual: {items}.", items=same_said))
     return {"said": " ".join(said)}
 
 
