@@ -487,7 +487,7 @@ def test_every_answer_about_the_next_deal_is_worded_for_the_next_deal():
     assert "Quién sale en la mano siguiente: elige un jugador." in widget.status.message.split("\n")
     widget.view.next_player.value = str(drill.dealer)  # the dealer played last in this deal
     widget.check_button.click()
-    assert (f"Quién sale en la mano siguiente: no sale {names[drill.dealer]}, que ha jugado el último en esta. El "
+    assert (f"Quién sale en la mano siguiente: no sale {names[drill.dealer]}, que ha repartido esta. El "
             f"reparto pasa a la derecha, y sale el jugador que está a la derecha del que reparte la mano siguiente: "
             f"{names[drill.next_player]}.") in widget.status.message.split("\n")
     widget.view.next_player.value = str(drill.next_player)
@@ -606,8 +606,8 @@ def test_teams_in_the_widget_and_hostile_answers_for_them():
     drill = find_house(lambda d: d.house_rule == "all_oros_bonus" and d.players == 4 and d.changes)
     widget = Drill("house_rules", seed=drill.seed, lang="en")
     view = widget.view
-    assert view.seats.value == ("<p>A game of four, in teams of two: Team 1 (players 1 and 3) against Team 2 "
-                                "(players 2 and 4).</p>")
+    assert view.seats.value == ("<p>A game of four, in teams of two: Team 1 (Players 1 and 3) against Team 2 "
+                                "(Players 2 and 4).</p>")
     assert [b.description for b in view.boxes_of] == [f"Points for Team {n} with the house rule" for n in (1, 2)]
     holder = drill.all_oros_side
     assert view.parts[holder][0].value.startswith(f"<h4>Team {holder + 1} · ")
@@ -773,7 +773,7 @@ def test_the_worksheet_prints_both_kinds_with_their_answers():
     exercises, key = page.split("Answer key")
     assert "<h2>1. Dealing and turns</h2>" in exercises and "<h2>2. What a house rule changes</h2>" in exercises
     # exercise 19: four players, Player 4 deals and has just played the deal's last card; Player 1 captured last
-    assert ("Four players are playing, in two teams: Team 1 (players 1 and 3) against Team 2 (players 2 and 4)."
+    assert ("Four players are playing, in two teams: Team 1 (Players 1 and 3) against Team 2 (Players 2 and 4)."
             in exercises)
     assert "0 cards are left" not in exercises and "Who plays first in the next deal?" in exercises
     assert "<p>The last plays of the deal:</p><ol><li>Player 1 plays the two of coins and takes" in exercises
@@ -785,7 +785,7 @@ def test_the_worksheet_prints_both_kinds_with_their_answers():
     assert (drill.house_rule, drill.players) == ("all_oros_bonus", 4)
     assert ("House rule: all ten coins. A side that holds all ten coins scores 2 points for the coins instead of "
             "1.") in exercises
-    assert ("A game of four, in teams of two: Team 1 (players 1 and 3) against Team 2 (players 2 and 4)."
+    assert ("A game of four, in teams of two: Team 1 (Players 1 and 3) against Team 2 (Players 2 and 4)."
             in exercises)
     assert '<th scope="col">Team 1</th><th scope="col">Team 2</th>' in re.sub(r"\s+<", "<", exercises)
     assert "Points for Team 1 with the house rule:" in exercises

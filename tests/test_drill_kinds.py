@@ -292,7 +292,7 @@ def test_escoba_de_mano_of_four_refuses_players_given_as_sides(answers):
 def test_the_escoba_de_mano_of_four_in_the_widget(lang, lines):
     widget = Drill("escoba_de_mano", seed=12, lang=lang)
     view = widget.view
-    assert ("jugadores 1 y 3" if lang == "es" else "players 1 and 3") in view.dealt.value
+    assert ("jugadores 1 y 3" if lang == "es" else "Players 1 and 3") in view.dealt.value
     assert ("Reparte el jugador 4." if lang == "es" else "Player 4 deals.") in view.dealt.value
     assert [label for label, _v in view.side.options][1:3] == (["Pareja 1", "Pareja 2"] if lang == "es"
                                                                else ["Team 1", "Team 2"])
@@ -458,7 +458,7 @@ def test_the_leftover_drill_in_the_widget():
     widget.check_button.click()
     assert "Escribe la suma como un número entero, por ejemplo 25." in widget.status.message
     widget.answer_button.click()
-    assert "Suman 10 = 10 = 15 × 0 + 10." in widget.answer_box.children[0].value
+    assert "Solo queda el rey de bastos: 10 = 15 × 0 + 10." in widget.answer_box.children[0].value
 
 
 def test_the_escoba_de_mano_drill_in_the_widget():
@@ -469,8 +469,7 @@ def test_the_escoba_de_mano_drill_in_the_widget():
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
         "0 of 2 right.",
-        "Escobas: careful with the face cards: the jack is worth 8, the knight 9 and the king 10. 2 + 8 + 1 + 2 = "
-        "13: no escoba de mano.",
+        "Escobas: careful with the face cards (jack 8, knight 9, king 10). 2 + 8 + 1 + 2 = 13: no escoba de mano.",
         "For whom: nobody, as there is no escoba de mano here."]
     view.escobas.value, view.side.value = "0", "none"
     widget.check_button.click()
@@ -613,7 +612,7 @@ def test_a_drill_of_two_says_once_which_player_is_which_side(name):
     from escoba_tutor.engine.rules import ESCOBA
     from escoba_tutor.exercises.registry import make_drill
 
-    said = "Juegan dos jugadores: el jugador 1 es el bando 1, y el jugador 2, el bando 2."
+    said = "Juegan dos: el jugador 1 es el bando 1 y el jugador 2, el bando 2."
     seeds = [s for s in range(60) if make_drill(name, s, ESCOBA).players == 2][:2] \
         if name in ("escoba_de_mano", "house_rules") else [0, 1]
     others = [s for s in range(60) if getattr(make_drill(name, s, ESCOBA), "players", 2) != 2][:1]

@@ -185,9 +185,9 @@ def test_the_three_player_tie_rule_and_facts_of_the_deal():
                        facts=DealFacts(escobas_de_mano=(1, 0, 0), hand_escobas=(0, 1, 0)))
     rows = body(chile)
     assert rows["Escobas"][:2] == ["1", "1"]  # the escoba de mano is counted on its own line
-    assert rows["Escoba de mano (Chile)"] == ["1", "4", "0", "0", "0", "0", "an escoba de mano is worth 4 points "
-                                                                         "(Chile)"]
-    assert rows["Escoba en mano (Chile)"][2:4] == ["1", "3"]
+    assert rows["Escoba de mano at 4 points (Chile)"] == ["1", "4", "0", "0", "0", "0",
+                                                          "an escoba de mano is worth 4 points (Chile)"]
+    assert rows["Escoba en mano: 15 in hand (Chile)"][2:4] == ["1", "3"]
 
 
 def test_the_renuncio_penalty_shows_signed_changes():

@@ -186,7 +186,7 @@ def test_a_part_per_kind_and_kinds_chosen():
 def test_the_new_parts_have_their_answers_in_the_key():
     exercises, answers = split(worksheet_html(3, "en", count=1))
     leftover = leftover_drill(3)
-    assert f"= {leftover.total} = 15 × " in answers and "They add up to" not in exercises
+    assert f"{leftover.total} = 15 × " in answers and "They add up to" not in exercises
     mano = escoba_de_mano_drill(3)  # 2 + 6 + 1 + 6 = 15, for the dealer
     assert (f"2 + 6 + 1 + 6 = 15: 1 escoba de mano for Side {mano.dealer + 1}, since Player {mano.dealer + 1} "
             "dealt.") in answers
@@ -285,7 +285,7 @@ def test_bad_arguments_get_one_line_and_exit_2(argv, said, capsys):
     ("es", "Partida de cuatro, por parejas: la pareja 1 (jugadores 1 y 3) contra la pareja 2 (jugadores 2 y 4). "
            "Reparte el jugador 4.",
      "sota (8) + 3 + caballo (9) + rey (10) = 30: 2 escobas de mano para la pareja 2, la del jugador 4, que reparte."),
-    ("en", "A game of four, in teams of two: Team 1 (players 1 and 3) against Team 2 (players 2 and 4). Player 4 "
+    ("en", "A game of four, in teams of two: Team 1 (Players 1 and 3) against Team 2 (Players 2 and 4). Player 4 "
            "deals.",
      "jack (8) + 3 + knight (9) + king (10) = 30: 2 escobas de mano for Team 2, the team of Player 4, who dealt.")])
 def test_the_escoba_de_mano_of_a_game_of_four_on_paper(lang, task, key):
@@ -322,6 +322,14 @@ def test_the_low_cards_house_rule_gives_a_true_reason(lang, said, false):
     task, key = split(worksheet_html(drill.seed, lang, count=1, kinds=("house_rules",)))
     assert escape(said, quote=True) in key or said in key
     assert false not in key
+
+
+def test_a_house_rule_that_changes_nothing_shows_how_its_points_went():
+    """Worksheet no. 421, exercise 423 ("setenta with low cards only"), as its reader found it: "the house rule
+    does not change the totals" with no reason. The key now shows the setentas, both valid, as the reason."""
+    _task, key = split(worksheet_html(421, "en", kinds=("house_rules",)))
+    assert ("In this deal the house rule does not change the totals. What the house rule could change stays as "
+            "usual: the setenta — Team 2 has the best setenta (Team 1: 75; Team 2: 81).") in unescape(key)
 
 
 def test_the_points_key_gives_each_value_with_its_side_and_no_space_before_a_colon():
@@ -451,6 +459,17 @@ def test_the_key_of_worksheet_203_shows_the_additions():
     assert "Suman 2 + sota (8) = 10 = 15 × 0 + 10. Cuadra" in key
 
 
+@pytest.mark.parametrize("lang, said, empty", [
+    ("en", "Only the king of cups is left: 10 = 15 × 0 + 10.", "They add up to king (10) = 10"),
+    ("es", "Solo queda el rey de copas: 10 = 15 × 0 + 10.", "Suman rey (10) = 10"),
+])
+def test_one_card_left_is_named_not_added_up(lang, said, empty):
+    """Worksheet no. 421, as its readers found it: one card left read "They add up to king (10) = 10 = …" (a
+    plural verb and an empty sum); the key names the card instead."""
+    _task, key = split(worksheet_html(421, lang, kinds=("leftover",)))
+    assert said in key and empty not in key
+
+
 def test_a_part_whose_exercises_often_share_an_answer_gets_exercises_that_differ():
     """Worksheet no. 41, "The cards left at the end": exercises 41, 42 and 43 all have the answer "Side 2, 10, it
     checks out", so the part takes 41 and the next numbers that answer something else; the task and the key say
@@ -522,7 +541,7 @@ def test_parts_follow_the_lessons_and_a_part_whose_numbers_skip_says_so():
     parts = re.findall(r"<section class='part' id='(\w+)'", page)
     assert parts == ["captures", "escoba_de_mano", "leftover", "dealing", "setenta", "escobas", "game_end", "points",
                      "house_rules", "strategy"]
-    note = "The numbers skip: the exercises in between were left out, as their answers repeat the ones above."
+    note = "The numbers skip: the exercises in between are left out because their answers would repeat those above."
     sections = dict(re.findall(r"<section class='part' id='(\w+)'>(.*?)</section>", page, re.S))
     for name in parts:
         skipping = choose_seeds(name, 101, 3, rules_by_name("escoba")) != [101, 102, 103]
@@ -583,7 +602,7 @@ def test_worksheet_317_is_varied_as_its_readers_asked():
     assert [capture_drill(s).answer for s in (317, 318, 319)] == [(), (), ()]  # what the readers found
     page = worksheet_html(317, "es")
     sections = dict(re.findall(r"<section class='part' id='(\w+)'>(.*?)</section>", page, re.S))
-    note = ("Los números saltan: se han dejado fuera los ejercicios de en medio, porque sus respuestas repetían las "
+    note = ("Los números saltan: se han dejado fuera los ejercicios de en medio, porque sus respuestas repetirían las "
             "de arriba.")
     for name in ("captures", "dealing", "leftover"):
         assert choose_seeds(name, 317, 3, escoba) != [317, 318, 319] and note in sections[name], name
@@ -623,7 +642,7 @@ def test_an_avoided_capture_of_the_same_kind_as_the_best_says_what_it_gains_less
     """Over many exercises: a good play's line ends with a full stop; an avoided capture that gains the same kind
     of thing as the best play (cards, coins, sevens), runs no risk the best play does not, and gains fewer of
     them says so, so the best play's reason never fits it unanswered."""
-    from escoba_tutor.exercises.kinds.strategy import _gain, _risk_kind
+    from escoba_tutor.exercises.kinds.strategy import _gain, _more_sweepers, _risk_kind
 
     _ = Translator(lang)
     part = kind("strategy").worksheet
@@ -642,7 +661,8 @@ def test_an_avoided_capture_of_the_same_kind_as_the_best_says_what_it_gains_less
         for hint, line in zip(drill.ranking[len(drill.good):], answer["avoid"]):
             gain = _gain(drill.view, hint.move)
             if (gain is None or best_gain is None or gain.code != best_gain.code
-                    or _risk_kind(drill.view, hint.move) not in (None, _risk_kind(drill.view, best.move))):
+                    or _risk_kind(drill.view, hint.move) not in (None, _risk_kind(drill.view, best.move))
+                    or _more_sweepers(_, drill.view, hint.move, best.move)):  # (its bigger risk said instead)
                 continue
             fewer = len(hint.move.captured) < len(best.move.captured) or (
                 gain.code in ("takes_oros", "takes_sevens") and gain.count < best_gain.count)
@@ -652,9 +672,21 @@ def test_an_avoided_capture_of_the_same_kind_as_the_best_says_what_it_gains_less
     assert seen >= 3
 
 
+def test_an_avoided_play_that_more_unseen_cards_can_sweep_says_so():
+    """Worksheet no. 421, exercise 422, as its reader found it: the best play (2c) leaves 9, which one unseen
+    six can sweep; the six of swords taking the knight leaves 13, which three unseen twos can sweep. Its line
+    said only that it "adds only 2 cards": the bigger risk is what makes it worse, and the key now says it."""
+    _task, key = split(worksheet_html(421, "en", kinds=("strategy",)))
+    assert ("Avoid the six of swords, taking the knight of swords: it leaves 13 on the table, which only a card worth "
+            "2 can sweep, and 3 such cards are still unseen (about 0.6 points worse).") in key
+    _task, key = split(worksheet_html(421, "es", kinds=("strategy",)))
+    assert ("Evita el seis de espadas, llevándose el caballo de espadas: deja 13 en la mesa; para barrerla hace falta "
+            "una carta que valga 2, y quedan 3 sin salir (unos 0,6 puntos peor).") in key
+
+
 @pytest.mark.parametrize("lang, said", [
     ("en", "Two players are playing: Player 1 is Side 1 and Player 2 is Side 2."),
-    ("es", "Juegan dos jugadores: el jugador 1 es el bando 1, y el jugador 2, el bando 2."),
+    ("es", "Juegan dos: el jugador 1 es el bando 1 y el jugador 2, el bando 2."),
 ])
 def test_a_game_of_two_says_once_which_player_is_which_side(lang, said):
     """A reader of worksheet no. 317: "Player 1 deals… Who scores them? Side 1 / Side 2" never says that

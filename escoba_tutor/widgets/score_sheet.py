@@ -44,8 +44,8 @@ __all__ = ["ScoreSheet", "ScoreSheetModel", "side_names", "player_names", "join_
 
 #: The row title of each scoring item the engine reports.
 ITEM_NAMES = {
-    "escobas": N_("Escobas"), "escoba_de_mano": N_("Escoba de mano (Chile)"),
-    "escoba_en_mano": N_("Escoba en mano (Chile)"), "last_play_sweep": N_("Sweep with the last card"),
+    "escobas": N_("Escobas"), "escoba_de_mano": N_("Escoba de mano at 4 points (Chile)"),
+    "escoba_en_mano": N_("Escoba en mano: 15 in hand (Chile)"), "last_play_sweep": N_("Sweep with the last card"),
     "cards": N_("Cards"), "cards_bonus": N_("Cards bonus"), "oros": N_("Coins"),
     "siete_de_oros": N_("Seven of coins"), "setenta": N_("Setenta"), "primera": N_("Primera (by suits)"),
     "sevens": N_("Sevens"), "all_sevens": N_("All four sevens"), "figuras": N_("Face cards"),

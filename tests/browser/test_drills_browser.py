@@ -206,7 +206,7 @@ def test_the_escobas_line_and_the_end_of_the_game_by_mouse(es_page):
     page, box = es_page, drill(es_page, "escobas")
     type_in(box.get_by_label("Escobas del bando 1"), "7")
     press_check(box)
-    expect(status(page, "escobas")).to_contain_text("Bando 1: no es 7. Cuenta las bazas que dejaron la mesa vacía.")
+    expect(status(page, "escobas")).to_contain_text("Bando 1: 7, no. Cuenta las bazas que dejaron la mesa vacía.")
     expect(status(page, "escobas")).to_contain_text("Bando 2: escribe cuántas escobas.")
     end, position = drill(page, "game_end"), game_end_drill(0)
     assert position.winner == 1  # 14 + 0 and 20 + 1: only Bando 2 reaches 21

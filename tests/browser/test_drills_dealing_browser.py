@@ -184,8 +184,8 @@ def test_the_end_of_a_deal_from_the_address_by_keyboard(open_drills, app_url):
     position = dealing_drill(19)  # 4 players, Player 4 deals and plays the deal's last card; Player 1 captured last
     assert (position.players, position.dealer, position.moment, position.last_capturer) == (4, 3, "deal_over", 0)
     box = drill(page, "dealing")
-    expect(box).to_contain_text("Four players are playing, in two teams: Team 1 (players 1 and 3) against Team 2 "
-                                "(players 2 and 4).")
+    expect(box).to_contain_text("Four players are playing, in two teams: Team 1 (Players 1 and 3) against Team 2 "
+                                "(Players 2 and 4).")
     expect(box.locator("ol li")).to_have_count(len(position.plays))
     tab_into(page, box)
     choose_by_keyboard(page, box.get_by_label("Who plays first in the next deal?"), "Player 2")
@@ -209,7 +209,7 @@ def test_the_end_of_a_deal_from_the_address_by_keyboard(open_drills, app_url):
     expect(said).to_contain_text("4 of 4 right.")
     # the house rule of exercise 19: all ten coins, in a game of four (two teams), answered by keyboard alone
     box = drill(page, "house_rules")
-    expect(box).to_contain_text("A game of four, in teams of two: Team 1 (players 1 and 3) against Team 2 (players "
+    expect(box).to_contain_text("A game of four, in teams of two: Team 1 (Players 1 and 3) against Team 2 (Players "
                                 "2 and 4).")
     tab_into(page, box)
     tab_until(page, box.get_by_label("Points for Team 1 with the house rule"), "Tab", limit=80)

@@ -263,7 +263,7 @@ def moment_words(_: Translator, drill: DealingDrill, names: list[Label]) -> list
     elif drill.players == 3:
         playing = _("Three players are playing.")
     else:
-        playing = _("Four players are playing, in two teams: {first} (players 1 and 3) against {second} (players 2 "
+        playing = _("Four players are playing, in two teams: {first} (Players 1 and 3) against {second} (Players 2 "
                     "and 4).", first=sides[0], second=sides[1])
     lines = [playing, _("{dealer} is the dealer in this deal.", dealer=names[drill.dealer])]
     if drill.moment == "start":

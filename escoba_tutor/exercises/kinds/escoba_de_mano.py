@@ -183,7 +183,7 @@ _SHEET = """
 def _escoba_de_mano_task(_: Translator, drill: EscobaDeManoDrill) -> dict[str, object]:
     names = _mano_sides(_, drill)
     if drill.players == 4:
-        teams = _("A game of four, in teams of two: {first} (players 1 and 3) against {second} (players 2 and 4).",
+        teams = _("A game of four, in teams of two: {first} (Players 1 and 3) against {second} (Players 2 and 4).",
                   first=names[0], second=names[1])
         dealt = teams + " " + _("Player {player} deals. The four cards face up on the table:", player=drill.dealer + 1)
     else:

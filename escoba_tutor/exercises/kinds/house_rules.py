@@ -412,7 +412,7 @@ def seats_words(_: Translator, players: int, names: Sequence[labels.Label]) -> s
     if players == 3:
         return _("Three players, each on their own: each player is a side.")
     if players == 4:
-        return _("A game of four, in teams of two: {first} (players 1 and 3) against {second} (players 2 and 4).",
+        return _("A game of four, in teams of two: {first} (Players 1 and 3) against {second} (Players 2 and 4).",
                  first=names[0], second=names[1])
     return ""
 
@@ -463,6 +463,13 @@ def _house_rules_task(_: Translator, drill: HouseRulesDrill) -> dict[str, object
                          points=_points_words(_, names, drill.before))
     task["blanks"] = [_("Points for {side} with the house rule:", side=name) for name in names]
     return task
+
+
+# The usual points a house rule could change: when it changes nothing in a deal, the key shows how they went (two
+# valid setentas, no tie), which is why nothing changes.
+_RULE_ITEMS = {"low_primera": ("setenta",), "ties_both_score": ("cards", "oros"),
+               "three_player_ties": ("cards", "oros", "setenta"), "all_oros_bonus": ("oros",),
+               "cards_bonus": ("cards",)}
 
 
 def mano_reason(_: Translator, drill: HouseRulesDrill) -> str:
@@ -516,6 +523,13 @@ def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, obje
         said.append(_("Points that change: {items}.", items=changed_said))
     if gone:
         said.append(_("Points no longer scored: {items}.", items=and_list(_, gone)))
+    if len(said) == 1 and not drill.changes:
+        same = [_("{item} — {reason}", item=points_kind.item_in_sentence(_, line.item),
+                  reason=points_kind.reason_words(_, line, names))
+                for line in drill.house.lines if line.item in _RULE_ITEMS.get(drill.house_rule, ())]
+        same_said = "; ".join(same)  # (joined outside the call, as above)
+        if same:
+            said.append(_("What the house rule could change stays as usual: {items}.", items=same_said))
     return {"said": " ".join(said)}
 
 

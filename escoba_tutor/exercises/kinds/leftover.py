@@ -196,9 +196,12 @@ def _leftover_answer(_: Translator, drill: LeftoverDrill) -> dict[str, object]:
     lines = [who]
     if drill.total is not None:
         rest = drill.total % 15
-        # the addition itself ("2 + jack (8) = 10"), so that a student with another total sees where it differs
-        lines.append(_("They add up to {total} = 15 × {times} + {rest}.", total=paper.value_sum(_, drill.table),
-                       times=drill.total // 15, rest=rest))
+        if len(drill.table) == 1:  # one card adds up to nothing: its value alone ("king (10) = 10" says nothing)
+            lines.append(_("Only {card} is left: {total} = 15 × {times} + {rest}.", card=_.the_card(drill.table[0]),
+                           total=drill.total, times=drill.total // 15, rest=rest))
+        else:  # the addition itself ("2 + jack (8) = 10"), so that a student with another total sees where it differs
+            lines.append(_("They add up to {total} = 15 × {times} + {rest}.", total=paper.value_sum(_, drill.table),
+                           times=drill.total // 15, rest=rest))
         lines.append(_("It checks out: 15 × something + 10.") if drill.checks_out else
                      _("It does not check out (it should be 15 × something + 10): a mistake was made in the deal."))
     return {"said": " ".join(lines)}

@@ -271,6 +271,15 @@ def _fewer(_: Translator, view: PlayerView, move: Move, best: Move) -> str | Non
     return _.plural(*_ONLY["takes_cards"], pile) if pile < best_pile else None
 
 
+def _more_sweepers(_: Translator, view: PlayerView, move: Move, best: Move) -> str | None:
+    """When a move and the best play both leave a table to sweep, but more unseen cards can sweep the move's:
+    how many, in words (what makes it worse), else None."""
+    sweep, best_sweep = sweep_risk(view, move), sweep_risk(view, best)
+    if sweep is None or best_sweep is None or (sweep.unseen or 0) <= (best_sweep.unseen or 0):
+        return None
+    return _.plural(*_FEW_SWEEPERS, sweep.unseen or 0, total=sweep.total, value=sweep.sweeper_value)
+
+
 def last_round(view: PlayerView) -> bool:
     """Whether the position is in the last round of a 2-player deal: the deck is empty, so the other hand is
     exactly the cards still unseen (and the expert's values are exact)."""
@@ -356,7 +365,9 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
         move = _move_text(_, hint.move)
         risk = _risk(_, drill.view, hint.move)
         if risk is None or _risk_kind(drill.view, hint.move) == best_risk:  # a fault the best play shares
-            risk = _fewer(_, drill.view, hint.move, best.move)  # what it gains less than the best play, if any
+            # more cards to come that sweep it, else what it gains less than the best play, if either
+            risk = (_more_sweepers(_, drill.view, hint.move, best.move)
+                    or _fewer(_, drill.view, hint.move, best.move))
         if risk is not None:  # what is wrong with the move
             avoid.append(_.plural("Avoid {move}: {why} (about {loss} point worse).",
                                   "Avoid {move}: {why} (about {loss} points worse).", count, move=move, why=risk,

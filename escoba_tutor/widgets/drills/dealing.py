@@ -132,8 +132,8 @@ class DealingView(KindView):
             return _("Who plays next: not {player}. The dealer plays last in every round; the player to the "
                      "dealer's right starts: {right}.", player=given, right=who)
         if answer.mistake == "same_player" and next_deal:
-            return _("Who plays first in the next deal: not {player}, who played last in this one. The deal passes "
-                     "to the right, and the player to the new dealer's right plays first: {right}.",
+            return _("Who plays first in the next deal: not {player}, who dealt this one. The deal passes to the "
+                     "right, and the player to the new dealer's right plays first: {right}.",
                      player=given, right=who)
         if answer.mistake == "same_player":
             return _("Who plays next: not {player}, who has just played. The turn passes to the right: {right}.",

@@ -27,7 +27,7 @@ def pairs_line(_: Translator, drill: EscobaDeManoDrill, names: Sequence[str]) ->
     """In a game of four, who plays with whom (players 1 and 3 against 2 and 4); "" with 2 players."""
     if drill.players != 4:
         return ""
-    return _("A game of four, in teams of two: {first} (players 1 and 3) against {second} (players 2 and 4); "
+    return _("A game of four, in teams of two: {first} (Players 1 and 3) against {second} (Players 2 and 4); "
              "partners sit opposite each other.", first=names[0], second=names[1])
 
 
@@ -119,7 +119,7 @@ class EscobaDeManoView(KindView):
                             drill.escobas, sum=sums) if drill.escobas else _(
                 "Escobas: right, {sum}: no escoba de mano ({goal}).", sum=sums, goal=self._goal(_, drill))
         if answer.mistake == "figure_printed":
-            return _("Escobas: careful with the face cards: the jack is worth 8, the knight 9 and the king 10. "
+            return _("Escobas: careful with the face cards (jack 8, knight 9, king 10). "
                      "{sum}: no escoba de mano.", sum=sums)
         if answer.mistake == "not_an_escoba":
             return _("Escobas: {sum}: no escoba de mano (only {goal}).", sum=sums, goal=self._goal(_, drill))

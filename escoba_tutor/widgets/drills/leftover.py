@@ -147,8 +147,8 @@ class LeftoverView(KindView):
         if answer.mistake == "checks_out":
             return _("Check: it does check out, because {total} = 15 × {times} + 10, as always when every capture "
                      "made 15.", total=total, times=total // 15)
-        return _("Check: it does not: {total} = 15 × {times} + {rest}. After a deal played right it is always "
-                 "15 × something + 10 (10, 25, 40, 55…).", total=total, times=total // 15, rest=rest)
+        return _("Check: it does not check out: {total} = 15 × {times} + {rest}. After a deal played correctly, "
+                 "it is always 15 × something + 10 (10, 25, 40, 55…).", total=total, times=total // 15, rest=rest)
 
     def answer(self, _: Translator, drill: LeftoverDrill, names: Sequence[str], current):
         current = current or w.HTML()
@@ -160,8 +160,13 @@ class LeftoverView(KindView):
                            side=names[drill.taker]))
         if drill.total is not None:
             terms = " + ".join(str(c.value) for c in drill.table)
-            lines.append(_("They add up to {terms} = {total} = 15 × {times} + {rest}.", terms=terms,
-                           total=drill.total, times=drill.total // 15, rest=drill.total % 15))
+            if len(drill.table) == 1:  # one card adds up to nothing: its value alone
+                lines.append(_("Only {card} is left: {total} = 15 × {times} + {rest}.",
+                               card=_.the_card(drill.table[0]), total=drill.total, times=drill.total // 15,
+                               rest=drill.total % 15))
+            else:
+                lines.append(_("They add up to {terms} = {total} = 15 × {times} + {rest}.", terms=terms,
+                               total=drill.total, times=drill.total // 15, rest=drill.total % 15))
             lines.append(_("So the deal checks out.") if drill.checks_out else
                          _("So the deal does not check out: a mistake was made during the deal."))
         current.value = "<div class='escoba-worked'>" + "".join(f"<p>{escape(line)}</p>" for line in lines) + "</div>"
