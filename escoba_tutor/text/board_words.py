@@ -13,7 +13,8 @@ from .translator import N_, Translator
 __all__ = ["LEVEL_WORDS", "UNANSWERED", "level_words", "CSV_HEADER", "CSV_EVENT_WORDS", "CSV_OUTCOME_WORDS",
            "CSV_LANGUAGE_WORDS", "CSV_YES", "CSV_NO", "CSV_FILE_NAME"]
 
-LEVEL_WORDS = {"random": N_("easy"), "greedy": N_("medium"), "expert": N_("hard")}
+# "table": a game at a table of classmates (records/tables.py), recorded under that level
+LEVEL_WORDS = {"random": N_("easy"), "greedy": N_("medium"), "expert": N_("hard"), "table": N_("against classmates")}
 
 #: Any kind's ``unanswered``: checked with part of the answer missing.
 UNANSWERED = N_("Checking with part of the answer missing")
