@@ -56,6 +56,23 @@ class Contexts:
                 page.goto("about:blank")
             made.close()
 
+def only_from(server_url: str, context, elsewhere: list[str] | None = None) -> list[str]:
+    """Let ``context``'s pages load from ``server_url`` alone: every request elsewhere is refused and listed in
+    ``elsewhere`` (a new list if not given), which is returned (a course page must need nothing from another
+    origin)."""
+    elsewhere = [] if elsewhere is None else elsewhere
+
+    def route(request_route) -> None:
+        if request_route.request.url.startswith(server_url):
+            request_route.continue_()
+        else:
+            elsewhere.append(request_route.request.url)
+            request_route.abort()
+
+    context.route("**/*", route)
+    return elsewhere
+
+
 def wait_rendered(page) -> None:
     """Voilà has run every cell: its spinner (a plain Voilà server's) or the course's starting panel is gone and the
     page body holds the lesson."""

@@ -16,7 +16,7 @@ import urllib.request
 
 import pytest
 from escoba_test_helpers import voila_settings
-from helpers import Game, wait_rendered
+from helpers import Game, only_from, wait_rendered
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -28,16 +28,7 @@ def kernel_of(page) -> str:
 
 @pytest.mark.parametrize("path", ["", "?lang=en", "voila/render/es/02-captures.ipynb", "voila/render/en/play.ipynb"])
 def test_a_served_page_loads_nothing_from_another_origin(tutor, page, path):
-    elsewhere = []
-
-    def only_this_server(route):
-        if route.request.url.startswith(tutor.url):
-            route.continue_()
-        else:
-            elsewhere.append(route.request.url)
-            route.abort()
-
-    page.context.route("**/*", only_this_server)
+    elsewhere = only_from(tutor.url, page.context)
     page.goto(tutor.url + path)
     wait_rendered(page)
     page.wait_for_load_state("networkidle")

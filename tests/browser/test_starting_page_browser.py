@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from escoba_test_helpers import TutorServer, write_notebook
-from helpers import assert_no_error, wait_rendered
+from helpers import assert_no_error, only_from, wait_rendered
 from playwright.sync_api import expect
 
 from escoba_tutor.server.starting import FAILED, STEPS, STEPS_LABEL, TITLE
@@ -74,19 +74,13 @@ def open_page(browser, one_start):
     """``open_page(path, viewport)``: a page of a browser of its own (its own cookie, its own kernel), its address
     given as soon as the server answers (the page goes on loading); ``elsewhere`` lists what it asked of another
     origin."""
-    contexts, elsewhere = [], []
-
-    def only_this_server(route):
-        if route.request.url.startswith(one_start.url):
-            route.continue_()
-        else:
-            elsewhere.append(route.request.url)
-            route.abort()
+    contexts: list = []
+    elsewhere: list[str] = []
 
     def opener(path: str, viewport: dict):
         context = browser.new_context(viewport=viewport)
         contexts.append(context)
-        context.route("**/*", only_this_server)
+        only_from(one_start.url, context, elsewhere)
         context.add_init_script(RECORD_STEPS)
         page = context.new_page()
         page.set_default_timeout(60_000)
