@@ -593,7 +593,8 @@ def test_three_sides_in_the_widget_with_the_third_side_s_point():
     assert lines[0] == "Aciertos: 1 de 3."
     assert lines[1 + third] == (
         f"Bando {third + 1}: {drill.before[third]}, no. Con esta regla de la casa, el punto en el que empatan dos "
-        "bandos es para el tercero, si tiene alguna carta, algún oro o una setenta válida. El bando "
+        "bandos es para el tercero si tiene algo en ese punto: alguna carta para el de las cartas, algún oro para "
+        "el de los oros o una setenta válida para el de la setenta. El bando "
         f"{third + 1} se apunta {drill.points[third]}.")
     assert lines[1 + tied].startswith(f"Bando {tied + 1}: {drill.tied_points[tied]}, no. Con esta regla de la "
                                       "casa, los bandos empatados no se apuntan el punto en el que empatan")

@@ -212,7 +212,7 @@ def test_a_file_too_big_to_be_a_save_is_refused_and_the_game_stays(lang):
     assert told and said.startswith(told)  # the kernel's words, then the page's note of the limit
 
 
-@pytest.mark.parametrize("text, expected", [("NOT-A-CODE", "no cuadra"), ("", "está vacío"),
+@pytest.mark.parametrize("text, expected", [("NOT-A-CODE", "no es válido"), ("", "está vacío"),
                                             ("{\"format\": 1}", "no es una partida guardada")])
 def test_a_bad_resume_code_or_file_is_explained_and_changes_nothing(text, expected):
     table = GameTable(players=2, seed=6, delay=0)

@@ -62,7 +62,7 @@ def read_nickname(handler) -> str | None:
 def nickname_problem(_: Translator, code: str) -> str:
     """Why a text is not a nickname (the code of the records' NicknameError), in the student's language."""
     if code == "nickname_empty":
-        return _("The nickname is empty: write one, or leave the course without one.")
+        return _("The nickname is empty: write one, or carry on without one.")
     if code == "nickname_too_long":
         from ..records.events import MAX_NICKNAME
 

@@ -140,7 +140,7 @@ def _escobas_answer(_: Translator, drill: EscobasDrill) -> dict[str, object]:
 
 
 def _intro(_: Translator, rules: Rules) -> str:
-    said = _("A whole deal, play by play: count each side's escobas for the score sheet.")
+    said = _("A whole deal, capture by capture: count each side's escobas for the score sheet.")
     return f"{said} {paper.two_players(_)}"
 
 

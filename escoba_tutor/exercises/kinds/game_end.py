@@ -145,7 +145,8 @@ def _game_end_answer(_: Translator, drill: GameEndDrill) -> dict[str, object]:
     elif max(drill.totals) >= drill.target:
         said = _("{totals}: a tie at the top, so another deal is played.", totals=totals)
     else:
-        said = _("{totals}: nobody has reached {target} yet: another deal.", totals=totals, target=drill.target)
+        said = _("{totals}: nobody has reached {target} yet, so another deal is played.", totals=totals,
+                 target=drill.target)
     return {"said": said}
 
 

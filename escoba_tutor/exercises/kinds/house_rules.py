@@ -479,8 +479,8 @@ def mano_reason(_: Translator, drill: HouseRulesDrill) -> str:
         return _("The four cards add up to {total}: with this house rule a table of 15 gives one escoba de mano, "
                  "a table of 20 two, and any other total none, 30 included.", total=total)
     if drill.before[0]:
-        return _("The four cards add up to {total}: the dealer takes the whole table as usual, and the pairs "
-                 "are not counted.", total=total)
+        return _("The four cards add up to {total}: the dealer takes the whole table as usual. The house rule only "
+                 "matters when the four cards make no escoba de mano.", total=total)
     if not drill.taken:
         return _("The four cards add up to {total}, and no two of them add up to 15: the dealer takes nothing.",
                  total=total)

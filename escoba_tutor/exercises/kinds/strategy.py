@@ -121,7 +121,7 @@ def strategy_drill(seed: int, rules: Rules | str = ESCOBA) -> StrategyDrill:
 
 # ------------------------------------------------------------------------------------------------ worksheet
 _MOVE_REASONS = {
-    "escoba": N_("it sweeps the table: an escoba"),
+    "escoba": N_("it sweeps the table and makes an escoba"),
     "takes_siete_de_oros": N_("the seven of coins is one sure point"),
     "leaves_sweepable": N_("it leaves {total} on the table, which a card still unseen can sweep"),
     "lays_siete_de_oros": N_("it leaves the seven of coins on the table, for the other side to take"),

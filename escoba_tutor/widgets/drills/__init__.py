@@ -20,7 +20,7 @@ exercise) has a view of its own in this package, inside the frame every drill sh
 >>> drill.model.answers = ["53", "64"]
 >>> drill.check()
 >>> drill.status.message.split("\\n")[1]
-'Side 1: there is no card of clubs, so the setenta is invalid.'
+'Side 1: no clubs, so the setenta is invalid.'
 """
 
 from __future__ import annotations

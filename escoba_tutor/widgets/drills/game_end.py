@@ -74,7 +74,8 @@ class GameEndView(KindView):
             return _("{totals}: {side} wins.", totals=totals, side=names[drill.winner])
         if max(drill.totals) >= drill.target:
             return _("{totals}: a tie at the top, so another deal is played.", totals=totals)
-        return _("{totals}: nobody has reached {target} yet: another deal.", totals=totals, target=drill.target)
+        return _("{totals}: nobody has reached {target} yet, so another deal is played.", totals=totals,
+                 target=drill.target)
 
     def answer(self, _: Translator, drill: GameEndDrill, names: Sequence[str], current):
         current = current or w.HTML()

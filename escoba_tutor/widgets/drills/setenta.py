@@ -121,7 +121,7 @@ class SetentaView(KindView):
             return _("{side}: right, {total}.", side=side, total=expected.total)
         mistake = check.mistake
         if mistake == "missing_suit":
-            return _("{side}: there is no card of {suits:or}, so the setenta is invalid.", side=side, suits=suits)
+            return _("{side}: no {suits:or}, so the setenta is invalid.", side=side, suits=suits)
         if mistake == "only_figures":
             return _("{side}: in {suits} there are only face cards, and with this house rule only the cards "
                      "from 1 to 7 count, so the setenta is invalid.", side=side, suits=suits)
