@@ -591,7 +591,8 @@ class _ClassAction(_BoardPost):
         if chosen is None:
             _ = Translator(self.lang)
             self.page(_("This class is no longer there"), [_(
-                "It may have been forgotten meanwhile, in another tab or on another computer. Nothing was changed.")],
+                "Someone may have deleted it meanwhile (“Forget this class”), in another tab or on another computer. "
+                "Nothing was changed.")],
                 status=404)
         return chosen
 

@@ -44,7 +44,7 @@ ERROR_WORDS = {
     "card_on_table": N_("{card} lies on the table: only a card from a hand can be played"),
     "hand_too_big": N_("a hand holds at most 3 cards"),
     "table_too_big": N_("too many cards on the table"),
-    "bad_hand_size": N_("a hand holds 1 to 3 cards"),
+    "bad_hand_size": N_("here a hand holds 1 to 3 cards: it needs a card to play"),
     "bad_deck": N_("the deck is the Spanish one or the French one"),
     # playing
     "illegal_move": N_("the rules do not allow that play"),
@@ -77,7 +77,7 @@ ERROR_WORDS = {
     "bad_rules": N_("these rules are not valid"),
     "unknown_profile": N_("there are no rules of that name"),
     "unknown_option": N_("these rules have an option the course does not know"),
-    "rules_conflict": N_("these rules set one thing two ways"),
+    "rules_conflict": N_("these rules contradict each other: keep only one of them"),
     "rules_players": N_("these rules need another number of players"),
     # exercises and the computer's players
     "bad_seed": N_("the exercise number must be a whole number, 0 or more"),

@@ -86,7 +86,7 @@ REASON_WORDS: dict[str, str | tuple[str, str]] = {
     "takes_oros": N_plural("it takes a card of coins ({cards})", "it takes {n} cards of coins ({cards})"),
     "takes_cards": N_plural("it adds {n} card to your pile", "it adds {n} cards to your pile"),
     "leaves_unsweepable": N_("then the table adds up to {total}: none of the cards still to come can take it all, "
-                             "so nobody can make an escoba"),
+                             "so the next player cannot make an escoba"),
     "lays_card": N_("nobody plays after it, so nobody can capture with what it leaves: the cards left go to the "
                     "last side that captured"),
 }

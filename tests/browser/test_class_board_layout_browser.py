@@ -116,7 +116,7 @@ def test_the_teacher_s_views(browser, tutor, screenshot_dir):
     # times in the browser's zone (Auckland here), in one format: day, month, hours and minutes
     seen = page.locator("#students tbody td.seen time").first
     shown = seen.inner_text()
-    assert "UTC" not in shown and re.fullmatch(r"[A-Z][a-z]{2} \d{1,2}, \d\d:\d\d", shown), shown
+    assert "UTC" not in shown and re.fullmatch(r"\d{1,2} [A-Z][a-z]{2}, \d\d:\d\d", shown), shown
     moment = datetime.fromisoformat(seen.get_attribute("datetime").replace("Z", "+00:00"))
     auckland = page.evaluate("iso => new Intl.DateTimeFormat('en', {hour: '2-digit', minute: '2-digit', "
                              "hourCycle: 'h23', timeZone: 'Pacific/Auckland'}).format(new Date(iso))",

@@ -353,10 +353,11 @@ _SHEET = """
     <p>{{ leftover.last }}</p>
     <ol>{% for play in leftover.plays %}<li>{{ play }}</li>{% endfor %}</ol>
   {% endif %}
-  {{ paper.boxes([who], choices) }}
+  {# what happens now first: who plays next (or first in the next deal) follows from it #}
   {{ paper.boxes([now], now_choices) }}
   {{ paper.blank(rounds) }}
   {% if leftover %}{{ paper.boxes([leftover.question], leftover.choices) }}{% endif %}
+  {{ paper.boxes([who], choices) }}
   </li>
 {% endmacro %}
 

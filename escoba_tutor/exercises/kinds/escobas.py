@@ -156,6 +156,8 @@ KIND = DrillKind(
         "wrong_count": N_("Counting a side's escobas wrongly"),
     },
     outcome=form_outcome,
-    worksheet=WorksheetPart(N_("The escobas line"), _intro, _SHEET, _escobas_task, _escobas_answer),
+    # many deals have no escoba at all: each exercise of a part gives another count (0–0 at most once)
+    worksheet=WorksheetPart(N_("The escobas line"), _intro, _SHEET, _escobas_task, _escobas_answer,
+                            answers=lambda drill: (drill.escobas,)),
     view="escoba_tutor.widgets.drills.escobas:EscobasView",
 )

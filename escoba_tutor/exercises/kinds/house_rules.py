@@ -40,7 +40,7 @@ HOUSE_RULES: dict[str, tuple[str, str]] = {
                     N_("Only cards from 1 to 7 count for the setenta: if a side's only cards in a suit are face "
                        "cards, its setenta is invalid.")),
     "figuras": (N_("face cards"),
-                N_("1 extra point to the side with the most face cards (jacks, knights and kings); a tie scores "
+                N_("1 point to the side with the most face cards (jacks, knights and kings); a tie scores "
                    "nothing.")),
     "all_sevens_bonus": (N_("all four sevens"), N_("1 extra point for holding all four sevens.")),
     "cards_bonus": (N_("cards bonus"),

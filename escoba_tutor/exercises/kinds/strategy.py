@@ -147,6 +147,11 @@ _ONLY = {
     "takes_oros": N_plural("it takes only {n} card of coins", "it takes only {n} cards of coins"),
     "takes_cards": N_plural("it adds only {n} card to your pile", "it adds only {n} cards to your pile"),
 }
+# A table left that only cards of one value can sweep (in Escoba, 15 less its sum): that value, and how many such
+# cards are still unseen.
+_SWEEPERS_UNSEEN = N_plural(
+    "it leaves {total} on the table, which only a card worth {value} can sweep, and {n} such card is still unseen",
+    "it leaves {total} on the table, which only a card worth {value} can sweep, and {n} such cards are still unseen")
 # In a deal's last round of two players the other hand is exactly the cards still unseen: the card that sweeps
 # is named, as the student can work it out.
 _OTHER_SWEEPS = N_("it leaves {total} on the table, which the other player can sweep with {cards}")
@@ -187,6 +192,9 @@ def _move_reason(_: Translator, reason: Reason, rules: Rules | None = None, view
         held = [c for c in other_hand(view) if table in captures_on(c, mask, view.rules)]
         if held:
             return paper.word(_, _OTHER_SWEEPS, total=reason.total, cards=or_list(_, [_.the_card(c) for c in held]))
+    if reason.code == "leaves_sweepable" and reason.unseen and reason.sweeper_value is not None:
+        # which card sweeps it and how many are still unseen: what lesson 8 teaches to count, checkable by hand
+        return _.plural(*_SWEEPERS_UNSEEN, reason.unseen, total=reason.total, value=reason.sweeper_value)
     if reason.code == "leaves_unsweepable" and rules is not None:
         sweepers = _sweeper_values(reason.cards, rules)
         if sweepers:  # "no card can sweep it" would be false in general: say why none can here
@@ -322,8 +330,14 @@ def situation(_: Translator, drill: StrategyDrill) -> str:
     view = drill.view
     deck = (_("No cards are left in the deck: this is the deal's last round.") if view.deck_left == 0 else
             _.plural("{n} card is left in the deck.", "{n} cards are left in the deck.", view.deck_left))
-    other = _.plural("The other player has {n} card in hand.", "The other player has {n} cards in hand.",
-                     view.hand_sizes[1 - view.player])
+    held = view.hand_sizes[1 - view.player]
+    if held:
+        other = _.plural("The other player has {n} card in hand.", "The other player has {n} cards in hand.", held)
+    elif view.deck_left:  # the other hand is empty: the student is the dealer, playing last in the round
+        other = _("The other player has no cards left in hand: you play the last card of this round, and after the "
+                  "next deal the other player plays first.")
+    else:
+        other = _("The other player has no cards left in hand: you play the last card of the deal.")
     return " ".join((_("Two players are playing."), deck, other))
 
 

@@ -9,10 +9,12 @@
     get(name) { try { return localStorage.getItem("escoba-board-" + name); } catch (e) { return null; } },
     set(name, value) { try { localStorage.setItem("escoba-board-" + name, value); } catch (e) { /* private mode */ } },
   };
-  // one format for every time the page shows: day, month, hours and minutes, in the browser's zone
-  const format = new Intl.DateTimeFormat(lang, {day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
+  // one format for every time the page shows: day, month, hours and minutes, in the browser's zone; the course's
+  // English is British, so its dates are too ("5 Dec", not "Dec 5")
+  const locale = lang === "en" ? "en-GB" : lang;
+  const format = new Intl.DateTimeFormat(locale, {day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
                                                 hourCycle: "h23"});
-  const full = new Intl.DateTimeFormat(lang, {dateStyle: "full", timeStyle: "long"});
+  const full = new Intl.DateTimeFormat(locale, {dateStyle: "full", timeStyle: "long"});
 
   function showTimes(where) {
     for (const time of where.querySelectorAll("time[datetime]")) {

@@ -430,7 +430,7 @@ class Drill(w.VBox):
             # Text first, then markup: a _() call inside an f-string is not seen by the catalog extractor.
             title, number = translated(_, shown.title), _("no. {seed}", seed=drill.seed)
             task = translated(_, shown.task)
-            share = _("With the same number, the whole class gets the same exercise: {seed}.", seed=drill.seed)
+            share = _("Exercise no. {seed}: with this number, the whole class gets the same exercise.", seed=drill.seed)
             self.title.value = f"<h3 class='escoba-title'>{escape(title)} · {escape(number)}</h3>"
             self.seed_box.value = drill.seed
             self.task.value = f"<p>{escape(task)}<br><small>{escape(share)}</small></p>"

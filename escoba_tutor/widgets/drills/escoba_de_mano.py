@@ -82,7 +82,7 @@ class EscobaDeManoView(KindView):
 
     def _goal(self, _: Translator, drill: EscobaDeManoDrill) -> str:
         two = 20 if drill.rules.escoba_de_mano == "15/20" else 30
-        return _("15 gives one escoba, {two} gives two", two=two)
+        return _("a table of 15 gives one escoba, a table of {two} gives two, and any other total none", two=two)
 
     def feedback(self, _: Translator, drill: EscobaDeManoDrill, names: Sequence[str], result) -> list[str]:
         names = team_names(_, drill, names, self.frame.names)
@@ -122,7 +122,7 @@ class EscobaDeManoView(KindView):
             return _("Escobas: careful with the face cards (jack 8, knight 9, king 10). "
                      "{sum}: no escoba de mano.", sum=sums)
         if answer.mistake == "not_an_escoba":
-            return _("Escobas: {sum}: no escoba de mano (only {goal}).", sum=sums, goal=self._goal(_, drill))
+            return _("Escobas: {sum}: no escoba de mano ({goal}).", sum=sums, goal=self._goal(_, drill))
         if answer.mistake == "missed":
             return _.plural("Escobas: {sum}: that is {n} escoba de mano.", "Escobas: {sum}: that is {n} escobas "
                             "de mano.", drill.escobas, sum=sums)
