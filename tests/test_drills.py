@@ -217,7 +217,7 @@ def test_the_widget_shows_the_seeded_position_and_the_seed():
     widget = Drill("captures", seed=0)
     assert [widget.view.hand_row.cards, widget.view.table_row.cards] == [["7c"], ["7e", "1o", "11e", "2c"]]
     assert "Encuentra todas las bazas · n.º 0" in widget.title.value
-    assert "Con el mismo número, toda la clase tiene el mismo ejercicio: 0." in widget.task.value
+    assert "Ejercicio n.º 0: con este número, toda la clase tiene el mismo ejercicio." in widget.task.value
     assert widget.seed_box.value == 0 and widget.seed_box.description == "Ejercicio"
     assert widget.view.table_row.marks == {"11e": "9"}  # a figure shows its capture value on the card
 
@@ -303,7 +303,7 @@ def test_setenta_answers_typed_and_checked():
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
         "Aciertos: 0 de 2.",
-        "Bando 1: no hay ninguna carta de bastos, así que la setenta no vale.",
+        "Bando 1: le faltan bastos, así que la setenta no vale.",
         "Bando 2: has contado la sota de copas como 8, pero en la setenta las figuras valen 10."]
     texts[0].value, texts[1].value = "inválida", "64"
     assert widget.model.result is None  # a changed answer clears the old verdict

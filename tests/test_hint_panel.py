@@ -156,7 +156,7 @@ def test_the_reasons_say_what_a_number_means():
     # not «deja 36 en la mesa»: what the 36 is, and what follows from it
     said = reason_words(ES, Reason("leaves_unsweepable", parse_cards("12c 12e 11o 7b"), total=36))
     assert said == ("luego la mesa suma 36: ninguna de las cartas que faltan por salir se la puede llevar entera, "
-                    "así que nadie puede hacer escoba")
+                    "así que el siguiente jugador no puede hacer escoba")
     one = reason_words(EN, Reason("leaves_sweepable", parse_cards("3c 4b"), total=7, sweeper_value=8, unseen=1))
     assert one.endswith("a card worth 8 would take it all (an escoba), and 1 card like that has not come out yet")
     # the counts agree in number, through the catalogs' plural forms

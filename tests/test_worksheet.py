@@ -348,13 +348,13 @@ def test_the_strategy_key_gives_every_play_a_reason_advantage_first():
     assert ("Avoid the knight of clubs, laid down on the table: it leaves the seven of coins on the table, for the "
             "other side to take (about 6 points worse).") in key
     assert ("The seven of swords, taking the four of coins, the ace of cups and the three of cups: it adds a seven to "
-            "your pile (the seven of swords), good for the setenta, although it leaves 5 on the table, which a card "
-            "still unseen can sweep") in key
+            "your pile (the seven of swords), good for the setenta, although it leaves 5 on the table, which only a "
+            "card worth 10 can sweep, and 4 such cards are still unseen") in key
     assert ("The ace of clubs, laid down on the table: it leaves 11 on the table, which only a card worth 4 can "
             "sweep, and just 1 such card is still unseen") in key
     assert "6.0" not in key
     _task, key = split(worksheet_html(41, "es", kinds=("strategy",)))
-    assert "aunque deja 5 en la mesa, y una carta que aún no ha salido puede hacer escoba" in key
+    assert "aunque deja 5 en la mesa; para barrerla hace falta una carta que valga 10, y quedan 4 sin salir" in key
     assert "(unos 6 puntos peor)" in key
 
 
@@ -419,7 +419,7 @@ def test_the_strategy_key_of_worksheet_101():
             "sweep, and no such card is still unseen") in key
     assert "11 on the table, which no card can sweep" not in key
     _task, key = split(worksheet_html(101, "es", kinds=("strategy",)))
-    assert ("Evita el siete de copas, que se queda en la mesa: probando muchas formas posibles de repartir las cartas "
+    assert ("Evita el siete de copas, que se queda en la mesa: si se prueban muchos repartos posibles de las cartas "
             "que no se ven, da de media unos 0,9 puntos menos que el cinco de oros.") in key
 
 
@@ -515,7 +515,7 @@ def test_the_key_of_worksheet_57_reads_as_the_readers_asked():
     """The answer key of worksheet no. 57, as two native readers read it: no "Nobody — nobody", "no coins or
     cups" (never "no coins and cups"), "adds a seven" for one seven, no "new point" that nobody scores."""
     _task, key = split(worksheet_html(57, "en", count=3))
-    assert "Exercise no. 58:</b> 1 capture:<ul><li>The king of swords takes the five of cups: king (10) + 5 = 15" in key
+    assert "Exercise no. 58:</b> One capture:<ul><li>The king of swords takes the five of cups: king (10) + 5 = 15" in key
     assert "<b>invalid: no coins or cups" in key and "no coins and cups" not in key
     assert "<b>Most cards:</b> Nobody — a 20–20 tie" in key and "Nobody — nobody" not in key
     assert ("The seven of clubs, taking the jack of coins: it adds a seven to your pile (the seven of clubs), good for "
@@ -626,13 +626,14 @@ def test_the_strategy_key_of_worksheet_317_tells_the_good_play_from_the_avoided_
     stop. Each capture now says how many cards it adds, and the avoided one what it gains less."""
     _task, key = split(worksheet_html(317, "en", kinds=("strategy",)))
     assert ("The five of swords, taking the two of clubs and the jack of clubs: it adds 3 cards to your pile, "
-            "although it leaves 11 on the table, which a card still unseen can sweep.</li>") in key
+            "although it leaves 11 on the table, which only a card worth 4 can sweep, and 4 such cards are still "
+            "unseen.</li>") in key
     assert ("Avoid the five of swords, taking the king of cups: it adds only 2 cards to your pile (about 0.4 points "
             "worse).") in key
     assert "and no such card is still unseen.</li>" in key and "good for the setenta.</li>" in key
     _task, key = split(worksheet_html(317, "es", kinds=("strategy",)))
     assert ("El cinco de espadas, llevándose el dos de bastos y la sota de bastos: añade 3 cartas a tu montón, aunque "
-            "deja 11 en la mesa, y una carta que aún no ha salido puede hacer escoba.</li>") in key
+            "deja 11 en la mesa; para barrerla hace falta una carta que valga 4, y quedan 4 sin salir.</li>") in key
     assert ("Evita el cinco de espadas, llevándose el rey de copas: solo añade 2 cartas a tu montón (unos 0,4 puntos "
             "peor).") in key
 
@@ -711,3 +712,24 @@ def test_the_sheet_prints_its_title_once():
     body = page[page.index("<body>"):]
     assert page.count("<title>Escoba: worksheet no. 317</title>") == 1
     assert body.count("Escoba: worksheet no. 317") == 1 and "<h1>Escoba: worksheet no. 317</h1>" in body
+
+
+def test_worksheet_647_reads_as_its_readers_asked():
+    """Worksheet no. 647, as two native readers read it: the good play's risk names the card that sweeps and how
+    many are still unseen (as exercise 648's did), an empty hand is said in words with what follows from it, the
+    escobas line does not give two exercises one count, and "What happens now?" comes before who plays."""
+    task, key = split(worksheet_html(647, "en", kinds=("strategy", "escobas", "dealing")))
+    assert ("The five of cups, taking the four of coins and the six of clubs: it adds a card of coins to your pile (the "
+            "four of coins), although it leaves 12 on the table, which only a card worth 3 can sweep, and 2 such cards "
+            "are still unseen.") in key
+    assert ("The other player has no cards left in hand: you play the last card of this round, and after the next "
+            "deal the other player plays first.") in task and "has 0 cards" not in task
+    lines = re.findall(r"Side 1: (\d+); Side 2: (\d+)\. The cards left", key)
+    assert len(lines) == 3 and len(set(lines)) == 3, lines
+    over = task[task.index("Exercise no. 662"):]
+    assert over.index("What happens now?") < over.index("Who takes the cards left on the table?") < over.index(
+        "Who plays first in the next deal?")
+    task, key = split(worksheet_html(647, "es", kinds=("strategy",)))
+    assert ("aunque deja 12 en la mesa; para barrerla hace falta una carta que valga 3, y quedan 2 sin salir.") in key
+    assert ("El otro jugador ya no tiene cartas en la mano: juegas la última carta de esta ronda, y después del "
+            "siguiente reparto sale el otro jugador.") in task
