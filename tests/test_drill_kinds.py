@@ -447,8 +447,8 @@ def test_the_leftover_drill_in_the_widget():
         "Aciertos: 1 de 3.",
         "No: el bando 1 jugó la última carta, pero la dejó en la mesa. Las cartas que quedan son del "
         "último bando que hizo baza: del bando 2.",
-        "Suma: has contado las figuras por el número que llevan impreso; al sumar, la sota vale 8, el caballo 9 y el rey "
-        "10: 10.",
+        "Suma: has contado las figuras por el número que llevan impreso; al sumar, la sota vale 8, el caballo 9 y el "
+        "rey 10: 10.",
         "Comprobación: bien, 10 = 15 × 0 + 10, así que cuadra."]
     view.taker.value, view.total_box.value = "1", "10"
     assert widget.model.result is None  # a changed answer clears the verdict

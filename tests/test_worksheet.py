@@ -515,7 +515,8 @@ def test_the_key_of_worksheet_57_reads_as_the_readers_asked():
     """The answer key of worksheet no. 57, as two native readers read it: no "Nobody — nobody", "no coins or
     cups" (never "no coins and cups"), "adds a seven" for one seven, no "new point" that nobody scores."""
     _task, key = split(worksheet_html(57, "en", count=3))
-    assert "Exercise no. 58:</b> One capture:<ul><li>The king of swords takes the five of cups: king (10) + 5 = 15" in key
+    assert ("Exercise no. 58:</b> One capture:<ul><li>The king of swords takes the five of cups: king (10) + 5 = 15"
+            in key)
     assert "<b>invalid: no coins or cups" in key and "no coins and cups" not in key
     assert "<b>Most cards:</b> Nobody — a 20–20 tie" in key and "Nobody — nobody" not in key
     assert ("The seven of clubs, taking the jack of coins: it adds a seven to your pile (the seven of clubs), good for "
@@ -719,9 +720,9 @@ def test_worksheet_647_reads_as_its_readers_asked():
     many are still unseen (as exercise 648's did), an empty hand is said in words with what follows from it, the
     escobas line does not give two exercises one count, and "What happens now?" comes before who plays."""
     task, key = split(worksheet_html(647, "en", kinds=("strategy", "escobas", "dealing")))
-    assert ("The five of cups, taking the four of coins and the six of clubs: it adds a card of coins to your pile (the "
-            "four of coins), although it leaves 12 on the table, which only a card worth 3 can sweep, and 2 such cards "
-            "are still unseen.") in key
+    assert ("The five of cups, taking the four of coins and the six of clubs: it adds a card of coins to your pile "
+            "(the four of coins), although it leaves 12 on the table, which only a card worth 3 can sweep, and 2 such "
+            "cards are still unseen.") in key
     assert ("The other player has no cards left in hand: you play the last card of this round, and after the next "
             "deal the other player plays first.") in task and "has 0 cards" not in task
     lines = re.findall(r"Side 1: (\d+); Side 2: (\d+)\. The cards left", key)
