@@ -107,6 +107,10 @@ _PROFILE_DEFAULTS: dict[str, dict[str, Any]] = {
     "scopa": {**_DEFAULTS, "capture": "match", "escoba_de_mano": "none", "primera": "suit_count", "target": 11},
 }
 
+#: What each profile's game calls a sweep (a capture that empties the table): a key, which the text layer words
+#: (Escoba's *escoba*, Scopa's *scopa*, plural *scope*). House rules keep their profile's word.
+_PROFILE_SWEEP = {"escoba": "escoba", "scopa": "scopa"}
+
 
 @dataclass(frozen=True)
 class Variant:
@@ -215,6 +219,15 @@ class Rules:
             raise RulesError("the Chile rules (escoba en mano) are played by 3 or 4 players", code="rules_players")
         if self.three_player_ties and players != 3:
             raise RulesError("the three-player tie rule needs exactly 3 players", code="rules_players")
+
+    @property
+    def sweep(self) -> str:
+        """The key of the word for a sweep under these rules: ``"escoba"`` or ``"scopa"``.
+
+        >>> ESCOBA.sweep, SCOPA.sweep, SCOPA.replace(target=21).sweep
+        ('escoba', 'scopa', 'scopa')
+        """
+        return _PROFILE_SWEEP[self.profile]
 
     @property
     def name(self) -> str:

@@ -52,6 +52,9 @@ ITEM_NAMES = {
     "renuncio": N_("Renuncio"),
 }
 
+#: The sweeps' row and its reason where the rules call a sweep otherwise (``Rules.sweep``): Scopa's scopa.
+SWEEP_WORDS = {("escobas", "scopa"): N_("Scope"), ("count", "scopa"): N_("one point per scopa")}
+
 #: Why a line scores as it does, by the line's reason code, or by (reason, item) where the item changes the words.
 #: A pair of messages speaks of the winner: the first names a side ("{winner:the} has", the form of a label
 #: inside a sentence: «el bando 1 tiene», see :mod:`escoba_tutor.text.labels`), the second is for the side
@@ -156,7 +159,10 @@ def translated(translator: Translator, message: str, **params: object) -> str:
     return translator(message, **params)
 
 
-def item_name(_: Translator, item: str) -> str:
+def item_name(_: Translator, item: str, rules: Rules | None = None) -> str:
+    """A line's title; the sweeps' row in the rules' word (``Scope`` under Scopa rules)."""
+    if rules is not None and (item, rules.sweep) in SWEEP_WORDS:
+        return _(SWEEP_WORDS[item, rules.sweep])
     return translated(_, ITEM_NAMES[item]) if item in ITEM_NAMES else item.replace("_", " ")
 
 
@@ -183,7 +189,8 @@ def reason_words_key(line: ScoreLine) -> object:
     return (line.reason, line.item) if (line.reason, line.item) in REASON_WORDS else line.reason
 
 
-def reason_text(_: Translator, line: ScoreLine, names: Sequence[str], you: int | None = None) -> str:
+def reason_text(_: Translator, line: ScoreLine, names: Sequence[str], you: int | None = None,
+                rules: Rules | None = None) -> str:
     """Why a line scores as it does, in words, from its reason code; ``you`` is the side the student reads as
     "you" (if any).
 
@@ -197,6 +204,8 @@ def reason_text(_: Translator, line: ScoreLine, names: Sequence[str], you: int |
     >>> reason_text(Translator("en"), line, ["Ana", "Luis"])
     'Ana has the seven of coins'
     """
+    if rules is not None and (line.reason, rules.sweep) in SWEEP_WORDS:
+        return _(SWEEP_WORDS[line.reason, rules.sweep])
     key = reason_words_key(line)
     if key not in REASON_WORDS:
         missing_words(key)
@@ -326,12 +335,13 @@ class ScoreSheetModel(HasTraits):
         if self.deal is None:
             return []
         shown = side_names(_, names, len(self.deal.points))
+        rules = as_rules(self.rules)
         rows = []
         for line in self.deal.lines:
-            cells = [item_name(_, line.item)]
+            cells = [item_name(_, line.item, rules)]
             for side in range(len(line.values)):
                 cells += [value_text(_, line, side), points_text(line, side)]
-            rows.append([*cells, reason_text(_, line, shown, you)])
+            rows.append([*cells, reason_text(_, line, shown, you, rules)])
         return rows
 
 
