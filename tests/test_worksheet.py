@@ -354,7 +354,7 @@ def test_the_strategy_key_gives_every_play_a_reason_advantage_first():
             "sweep, and just 1 such card is still unseen") in key
     assert "6.0" not in key
     _task, key = split(worksheet_html(41, "es", kinds=("strategy",)))
-    assert "aunque deja 5 en la mesa, y una carta que aún no ha salido puede hacer escoba" in key
+    assert "aunque deja 5 en la mesa, y una carta que aún no ha salido puede barrerla" in key
     assert "(unos 6 puntos peor)" in key
 
 
@@ -632,7 +632,7 @@ def test_the_strategy_key_of_worksheet_317_tells_the_good_play_from_the_avoided_
     assert "and no such card is still unseen.</li>" in key and "good for the setenta.</li>" in key
     _task, key = split(worksheet_html(317, "es", kinds=("strategy",)))
     assert ("El cinco de espadas, llevándose el dos de bastos y la sota de bastos: añade 3 cartas a tu montón, aunque "
-            "deja 11 en la mesa, y una carta que aún no ha salido puede hacer escoba.</li>") in key
+            "deja 11 en la mesa, y una carta que aún no ha salido puede barrerla.</li>") in key
     assert ("Evita el cinco de espadas, llevándose el rey de copas: solo añade 2 cartas a tu montón (unos 0,4 puntos "
             "peor).") in key
 
