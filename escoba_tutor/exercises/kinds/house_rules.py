@@ -23,7 +23,7 @@ from ...text.phrases import and_list, the_cards
 from ...text.translator import N_, Translator
 from .. import paper
 from ..common import MAX_SEED, Answer, check_seed, form_outcome, is_whole, judged, play_deal, seeded
-from ..kind import DrillKind, WorksheetPart
+from ..kind import DrillKind, Variety, WorksheetPart
 from . import points as points_kind
 
 __all__ = ["HouseRulesDrill", "house_rules_drill", "HOUSE_RULES", "MANO_RULES", "house_rule_words",
@@ -539,6 +539,19 @@ def _intro(_: Translator, rules: Rules) -> str:
              "de mano the dealer's side scores.")
 
 
+def _answers(drill: HouseRulesDrill) -> tuple[object, ...]:
+    # each exercise of a part asks about a house rule not asked yet: the same rule twice teaches nothing new
+    return (drill.house_rule,)
+
+
+def _shape(drill: HouseRulesDrill) -> str:
+    return "changes" if drill.changes else "unchanged"
+
+
+# A deal where the house rule changes nothing is worth seeing once a part (a rule does not always matter), not more.
+_VARIETY = Variety(_shape, lambda rules: ("changes", "unchanged"), frozenset({"unchanged"}))
+
+
 KIND = DrillKind(
     name="house_rules",
     make=house_rules_drill,
@@ -563,7 +576,7 @@ KIND = DrillKind(
     },
     outcome=form_outcome,
     worksheet=WorksheetPart(N_("What a house rule changes"), _intro, _SHEET, _house_rules_task,
-                            _house_rules_answer),
+                            _house_rules_answer, answers=_answers, variety=_VARIETY),
     view="escoba_tutor.widgets.drills.house_rules:HouseRulesView",
     available=lambda rules: bool(house_rules_for(rules)),
 )
