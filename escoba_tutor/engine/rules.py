@@ -84,7 +84,8 @@ OPTIONS: tuple[Option, ...] = (
            choices=(False, True)),
     Option("figuras", "one point for strictly the most figures (sota, caballo, rey)", choices=(False, True)),
     Option("three_player_ties", "with three sides, when two tie at the top for cards, oros or setenta, the point goes "
-           "to the third side if it has any cards, any oros or a valid setenta", choices=(False, True)),
+           "to the third side if it has something for that point (a card, a card of oros, a valid setenta)",
+           choices=(False, True)),
     Option("renuncio", "a card laid down that could have captured is accepted and marked; at the deal's end the "
            "offending side scores nothing and every other side adds what it made", choices=(False, True)),
     Option("chile", "Chile: a player dealt three cards adding up to 15 scores 3 points (escoba en mano); an "

@@ -39,7 +39,9 @@ _POINTS_MISTAKES = {
     "oros_bonus_added": N_("{side}: not {given}. All ten coins make the coins point worth 2: those 2 points replace "
                            "the usual point; they are not added to it. {side} scores {right}."),
     "tie_scores_nobody": N_("{side}: not {given}. With this house rule a point that two sides tie for goes to the "
-                            "third side, if it has any cards, any coins or a valid setenta. {side} scores {right}."),
+                            "third side if it has something for that point: at least one card for the cards point, "
+                            "at least one card of coins for the coins point, a valid setenta for the setenta "
+                            "point. {side} scores {right}."),
     "tied_sides_score": N_("{side}: not {given}. With this house rule the tied sides do not score the point they tie "
                            "for: it goes to the third side. {side} scores {right}."),
 }
