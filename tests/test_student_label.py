@@ -58,8 +58,8 @@ def test_every_template_with_the_student_as_the_side_says_no_de_ti():
 def test_a_deal_of_the_game_in_spanish_never_says_de_ti():
     """The game names the student with the student's label on every screen (the score table, the score sheet,
     the deal's review): a whole deal is played and every text shown is read."""
-    from test_game_table import my_turn, play_a_row  # (the game's own test helpers)
     from escoba_test_helpers import shown_text
+    from test_game_table import my_turn, play_a_row  # (the game's own test helpers)
 
     for seed in (5, 8):
         table = GameTable(players=2, seed=seed, delay=0, lang="es")

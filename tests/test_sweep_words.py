@@ -11,10 +11,10 @@ import pytest
 from escoba_tutor.engine.captures import Gains
 from escoba_tutor.engine.cards import parse_cards
 from escoba_tutor.engine.rules import ESCOBA, SCOPA, rules_by_name
+from escoba_tutor.engine.scoring import score_deal
 from escoba_tutor.exercises.kinds.captures import capture_drill
 from escoba_tutor.exercises.registry import kind
 from escoba_tutor.players.hints import Reason
-from escoba_tutor.engine.scoring import score_deal
 from escoba_tutor.text.translator import Translator
 from escoba_tutor.widgets.capture_table import describe_gains
 from escoba_tutor.widgets.game_table import GameTable, describe_play

@@ -117,7 +117,8 @@ class StrategyView(KindView):
                          "Not the best: it is worth about {loss} points less than the expert's play.", count,
                          loss=loss),
                 _("Your play: {why}.", why=why),
-                _("Better: {move}. Why: {why}.", move=move_sentence(_, best.move), why=reason_words(_, best.reason, drill.rules))]
+                _("Better: {move}. Why: {why}.", move=move_sentence(_, best.move),
+                  why=reason_words(_, best.reason, drill.rules))]
 
     def answer(self, _: Translator, drill: StrategyDrill, names: Sequence[str], current):
         current = current or RowPicker(disabled=True)
