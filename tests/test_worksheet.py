@@ -731,6 +731,11 @@ def test_an_avoided_play_names_every_fault_the_best_play_has_not_most_costly_fir
     assert ("Avoid the ace of coins, laid down on the table: it gives up the escoba the five of clubs makes, and it "
             "leaves 11 on the table, which a card still unseen can sweep (about 1.5 points worse).") in key
     assert "over many possible ways" not in key
+    # no. 647: a capture that takes no coin where the best takes one, and cards laid down where the best captures
+    _task, key = split(worksheet_html(647, "en", kinds=("strategy",)))
+    assert ("Avoid the five of cups, taking the king of swords: it takes no card of coins (about 1 point "
+            "worse).") in key
+    assert "Avoid the six of swords, laid down on the table: it takes nothing (about 1 point worse)." in key
     _task, key = split(worksheet_html(533, "es", kinds=("strategy",)))
     assert ("Evita el siete de oros, que se queda en la mesa: deja el siete de oros en la mesa, para que se lo lleve "
             "el otro bando; además, deja 9 en la mesa, y una carta que aún no ha salido puede barrerla (unos 0,9 "

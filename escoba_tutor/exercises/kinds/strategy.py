@@ -148,6 +148,10 @@ _ONLY = {
     "takes_oros": N_plural("it takes only {n} card of coins", "it takes only {n} cards of coins"),
     "takes_cards": N_plural("it adds only {n} card to your pile", "it adds only {n} cards to your pile"),
 }
+# A capture to avoid that takes none of what the best capture takes (sevens, coins), the gains in the hints' order.
+_NONE_OF = {"takes_sevens": N_("it takes no seven"), "takes_oros": N_("it takes no card of coins")}
+_GAIN_ORDER = ("takes_sevens", "takes_oros", "takes_cards")
+_TAKES_NOTHING = N_("it takes nothing")
 # In a deal's last round of two players the other hand is exactly the cards still unseen: the card that sweeps
 # is named, as the student can work it out.
 _OTHER_SWEEPS = N_("it leaves {total} on the table, which the other player can sweep with {cards}")
@@ -288,11 +292,20 @@ def _good_reason(_: Translator, view: PlayerView, hint: Hint) -> str:
 
 
 def _fewer(_: Translator, view: PlayerView, move: Move, best: Move) -> str | None:
-    """What a capture gains less than the best play, in words, when both gain the same kind of thing and the
-    best play gains more of it (None otherwise): the fewer sevens or coins, else the fewer cards."""
+    """What a move gains less than the best capture, in words (None when the best play captures nothing, or the
+    move gains as much): nothing at all (a card laid down), none of the sevens or coins the best play takes, or,
+    of the same kind of thing, fewer sevens or coins, else fewer cards."""
     gain, best_gain = _gain(view, move), _gain(view, best)
-    if gain is None or best_gain is None or gain.code != best_gain.code:
+    if best_gain is None:
         return None
+    if gain is None:  # a card laid down, where the best play captures
+        return paper.word(_, _TAKES_NOTHING)
+    if gain.code != best_gain.code:  # the best play takes sevens or coins, this capture none of them
+        none_of = _NONE_OF.get(best_gain.code)
+        if (none_of is None or gain.code not in _GAIN_ORDER
+                or _GAIN_ORDER.index(gain.code) <= _GAIN_ORDER.index(best_gain.code)):
+            return None
+        return paper.word(_, none_of)
     if gain.code in ("takes_sevens", "takes_oros") and (gain.count or 0) < (best_gain.count or 0):
         return _.plural(*_ONLY[gain.code], gain.count or 0)
     pile, best_pile = 1 + len(move.captured), 1 + len(best.captured)
