@@ -326,8 +326,9 @@ def test_the_low_cards_house_rule_gives_a_true_reason(lang, said, false):
 
 def test_a_house_rule_that_changes_nothing_shows_how_its_points_went():
     """Worksheet no. 421, exercise 423 ("setenta with low cards only"), as its reader found it: "the house rule
-    does not change the totals" with no reason. The key now shows the setentas, both valid, as the reason."""
-    _task, key = split(worksheet_html(421, "en", kinds=("house_rules",)))
+    does not change the totals" with no reason. The key now shows the setentas, both valid, as the reason. (Sheet
+    no. 421 now asks about another house rule there: the sheet that starts at 423 prints it first.)"""
+    _task, key = split(worksheet_html(423, "en", kinds=("house_rules",)))
     assert ("In this deal the house rule does not change the totals. What the house rule could change stays as "
             "usual: the setenta — Team 2 has the best setenta (Team 1: 75; Team 2: 81).") in unescape(key)
 

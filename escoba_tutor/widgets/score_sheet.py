@@ -335,7 +335,10 @@ class ScoreSheetModel(HasTraits):
         if self.deal is None:
             return []
         shown = side_names(_, names, len(self.deal.points))
-        rules = as_rules(self.rules)
+        try:
+            rules: Rules | None = as_rules(self.rules)
+        except EscobaError:  # (bad rules are explained by the status line, and the last sheet stays)
+            rules = None
         rows = []
         for line in self.deal.lines:
             cells = [item_name(_, line.item, rules)]

@@ -405,7 +405,8 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
         move = _move_text(_, hint.move)
         faults = _faults(_, drill.view, hint.move, best.move)
         # (clauses, each with its own verb: joined with a comma before the last "and")
-        risk = (_("{reasons}, and {last}", reasons=", ".join(faults[:-1]), last=faults[-1]) if len(faults) > 1
+        head = ", ".join(faults[:-1])
+        risk = (_("{reasons}, and {final}", reasons=head, final=faults[-1]) if len(faults) > 1
                 else faults[0] if faults else None)
         if risk is not None:  # what is wrong with the move
             avoid.append(_.plural("Avoid {move}: {why} (about {loss} point worse).",
