@@ -85,3 +85,10 @@ def test_the_capture_exercise_cries_the_rules_sweep(lang, rules):
         pytest.fail("no capture exercise with a sweep in 400 seeds")
     said = " ".join(captures.worksheet.answer(Translator(lang), drill)["captures"])
     assert says(said, WORD[lang, rules.sweep]) and not says(said, OTHER[rules.sweep]), said
+
+
+def test_a_sides_sweeps_are_counted_in_the_rules_word():
+    from escoba_tutor.widgets.score_sheet import sweeps_count
+
+    assert [sweeps_count(Translator(lang), n, rules) for lang in ("es", "en") for rules in (ESCOBA, SCOPA)
+            for n in (1, 2)] == ["1 escoba", "2 escobas", "1 scopa", "2 scope"] * 2

@@ -34,7 +34,7 @@ from ..text import labels
 from ..text.error_words import error_dict, error_words, fill, missing_words
 from ..text.labels import Label
 from ..text.phrases import and_list, listed
-from ..text.translator import DEFAULT_LANGUAGE, N_, Translator, normalize_language
+from ..text.translator import DEFAULT_LANGUAGE, N_, N_plural, Translator, normalize_language
 from .primitives import LiveRegion
 from .safety import guarded
 
@@ -157,6 +157,15 @@ def translated(translator: Translator, message: str, **params: object) -> str:
     """A message chosen at run time from ids marked with ``N_`` (not named ``_`` here, so the catalog
     extractor, which reads only literal ids, does not see an empty one)."""
     return translator(message, **params)
+
+
+#: A side's sweeps counted, by the rules' word for a sweep: «2 escobas», «2 scope».
+SWEEP_COUNTS = {"escoba": N_plural("{n} escoba", "{n} escobas"), "scopa": N_plural("{n} scopa", "{n} scope")}
+
+
+def sweeps_count(_: Translator, n: int, rules: Rules) -> str:
+    """``n`` sweeps in the word of ``rules``: ``1 escoba``, ``2 scope``."""
+    return _.plural(*SWEEP_COUNTS[rules.sweep], n)
 
 
 def item_name(_: Translator, item: str, rules: Rules | None = None) -> str:
