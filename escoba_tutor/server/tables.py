@@ -454,7 +454,8 @@ class JoinHandler(_StudentHandler):
     async def post(self) -> None:
         async def work():
             body = self.body()
-            code, seat = self.code_of(body.get("code")), None if body.get("seat") is None else self.number(body.get("seat"))
+            code, wanted = self.code_of(body.get("code")), body.get("seat")
+            seat = None if wanted is None else self.number(wanted)
             self.change()
             view = await self.service.run(self.service.store.join_table, code, self.token, self.student.nickname,
                                           seat, computer=False)
