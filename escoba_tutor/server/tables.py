@@ -99,6 +99,8 @@ ERROR_WORDS: dict[str, str] = {
     "table_too_big": N_("This request is too long."),
     "table_too_many": N_("Too many requests at once: wait a moment and try again."),
     "table_unavailable": N_("The class's tables cannot be reached just now: try again in a moment."),
+    "table_forbidden": N_("This page's session on the server has ended: reload the page to sit at the table again."),
+    "table_no_tables": N_("This course's server has no tables where classmates play each other."),
 }
 _ILLEGAL_BECAUSE = N_("That play is not allowed: {problem}.")
 _STATUS = {"table_not_found": 404, "table_bad_code": 404, "table_not_seated": 403, "table_bad_token": 403,
@@ -316,7 +318,8 @@ class TableHandler(web.RequestHandler):
     def write_error(self, status_code: int, **kwargs) -> None:
         """A failure this module did not foresee: JSON all the same, never a traceback."""
         _ = Translator(self.lang())
-        code = "table_bad_request" if status_code < 500 else "table_unavailable"
+        code = {403: "table_forbidden", 404: "table_no_tables"}.get(
+            status_code, "table_bad_request" if status_code < 500 else "table_unavailable")
         self.send(status_code, {"error": code, "message": _(ERROR_WORDS[code])})
 
     def owner(self):
