@@ -88,12 +88,13 @@ ERROR_WORDS: dict[str, str] = {
     "table_bad_settings": N_("A table is for two players, or four in two teams, with rules the course knows."),
     "table_bad_level": N_("The computer plays at the easy, medium or hard level."),
     "table_full": N_("Every seat at this table is taken."),
-    "table_not_seated": N_("You are not sitting in that seat at this table."),
+    "table_not_seated": N_("You have no seat at this table."),
+    "table_not_your_seat": N_("That seat at this table is not yours."),
     "table_seat_taken": N_("That seat is taken."),
     "table_not_ready": N_("The game starts once every seat is taken."),
     "table_over": N_("The game at this table is over."),
     "table_not_your_turn": N_("It is not your turn."),
-    "table_stale_version": N_("Someone else played first: look at the table again and choose your play."),
+    "table_stale_version": N_("The table has changed meanwhile: look at it again and choose your play."),
     "table_illegal_play": N_("That play is not allowed."),
     "table_bad_request": N_("The course could not understand this request."),
     "table_too_big": N_("This request is too long."),
@@ -376,7 +377,8 @@ class TableHandler(web.RequestHandler):
             code = error.code
             if code == "table_bad_settings" and "level" in error.params:
                 code = "table_bad_level"
-            self.send_refusal(code, _STATUS.get(code, 400), {})
+            words = "table_not_your_seat" if code == "table_not_seated" and "seat" in error.params else code
+            self.send_refusal(code, _STATUS.get(code, 400), {"message": self.words(words)})
             return
         except RecordsError as error:
             self.settings["escoba_log"].warning("a table request was not served: %s", str(error)[:200])
@@ -384,9 +386,11 @@ class TableHandler(web.RequestHandler):
             return
         self.send(status, body)
 
+    def words(self, code: str) -> str:
+        return Translator(self.lang())(ERROR_WORDS.get(code, ERROR_WORDS["table_bad_request"]))
+
     def send_refusal(self, code: str, status: int, extra: dict[str, Any]) -> None:
-        _ = Translator(self.lang())
-        message = extra.pop("message", None) or _(ERROR_WORDS.get(code, ERROR_WORDS["table_bad_request"]))
+        message = extra.pop("message", None) or self.words(code)
         self.send(status, {"error": code, "message": message, **extra})
 
     def illegal(self, error: IllegalPlayError) -> dict[str, Any]:
