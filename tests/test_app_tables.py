@@ -116,12 +116,29 @@ def cards_in(answer: object) -> set[str]:
     return found
 
 
+HANDS: dict[tuple[str, int], dict[str, set[str]]] = {}  # (table, version) -> each player's hand then
+
+
+def note_hands(views: dict[str, dict]) -> None:
+    """Each player's hand at one version of a table (``views``: nickname -> that player's view)."""
+    first = next(iter(views.values()))
+    HANDS[first["code"], first["version"]] = {name: set(view["hand"]) for name, view in views.items()}
+
+
 def check_secrets(players: list[Student], code: str) -> None:
-    """No answer any player got since the last check holds a card of another player's hand now."""
-    hands = {p.nickname: set(p.client.view(code)["hand"]) for p in players}
+    """No answer any player got since the last check holds a card of another player's hand at that answer's
+    version (a new deal deals the piles' cards again: an old answer is compared with the hands of its time)."""
+    now = {p.nickname: p.client.view(code) for p in players}
+    note_hands(now)
+    current = next(iter(now.values()))["version"]
     for player in players:
-        others = set().union(*(hand for name, hand in hands.items() if name != player.nickname))
         for answer in player.answers:
+            view = answer.get("view", answer) if isinstance(answer, dict) else None
+            if isinstance(view, dict) and view.get("code") not in (None, code):
+                continue  # another table's: checked with that table
+            version = view.get("version", current) if isinstance(view, dict) else current
+            hands = HANDS.get((code, version), HANDS[code, current])
+            others = set().union(*(hand for name, hand in hands.items() if name != player.nickname))
             leaked = cards_in(answer) & others
             assert not leaked, f"{player.nickname} was told {leaked} of another hand: {answer}"
         player.answers.clear()
@@ -155,6 +172,7 @@ def play_turns(players: list[Student], code: str, turns: int, rng: random.Random
         by_seat[mine["seat"]] = player
     for _ in range(turns):
         views = {seat: p.view(code) for seat, p in by_seat.items()}
+        note_hands({by_seat[seat].nickname: seen for seat, seen in views.items()})
         view = views[next(iter(views))]
         if view["state"] != "playing":
             break

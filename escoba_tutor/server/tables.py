@@ -76,7 +76,7 @@ COMPUTER_DELAY = 0.8     # seconds before each of the computer's plays, so that 
 MAX_BODY = 1024          # a request's body: a play is a few dozen bytes
 SEEN_EVERY = 30.0        # a student's sign of life is written at most this often per table (a seat is left at 120 s)
 WAITS_PER_STUDENT = 8    # long polls one student may hold open at once (a few tabs)
-CHANGES_PER_S, CHANGES_BURST = 5.0, 20  # one student's changes (plays, seats): far above a player's pace
+CHANGES_PER_S, CHANGES_BURST = 10.0, 100  # one student's changes (plays, seats): far above a player's pace
 PLAYS_KEPT = 2000        # plays remembered, so that one sent twice is answered as done rather than refused
 # The tables' database work, off the event loop: a long poll's read, a play's transaction, the computer's choice.
 TABLE_WORK = ThreadPoolExecutor(max_workers=4, thread_name_prefix="escoba-tables")
