@@ -9,9 +9,11 @@ from __future__ import annotations
 import http.client
 import json
 import random
+import socket
 import threading
 import time
 import urllib.parse
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from conftest import brute_captures, voila_settings
@@ -139,7 +141,13 @@ def check_secrets(players: list[Student], code: str) -> None:
             version = view.get("version", current) if isinstance(view, dict) else current
             hands = HANDS.get((code, version), HANDS[code, current])
             others = set().union(*(hand for name, hand in hands.items() if name != player.nickname))
-            leaked = cards_in(answer) & others
+            told = answer
+            last_play = view.get("last_play") if isinstance(view, dict) else None
+            if last_play and last_play["deal"] != view.get("deal"):
+                # the last play of the deal before, shown at the start of the next: a card that was played in the
+                # open then, and may be dealt to a hand again now
+                told = {**view, "last_play": None}
+            leaked = cards_in(told) & others
             assert not leaked, f"{player.nickname} was told {leaked} of another hand: {answer}"
         player.answers.clear()
 
@@ -414,6 +422,56 @@ def test_leaving_a_waiting_table_empties_the_seat(server):
         lia.view(code)
     assert refused.value.code == "table_not_seated"
     assert lia.join(code)["seat"] == 1  # back, in the first empty seat
+
+
+# ----------------------------------------------------------------------------------------------- bounds
+def test_one_student_s_long_polls_and_changes_are_bounded(server):
+    xia, = students(server, "Xia")
+    opened = xia.open(2)
+    code, version = opened["code"], opened["version"]
+    answers: list = []
+
+    def wait() -> None:
+        try:
+            answers.append(xia.client.wait(code, version, timeout=60)["version"])
+        except TableRequestError as error:
+            answers.append(error.code)
+
+    waiting = [threading.Thread(target=wait) for _ in range(8)]
+    for thread in waiting:
+        thread.start()
+    time.sleep(1.5)
+    with pytest.raises(TableRequestError) as refused:  # a ninth long poll of one student
+        xia.client.wait(code, version)
+    assert (refused.value.code, refused.value.status) == ("table_too_many", 429)
+    leo, = students(server, "Leo")
+    leo.join(code)  # a change: the eight waits answer
+    for thread in waiting:
+        thread.join(30)
+    assert answers == [version + 1] * 8
+    # a flood of changes (here, joins of a table that is not there), eight at a time: 100 at once, then 10 a second
+    unknown = json.dumps({"code": "ZZZZZ" if code != "ZZZZZ" else "YYYYY"}).encode()
+    began = time.monotonic()
+    with ThreadPoolExecutor(8) as pool:
+        codes = list(pool.map(lambda _: xia.raw("POST", "join", unknown)[1]["error"], range(300)))
+    elapsed = time.monotonic() - began
+    assert "table_too_many" in codes and set(codes) == {"table_not_found", "table_too_many"}
+    assert codes.count("table_not_found") <= 100 + 10 * elapsed + 1
+    with pytest.raises(TableRequestError) as refused:
+        leo.join("ZZZZZ" if code != "ZZZZZ" else "YYYYY")
+    assert refused.value.code == "table_not_found"
+
+
+def test_the_client_says_when_the_server_cannot_be_reached_or_has_no_tables(server):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    with pytest.raises(TableRequestError) as refused:
+        TableClient(f"http://127.0.0.1:{closed}/class/record", "token", "es").tables()
+    assert refused.value.code == "table_unreachable" and refused.value.message.startswith("Ahora mismo no se puede")
+    with pytest.raises(TableRequestError) as refused:  # a server without the tables: its page for no address
+        TableClient(f"{server.url}elsewhere/class/record", "token", "en").tables()
+    assert refused.value.code == "table_no_tables" and "no tables" in refused.value.message
 
 
 # ----------------------------------------------------------------------------------------------- a restart
