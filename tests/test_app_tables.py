@@ -323,6 +323,10 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(server):
     assert (error.code, error.status) == ("table_full", 409)
     error = refused(on_turn.give_to_computer, code, waiting.view(code)["seat"], "medio")
     assert error.code == "table_seat_taken"  # a classmate still at the table keeps their seat
+    error = refused(on_turn.open, 2, "scopa")  # another game than the server's: not a house rule
+    assert error.code == "table_bad_settings" and "reglas" in error.message
+    error = refused(on_turn.open, 3)
+    assert error.code == "table_bad_settings"
     error = refused(on_turn.give_to_computer, code, 1, "genius")
     assert error.code in ("table_bad_level", "table_seat_taken")
     # raw requests: too long, not JSON, not an object, a made-up token
@@ -410,6 +414,13 @@ def test_a_seat_given_to_the_computer_plays_and_is_taken_back(server):
     taken = newcomer.take_back(code, 1)
     assert taken["seat"] == 1 and taken["seats"][1]["computer"] is None and taken["seats"][1]["nickname"] == "Xia"
     check_secrets([ivo, newcomer], code)
+
+
+def test_a_table_by_a_house_rule(server):
+    ana, = students(server, "Ana")
+    opened = ana.open(4, "escoba+figuras")
+    assert opened["rules"] == "escoba+figuras" and opened["players"] == 4 and len(opened["seats"]) == 4
+    assert next(t for t in ana.tables() if t["code"] == opened["code"])["rules"] == "escoba+figuras"
 
 
 def test_leaving_a_waiting_table_empties_the_seat(server):

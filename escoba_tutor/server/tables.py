@@ -4,11 +4,12 @@ The tables' state is in the class database (escoba_tutor/records/tables.py, docs
 course server's side of it. A student's kernel asks its own course server, with its records token, from this
 machine only (as the records and the class exercise do, records_endpoint.py), under ``class/tables/``:
 
-- ``POST open`` (JSON ``players``: 2 or 4, ``rules``: empty for the server's rules, or a rules name such as
-  ``escoba+figuras``), ``POST join`` (``code``, typed as the student typed it; ``seat`` optional), ``POST leave``
-  (``code``), ``POST computer`` (``code``, ``seat``, ``level``: an empty or left seat, or one's own, to the
-  computer), ``POST take`` (``code``, ``seat``: a seat taken back from the computer), ``POST play`` (``code``,
-  ``seat``, ``version``: the version the play was made against, and ``move``: ``3c+1o+4b+7o``, or ``card`` and
+- ``POST open`` (JSON ``players``: 2 or 4, ``rules``: empty for the server's rules, or the server's rules with
+  named house rules, such as ``escoba+figuras``), ``POST join`` (``code``, typed as the student typed it;
+  ``seat`` optional), ``POST leave`` (``code``), ``POST computer`` (``code``, ``seat``, ``level``: an empty or
+  left seat, or one's own, to the computer), ``POST take`` (``code``, ``seat``: a seat taken back from the
+  computer), ``POST play`` (``code``, ``seat``, ``version``: the version the play was made against, and
+  ``move``: ``3c+1o+4b+7o``, or ``card`` and
   ``take``, a list of table cards);
 - ``GET view?code=C`` the student's own seat's view; ``GET wait?code=C&after=V`` the same, once the table is at
   another version than ``V`` (a long poll: answered at once when it is, else when the table changes, or after
@@ -58,6 +59,7 @@ from ..engine.cards import DECK
 from ..engine.errors import EscobaError
 from ..engine.game import DealScored, Play
 from ..engine.moves import Move
+from ..engine.rules import VARIANTS
 from ..records import tables as records_tables
 from ..records.events import RecordsError, nickname_key
 from ..records.recorder import TOKEN_HEADER
@@ -448,7 +450,7 @@ class OpenHandler(_StudentHandler):
             if type(players) is not int or not isinstance(rules, str) or len(rules) > 200:
                 self.refuse("table_bad_settings", 400)
             self.change()
-            chosen = rules.strip() or self.settings.get("escoba_rules") or "escoba"
+            chosen = table_rules(rules, self.settings.get("escoba_rules") or "escoba")
             view = await self.service.run(self.service.store.open_table, self.token, self.student.nickname, players,
                                           chosen)
             return self.view(view, 201)
@@ -516,6 +518,28 @@ class TakeHandler(_StudentHandler):
             self.service.bell.changed(code)
             return self.view(view)
         await self.answer(work)
+
+
+def table_rules(asked: str, server: str) -> str:
+    """The rules a table is opened with: the server's (``asked`` empty, or the server's own name), or the server's
+    with named house rules added (``escoba+figuras``); others (another game's, an option set by hand) are refused.
+
+    >>> table_rules("", "escoba"), table_rules("escoba+figuras", "escoba"), table_rules("Escoba + Renuncio", "escoba")
+    ('escoba', 'escoba+figuras', 'escoba+renuncio')
+    >>> table_rules("scopa", "escoba")
+    Traceback (most recent call last):
+    ...
+    escoba_tutor.server.tables._Refused: table_bad_settings
+    """
+    asked = asked.strip()
+    if not asked or asked == server:
+        return server
+    base = server.split("+")[0].strip().lower()
+    profile, *parts = asked.split("+")
+    names = [part.strip().lower().replace("-", "_") for part in parts]
+    if profile.strip().lower() != base or not names or not all(name in VARIANTS for name in names):
+        raise _Refused("table_bad_settings")
+    return "+".join([server, *(name for name in names if f"+{name}" not in f"{server}+")])
 
 
 def move_text(body: dict[str, Any]) -> str:
