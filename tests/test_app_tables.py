@@ -16,7 +16,7 @@ import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from conftest import brute_captures, voila_settings
+from escoba_test_helpers import brute_captures, voila_settings
 from test_class_board import KEYS, landing
 from test_records_server import kernel_env_of, student
 
