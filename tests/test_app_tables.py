@@ -390,9 +390,21 @@ def test_a_long_poll_wakes_within_a_second_of_the_other_player_s_play(server):
     thread.join(30)
     assert woken["view"]["version"] == theirs["version"] + 1 and woken["view"]["my_turn"]
     assert woken["at"] - began < 1.0
+    # the client's watch: every new view, in a thread of its own
+    seen: list = []
+    watched = waiting.client.watch(code, seen.append, after=woken["view"]["version"])
+    try:
+        theirs = woken["view"]
+        after = waiting.play(theirs, theirs["legal"][0])
+        deadline = time.monotonic() + 10
+        while not seen and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert seen and seen[0]["version"] == after["version"] and seen[0]["last_play"]["seat"] == theirs["seat"]
+    finally:
+        watched.stop()
     # asked about a version already behind, it answers at once
     began = time.monotonic()
-    assert waiting.client.wait(code, theirs["version"])["version"] == theirs["version"] + 1
+    assert waiting.client.wait(code, theirs["version"])["version"] > theirs["version"]
     assert time.monotonic() - began < 1.0
     check_secrets([on_turn, waiting], code)
 
