@@ -345,47 +345,57 @@ class ClassStore:
         return self._retry(lambda c: tables.open_table(c, _current_class(c).id, token, nickname, players, rules,
                                                        seed=seed), write=True, budget=TABLE_BUDGET)
 
-    def join_table(self, code: str, token: str, nickname: str, seat: int | None = None) -> SeatView:
-        """Sit at the table ``code`` (the student's own seat again, after a reload); the seat's view."""
+    def join_table(self, code: str, token: str, nickname: str, seat: int | None = None, *,
+                   computer: bool = True) -> SeatView:
+        """Sit at the table ``code`` (the student's own seat again, after a reload); the seat's view.
+        ``computer``: the computer's turns that follow are played before the view is read (False: the caller
+        plays them, as the course server does, a moment later)."""
         self._retry(lambda c: tables.join(c, code, token, nickname, seat), write=True, budget=TABLE_BUDGET)
-        return self._after_change(code, token)
+        return self._after_change(code, token, computer)
 
     def give_seat_to_computer(self, code: str, seat: int, level: str, token: str, *,
-                              left_after: float = LEFT_AFTER) -> SeatView:
+                              left_after: float = LEFT_AFTER, computer: bool = True) -> SeatView:
         """The computer plays ``seat`` at ``level`` (asked by a student seated at the table: an empty seat, their
         own, or one whose student left ``left_after`` seconds ago); the asker's view after the computer's plays."""
         self._retry(lambda c: tables.give_to_computer(c, code, seat, level, token, left_after=left_after),
                     write=True, budget=TABLE_BUDGET)
-        return self._after_change(code, token)
+        return self._after_change(code, token, computer)
 
-    def take_seat_back(self, code: str, seat: int, token: str, nickname: str) -> SeatView:
+    def take_seat_back(self, code: str, seat: int, token: str, nickname: str, *, computer: bool = True) -> SeatView:
         """A student takes ``seat`` back from the computer (their own, or one nobody held)."""
         self._retry(lambda c: tables.take_back(c, code, seat, token, nickname), write=True, budget=TABLE_BUDGET)
-        return self._after_change(code, token)
+        return self._after_change(code, token, computer)
 
-    def play_at_table(self, code: str, seat: int, token: str, move: object, expected_version: int) -> SeatView:
+    def leave_table(self, code: str, token: str) -> TableInfo:
+        """The student leaves the table (see :func:`escoba_tutor.records.tables.leave`); its public facts after."""
+        return self._retry(lambda c: tables.leave(c, code, token), write=True, budget=TABLE_BUDGET)
+
+    def play_at_table(self, code: str, seat: int, token: str, move: object, expected_version: int, *,
+                      computer: bool = True) -> SeatView:
         """The student at ``seat`` plays ``move`` against the table's version ``expected_version`` (see
         :func:`escoba_tutor.records.tables.play` for what is refused, as a TableError, with nothing written); then
-        the computer's seats play up to the next student's turn. The seat's view after them."""
+        the computer's seats play up to the next student's turn (unless ``computer`` is False). The seat's view
+        after them."""
         self._retry(lambda c: tables.play(c, code, seat, token, move, expected_version), write=True,
                     budget=TABLE_BUDGET)
-        return self._after_change(code, token)
+        return self._after_change(code, token, computer)
 
     def seen_at_table(self, code: str, token: str) -> int:
         """A sign of life from a student's page (their seat is not left); their seat's number."""
         return self._retry(lambda c: tables.seen(c, code, token), write=True, budget=RECORD_BUDGET)
 
-    def table_view(self, code: str, token: str, *, left_after: float = LEFT_AFTER) -> SeatView:
+    def table_view(self, code: str, token: str, *, left_after: float = LEFT_AFTER, computer: bool = True) -> SeatView:
         """The view of the student's own seat at the table: their hand, never another's. A computer's turn left
-        unplayed (its server stopped half-way) is played first: a table goes on after a restart."""
+        unplayed (its server stopped half-way) is played first, unless ``computer`` is False (the caller plays
+        it): a table goes on after a restart."""
         def read() -> SeatView:
             return self._retry(lambda c: tables.seat_view(c, code, token, left_after=left_after), write=False,
                                budget=OPEN_BUDGET)
 
         view = read()
         table = view.table
-        if table.state == "playing" and table.turn is not None and table.seats[table.turn].computer is not None \
-                and self.play_computer_turns(code):
+        if computer and table.state == "playing" and table.turn is not None \
+                and table.seats[table.turn].computer is not None and self.play_computer_turns(code):
             view = read()
         return view
 
@@ -413,9 +423,10 @@ class ClassStore:
             made += 1
         return made
 
-    def _after_change(self, code: str, token: str) -> SeatView:
-        self.play_computer_turns(code)
-        return self.table_view(code, token)
+    def _after_change(self, code: str, token: str, computer: bool = True) -> SeatView:
+        if computer:
+            self.play_computer_turns(code)
+        return self.table_view(code, token, computer=computer)
 
     # -- reading -------------------------------------------------------------------------------------------------
 

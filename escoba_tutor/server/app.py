@@ -126,7 +126,7 @@ def build_app_class():
 
     from voila.app import Voila
 
-    from . import class_board, class_exercise, nickname, starting
+    from . import class_board, class_exercise, nickname, starting, tables
     from . import handlers as guarded
     from .hosts import AllowedHosts
     from .kernels import KERNEL_MEMORY_ENV
@@ -357,6 +357,7 @@ def build_app_class():
                 board.append((url_path_join(self.server_url, RECORD_PATH), RecordHandler))
             if self.class_board and not self.hub_user:  # the class exercise: one computer for now (class-board.md)
                 board.extend(class_exercise.exercise_handlers(self.server_url))
+                board.extend(tables.table_handlers(self.server_url))  # tables of students: one computer, as above
             handlers = [landing, *none, *board, *voila]  # first, so they win over the file tree at / and Voilà's login
             # last: any other address gets a page in its language rather than Tornado's bare one
             handlers.append((url_path_join(self.server_url, r".*"), guarded.NoSuchPageHandler,
