@@ -69,9 +69,9 @@ def test_a_notify_wakes_the_listener_once_its_transaction_commits(pg_url):
                 notify(connection, "escoba_test", "never")
                 transaction.rollback()
 
-        def committed() -> float:
+        def committed(channel: str = "escoba_test", payload: str = "hello") -> float:
             with store.engine.begin() as connection:
-                notify(connection, "escoba_test", "hello")
+                notify(connection, channel, payload)
                 sent = time.monotonic()
             return sent
 
@@ -81,6 +81,12 @@ def test_a_notify_wakes_the_listener_once_its_transaction_commits(pg_url):
         await asyncio.sleep(0.3)  # nothing else comes: not the rolled-back one, not the other channel's
         assert [(c, p) for c, p, _at in heard] == [("test", "hello")]
         assert heard[0][2] - sent < 1.0
+
+        # a channel added while connected (a later part of the server): listened to at once, on a new connection
+        listener.add("escoba_late", lambda payload: heard.append(("late", payload, time.monotonic())))
+        await until(lambda: listener.connections == 2 and listener.connected.is_set())
+        await asyncio.to_thread(committed, "escoba_late", "x")
+        await until(lambda: ("late", "x") in [(c, p) for c, p, _at in heard])
         await listener.stop()
         assert not listener.connected.is_set()
 
