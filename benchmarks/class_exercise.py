@@ -30,6 +30,7 @@ import argparse
 import contextlib
 import http.client
 import json
+import logging
 import os
 import random
 import re
@@ -136,6 +137,8 @@ def main() -> None:
                 postgres = start_postgres()
                 stack.callback(postgres.close)
                 url = next(postgres).create_database("bench")
+                # the servers' listeners outlive the database at the end: their tries to connect again are no news
+                stack.callback(logging.getLogger("escoba_tutor.records").setLevel, logging.CRITICAL)
             server = Server(url, "teacher")
             kernels = [Server(url, "kernels") for _n in range(args.servers)]
             time.sleep(1.0)  # the listeners connect
