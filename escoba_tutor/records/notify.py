@@ -142,8 +142,11 @@ class Listener:
             self._conninfo, autocommit=True, connect_timeout=10,
             keepalives=1, keepalives_idle=30, keepalives_interval=10, keepalives_count=3)
         try:
-            for channel in list(self._callbacks):
+            listened: set[str] = set()
+            while set(self._callbacks) - listened:  # a channel added meanwhile is listened to as well
+                channel = sorted(set(self._callbacks) - listened)[0]
                 await connection.execute(f"LISTEN {_checked(channel)}")  # a checked plain name (no $1 in LISTEN)
+                listened.add(channel)
         except BaseException:
             with contextlib.suppress(Exception):
                 await connection.close()
