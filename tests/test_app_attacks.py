@@ -173,15 +173,19 @@ def test_a_script_taking_a_new_cookie_for_every_page_is_held_to_its_addresss_rat
 
 @pytest.mark.server
 def test_a_page_that_is_only_asked_about_never_connecting_is_freed_within_connect_s(tmp_path_factory):
-    server = start(tmp_path_factory, {"reap_check_s": 1})  # connect_s: the default
+    connect_s = 12  # shorter than the default 45 s: what is tested is that asking about a kernel never keeps it
+    server = start(tmp_path_factory, {"reap_check_s": 1, "connect_s": connect_s})
     try:
         script = Browser(server, "127.0.0.30")
         status, kernel_id = page(script, "voila/render/es/index.ipynb")
         assert status == 200 and kernel_id
         sent = time.monotonic()
+        asked = 0
         while script.get(f"api/kernels/{kernel_id}")[0] == 200:  # asks every 2 s, as a page that is there would
-            assert time.monotonic() - sent < 45 + 10, "the kernel outlived connect_s while its script asked about it"
+            asked += 1
+            assert time.monotonic() - sent < connect_s + 10, "the kernel outlived connect_s while its script asked"
             time.sleep(2)
+        assert asked >= connect_s // 2 - 2, f"asked only {asked} times: the kernel went before connect_s"
         assert f"Shutting down kernel {kernel_id}: its page never connected" in server.log.read_text()
     finally:
         server.stop()

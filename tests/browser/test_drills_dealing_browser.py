@@ -76,7 +76,7 @@ def test_dealing_answered_by_mouse(es_page):
     press_check(box)
     expect(said).to_contain_text("Aciertos: 3 de 3.")
     box.get_by_role("button", name="Ver la solución").click()
-    expect(box.locator(".escoba-worked")).to_contain_text("Se juega hacia la derecha: después del jugador 2 va "
+    expect(box.locator(".escoba-worked")).to_contain_text("Se juega hacia la derecha: después del jugador 2 juega "
                                                           "el jugador 1.")
     assert_no_errors(page)
 
