@@ -47,6 +47,7 @@ from .class_exercise import RunningExercise, Tally
 from .events import DrillAnswer, Event, RecordsError, describe, nickname_key
 from .export import CODES, CsvLayout, write_csv
 from .location import locate
+from .notify import notify
 from .rows import PAUSE, RECORD_BUDGET, event_row, to_db_time
 from .schema import (
     INSERT_RECORD,
@@ -186,6 +187,7 @@ class ClassStore:
             new_id = connection.execute(classes.insert().values(name=chosen, started_at=started,
                                                                 is_current=True)).inserted_primary_key
             assert new_id is not None
+            notify(connection, class_exercise.CHANNEL, "state")  # the pages wait for the new class's exercise
             return ClassInfo(int(new_id[0]), chosen, from_db_time(started), True)
 
         return self._retry(start, write=True, budget=OPEN_BUDGET)
@@ -210,6 +212,7 @@ class ClassStore:
             connection.execute(update(classes).where(classes.c.is_current.is_(True), classes.c.id != info.id)
                                .values(is_current=False))
             connection.execute(update(classes).where(classes.c.id == info.id).values(is_current=True))
+            notify(connection, class_exercise.CHANNEL, "state")
             return ClassInfo(info.id, info.name, info.started_at, True)
 
         return self._retry(choose, write=True, budget=OPEN_BUDGET)
@@ -229,6 +232,7 @@ class ClassStore:
                 connection.execute(classes.insert().values(
                     name=unique_name(_default_class_name(), set(_names(connection))), is_current=True,
                     started_at=to_db_time(datetime.now(timezone.utc))))
+            notify(connection, class_exercise.CHANNEL, "state")
 
         self._retry(forget, write=True, budget=OPEN_BUDGET)
         self._drop_tally(class_id)
@@ -257,6 +261,7 @@ class ClassStore:
                 class_exercise_answers.c.exercise_id.in_(ids),
                 class_exercise_answers.c.nickname_key == nickname_key(nickname)))
             tables.forget_student(connection, info.id, nickname_key(nickname))
+            notify(connection, class_exercise.CHANNEL, "state")  # their answer to the exercise is gone too
             return count
 
         removed = self._retry(remove, write=True, budget=OPEN_BUDGET)
