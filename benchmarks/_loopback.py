@@ -10,6 +10,7 @@ import logging
 import socket
 import statistics
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from escoba_tutor.records import ClassStore
@@ -30,7 +31,8 @@ class LoopbackServer:
     get in the way; ``settings`` are the application's others. ``token(student)`` is a student's records token,
     bound to a live kernel of theirs, as the kernel manager makes one."""
 
-    def __init__(self, path: Path, handlers: list, address: str = "127.0.0.1", **settings: object) -> None:
+    def __init__(self, path: Path | str, handlers: list, address: str = "127.0.0.1", *,
+                 on_loop: Callable[[ClassStore], dict] | None = None, **settings: object) -> None:
         from tornado.httpserver import HTTPServer
         from tornado.web import Application
 
@@ -48,8 +50,9 @@ class LoopbackServer:
         def serve() -> None:
             loop = asyncio.new_event_loop()
             asyncio.set_event_loop(loop)
+            more = on_loop(self.store) if on_loop is not None else {}  # settings made on the server's own loop
             app = Application(handlers, escoba_log=logging.getLogger("bench"), escoba_class_store=self.store,
-                              escoba_register=self.register, **settings)
+                              escoba_register=self.register, **settings, **more)
             HTTPServer(app).listen(self.port, "127.0.0.1")
             started.set()
             loop.run_forever()

@@ -1,7 +1,7 @@
 """The class exercise with a class of students, at the protocol level: how soon a started exercise reaches every
 student's kernel, and how soon an answer is counted on the projector.
 
-    python benchmarks/class_exercise.py [--students 30] [--rounds 10]
+    python benchmarks/class_exercise.py [--students 30] [--rounds 10] [--postgres URL|start [--servers 3]]
 
 The server's real handlers (escoba_tutor/server/class_exercise.py, with the class board's) run in a Tornado
 server of this process over a fresh SQLite file; each student is a thread that does what a student's kernel does
@@ -16,17 +16,26 @@ answer -> counted on the projector (from the answer's POST sent to the projector
 count that includes it: the k-th answer sent is taken as counted once k answers are), as p50 / p95 / max in
 milliseconds. Targets: start -> shown p95 <= 1 s, answer ->
 counted p95 <= 1 s. The load average is printed beside: the machine may be shared.
+
+``--postgres URL`` (an empty database; ``start``: a throw-away PostgreSQL server started for the run, as the tests
+start one) lays the class out as on a JupyterHub: the teacher's handlers in one server (the board service) and
+the kernels' in ``--servers`` others (the students' own servers, the students shared among them), each over its
+own store and with its own listener (records/notify.py): a start reaches the students' servers, and an answer
+the board service, only through the database's notifications.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
+import logging
 import os
 import random
 import re
 import secrets
+import sys
 import tempfile
 import threading
 import time
@@ -43,11 +52,18 @@ KEY = secrets.token_urlsafe(32)
 class Server(LoopbackServer):
     """The class exercise's handlers on loopback (with the class board's), in a thread of this process."""
 
-    def __init__(self, path: Path) -> None:
-        from escoba_tutor.server.class_exercise import exercise_handlers
+    def __init__(self, path: Path | str, part: str = "all") -> None:
+        from escoba_tutor.server.class_exercise import (
+            exercise_handlers,
+            kernel_handlers,
+            listening_settings,
+            teacher_handlers,
+        )
 
-        super().__init__(path, exercise_handlers("/"), escoba_teacher_key=KEY, escoba_class_exercise=True,
-                         xsrf_cookies=False)
+        handlers = {"all": exercise_handlers, "teacher": teacher_handlers, "kernels": kernel_handlers}[part]("/")
+        listen = None if part == "all" else (lambda store: listening_settings(store, tallies=part == "teacher"))
+        super().__init__(path, handlers, escoba_teacher_key=KEY, escoba_class_exercise=True, xsrf_cookies=False,
+                         on_loop=listen)
 
     def request(self, method: str, path: str, body: bytes | None = None, headers: dict | None = None,
                 timeout: float = 60) -> tuple[int, dict, bytes]:
@@ -107,13 +123,32 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--students", type=int, default=30)
     parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--postgres", help="an empty PostgreSQL database's URL, or 'start' for a throw-away one")
+    parser.add_argument("--servers", type=int, default=3, help="with --postgres: the students' servers")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
-        server = Server(Path(folder) / "class.sqlite3")
+    with contextlib.ExitStack() as stack:
+        folder = stack.enter_context(tempfile.TemporaryDirectory())
+        if args.postgres:
+            url = args.postgres
+            if url == "start":
+                sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+                from records_postgres import start_postgres
+
+                postgres = start_postgres()
+                stack.callback(postgres.close)
+                url = next(postgres).create_database("bench")
+                # the servers' listeners outlive the database at the end: their tries to connect again are no news
+                stack.callback(logging.getLogger("escoba_tutor.records").setLevel, logging.CRITICAL)
+            server = Server(url, "teacher")
+            kernels = [Server(url, "kernels") for _n in range(args.servers)]
+            time.sleep(1.0)  # the listeners connect
+        else:
+            server = Server(Path(folder) / "class.sqlite3")
+            kernels = [server]
         shown_at: list[float] = []
         stored: list[float] = []
         sent_at: list[float] = []
-        students = [Student(server, n, shown_at, stored, sent_at) for n in range(args.students)]
+        students = [Student(kernels[n % len(kernels)], n, shown_at, stored, sent_at) for n in range(args.students)]
         for student in students:
             student.start()
         for student in students:
@@ -147,8 +182,10 @@ def main() -> None:
                 "Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
             time.sleep(0.3)
         load = os.getloadavg()
-        print(f"{args.students} students, {args.rounds} exercises (load average {load[0]:.2f} {load[1]:.2f} "
-              f"{load[2]:.2f}, {os.cpu_count()} cores)")
+        layout = (f"PostgreSQL, the board service and {len(kernels)} students' servers, told by notifications"
+                  if args.postgres else "SQLite, one server")
+        print(f"{args.students} students, {args.rounds} exercises, {layout} (load average {load[0]:.2f} "
+              f"{load[1]:.2f} {load[2]:.2f}, {os.cpu_count()} cores)")
         print(f"start -> shown on every kernel:    {percentiles(shown)}")
         print(f"answer -> stored (its round trip):  {percentiles(stored)}")
         print(f"answer -> counted on the projector: {percentiles(counted)}")

@@ -155,7 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "from the same seeded generators as the course's practice exercises, then "
                     "the answer key, which starts on a new page when printed. Exercise numbers start at the seed "
                     "for each kind: seed to seed + count - 1, except where a kind's next exercises would share one "
-                    "answer (the cards left, who wins the game, the escoba de mano): there the next exercises whose "
+                    "answer (the cards left, who wins the game, the escoba de mano, what a house rule changes): there "
+                    "the next exercises whose "
                     "answers differ.")
     sheet.add_argument("--seed", type=_seed, required=True, metavar="S",
                        help="the first exercise number: the same seed always gives the same worksheet")

@@ -280,6 +280,42 @@ def test_a_seat_nobody_held_is_taken_from_the_computer_by_a_newcomer(store: Clas
     assert taken.seat == 1 and [s.nickname for s in taken.table.seats] == ["Ana", "Eva"]
 
 
+def test_leaving_empties_a_waiting_seat_and_marks_a_playing_one_left(store: ClassStore) -> None:
+    ana, leo, eva = token(), token(), token()
+    code = store.open_table(ana, "Ana", 4, "escoba").table.code
+    store.join_table(code, leo, "Leo")
+    before = store.table_info(code).version
+    left = store.leave_table(code, leo)  # the table still waits: the seat is free for a classmate
+    assert left.seats[1].empty and left.state == "waiting" and left.version == before + 1
+    with pytest.raises(NotSeatedError):
+        store.table_view(code, leo)
+    with pytest.raises(NotSeatedError):  # leaving twice, or a table one never sat at
+        store.leave_table(code, leo)
+    assert store.join_table(code, eva, "Eva").seat == 1
+    code, tokens = two_at_a_table(store)  # under way: the seat is kept, and counts as left at once
+    version = store.table_info(code).version
+    gone = store.leave_table(code, tokens[1])
+    assert gone.state == "playing" and gone.seats[1].nickname == "Leo" and gone.seats[1].left
+    assert gone.version == version + 1
+    given = store.give_seat_to_computer(code, 1, "random", tokens[0])  # a left seat goes to the computer
+    assert given.table.seats[1].computer == "random"
+    back = store.take_seat_back(code, 1, tokens[1], "Leo")  # and its student takes it back
+    assert back.seat == 1 and not back.table.seats[1].left
+
+
+def test_the_computer_s_turns_may_be_left_to_the_caller(store: ClassStore) -> None:
+    ana = token()
+    code = store.open_table(ana, "Ana", 2, "escoba", seed=3).table.code
+    view = store.give_seat_to_computer(code, 1, "random", ana, computer=False)
+    while not view.my_turn:  # the computer deals first, or Ana plays
+        assert store.play_computer_turns(code, 1) == 1
+        view = store.table_view(code, ana, computer=False)
+    after = store.play_at_table(code, 0, ana, view.game.legal_moves[0], view.version, computer=False)
+    assert after.table.turn == 1 and after.version == view.version + 1  # the computer has not played yet
+    assert store.table_view(code, ana, computer=False).version == after.version
+    assert store.play_computer_turns(code, 1) == 1 and store.table_info(code).turn == 0
+
+
 def test_the_computer_alone_at_a_table_waits_for_a_student(store: ClassStore) -> None:
     ana = token()
     code = store.open_table(ana, "Ana", 2, "escoba").table.code

@@ -326,8 +326,9 @@ def test_the_low_cards_house_rule_gives_a_true_reason(lang, said, false):
 
 def test_a_house_rule_that_changes_nothing_shows_how_its_points_went():
     """Worksheet no. 421, exercise 423 ("setenta with low cards only"), as its reader found it: "the house rule
-    does not change the totals" with no reason. The key now shows the setentas, both valid, as the reason."""
-    _task, key = split(worksheet_html(421, "en", kinds=("house_rules",)))
+    does not change the totals" with no reason. The key now shows the setentas, both valid, as the reason. (Sheet
+    no. 421 now asks about another house rule there: the sheet that starts at 423 prints it first.)"""
+    _task, key = split(worksheet_html(423, "en", kinds=("house_rules",)))
     assert ("In this deal the house rule does not change the totals. What the house rule could change stays as "
             "usual: the setenta — Team 2 has the best setenta (Team 1: 75; Team 2: 81).") in unescape(key)
 
@@ -644,7 +645,11 @@ def test_an_avoided_capture_of_the_same_kind_as_the_best_says_what_it_gains_less
     """Over many exercises: a good play's line ends with a full stop; an avoided capture that gains the same kind
     of thing as the best play (cards, coins, sevens), runs no risk the best play does not, and gains fewer of
     them says so, so the best play's reason never fits it unanswered."""
-    from escoba_tutor.exercises.kinds.strategy import _gain, _more_sweepers, _risk_kind
+    from escoba_tutor.exercises.kinds.strategy import _gain, _leaves_siete, _more_sweepers
+    from escoba_tutor.players.hints import sweep_risk
+
+    def _risk_kind(view, move):
+        return "sweep" if sweep_risk(view, move) else "siete" if _leaves_siete(view, move) else None
 
     _ = Translator(lang)
     part = kind("strategy").worksheet
@@ -662,7 +667,7 @@ def test_an_avoided_capture_of_the_same_kind_as_the_best_says_what_it_gains_less
         best_gain = _gain(drill.view, best.move)
         for hint, line in zip(drill.ranking[len(drill.good):], answer["avoid"]):
             gain = _gain(drill.view, hint.move)
-            if (gain is None or best_gain is None or gain.code != best_gain.code
+            if (gain is None or best_gain is None or gain.code != best_gain.code or best_gain.code == "escoba"
                     or _risk_kind(drill.view, hint.move) not in (None, _risk_kind(drill.view, best.move))
                     or _more_sweepers(_, drill.view, hint.move, best.move)):  # (its bigger risk said instead)
                 continue
@@ -734,3 +739,43 @@ def test_worksheet_647_reads_as_its_readers_asked():
     assert ("aunque deja 12 en la mesa; para barrerla hace falta una carta que valga 3, y quedan 2 sin salir.") in key
     assert ("El otro jugador ya no tiene cartas en la mano: juegas la última carta de esta ronda, y después del "
             "siguiente reparto sale el otro jugador.") in task
+
+
+def test_an_avoided_play_names_every_fault_the_best_play_has_not_most_costly_first():
+    """Worksheet no. 533, part 10, as its reader found it: the seven of coins laid down was said only to leave 9
+    to sweep, not to leave the seven of coins (the velo) for the other side; the plays that pass up the five of
+    clubs' escoba were said to score less "over many possible ways the unseen cards could be shared out", never
+    that they give up a sure escoba. The key now lists every fault, the costliest first."""
+    _task, key = split(worksheet_html(533, "en", kinds=("strategy",)))
+    assert ("Avoid the seven of coins, laid down on the table: it leaves the seven of coins on the table, for the "
+            "other side to take, and it leaves 9 on the table, which only a card worth 6 can sweep, and 1 such card is "
+            "still unseen (about 0.9 points worse).") in key
+    assert ("Avoid the six of cups, laid down on the table: it gives up the escoba the five of clubs makes (about 1.2 "
+            "points worse).") in key
+    assert ("Avoid the ace of coins, laid down on the table: it gives up the escoba the five of clubs makes, and it "
+            "leaves 11 on the table, which only a card worth 4 can sweep, and 4 such cards are still unseen (about 1.5 "
+            "points worse).") in key
+    assert "over many possible ways" not in key
+    # no. 647: a capture that takes no coin where the best takes one, and cards laid down where the best captures
+    _task, key = split(worksheet_html(647, "en", kinds=("strategy",)))
+    assert ("Avoid the five of cups, taking the king of swords: it takes no card of coins (about 1 point "
+            "worse).") in key
+    assert "Avoid the six of swords, laid down on the table: it takes nothing (about 1 point worse)." in key
+    _task, key = split(worksheet_html(533, "es", kinds=("strategy",)))
+    assert ("Evita el siete de oros, que se queda en la mesa: deja el siete de oros en la mesa, para que se lo lleve "
+            "el otro bando; además, deja 9 en la mesa; para barrerla hace falta una carta que valga 6, y queda 1 sin "
+            "salir (unos 0,9 puntos peor).") in key
+    assert ("Evita el seis de copas, que se queda en la mesa: renuncia a la escoba que hace el cinco de bastos (unos "
+            "1,2 puntos peor).") in key
+
+
+def test_the_house_rule_part_asks_about_a_new_house_rule_each_time():
+    """Worksheet no. 533, part 9, as its reader found it: exercises 534 and 535 asked about the same house rule
+    (the cards bonus) with the same answer. Each exercise of the part now asks about another house rule, and a
+    deal where the house rule changes nothing comes at most once."""
+    escoba = rules_by_name("escoba")
+    for seed in (*range(1, 41), 533, 647):
+        drills = [make_drill("house_rules", s, escoba) for s in choose_seeds("house_rules", seed, 3, escoba)]
+        rules = [d.house_rule for d in drills]
+        assert len(set(rules)) == 3, (seed, rules)
+        assert sum(not d.changes for d in drills) <= 1, (seed, [d.changes for d in drills])

@@ -84,7 +84,8 @@ OPTIONS: tuple[Option, ...] = (
            choices=(False, True)),
     Option("figuras", "one point for strictly the most figures (sota, caballo, rey)", choices=(False, True)),
     Option("three_player_ties", "with three sides, when two tie at the top for cards, oros or setenta, the point goes "
-           "to the third side if it has any cards, any oros or a valid setenta", choices=(False, True)),
+           "to the third side if it has something for that point (a card, a card of oros, a valid setenta)",
+           choices=(False, True)),
     Option("renuncio", "a card laid down that could have captured is accepted and marked; at the deal's end the "
            "offending side scores nothing and every other side adds what it made", choices=(False, True)),
     Option("chile", "Chile: a player dealt three cards adding up to 15 scores 3 points (escoba en mano); an "
@@ -106,6 +107,10 @@ _PROFILE_DEFAULTS: dict[str, dict[str, Any]] = {
     "escoba": dict(_DEFAULTS),
     "scopa": {**_DEFAULTS, "capture": "match", "escoba_de_mano": "none", "primera": "suit_count", "target": 11},
 }
+
+#: What each profile's game calls a sweep (a capture that empties the table): a key, which the text layer words
+#: (Escoba's *escoba*, Scopa's *scopa*, plural *scope*). House rules keep their profile's word.
+_PROFILE_SWEEP = {"escoba": "escoba", "scopa": "scopa"}
 
 
 @dataclass(frozen=True)
@@ -215,6 +220,15 @@ class Rules:
             raise RulesError("the Chile rules (escoba en mano) are played by 3 or 4 players", code="rules_players")
         if self.three_player_ties and players != 3:
             raise RulesError("the three-player tie rule needs exactly 3 players", code="rules_players")
+
+    @property
+    def sweep(self) -> str:
+        """The key of the word for a sweep under these rules: ``"escoba"`` or ``"scopa"``.
+
+        >>> ESCOBA.sweep, SCOPA.sweep, SCOPA.replace(target=21).sweep
+        ('escoba', 'scopa', 'scopa')
+        """
+        return _PROFILE_SWEEP[self.profile]
 
     @property
     def name(self) -> str:

@@ -14,6 +14,11 @@ seed and rules). An answer is also a drill record (``records``), so the board an
 
 Every function here takes a connection inside the store's transaction (:class:`escoba_tutor.records.ClassStore`
 calls them): a refused answer is a RecordsError whose code says why, and nothing is written.
+
+Each change also notifies the servers that share the database (PostgreSQL's ``NOTIFY``, in the same transaction:
+notify.py), on the channel :data:`CHANNEL`: ``state`` when the running exercise changed (started, stopped,
+revealed, ended; the current class changed: store.py), ``answer`` when an answer was counted. A countdown that
+runs out changes nothing in the database: every server times it from the exercise's ``deadline_at``.
 """
 
 from __future__ import annotations
@@ -25,15 +30,17 @@ from typing import Any
 from sqlalchemy import Connection, Row, func, select, update
 
 from .events import DrillAnswer, RecordsError, nickname_key
+from .notify import notify
 from .rows import MAX_SEED, event_row, to_db_time
 from .schema import INSERT_RECORD, class_exercise_answers, class_exercises, from_db_time
 
-__all__ = ["RunningExercise", "Tally", "STATES", "MAX_SECONDS", "start", "running", "close", "reveal", "end",
-           "answer", "tally"]
+__all__ = ["RunningExercise", "Tally", "STATES", "MAX_SECONDS", "CHANNEL", "start", "running", "close", "reveal",
+           "end", "answer", "tally"]
 
 STATES = ("open", "closed", "revealed", "ended")
 MAX_SECONDS = 600  # the longest countdown a teacher may set (ten minutes)
 MAX_TOKEN = 64
+CHANNEL = "escoba_class_exercise"  # the notifications' channel (notify.py): payload "state" or "answer"
 
 
 @dataclass(frozen=True)
@@ -104,6 +111,7 @@ def start(connection: Connection, class_id: int, token: str, kind: str, seed: in
         class_id=class_id, token=token, kind=kind, seed=seed, rules=rules, state="open", started_at=to_db_time(now),
         deadline_at=to_db_time(now + timedelta(seconds=seconds)))).inserted_primary_key
     assert new_id is not None
+    notify(connection, CHANNEL, "state")
     return RunningExercise(int(new_id[0]), class_id, kind, seed, rules, "open", now,
                            now + timedelta(seconds=seconds)), True
 
@@ -121,6 +129,7 @@ def _change(connection: Connection, class_id: int, exercise_id: int, state: str,
     if state == "closed":
         values["deadline_at"] = to_db_time(min(datetime.now(timezone.utc), now.deadline_at))
     connection.execute(update(class_exercises).where(class_exercises.c.id == exercise_id).values(**values))
+    notify(connection, CHANNEL, "state")
     return _row(connection.execute(select(class_exercises).where(class_exercises.c.id == exercise_id)).one())
 
 
@@ -162,6 +171,7 @@ def answer(connection: Connection, class_id: int, exercise_id: int, event: Drill
                                                               correct=row["correct"], mistake=row["mistake"],
                                                               at=row["at"]))
     connection.execute(INSERT_RECORD, row)
+    notify(connection, CHANNEL, "answer")
     return now
 
 

@@ -47,6 +47,7 @@ from .class_exercise import RunningExercise, Tally
 from .events import DrillAnswer, Event, RecordsError, describe, nickname_key
 from .export import CODES, CsvLayout, write_csv
 from .location import locate
+from .notify import notify
 from .rows import PAUSE, RECORD_BUDGET, event_row, to_db_time
 from .schema import (
     INSERT_RECORD,
@@ -186,6 +187,7 @@ class ClassStore:
             new_id = connection.execute(classes.insert().values(name=chosen, started_at=started,
                                                                 is_current=True)).inserted_primary_key
             assert new_id is not None
+            notify(connection, class_exercise.CHANNEL, "state")  # the pages wait for the new class's exercise
             return ClassInfo(int(new_id[0]), chosen, from_db_time(started), True)
 
         return self._retry(start, write=True, budget=OPEN_BUDGET)
@@ -210,6 +212,7 @@ class ClassStore:
             connection.execute(update(classes).where(classes.c.is_current.is_(True), classes.c.id != info.id)
                                .values(is_current=False))
             connection.execute(update(classes).where(classes.c.id == info.id).values(is_current=True))
+            notify(connection, class_exercise.CHANNEL, "state")
             return ClassInfo(info.id, info.name, info.started_at, True)
 
         return self._retry(choose, write=True, budget=OPEN_BUDGET)
@@ -229,6 +232,7 @@ class ClassStore:
                 connection.execute(classes.insert().values(
                     name=unique_name(_default_class_name(), set(_names(connection))), is_current=True,
                     started_at=to_db_time(datetime.now(timezone.utc))))
+            notify(connection, class_exercise.CHANNEL, "state")
 
         self._retry(forget, write=True, budget=OPEN_BUDGET)
         self._drop_tally(class_id)
@@ -257,6 +261,7 @@ class ClassStore:
                 class_exercise_answers.c.exercise_id.in_(ids),
                 class_exercise_answers.c.nickname_key == nickname_key(nickname)))
             tables.forget_student(connection, info.id, nickname_key(nickname))
+            notify(connection, class_exercise.CHANNEL, "state")  # their answer to the exercise is gone too
             return count
 
         removed = self._retry(remove, write=True, budget=OPEN_BUDGET)
@@ -345,47 +350,57 @@ class ClassStore:
         return self._retry(lambda c: tables.open_table(c, _current_class(c).id, token, nickname, players, rules,
                                                        seed=seed), write=True, budget=TABLE_BUDGET)
 
-    def join_table(self, code: str, token: str, nickname: str, seat: int | None = None) -> SeatView:
-        """Sit at the table ``code`` (the student's own seat again, after a reload); the seat's view."""
+    def join_table(self, code: str, token: str, nickname: str, seat: int | None = None, *,
+                   computer: bool = True) -> SeatView:
+        """Sit at the table ``code`` (the student's own seat again, after a reload); the seat's view.
+        ``computer``: the computer's turns that follow are played before the view is read (False: the caller
+        plays them, as the course server does, a moment later)."""
         self._retry(lambda c: tables.join(c, code, token, nickname, seat), write=True, budget=TABLE_BUDGET)
-        return self._after_change(code, token)
+        return self._after_change(code, token, computer)
 
     def give_seat_to_computer(self, code: str, seat: int, level: str, token: str, *,
-                              left_after: float = LEFT_AFTER) -> SeatView:
+                              left_after: float = LEFT_AFTER, computer: bool = True) -> SeatView:
         """The computer plays ``seat`` at ``level`` (asked by a student seated at the table: an empty seat, their
         own, or one whose student left ``left_after`` seconds ago); the asker's view after the computer's plays."""
         self._retry(lambda c: tables.give_to_computer(c, code, seat, level, token, left_after=left_after),
                     write=True, budget=TABLE_BUDGET)
-        return self._after_change(code, token)
+        return self._after_change(code, token, computer)
 
-    def take_seat_back(self, code: str, seat: int, token: str, nickname: str) -> SeatView:
+    def take_seat_back(self, code: str, seat: int, token: str, nickname: str, *, computer: bool = True) -> SeatView:
         """A student takes ``seat`` back from the computer (their own, or one nobody held)."""
         self._retry(lambda c: tables.take_back(c, code, seat, token, nickname), write=True, budget=TABLE_BUDGET)
-        return self._after_change(code, token)
+        return self._after_change(code, token, computer)
 
-    def play_at_table(self, code: str, seat: int, token: str, move: object, expected_version: int) -> SeatView:
+    def leave_table(self, code: str, token: str) -> TableInfo:
+        """The student leaves the table (see :func:`escoba_tutor.records.tables.leave`); its public facts after."""
+        return self._retry(lambda c: tables.leave(c, code, token), write=True, budget=TABLE_BUDGET)
+
+    def play_at_table(self, code: str, seat: int, token: str, move: object, expected_version: int, *,
+                      computer: bool = True) -> SeatView:
         """The student at ``seat`` plays ``move`` against the table's version ``expected_version`` (see
         :func:`escoba_tutor.records.tables.play` for what is refused, as a TableError, with nothing written); then
-        the computer's seats play up to the next student's turn. The seat's view after them."""
+        the computer's seats play up to the next student's turn (unless ``computer`` is False). The seat's view
+        after them."""
         self._retry(lambda c: tables.play(c, code, seat, token, move, expected_version), write=True,
                     budget=TABLE_BUDGET)
-        return self._after_change(code, token)
+        return self._after_change(code, token, computer)
 
     def seen_at_table(self, code: str, token: str) -> int:
         """A sign of life from a student's page (their seat is not left); their seat's number."""
         return self._retry(lambda c: tables.seen(c, code, token), write=True, budget=RECORD_BUDGET)
 
-    def table_view(self, code: str, token: str, *, left_after: float = LEFT_AFTER) -> SeatView:
+    def table_view(self, code: str, token: str, *, left_after: float = LEFT_AFTER, computer: bool = True) -> SeatView:
         """The view of the student's own seat at the table: their hand, never another's. A computer's turn left
-        unplayed (its server stopped half-way) is played first: a table goes on after a restart."""
+        unplayed (its server stopped half-way) is played first, unless ``computer`` is False (the caller plays
+        it): a table goes on after a restart."""
         def read() -> SeatView:
             return self._retry(lambda c: tables.seat_view(c, code, token, left_after=left_after), write=False,
                                budget=OPEN_BUDGET)
 
         view = read()
         table = view.table
-        if table.state == "playing" and table.turn is not None and table.seats[table.turn].computer is not None \
-                and self.play_computer_turns(code):
+        if computer and table.state == "playing" and table.turn is not None \
+                and table.seats[table.turn].computer is not None and self.play_computer_turns(code):
             view = read()
         return view
 
@@ -413,9 +428,10 @@ class ClassStore:
             made += 1
         return made
 
-    def _after_change(self, code: str, token: str) -> SeatView:
-        self.play_computer_turns(code)
-        return self.table_view(code, token)
+    def _after_change(self, code: str, token: str, computer: bool = True) -> SeatView:
+        if computer:
+            self.play_computer_turns(code)
+        return self.table_view(code, token, computer=computer)
 
     # -- reading -------------------------------------------------------------------------------------------------
 

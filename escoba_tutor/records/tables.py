@@ -62,8 +62,8 @@ __all__ = [
     "SeatTakenError", "TableNotReadyError", "TableOverError", "NotYourTurnError", "StaleVersionError",
     "IllegalPlayError", "SeatInfo", "TableInfo", "SeatView", "PLAYERS", "STATES", "LEVELS", "TABLE_LEVEL",
     "LEFT_AFTER", "CODE_LENGTH", "CHANNEL", "table_code", "open_table", "join", "give_to_computer", "take_back",
-    "seen", "play", "seat_view", "info", "class_tables", "ComputerTurn", "computer_turn", "choose", "play_computer",
-    "forget_class", "forget_student",
+    "leave", "seen", "play", "seat_view", "info", "class_tables", "ComputerTurn", "computer_turn", "choose",
+    "play_computer", "forget_class", "forget_student",
 ]
 
 PLAYERS = (2, 4)                 # two players, or four in two partnerships (0 and 2 against 1 and 3)
@@ -515,6 +515,28 @@ def take_back(connection: Connection, code: str, seat: int, token: str, nickname
     _bump(connection, table, moment,
           state=_state_after_seating(table, _seating(table, number, holder, None)))
     return _view(_reread(connection, table), number, now)
+
+
+def leave(connection: Connection, code: str, token: str, *, now: datetime | None = None) -> TableInfo:
+    """The student leaves the table. While it waits for players their seat is emptied (another classmate may take
+    it); once the game is under way the seat is kept for them but counts as left at once, so that the others may
+    give it to the computer (a join brings them back to it); a finished table is left as it is. The table's public
+    facts afterwards."""
+    holder = _holder(token)
+    table = _read(connection, code, lock=True)
+    moment = _now(now)
+    mine = table.seat_of(holder)
+    if mine is None:
+        raise NotSeatedError(f"you hold no seat at table {table.row.code}", code="table_not_seated")
+    if table.row.state == "finished":
+        return _info(table, now)
+    if table.row.state == "waiting" and mine.computer is None:
+        _set_seat(connection, table, mine.seat, holder=None, nickname=None, nickname_key=None, seen_at=None)
+        _bump(connection, table, moment, state=_state_after_seating(table, _seating(table, mine.seat, None, None)))
+    else:
+        _set_seat(connection, table, mine.seat, seen_at=None)
+        _bump(connection, table, moment)
+    return _info(_reread(connection, table), now)
 
 
 def seen(connection: Connection, code: str, token: str, *, now: datetime | None = None) -> int:

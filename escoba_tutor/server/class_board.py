@@ -433,7 +433,7 @@ class BoardPageHandler(BoardMixin, web.RequestHandler):
         board, classes = await self.read_board()
         now = datetime.now(timezone.utc)
         view = board_view(board, classes, self.lang, self.lessons_base(), server_rules(self), self.titles(), now=now)
-        if self.settings.get("escoba_class_exercise"):  # one computer: the class exercise is served here
+        if self.settings.get("escoba_class_exercise"):  # the class exercise is served here (not in a hub student's)
             from .class_exercise import start_form
 
             view["exercise_form"] = start_form(self)

@@ -22,9 +22,12 @@ restart of the server a reloaded page says only that its answer is in.
 Waking the pages: every kernel keeps one long poll open, and :class:`ExerciseBell`, in the server's process,
 wakes them all when the exercise changes (a teacher's POST, or its countdown running out), and the projector's
 when an answer is counted. Nothing polls the database while nothing changes. On one computer the teacher's POSTs
-and the students' kernels reach the same process, so the bell is all it takes; on a JupyterHub each student's
-server would learn of a change made by the board service from PostgreSQL's LISTEN/NOTIFY and call
-:meth:`ExerciseBell.changed` (docs/class-board-internals.md).
+and the students' kernels reach the same process, so the bell is all it takes. Over PostgreSQL (a school's
+JupyterHub: each student's server and the teacher's board service are processes of their own) every change is
+also notified through the database (records/notify.py: ``NOTIFY`` in the change's own transaction), and each
+server's one :class:`~escoba_tutor.records.notify.Listener` rings its bell (:func:`listening_settings`): a
+student's server reads the exercise again when the board service changed it, the board service reads the count
+again when a student's server stored an answer (docs/class-board-internals.md).
 """
 
 from __future__ import annotations
@@ -49,7 +52,8 @@ from ..text.translator import Translator
 from .class_board import _STATIC, BoardMixin, _BoardPost, server_rules
 from .records_endpoint import WRITING, RecordHandler, from_this_machine
 
-__all__ = ["ExerciseBell", "exercise_handlers", "start_form", "WAIT_S", "DEFAULT_SECONDS"]
+__all__ = ["ExerciseBell", "exercise_handlers", "teacher_handlers", "kernel_handlers", "listening_settings",
+           "start_form", "WAIT_S", "DEFAULT_SECONDS"]
 
 WAIT_S = 25.0          # a long poll's longest wait: the kernel (or the projector) then asks again
 MAX_ANSWER_BYTES = 8192  # an answer's request; the answer as given is kept when its JSON is at most half that
@@ -61,8 +65,9 @@ class ExerciseBell:
     """The running exercise as this server last read it, and the waiters to wake when it changes (see the
     module's text). Lives on the event loop's thread; the database is read in a thread of its own."""
 
-    def __init__(self, store) -> None:
+    def __init__(self, store, *, tallies: bool = True) -> None:
         self.store = store
+        self.tallies = tallies       # this server shows the projected view: other servers' answers matter here
         self.current = None          # the RunningExercise, or None
         self.tally = None            # its Tally
         self.answered: set[str] = set()  # nickname keys that answered it (server memory only, never sent)
@@ -74,6 +79,8 @@ class ExerciseBell:
         self._state = asyncio.Event()
         self._counted = asyncio.Event()
         self._timer: asyncio.TimerHandle | None = None
+        self._reading = False        # a read told of by a notification is under way (notified)
+        self._again = False          # ... and another notification came meanwhile: read once more after it
 
     def stamp(self) -> str:
         return self.current.stamp() if self.current is not None else "none"
@@ -85,9 +92,29 @@ class ExerciseBell:
         if not self._loaded:
             await self.changed()
 
-    async def changed(self) -> None:
+    async def notified(self, payload: str | None) -> None:
+        """Another server changed the exercise (``state``) or counted an answer (``answer``), or the listener
+        connected again (None: anything may have changed meanwhile): read again. Notifications that come while a
+        read is under way make one more read after it, not one each (thirty answers at once)."""
+        if payload == "answer" and not self.tallies:
+            return  # a student's server shows no count: only its own student's answer matters, which it stored
+        if self._reading:
+            self._again = True
+            return
+        self._reading = True
+        try:
+            self._again = True
+            while self._again:
+                self._again = False
+                await self.changed(ring_same=False)
+        finally:
+            self._reading = False
+
+    async def changed(self, *, ring_same: bool = True) -> None:
         """Read the running exercise again and wake every waiter (after this server changed it, or when told that
-        another did)."""
+        another did); with ``ring_same`` False the students' waiters wake only when what they are told differs
+        (an answer counted elsewhere changes nothing of theirs)."""
+        before = (self.stamp(), frozenset(self.answered))
         def read():
             from ..records.class_exercise import Tally
 
@@ -101,7 +128,7 @@ class ExerciseBell:
         self.given = {at: given for at, given in self.given.items() if at[0] == running}
         self._loaded = True
         self._arm_deadline()
-        self._ring(state=True)
+        self._ring(state=ring_same or before != (self.stamp(), frozenset(self.answered)))
 
     def counted(self, exercise_id: int, key: str, correct: bool, mistake: str | None, given: Any = None) -> None:
         """An answer was counted (stored by this server): the count kept here grows at once, with no database read,
@@ -158,6 +185,25 @@ class ExerciseBell:
             event = bell()  # read after the load: each ring replaces the event with a new one
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(event.wait(), timeout)
+
+
+def listening_settings(store, *, tallies: bool) -> dict:
+    """The server's settings for hearing of other servers' changes: over PostgreSQL, the server's one listener
+    (records/notify.py, started on the event loop once it runs) and the bell it rings; over SQLite nothing (one
+    server writes and serves it). ``tallies``: this server shows the projected view (the board service, one
+    computer's server), so other servers' answers are read as they come; a student's server on a hub does not."""
+    from tornado.ioloop import IOLoop
+
+    from ..records.class_exercise import CHANNEL
+    from ..records.notify import Listener
+
+    listener = Listener.for_store(store.engine)
+    if listener is None:
+        return {}
+    bell = ExerciseBell(store, tallies=tallies)
+    listener.add(CHANNEL, bell.notified)
+    IOLoop.current().add_callback(listener.start)
+    return {"escoba_listener": listener, "escoba_exercise_bell": bell}
 
 
 def bell_of(handler: web.RequestHandler) -> ExerciseBell:
@@ -414,11 +460,20 @@ class ExerciseAnswerHandler(_KernelEndpoint):
         self.send(200, {"counted": True})
 
 
-def exercise_handlers(base_url: str) -> list[tuple]:
-    """The class exercise's addresses under the server's base URL."""
+def teacher_handlers(base_url: str) -> list[tuple]:
+    """The teacher's addresses of the class exercise (one computer's server; the hub's board service)."""
     return [(f"{base_url}{EXERCISE_PATH}", ExercisePageHandler),
             (f"{base_url}{EXERCISE_PATH}.json", ExerciseDataHandler),
             (f"{base_url}{EXERCISE_PATH}/start", ExerciseStartHandler),
-            (f"{base_url}{EXERCISE_PATH}/act", ExerciseActHandler),
-            (f"{base_url}{EXERCISE_PATH}/wait", ExerciseWaitHandler),
+            (f"{base_url}{EXERCISE_PATH}/act", ExerciseActHandler)]
+
+
+def kernel_handlers(base_url: str) -> list[tuple]:
+    """The kernels' addresses of the class exercise (one computer's server; a student's server on a hub)."""
+    return [(f"{base_url}{EXERCISE_PATH}/wait", ExerciseWaitHandler),
             (f"{base_url}{EXERCISE_PATH}/answer", ExerciseAnswerHandler)]
+
+
+def exercise_handlers(base_url: str) -> list[tuple]:
+    """The class exercise's addresses under the server's base URL (one computer: the teacher's and the kernels')."""
+    return teacher_handlers(base_url) + kernel_handlers(base_url)

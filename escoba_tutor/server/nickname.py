@@ -135,7 +135,10 @@ def hub_notice(handler, lang: str) -> str:
                              "you open, your answers to the exercises (whether each was right, or which "
                              "mistake you made) and your games against the computer, with the time. The board "
                              "records nothing else about you.",
-                             name=mark).split(mark, 1))
+                             name=mark).split(mark, 1),
+                  exercise_href=base_url_of(handler) + f"voila/render/{lang}/class.ipynb",
+                  exercise_words=_("Class exercise: the exercise your teacher puts on the projector, answered on "
+                                   "your screen."))
 
 
 def _form_values(handler, lang: str, problem: str | None, typed: str) -> dict:

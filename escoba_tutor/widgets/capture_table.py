@@ -51,9 +51,13 @@ def describe_sum(_: Translator, card: Card, taken: tuple[Card, ...], rules: Rule
     return " + ".join(term(c) for c in taken) + f" = {sum(c.value for c in taken)}"
 
 
-def describe_gains(_: Translator, gains) -> str:
+#: A sweep among a capture's gains, by the rules' word for it (``Rules.sweep``).
+A_SWEEP = {"escoba": N_("an escoba"), "scopa": N_("a scopa")}
+
+
+def describe_gains(_: Translator, gains, rules: Rules = ESCOBA) -> str:
     """What a capture wins: ``an escoba and 4 cards (the seven of coins, 2 cards of coins
-    and 1 seven)``; ``2 cards``."""
+    and 1 seven)``; ``2 cards``; under Scopa rules a sweep is ``a scopa``."""
     details = []
     if gains.siete_de_oros:
         details.append(_.the_card("7o"))
@@ -64,7 +68,7 @@ def describe_gains(_: Translator, gains) -> str:
     cards = _.plural("{n} card", "{n} cards", gains.cards)
     if details:
         cards = _("{cards} ({which})", cards=cards, which=and_list(_, details))
-    return and_list(_, [_("an escoba"), cards] if gains.escoba else [cards])
+    return and_list(_, [_(A_SWEEP[rules.sweep]), cards] if gains.escoba else [cards])
 
 
 class CaptureModel(HasTraits):
@@ -376,7 +380,7 @@ class CaptureTable(w.VBox):
         card = _.the_card(row["card"])
         if row["taken"]:
             row = {**row, "sum": describe_sum(_, parse_card(row["card"]), parse_cards(row["taken"]), self.model.rules),
-                   "gains_text": describe_gains(_, row["gains"])}
+                   "gains_text": describe_gains(_, row["gains"], self.model.rules)}
         if not row["taken"]:
             text = sentence_start(_("{card:The} takes nothing: it stays on the table.", card=card))
             return {"id": row["id"], "cells": [row["card"], "—", "—", _("stays on the table")], "cards": [row["card"]],

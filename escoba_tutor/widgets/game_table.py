@@ -71,21 +71,27 @@ def is_you(session: GameSession, player: int) -> bool:
     return session.mode == "computer" and player in session.humans
 
 
-#: One play in words, by who played (you or someone named) and what the card did.
+#: One play in words, by who played (you or someone named) and what the card did; a sweep by the rules' word for
+#: it (``Rules.sweep``: Escoba's escoba, Scopa's scopa).
 PLAY_WORDS = {
     ("you", "lay"): N_("You lay {card} on the table."),
     ("you", "take"): N_("You play {card} and take {taken}."),
     ("you", "escoba"): N_("You play {card} and take {taken}: escoba!"),
+    ("you", "scopa"): N_("You play {card} and take {taken}: scopa!"),
     ("other", "lay"): N_("{who:The} lays {card} on the table."),
     ("other", "take"): N_("{who:The} plays {card} and takes {taken}."),
     ("other", "escoba"): N_("{who:The} plays {card} and takes {taken}: escoba!"),
+    ("other", "scopa"): N_("{who:The} plays {card} and takes {taken}: scopa!"),
 }
+
+#: The score table's column of sweeps, by the rules' word for a sweep.
+SWEEPS_HEADING = {"escoba": N_("Escobas"), "scopa": N_("Scope")}
 
 
 def describe_play(_: Translator, session: GameSession, player: int, card, captured, escoba: bool) -> str:
     """``The computer plays the king of clubs and takes the five of swords.`` — one play in words."""
     person = "you" if is_you(session, player) else "other"
-    action = "lay" if not captured else "escoba" if escoba else "take"
+    action = "lay" if not captured else session.rules.sweep if escoba else "take"
     return sentence_start(_(PLAY_WORDS[person, action], who=player_name(_, session, player), card=_.the_card(card),
                             taken=the_cards(_, sorted(captured))))
 
@@ -451,7 +457,7 @@ class GameTable(w.VBox):
         caption = _("{target} · deal {deal} · {to_deal}", target=target, deal=(ended.deal if ended else view.deal) + 1,
                     to_deal=to_deal)
         head = "".join(f"<th scope='col'>{html.escape(h)}</th>" for h in
-                       (_("Side"), _("Points"), _("Cards taken"), _("Escobas")))
+                       (_("Side"), _("Points"), _("Cards taken"), _(SWEEPS_HEADING[s.rules.sweep])))
         return (f"<table class='escoba-scores'><caption>{html.escape(caption)}</caption><thead><tr>{head}</tr>"
                 f"</thead><tbody>{''.join(rows)}</tbody></table>")
 
@@ -801,7 +807,7 @@ class _ExpertReview(w.VBox):
                      "{best_value} instead: {reason}.", n=costly.play + 1,
                      played=move_words(_, costly.played.move), value=points_words(_, costly.played.value, sides),
                      best=move_words(_, costly.best.move), best_value=points_words(_, costly.best.value, sides),
-                     reason=reason_words(_, costly.best.reason))
+                     reason=reason_words(_, costly.best.reason, self._table.session.rules))
         self._text.value = f"<p class='escoba-expert-review'>{html.escape(text)}</p>"
 
 

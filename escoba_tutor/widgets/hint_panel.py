@@ -25,7 +25,7 @@ from traitlets import Any, Dict, HasTraits, Int, List, Unicode, observe, validat
 from ..engine.cards import DECK, as_cards
 from ..engine.errors import EscobaError
 from ..engine.game import Game, Move, PlayerView
-from ..engine.rules import ESCOBA, as_rules
+from ..engine.rules import ESCOBA, Rules, as_rules
 from ..players.expert import ExpertBot
 from ..players.hints import Hint, Reason, hints
 from ..text.error_words import error_dict, error_words, fill, missing_words
@@ -90,11 +90,21 @@ REASON_WORDS: dict[str, str | tuple[str, str]] = {
     "lays_card": N_("nobody plays after it, so nobody can capture with what it leaves: the cards left go to the "
                     "last side that captured"),
 }
+#: The reasons that name a sweep, where the rules call it otherwise (``Rules.sweep``): Scopa's scopa.
+SWEEP_REASON_WORDS: dict[tuple[str, str], str | tuple[str, str]] = {
+    ("escoba", "scopa"): N_("it takes every card on the table: a scopa, one sure point"),
+    ("leaves_sweepable", "scopa"): N_plural("then the table adds up to {total}: a card worth {value} would take it "
+                                            "all (a scopa), and {n} card like that has not come out yet",
+                                            "then the table adds up to {total}: a card worth {value} would take it "
+                                            "all (a scopa), and {n} cards like that have not come out yet"),
+    ("leaves_unsweepable", "scopa"): N_("then the table adds up to {total}: none of the cards still to come can "
+                                        "take it all, so the next player cannot make a scopa"),
+}
 _COUNTS = {"leaves_sweepable": "unseen", "takes_sevens": "count", "takes_oros": "count", "takes_cards": "count"}
 
 
-def reason_words(_: Translator, reason: Reason) -> str:
-    """One reason of :mod:`escoba_tutor.players.hints` in words.
+def reason_words(_: Translator, reason: Reason, rules: Rules | None = None) -> str:
+    """One reason of :mod:`escoba_tutor.players.hints` in words (a sweep in the word of ``rules``).
 
     >>> reason_words(Translator("es"), Reason("leaves_sweepable", total=11, sweeper_value=4, unseen=2))
     'luego la mesa suma 11: una carta que valga 4 se la llevaría entera (escoba), y aún quedan 2 cartas así sin salir'
@@ -105,6 +115,8 @@ def reason_words(_: Translator, reason: Reason) -> str:
         return code.replace("_", " ")
     params = {"total": reason.total, "value": reason.sweeper_value, "cards": the_cards(_, reason.cards)}
     message = REASON_WORDS[code]
+    if rules is not None:
+        message = SWEEP_REASON_WORDS.get((code, rules.sweep), message)
     if isinstance(message, tuple):
         singular, plural = message
         return _.plural(singular, plural, getattr(reason, _COUNTS[code]) or 0, **params)
@@ -201,8 +213,9 @@ class HintModel(HasTraits):
         """Per move, best first: the move in words, its estimated value, and the reason in words."""
         shown: list[Hint] = self.hints[:limit] if limit else self.hints
         sides = len(self.view.sides) if isinstance(self.view, PlayerView) else 2
+        rules = self.view.rules if isinstance(self.view, PlayerView) else as_rules(self.rules)
         return [(sentence_start(move_words(_, h.move)), points_words(_, h.value, sides),
-                 sentence_start(reason_words(_, h.reason))) for h in shown]
+                 sentence_start(reason_words(_, h.reason, rules))) for h in shown]
 
 
 # ------------------------------------------------------------------------------------------------- view

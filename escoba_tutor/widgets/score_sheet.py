@@ -34,7 +34,7 @@ from ..text import labels
 from ..text.error_words import error_dict, error_words, fill, missing_words
 from ..text.labels import Label
 from ..text.phrases import and_list, listed
-from ..text.translator import DEFAULT_LANGUAGE, N_, Translator, normalize_language
+from ..text.translator import DEFAULT_LANGUAGE, N_, N_plural, Translator, normalize_language
 from .primitives import LiveRegion
 from .safety import guarded
 
@@ -51,6 +51,9 @@ ITEM_NAMES = {
     "sevens": N_("Sevens"), "all_sevens": N_("All four sevens"), "figuras": N_("Face cards"),
     "renuncio": N_("Renuncio"),
 }
+
+#: The sweeps' row and its reason where the rules call a sweep otherwise (``Rules.sweep``): Scopa's scopa.
+SWEEP_WORDS = {("escobas", "scopa"): N_("Scope"), ("count", "scopa"): N_("one point per scopa")}
 
 #: Why a line scores as it does, by the line's reason code, or by (reason, item) where the item changes the words.
 #: A pair of messages speaks of the winner: the first names a side ("{winner:the} has", the form of a label
@@ -156,7 +159,19 @@ def translated(translator: Translator, message: str, **params: object) -> str:
     return translator(message, **params)
 
 
-def item_name(_: Translator, item: str) -> str:
+#: A side's sweeps counted, by the rules' word for a sweep: «2 escobas», «2 scope».
+SWEEP_COUNTS = {"escoba": N_plural("{n} escoba", "{n} escobas"), "scopa": N_plural("{n} scopa", "{n} scope")}
+
+
+def sweeps_count(_: Translator, n: int, rules: Rules) -> str:
+    """``n`` sweeps in the word of ``rules``: ``1 escoba``, ``2 scope``."""
+    return _.plural(*SWEEP_COUNTS[rules.sweep], n)
+
+
+def item_name(_: Translator, item: str, rules: Rules | None = None) -> str:
+    """A line's title; the sweeps' row in the rules' word (``Scope`` under Scopa rules)."""
+    if rules is not None and (item, rules.sweep) in SWEEP_WORDS:
+        return _(SWEEP_WORDS[item, rules.sweep])
     return translated(_, ITEM_NAMES[item]) if item in ITEM_NAMES else item.replace("_", " ")
 
 
@@ -183,7 +198,8 @@ def reason_words_key(line: ScoreLine) -> object:
     return (line.reason, line.item) if (line.reason, line.item) in REASON_WORDS else line.reason
 
 
-def reason_text(_: Translator, line: ScoreLine, names: Sequence[str], you: int | None = None) -> str:
+def reason_text(_: Translator, line: ScoreLine, names: Sequence[str], you: int | None = None,
+                rules: Rules | None = None) -> str:
     """Why a line scores as it does, in words, from its reason code; ``you`` is the side the student reads as
     "you" (if any).
 
@@ -197,6 +213,8 @@ def reason_text(_: Translator, line: ScoreLine, names: Sequence[str], you: int |
     >>> reason_text(Translator("en"), line, ["Ana", "Luis"])
     'Ana has the seven of coins'
     """
+    if rules is not None and (line.reason, rules.sweep) in SWEEP_WORDS:
+        return _(SWEEP_WORDS[line.reason, rules.sweep])
     key = reason_words_key(line)
     if key not in REASON_WORDS:
         missing_words(key)
@@ -326,12 +344,16 @@ class ScoreSheetModel(HasTraits):
         if self.deal is None:
             return []
         shown = side_names(_, names, len(self.deal.points))
+        try:
+            rules: Rules | None = as_rules(self.rules)
+        except EscobaError:  # (bad rules are explained by the status line, and the last sheet stays)
+            rules = None
         rows = []
         for line in self.deal.lines:
-            cells = [item_name(_, line.item)]
+            cells = [item_name(_, line.item, rules)]
             for side in range(len(line.values)):
                 cells += [value_text(_, line, side), points_text(line, side)]
-            rows.append([*cells, reason_text(_, line, shown, you)])
+            rows.append([*cells, reason_text(_, line, shown, you, rules)])
         return rows
 
 

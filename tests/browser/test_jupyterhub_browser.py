@@ -178,6 +178,9 @@ class Visit:
             # the hub says who the student is: no nickname asked, the landing page names the board's name for them
             expect(page.locator(".escoba-nickname-form")).to_have_count(0)
             expect(page.locator(".escoba-hub-recorded .escoba-nickname-now")).to_have_text(name)
+            # and the class exercise's page, on their own server (the teacher leads it from the board service)
+            expect(page.locator(".escoba-hub-recorded .escoba-class-exercise-link")).to_have_attribute(
+                "href", f"{prefix}voila/render/es/class.ipynb")
             answer_the_drill(page, ANSWERS[name])
             seen.update(kernel_environments(name))
 
@@ -302,6 +305,100 @@ def test_a_student_is_refused_the_class_board(hub, school_browser):
         expect(page.locator("#students")).to_have_count(0)
     finally:
         context.close()
+
+
+def exercise_status(page):
+    return page.locator(".escoba-class-exercise").get_by_role("status").first
+
+
+def test_the_teacher_leads_a_class_exercise_from_the_board_service(hub, school_browser, visited):
+    """The class exercise across the hub: the teacher starts it on the board service; two students, each on their
+    own course server (already started by ``visited``: the hub starts it again if it was culled meanwhile), see it
+    within seconds (their servers hear of it from the database's notifications), answer, and the projected view
+    counts both answers (the service hears of them the same way); the answer revealed shows on both pages. A
+    student may not start or change the exercise, neither on the service nor on their own server."""
+    from urllib.parse import quote
+
+    from test_class_board_browser import build_captures
+
+    log_start = hub.log.stat().st_size
+    contexts = []
+    try:
+        pages = {}
+        for name in ("ana", "carmen"):  # two students of ``visited``, on their own servers
+            context = school_browser.new_context(viewport={"width": 1280, "height": 900})
+            contexts.append(context)
+            page = pages[name] = context.new_page()
+            page.set_default_timeout(120_000)
+            # through the hub's spawn page: it goes straight on when the server runs, and starts it if it was culled
+            exercise_page = f"/user/{name}/voila/render/es/class.ipynb"
+            page.goto(hub.url + "hub/login?next=" + quote("/hub/spawn?next=" + quote(exercise_page, safe=""),
+                                                          safe=""))
+            log_in_here(page, name)
+            page.wait_for_url(re.compile(r"^https?://[^/]+" + re.escape(exercise_page)), timeout=180_000)
+            wait_rendered(page)
+            expect(exercise_status(page)).to_contain_text("Ahora no hay ningún ejercicio en marcha", timeout=WAIT)
+
+        context = school_browser.new_context(viewport={"width": 1920, "height": 1080})
+        contexts.append(context)
+        teacher = context.new_page()
+        teacher.set_default_timeout(WAIT)
+        teacher.goto(hub.url + "hub/login?next=%2Fservices%2Fclass-board%2F")
+        log_in_here(teacher, TEACHER)
+        teacher.wait_for_url(re.compile(r"/services/class-board/class/board"), timeout=WAIT)
+        section = teacher.locator("section", has=teacher.get_by_role("heading", name="Ejercicio de clase"))
+        section.get_by_label("Tipo de ejercicio").select_option("captures")
+        section.get_by_label("Ejercicio", exact=True).fill("1")
+        section.get_by_label("Segundos para responder").fill("300")
+        began = time.monotonic()
+        section.get_by_role("button", name="Poner el ejercicio").click()
+        teacher.wait_for_url(re.compile(r"/services/class-board/class/exercise"))
+        expect(teacher.get_by_role("heading", level=1)).to_have_text("Ejercicio de clase")
+        shown = {}
+        for name, page in pages.items():
+            expect(page.locator(".escoba-drill h3")).to_contain_text("n.º 1", timeout=30_000)
+            shown[name] = round(time.monotonic() - began, 2)
+        print(f"\nhub: start on the board service -> shown on the students' pages: {shown} (s, from the click)")
+        assert max(shown.values()) < 15, shown
+
+        # a student may not start or change it: the service refuses them, their own server has no such page
+        ana = pages["ana"]
+        for path in ("services/class-board/class/exercise/start", "services/class-board/class/exercise/act",
+                     "user/ana/class/exercise/start", "user/ana/class/exercise/act"):
+            status = ana.evaluate("""async ([url, form]) => (await fetch(url, {method: "POST", redirect: "manual",
+                credentials: "same-origin", body: new URLSearchParams(form)})).status""", [hub.url + path, {
+                "kind": "captures", "seed": "9", "seconds": "60", "token": "x" * 24, "action": "end",
+                "exercise": str(1)}])
+            assert status == 403 if path.startswith("services/") else status in (403, 404), (path, status)
+        with ClassStore.open(hub.class_db) as store:
+            running = store.running_exercise()
+        assert running is not None and (running.seed, running.state) == (1, "open")  # nothing changed
+
+        build_captures(ana, "es", SEED_1_CAPTURES)
+        ana.locator(".escoba-drill").get_by_role("button", name="Comprobar").click()
+        pages["carmen"].locator(".escoba-drill").get_by_role("button", name="Comprobar").click()  # nothing built
+        for page in pages.values():
+            expect(exercise_status(page)).to_contain_text("Tu respuesta ha llegado", timeout=WAIT)
+        expect(teacher.locator("#exercise-answered")).to_have_text("2 respuestas", timeout=30_000)
+
+        teacher.get_by_role("button", name="Ver la solución").click()
+        expect(teacher.locator("#exercise-answer")).to_be_visible()
+        for page in pages.values():
+            expect(exercise_status(page)).to_contain_text("ha mostrado la solución", timeout=30_000)
+        expect(ana.locator(".escoba-drill")).to_contain_text("¡Bien!")
+        teacher.get_by_role("button", name="Terminar el ejercicio").click()
+        for page in pages.values():
+            expect(exercise_status(page)).to_contain_text("Ahora no hay ningún ejercicio en marcha", timeout=30_000)
+        for page in pages.values():
+            page.goto("about:blank")  # the students leave: their servers may be culled
+    finally:
+        for context in contexts:
+            context.close()
+    refused = re.compile(r"\b40[34] POST /(services/class-board|user/ana)/class/exercise/(start|act)\b")
+    logged = [line for line in failed_in_log(hub, log_start) if not refused.search(line)]
+    assert not logged, f"requests failed in the hub's log during the class exercise: {logged[:5]}"
+    with ClassStore.open(hub.class_db) as store:
+        assert store.running_exercise() is None
 
 
 def test_three_students_log_in_land_on_the_course_answer_and_are_culled(hub, visited):

@@ -148,6 +148,10 @@ def _capture_task(_: Translator, drill: CaptureDrill) -> dict[str, object]:
     return {"you_play": _("You play:"), "on_table": _("On the table:")}
 
 
+#: A capture that empties the table, by the rules' word for a sweep (``Rules.sweep``).
+_SWEEP_CRY = {"escoba": N_("escoba!"), "scopa": N_("scopa!")}
+
+
 def _capture_answer(_: Translator, drill: CaptureDrill) -> dict[str, object]:
     """Each capture with its sum, after the number of captures (or the card taking nothing)."""
     if not drill.answer:
@@ -161,7 +165,7 @@ def _capture_answer(_: Translator, drill: CaptureDrill) -> dict[str, object]:
         # (each is a line of its own under "2 captures:", so it starts with a capital, as a sentence does)
         text = f"{said}: {_sum(_, drill.card, taken, drill.rules)}"
         if len(taken) == len(drill.table):
-            text += " — " + _("escoba!")
+            text += " — " + _(_SWEEP_CRY[drill.rules.sweep])
         captures.append(text)
     return {"found": _.plural("{n} capture:", "{n} captures:", len(drill.answer)), "captures": captures}
 

@@ -23,7 +23,7 @@ from ...text.phrases import and_list, the_cards
 from ...text.translator import N_, Translator
 from .. import paper
 from ..common import MAX_SEED, Answer, check_seed, form_outcome, is_whole, judged, play_deal, seeded
-from ..kind import DrillKind, WorksheetPart
+from ..kind import DrillKind, Variety, WorksheetPart
 from . import points as points_kind
 
 __all__ = ["HouseRulesDrill", "house_rules_drill", "HOUSE_RULES", "MANO_RULES", "house_rule_words",
@@ -55,7 +55,8 @@ HOUSE_RULES: dict[str, tuple[str, str]] = {
     "three_player_ties": (
         N_("three-player ties"),
         N_("With three sides, when two tie for the most cards, the most coins or the best setenta, the point goes "
-           "to the third side, if it has any cards, any coins or a valid setenta.")),
+           "to the third side if it has at least one card (for the cards point), at least one card of coins (for "
+           "the coins point) or a valid setenta (for the setenta point); otherwise nobody scores it.")),
     "escoba_de_mano_15_20": (
         N_("escoba de mano 15 / 20"),
         N_("If the four cards laid face up at the start add up to 15, the dealer takes them: one escoba; if they "
@@ -539,6 +540,19 @@ def _intro(_: Translator, rules: Rules) -> str:
              "de mano the dealer's side scores.")
 
 
+def _answers(drill: HouseRulesDrill) -> tuple[object, ...]:
+    # each exercise of a part asks about a house rule not asked yet: the same rule twice teaches nothing new
+    return (drill.house_rule,)
+
+
+def _shape(drill: HouseRulesDrill) -> str:
+    return "changes" if drill.changes else "unchanged"
+
+
+# A deal where the house rule changes nothing is worth seeing once a part (a rule does not always matter), not more.
+_VARIETY = Variety(_shape, lambda rules: ("changes", "unchanged"), frozenset({"unchanged"}))
+
+
 KIND = DrillKind(
     name="house_rules",
     make=house_rules_drill,
@@ -563,7 +577,7 @@ KIND = DrillKind(
     },
     outcome=form_outcome,
     worksheet=WorksheetPart(N_("What a house rule changes"), _intro, _SHEET, _house_rules_task,
-                            _house_rules_answer),
+                            _house_rules_answer, answers=_answers, variety=_VARIETY),
     view="escoba_tutor.widgets.drills.house_rules:HouseRulesView",
     available=lambda rules: bool(house_rules_for(rules)),
 )

@@ -122,6 +122,7 @@ def strategy_drill(seed: int, rules: Rules | str = ESCOBA) -> StrategyDrill:
 # ------------------------------------------------------------------------------------------------ worksheet
 _MOVE_REASONS = {
     "escoba": N_("it sweeps the table and makes an escoba"),
+    "scopa": N_("it sweeps the table and makes a scopa"),
     "takes_siete_de_oros": N_("the seven of coins is one sure point"),
     "leaves_sweepable": N_("it leaves {total} on the table, which a card still unseen can sweep"),
     "lays_siete_de_oros": N_("it leaves the seven of coins on the table, for the other side to take"),
@@ -152,9 +153,19 @@ _ONLY = {
 _SWEEPERS_UNSEEN = N_plural(
     "it leaves {total} on the table, which only a card worth {value} can sweep, and {n} such card is still unseen",
     "it leaves {total} on the table, which only a card worth {value} can sweep, and {n} such cards are still unseen")
+# A capture to avoid that takes none of what the best capture takes (sevens, coins), the gains in the hints' order.
+_NONE_OF = {"takes_sevens": N_("it takes no seven"), "takes_oros": N_("it takes no card of coins")}
+_GAIN_ORDER = ("takes_sevens", "takes_oros", "takes_cards")
+_TAKES_NOTHING = N_("it takes nothing")
 # In a deal's last round of two players the other hand is exactly the cards still unseen: the card that sweeps
 # is named, as the student can work it out.
 _OTHER_SWEEPS = N_("it leaves {total} on the table, which the other player can sweep with {cards}")
+
+
+# A play to avoid when the best play sweeps the table and this one does not: the sure point it gives up, by the
+# rules' word for a sweep (``Rules.sweep``).
+_GIVES_UP_SWEEP = {"escoba": N_("it gives up the escoba {card} makes"),
+                   "scopa": N_("it gives up the scopa {card} makes")}
 
 
 # The reasons that tell what is wrong with a move (the others say what it does, good or not).
@@ -199,7 +210,8 @@ def _move_reason(_: Translator, reason: Reason, rules: Rules | None = None, view
         sweepers = _sweeper_values(reason.cards, rules)
         if sweepers:  # "no card can sweep it" would be false in general: say why none can here
             return paper.word(_, _NONE_TO_COME, total=reason.total, value=sweepers[0])
-    return paper.word(_, _MOVE_REASONS[reason.code], total=reason.total)
+    code = rules.sweep if reason.code == "escoba" and rules is not None else reason.code  # Scopa's scopa
+    return paper.word(_, _MOVE_REASONS[code], total=reason.total)
 
 
 def _sweeper_values(left: Iterable[Card], rules: Rules) -> list[int]:
@@ -243,14 +255,34 @@ def _risk(_: Translator, view: PlayerView, move: Move, *, concession: bool = Fal
     return None
 
 
-def _risk_kind(view: PlayerView, move: Move) -> str | None:
-    """What kind of risk a move runs ("sweep", "siete", None): a reason to avoid a play is said only when the
-    best play does not run the same kind of risk (otherwise it does not tell the two apart)."""
-    if sweep_risk(view, move) is not None:
-        return "sweep"
+def _leaves_siete(view: PlayerView, move: Move) -> bool:
     card, taken = move
     left = [c for c in view.table if c not in taken] if taken else [*view.table, card]
-    return "siete" if SIETE_DE_OROS in left else None
+    return SIETE_DE_OROS in left
+
+
+def _faults(_: Translator, view: PlayerView, move: Move, best: Move) -> list[str]:
+    """What is wrong with a move that the best play does not share, every one that applies, most costly first:
+    the escoba the best play makes and this one gives up (a sure point), the siete de oros left for the other
+    side (a point it takes with one card), what it leaves to sweep; else what it gains less than the best play."""
+    faults = []
+    gain, best_gain = _gain(view, move), _gain(view, best)
+    if best_gain is not None and best_gain.code == "escoba" and (gain is None or gain.code != "escoba"):
+        faults.append(paper.word(_, _GIVES_UP_SWEEP[view.rules.sweep], card=_.the_card(best.card)))
+    if _leaves_siete(view, move) and not _leaves_siete(view, best):
+        faults.append(paper.word(_, _LEAVES_SIETE))
+    sweep = sweep_risk(view, move)
+    if sweep is not None and sweep_risk(view, best) is None:
+        faults.append(_move_reason(_, sweep, view.rules, view))
+    elif sweep is not None:  # both leave a table to sweep: say so if more unseen cards can sweep this one's
+        more = _more_sweepers(_, view, move, best)
+        if more is not None:
+            faults.append(more)
+    if not faults:
+        fewer = _fewer(_, view, move, best)
+        if fewer is not None:
+            faults.append(fewer)
+    return faults
 
 
 def _good_reason(_: Translator, view: PlayerView, hint: Hint) -> str:
@@ -268,11 +300,20 @@ def _good_reason(_: Translator, view: PlayerView, hint: Hint) -> str:
 
 
 def _fewer(_: Translator, view: PlayerView, move: Move, best: Move) -> str | None:
-    """What a capture gains less than the best play, in words, when both gain the same kind of thing and the
-    best play gains more of it (None otherwise): the fewer sevens or coins, else the fewer cards."""
+    """What a move gains less than the best capture, in words (None when the best play captures nothing, or the
+    move gains as much): nothing at all (a card laid down), none of the sevens or coins the best play takes, or,
+    of the same kind of thing, fewer sevens or coins, else fewer cards."""
     gain, best_gain = _gain(view, move), _gain(view, best)
-    if gain is None or best_gain is None or gain.code != best_gain.code:
+    if best_gain is None:
         return None
+    if gain is None:  # a card laid down, where the best play captures
+        return paper.word(_, _TAKES_NOTHING)
+    if gain.code != best_gain.code:  # the best play takes sevens or coins, this capture none of them
+        none_of = _NONE_OF.get(best_gain.code)
+        if (none_of is None or gain.code not in _GAIN_ORDER
+                or _GAIN_ORDER.index(gain.code) <= _GAIN_ORDER.index(best_gain.code)):
+            return None
+        return paper.word(_, none_of)
     if gain.code in ("takes_sevens", "takes_oros") and (gain.count or 0) < (best_gain.count or 0):
         return _.plural(*_ONLY[gain.code], gain.count or 0)
     pile, best_pile = 1 + len(move.captured), 1 + len(best.captured)
@@ -366,7 +407,6 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
         move = _move_text(_, hint.move)
         moves.append((move[:1].upper() + move[1:], _good_reason(_, drill.view, hint)))
     best = drill.ranking[0]
-    best_risk = _risk_kind(drill.view, best.move)
     # the best play by its card alone, unless another play of that card could be meant
     alone = sum(h.move.card == best.move.card for h in drill.ranking) == 1
     # the best play by its card ("than the knight of clubs"), or "the best play" when that card makes others
@@ -377,11 +417,11 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
         # an estimate's size: whole from 2 up ("about 6 points", never "6.0"), one decimal below ("about 0.4")
         loss, count = points_number(_, hint.loss, whole_from=1.95)
         move = _move_text(_, hint.move)
-        risk = _risk(_, drill.view, hint.move)
-        if risk is None or _risk_kind(drill.view, hint.move) == best_risk:  # a fault the best play shares
-            # more cards to come that sweep it, else what it gains less than the best play, if either
-            risk = (_more_sweepers(_, drill.view, hint.move, best.move)
-                    or _fewer(_, drill.view, hint.move, best.move))
+        faults = _faults(_, drill.view, hint.move, best.move)
+        # (clauses, each with its own verb: joined with a comma before the last "and")
+        head = ", ".join(faults[:-1])
+        risk = (_("{reasons}, and {final}", reasons=head, final=faults[-1]) if len(faults) > 1
+                else faults[0] if faults else None)
         if risk is not None:  # what is wrong with the move
             avoid.append(_.plural("Avoid {move}: {why} (about {loss} point worse).",
                                   "Avoid {move}: {why} (about {loss} points worse).", count, move=move, why=risk,

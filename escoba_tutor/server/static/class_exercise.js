@@ -18,7 +18,10 @@
     try {
       const url = new URL(main.dataset.source, location.href);
       url.searchParams.set("after", after);
-      const answer = await fetch(url, {cache: "no-store", credentials: "same-origin"});
+      // the _xsrf cookie sent back, as JupyterHub's services require of a script's requests (class_board.js)
+      const xsrf = (document.cookie.match(/(?:^|;\s*)_xsrf=([^;]*)/) || [])[1];
+      const headers = xsrf ? {"X-XSRFToken": xsrf} : {};
+      const answer = await fetch(url, {cache: "no-store", credentials: "same-origin", headers});
       if (!answer.ok) throw new Error(String(answer.status));
       const data = await answer.json();
       if (data.stamp !== main.dataset.stamp) { location.reload(); return; }

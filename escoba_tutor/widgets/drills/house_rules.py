@@ -16,7 +16,7 @@ from ...exercises.kinds.points import SENTENCE_ITEMS, item_in_sentence
 from ...text import labels
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
-from ..score_sheet import ScoreSheet, item_name, join_words, reason_text
+from ..score_sheet import ScoreSheet, item_name, join_words, reason_text, sweeps_count
 from .base import DrillModel, KindView, fill_row, read_number, two_players_line
 
 __all__ = ["HouseRulesView", "points_said"]
@@ -39,7 +39,9 @@ _POINTS_MISTAKES = {
     "oros_bonus_added": N_("{side}: not {given}. All ten coins make the coins point worth 2: those 2 points replace "
                            "the usual point; they are not added to it. {side} scores {right}."),
     "tie_scores_nobody": N_("{side}: not {given}. With this house rule a point that two sides tie for goes to the "
-                            "third side, if it has any cards, any coins or a valid setenta. {side} scores {right}."),
+                            "third side if it has something for that point: at least one card for the cards point, "
+                            "at least one card of coins for the coins point, a valid setenta for the setenta "
+                            "point. {side} scores {right}."),
     "tied_sides_score": N_("{side}: not {given}. With this house rule the tied sides do not score the point they tie "
                            "for: it goes to the third side. {side} scores {right}."),
 }
@@ -118,7 +120,7 @@ class HouseRulesView(KindView):
         for side, (head, row) in enumerate(self.parts):
             pile = sorted(drill.piles[side])  # by suit, then 1–7, jack, knight, king: easier to count
             pile_size = _.plural("{n} card", "{n} cards", len(pile))
-            escobas = _.plural("{n} escoba", "{n} escobas", drill.escobas[side])
+            escobas = sweeps_count(_, drill.escobas[side], drill.rules)
             head.value = f"<h4>{escape(names[side])} · {escape(pile_size)} · {escape(escobas)}</h4>"
             fill_row(row, _, pile, _("{side}'s pile", side=names[side]), self.frame.deck)
         caption = _("Points for this deal without the house rule")
@@ -210,12 +212,12 @@ class HouseRulesView(KindView):
             return current
         assert drill.standard is not None and drill.house is not None
         if current is None or len(current.children) != 2:
-            current = w.VBox([w.HTML(), ScoreSheet(score=drill.house)])
+            current = w.VBox([w.HTML(), ScoreSheet(score=drill.house, rules=drill.house_rules)])
         sheet = current.children[1]
         sheet.score, sheet.names, sheet.lang = drill.house, names, self.lang
         # each point the house rule adds or scores differently, with its reason: which point moves, and why
         def in_sentence(item: str) -> str:  # the sheet's row title for an item the house rules never touch
-            return item_in_sentence(_, item) if item in SENTENCE_ITEMS else item_name(_, item)
+            return item_in_sentence(_, item) if item in SENTENCE_ITEMS else item_name(_, item, drill.rules)
 
         standard_items = {line.item for line in drill.standard.lines}
         moved = [line for line in drill.house.lines if line not in drill.standard.lines]

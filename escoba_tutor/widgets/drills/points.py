@@ -11,7 +11,7 @@ import ipywidgets as w
 from ...exercises import PointsDrill
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
-from ..score_sheet import ScoreSheet, item_name, reason_text
+from ..score_sheet import ScoreSheet, item_name, reason_text, sweeps_count
 from .base import DrillModel, KindView, choice_box, fill_row, set_options
 
 __all__ = ["PointsView", "sides_of"]
@@ -60,7 +60,7 @@ class PointsView(KindView):
     def draw(self, _: Translator, drill: PointsDrill, names: Sequence[str]) -> None:
         for side, (heading, row, _none) in enumerate(self.parts):
             pile = drill.piles[side]
-            escobas = _.plural("{n} escoba", "{n} escobas", drill.escobas[side])
+            escobas = sweeps_count(_, drill.escobas[side], drill.rules)
             pile_size = _.plural("{n} card", "{n} cards", len(pile))
             heading.value = f"<h4>{escape(names[side])} · {escape(pile_size)} · {escape(escobas)}</h4>"
             fill_row(row, _, pile, _("{side}'s pile", side=names[side]), self.frame.deck)
@@ -70,10 +70,10 @@ class PointsView(KindView):
             if drill.rules.ties == "both_score" and item in _TIE_ITEMS:
                 options.append((_("Both"), "both"))
             set_options(choice, options, self.model.choices.get(item, ""))
-            choice.description = item_name(_, item)
+            choice.description = item_name(_, item, drill.rules)
 
     def answer(self, _: Translator, drill: PointsDrill, names: Sequence[str], current):
-        current = current or ScoreSheet(score=drill.answer)
+        current = current or ScoreSheet(score=drill.answer, rules=drill.rules)
         current.score = drill.answer
         current.names, current.lang = names, self.lang
         return current
@@ -81,11 +81,12 @@ class PointsView(KindView):
     def feedback(self, _: Translator, drill: PointsDrill, names: Sequence[str], result) -> list[str]:
         lines = []
         for check in result:
-            item = item_name(_, check.item)
+            item = item_name(_, check.item, drill.rules)
             if check.given is None:
                 lines.append(_("{item}: choose who gets it.", item=item))
                 continue
-            reason = reason_text(_, check.line, names) if check.line is not None else _("nobody earns it this time")
+            reason = (reason_text(_, check.line, names, rules=drill.rules) if check.line is not None
+                      else _("nobody earns it this time"))
             if check.ok:
                 lines.append(_("{item} — right: {reason}.", item=item, reason=reason))
             else:

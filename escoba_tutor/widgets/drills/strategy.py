@@ -103,7 +103,7 @@ class StrategyView(KindView):
         if result == "unanswered":
             return [_("Choose a play from the list first.")]
         chosen, best = result.chosen, result.best
-        why = reason_words(_, chosen.reason)
+        why = reason_words(_, chosen.reason, drill.rules)
         if result.ok and chosen.loss < 1e-9:
             return [_("Right: that is the expert's play."), _("Why: {why}.", why=why)]
         loss, count = points_number(_, chosen.loss)
@@ -112,12 +112,13 @@ class StrategyView(KindView):
                              "Good: almost as good as the expert's play (worth about {loss} points less).", count,
                              loss=loss), _("Why: {why}.", why=why),
                     _("The expert plays {move}. Why: {why}.", move=move_sentence(_, best.move),
-                      why=reason_words(_, best.reason))]
+                      why=reason_words(_, best.reason, drill.rules))]
         return [_.plural("Not the best: it is worth about {loss} point less than the expert's play.",
                          "Not the best: it is worth about {loss} points less than the expert's play.", count,
                          loss=loss),
                 _("Your play: {why}.", why=why),
-                _("Better: {move}. Why: {why}.", move=move_sentence(_, best.move), why=reason_words(_, best.reason))]
+                _("Better: {move}. Why: {why}.", move=move_sentence(_, best.move),
+                  why=reason_words(_, best.reason, drill.rules))]
 
     def answer(self, _: Translator, drill: StrategyDrill, names: Sequence[str], current):
         current = current or RowPicker(disabled=True)
@@ -133,7 +134,7 @@ class StrategyView(KindView):
             # A good move is said in words, never with the "good" tone: its ★ means "this capture is an escoba".
             verdict = _("right") if hint.loss <= STRATEGY_TOLERANCE + 1e-9 else _("loses too much")
             points = points_words(_, hint.value)
-            why = reason_words(_, hint.reason)
+            why = reason_words(_, hint.reason, drill.rules)
             # (the verdict goes with the points: a fourth column would not fit a phone)
             rows.append({"id": _id(hint.move), "cells": [said[:1].upper() + said[1:], f"{points} ({verdict})", why],
                          "cards": [hint.move.card.code, *(c.code for c in sorted(hint.move.captured))],
