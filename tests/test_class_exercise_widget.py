@@ -78,10 +78,10 @@ def test_a_wrong_answer_sends_the_kind_s_mistake_and_a_refusal_is_said():
 def test_a_reloaded_page_knows_its_answer_is_in_and_a_closed_one_takes_none():
     page = ClassExercise("es", client=StandIn())
     page.state = {**state(), "answered": True}
-    assert page.answered and page.drill.check_button.disabled and "Tu respuesta ha llegado" in page.message
+    assert page.answered and page.drill.check_button.disabled and "Tu respuesta se ha registrado" in page.message
     other = ClassExercise("es", client=StandIn())
     other.state = state(state="closed")
-    assert other.drill.check_button.disabled and "Se acabó el tiempo" in other.message
+    assert other.drill.check_button.disabled and "Se ha acabado el tiempo" in other.message
 
 
 def test_a_check_with_nothing_answered_sends_nothing():
@@ -141,4 +141,4 @@ def test_a_reloaded_page_shows_the_answer_it_gave_and_judges_it_at_the_reveal():
     # a kept answer the page cannot read: it says only that the answer is in
     other = ClassExercise("es", client=StandIn())
     other.state = {**state(), "answered": True, "mine": {"built": "nope"}}
-    assert other.answered and other.drill.model.built == [] and "Tu respuesta ha llegado" in other.message
+    assert other.answered and other.drill.model.built == [] and "Tu respuesta se ha registrado" in other.message

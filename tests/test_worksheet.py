@@ -516,7 +516,7 @@ def test_the_key_of_worksheet_57_reads_as_the_readers_asked():
     """The answer key of worksheet no. 57, as two native readers read it: no "Nobody — nobody", "no coins or
     cups" (never "no coins and cups"), "adds a seven" for one seven, no "new point" that nobody scores."""
     _task, key = split(worksheet_html(57, "en", count=3))
-    assert ("Exercise no. 58:</b> One capture:<ul><li>The king of swords takes the five of cups: king (10) + 5 = 15"
+    assert ("Exercise no. 58:</b> 1 capture:<ul><li>The king of swords takes the five of cups: king (10) + 5 = 15"
             in key)
     assert "<b>invalid: no coins or cups" in key and "no coins and cups" not in key
     assert "<b>Most cards:</b> Nobody — a 20–20 tie" in key and "Nobody — nobody" not in key
@@ -750,11 +750,11 @@ def test_an_avoided_play_names_every_fault_the_best_play_has_not_most_costly_fir
     assert ("Avoid the seven of coins, laid down on the table: it leaves the seven of coins on the table, for the "
             "other side to take, and it leaves 9 on the table, which only a card worth 6 can sweep, and 1 such card is "
             "still unseen (about 0.9 points worse).") in key
-    assert ("Avoid the six of cups, laid down on the table: it gives up the escoba the five of clubs makes (about 1.2 "
-            "points worse).") in key
-    assert ("Avoid the ace of coins, laid down on the table: it gives up the escoba the five of clubs makes, and it "
-            "leaves 11 on the table, which only a card worth 4 can sweep, and 4 such cards are still unseen (about 1.5 "
-            "points worse).") in key
+    assert ("Avoid the six of cups, laid down on the table: it passes up the escoba that the five of clubs would "
+            "make (about 1.2 points worse).") in key
+    assert ("Avoid the ace of coins, laid down on the table: it passes up the escoba that the five of clubs would "
+            "make, and it leaves 11 on the table, which only a card worth 4 can sweep, and 4 such cards are still "
+            "unseen (about 1.5 points worse).") in key
     assert "over many possible ways" not in key
     # no. 647: a capture that takes no coin where the best takes one, and cards laid down where the best captures
     _task, key = split(worksheet_html(647, "en", kinds=("strategy",)))

@@ -97,7 +97,7 @@ def test_the_teacher_leads_one_exercise_and_three_students_answer_it(board_tutor
 
     build_captures(ana, "es", SEED_1_CAPTURES)
     check_button(ana, "es").click()
-    expect(status(ana)).to_contain_text("Tu respuesta ha llegado y ya no se puede cambiar")
+    expect(status(ana)).to_contain_text("Tu respuesta se ha registrado y ya no se puede cambiar")
     expect(check_button(ana, "es")).to_be_disabled()
     table = ana.locator(".escoba-drill").get_by_role("group", name="Mesa")
     expect(table).to_have_class(re.compile("is-disabled"))  # no card can be chosen any more
@@ -109,7 +109,7 @@ def test_the_teacher_leads_one_exercise_and_three_students_answer_it(board_tutor
     expect(status(ben)).to_contain_text("Your answer is in")
     build_captures(cai, "es", [["7e", "7b"]])  # 2 + 7 + 7 = 16
     check_button(cai, "es").click()
-    expect(status(cai)).to_contain_text("Tu respuesta ha llegado")
+    expect(status(cai)).to_contain_text("Tu respuesta se ha registrado")
 
     expect(projected).to_have_text("3 respuestas", timeout=20_000)
     spread = teacher.locator("ul.spread li")

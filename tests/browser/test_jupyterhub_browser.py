@@ -378,7 +378,7 @@ def test_the_teacher_leads_a_class_exercise_from_the_board_service(hub, school_b
         ana.locator(".escoba-drill").get_by_role("button", name="Comprobar").click()
         pages["carmen"].locator(".escoba-drill").get_by_role("button", name="Comprobar").click()  # nothing built
         for page in pages.values():
-            expect(exercise_status(page)).to_contain_text("Tu respuesta ha llegado", timeout=WAIT)
+            expect(exercise_status(page)).to_contain_text("Tu respuesta se ha registrado", timeout=WAIT)
         expect(teacher.locator("#exercise-answered")).to_have_text("2 respuestas", timeout=30_000)
 
         teacher.get_by_role("button", name="Ver la solución").click()
