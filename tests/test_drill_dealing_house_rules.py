@@ -782,6 +782,10 @@ def test_the_worksheet_prints_both_kinds_with_their_answers():
     assert ("The next deal is dealt by the player to the right of Player 4: Player 1; the player to the right of "
             "Player 1, Player 2, plays first.") in key
     assert "The last capture was made by Player 1, so the cards left go to Player 1&#39;s team, Team 1." in key
+    # the key answers in the order the sheet asks: what happens, the rounds, the cards left, who plays first
+    answers = ("the deal is over", "0 rounds are left", "The last capture was made by", "plays first.")
+    places = [key.index(words) for words in answers]
+    assert places == sorted(places)
     drill = house_rules_drill(19)  # all ten coins, in a game of four: the teams are named
     assert (drill.house_rule, drill.players) == ("all_oros_bonus", 4)
     assert ("House rule: all ten coins. A side that holds all ten coins scores 2 points for the coins instead of "

@@ -728,8 +728,8 @@ def test_worksheet_647_reads_as_its_readers_asked():
     assert ("The five of cups, taking the four of coins and the six of clubs: it adds a card of coins to your pile "
             "(the four of coins), although it leaves 12 on the table, which only a card worth 3 can sweep, and 2 such "
             "cards are still unseen.") in key
-    assert ("The other player has no cards left in hand: you play the last card of this round, and after the next "
-            "deal the other player plays first.") in task and "has 0 cards" not in task
+    assert ("The other player has no cards left in hand: you play the last card of this round; then three more "
+            "cards are dealt to each of you, and the other player plays first.") in task and "has 0 cards" not in task
     lines = re.findall(r"Side 1: (\d+); Side 2: (\d+)\. The cards left", key)
     assert len(lines) == 3 and len(set(lines)) == 3, lines
     over = task[task.index("Exercise no. 662"):]

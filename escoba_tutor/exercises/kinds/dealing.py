@@ -380,7 +380,10 @@ def _dealing_task(_: Translator, drill: DealingDrill) -> dict[str, object]:
 
 
 def _dealing_answer(_: Translator, drill: DealingDrill) -> dict[str, object]:
-    return {"lines": answer_lines(_, drill, player_names(_, drill.players))}
+    # The sheet asks what happens, the rounds, the cards left and then who plays (_SHEET): the key answers in that
+    # order, so that a student can check it answer by answer.
+    what, who, *rest = answer_lines(_, drill, player_names(_, drill.players))
+    return {"lines": [what, *rest, who]}
 
 
 def _intro(_: Translator, rules: Rules) -> str:
