@@ -737,8 +737,8 @@ def test_worksheet_647_reads_as_its_readers_asked():
         "Who plays first in the next deal?")
     task, key = split(worksheet_html(647, "es", kinds=("strategy",)))
     assert ("aunque deja 12 en la mesa; para barrerla hace falta una carta que valga 3, y quedan 2 sin salir.") in key
-    assert ("El otro jugador ya no tiene cartas en la mano: juegas la última carta de esta ronda, y después del "
-            "siguiente reparto sale el otro jugador.") in task
+    assert ("El otro jugador ya no tiene cartas en la mano: juegas la última carta de esta ronda; luego se reparten "
+            "tres cartas más a cada uno, y sale el otro jugador.") in task
 
 
 def test_an_avoided_play_names_every_fault_the_best_play_has_not_most_costly_first():
