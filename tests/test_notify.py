@@ -13,6 +13,7 @@ import time
 from itertools import count
 
 import pytest
+from own_loop import run_apart
 from sqlalchemy import text
 
 from escoba_tutor.records import ClassStore
@@ -91,7 +92,7 @@ def test_a_notify_wakes_the_listener_once_its_transaction_commits(pg_url):
         assert not listener.connected.is_set()
 
     try:
-        asyncio.run(run())
+        run_apart(run())
     finally:
         store.close()
 
@@ -133,7 +134,7 @@ def test_a_dropped_connection_is_opened_again_and_the_exercise_read_again(pg_url
         await listener.stop()
 
     try:
-        asyncio.run(run())
+        run_apart(run())
     finally:
         store.close()
         teacher.close()
@@ -174,7 +175,7 @@ def test_answers_elsewhere_are_counted_on_the_projector_s_server_and_not_read_by
             await listener.stop()
 
     try:
-        asyncio.run(run())
+        run_apart(run())
     finally:
         for store in (board, student, other):
             store.close()

@@ -10,9 +10,9 @@ import os
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from own_loop import run_apart
 
 from escoba_tutor.engine.errors import EscobaError
 from escoba_tutor.server import pool as pool_module
@@ -43,10 +43,7 @@ class Kernels:
 
 
 def run(test) -> None:
-    """``test`` on an event loop of its own, in a thread of its own: an earlier test may leave a loop running in
-    this one (asyncio.run refuses to start there)."""
-    with ThreadPoolExecutor(1) as thread:
-        thread.submit(asyncio.run, asyncio.wait_for(test(), 30)).result()
+    run_apart(test(), 30)
 
 
 async def until(check, timeout: float = 10) -> None:
