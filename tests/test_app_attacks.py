@@ -192,7 +192,9 @@ def test_a_page_that_is_only_asked_about_never_connecting_is_freed_within_connec
 
 
 @pytest.mark.server
-def test_a_full_server_admits_a_quiet_addresss_student_by_stopping_the_busiest_addresss_newest(fresh_server):
+def test_a_full_server_admits_a_quiet_addresss_student_by_stopping_the_busiest_addresss_newest(tmp_path_factory):
+    # a server of its own: the earlier tests' pages that never connected hold places until connect_s
+    fresh_server = start(tmp_path_factory, FRESH)
     script = [Browser(fresh_server, "127.0.0.40") for _ in range(3)]
     ana, eva = Browser(fresh_server, "127.0.0.41"), Browser(fresh_server, "127.0.0.42")
     luis, rosa = Browser(fresh_server, "127.0.0.43"), Browser(fresh_server, "127.0.0.44")
@@ -214,6 +216,7 @@ def test_a_full_server_admits_a_quiet_addresss_student_by_stopping_the_busiest_a
         assert [one.get(f"api/kernels/{one.kernels[0]}")[0] for one in script[:2]] == [200] * 2
     finally:
         leave_all(ana, eva, luis, rosa, *script)
+        fresh_server.stop()
 
 
 @pytest.mark.server
