@@ -304,3 +304,14 @@ class Game:
         self.resume_button.click()
         expect(self.code).to_have_text(code, timeout=20_000)
         self.wait_for_my_turn()
+
+
+def start_class_exercise(board, kind: str = "captures", seed: int = 1, seconds: int = 300) -> float:
+    """The teacher starts a class exercise from the Spanish board's form: when the button was pressed."""
+    section = board.locator("section", has=board.get_by_role("heading", name="Ejercicio de clase"))
+    section.get_by_label("Tipo de ejercicio").select_option(kind)
+    section.get_by_label("Ejercicio", exact=True).fill(str(seed))
+    section.get_by_label("Segundos para responder").fill(str(seconds))
+    began = time.monotonic()
+    section.get_by_role("button", name="Poner el ejercicio").click()
+    return began

@@ -17,7 +17,7 @@ import re
 import time
 
 import pytest
-from helpers import PROJECTOR, wait_rendered
+from helpers import PROJECTOR, start_class_exercise, wait_rendered
 from test_class_board_browser import SEED_1_CAPTURES, build_captures
 from test_drills_browser import choose_by_keyboard
 from test_widgets_browser import serious_violations, tab_into, tab_until
@@ -71,12 +71,7 @@ def test_the_teacher_leads_one_exercise_and_three_students_answer_it(board_tutor
 
     teacher = contexts(**PROJECTOR).new_page()
     teacher.goto(tutor.teacher_link)
-    section = teacher.locator("section", has=teacher.get_by_role("heading", name="Ejercicio de clase"))
-    section.get_by_label("Tipo de ejercicio").select_option("captures")
-    section.get_by_label("Ejercicio", exact=True).fill("1")
-    section.get_by_label("Segundos para responder").fill("300")
-    began = time.monotonic()
-    section.get_by_role("button", name="Poner el ejercicio").click()
+    began = start_class_exercise(teacher)
     expect(teacher.get_by_role("heading", level=1)).to_have_text("Ejercicio de clase")
     teacher.evaluate("() => { window.openedOnce = true; }")  # gone if the projected view were reloaded
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from helpers import assert_no_error, board_refreshed, wait_rendered
+from helpers import assert_no_error, board_refreshed, start_class_exercise, wait_rendered
 from hub_setup import CULL_TIMEOUT, DB_PASSWORD, ROOT, SCHOOL_HOST, SLOW_STUDENT, TEACHER, WAIT, Hub
 from playwright.sync_api import expect
 
@@ -346,12 +346,7 @@ def test_the_teacher_leads_a_class_exercise_from_the_board_service(hub, school_b
         teacher.goto(hub.url + "hub/login?next=%2Fservices%2Fclass-board%2F")
         log_in_here(teacher, TEACHER)
         teacher.wait_for_url(re.compile(r"/services/class-board/class/board"), timeout=WAIT)
-        section = teacher.locator("section", has=teacher.get_by_role("heading", name="Ejercicio de clase"))
-        section.get_by_label("Tipo de ejercicio").select_option("captures")
-        section.get_by_label("Ejercicio", exact=True).fill("1")
-        section.get_by_label("Segundos para responder").fill("300")
-        began = time.monotonic()
-        section.get_by_role("button", name="Poner el ejercicio").click()
+        began = start_class_exercise(teacher)
         teacher.wait_for_url(re.compile(r"/services/class-board/class/exercise"))
         expect(teacher.get_by_role("heading", level=1)).to_have_text("Ejercicio de clase")
         shown = {}
