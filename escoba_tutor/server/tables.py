@@ -60,6 +60,7 @@ from ..engine.errors import EscobaError
 from ..engine.game import DealScored, Play
 from ..engine.moves import Move
 from ..engine.rules import VARIANTS
+from ..engine.scoring import Setenta
 from ..records import tables as records_tables
 from ..records.events import RecordsError, nickname_key
 from ..records.recorder import TOKEN_HEADER
@@ -125,6 +126,12 @@ def _codes(cards) -> list[str]:
 
 
 def _value(value: Any) -> Any:
+    """A score line's value as JSON: a count or yes/no as it is; a setenta as its best card of each suit (None
+    where a pile has none) and the suits it holds in face cards only, from which a page rebuilds it (these cards
+    were all captured in the open: no hand's secret)."""
+    if isinstance(value, Setenta):
+        return {"best": [None if step.card is None else step.card.code for step in value.best],
+                "face_only": [suit.value for suit in value.face_only]}
     return value if isinstance(value, (bool, int)) or value is None else str(value)
 
 

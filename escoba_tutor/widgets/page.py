@@ -55,7 +55,8 @@ from .capture_table import MAX_HAND, MAX_TABLE, error_text
 from .seeds import MAX_WIDGET_SEED
 
 __all__ = ["Page", "page", "ConnectionWatch", "current_page", "show_capture_table", "show_hints", "show_setenta",
-           "show_score_sheet", "show_drill", "show_game", "show_tournament", "show_engine", "show_class_exercise"]
+           "show_score_sheet", "show_drill", "show_game", "show_tournament", "show_engine", "show_class_exercise",
+           "show_tables"]
 
 MAX_PARAMETER = 200  # characters: longer values are refused before parsing
 MAX_QUERY = 2000     # characters: a longer address is not read at all (cutting it could change a value)
@@ -262,6 +263,12 @@ class Page:
         self._position_given = True
         return self.text("table", table), self.text("hand", hand)
 
+    def table_code(self) -> str:
+        """``?table=`` as a table code where students play each other (the tables page: the server checks it);
+        no board then takes it for cards."""
+        self._position_given = True
+        return (self._raw("table") or "").strip()
+
     def rules_or(self, rules: Rules | str | None) -> Rules | str:
         """``None``: the server's rules; otherwise the rules a lesson names."""
         return self.rules if rules is None else rules
@@ -372,6 +379,16 @@ def show_class_exercise(lang: str) -> w.Widget:
 
     p = current_page(lang)
     return p.show(ClassExercise(lang=p.lang))
+
+
+def show_tables(lang: str) -> w.Widget:
+    """The :class:`~.class_tables.ClassTables` of the tables page: students play each other; the address's
+    ``?table=CODE`` sits the student at that table (their own seat again after a reload)."""
+    from .class_tables import ClassTables
+
+    p = current_page(lang)
+    return p.show(ClassTables(lang=p.lang, table=p.table_code(), server_rules=p.rules.name, in_browser=in_browser(),
+                              connect=not in_browser()))
 
 
 def show_engine(lang: str, fact: str, **details) -> w.Widget:
