@@ -12,12 +12,13 @@ import sqlite3
 import time
 
 import pytest
-from conftest import is_shown, labelled, only, press, shown_text
+from conftest import is_shown, labelled, only, parts, press, shown_text
 from escoba_test_helpers import voila_settings
 from test_app_tables import students
 from test_class_board import KEYS
 
 from escoba_tutor.records.table_client import TableClient
+from escoba_tutor.widgets import page as page_module
 from escoba_tutor.widgets.capture_table import CaptureTable
 from escoba_tutor.widgets.class_tables import ClassTables, deal_score, house_rule_choices
 from escoba_tutor.widgets.score_sheet import ScoreSheet
@@ -61,11 +62,18 @@ def test_the_choices_offer_the_server_s_rules_and_its_house_rules_by_name():
     assert not any("escoba_de_mano" in c for c in house_rule_choices("scopa"))  # Scopa has none
 
 
-def test_without_a_server_the_page_says_what_tables_need():
+def test_without_a_nickname_the_page_says_what_tables_need():
     need_nickname = ClassTables("en", connect=True)  # no records address in this kernel's environment
     assert need_nickname.client is None and "need a nickname" in need_nickname.message
-    on_site = ClassTables("es", connect=False, in_browser=True)
-    assert "necesitan el servidor del curso" in on_site.message and not is_shown(on_site, on_site.lobby)
+    assert not is_shown(need_nickname, need_nickname.lobby)
+
+
+def test_on_the_static_site_the_page_says_tables_need_the_server(monkeypatch):
+    monkeypatch.setattr(page_module, "in_browser", lambda: True)
+    monkeypatch.setenv("QUERY_STRING", "table=K7M2Q")
+    shown = page_module.show_tables("es")
+    assert "necesitan el servidor del curso" in shown_text(shown)
+    assert not any(isinstance(part, ClassTables) for part in parts(shown))
 
 
 def test_two_students_open_join_by_code_and_see_each_other_s_plays(server):

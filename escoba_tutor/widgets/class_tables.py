@@ -118,7 +118,7 @@ class ClassTables(w.VBox):
     deck = Unicode("spanish")
 
     def __init__(self, lang: str = DEFAULT_LANGUAGE, *, client: TableClient | None = None, connect: bool = True,
-                 table: str = "", server_rules: str = "escoba", in_browser: bool = False, **kwargs) -> None:
+                 table: str = "", server_rules: str = "escoba", **kwargs) -> None:
         super().__init__(**kwargs)
         self.add_class("escoba-class-tables")
         self.lang = normalize_language(lang)
@@ -206,10 +206,8 @@ class ClassTables(w.VBox):
         _ = Translator(self.lang)
         if self.client is None:
             self.lobby.layout.display = "none"
-            self.model.message = (_("Tables need the course's server, and this site has none: here you can play "
-                                    "against the computer instead.") if in_browser else
-                                  _("Tables need a nickname: choose one on the start page, then open this page "
-                                    "again."))
+            self.model.message = _("Tables need a nickname: choose one on the start page, then open this page "
+                                   "again.")
             return
         self.refresh(quiet=True)
         if table:

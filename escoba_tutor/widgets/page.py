@@ -383,12 +383,17 @@ def show_class_exercise(lang: str) -> w.Widget:
 
 def show_tables(lang: str) -> w.Widget:
     """The :class:`~.class_tables.ClassTables` of the tables page: students play each other; the address's
-    ``?table=CODE`` sits the student at that table (their own seat again after a reload)."""
-    from .class_tables import ClassTables
-
+    ``?table=CODE`` sits the student at that table (their own seat again after a reload). On the static site, with
+    no server to keep a table, a note that says so."""
     p = current_page(lang)
-    return p.show(ClassTables(lang=p.lang, table=p.table_code(), server_rules=p.rules.name, in_browser=in_browser(),
-                              connect=not in_browser()))
+    if in_browser():
+        _ = Translator(p.lang)
+        said = _("Tables need the course's server, and this site has none: here you can play against the computer "
+                 "instead.")
+        return p.show(w.HTML(f"<p class='escoba-notice' role='note'>{html.escape(said)}</p>"))
+    from .class_tables import ClassTables  # (it draws with Jinja, which the static site does not carry)
+
+    return p.show(ClassTables(lang=p.lang, table=p.table_code(), server_rules=p.rules.name))
 
 
 def show_engine(lang: str, fact: str, **details) -> w.Widget:
