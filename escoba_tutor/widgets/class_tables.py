@@ -136,14 +136,15 @@ class ClassTables(w.VBox):
         self.players = w.Dropdown(options=[2, 4], value=2, style={"description_width": "initial"})
         self.rules = w.Dropdown(options=house_rule_choices(server_rules), value=server_rules,
                                 style={"description_width": "initial"})
-        self.open_button = ActionButton(button_style="primary", icon="plus", inputs=[self.players, self.rules])
+        self.open_button = ActionButton(button_style="primary", icon="plus", inputs=[self.players, self.rules],
+                                        layout=w.Layout(width="auto"))
         self.open_button.add_class("escoba-tables-open")
         self.code_box = w.Text(layout=w.Layout(width="12em"), style={"description_width": "initial"})
-        self.join_button = ActionButton(icon="sign-in", inputs=[self.code_box])
+        self.join_button = ActionButton(icon="sign-in", inputs=[self.code_box], layout=w.Layout(width="auto"))
         self.join_button.add_class("escoba-tables-join")
         self.list_html = w.HTML(layout=look.layout)
         self.list_choice = w.Dropdown(options=[], style={"description_width": "initial"})
-        self.join_listed = ActionButton(icon="sign-in", inputs=[self.list_choice])
+        self.join_listed = ActionButton(icon="sign-in", inputs=[self.list_choice], layout=w.Layout(width="auto"))
         self.refresh_button = w.Button(icon="refresh", layout=look.layout, style=look.button)
         self.lobby = w.VBox([
             w.HBox([self.players, self.rules, self.open_button], layout=w.Layout(flex_flow="row wrap")),
@@ -156,8 +157,9 @@ class ClassTables(w.VBox):
         self.seat_choice = w.Dropdown(options=[], style={"description_width": "initial"})
         self.level = w.Dropdown(options=[(k, k) for k, _w in LEVELS], value="greedy",
                                 style={"description_width": "initial"})
-        self.computer_button = ActionButton(icon="desktop", inputs=[self.seat_choice, self.level])
-        self.take_button = ActionButton(icon="user", inputs=[self.seat_choice])
+        wide = w.Layout(width="auto")  # (a button's own width would cut its words)
+        self.computer_button = ActionButton(icon="desktop", inputs=[self.seat_choice, self.level], layout=wide)
+        self.take_button = ActionButton(icon="user", inputs=[self.seat_choice], layout=wide)
         self.leave_button = w.Button(icon="sign-out", layout=look.layout, style=look.button)
         self.leave_button.add_class("escoba-tables-leave")
         self.seats_box = w.HBox([self.seat_choice, self.level, self.computer_button, self.take_button,
@@ -184,7 +186,8 @@ class ClassTables(w.VBox):
                                   targets=[".escoba-ct-hand.et-row, .escoba-ct-hand .et-row", ".escoba-play"])
         self.game = w.VBox([self.scores, self.status, self.board, self.sheet_box, self._place])
         self.game.add_class("escoba-game-table")  # the game against the computer's look, phone order included
-        self.at_table = w.VBox([self.table_header, self.seats_box, self.game])
+        # the seats' controls after the game: on a phone the hand and the table come first
+        self.at_table = w.VBox([self.table_header, self.game, self.seats_box])
         self.children = [self.heading, self.lobby_status, self.lobby, self.at_table]
         # -- clicks
         self.open_button.on_click(lambda _b: self._act(self._open))
@@ -511,9 +514,15 @@ class ClassTables(w.VBox):
             title=_("Table {code}", code=view["code"]), code_words=_("Code to share:"), code=view["code"],
             link=_("Link to this table"), seats=seats)
         self.seat_choice.description = _("Seat")
-        self.seat_choice.options = [(_("Seat {n}", n=s["seat"] + 1), s["seat"]) for s in view.get("seats", [])]
+        chosen, level = self.seat_choice.value, self.level.value
+        seats = view.get("seats", [])
+        self.seat_choice.options = [(_("Seat {n}", n=s["seat"] + 1), s["seat"]) for s in seats]
+        # the seat chosen stays chosen; at first, an empty seat (the one to give to the computer)
+        empty = next((s["seat"] for s in seats if s.get("empty")), view.get("seat"))
+        self.seat_choice.value = chosen if chosen in [s["seat"] for s in seats] else empty
         self.level.description = _("Computer")
         self.level.options = [(_(words), key) for key, words in LEVELS]
+        self.level.value = level
         self.computer_button.description = _("Give this seat to the computer")
         self.take_button.description = _("Take this seat back")
         self.leave_button.description = _("Leave the table")
