@@ -7,6 +7,7 @@ through what the page shows: their controls by label, the status line, the text 
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 import time
@@ -14,10 +15,11 @@ import time
 import pytest
 from conftest import is_shown, labelled, only, parts, press, shown_text
 from escoba_test_helpers import voila_settings
-from test_app_tables import students
+from test_app_tables import cards_in, students
 from test_class_board import KEYS
 
 from escoba_tutor.records.table_client import TableClient
+from escoba_tutor.text.translator import Translator
 from escoba_tutor.widgets import page as page_module
 from escoba_tutor.widgets.capture_table import CaptureTable
 from escoba_tutor.widgets.class_tables import ClassTables, deal_score, house_rule_choices
@@ -200,11 +202,19 @@ def test_a_whole_game_ends_with_the_score_sheet_and_is_recorded(server):
         table.close()
 
 
-def test_a_setenta_from_the_server_is_rebuilt_for_the_sheet():
-    summary = {"points": [1, 0], "lines": [
-        {"item": "setenta", "values": [{"best": ["7o", "6c", "1e", None], "face_only": ["b"]},
-                                       {"best": ["5o", "7c", "7e", "7b"], "face_only": []}],
-         "points": [0, 1], "winners": [1], "reason": "most"}]}
-    score = deal_score(summary)
-    first, second = score.lines[0].values
-    assert not first.valid and [s.value for s in first.face_only] == ["b"] and second.total == 15 + 21 * 3
+def test_a_setenta_from_the_server_is_shown_on_the_sheet_as_the_engine_s():
+    from escoba_tutor.engine.rules import rules_by_name
+    from escoba_tutor.engine.scoring import score_deal
+    from escoba_tutor.server.tables import _deal_summary
+
+    class Scored:  # a finished deal's event, as the view's history holds it
+        deal, totals = 0, (0, 1)
+        score = score_deal(["7o 6c 1e 12b 5o", "7c 7e 7b 5c 4o 2e"], [0, 0], rules_by_name("escoba+low_primera"))
+
+    summary = json.loads(json.dumps(_deal_summary(Scored)))  # as the kernel reads it
+    assert not cards_in(summary["lines"])  # no card named: a new deal may have dealt it to another hand
+    rebuilt = deal_score(summary)
+    for lang in ("es", "en"):
+        engine = ScoreSheet(score=Scored.score, names=["Ana", "Leo"], lang=lang)
+        shown = ScoreSheet(score=rebuilt, names=["Ana", "Leo"], lang=lang)
+        assert shown.model.rows(Translator(lang)) == engine.model.rows(Translator(lang))

@@ -126,11 +126,11 @@ def _codes(cards) -> list[str]:
 
 
 def _value(value: Any) -> Any:
-    """A score line's value as JSON: a count or yes/no as it is; a setenta as its best card of each suit (None
-    where a pile has none) and the suits it holds in face cards only, from which a page rebuilds it (these cards
-    were all captured in the open: no hand's secret)."""
+    """A score line's value as JSON: a count or yes/no as it is; a setenta as the numbers and suits the score sheet
+    shows (its sum, its total or none, the suits it misses and those it holds in face cards only): no card, so an
+    answer never names a card a new deal may have dealt to another hand."""
     if isinstance(value, Setenta):
-        return {"best": [None if step.card is None else step.card.code for step in value.best],
+        return {"sum": value.sum, "total": value.total, "missing": [suit.value for suit in value.missing],
                 "face_only": [suit.value for suit in value.face_only]}
     return value if isinstance(value, (bool, int)) or value is None else str(value)
 

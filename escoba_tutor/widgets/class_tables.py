@@ -18,18 +18,17 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from dataclasses import replace
 from typing import Any
 
 import ipywidgets as w
 from jinja2 import Environment
 from traitlets import Dict, HasTraits, Int, List, Unicode
 
-from ..engine.cards import Suit, parse_card
+from ..engine.cards import SUITS, Suit, parse_card
 from ..engine.errors import EscobaError
 from ..engine.moves import Move
 from ..engine.rules import VARIANTS, rules_by_name
-from ..engine.scoring import DealScore, ScoreLine, setenta
+from ..engine.scoring import DealScore, ScoreLine, Setenta, SuitBest
 from ..records.table_client import TableClient, TableRequestError, table_client_from_environment
 from ..text import labels
 from ..text.labels import Label
@@ -599,7 +598,7 @@ class ClassTables(w.VBox):
 
 
 def deal_score(summary: dict[str, Any]) -> DealScore:
-    """The engine's score of a deal, from the server's summary of it (a setenta comes as its best cards)."""
+    """The engine's score of a deal, from the server's summary of it (a setenta comes as its numbers)."""
     lines = []
     for line in summary["lines"]:
         values = tuple(_setenta(v) if isinstance(v, dict) else v for v in line["values"])
@@ -607,10 +606,13 @@ def deal_score(summary: dict[str, Any]) -> DealScore:
     return DealScore(tuple(summary["points"]), tuple(lines))
 
 
-def _setenta(value: dict[str, Any]):
-    best = setenta([code for code in value.get("best", []) if code])
-    face_only = tuple(Suit(s) for s in value.get("face_only", []))
-    return replace(best, face_only=face_only) if face_only else best
+def _setenta(value: dict[str, Any]) -> Setenta:
+    """A setenta as the score sheet shows it (its sum, total, missing suits), from the server's summary: the best
+    cards are not sent (a new deal may have dealt them to another hand), and the sheet does not show them."""
+    missing = tuple(Suit(s) for s in value.get("missing", []))
+    best = tuple(SuitBest(suit, None, None) for suit in SUITS)
+    return Setenta(best, missing, int(value.get("sum", 0)), value.get("total"),
+                   tuple(Suit(s) for s in value.get("face_only", [])))
 
 
 def _kernel_loop():
