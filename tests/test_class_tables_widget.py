@@ -53,8 +53,13 @@ def choose(table: ClassTables, move: str) -> None:
     """Choose a capture in the list (by its card and taken cards), as a click on its row does."""
     captures = only(table, CaptureTable)
     card, *taken = move.split("+")
-    row = next(r for r in captures.model.rows if r["card"] == card and sorted(r["taken"]) == sorted(taken))
-    captures.model.selected = row["id"]
+
+    def row():  # (a view the long poll brought is drawn in its thread: the list may be a moment behind)
+        return next((r for r in captures.model.rows if r["card"] == card and sorted(r["taken"]) == sorted(taken)),
+                    None)
+
+    until(lambda: row() is not None)
+    captures.model.selected = row()["id"]
 
 
 def test_the_choices_offer_the_server_s_rules_and_its_house_rules_by_name():
@@ -185,9 +190,12 @@ def test_a_whole_game_ends_with_the_score_sheet_and_is_recorded(server):
     assert over and seen_sheet and uma.model.state == "finished"
     winner, loser = (uma, ivo) if over["winner"] == uma.model.view["side"] else (ivo, uma)
     for table in (uma, ivo):
-        until(lambda table=table: table.model.view.get("game_over") and len(table.sheet_box.children) == 2)
-        sheet, = [p for p in table.sheet_box.children if isinstance(p, ScoreSheet)]
-        assert is_shown(table, sheet) and list(sheet.totals) == over["totals"]
+        def final_sheet(table=table):  # (the last view may still be drawing in the long poll's thread)
+            return next((p for p in table.sheet_box.children if isinstance(p, ScoreSheet)
+                         and list(p.totals) == over["totals"]), None)
+
+        until(lambda final_sheet=final_sheet: final_sheet() is not None)
+        assert is_shown(table, final_sheet()) and table.model.view["game_over"] == over
         assert "The game is over." in table.message
     score = "–".join(map(str, over["totals"]))
     assert f"You win the game, {score}!" in shown_text(winner)

@@ -127,7 +127,6 @@ class ClassTables(w.VBox):
         self._sheet_key: tuple | None = None
         self.client = client if client is not None or not connect else table_client_from_environment(self.lang)
         look = self._look = SharedLook()
-        self.heading = w.HTML()
         self.status = LiveRegion(sticky=True)  # what happened and what went wrong: in view on a phone
         self.status.add_class("escoba-game-status")
         self.lobby_status = LiveRegion()  # the same line away from a table (the game's is hidden then)
@@ -187,7 +186,8 @@ class ClassTables(w.VBox):
         self.game.add_class("escoba-game-table")  # the game against the computer's look, phone order included
         # the seats' controls after the game: on a phone the hand and the table come first
         self.at_table = w.VBox([self.table_header, self.game, self.seats_box])
-        self.children = [self.heading, self.lobby_status, self.lobby, self.at_table]
+        # (no title of its own: the page's heading above it says what this is)
+        self.children = [self.lobby_status, self.lobby, self.at_table]
         # -- clicks
         self.open_button.on_click(lambda _b: self._act(self._open))
         self.join_button.on_click(lambda _b: self._act(self._join, self.code_box.value))
@@ -437,8 +437,6 @@ class ClassTables(w.VBox):
     def _draw(self) -> None:
         _ = Translator(self.lang)
         model, view = self.model, self.model.view
-        self.heading.value = _HTML.from_string("<h2 class='escoba-title'>{{ t }}</h2>").render(
-            t=_("Tables: play against your classmates"))
         seated = bool(model.code and view)
         self.lobby.layout.display = "none" if seated or self.client is None else "flex"
         self.lobby_status.layout.display = "none" if seated else None

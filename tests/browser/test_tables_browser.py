@@ -120,9 +120,11 @@ def play(mover: Player, other: Player, by_keyboard: bool = False) -> float:
 def shoot(player: Player, name: str, size: dict, screenshot_dir) -> None:
     player.page.set_viewport_size(size)
     player.page.wait_for_timeout(400)
-    # the game from the other hands down (Voilà's page scrolls inside its own box, not the window)
-    player.page.evaluate("() => document.querySelector('.escoba-class-tables .escoba-others')"
-                         ".scrollIntoView({block: 'start'})")
+    # the game from the other hands down, or the widget's top away from a game (Voilà's page scrolls inside its
+    # own box, not the window)
+    player.page.evaluate("""() => ([...document.querySelectorAll('.escoba-class-tables .escoba-others')]
+        .find((shown) => shown.offsetParent) || document.querySelector('.escoba-class-tables'))
+        .scrollIntoView({block: 'start'})""")
     player.page.wait_for_timeout(200)
     for folder in (screenshot_dir, SHOTS):
         if folder is not None:
@@ -152,6 +154,11 @@ def test_two_students_play_at_one_table(board_tutor, contexts, screenshot_dir):
     expect(code_shown).to_have_text(re.compile(r"^[0-9A-Z]{5}$"), timeout=20_000)
     code = code_shown.inner_text()
     expect(ana.status).to_contain_text(f"dales el código {code}")
+    # what the lobby and a table waiting for players look like
+    shoot(ben, "lobby-phone-en", {"width": 390, "height": 844}, screenshot_dir)
+    shoot(ana, "waiting-projector-es", PROJECTOR, screenshot_dir)
+    for player in (ana, ben):
+        player.page.set_viewport_size({"width": 1280, "height": 900})
     # Ben types the code in lower case with a dash: forgiven
     ben.root.get_by_label("Table code").fill(code.lower()[:2] + "-" + code.lower()[2:])
     ben.button("Sit at this table").click()
