@@ -85,11 +85,16 @@ def test_on_the_static_site_the_page_says_tables_need_the_server(monkeypatch):
 
 def test_two_students_open_join_by_code_and_see_each_other_s_plays(server):
     ana, leo = page(server, "Ana"), page(server, "Leo", lang="es")
+    assert "No table is open in your class yet." in shown_text(ana)
     labelled(ana, "Players").value = 2
     press(ana, "Open a table")
     code = ana.model.code
     assert len(code) == 5 and ana.model.state == "waiting" and code in shown_text(ana)
     assert f"?table={code}" in shown_text(ana) and code in ana.message
+    press(leo, "Volver a mirar")  # the class's list: Ana's table, waiting for a player
+    assert f"{code}</strong> · 2 jugadores, escoba+target=3: Ana, un sitio libre (esperando jugadores)" in \
+        shown_text(leo)
+    assert labelled(leo, "Mesas abiertas").options[0][1] == code
     # the code typed with the usual slips: lower case and a dash
     labelled(leo, "Código de la mesa").value = code.lower()[:2] + "-" + code.lower()[2:]
     press(leo, "Sentarme en esta mesa")

@@ -62,7 +62,7 @@ _SCORES = _HTML.from_string(
     "</tbody></table>")
 _LIST = _HTML.from_string(
     "{% if tables %}<ul class='escoba-tables-list'>{% for t in tables %}<li><strong class='escoba-code'>{{ t.code }}"
-    "</strong> · {{ t.words }}</li>{% endfor %}</ul>{% else %}<p>{{ none }}</p>{% endif %}")
+    "</strong> · {{ t.words }}</li>{% endfor %}</ul>{% else %}<p>{{ empty }}</p>{% endif %}")
 _PARAGRAPH = _HTML.from_string("{% if heading %}<h4>{{ heading }}</h4>{% endif %}"
                                "{% for line in lines %}<p class='{{ css }}'>{{ line }}</p>{% endfor %}")
 
@@ -472,10 +472,10 @@ class ClassTables(w.VBox):
         tables = [t for t in self.model.tables if t.get("state") != "finished"]
         rows = [{"code": t["code"], "words": self._table_words(_, t)} for t in tables]
         self.list_html.value = _HTML.from_string("<h3>{{ h }}</h3>").render(h=_("The class's tables")) + _LIST.render(
-            tables=rows, none=_("No table is open in your class yet."))
+            tables=rows, empty=_("No table is open in your class yet."))
         options = [(f"{t['code']} · {self._table_words(_, t)}", t["code"]) for t in tables]
         self.list_choice.options = options
-        self.list_choice.description = _("Table")
+        self.list_choice.description = _("Open tables")
         self.join_listed.description = _("Sit at the chosen table")
         self.join_listed.disabled = not options
         self.list_choice.layout.display = self.join_listed.layout.display = "flex" if options else "none"
