@@ -167,8 +167,13 @@ def test_a_seat_goes_to_the_computer_and_comes_back(server):
     assert teo.model.state == "playing"
     assert "Seat 2: the computer (easy)" in shown_text(teo)
     labelled(teo, "Seat").value = 3
-    press(teo, "Take this seat back")  # nobody else's: Teo holds one seat, so this is refused in words
-    assert teo.model.view["seats"][3]["computer"] and teo.message
+    press(teo, "Take this seat back")  # Teo holds a seat of his own here: another one is refused, in words
+    assert teo.model.view["seats"][3]["computer"] and teo.message.startswith("That seat is taken.")
+    labelled(teo, "Seat").value = 0  # his own seat to the computer, and back
+    press(teo, "Give this seat to the computer")
+    assert teo.model.view["seats"][0]["computer"] == "random"
+    press(teo, "Take this seat back")
+    assert teo.model.view["seats"][0]["computer"] is None and "Seat 1: you" in shown_text(teo)
     press(teo, "Leave the table")
     assert not teo.model.code and is_shown(teo, teo.lobby) and "left the table" in teo.message
     teo.close()
