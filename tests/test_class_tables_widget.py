@@ -13,8 +13,7 @@ import sqlite3
 import time
 
 import pytest
-from conftest import is_shown, labelled, only, parts, press, shown_text
-from escoba_test_helpers import voila_settings
+from escoba_test_helpers import is_shown, labelled, only, parts, press, shown_text, voila_settings
 from test_app_tables import cards_in, students
 from test_class_board import KEYS
 

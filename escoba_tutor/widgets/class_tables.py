@@ -226,6 +226,10 @@ class ClassTables(w.VBox):
     def message(self) -> str:
         return self.model.message
 
+    def __repr__(self) -> str:
+        # what a notebook stores as the cell's text: the same at every run (the parts' reprs hold addresses)
+        return f"ClassTables(lang={self.lang!r}, code={self.model.code!r})"
+
     def close(self) -> None:
         self._stop_watching()
         super().close()
