@@ -93,7 +93,7 @@ def test_two_students_open_join_by_code_and_see_each_other_s_plays(server):
     press(leo, "Volver a mirar")  # the class's list: Ana's table, waiting for a player
     assert f"{code}</strong> · 2 jugadores, escoba+target=3: Ana, un sitio libre (esperando jugadores)" in \
         shown_text(leo)
-    assert labelled(leo, "Mesas abiertas").options[0][1] == code
+    assert labelled(leo, "Mesas abiertas").value == code
     # the code typed with the usual slips: lower case and a dash
     labelled(leo, "Código de la mesa").value = code.lower()[:2] + "-" + code.lower()[2:]
     press(leo, "Sentarme en esta mesa")
@@ -151,6 +151,21 @@ def test_a_bad_code_is_said_and_the_address_s_code_seats_the_student(server):
     via_link = page(server, "Noa", table=code)  # the shared link: ?table=CODE
     assert via_link.model.code == code and via_link.model.seat == 1
     for table in (eva, via_link):
+        table.close()
+
+
+def test_a_table_is_chosen_from_the_class_s_list(server):
+    rut = page(server, "Rut")
+    press(rut, "Open a table")
+    code = rut.model.code
+    pia = page(server, "Pia")  # a new page reads the list: Rut's table is there, chosen
+    choice = labelled(pia, "Open tables")
+    assert code in [value for _label, value in choice.options] and is_shown(pia, choice)
+    choice.value = code
+    press(pia, "Sit at the chosen table")
+    assert pia.model.code == code and pia.model.seat == 1 and pia.model.state == "playing"
+    assert not is_shown(pia, pia.lobby)
+    for table in (rut, pia):
         table.close()
 
 

@@ -46,6 +46,7 @@ __all__ = ["TablesModel", "ClassTables", "house_rule_choices"]
 LEVELS = (("random", N_("easy")), ("greedy", N_("medium")), ("expert", N_("hard")))
 #: House rules that need three players or more: never offered at a table of two or four.
 _NOT_AT_TABLES = ("three_player_ties", "chile")
+LIST_EVERY = 10.0  # seconds between two reads of the class's list while the student sits at no table
 STATE_WORDS = {"waiting": N_("waiting for players"), "playing": N_("playing"), "finished": N_("finished")}
 
 _HTML = Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
@@ -212,6 +213,7 @@ class ClassTables(w.VBox):
                                    "again.")
             return
         self.refresh(quiet=True)
+        self._list_later()
         if table:
             self._act(self._join, table)
         else:  # a reload: the student's own table under way, if any
@@ -232,7 +234,24 @@ class ClassTables(w.VBox):
 
     def close(self) -> None:
         self._stop_watching()
+        self._closed = True
         super().close()
+
+    def _list_later(self) -> None:
+        """Away from a table, read the class's list again every :data:`LIST_EVERY` seconds (in a kernel), so that
+        a classmate's new table shows without a click."""
+        loop = _kernel_loop()
+        if loop is not None and not getattr(self, "_closed", False):
+            loop.call_later(LIST_EVERY, self._list_again)
+
+    @guarded
+    def _list_again(self) -> None:
+        if getattr(self, "_closed", False):
+            return
+        with self._lock:
+            if not self.model.code:
+                self.refresh(quiet=True)
+        self._list_later()
 
     # ------------------------------------------------------------------------------------------ acting
     @guarded
@@ -478,7 +497,10 @@ class ClassTables(w.VBox):
         self.list_html.value = _HTML.from_string("<h3>{{ h }}</h3>").render(h=_("The class's tables")) + _LIST.render(
             tables=rows, empty=_("No table is open in your class yet."))
         options = [(f"{t['code']} · {self._table_words(_, t)}", t["code"]) for t in tables]
+        chosen = self.list_choice.value
         self.list_choice.options = options
+        codes = [value for _label, value in options]
+        self.list_choice.value = chosen if chosen in codes else (codes[0] if codes else None)  # never a blank
         self.list_choice.description = _("Open tables")
         self.join_listed.description = _("Sit at the chosen table")
         self.join_listed.disabled = not options
