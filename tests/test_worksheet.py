@@ -454,7 +454,7 @@ def test_the_key_of_worksheet_203_shows_the_additions():
     card with its value in brackets, so that a student with another total can see where it differs."""
     _task, key = split(worksheet_html(203, "en", kinds=("leftover", "house_rules")))
     assert "They add up to 2 + jack (8) = 10 = 15 × 0 + 10. It checks out" in key
-    assert "They add up to king (10) + 5 = 15 = 15 × 1 + 0. It does not check out" in key
+    assert "They add up to jack (8) + 5 = 13 = 15 × 0 + 13. It does not check out" in key
     assert "The four cards add up to knight (9) + 4 + 4 + 3 = 20:" in key
     _task, key = split(worksheet_html(203, "es", kinds=("leftover",)))
     assert "Suman 2 + sota (8) = 10 = 15 × 0 + 10. Cuadra" in key
