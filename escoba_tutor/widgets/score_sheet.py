@@ -19,7 +19,6 @@ which it scores with ``score_deal``. It never decides a point itself: the words 
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Callable, Sequence
 from html import escape
 
