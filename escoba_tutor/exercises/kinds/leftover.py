@@ -38,7 +38,8 @@ class LeftoverDrill:
     rule, also: what do they add up to (``total``), and does the deal check out (``checks_out``: a leftover of
     10, 25, 40, 55... is congruent to 10 modulo 15)? A position that does not check out shows the table as a
     miscount would leave it: one card swapped for a card of another value, a card that lay on the table before
-    the plays shown (never one the plays show laid down), so the plays and the cards left still agree.
+    the plays shown (never one the plays show laid down), so the plays and the cards left still agree, and the
+    card swapped in is one beside which every play shown stays legal (no card shown laid down could have taken it).
 
     Mistakes: ``last_to_play`` (the side that played last, which did not capture), ``not_last_capture`` (another
     wrong side), ``somebody_captured`` (nobody, but someone captured), ``nobody_captured``; for the total
