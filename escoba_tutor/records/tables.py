@@ -46,8 +46,8 @@ from typing import Any
 
 from sqlalchemy import Connection, Row, func, select, update
 
-from ..engine.errors import EscobaError, IllegalMoveError
 from ..engine.cards import Card
+from ..engine.errors import EscobaError, IllegalMoveError
 from ..engine.game import DealScored, Game, Move, Play, PlayerView
 from ..engine.moves import MAX_SEED
 from ..engine.rules import Rules, as_rules
@@ -63,8 +63,8 @@ __all__ = [
     "SeatTakenError", "TableNotReadyError", "TableOverError", "NotYourTurnError", "StaleVersionError",
     "IllegalPlayError", "SeatInfo", "TableInfo", "SeatView", "TableTop", "PLAYERS", "STATES", "LEVELS", "TABLE_LEVEL",
     "LEFT_AFTER", "CODE_LENGTH", "CHANNEL", "table_code", "open_table", "join", "give_to_computer", "take_back",
-    "leave", "seen", "play", "seat_view", "info", "table_top", "class_tables", "ComputerTurn", "computer_turn", "choose",
-    "play_computer", "forget_class", "forget_student",
+    "leave", "seen", "play", "seat_view", "info", "table_top", "class_tables", "ComputerTurn", "computer_turn",
+    "choose", "play_computer", "forget_class", "forget_student",
 ]
 
 PLAYERS = (2, 4)                 # two players, or four in two partnerships (0 and 2 against 1 and 3)
