@@ -11,6 +11,7 @@ drawing is too, in both languages.
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import logging
 import random
@@ -106,13 +107,15 @@ def test_the_board_lists_the_class_s_tables_and_a_change_wakes_its_long_poll(ser
     key = server.key
     status, _headers, page = board.request(f"class/board?key={key}")
     assert status == 200 and 'id="game-tables"' in page
-    stamp = re.search(r'id="game-tables" data-source="[^"]*" data-stamp="([0-9a-f]+)"', page).group(1)
+    source, stamp = re.search(r'id="game-tables" data-source="([^"]*)" data-stamp="([0-9a-f]+)"', page).groups()
+    source = html.unescape(source)
+    assert source.startswith(f"/class/tables.json?key={key}&")  # where the page's script asks
 
     ana, leo = students(server, "Ana", "Leo")
     opened: dict = {}
 
     def wait(after: str) -> None:
-        opened["answer"] = get_json(board, f"class/tables.json?key={key}&after={after}")
+        opened["answer"] = get_json(board, f"{source.removeprefix('/')}&after={after}")
         opened["at"] = time.monotonic()
 
     waiting = threading.Thread(target=wait, args=(stamp,))
@@ -182,6 +185,8 @@ def test_the_projected_table_follows_the_game_and_shows_no_hand(server):
     leo.join(code)
     status, _headers, page = board.request(f"class/table?key={key}&code={code.lower()}")
     assert status == 200 and f"Mesa {code}" in page
+    source = html.unescape(re.search(r'id="table-top" data-source="([^"]*)"', page).group(1))
+    assert source == f"/class/table.json?key={key}&lang=es&code={code}"  # where the page's script asks
     players = [ana, leo]
     views = [p.view(code) for p in players]
     assert_no_hand(page, views)

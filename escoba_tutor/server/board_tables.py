@@ -121,7 +121,7 @@ def top_view(_: Translator, top: TableTop) -> dict[str, Any]:
         last = {"who": who, "words": words, "escoba": play.escoba}
     return {"code": info.code, "rules": info.rules, "state": info.state, "state_words": _state_words(_, info.state),
             "version": info.version, "sides": sides, "turn": _turn(_, info),
-            "deal": _("Deal {number}", number=top.deal), "deck": _.plural(
+            "deal": _("Deal {number}", number=top.deal + 1), "deck": _.plural(
                 "{n} card left to deal", "{n} cards left to deal", top.deck_left),
             "cards": [_card(_, card) for card in top.cards], "last": last,
             "last_deal": None if top.last_deal_points is None else " – ".join(map(str, top.last_deal_points)),
@@ -139,7 +139,7 @@ def tables_part(handler: BoardMixin, class_id: int, infos: list[TableInfo]) -> d
     """The list's view for its template: the rows, the stamp, where the page asks for the next."""
     _ = Translator(handler.lang)
     return {"tables": tables_view(_, infos), "stamp": tables_stamp(class_id, infos, handler.lang),
-            "source": handler.board_address(TABLES_DATA, **{"class": class_id}),
+            "source": handler.board_address(TABLES_DATA.removeprefix("class/"), **{"class": class_id}),
             "script": _STATIC.joinpath("class_board_tables.js").read_text(encoding="utf-8")}
 
 
@@ -212,7 +212,7 @@ class TablePageHandler(_TablesMixin, web.RequestHandler):
             return
         view = top_view(_, top)
         self.finish(self.render_part("class_table.html.j2", {
-            **view, "source": self.board_address(TABLE_DATA, code=top.table.code),
+            **view, "source": self.board_address(TABLE_DATA.removeprefix("class/"), code=top.table.code),
             "script": _STATIC.joinpath("class_table.js").read_text(encoding="utf-8")}))
 
 

@@ -14,6 +14,7 @@ import pytest
 from escoba_test_helpers import voila_settings
 from helpers import PROJECTOR
 from test_app_tables import Student
+from test_class_board import KEYS
 from test_widgets_browser import serious_violations
 
 from escoba_tutor.engine.cards import DECK
@@ -31,7 +32,7 @@ NAMES = {card.code: Translator("es").card_name(card) for card in DECK}
 def tutor(class_tutor_factory, tmp_path_factory):
     # the students' kernels are spoken for by the test (their pages never connect): kept for the module's time
     server = class_tutor_factory(env=voila_settings(tmp_path_factory.mktemp("config"), connect_s=3600))
-    server.students = {}
+    KEYS[server.url] = server.key
     return server
 
 
@@ -102,3 +103,27 @@ def test_the_board_lists_the_tables_and_projects_one_without_any_hand(tutor, con
     expect(projector.locator(".side").first).to_contain_text("points")
     assert projector.evaluate("() => document.documentElement.scrollHeight <= innerHeight")
     projector.screenshot(path=str(screenshot_dir / "board-tables-projector-en.png"))
+
+
+def test_a_table_of_four_with_the_computer_fits_the_projector(tutor, contexts, screenshot_dir):
+    eva = Student(tutor, "Eva")
+    code = eva.open(4)["code"]
+    for seat, level in ((1, "random"), (2, "greedy"), (3, "expert")):
+        eva.give_to_computer(code, seat, level)
+    projector = contexts(**PROJECTOR).new_page()
+    projector.goto(f"{tutor.url}class/table?key={tutor.key}&code={code}")
+    expect(projector.locator(".side").nth(0)).to_contain_text("el ordenador (medio)")  # Eva's partner, seat 2
+    expect(projector.locator(".side").nth(1)).to_contain_text(re.compile(r"ordenador \(fácil\).*ordenador \(difícil\)"))
+    for _turn in range(3):  # Eva plays; the computer's three seats answer, 0.8 s apart, each shown
+        expect(projector.locator("#table-turn")).to_contain_text("Turno: Eva", timeout=20_000)
+        view = eva.view(code)
+        eva.play(view, view["legal"][-1])
+        expect(projector.locator("#table-turn")).not_to_contain_text("Eva", timeout=5_000)
+    expect(projector.locator("#table-turn")).to_contain_text("Turno: Eva", timeout=20_000)
+    expect(projector.locator("#last-play")).to_contain_text("el ordenador (difícil)")
+    assert projector.evaluate("() => document.documentElement.scrollHeight <= innerHeight "
+                              "&& document.documentElement.scrollWidth <= innerWidth")
+    hand = {NAMES[c] for c in eva.view(code)["hand"]}
+    shown = projector.locator("#table-top").inner_text()
+    assert not {name for name in hand if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", shown)}
+    projector.screenshot(path=str(screenshot_dir / "board-tables-projector-four-es.png"))
