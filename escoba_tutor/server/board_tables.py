@@ -154,13 +154,13 @@ class _TablesMixin(BoardMixin):
         wanted = self.class_id()
 
         def read() -> tuple[int, list[TableInfo]]:
-            classes = self.store.classes()
-            chosen = next((c for c in classes if c.id == wanted), None) or next(c for c in classes if c.current)
-            return chosen.id, self.store.class_tables(chosen.id)
+            known = {c.id for c in self.store.classes()}
+            chosen = wanted if wanted is not None and wanted in known else self.store.current_class().id
+            return chosen, self.store.class_tables(chosen)
 
         try:
             return await self.database(read)
-        except (RecordsError, StopIteration) as error:
+        except RecordsError as error:
             raise web.HTTPError(503, str(error)[:200]) from None
 
     async def table_top(self, code: str) -> TableTop | None:
