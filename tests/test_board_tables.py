@@ -159,8 +159,8 @@ def test_the_board_lists_the_class_s_tables_and_a_change_wakes_its_long_poll(ser
     eva.give_to_computer(four, 1, "greedy")
     status, said = get_json(board, f"class/tables.json?key={key}&lang=en&after=")
     row = rows(said["html"])[four]
-    assert "Waiting for players" in row and "Side 2: the computer (medium)" in row, row
-    assert "Side 1: Eva, an empty seat" in row
+    assert "Waiting for players" in row and "Team 2: the computer (medium)" in row, row
+    assert "Team 1: Eva, an empty seat" in row
 
 
 def test_the_teacher_s_pages_about_tables_need_the_key(server):

@@ -67,7 +67,9 @@ def _sides(_: Translator, info: TableInfo) -> list[dict[str, Any]]:
     sides: list[dict[str, Any]] = []
     for side in sorted({seat.side for seat in info.seats}):
         seats = [_seat(_, seat) for seat in info.seats if seat.side == side]
-        sides.append({"side": side, "name": _("Side {number}", number=side + 1), "seats": seats,
+        # four players are two teams of partners: the lessons and the students' screens call them teams
+        name = _("Team {number}", number=side + 1) if info.players == 4 else _("Side {number}", number=side + 1)
+        sides.append({"side": side, "name": name, "seats": seats,
                       "total": info.totals[side] if side < len(info.totals) else 0,
                       "won": info.winner == side})
     return sides
