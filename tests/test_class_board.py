@@ -893,7 +893,7 @@ def _template_ids() -> set[str]:
 def test_the_board_s_words_are_in_the_server_catalog(lang):
     server_dir = ROOT / "escoba_tutor" / "server"
     sources = ("class_board.py", "board_export.py", "nickname.py", "handlers.py", "hub_board.py", "class_exercise.py",
-               "starting.py", "tables.py")
+               "starting.py", "tables.py", "board_tables.py")
     used = {m for f in sources for m, _ in extract(server_dir / f)}
     used |= {m for m, _ in extract(ROOT / "escoba_tutor" / "records" / "table_client.py")}  # a table's refusals
     used |= {m for m, _ in extract(ROOT / "escoba_tutor" / "text" / "board_words.py")}

@@ -119,6 +119,11 @@ def test_the_board_service_serves_the_board_behind_the_hub_s_login_and_no_nickna
         assert "/services/class-board/oauth_callback" in routes
         assert routes["/services/class-board/class/board"].__name__ == "HubBoardPageHandler"
         assert not any("nickname" in path for path in routes)  # no student comes here
+        # the class's tables, listed and projected for the teachers only (and none of the kernels' calls)
+        assert routes["/services/class-board/class/tables.json"].__name__ == "HubTablesDataHandler"
+        assert routes["/services/class-board/class/table"].__name__ == "HubTablePageHandler"
+        assert not any("class/tables/" in path for path in routes)
+        assert app.settings["escoba_table_service"].store is app.settings["escoba_class_store"]
         assert app.settings["escoba_teacher_key"] == ""  # the hub's login, never a key
         # it serves no lessons, but names them by their titles, read from the lessons the students' servers serve
         from escoba_tutor.server.board_export import lesson_titles

@@ -176,6 +176,23 @@ def test_variant_lines(rules, piles, escobas, item, expected):
     assert body(sheet)[item] == expected
 
 
+@pytest.mark.parametrize("lang, cards, coins", [
+    ("en", "nobody: tie at 4 between Ana and Luis", "nobody: tie at 1 between Ana, Luis and Eva"),
+    ("es", "nadie: empate a 4 entre Ana y Luis", "nadie: empate a 1 entre Ana, Luis y Eva"),
+])
+def test_a_tie_at_the_top_of_three_sides_names_the_sides_that_share_it(lang, cards, coins):
+    """With three sides, "tie at 4" alone hides who tied, and that the side below (2 cards) does not get the
+    point either; with two sides the tie needs no names."""
+    sheet = ScoreSheet(piles=["7o 7c 1e 5b", "6o 6c 6e 6b", "1o 1c"], escobas=[0, 0, 0], names=["Ana", "Luis", "Eva"],
+                       lang=lang)
+    rows = body(sheet)
+    assert rows[{"en": "Cards", "es": "Cartas"}[lang]][-1] == cards
+    assert rows[{"en": "Coins", "es": "Oros"}[lang]][-1] == coins
+    two = ScoreSheet(piles=["7o 7c 1e 5b", "6o 6c 6e 6b"], escobas=[0, 0], names=["Ana", "Luis"], lang=lang)
+    assert body(two)[{"en": "Cards", "es": "Cartas"}[lang]][-1] == {"en": "nobody: tie at 4",
+                                                                     "es": "nadie: empate a 4"}[lang]
+
+
 def test_the_three_player_tie_rule_and_facts_of_the_deal():
     piles = ["7o 6c 1e 5b", "7c 6o 1b 5e", "4o 4c 4e 4b"]  # setenta 70, 70, 56
     sheet = ScoreSheet(piles=piles, escobas=[0, 0, 0], rules="escoba+three_player_ties", names=["A", "B", "C"],

@@ -172,8 +172,11 @@ def test_three_sides_and_the_three_player_tie_rule():
     widget.show_all()
     assert status_line(widget).message == "Two sides tie at the top (70 – 70 – 56): the point goes to the third, C."
     plain = SetentaExplainer(piles=piles, lang="en")
-    plain.show_all()
-    assert status_line(plain).message == "Tie at 70: nobody gets the setenta point."
+    plain.show_all()  # three sides: the two that share the top are named, the third (56) does not take the point
+    assert status_line(plain).message == "Tie at 70 between Side 1 and Side 2: nobody gets the setenta point."
+    spanish = SetentaExplainer(piles=piles, names=["Ana", "Luis", "Eva"])
+    spanish.show_all()
+    assert status_line(spanish).message == "Empate a 70 entre Ana y Luis: el punto de la setenta no es para nadie."
 
 
 def test_the_sevens_rule_says_where_the_point_goes():

@@ -419,6 +419,49 @@ def test_random_games_keep_turns_and_show_each_seat_its_own_hand_only(tmp_path: 
             assert after.version == mover.version + 1 + computer_plays
 
 
+def assert_no_hand(top: Any, game: Game) -> None:
+    """No card of any hand in ``top`` (the projector's picture), as an object or as text in any string it holds."""
+    hands = {card for hand in game.hands for card in hand}
+    assert not cards_in(top) & hands, f"the projector shows {cards_in(top) & hands}"
+    shown = {match.group(0) for match in CARD_TEXT.finditer(repr(top))}
+    assert not shown & {card.code for card in hands}
+    assert "seed" not in repr(top)
+
+
+@settings(max_examples=12, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(setup=table_setups(), data=st.data())
+def test_the_projector_s_picture_of_random_games_holds_no_hand(tmp_path: Path, setup, data) -> None:
+    """Random legal games of two and four (some seats the computer's): at every turn the table as the projector
+    shows it holds what lies in the open (the table's cards, each side's captures and escobas, hand sizes, the
+    last play) and no card of any hand."""
+    players, rules, computers, seed = setup
+    with ClassStore.open(tmp_path / f"class-{next(_databases)}.sqlite3") as store:
+        tokens = {seat: token() for seat in range(players)}
+        code = store.open_table(tokens[0], "Ana", players, rules, seed=seed).table.code
+        waiting = store.table_top(code)
+        assert waiting.table.state == "waiting" and waiting.last_play is None
+        assert_no_hand(waiting, game_of(store, code))
+        for seat in range(1, players):
+            if seat in computers:
+                store.give_seat_to_computer(code, seat, "random", tokens[0])
+            else:
+                store.join_table(code, tokens[seat], f"Alumno {seat}", seat=seat)
+        for _step in range(data.draw(st.integers(10, 60), label="plays")):
+            game = game_of(store, code)
+            top = store.table_top(code)
+            assert_no_hand(top, game)
+            assert top.cards == game.table and top.hand_sizes == tuple(map(len, game.hands))
+            assert top.captured == tuple(map(len, game.piles)) and top.escobas == game.escobas
+            assert top.table.totals == game.totals and top.table.turn == game.turn and top.deal == game.deal
+            plays = [e for e in game.history if e.kind == "play" and e.deal == game.deal]
+            assert top.last_play == (plays[-1] if plays else None)
+            if top.table.state == "finished":
+                break
+            view = store.table_view(code, tokens[top.table.turn])
+            move = data.draw(st.sampled_from(view.game.legal_moves), label="move")
+            store.play_at_table(code, view.seat, tokens[view.seat], move, view.version)
+
+
 # ---------------------------------------------------------------------------------------------- concurrency
 def race(*attempts: Any) -> list[Any]:
     """Run the attempts at once (threads released together); each one's result or the error it raised."""
@@ -599,8 +642,8 @@ def test_every_change_is_announced_on_postgresql(postgres_server) -> None:
         code, tokens = two_at_a_table(store, seed=6)
         view = to_play(store, code, tokens)
         store.play_at_table(code, view.seat, tokens[view.seat], view.game.legal_moves[0], view.version)
-        heard = [n.payload for n in listener.notifies(timeout=5, stop_after=2)]
-        assert heard == [f"{code} 2", f"{code} 3"]  # the join, then the play (opening notifies nobody: no seat)
+        heard = [n.payload for n in listener.notifies(timeout=5, stop_after=3)]
+        assert heard == [f"{code} 1", f"{code} 2", f"{code} 3"]  # the opening (for the board), the join, the play
 
 
 def test_a_stale_time_is_read_in_utc(store: ClassStore) -> None:

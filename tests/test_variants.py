@@ -230,6 +230,26 @@ def test_chile_hand_escoba_in_a_game():
     assert not [e for e in Game(3, ESCOBA, seed).history if e.kind == "escoba_en_mano"]
 
 
+def test_chile_escoba_de_mano_in_a_game_scores_4_instead_of_1():
+    """A real 3-player deal under Chile whose table is dealt adding up to 15: the dealer's side scores the escoba
+    de mano 4 points (not 1 more among its escobas); the same deal under the default rules scores it 1."""
+    chile = rules_by_name("escoba+chile")
+    seed = next(s for s in range(3000) if any(e.kind == "escoba_de_mano" for e in Game(3, chile, s).history))
+    deals = []
+    for rules in (chile, ESCOBA):
+        game, rng = Game(3, rules, seed), random.Random(seed)
+        while not game.deals:
+            game.play(rng.choice(game.legal_moves()))
+        deals.append(game.deals[0])
+    in_chile, default = deals
+    side = in_chile.dealer % 3
+    assert in_chile.dealer_escobas == default.dealer_escobas == 1
+    assert in_chile.score.line("escoba_de_mano").points[side] == 4
+    assert in_chile.score.line("escobas").points[side] == in_chile.escobas[side] - 1
+    assert default.score.line("escobas").points[side] == default.escobas[side]
+    assert "escoba_de_mano" not in {line.item for line in default.score.lines}
+
+
 def test_capture_optional_allows_laying_a_capturing_card():
     game, card = _position_with_a_capturing_card(rules_by_name("escoba+capture_optional"))
     assert any(m.card is card and not m.captured for m in game.legal_moves())

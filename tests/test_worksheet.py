@@ -454,7 +454,7 @@ def test_the_key_of_worksheet_203_shows_the_additions():
     card with its value in brackets, so that a student with another total can see where it differs."""
     _task, key = split(worksheet_html(203, "en", kinds=("leftover", "house_rules")))
     assert "They add up to 2 + jack (8) = 10 = 15 × 0 + 10. It checks out" in key
-    assert "They add up to king (10) + 5 = 15 = 15 × 1 + 0. It does not check out" in key
+    assert "They add up to jack (8) + 5 = 13 = 15 × 0 + 13. It does not check out" in key
     assert "The four cards add up to knight (9) + 4 + 4 + 3 = 20:" in key
     _task, key = split(worksheet_html(203, "es", kinds=("leftover",)))
     assert "Suman 2 + sota (8) = 10 = 15 × 0 + 10. Cuadra" in key
@@ -779,3 +779,30 @@ def test_the_house_rule_part_asks_about_a_new_house_rule_each_time():
         rules = [d.house_rule for d in drills]
         assert len(set(rules)) == 3, (seed, rules)
         assert sum(not d.changes for d in drills) <= 1, (seed, [d.changes for d in drills])
+
+
+@pytest.mark.parametrize("lang, three, two", [
+    ("en", "a tie at the top between Side 1 and Side 2 (Side 1: 4; Side 2: 4; Side 3: 2)", "a 4–4 tie"),
+    ("es", "empate en cabeza entre el bando 1 y el bando 2 (Bando 1: 4; Bando 2: 4; Bando 3: 2)", "empate (4–4)"),
+])
+def test_a_tie_at_the_top_of_three_sides_is_said_with_the_sides_that_share_it(lang, three, two):
+    """The key's reason for a point nobody gets: with three sides "a 4–4–2 tie" hid which two tied and that the
+    third, lower, does not get the point; it names the tied sides and gives each value with its side."""
+    from escoba_tutor import score_deal
+    from escoba_tutor.exercises import paper
+    from escoba_tutor.exercises.kinds import points
+    from escoba_tutor.text.translator import Translator
+    _ = Translator(lang)
+    line = score_deal(["7o 7c 1e 5b", "6o 6c 6e 6b", "1o 1c"], [0, 0, 0]).line("cards")
+    assert line.reason == "tie" and line.top_sides == (0, 1)
+    assert points.reason_words(_, line, paper.side_names(_, 3)) == three
+    line = score_deal(["7o 7c 1e 5b", "6o 6c 6e 6b"], [0, 0]).line("cards")
+    assert points.reason_words(_, line, paper.side_names(_, 2)) == two
+
+
+def test_worksheet_873_says_which_two_of_three_sides_tie_for_the_face_cards():
+    """Its house-rules exercise no. 877 (three sides, face cards 5, 5 and 2) read «empate (5–5–2)»."""
+    _task, key = split(worksheet_html(873, "es", kinds=("house_rules",)))
+    assert ("más figuras — empate en cabeza entre el bando 1 y el bando 2 (Bando 1: 5; Bando 2: 5; Bando 3: 2)"
+            in unescape(key))
+    assert "empate (5–5–2)" not in unescape(key)

@@ -89,7 +89,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("renuncio", "a card laid down that could have captured is accepted and marked; at the deal's end the "
            "offending side scores nothing and every other side adds what it made", choices=(False, True)),
     Option("chile", "Chile: a player dealt three cards adding up to 15 scores 3 points (escoba en mano); an "
-           "escoba de mano on the table is worth 4 points (3 or 4 players only)", choices=(False, True)),
+           "escoba de mano on the table is worth 4 points instead of 1 (3 or 4 players only)", choices=(False, True)),
     Option("must_capture", "a card that can capture must capture (False: it may be laid on the table instead)",
            choices=(True, False)),
     Option("last_play_escoba", "a sweep with the very last card of a deal scores an escoba (False: it does not)",
@@ -149,7 +149,7 @@ VARIANTS: dict[str, Variant] = {v.name: v for v in (
     Variant("renuncio", {"renuncio": True}, "docs/rules.md §7",
             "a card laid that could have captured is marked; the offender's points go to the others"),
     Variant("chile", {"chile": True}, "docs/rules.md §7",
-            "3 or 4 players: 3 points for a hand of 15 (escoba en mano); an escoba de mano is worth 4"),
+            "3 or 4 players: 3 points for a hand of 15 (escoba en mano); an escoba de mano is worth 4 points, not 1"),
     Variant("capture_optional", {"must_capture": False}, "docs/rules.md §7",
             "a card that could capture may be laid on the table instead"),
     Variant("no_last_play_escoba", {"last_play_escoba": False}, "docs/rules.md §7",

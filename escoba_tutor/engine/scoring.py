@@ -135,6 +135,17 @@ class ScoreLine:
     winners: tuple[int, ...]
     reason: str
 
+    @property
+    def top_sides(self) -> tuple[int, ...]:
+        """The sides sharing the top value (on a ``tie``, the tied sides: with three sides, two or all three).
+        A setenta compares by its valid total, an invalid one below any valid one.
+
+        >>> score_deal(["7o 7c 1e 5b", "6o 6c 6e 6b", "1o 1c"], [0, 0, 0]).line("cards").top_sides
+        (0, 1)
+        """
+        keys = [_compared(v) for v in self.values]
+        return tuple(i for i, k in enumerate(keys) if k == max(keys))
+
     def __str__(self) -> str:
         label = self.item.replace("_", " ")
         if self.reason in ("count", "chile", "not_scored_last_play"):
@@ -151,6 +162,14 @@ class ScoreLine:
         if self.reason in ("all_invalid", "all_invalid_low"):
             return f"{label}: nobody, " + " vs ".join(shown)
         return f"{label}: {who}, " + " vs ".join(shown)
+
+
+def _compared(value: Any) -> Any:
+    """A line's value as something to compare: a count, True/False, or a setenta's (suits, sum); the values of
+    one line are all of one kind."""
+    if isinstance(value, Setenta):
+        return (value.suit_count, value.sum) if value.total is None else (4, value.total)
+    return value
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ from .schema import (
 )
 from .sqlite import WritersGate
 from .sqlite_engine import checkpoint_if_large, sqlite_engine, wipe_wal
-from .tables import LEFT_AFTER, SeatView, TableInfo
+from .tables import LEFT_AFTER, SeatView, TableInfo, TableTop
 
 OPEN_BUDGET = 10.0            # seconds opening may wait (thirty kernels creating one new database at once)
 TABLE_BUDGET = 5.0            # seconds one change of a table (a play, a seat) may wait for a busy database
@@ -407,6 +407,12 @@ class ClassStore:
     def table_info(self, code: str, *, left_after: float = LEFT_AFTER) -> TableInfo:
         """The table's public facts (for the projector and the board: no hand)."""
         return self._retry(lambda c: tables.info(c, code, left_after=left_after), write=False, budget=OPEN_BUDGET)
+
+    def table_top(self, code: str, *, left_after: float = LEFT_AFTER) -> TableTop:
+        """The table as the projector shows it: what lies in the open, and no hand (see
+        :class:`escoba_tutor.records.tables.TableTop`)."""
+        return self._retry(lambda c: tables.table_top(c, code, left_after=left_after), write=False,
+                           budget=OPEN_BUDGET)
 
     def class_tables(self, class_id: int | None = None, *, left_after: float = LEFT_AFTER) -> list[TableInfo]:
         """The tables of class ``class_id`` (None: the current class), the newest first."""

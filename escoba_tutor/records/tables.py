@@ -46,8 +46,9 @@ from typing import Any
 
 from sqlalchemy import Connection, Row, func, select, update
 
+from ..engine.cards import Card
 from ..engine.errors import EscobaError, IllegalMoveError
-from ..engine.game import Game, Move, PlayerView
+from ..engine.game import DealScored, Game, Move, Play, PlayerView
 from ..engine.moves import MAX_SEED
 from ..engine.rules import Rules, as_rules
 from ..engine.save import LEVELS, dump_json, load_json
@@ -60,10 +61,10 @@ from .schema import from_db_time, game_table_seats, game_tables, records
 __all__ = [
     "TableError", "TableNotFoundError", "TableSettingsError", "BadTokenError", "TableFullError", "NotSeatedError",
     "SeatTakenError", "TableNotReadyError", "TableOverError", "NotYourTurnError", "StaleVersionError",
-    "IllegalPlayError", "SeatInfo", "TableInfo", "SeatView", "PLAYERS", "STATES", "LEVELS", "TABLE_LEVEL",
+    "IllegalPlayError", "SeatInfo", "TableInfo", "SeatView", "TableTop", "PLAYERS", "STATES", "LEVELS", "TABLE_LEVEL",
     "LEFT_AFTER", "CODE_LENGTH", "CHANNEL", "table_code", "open_table", "join", "give_to_computer", "take_back",
-    "leave", "seen", "play", "seat_view", "info", "class_tables", "ComputerTurn", "computer_turn", "choose",
-    "play_computer", "forget_class", "forget_student",
+    "leave", "seen", "play", "seat_view", "info", "table_top", "class_tables", "ComputerTurn", "computer_turn",
+    "choose", "play_computer", "forget_class", "forget_student",
 ]
 
 PLAYERS = (2, 4)                 # two players, or four in two partnerships (0 and 2 against 1 and 3)
@@ -218,6 +219,30 @@ class SeatView:
     @property
     def my_turn(self) -> bool:
         return self.table.state == "playing" and self.table.turn == self.seat
+
+
+@dataclass(frozen=True)
+class TableTop:
+    """A table as the class may watch it on the projector: the table's public facts and what lies in the open,
+    never a card of any hand (an observer's view, with no seat of its own). Each field is chosen from the engine's
+    state one by one: nothing here is copied from a seat's view, which holds that seat's hand."""
+
+    table: TableInfo
+    deal: int
+    dealer: int
+    #: The cards face up on the table.
+    cards: tuple[Card, ...]
+    #: How many cards each seat holds (never which).
+    hand_sizes: tuple[int, ...]
+    #: How many cards each side has captured in this deal, and its escobas in this deal.
+    captured: tuple[int, ...]
+    escobas: tuple[int, ...]
+    deck_left: int
+    #: The last play of the deal under way (its card and what it took were seen by everybody), or None.
+    last_play: Play | None
+    #: Each side's points in the last deal scored, once one has been (its lines are left out: the setenta's name
+    #: cards, which the next deal deals again).
+    last_deal_points: tuple[int, ...] | None
 
 
 # ------------------------------------------------------------------------------------------------ checks
@@ -426,6 +451,8 @@ def open_table(connection: Connection, class_id: int, token: str, nickname: str,
         {"table_id": table_id[0], "seat": seat, "holder": holder if seat == 0 else None,
          "nickname": name if seat == 0 else None, "nickname_key": nickname_key(name) if seat == 0 else None,
          "computer": None, "seen_at": moment if seat == 0 else None} for seat in range(players)])
+    if connection.dialect.name == "postgresql":  # a new table shows on the teacher's board (another server's)
+        connection.execute(select(func.pg_notify(CHANNEL, f"{code} 1")))
     return _view(_read(connection, code, lock=False), 0, now)
 
 
@@ -699,6 +726,21 @@ def info(connection: Connection, code: str, *, now: datetime | None = None,
          left_after: float = LEFT_AFTER) -> TableInfo:
     """The table's public facts (no hand)."""
     return _info(_read(connection, code, lock=False), now, left_after)
+
+
+def table_top(connection: Connection, code: str, *, now: datetime | None = None,
+              left_after: float = LEFT_AFTER) -> TableTop:
+    """The table as the projector shows it (:class:`TableTop`): no hand."""
+    table = _read(connection, code, lock=False)
+    game = table.game
+    history = game.history
+    last_play = next((e for e in reversed(history) if isinstance(e, Play)), None)
+    if last_play is not None and last_play.deal != game.deal:
+        last_play = None  # a deal's last play is shown with its deal only
+    last_deal = next((e for e in reversed(history) if isinstance(e, DealScored)), None)
+    return TableTop(_info(table, now, left_after), game.deal, game.dealer, game.table,
+                    tuple(len(hand) for hand in game.hands), tuple(len(pile) for pile in game.piles), game.escobas,
+                    game.deck_left, last_play, None if last_deal is None else tuple(last_deal.score.points))
 
 
 def class_tables(connection: Connection, class_id: int, *, now: datetime | None = None,

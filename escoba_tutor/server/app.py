@@ -126,7 +126,7 @@ def build_app_class():
 
     from voila.app import Voila
 
-    from . import class_board, class_exercise, nickname, starting, tables
+    from . import board_tables, class_board, class_exercise, nickname, starting, tables
     from . import handlers as guarded
     from .hosts import AllowedHosts
     from .kernels import KERNEL_MEMORY_ENV
@@ -340,6 +340,8 @@ def build_app_class():
             store = ClassStore.open(self.class_db or None)  # serve() opened it once already: it opens
             # over PostgreSQL, other servers' changes to the class exercise reach this one's pages (class_exercise.py)
             listening = class_exercise.listening_settings(store, tallies=not self.hub_user)
+            # and other servers' changes to the tables (a hub: the other player's server, tables.py)
+            listening.update(tables.table_settings(store, listening.get("escoba_listener")))
             if self.hub_user:  # a student's server on a hub: no key, the owner's hub name on the board
                 return {"escoba_class_store": store, "escoba_teacher_key": "", "escoba_hub_user": self.hub_user,
                         "escoba_hub_nickname": nickname.hub_nickname(self.hub_user), **listening}
@@ -360,8 +362,10 @@ def build_app_class():
             if self.class_board:  # the class exercise: its teacher's pages are the hub's board service's there
                 board.extend(class_exercise.kernel_handlers(self.server_url) if self.hub_user
                              else class_exercise.exercise_handlers(self.server_url))
-            if self.class_board and not self.hub_user:  # tables of students: one computer for now (tables.md)
+            if self.class_board:  # tables of students: the kernels' calls (on a hub, each student's own server's)
                 board.extend(tables.table_handlers(self.server_url))
+            if self.class_board and not self.hub_user:  # the teacher's list and projector (the hub's board service's)
+                board.extend(board_tables.board_tables_handlers(self.server_url))
             handlers = [landing, *none, *board, *voila]  # first, so they win over the file tree at / and Voilà's login
             # last: any other address gets a page in its language rather than Tornado's bare one
             handlers.append((url_path_join(self.server_url, r".*"), guarded.NoSuchPageHandler,

@@ -374,10 +374,13 @@ class BoardMixin(web.RequestHandler):
 
     async def class_changed(self) -> None:
         """Another class is current, or a class or student is gone: the class exercise the pages see is read again
-        (it is the current class's; class_exercise.py)."""
+        (it is the current class's; class_exercise.py), and the lists of tables too (board_tables.py)."""
         bell = self.settings.get("escoba_exercise_bell")
         if bell is not None:
             await bell.changed()
+        tables = self.settings.get("escoba_table_service")
+        if tables is not None:  # a student removed leaves the tables, a class forgotten takes them: lists read again
+            tables.bell.changed(None)
 
     def board_address(self, name: str = "board", **query) -> str:
         query = {**({"key": self.key} if self.key else {}), "lang": self.lang,
@@ -437,6 +440,11 @@ class BoardPageHandler(BoardMixin, web.RequestHandler):
             from .class_exercise import start_form
 
             view["exercise_form"] = start_form(self)
+        if self.settings.get("escoba_table_service") is not None:  # the class's tables (board_tables.py)
+            from .board_tables import tables_part
+
+            infos = await self.database(self.store.class_tables, view["class_id"])
+            view["tables_part"] = tables_part(self, view["class_id"], infos)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         # the ETag of what the page shows: its first refresh is a 304 when nothing changed meanwhile
         self.finish(self.render_part("class_board.html.j2", {**view, "etag": self.board_etag(board, classes, now),

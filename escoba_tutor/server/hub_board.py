@@ -87,9 +87,11 @@ def board_app(env: Mapping[str, str]):
 
     from ..engine.rules import as_rules
     from ..records import ClassStore, RecordsError
+    from .board_tables import board_tables_handlers
     from .class_board import board_handlers
     from .class_exercise import listening_settings, teacher_handlers
     from .nickname import NicknameHandler
+    from .tables import table_settings
 
     missing = [name for name in SERVICE_NEEDED if not env.get(name)]
     if missing:
@@ -111,16 +113,18 @@ def board_app(env: Mapping[str, str]):
     hub_prefix = url_path_join(env.get("JUPYTERHUB_BASE_URL") or "/", "hub/")
     handlers: list[tuple] = [(prefix, web.RedirectHandler, {"url": f"{prefix}class/board"}),
                              (url_path_join(prefix, "oauth_callback"), HubOAuthCallbackHandler)]
-    for path, handler in [*board_handlers(prefix), *teacher_handlers(prefix)]:
+    for path, handler in [*board_handlers(prefix), *teacher_handlers(prefix), *board_tables_handlers(prefix)]:
         if handler is not NicknameHandler:  # no student comes here
             handlers.append((path, hub_teacher_handler(handler, hub_prefix)))
     # the class exercise: the students' servers hear of the teacher's changes, and this service of their answers,
-    # through the database's notifications (one listener here, started once the event loop runs)
+    # through the database's notifications (one listener here, started once the event loop runs); the tables'
+    # changes reach the teacher's list and projector the same way (board_tables.py)
+    listening = listening_settings(store, tallies=True)
+    listening.update(table_settings(store, listening.get("escoba_listener")))
     return web.Application(
         handlers, base_url=prefix, cookie_secret=secrets.token_bytes(32), xsrf_cookies=False,
         escoba_class_store=store, escoba_teacher_key="", escoba_log=app_log, escoba_default_lang=lang,
-        escoba_rules=rules, escoba_lessons=lessons_folder(env), escoba_class_exercise=True,
-        **listening_settings(store, tallies=True))
+        escoba_rules=rules, escoba_lessons=lessons_folder(env), escoba_class_exercise=True, **listening)
 
 
 def lessons_folder(env: Mapping[str, str]) -> str:

@@ -31,9 +31,11 @@ it is what the student typed, on a JupyterHub the hub's login.
 
 Waking the pages: :class:`TableBell` keeps, in the server's process, one event per table that a kernel waits
 on; every change this server makes rings that table's bell (:meth:`TableBell.changed`), and the waiting kernels
-read their own views again. ``changed(code)`` may be called from any thread: a PostgreSQL ``LISTEN`` on the
-channel ``escoba_tables`` (records/tables.py notifies every change there) will call it on a JupyterHub, where the
-players' pages reach different servers; it is not built here (docs/tables.md).
+read their own views again (a wake that finds the table at the version the kernel has waits on). The teacher's
+list of the class's tables (board_tables.py) waits on the bell of every table at once. Over PostgreSQL (a
+JupyterHub, where the two players' pages reach two servers and the teacher's board a third) the server's one
+listener (records/notify.py) rings the bell of a table another server changed: records/tables.py notifies every
+change on the channel ``escoba_tables`` (:func:`table_settings`; docs/tables.md).
 
 The computer's seats: after a change, this server plays the computer's turns itself, one play every
 :data:`COMPUTER_DELAY` seconds (so that each is seen), in a thread of its own (the expert's search takes a
@@ -70,8 +72,8 @@ from ..text.translator import LANGUAGES, N_, Translator
 from .limits import Buckets
 from .records_endpoint import from_this_machine
 
-__all__ = ["TableBell", "TableService", "table_handlers", "seat_token", "view_json", "info_json", "TABLES_PATH",
-           "WAIT_S", "COMPUTER_DELAY", "MAX_BODY"]
+__all__ = ["TableBell", "TableService", "table_handlers", "table_settings", "seat_token", "view_json", "info_json",
+           "TABLES_PATH", "WAIT_S", "COMPUTER_DELAY", "MAX_BODY"]
 
 TABLES_PATH = "class/tables"
 WAIT_S = 25.0            # a long poll's longest wait: the kernel then asks again
@@ -181,23 +183,40 @@ def view_json(view: SeatView) -> dict[str, Any]:
 
 # ------------------------------------------------------------------------------------------------- the bell
 class TableBell:
-    """One event per table that a kernel waits on (see the module's text). Lives on the event loop's thread;
-    :meth:`changed` may be called from any thread."""
+    """One event per table that a kernel waits on (see the module's text), and one that any table's change sets
+    (the teacher's list of the class's tables). Lives on the event loop's thread, the one that first asks for an
+    event; :meth:`changed` may be called from any thread."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
         self.loop = loop
         self._events: dict[str, asyncio.Event] = {}
+        self._any: asyncio.Event | None = None
+
+    def _bind(self) -> None:
+        if self.loop is None:
+            self.loop = asyncio.get_running_loop()
 
     def event(self, code: str) -> asyncio.Event:
         """The event the next change of ``code`` sets; taken before the table is read, so that a change made
         between the read and the wait still wakes the waiter."""
+        self._bind()
         event = self._events.get(code)
         if event is None:
             event = self._events[code] = asyncio.Event()
         return event
 
-    def changed(self, code: str) -> None:
-        """The table ``code`` has changed (this server changed it, or a listener heard of it): wake its waiters."""
+    def any_event(self) -> asyncio.Event:
+        """The event the next change of any table sets (taken before the tables are read, as :meth:`event`)."""
+        self._bind()
+        if self._any is None:
+            self._any = asyncio.Event()
+        return self._any
+
+    def changed(self, code: str | None) -> None:
+        """The table ``code`` has changed (this server changed it, or a listener heard of it): wake its waiters.
+        None: any table may have changed (a lost notification, a class's tables forgotten): wake every waiter."""
+        if self.loop is None:
+            return  # nobody has waited yet: no event to set
         try:
             running = asyncio.get_running_loop()
         except RuntimeError:
@@ -207,10 +226,17 @@ class TableBell:
         else:
             self.loop.call_soon_threadsafe(self._ring, code)
 
-    def _ring(self, code: str) -> None:
-        event = self._events.pop(code, None)
-        if event is not None:
-            event.set()
+    def _ring(self, code: str | None) -> None:
+        for event in ([self._events.pop(code, None)] if code is not None else self._pop_all()):
+            if event is not None:
+                event.set()
+        if self._any is not None:
+            self._any.set()
+            self._any = None
+
+    def _pop_all(self) -> list[asyncio.Event]:
+        events, self._events = list(self._events.values()), {}
+        return events
 
     @staticmethod
     async def wait(event: asyncio.Event, timeout: float = WAIT_S) -> bool:
@@ -224,7 +250,8 @@ class TableService:
     """The server's tables: the store, the bell, the computer's plays under way, the plays already made (a play
     sent twice is answered as done), the last sign of life written per seat, and each student's bounds."""
 
-    def __init__(self, store, loop: asyncio.AbstractEventLoop, *, computer_delay: float = COMPUTER_DELAY) -> None:
+    def __init__(self, store, loop: asyncio.AbstractEventLoop | None = None, *,
+                 computer_delay: float = COMPUTER_DELAY) -> None:
         self.store = store
         self.bell = TableBell(loop)
         self.computer_delay = computer_delay
@@ -270,6 +297,14 @@ class TableService:
         if table.state == "playing" and table.turn is not None and table.seats[table.turn].computer is not None:
             self.computer_plays(table.code)
 
+    def notified(self, payload: str | None) -> None:
+        """Another server changed a table (PostgreSQL's ``escoba_tables``: ``CODE VERSION``), or the listener
+        connected again (None: notifications may have been lost meanwhile, so every waiter reads again)."""
+        code = payload.split(" ", 1)[0] if payload else None
+        if code is not None and not (len(code) == records_tables.CODE_LENGTH and code.isalnum()):
+            return  # not a table's code: nothing of ours
+        self.bell.changed(code)
+
     def remember_play(self, key: tuple[str, str, int, str]) -> None:
         self.plays[key] = True
         while len(self.plays) > PLAYS_KEPT:
@@ -289,13 +324,24 @@ class TableService:
 
 
 def service_of(handler: web.RequestHandler) -> TableService:
-    """The server's one table service, made on first use (it needs the store and the running event loop)."""
+    """The server's one table service (:func:`table_settings`), or one made on first use where the settings have
+    none (a server of handlers alone: the benchmarks')."""
     service = handler.settings.get("escoba_table_service")
     if service is None:
         service = handler.settings["escoba_table_service"] = TableService(
             handler.settings["escoba_class_store"], asyncio.get_running_loop(),
             computer_delay=handler.settings.get("escoba_computer_delay", COMPUTER_DELAY))
     return service
+
+
+def table_settings(store, listener=None) -> dict:
+    """The server's settings for the tables: its one :class:`TableService`, and, over PostgreSQL, the server's
+    listener (records/notify.py, shared with the class exercise) ringing its bell when another server changes a
+    table: on a JupyterHub the two players' pages reach two servers, and the teacher's board a third."""
+    service = TableService(store)
+    if listener is not None:
+        listener.add(records_tables.CHANNEL, service.notified)
+    return {"escoba_table_service": service}
 
 
 # ------------------------------------------------------------------------------------------------- the handlers
@@ -460,6 +506,7 @@ class OpenHandler(_StudentHandler):
             chosen = table_rules(rules, self.settings.get("escoba_rules") or "escoba")
             view = await self.service.run(self.service.store.open_table, self.token, self.student.nickname, players,
                                           chosen)
+            self.service.bell.changed(view.table.code)  # the teacher's list of tables shows it
             return self.view(view, 201)
         await self.answer(work)
 
@@ -619,12 +666,19 @@ class WaitHandler(_StudentHandler):
             service.waits[key] = service.waits.get(key, 0) + 1
             try:
                 await service.sign_of_life(code, self.token)
-                event = service.bell.event(code)  # before the read: a change during it still wakes this wait
-                view = await service.run(service.store.table_view, code, self.token, computer=False)
-                if view.version == int(after):
+                loop = asyncio.get_running_loop()
+                deadline = loop.time() + WAIT_S
+                while True:
+                    event = service.bell.event(code)  # before the read: a change during it still wakes this wait
+                    view = await service.run(service.store.table_view, code, self.token, computer=False)
+                    left = deadline - loop.time()
+                    if view.version != int(after) or left <= 0:
+                        break
                     service.after(view)
-                    if await service.bell.wait(event, WAIT_S):
-                        view = await service.run(service.store.table_view, code, self.token, computer=False)
+                    # a ring that changed nothing of this table (this server's own change heard again from
+                    # PostgreSQL, every waiter woken after a lost notification) waits on
+                    if not await service.bell.wait(event, left):
+                        break
             finally:
                 service.waits[key] -= 1
                 if not service.waits[key]:

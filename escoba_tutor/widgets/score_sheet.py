@@ -19,7 +19,6 @@ which it scores with ``score_deal``. It never decides a point itself: the words 
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Callable, Sequence
 from html import escape
 
@@ -73,6 +72,8 @@ REASON_WORDS: dict[str | tuple[str, str], str | tuple[str, str]] = {
     "more_suits": (N_("{winner:the} has cards in the most suits ({values})"),
                    N_("you have cards in the most suits ({values})")),
     "tie": N_("nobody: tie at {top}"),
+    # with three sides, which two (or all three) share the top: the third's lower count does not win the point
+    "tie_of_three_sides": N_("nobody: tie at {top} between {tied}"),
     "tie_both_score": (N_("tie at {top}: {winners} each score"), N_("tie at {top}: {others} and you each score")),
     "third_side": (N_("tie at {top} between {tied}: the point goes to {winner:the}"),
                    N_("tie at {top} between {tied}: the point goes to you")),
@@ -195,6 +196,8 @@ def points_text(line: ScoreLine, side: int) -> str:
 
 def reason_words_key(line: ScoreLine) -> object:
     """The key of :data:`REASON_WORDS` for a line: its (reason, item) when the item has words of its own."""
+    if line.reason == "tie" and len(line.values) > 2:
+        return "tie_of_three_sides"
     return (line.reason, line.item) if (line.reason, line.item) in REASON_WORDS else line.reason
 
 
@@ -234,7 +237,7 @@ def reason_text(_: Translator, line: ScoreLine, names: Sequence[str], you: int |
         "others": and_list(_, [in_sentence[i] for i in line.winners if i != you])}
     if line.reason in ("tie", "tie_both_score", "third_side"):
         params["top"] = _top_text(_, line, shown)
-        params["tied"] = and_list(_, [in_sentence[i] for i in _tied_sides(line)])
+        params["tied"] = and_list(_, [in_sentence[i] for i in line.top_sides])
     return fill(_, message, params)
 
 
@@ -247,23 +250,8 @@ def student_side(names: object, you: int | None = None) -> int | None:
     return next((i for i, name in enumerate(names) if isinstance(name, Label) and name.is_you), None)
 
 
-def _tied_sides(line: ScoreLine) -> list[int]:
-    """The sides sharing the top value of a line (the engine's line says there is a tie; this finds who)."""
-    keys = [_key(v) for v in line.values]
-    top = max(keys)
-    return [i for i, k in enumerate(keys) if k == top]
-
-
-def _key(value: typing.Any) -> typing.Any:
-    """A line's value as something to compare: a count, True/False, or a setenta's (suits, sum); the values of
-    one line are all of one kind."""
-    if isinstance(value, Setenta):
-        return (value.suit_count, value.sum) if value.total is None else (4, value.total)
-    return value
-
-
 def _top_text(_: Translator, line: ScoreLine, shown: list[str]) -> str:
-    return shown[_tied_sides(line)[0]]
+    return shown[line.top_sides[0]]
 
 
 # ------------------------------------------------------------------------------------------------- model

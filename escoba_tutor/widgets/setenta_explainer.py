@@ -439,8 +439,12 @@ class SetentaExplainer(w.VBox):
             totals = [v.total for v in line.values]
             if line.reason in ("all_invalid", "all_invalid_low"):
                 return _("No side has a valid setenta: nobody gets the point.")
+            best = max(t for t in totals if t is not None)
+            if line.reason == "tie" and len(totals) > 2:  # three sides: say which share the top
+                return _("Tie at {top} between {tied}: nobody gets the setenta point.", top=best,
+                         tied=labels.joined(_, [names[i] for i in line.top_sides]))
             if line.reason == "tie":
-                return _("Tie at {top}: nobody gets the setenta point.", top=max(t for t in totals if t is not None))
+                return _("Tie at {top}: nobody gets the setenta point.", top=best)
             if line.reason == "third_side":
                 return _said(_, "Two sides tie at the top ({values}): the point goes to the third, {winner}.", you,
                              values=values, winner=winner)

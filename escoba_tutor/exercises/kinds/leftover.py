@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ...engine.captures import check_capture
 from ...engine.cards import DECK, Card, format_cards
 from ...engine.errors import EscobaError
 from ...engine.game import DealRecord, Game
@@ -37,7 +38,8 @@ class LeftoverDrill:
     rule, also: what do they add up to (``total``), and does the deal check out (``checks_out``: a leftover of
     10, 25, 40, 55... is congruent to 10 modulo 15)? A position that does not check out shows the table as a
     miscount would leave it: one card swapped for a card of another value, a card that lay on the table before
-    the plays shown (never one the plays show laid down), so the plays and the cards left still agree.
+    the plays shown (never one the plays show laid down), so the plays and the cards left still agree, and the
+    card swapped in is one beside which every play shown stays legal (no card shown laid down could have taken it).
 
     Mistakes: ``last_to_play`` (the side that played last, which did not capture), ``not_last_capture`` (another
     wrong side), ``somebody_captured`` (nobody, but someone captured), ``nobody_captured``; for the total
@@ -132,7 +134,8 @@ def leftover_drill(seed: int, rules: Rules | str = ESCOBA) -> LeftoverDrill:
             break
     plays = plays_of(record)
     last_capture = max((i for i, p in enumerate(plays) if p[2]), default=0)
-    plays = plays[max(0, min(last_capture, len(plays) - _SHOWN_PLAYS)):]
+    first_shown = max(0, min(last_capture, len(plays) - _SHOWN_PLAYS))
+    plays, before = plays[first_shown:], record.tables()[first_shown]
     table = tuple(sorted(record.leftover))
     checks_out: bool | None = None
     total: int | None = None
@@ -142,13 +145,27 @@ def leftover_drill(seed: int, rules: Rules | str = ESCOBA) -> LeftoverDrill:
         # card the plays show laid down must still be there at the end), and the card swapped in appears nowhere
         shown = {c for _side, card, taken in plays for c in (card, *taken)}
         earlier = [c for c in table if c not in shown]
-        if rng.random() < 0.25 and earlier:
-            swap_out = rng.choice(earlier)
-            others = [c for c in DECK if c.value != swap_out.value and c not in table and c not in shown]
-            table = tuple(sorted([*(c for c in table if c != swap_out), rng.choice(others)]))
-            checks_out = False
+        swap_out = rng.choice(earlier) if rng.random() < 0.25 and earlier else None
+        if swap_out is not None:
+            # and the card swapped in leaves every play shown legal: with it on the table, a card shown laid
+            # down must not have been able to capture (a renuncio the rules forbid)
+            others = [c for c in DECK if c.value != swap_out.value and c not in table and c not in shown
+                      and _legal_from([c if t == swap_out else t for t in before], plays, rules)]
+            if others:  # (else the deal is shown as it was, and checks out)
+                table = tuple(sorted([*(c for c in table if c != swap_out), rng.choice(others)]))
+                checks_out = False
         total = sum(c.value for c in table)
     return LeftoverDrill(seed, rules, plays, table, record.leftover_to, total, checks_out, record)
+
+
+def _legal_from(table: Sequence[Card], plays: Sequence[tuple[int, Card, tuple[Card, ...]]], rules: Rules) -> bool:
+    """Whether each of ``plays``, made in turn from ``table``, is one the engine allows."""
+    now = list(table)
+    for _side, card, taken in plays:
+        if not check_capture(card, taken, now, rules).ok:
+            return False
+        now = [c for c in now if c not in taken] if taken else [*now, card]
+    return True
 
 
 # ------------------------------------------------------------------------------------------------ worksheet

@@ -153,6 +153,8 @@ _MOST = {"cards": N_("{winner} has the most cards ({values})"), "oros": N_("{win
 _REASONS = {
     "count": N_("one point for each escoba"), "more_suits": N_("{winner} has cards in the most suits ({values})"),
     "tie": N_("a {values} tie"), "tie_both_score": N_("a tie ({values}): one point each for {winner}"),
+    # three sides: which share the top, each value with its side ("5–5–2" hid who tied)
+    "tie_of_three_sides": N_("a tie at the top between {tied} ({values})"),
     "third_side": N_("a tie at the top ({values}): the point goes to {winner}"),
     "holds": N_("{winner} holds the seven of coins"),
     "all_invalid": N_("no side has a card of every suit"),
@@ -190,6 +192,9 @@ def _reason(_: Translator, line: ScoreLine, names: list[labels.Label]) -> str:
         return paper.word(_, _MOST[line.item], winner=winner, values=named)
     if line.reason == "more_suits":
         return paper.word(_, _REASONS["more_suits"], winner=winner, values=named)
+    if line.reason == "tie" and len(line.values) > 2:
+        return paper.word(_, _REASONS["tie_of_three_sides"], values=named,
+                          tied=labels.joined(_, [names[i] for i in line.top_sides]))
     if line.reason == "nobody_holds" and line.item in _NOBODY_HOLDS:
         return paper.word(_, _NOBODY_HOLDS[line.item])
     if line.reason in _REASONS:
