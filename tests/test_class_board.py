@@ -157,6 +157,8 @@ def test_the_landing_page_asks_for_a_nickname_and_says_what_is_recorded(server):
     assert 'class="escoba-nickname"' in page and "Tu apodo para la clase" in page
     assert "Sin apodo no se guarda nada sobre ti" in page and "no tu nombre real" in page
     assert 'name="_xsrf"' in page and 'action="/class/nickname"' in page
+    assert ('<a class="escoba-tables-link" href="/voila/render/es/tables.ipynb">Mesas: juega a la escoba contra tus '
+            'compañeros') in page  # beside the class exercise's link
     page = landing(browser, "en")
     assert "Your nickname for the class" in page and "Without a nickname nothing about you is recorded" in page
     assert server.key not in page

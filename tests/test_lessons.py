@@ -20,7 +20,7 @@ LESSONS = Path(__file__).resolve().parent.parent / "lessons"
 #: The numbered lessons (the landing, play and class exercise pages have their own tests).
 LESSON_NAMES = ["01-cards", "02-captures", "03-escoba", "04-end-of-deal", "05-scoring", "06-game", "07-variants",
                 "08-strategy"]
-PAGES = ["index", *LESSON_NAMES, "play", "class"]
+PAGES = ["index", *LESSON_NAMES, "play", "class", "tables"]
 WIDGETS = ("CaptureTable", "SetentaExplainer", "ScoreSheet", "GameTable", "HintPanel")
 LEARN = {"es": ("**Aprenderás:**", "**Tiempo:**"), "en": ("**You will learn:**", "**Time:**")}
 NEEDS = {"es": "**Necesitas:**", "en": "**You need:**"}
@@ -29,7 +29,7 @@ RECAP = {"es": "## En resumen", "en": "## In short"}
 SHOW = {"show_capture_table": "CaptureTable", "show_hints": "HintPanel", "show_setenta": "SetentaExplainer",
         "show_score_sheet": "ScoreSheet", "show_drill": "Drill", "show_game": "GameTable",
         "show_tournament": "tournament", "show_engine": "the engine's result in sentences",
-        "show_class_exercise": "ClassExercise"}
+        "show_class_exercise": "ClassExercise", "show_tables": "ClassTables"}
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 LANG_LITERAL = re.compile(r"([\"'])(es|en)\1")
 

@@ -138,7 +138,9 @@ def hub_notice(handler, lang: str) -> str:
                              name=mark).split(mark, 1),
                   exercise_href=base_url_of(handler) + f"voila/render/{lang}/class.ipynb",
                   exercise_words=_("Class exercise: the exercise your teacher puts on the projector, answered on "
-                                   "your screen."))
+                                   "your screen."),
+                  tables_href=base_url_of(handler) + f"voila/render/{lang}/tables.ipynb",
+                  tables_words=_("Tables: play Escoba against your classmates, each on their own screen."))
 
 
 def _form_values(handler, lang: str, problem: str | None, typed: str) -> dict:
@@ -158,6 +160,8 @@ def _form_values(handler, lang: str, problem: str | None, typed: str) -> dict:
             "exercise_href": base_url_of(handler) + f"voila/render/{lang}/class.ipynb",
             "exercise_words": _("Class exercise: the exercise your teacher puts on the projector, answered on your "
                                 "screen."),
+            "tables_href": base_url_of(handler) + f"voila/render/{lang}/tables.ipynb",
+            "tables_words": _("Tables: play Escoba against your classmates, each on their own screen."),
             "forget": _("Forget my nickname") if nickname else ""}
 
 

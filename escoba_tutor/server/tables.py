@@ -62,6 +62,7 @@ from ..engine.errors import EscobaError
 from ..engine.game import DealScored, Play
 from ..engine.moves import Move
 from ..engine.rules import VARIANTS
+from ..engine.scoring import Setenta
 from ..records import tables as records_tables
 from ..records.events import RecordsError, nickname_key
 from ..records.recorder import TOKEN_HEADER
@@ -127,6 +128,12 @@ def _codes(cards) -> list[str]:
 
 
 def _value(value: Any) -> Any:
+    """A score line's value as JSON: a count or yes/no as it is; a setenta as the numbers and suits the score sheet
+    shows (its sum, its total or none, the suits it misses and those it holds in face cards only): no card, so an
+    answer never names a card a new deal may have dealt to another hand."""
+    if isinstance(value, Setenta):
+        return {"sum": value.sum, "total": value.total, "missing": [suit.value for suit in value.missing],
+                "face_only": [suit.value for suit in value.face_only]}
     return value if isinstance(value, (bool, int)) or value is None else str(value)
 
 

@@ -55,7 +55,8 @@ from .capture_table import MAX_HAND, MAX_TABLE, error_text
 from .seeds import MAX_WIDGET_SEED
 
 __all__ = ["Page", "page", "ConnectionWatch", "current_page", "show_capture_table", "show_hints", "show_setenta",
-           "show_score_sheet", "show_drill", "show_game", "show_tournament", "show_engine", "show_class_exercise"]
+           "show_score_sheet", "show_drill", "show_game", "show_tournament", "show_engine", "show_class_exercise",
+           "show_tables"]
 
 MAX_PARAMETER = 200  # characters: longer values are refused before parsing
 MAX_QUERY = 2000     # characters: a longer address is not read at all (cutting it could change a value)
@@ -262,6 +263,12 @@ class Page:
         self._position_given = True
         return self.text("table", table), self.text("hand", hand)
 
+    def table_code(self) -> str:
+        """``?table=`` as a table code where students play each other (the tables page: the server checks it);
+        no board then takes it for cards."""
+        self._position_given = True
+        return (self._raw("table") or "").strip()
+
     def rules_or(self, rules: Rules | str | None) -> Rules | str:
         """``None``: the server's rules; otherwise the rules a lesson names."""
         return self.rules if rules is None else rules
@@ -372,6 +379,21 @@ def show_class_exercise(lang: str) -> w.Widget:
 
     p = current_page(lang)
     return p.show(ClassExercise(lang=p.lang))
+
+
+def show_tables(lang: str) -> w.Widget:
+    """The :class:`~.class_tables.ClassTables` of the tables page: students play each other; the address's
+    ``?table=CODE`` sits the student at that table (their own seat again after a reload). On the static site, with
+    no server to keep a table, a note that says so."""
+    p = current_page(lang)
+    if in_browser():
+        _ = Translator(p.lang)
+        said = _("Tables need the course's server, and this site has none: here you can play against the computer "
+                 "instead.")
+        return p.show(w.HTML(f"<p class='escoba-notice' role='note'>{html.escape(said)}</p>"))
+    from .class_tables import ClassTables  # (it draws with Jinja, which the static site does not carry)
+
+    return p.show(ClassTables(lang=p.lang, table=p.table_code(), server_rules=p.rules.name))
 
 
 def show_engine(lang: str, fact: str, **details) -> w.Widget:

@@ -1,0 +1,649 @@
+"""The tables page: students play each other, two at a table or four in two teams (docs/tables.md).
+
+:class:`TablesModel` holds what the server last said: the table's code, this student's seat, the version the
+view was read at, the seat's own view (its hand, never another's), the table's state, the status line's text and
+the class's list of tables. :class:`ClassTables` observes it and draws it, reusing the game against the computer's
+parts: the capture table (the hand, the table and the captures the hand can make on the student's own turn), its
+Play button, its status line and the end-of-deal score sheet.
+
+Every call goes through the kernel's client (escoba_tutor/records/table_client.py) to the course server, which
+keeps the table in the class database. One long poll (``TableClient.watch``) runs in a thread of its own; what it
+hears is shown on the kernel's event loop, where the page's clicks are handled too (as the class exercise does),
+so the page never changes under a click. A refusal (not your turn, a stale version, an illegal play) is said in the
+server's words; a stale version reads the table again first. The seat is the nickname's: a reload (or the address
+``?table=CODE``) sits the student in the same seat again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import Any
+
+import ipywidgets as w
+from jinja2 import Environment
+from traitlets import Dict, HasTraits, Int, List, Unicode
+
+from ..engine.cards import SUITS, Suit, parse_card
+from ..engine.errors import EscobaError
+from ..engine.moves import Move
+from ..engine.rules import VARIANTS, rules_by_name
+from ..engine.scoring import DealScore, ScoreLine, Setenta, SuitBest
+from ..records.table_client import TableClient, TableRequestError, table_client_from_environment
+from ..text import labels
+from ..text.labels import Label
+from ..text.phrases import sentence_start, the_cards
+from ..text.translator import DEFAULT_LANGUAGE, N_, Translator, normalize_language
+from .capture_table import CaptureModel, CaptureTable
+from .game_table import PLAY_WORDS, SWEEPS_HEADING
+from .look import SharedLook
+from .primitives import ActionButton, CardRow, LiveRegion, PlaceKeeper
+from .safety import guarded
+
+__all__ = ["TablesModel", "ClassTables", "house_rule_choices"]
+
+#: The computer's levels a seat may be given, as the server takes them.
+LEVELS = (("random", N_("easy")), ("greedy", N_("medium")), ("expert", N_("hard")))
+#: House rules that need three players or more: never offered at a table of two or four.
+_NOT_AT_TABLES = ("three_player_ties", "chile")
+LIST_EVERY = 10.0  # seconds between two reads of the class's list while the student sits at no table
+STATE_WORDS = {"waiting": N_("waiting for players"), "playing": N_("playing"), "finished": N_("finished")}
+
+_HTML = Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
+_HEADER = _HTML.from_string(
+    "<h3 class='escoba-title'>{{ title }}</h3>"
+    "<p class='escoba-tables-code'>{{ code_words }} <strong class='escoba-code'>{{ code }}</strong> · "
+    "<a class='escoba-tables-link' href='?table={{ code }}' target='_blank' rel='noopener'>{{ link }}</a></p>"
+    "<ul class='escoba-tables-seats'>{% for seat in seats %}<li>{{ seat }}</li>{% endfor %}</ul>")
+_SCORES = _HTML.from_string(
+    "<table class='escoba-scores'><caption>{{ caption }}</caption><thead><tr>"
+    "{% for h in heads %}<th scope='col'>{{ h }}</th>{% endfor %}</tr></thead><tbody>"
+    "{% for row in rows %}<tr><th scope='row'>{{ row.name }}</th><td>{{ row.points }}</td><td>{{ row.cards }}</td>"
+    "<td>{{ row.escobas }} <span aria-hidden='true'>{{ '▮' * row.escobas }}</span></td></tr>{% endfor %}"
+    "</tbody></table>")
+_LIST = _HTML.from_string(
+    "{% if tables %}<ul class='escoba-tables-list'>{% for t in tables %}<li><strong class='escoba-code'>{{ t.code }}"
+    "</strong> · {{ t.words }}</li>{% endfor %}</ul>{% else %}<p>{{ empty }}</p>{% endif %}")
+_PARAGRAPH = _HTML.from_string("{% if heading %}<h4>{{ heading }}</h4>{% endif %}"
+                               "{% for line in lines %}<p class='{{ css }}'>{{ line }}</p>{% endfor %}")
+
+
+def house_rule_choices(server_rules: str) -> list[str]:
+    """The rules a table may be opened with: the server's, then the server's with one house rule by name
+    (``escoba+figuras``), those the rules allow together and that suit two or four players."""
+    choices = [server_rules]
+    for name in VARIANTS:
+        if name in _NOT_AT_TABLES:
+            continue
+        try:
+            rules_by_name(f"{server_rules}+{name}")
+        except EscobaError:
+            continue  # a house rule these rules refuse (Scopa has no escoba de mano)
+        choices.append(f"{server_rules}+{name}")
+    return choices
+
+
+class TablesModel(HasTraits):
+    """What the server said last: ``code`` ("" when seated at no table), ``seat`` (-1: none), ``version`` of the
+    ``view`` (the seat's own view as the server sends it: ``hand``, ``table``, ``turn``, ``legal``…), ``state``
+    (``waiting``, ``playing``, ``finished``), the status line's ``message`` and the class's ``tables`` (their
+    public facts)."""
+
+    code = Unicode("")
+    seat = Int(-1)
+    version = Int(0)
+    view = Dict()
+    state = Unicode("")
+    message = Unicode("")
+    tables: List[dict] = List()
+
+    def seated(self, view: dict[str, Any]) -> None:
+        """Take a view the server sent (one change: the view's observers see code, seat and version with it)."""
+        with self.hold_trait_notifications():
+            self.code, self.seat = str(view.get("code", "")), int(view.get("seat", -1))
+            self.version, self.state = int(view.get("version", 0)), str(view.get("state", ""))
+            self.view = dict(view)
+
+    def left(self) -> None:
+        with self.hold_trait_notifications():
+            self.code, self.seat, self.version, self.state, self.view = "", -1, 0, "", {}
+
+
+class ClassTables(w.VBox):
+    """The tables page's widget (see the module's text). ``ClassTables(lang, client=None, connect=True,
+    table="")``: with ``connect`` and no ``client``, the kernel's own client (none without a nickname); ``table``,
+    a code from the page's address, to sit at (a reload)."""
+
+    lang = Unicode(DEFAULT_LANGUAGE)
+    deck = Unicode("spanish")
+
+    def __init__(self, lang: str = DEFAULT_LANGUAGE, *, client: TableClient | None = None, connect: bool = True,
+                 table: str = "", server_rules: str = "escoba", **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.add_class("escoba-class-tables")
+        self.lang = normalize_language(lang)
+        self.model = TablesModel()
+        self._lock = threading.RLock()  # the long poll's views and the page's clicks change the page in turn
+        self._watch = None
+        self._sheet_key: tuple | None = None
+        self.client = client if client is not None or not connect else table_client_from_environment(self.lang)
+        look = self._look = SharedLook()
+        self.status = LiveRegion(sticky=True)  # what happened and what went wrong: in view on a phone
+        self.status.add_class("escoba-game-status")
+        self.lobby_status = LiveRegion()  # the same line away from a table (the game's is hidden then)
+        # -- the lobby: open a table, join one by its code or from the class's list
+        self.players = w.Dropdown(options=[2, 4], value=2, style={"description_width": "initial"})
+        self.rules = w.Dropdown(options=house_rule_choices(server_rules), value=server_rules,
+                                style={"description_width": "initial"})
+        self.open_button = ActionButton(button_style="primary", icon="plus", inputs=[self.players, self.rules],
+                                        layout=w.Layout(width="auto"))
+        self.open_button.add_class("escoba-tables-open")
+        self.code_box = w.Text(layout=w.Layout(width="12em"), style={"description_width": "initial"})
+        self.join_button = ActionButton(icon="sign-in", inputs=[self.code_box], layout=w.Layout(width="auto"))
+        self.join_button.add_class("escoba-tables-join")
+        self.list_html = w.HTML(layout=look.layout)
+        self.list_choice = w.Dropdown(options=[], style={"description_width": "initial"})
+        self.join_listed = ActionButton(icon="sign-in", inputs=[self.list_choice], layout=w.Layout(width="auto"))
+        self.refresh_button = w.Button(icon="refresh", layout=look.layout, style=look.button)
+        self.lobby = w.VBox([
+            w.HBox([self.players, self.rules, self.open_button], layout=w.Layout(flex_flow="row wrap")),
+            w.HBox([self.code_box, self.join_button], layout=w.Layout(flex_flow="row wrap")),
+            self.list_html,
+            w.HBox([self.list_choice, self.join_listed, self.refresh_button], layout=w.Layout(flex_flow="row wrap"))])
+        self.lobby.add_class("escoba-tables-lobby")
+        # -- at a table: its code and seats, the seats' controls, then the game as against the computer
+        self.table_header = w.HTML(layout=look.layout)
+        self.seat_choice = w.Dropdown(options=[], style={"description_width": "initial"})
+        self.level = w.Dropdown(options=[(k, k) for k, _w in LEVELS], value="greedy",
+                                style={"description_width": "initial"})
+        wide = w.Layout(width="auto")  # (a button's own width would cut its words)
+        self.computer_button = ActionButton(icon="desktop", inputs=[self.seat_choice, self.level], layout=wide)
+        self.take_button = ActionButton(icon="user", inputs=[self.seat_choice], layout=wide)
+        self.leave_button = w.Button(icon="sign-out", layout=look.layout, style=look.button)
+        self.leave_button.add_class("escoba-tables-leave")
+        self.seats_box = w.HBox([self.seat_choice, self.level, self.computer_button, self.take_button,
+                                 self.leave_button], layout=w.Layout(flex_flow="row wrap"))
+        self.scores = w.HTML()  # (its own layout: shown and hidden)
+        self.scores.add_class("escoba-scoreboard")
+        self.others = w.VBox(layout=look.layout)
+        self.others.add_class("escoba-others")
+        self._other_rows: list[CardRow] = []
+        self._other_labels: list[w.HTML] = []
+        self._other_boxes: list[w.HBox] = []
+        self.position = CaptureModel(rules=rules_by_name(server_rules))
+        # the capture table of the game against the computer, without its own Check and status line: Play plays
+        self.captures = CaptureTable(model=self.position, editable=False, controls=False, lang=self.lang, look=look)
+        self.play_button = ActionButton(button_style="primary", icon="play", inputs=[self.captures])
+        self.play_button.add_class("escoba-play")
+        self.actions = w.HBox([self.play_button], layout=w.Layout(flex_flow="row wrap"))
+        self.actions.add_class("escoba-actions")
+        self.board = w.VBox([self.others, self.captures, self.actions])
+        self.board.add_class("escoba-board")
+        self.sheet_box = w.VBox(layout=look.layout)
+        self.sheet_box.add_class("escoba-deal-end")
+        self._place = PlaceKeeper(scope=".escoba-game-table", status=".escoba-game-status",
+                                  targets=[".escoba-ct-hand.et-row, .escoba-ct-hand .et-row", ".escoba-play"])
+        self.game = w.VBox([self.scores, self.status, self.board, self.sheet_box, self._place])
+        self.game.add_class("escoba-game-table")  # the game against the computer's look, phone order included
+        # the seats' controls after the game: on a phone the hand and the table come first
+        self.at_table = w.VBox([self.table_header, self.game, self.seats_box])
+        # (no title of its own: the page's heading above it says what this is)
+        self.children = [self.lobby_status, self.lobby, self.at_table]
+        # -- clicks
+        self.open_button.on_click(lambda _b: self._act(self._open))
+        self.join_button.on_click(lambda _b: self._act(self._join, self.code_box.value))
+        self.join_listed.on_click(lambda _b: self._act(self._join, self.list_choice.value or ""))
+        self.refresh_button.on_click(lambda _b: self._act(self.refresh))
+        self.computer_button.on_click(lambda _b: self._act(self._give))
+        self.take_button.on_click(lambda _b: self._act(self._take))
+        self.leave_button.on_click(lambda _b: self._act(self._leave))
+        self.play_button.on_click(lambda _b: self._act(self._play))
+        # a new choice answers a refusal: the status line says the table's news again
+        self.position.observe(lambda _c: self._act(self._chose_again), ["selected", "built_card", "built_taken"])
+        self.model.observe(self._redraw_guarded, ["view", "code"])
+        self.model.observe(lambda _c: self._act(self._draw_lobby, Translator(self.lang)), "tables")
+        self.model.observe(self._message_changed, "message")
+        self._refused = False
+        self._draw_lobby(Translator(self.lang))
+        self._draw()
+        _ = Translator(self.lang)
+        if self.client is None:
+            self.lobby.layout.display = "none"
+            self.model.message = _("Tables need a nickname: choose one on the start page, then open this page "
+                                   "again.")
+            return
+        self.refresh(quiet=True)
+        self._list_later()
+        if table:
+            self._act(self._join, table)
+        else:  # a reload: the student's own table under way, if any
+            mine = next((t for t in self.model.tables if t.get("state") != "finished"
+                         and any(s.get("you") for s in t.get("seats", []))), None)
+            if mine is not None:
+                self._act(self._join, mine["code"])
+        if not self.model.code and not self.model.message:
+            self.model.message = _("Open a table, or type the code a classmate gives you.")
+
+    @property
+    def message(self) -> str:
+        return self.model.message
+
+    def __repr__(self) -> str:
+        # what a notebook stores as the cell's text: the same at every run (the parts' reprs hold addresses)
+        return f"ClassTables(lang={self.lang!r}, code={self.model.code!r})"
+
+    def close(self) -> None:
+        self._stop_watching()
+        self._closed = True
+        super().close()
+
+    def _list_later(self) -> None:
+        """Away from a table, read the class's list again every :data:`LIST_EVERY` seconds (in a kernel), so that
+        a classmate's new table shows without a click."""
+        loop = _kernel_loop()
+        if loop is not None and not getattr(self, "_closed", False):
+            loop.call_later(LIST_EVERY, self._list_again)
+
+    @guarded
+    def _list_again(self) -> None:
+        if getattr(self, "_closed", False):
+            return
+        with self._lock:
+            if not self.model.code:
+                self.refresh(quiet=True)
+        self._list_later()
+
+    # ------------------------------------------------------------------------------------------ acting
+    @guarded
+    def _act(self, action, *args) -> None:
+        """A click's action; a refusal is said in the server's words, an unexpected error is logged and said."""
+        with self._lock:
+            try:
+                action(*args)
+            except TableRequestError as error:
+                self._refused_by(error)
+
+    def _refused_by(self, error: TableRequestError) -> None:
+        _ = Translator(self.lang)
+        said = error.message or _("The course could not understand this request.")
+        if error.code == "table_stale_version" and self.model.code:
+            with contextlib.suppress(TableRequestError):  # the table changed meanwhile: show it as it is now
+                self.model.seated(self.client.view(self.model.code))  # type: ignore[union-attr]
+        elif error.code == "table_illegal_play":
+            again = _("Choose again.")  # (not inside an f-string: the catalogs' extractor would not see it)
+            said = f"{said} {again}"
+        news = self._news(_) if self.model.code else ""
+        self.model.message = f"{said} {news}".strip()
+        self._refused = True
+
+    def _open(self) -> None:
+        chosen = self.rules.value
+        rules = "" if chosen == self.rules.options[0] else chosen
+        self._sit(self.client.open(int(self.players.value), rules))  # type: ignore[union-attr]
+
+    def _join(self, code: str) -> None:
+        _ = Translator(self.lang)
+        if not str(code).strip():
+            self.model.message = _("Type the table's code first: five letters and digits, like K7M2Q.")
+            return
+        self._sit(self.client.join(str(code)))  # type: ignore[union-attr]
+        self.code_box.value = ""
+
+    def _sit(self, view: dict[str, Any]) -> None:
+        if view.get("code") != self.model.code:
+            self._stop_watching()
+        self.model.seated(view)
+        self._say_news()
+        if self._watch is None:
+            self._watch = self.client.watch(view["code"], self._arrived, after=view["version"])  # type: ignore
+        self.refresh(quiet=True)
+
+    def _leave(self) -> None:
+        code = self.model.code
+        if not code:
+            return
+        self.client.leave(code)  # type: ignore[union-attr]
+        self._stop_watching()
+        self.model.left()
+        self.refresh(quiet=True)
+        _ = Translator(self.lang)
+        self.model.message = _("You have left the table. Open a table, or type the code a classmate gives you.")
+
+    def _chosen_seat(self) -> int | None:
+        value = self.seat_choice.value
+        return value if isinstance(value, int) else None
+
+    def _give(self) -> None:
+        seat = self._chosen_seat()
+        if seat is None or not self.model.code:
+            return
+        self.model.seated(self.client.give_to_computer(self.model.code, seat, self.level.value))  # type: ignore
+        self._say_news()
+
+    def _take(self) -> None:
+        seat = self._chosen_seat()
+        if seat is None or not self.model.code:
+            return
+        self.model.seated(self.client.take_back(self.model.code, seat))  # type: ignore[union-attr]
+        self._say_news()
+
+    def _play(self) -> None:
+        _ = Translator(self.lang)
+        view = self.model.view
+        if not view or view.get("state") != "playing":
+            self.model.message = _("The game starts once every seat is taken.") if view else ""
+            self._refused = True
+            return
+        chosen = next((row for row in self.position.rows if row["id"] == self.position.selected), None)
+        if chosen:
+            move = Move(chosen["card"], chosen["taken"])
+        elif self.position.built_card:
+            move = Move.of(self.position.built_card, self.position.built_taken)
+        else:
+            self.model.message = " ".join([
+                _("Choose a capture in the list, or a card from your hand (and the cards it takes), then press "
+                  "“Play”."), self._news(_)]).strip()
+            self._refused = True
+            return
+        self.model.seated(self.client.play(view, move.text))  # type: ignore[union-attr]
+        self._say_news()
+
+    def refresh(self, quiet: bool = False) -> None:
+        """Read the class's tables again (the lobby's list)."""
+        if self.client is None:
+            return
+        try:
+            self.model.tables = self.client.tables()
+        except TableRequestError as error:
+            if not quiet:
+                raise
+            if error.code == "table_no_tables":
+                self.model.message = error.message
+
+    def _chose_again(self) -> None:
+        if self._refused and self.model.view.get("my_turn"):
+            self._refused = False
+            self._say_news()
+
+    # ------------------------------------------------------------------------------------------ the long poll
+    def _arrived(self, view: dict[str, Any]) -> None:
+        """A new view from the long poll's thread: shown on the kernel's event loop, where the clicks are handled
+        too (outside a kernel, at once)."""
+        loop = _kernel_loop()
+        if loop is None:
+            self._show_arrived(view)
+        else:
+            loop.add_callback(self._show_arrived, view)  # thread-safe: Tornado's IOLoop
+
+    @guarded
+    def _show_arrived(self, view: dict[str, Any]) -> None:
+        with self._lock:
+            if view.get("code") != self.model.code or int(view.get("version", 0)) <= self.model.version:
+                return  # a table left since, or a view older than the one shown (a play's own answer came first)
+            self.model.seated(view)
+            self._say_news()
+
+    def _stop_watching(self) -> None:
+        if self._watch is not None:
+            self._watch.stop()
+            self._watch = None
+
+    # ------------------------------------------------------------------------------------------ drawing
+    def _message_changed(self, change) -> None:
+        self.status.message = self.lobby_status.message = change["new"]
+
+    def _say_news(self) -> None:
+        self._refused = False
+        self.model.message = self._news(Translator(self.lang))
+
+    @guarded
+    def _redraw_guarded(self, change) -> None:
+        self._draw()
+
+    def _names(self, _: Translator) -> list[Label]:
+        """Each seat as the screen names it: you, a classmate's nickname, or the computer."""
+        view = self.model.view
+        names = []
+        for seat in view.get("seats", []):
+            if seat["seat"] == view.get("seat"):
+                names.append(labels.you(_))
+            elif seat.get("nickname") and not seat.get("computer"):
+                names.append(labels.named(_, seat["nickname"]))
+            elif seat.get("computer"):
+                names.append(labels.computer(_))
+            else:
+                names.append(labels.named(_, _("an empty seat")))
+        return names
+
+    def _side_names(self, _: Translator) -> list[Label]:
+        view = self.model.view
+        names = self._names(_)
+        if view.get("players") != 4:
+            return names
+        mine = view.get("side", 0)
+        other = labels.joined(_, [names[s] for s in (1 - mine, 3 - mine)])
+        return [labels.your_team(_), other] if mine == 0 else [other, labels.your_team(_)]
+
+    def _you_side(self) -> int | None:
+        view = self.model.view
+        return view.get("side") if view.get("players") == 2 else None
+
+    def _describe_last(self, _: Translator) -> str:
+        view = self.model.view
+        last = view.get("last_play")
+        if not last or last.get("deal") != view.get("deal") and not view.get("game_over"):
+            return ""
+        rules = self.position.rules
+        person = "you" if last["seat"] == view.get("seat") else "other"
+        action = "lay" if not last["took"] else rules.sweep if last["escoba"] else "take"
+        who = self._names(_)[last["seat"]]
+        return sentence_start(_(PLAY_WORDS[person, action], who=who, card=_.the_card(last["card"]),
+                                taken=the_cards(_, sorted(parse_card(c) for c in last["took"]))))
+
+    def _news(self, _: Translator) -> str:
+        view = self.model.view
+        if not view:
+            return ""
+        state = view.get("state")
+        if state == "waiting":
+            return _("Waiting for classmates: give them the code {code}. An empty seat can be given to the computer.",
+                     code=view["code"])
+        said = [self._describe_last(_)]
+        if view.get("game_over"):
+            said.append(_("The game is over."))
+        elif view.get("my_turn"):
+            said.append(_("Your turn."))
+        elif view.get("turn") is not None:
+            said.append(_("Waiting for {name:the} to play.", name=self._names(_)[view["turn"]]))
+        return " ".join(s for s in said if s)
+
+    def _draw(self) -> None:
+        _ = Translator(self.lang)
+        model, view = self.model, self.model.view
+        seated = bool(model.code and view)
+        self.lobby.layout.display = "none" if seated or self.client is None else "flex"
+        self.lobby_status.layout.display = "none" if seated else None
+        self.at_table.layout.display = "flex" if seated else "none"
+        if not seated:
+            return
+        self._draw_header(_)
+        playing = view.get("state") in ("playing", "finished")
+        self.scores.layout.display = self.board.layout.display = "flex" if playing else "none"
+        rules = rules_by_name(view.get("rules") or "escoba")
+        self.position.rules = rules
+        self.position.table = " ".join(view.get("table", []))
+        self.position.hand = " ".join(view.get("hand", []))
+        if view.get("my_turn"):
+            self.game.remove_class("escoba-not-my-turn")
+        else:
+            self.game.add_class("escoba-not-my-turn")  # the list of captures is for the student's own turn
+        self.play_button.description = _("Play")
+        self.play_button.disabled = view.get("state") != "playing"
+        self._draw_scores(_, rules)
+        self._draw_others(_)
+        self._draw_sheet(_, rules)
+
+    def _draw_lobby(self, _: Translator) -> None:
+        self.players.description = _("Players")
+        self.players.options = [(_("2 players"), 2), (_("4 players, in two teams"), 4)]
+        self.rules.description = _("Rules")
+        self.open_button.description = _("Open a table")
+        self.code_box.description = _("Table code")
+        self.code_box.placeholder = "K7M2Q"
+        self.join_button.description = _("Sit at this table")
+        self.refresh_button.description = _("Look again")
+        tables = [t for t in self.model.tables if t.get("state") != "finished"]
+        rows = [{"code": t["code"], "words": self._table_words(_, t)} for t in tables]
+        self.list_html.value = _HTML.from_string("<h3>{{ h }}</h3>").render(h=_("The class's tables")) + _LIST.render(
+            tables=rows, empty=_("No table is open in your class yet."))
+        options = [(f"{t['code']} · {self._table_words(_, t)}", t["code"]) for t in tables]
+        chosen = self.list_choice.value
+        self.list_choice.options = options
+        codes = [value for _label, value in options]
+        self.list_choice.value = chosen if chosen in codes else (codes[0] if codes else None)  # never a blank
+        self.list_choice.description = _("Open tables")
+        self.join_listed.description = _("Sit at the chosen table")
+        self.join_listed.disabled = not options
+        self.list_choice.layout.display = self.join_listed.layout.display = "flex" if options else "none"
+
+    def _table_words(self, _: Translator, table: dict[str, Any]) -> str:
+        seats = ", ".join(s["nickname"] if s.get("nickname") else _("an empty seat") for s in table.get("seats", []))
+        state = _(STATE_WORDS.get(table.get("state", ""), STATE_WORDS["playing"]))
+        return _("{players} players, {rules}: {seats} ({state})", players=table.get("players", 2),
+                 rules=table.get("rules", ""), seats=seats, state=state)
+
+    def _draw_header(self, _: Translator) -> None:
+        view = self.model.view
+        names = self._names(_)
+        level_words = {k: _(v) for k, v in LEVELS}
+        seats = []
+        for seat, name in zip(view.get("seats", []), names):
+            if seat.get("computer"):
+                said = _("Seat {n}: the computer ({level})", n=seat["seat"] + 1,
+                         level=level_words.get(seat["computer"], seat["computer"]))
+            elif seat.get("empty"):
+                said = _("Seat {n}: empty", n=seat["seat"] + 1)
+            elif seat["seat"] == view.get("seat"):
+                said = _("Seat {n}: you", n=seat["seat"] + 1)
+            else:
+                said = _("Seat {n}: {name}", n=seat["seat"] + 1, name=seat.get("nickname") or name)
+            if seat.get("left") and not seat.get("computer") and not seat.get("empty"):
+                gone = _("(has left)")
+                said = f"{said} {gone}"
+            if view.get("players") == 4:
+                said = f"{said} · {labels.team(_, seat['side'] + 1)}"
+            seats.append(said)
+        self.table_header.value = _HEADER.render(
+            title=_("Table {code}", code=view["code"]), code_words=_("Code to share:"), code=view["code"],
+            link=_("Link to this table"), seats=seats)
+        self.seat_choice.description = _("Seat")
+        chosen, level = self.seat_choice.value, self.level.value
+        seats = view.get("seats", [])
+        self.seat_choice.options = [(_("Seat {n}", n=s["seat"] + 1), s["seat"]) for s in seats]
+        # the seat chosen stays chosen; at first, an empty seat (the one to give to the computer)
+        empty = next((s["seat"] for s in seats if s.get("empty")), view.get("seat"))
+        self.seat_choice.value = chosen if chosen in [s["seat"] for s in seats] else empty
+        self.level.description = _("Computer")
+        self.level.options = [(_(words), key) for key, words in LEVELS]
+        self.level.value = level
+        self.computer_button.description = _("Give this seat to the computer")
+        self.take_button.description = _("Take this seat back")
+        self.leave_button.description = _("Leave the table")
+        over = view.get("state") == "finished"
+        self.computer_button.disabled = self.take_button.disabled = over
+
+    def _draw_scores(self, _: Translator, rules) -> None:
+        view = self.model.view
+        names = self._side_names(_)
+        rows = [{"name": name, "points": view["totals"][side], "cards": view["captured"][side],
+                 "escobas": view["escobas"][side]} for side, name in enumerate(names[:len(view.get("totals", []))])]
+        target = _.plural("Game to {target} point", "Game to {target} points", rules.target, target=rules.target)
+        to_deal = _.plural("{n} card left to deal", "{n} cards left to deal", view.get("deck_left", 0))
+        caption = _("{target} · deal {deal} · {to_deal}", target=target, deal=view.get("deal", 0) + 1,
+                    to_deal=to_deal)
+        heads = [_("Side"), _("Points"), _("Cards taken"), _(SWEEPS_HEADING[rules.sweep])]
+        self.scores.value = _SCORES.render(caption=caption, heads=heads, rows=rows)
+
+    def _draw_others(self, _: Translator) -> None:
+        """The other players' hands, face down (made once, then only updated)."""
+        view = self.model.view
+        names = self._names(_)
+        seats = [s["seat"] for s in view.get("seats", []) if s["seat"] != view.get("seat")]
+        while len(self._other_rows) < len(seats):
+            self._other_rows.append(CardRow(size="small"))
+            self._other_labels.append(w.HTML(layout=self._look.layout))
+            self._other_boxes.append(w.HBox([self._other_labels[-1], self._other_rows[-1]],
+                                            layout=w.Layout(align_items="center", flex_flow="row wrap")))
+        for row, label, seat in zip(self._other_rows, self._other_labels, seats):
+            in_hand = view.get("hand_sizes", [0] * 4)[seat]
+            turn = _(" (to play)") if view.get("turn") == seat and view.get("state") == "playing" else ""
+            with row.hold_sync():
+                row.cards = []
+                row.face_down = in_hand
+                row.back_label = _("a face-down card")
+                row.group_label = _.plural("{name}: {n} card in hand", "{name}: {n} cards in hand", in_hand,
+                                           name=names[seat]) + turn
+                row.deck = self.deck
+            label.value = _HTML.from_string("<b>{{ name }}</b>{{ turn }}").render(name=names[seat], turn=turn)
+        shown = tuple(self._other_boxes[:len(seats)])
+        if self.others.children != shown:
+            self.others.children = shown
+
+    def _draw_sheet(self, _: Translator, rules) -> None:
+        """The last deal's score sheet (the score sheet of the game against the computer), and the winner at the
+        game's end."""
+        view = self.model.view
+        last = view.get("last_deal")
+        if not last:
+            self.sheet_box.children = []
+            self._sheet_key = None
+            return
+        names = self._side_names(_)
+        key = (view["code"], last["deal"], bool(view.get("game_over")), self.lang, tuple(names))
+        if key == self._sheet_key:
+            return
+        self._sheet_key = key
+        from .score_sheet import ScoreSheet  # only needed once a deal has ended
+
+        sheet = ScoreSheet(score=deal_score(last), names=names, rules=rules, lang=self.lang,
+                           totals=list(last["totals"]), you=self._you_side())
+        lines = []
+        over = view.get("game_over")
+        if over:
+            score = "–".join(map(str, over["totals"]))
+            if over["winner"] == self._you_side() or (view.get("players") == 4 and over["winner"] == view["side"]):
+                lines.append(_("You win the game, {score}!", score=score) if view.get("players") == 2 else
+                             _("Your team wins the game, {score}!", score=score))
+            else:
+                lines.append(_("{name:The} wins the game, {score}!", name=names[over["winner"]], score=score))
+        said = w.HTML(_PARAGRAPH.render(heading=_("End of deal {n}", n=last["deal"] + 1), lines=lines,
+                                        css="escoba-winner"), layout=self._look.layout)
+        self.sheet_box.children = [said, sheet]
+
+
+def deal_score(summary: dict[str, Any]) -> DealScore:
+    """The engine's score of a deal, from the server's summary of it (a setenta comes as its numbers)."""
+    lines = []
+    for line in summary["lines"]:
+        values = tuple(_setenta(v) if isinstance(v, dict) else v for v in line["values"])
+        lines.append(ScoreLine(line["item"], values, tuple(line["points"]), tuple(line["winners"]), line["reason"]))
+    return DealScore(tuple(summary["points"]), tuple(lines))
+
+
+def _setenta(value: dict[str, Any]) -> Setenta:
+    """A setenta as the score sheet shows it (its sum, total, missing suits), from the server's summary: the best
+    cards are not sent (a new deal may have dealt them to another hand), and the sheet does not show them."""
+    missing = tuple(Suit(s) for s in value.get("missing", []))
+    best = tuple(SuitBest(suit, None, None) for suit in SUITS)
+    return Setenta(best, missing, int(value.get("sum", 0)), value.get("total"),
+                   tuple(Suit(s) for s in value.get("face_only", [])))
+
+
+def _kernel_loop():
+    """The event loop of the kernel this runs in (ipykernel's Tornado IOLoop), or None outside a kernel."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    shell = get_ipython()
+    return getattr(getattr(shell, "kernel", None), "io_loop", None)

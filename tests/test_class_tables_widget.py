@@ -1,0 +1,252 @@
+"""The tables page's widget in the kernel (escoba_tutor/widgets/class_tables.py) against a real server's table
+handlers, with the records tokens of real kernels (as tests/test_app_tables.py sets them up): two students open and
+join by code, each sees their own hand and whose turn it is, plays reach the other page through the long poll, a
+refusal is said in words and changes nothing, a reload finds the same seat, a seat goes to the computer and comes
+back, and a whole game ends with its score sheet shown and the game recorded for the board. The widgets are driven
+through what the page shows: their controls by label, the status line, the text on screen."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+import time
+
+import pytest
+from escoba_test_helpers import is_shown, labelled, only, parts, press, shown_text, voila_settings
+from test_app_tables import cards_in, students
+from test_class_board import KEYS
+
+from escoba_tutor.records.table_client import TableClient
+from escoba_tutor.text.translator import Translator
+from escoba_tutor.widgets import page as page_module
+from escoba_tutor.widgets.capture_table import CaptureTable
+from escoba_tutor.widgets.class_tables import ClassTables, deal_score, house_rule_choices
+from escoba_tutor.widgets.score_sheet import ScoreSheet
+
+
+@pytest.fixture(scope="module")
+def server(class_tutor_factory, tmp_path_factory):
+    """One real server, its games to 3 points (a whole game in a few deals), the computer playing at once."""
+    env = voila_settings(tmp_path_factory.mktemp("config"), connect_s=3600)
+    server = class_tutor_factory("--rules", "escoba+target=3", env=env)
+    KEYS[server.url] = server.key
+    server.students = {}
+    return server
+
+
+def page(server, nickname: str, lang: str = "en", **kwargs) -> ClassTables:
+    student, = students(server, nickname)
+    return ClassTables(lang, client=TableClient(student.url, student.token, lang), server_rules="escoba+target=3",
+                       **kwargs)
+
+
+def until(check, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "the page did not change in time"
+        time.sleep(0.02)
+
+
+def choose(table: ClassTables, move: str) -> None:
+    """Choose a capture in the list (by its card and taken cards), as a click on its row does."""
+    captures = only(table, CaptureTable)
+    card, *taken = move.split("+")
+
+    def row():  # (a view the long poll brought is drawn in its thread: the list may be a moment behind)
+        return next((r for r in captures.model.rows if r["card"] == card and sorted(r["taken"]) == sorted(taken)),
+                    None)
+
+    until(lambda: row() is not None)
+    captures.model.selected = row()["id"]
+
+
+def test_the_choices_offer_the_server_s_rules_and_its_house_rules_by_name():
+    choices = house_rule_choices("escoba")
+    assert choices[0] == "escoba" and "escoba+figuras" in choices
+    assert "escoba+chile" not in choices and "escoba+three_player_ties" not in choices  # three players or more
+    assert not any("escoba_de_mano" in c for c in house_rule_choices("scopa"))  # Scopa has none
+
+
+def test_without_a_nickname_the_page_says_what_tables_need():
+    need_nickname = ClassTables("en", connect=True)  # no records address in this kernel's environment
+    assert need_nickname.client is None and "need a nickname" in need_nickname.message
+    assert not is_shown(need_nickname, need_nickname.lobby)
+
+
+def test_on_the_static_site_the_page_says_tables_need_the_server(monkeypatch):
+    monkeypatch.setattr(page_module, "in_browser", lambda: True)
+    monkeypatch.setenv("QUERY_STRING", "table=K7M2Q")
+    shown = page_module.show_tables("es")
+    assert "necesitan el servidor del curso" in shown_text(shown)
+    assert not any(isinstance(part, ClassTables) for part in parts(shown))
+
+
+def test_two_students_open_join_by_code_and_see_each_other_s_plays(server):
+    ana, leo = page(server, "Ana"), page(server, "Leo", lang="es")
+    assert "No table is open in your class yet." in shown_text(ana)
+    labelled(ana, "Players").value = 2
+    press(ana, "Open a table")
+    code = ana.model.code
+    assert len(code) == 5 and ana.model.state == "waiting" and code in shown_text(ana)
+    assert f"?table={code}" in shown_text(ana) and code in ana.message
+    press(leo, "Volver a mirar")  # the class's list: Ana's table, waiting for a player
+    assert f"{code}</strong> · 2 jugadores, escoba+target=3: Ana, un sitio libre (esperando jugadores)" in \
+        shown_text(leo)
+    assert labelled(leo, "Mesas abiertas").value == code
+    # the code typed with the usual slips: lower case and a dash
+    labelled(leo, "Código de la mesa").value = code.lower()[:2] + "-" + code.lower()[2:]
+    press(leo, "Sentarme en esta mesa")
+    assert leo.model.code == code and leo.model.seat == 1 and leo.model.state == "playing"
+    until(lambda: ana.model.state == "playing")  # Ana's page heard of it through its long poll
+    hands = {0: set(ana.model.view["hand"]), 1: set(leo.model.view["hand"])}
+    assert len(hands[0]) == 3 and not hands[0] & hands[1]
+    assert not set(ana.model.view["hand"]) & set(" ".join(shown_text(ana)).split())
+    first = ana if ana.model.view["my_turn"] else leo
+    second = leo if first is ana else ana
+    assert first.message.endswith("Your turn." if first is ana else "Te toca.")
+    # out of turn: refused in words, nothing changes
+    version = second.model.version
+    second_captures = only(second, CaptureTable)
+    second_captures.model.selected = second_captures.model.rows[0]["id"]
+    press(second, "Play" if second is ana else "Jugar")
+    assert second.model.version == version
+    assert second.message.startswith("It is not your turn." if second is ana else "No es tu turno.")
+    # a few plays each way, each seen on the other page within a second
+    rng = random.Random(3)
+    for _ in range(4):
+        mover = ana if ana.model.view["my_turn"] else leo
+        other = leo if mover is ana else ana
+        choose(mover, rng.choice(sorted(mover.model.view["legal"])))
+        before = other.model.version
+        started = time.monotonic()
+        press(mover, "Play" if mover is ana else "Jugar")
+        assert mover.model.version == before + 1
+        until(lambda other=other, before=before: other.model.version == before + 1, timeout=1.0)
+        assert time.monotonic() - started < 1.0
+        assert other.model.view["last_play"] == mover.model.view["last_play"]
+    # a stale view: the table re-read, and said so
+    mover = ana if ana.model.view["my_turn"] else leo
+    stale = dict(mover.model.view, version=mover.model.version - 1)
+    mover.model.seated(stale)
+    choose(mover, sorted(stale["legal"])[0])
+    press(mover, "Play" if mover is ana else "Jugar")
+    assert mover.model.version == stale["version"] + 1  # read again: the current version
+    assert "changed meanwhile" in mover.message or "ha cambiado mientras tanto" in mover.message
+    # a reload: a new page of Ana's sits in the same seat with the same hand
+    again = page(server, "Ana")
+    assert again.model.code == code and again.model.seat == 0 and again.model.view["hand"] == ana.model.view["hand"]
+    for table in (ana, leo, again):
+        table.close()
+
+
+def test_a_bad_code_is_said_and_the_address_s_code_seats_the_student(server):
+    eva, noa = page(server, "Eva"), page(server, "Noa")
+    labelled(eva, "Table code").value = "ZZZZZ"
+    press(eva, "Sit at this table")
+    assert not eva.model.code and "no table with that code" in eva.message
+    press(eva, "Open a table")
+    code = eva.model.code
+    noa.close()
+    via_link = page(server, "Noa", table=code)  # the shared link: ?table=CODE
+    assert via_link.model.code == code and via_link.model.seat == 1
+    for table in (eva, via_link):
+        table.close()
+
+
+def test_a_table_is_chosen_from_the_class_s_list(server):
+    rut = page(server, "Rut")
+    press(rut, "Open a table")
+    code = rut.model.code
+    pia = page(server, "Pia")  # a new page reads the list: Rut's table is there, chosen
+    choice = labelled(pia, "Open tables")
+    assert code in [value for _label, value in choice.options] and is_shown(pia, choice)
+    choice.value = code
+    press(pia, "Sit at the chosen table")
+    assert pia.model.code == code and pia.model.seat == 1 and pia.model.state == "playing"
+    assert not is_shown(pia, pia.lobby)
+    for table in (rut, pia):
+        table.close()
+
+
+def test_a_seat_goes_to_the_computer_and_comes_back(server):
+    teo = page(server, "Teo")
+    labelled(teo, "Players").value = 4
+    press(teo, "Open a table")
+    assert teo.model.view["players"] == 4
+    for seat in (1, 2, 3):
+        labelled(teo, "Seat").value = seat
+        labelled(teo, "Computer").value = "random"
+        press(teo, "Give this seat to the computer")
+    assert teo.model.state == "playing"
+    assert "Seat 2: the computer (easy)" in shown_text(teo)
+    labelled(teo, "Seat").value = 3
+    press(teo, "Take this seat back")  # Teo holds a seat of his own here: another one is refused, in words
+    assert teo.model.view["seats"][3]["computer"] and teo.message.startswith("That seat is taken.")
+    labelled(teo, "Seat").value = 0  # his own seat to the computer, and back
+    press(teo, "Give this seat to the computer")
+    assert teo.model.view["seats"][0]["computer"] == "random"
+    press(teo, "Take this seat back")
+    assert teo.model.view["seats"][0]["computer"] is None and "Seat 1: you" in shown_text(teo)
+    press(teo, "Leave the table")
+    assert not teo.model.code and is_shown(teo, teo.lobby) and "left the table" in teo.message
+    teo.close()
+
+
+def test_a_whole_game_ends_with_the_score_sheet_and_is_recorded(server):
+    uma, ivo = page(server, "Uma"), page(server, "Ivo")
+    press(uma, "Open a table")
+    code = uma.model.code
+    labelled(ivo, "Table code").value = code
+    press(ivo, "Sit at this table")
+    rng = random.Random(11)
+    seen_sheet = False
+    for _ in range(400):
+        until(lambda: uma.model.version == ivo.model.version)
+        if uma.model.view.get("game_over"):
+            break
+        mover = uma if uma.model.view["my_turn"] else ivo
+        choose(mover, rng.choice(sorted(mover.model.view["legal"])))
+        press(mover, "Play")
+        if mover.model.view.get("last_deal"):
+            seen_sheet = seen_sheet or any(isinstance(p, ScoreSheet) for p in mover.sheet_box.children)
+    over = uma.model.view["game_over"]
+    assert over and seen_sheet and uma.model.state == "finished"
+    winner, loser = (uma, ivo) if over["winner"] == uma.model.view["side"] else (ivo, uma)
+    for table in (uma, ivo):
+        def final_sheet(table=table):  # (the last view may still be drawing in the long poll's thread)
+            return next((p for p in table.sheet_box.children if isinstance(p, ScoreSheet)
+                         and list(p.totals) == over["totals"]), None)
+
+        until(lambda final_sheet=final_sheet: final_sheet() is not None)
+        assert is_shown(table, final_sheet()) and table.model.view["game_over"] == over
+        assert "The game is over." in table.message
+    score = "–".join(map(str, over["totals"]))
+    assert f"You win the game, {score}!" in shown_text(winner)
+    assert f"{'Uma' if winner is uma else 'Ivo'} wins the game, {score}!" in shown_text(loser)
+    # the game is on the board: a finished game recorded for each student under the level "table"
+    with sqlite3.connect(server.database) as db:
+        games = db.execute("SELECT nickname, outcome FROM records WHERE event = 'game' AND level = 'table' "
+                           "AND nickname IN ('Uma', 'Ivo')").fetchall()
+    won = "Uma" if winner is uma else "Ivo"  # (recorded in the play's own transaction)
+    assert sorted(games) == sorted([(won, "won"), ("Uma" if won == "Ivo" else "Ivo", "lost")])
+    for table in (uma, ivo):
+        table.close()
+
+
+def test_a_setenta_from_the_server_is_shown_on_the_sheet_as_the_engine_s():
+    from escoba_tutor.engine.rules import rules_by_name
+    from escoba_tutor.engine.scoring import score_deal
+    from escoba_tutor.server.tables import _deal_summary
+
+    class Scored:  # a finished deal's event, as the view's history holds it
+        deal, totals = 0, (0, 1)
+        score = score_deal(["7o 6c 1e 12b 5o", "7c 7e 7b 5c 4o 2e"], [0, 0], rules_by_name("escoba+low_primera"))
+
+    summary = json.loads(json.dumps(_deal_summary(Scored)))  # as the kernel reads it
+    assert not cards_in(summary["lines"])  # no card named: a new deal may have dealt it to another hand
+    rebuilt = deal_score(summary)
+    for lang in ("es", "en"):
+        engine = ScoreSheet(score=Scored.score, names=["Ana", "Leo"], lang=lang)
+        shown = ScoreSheet(score=rebuilt, names=["Ana", "Leo"], lang=lang)
+        assert shown.model.rows(Translator(lang)) == engine.model.rows(Translator(lang))
