@@ -250,3 +250,54 @@ def test_a_setenta_from_the_server_is_shown_on_the_sheet_as_the_engine_s():
         engine = ScoreSheet(score=Scored.score, names=["Ana", "Leo"], lang=lang)
         shown = ScoreSheet(score=rebuilt, names=["Ana", "Leo"], lang=lang)
         assert shown.model.rows(Translator(lang)) == engine.model.rows(Translator(lang))
+
+
+def test_a_seat_left_on_its_turn_is_offered_to_the_computer_and_taken_back(server):
+    ana, ben = page(server, "Abril"), page(server, "Bruno", lang="es")
+    labelled(ana, "Players").value = 2
+    press(ana, "Open a table")
+    code = ana.model.code
+    labelled(ben, "Código de la mesa").value = code
+    press(ben, "Sentarme en esta mesa")
+    until(lambda: ana.model.state == "playing")
+    if ana.model.view["my_turn"]:  # Bruno leaves on his own turn
+        choose(ana, sorted(ana.model.view["legal"])[0])
+        press(ana, "Play")
+        until(lambda: ben.model.view.get("my_turn"))
+    press(ben, "Dejar la mesa")
+    until(lambda: "has left the table" in ana.message)
+    assert "Bruno has left the table. You can give their seat to the computer (seat 2, below)" in ana.message
+    assert labelled(ana, "Seat").value == 1  # his seat is the one offered
+    press(ana, "Give this seat to the computer")
+    until(lambda: ana.model.view["my_turn"])  # the computer played Bruno's turn
+    assert ana.model.view["seats"][1]["computer"] and ana.model.view["last_play"]["seat"] == 1
+    back = page(server, "Bruno", lang="es", table=code)  # Bruno comes back: his seat, still the computer's
+    labelled(back, "Sitio").value = 1
+    press(back, "Recuperar este sitio")
+    assert back.model.seat == 1 and back.model.view["seats"][1]["computer"] is None
+    until(lambda: "has left" not in ana.message and not ana.model.view["seats"][1]["computer"])
+    for table in (ana, ben, back):
+        table.close()
+
+
+def test_the_watch_passes_on_a_seat_that_became_left_without_a_new_version():
+    """A seat counts as left by the clock: the long poll's answer after its longest wait, at the same version, is
+    the only news of it, and the page must hear it."""
+    from escoba_tutor.records.table_client import WatchedTable
+
+    seats = [{"seat": 0, "left": False}, {"seat": 1, "left": False}]
+    answers = [{"version": 4, "seats": seats}, {"version": 4, "seats": seats},
+               {"version": 4, "seats": [seats[0], {"seat": 1, "left": True}]},
+               {"version": 4, "seats": [seats[0], {"seat": 1, "left": True}]}]
+    seen: list[dict] = []
+
+    class Client:
+        def wait(self, code, after):
+            if not answers:
+                watched.stop()
+                return {"version": after, "seats": seen[-1]["seats"]}
+            return answers.pop(0)
+
+    watched = WatchedTable(Client(), "K7M2Q", seen.append, after=4)  # type: ignore[arg-type]
+    watched._listen()
+    assert [[s["left"] for s in view["seats"]] for view in seen] == [[False, False], [False, True]]

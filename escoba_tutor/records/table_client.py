@@ -161,12 +161,19 @@ def _part(data: dict[str, Any], name: str) -> dict[str, Any]:
     return part if isinstance(part, dict) else {}
 
 
+def left_seats(view: dict[str, Any]) -> tuple[int, ...]:
+    """The seats of a view whose student has left (not seen for a while) and which the computer does not play."""
+    return tuple(seat["seat"] for seat in view.get("seats", [])
+                 if seat.get("left") and not seat.get("computer") and not seat.get("empty"))
+
+
 class WatchedTable:
     """One table watched by a long poll, in a thread of its own: ``on_view`` gets every new view; ``error`` the
     last refusal (a table gone, a seat lost), after which the watching stops."""
 
     def __init__(self, client: TableClient, code: str, on_view: Callable[[dict[str, Any]], None], after: int) -> None:
         self.client, self.code, self.on_view, self.version = client, code, on_view, after
+        self._left: tuple[int, ...] | None = None
         self.error: TableRequestError | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._listen, name=f"escoba-table-{code}", daemon=True)
@@ -189,8 +196,11 @@ class WatchedTable:
                 return
             if self._stop.is_set():
                 return
-            if view["version"] != self.version:
-                self.version = view["version"]
+            # a seat counts as left by the clock, not by a change of the table: the long poll's answer after its
+            # longest wait is the only news of it, so a view whose left seats differ is passed on too
+            left = left_seats(view)
+            if view["version"] != self.version or left != self._left:
+                self.version, self._left = view["version"], left
                 with contextlib.suppress(Exception):  # the page's own failure is its to tell; the watch goes on
                     self.on_view(view)
 

@@ -29,7 +29,7 @@ from ..engine.errors import EscobaError
 from ..engine.moves import Move
 from ..engine.rules import VARIANTS, rules_by_name
 from ..engine.scoring import DealScore, ScoreLine, Setenta, SuitBest
-from ..records.table_client import TableClient, TableRequestError, table_client_from_environment
+from ..records.table_client import TableClient, TableRequestError, left_seats, table_client_from_environment
 from ..text import labels
 from ..text.labels import Label
 from ..text.phrases import sentence_start, the_cards
@@ -378,7 +378,9 @@ class ClassTables(w.VBox):
     @guarded
     def _show_arrived(self, view: dict[str, Any]) -> None:
         with self._lock:
-            if view.get("code") != self.model.code or int(view.get("version", 0)) <= self.model.version:
+            version = int(view.get("version", 0))
+            if view.get("code") != self.model.code or version < self.model.version or \
+                    version == self.model.version and left_seats(view) == left_seats(self.model.view):
                 return  # a table left since, or a view older than the one shown (a play's own answer came first)
             self.model.seated(view)
             self._say_news()
@@ -453,6 +455,10 @@ class ClassTables(w.VBox):
             said.append(_("The game is over."))
         elif view.get("my_turn"):
             said.append(_("Your turn."))
+        elif view.get("turn") in left_seats(view):
+            said.append(_("{name:The} has left the table. You can give their seat to the computer (seat {n}, "
+                          "below) so the game goes on; they take it back when they return.",
+                          name=self._names(_)[view["turn"]], n=view["turn"] + 1))
         elif view.get("turn") is not None:
             said.append(_("Waiting for {name:the} to play.", name=self._names(_)[view["turn"]]))
         return " ".join(s for s in said if s)
@@ -540,9 +546,12 @@ class ClassTables(w.VBox):
         chosen, level = self.seat_choice.value, self.level.value
         seats = view.get("seats", [])
         self.seat_choice.options = [(_("Seat {n}", n=s["seat"] + 1), s["seat"]) for s in seats]
-        # the seat chosen stays chosen; at first, an empty seat (the one to give to the computer)
+        # the seat chosen stays chosen; at first, an empty seat (the one to give to the computer); a seat whose
+        # student has left, on its turn, is offered at once
         empty = next((s["seat"] for s in seats if s.get("empty")), view.get("seat"))
-        self.seat_choice.value = chosen if chosen in [s["seat"] for s in seats] else empty
+        offered = view.get("turn") if view.get("turn") in left_seats(view) else None
+        self.seat_choice.value = offered if offered is not None else \
+            chosen if chosen in [s["seat"] for s in seats] else empty
         self.level.description = _("Computer")
         self.level.options = [(_(words), key) for key, words in LEVELS]
         self.level.value = level
