@@ -246,7 +246,7 @@ def test_captures_built_one_by_one_then_checked():
     widget.view.add_button.click()
     widget.check_button.click()
     lines = widget.status.message.split("\n")
-    assert lines == ["1 bien, 1 sin encontrar, 1 mal.",
+    assert lines == ["Correctas: 1 · Sin encontrar: 1 · Incorrectas: 1.",
                      "Mal: el cinco de oros con la sota de bastos: 5 + sota (8) = 13, no 15: cuidado, la sota vale "
                      "8, el caballo 9 y el rey 10.",
                      "Falta: el cinco de oros también puede llevarse el dos de espadas y la sota de bastos "
@@ -335,7 +335,7 @@ def test_points_chosen_item_by_item():
         "Aciertos: 2 de 4.",
         "Cartas — no: nadie: empate a 20.",
         "Oros — bien: nadie: empate a 5.",
-        "Siete de oros (velo) — bien: Luis tiene el siete de oros.",
+        "Siete de oros — bien: Luis tiene el siete de oros.",
         "Setenta: elige quién se lo lleva."]
     toggles["cards"].value = "none"
     toggles["setenta"].value = "1"
@@ -380,11 +380,12 @@ def test_the_answer_of_a_setenta_drill_is_the_explainer_shown_whole():
 
 
 @pytest.mark.parametrize("change, message", [
-    ({"kind": "poker"}, "Revisa el ejercicio: los tipos de ejercicio son: captures (encuentra todas las bazas), "
-                        "setenta (calcula la setenta), points (quién se lleva cada punto), leftover (las cartas que "
-                        "quedan al final), escoba_de_mano (la escoba de mano), strategy (qué carta jugarías), escobas "
-                        "(la línea de las escobas), game_end (quién gana la partida), dealing (a quién le toca, cuándo "
-                        "se reparte) y house_rules (lo que cambia una regla de la casa)"),
+    ({"kind": "poker"}, "Revisa el ejercicio: los tipos de ejercicio son: encuentra todas las bazas (código: captures), "
+                        "calcula la setenta (código: setenta), quién se lleva cada punto (código: points), las cartas "
+                        "que quedan al final (código: leftover), la escoba de mano (código: escoba_de_mano), qué carta "
+                        "jugarías (código: strategy), la línea de las escobas (código: escobas), quién gana la partida "
+                        "(código: game_end), a quién le toca, cuándo se reparte (código: dealing) y lo que cambia una "
+                        "regla de la casa (código: house_rules)"),
     ({"seed": -5}, "Revisa el ejercicio: el número de ejercicio es un número entero, de 0 en adelante"),
     ({"seed": "abc"}, "Revisa el ejercicio: el número de ejercicio es un número entero, de 0 en adelante"),
     ({"rules": "escoba+chile"}, "Revisa el ejercicio: estas reglas necesitan otro número de jugadores"),

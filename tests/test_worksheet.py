@@ -337,7 +337,7 @@ def test_the_points_key_gives_each_value_with_its_side_and_no_space_before_a_col
     """Worksheet no. 41, "Who gets each point?", exercise 41: the winner's value is not read as the first."""
     _task, key = split(worksheet_html(41, "en", kinds=("points",)))
     assert "<b>Setenta:</b> Side 2 — Side 2 has the best setenta (Side 1: 71; Side 2: 81)" in key
-    assert "<b>Most cards:</b> Nobody — a 20–20 tie" in key  # "Nobody", never "Nobody — nobody"
+    assert "<b>Cards:</b> Nobody — a 20–20 tie" in key  # "Nobody", never "Nobody — nobody"
     assert "</b>:" not in key and " :" not in key
     _task, key = split(worksheet_html(41, "es", kinds=("points",)))
     assert "<b>Setenta:</b> Bando 2 — el bando 2 tiene la mejor setenta (Bando 1: 71; Bando 2: 81)" in key
@@ -519,7 +519,7 @@ def test_the_key_of_worksheet_57_reads_as_the_readers_asked():
     assert ("Exercise no. 58:</b> 1 capture:<ul><li>The king of swords takes the five of cups: king (10) + 5 = 15"
             in key)
     assert "<b>invalid: no coins or cups" in key and "no coins and cups" not in key
-    assert "<b>Most cards:</b> Nobody — a 20–20 tie" in key and "Nobody — nobody" not in key
+    assert "<b>Cards:</b> Nobody — a 20–20 tie" in key and "Nobody — nobody" not in key
     assert ("The seven of clubs, taking the jack of coins: it adds a seven to your pile (the seven of clubs), good for "
             "the setenta") in key
     _task, key = split(worksheet_html(57, "es", count=3))
@@ -743,7 +743,7 @@ def test_worksheet_647_reads_as_its_readers_asked():
 
 def test_an_avoided_play_names_every_fault_the_best_play_has_not_most_costly_first():
     """Worksheet no. 533, part 10, as its reader found it: the seven of coins laid down was said only to leave 9
-    to sweep, not to leave the seven of coins (the velo) for the other side; the plays that pass up the five of
+    to sweep, not to leave the seven of coins for the other side; the plays that pass up the five of
     clubs' escoba were said to score less "over many possible ways the unseen cards could be shared out", never
     that they give up a sure escoba. The key now lists every fault, the costliest first."""
     _task, key = split(worksheet_html(533, "en", kinds=("strategy",)))

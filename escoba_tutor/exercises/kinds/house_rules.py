@@ -48,7 +48,7 @@ HOUSE_RULES: dict[str, tuple[str, str]] = {
                        "cards.")),
     "primera_by_suit_count": (
         N_("primera by suit count"),
-        N_("A setenta missing a suit is no longer out: the side with cards in the most suits scores the setenta "
+        N_("A setenta missing a suit is no longer ruled out: the side with cards in the most suits scores the setenta "
            "point, and among the sides with the most suits, the highest setenta wins; a tie scores nothing.")),
     "all_oros_bonus": (N_("all ten coins"),
                        N_("A side that holds all ten coins scores 2 points for the coins instead of 1.")),

@@ -31,7 +31,7 @@ _POINTS_MISTAKES = {
                              "still {right}."),
     "kept_replaced_point": N_("{side}: not {given}. The house rule's point replaces the setenta point, so the "
                               "setenta is no longer scored. {side} scores {right}."),
-    "missing_suit_out": N_("{side}: not {given}. With this house rule a setenta that misses a suit is not out: the "
+    "missing_suit_out": N_("{side}: not {given}. With this house rule a setenta that misses a suit is no longer ruled out: the "
                            "point goes to the side with cards in the most suits, and among those to the highest "
                            "setenta. {side} scores {right}."),
     "oros_point_once": N_("{side}: not {given}. {side} holds all ten coins, and with this house rule the coins point "
