@@ -7,6 +7,7 @@ independently) or are worked out by hand from docs/rules.md.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -35,6 +36,9 @@ from escoba_tutor.exercises import (
     points_items,
     setenta_drill,
 )
+from escoba_tutor.exercises.registry import kind_names
+from escoba_tutor.text import labels
+from escoba_tutor.text.translator import Translator
 from escoba_tutor.widgets.drills import Drill, read_setenta_answer
 
 SEEDS = range(60)
@@ -472,3 +476,44 @@ def test_in_the_capture_drill_the_star_marks_the_escoba_only():
     widget.answer_button.click()
     answer_rows = widget.answer_box.children[0].rows
     assert [row["id"] for row in answer_rows if row.get("tone") == "good"] == ["+".join(c.code for c in sorted(sweep))]
+
+
+
+def _every_word(widget) -> str:
+    """Every text a drill shows: its parts' values, labels, placeholders, captions, options and status lines."""
+    said = []
+    for part in parts(widget):
+        said.extend(value for name in ("value", "description", "placeholder", "caption", "group_label", "message")
+                    if isinstance(value := getattr(part, name, None), str))
+        if isinstance(part, w.Dropdown):
+            said.extend(str(option[0]) if isinstance(option, tuple) else str(option) for option in part.options)
+    return "\n".join(said)
+
+
+#: What a sentence written for a side says when the side is the student: «Montón de ti», «para tú», «Gana tú».
+_BROKEN_YOU = re.compile(r"(?<!\w)(?:de ti|para tú|de tú|gana tú|se apunta tú|tiene tú)(?!\w)", re.I)
+
+
+@pytest.mark.parametrize("name", kind_names())
+def test_a_side_named_you_is_never_said_de_ti(name):
+    """A page may name a side "you" (``names`` may hold ``labels.you``): what belongs to it is «Tu montón», «Tus
+    escobas», never «Montón de ti», «Escobas de ti». Every kind, before and after a check, with its answer shown."""
+    es = Translator("es")
+    names = [labels.you(es), *(labels.side(es, n) for n in (2, 3, 4))]
+    for seed in range(8):
+        widget = Drill(name, seed=seed, lang="es", names=names)
+        widget.check()  # nothing answered: each question's line names the sides
+        widget.toggle_answer()
+        said = _every_word(widget)
+        # the label did reach the kinds that name sides
+        assert re.search(r"(?<!\w)(?:tú|tus?|ti|te)(?!\w)", said, re.I) or name in {"captures", "strategy",
+                                                                                    "dealing"}, (name, seed)
+        assert not _BROKEN_YOU.search(said), (name, seed, _BROKEN_YOU.findall(said))
+
+
+def test_the_student_s_own_things_are_said_with_possessives():
+    es = Translator("es")
+    names = [labels.you(es), labels.side(es, 2)]
+    said = {name: _every_word(Drill(name, seed=1, lang="es", names=names)) for name in ("setenta", "points", "escobas")}
+    assert "Tu montón" in said["setenta"] and "Tu setenta" in said["setenta"] and "Montón del bando 2" in said["points"]
+    assert "Tus escobas" in said["escobas"] and "Escobas del bando 2" in said["escobas"]

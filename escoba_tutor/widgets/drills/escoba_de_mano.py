@@ -12,7 +12,7 @@ from ...text import labels
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from ..score_sheet import player_names
-from .base import DrillModel, KindView, choice_box, fill_row, set_options, two_players_line
+from .base import DrillModel, KindView, choice_box, fill_row, of_side, set_options, two_players_line
 
 __all__ = ["EscobaDeManoView", "dealer_name", "pairs_line", "team_names"]
 
@@ -97,7 +97,7 @@ class EscobaDeManoView(KindView):
             elif answer.item == "escobas":
                 lines.append(self._escobas(_, drill, answer, terms))
             elif answer.ok:
-                lines.append(_("Who scores them: right, {side}.", side=scorer) if drill.escobas else
+                lines.append(of_side(_, "Who scores them: right, {side}.", scorer) if drill.escobas else
                              _("Who scores them: right, nobody."))
             elif answer.mistake == "dealer_scores":
                 lines.append(_("Who scores them: the escoba de mano is always the dealer's: {dealer} dealt.", dealer=dealer))
