@@ -418,7 +418,8 @@ def test_a_student_s_page_shows_their_answers_and_mistakes_and_needs_the_key(ser
     status, headers, page = browser.request(f"{address}&key={server.key}&lang=es")
     assert status == 200 and headers["Cache-Control"] == "no-store"
     text = html.unescape(page)
-    assert '<span class="nick">bea</span><span class="alias">Estudiante 1</span>' in page  # as the latest record spells it
+    # as the latest record spells it
+    assert '<span class="nick">bea</span><span class="alias">Estudiante 1</span>' in page
     assert "2. Bazas de 15" in text and "abrió 2. Bazas de 15" in text
     assert "Contar una figura por su número (la sota como 10 y no como 8)" in text
     assert 'href="/voila/render/es/02-captures.ipynb?seed=4"' in page

@@ -287,8 +287,8 @@ def test_escoba_de_mano_of_four_refuses_players_given_as_sides(answers):
             "Para quién: la escoba de mano es siempre del que reparte y, por parejas, de su pareja: reparte el "
             "jugador 4, así que es para la pareja 2."]),
     ("en", ["1 of 2 right.", "Escobas: right, 8 + 3 + 9 + 10 = 30: 2 escobas.",
-            "Who scores them: the escoba de mano is always the dealer's, and in a team game it goes to the dealer's team: "
-            "Player 4 dealt, so it goes to Team 2."])])
+            "Who scores them: the escoba de mano is always the dealer's, and in a team game it goes to the dealer's "
+            "team: Player 4 dealt, so it goes to Team 2."])])
 def test_the_escoba_de_mano_of_four_in_the_widget(lang, lines):
     widget = Drill("escoba_de_mano", seed=12, lang=lang)
     view = widget.view

@@ -357,7 +357,10 @@ _SHEET = """
   {# what happens now first: who plays next (or first in the next deal) follows from it #}
   {{ paper.boxes([now], now_choices) }}
   {{ paper.blank(rounds) }}
-  {% if leftover %}{% if leftover.note %}<p>{{ leftover.note }}</p>{% endif %}{{ paper.boxes([leftover.question], leftover.choices) }}{% endif %}
+  {% if leftover %}
+    {% if leftover.note %}<p>{{ leftover.note }}</p>{% endif %}
+    {{ paper.boxes([leftover.question], leftover.choices) }}
+  {% endif %}
   {{ paper.boxes([who], choices) }}
   </li>
 {% endmacro %}

@@ -100,15 +100,17 @@ class EscobaDeManoView(KindView):
                 lines.append(of_side(_, "Who scores them: right, {side}.", scorer) if drill.escobas else
                              _("Who scores them: right, nobody."))
             elif answer.mistake == "dealer_scores":
-                lines.append(_("Who scores them: the escoba de mano is always the dealer's: {dealer} dealt.", dealer=dealer))
+                lines.append(_("Who scores them: the escoba de mano is always the dealer's: {dealer} dealt.",
+                               dealer=dealer))
             elif answer.mistake == "dealer_pair_scores":
-                lines.append(_("Who scores them: the escoba de mano is always the dealer's, and in a team game it goes to "
-                               "the dealer's team: Player {player} dealt, so it goes to {side}.",
+                lines.append(_("Who scores them: the escoba de mano is always the dealer's, and in a team game it "
+                               "goes to the dealer's team: Player {player} dealt, so it goes to {side}.",
                                player=drill.dealer + 1, side=scorer))
             elif answer.mistake == "nobody_scores":
                 lines.append(_("Who scores them: nobody, as there is no escoba de mano here."))
             else:
-                lines.append(_("Who scores them: there is an escoba de mano, and it is the dealer's: {side}.", side=scorer))
+                lines.append(_("Who scores them: there is an escoba de mano, and it is the dealer's: {side}.",
+                               side=scorer))
         right = sum(1 for a in result if a.ok)
         return [_("{right} of {total} right.", right=right, total=len(result)), *lines]
 

@@ -31,9 +31,9 @@ _POINTS_MISTAKES = {
                              "still {right}."),
     "kept_replaced_point": N_("{side}: not {given}. The house rule's point replaces the setenta point, so the "
                               "setenta is no longer scored. {side} scores {right}."),
-    "missing_suit_out": N_("{side}: not {given}. With this house rule a setenta that misses a suit is no longer ruled out: the "
-                           "point goes to the side with cards in the most suits, and among those to the highest "
-                           "setenta. {side} scores {right}."),
+    "missing_suit_out": N_("{side}: not {given}. With this house rule a setenta that misses a suit is no longer "
+                           "ruled out: the point goes to the side with cards in the most suits, and among those to "
+                           "the highest setenta. {side} scores {right}."),
     "oros_point_once": N_("{side}: not {given}. {side} holds all ten coins, and with this house rule the coins point "
                           "is then worth 2 instead of 1. {side} scores {right}."),
     "oros_bonus_added": N_("{side}: not {given}. All ten coins make the coins point worth 2: those 2 points replace "
