@@ -137,7 +137,7 @@ def test_a_reloaded_page_shows_the_answer_it_gave_and_judges_it_at_the_reveal():
     assert page.drill.model.result is None and page.drill.feedback.layout.display == "none"  # not before the reveal
     page.state = {**state(state="revealed"), "answered": True, "mine": mine}
     assert page.drill.model.result is not None and page.drill.model.show_answer
-    assert page.drill.status.message.startswith("2 bien, 1 sin encontrar, 0 mal.")
+    assert page.drill.status.message.startswith("Correctas: 2 · Sin encontrar: 1 · Incorrectas: 0.")
     # a kept answer the page cannot read: it says only that the answer is in
     other = ClassExercise("es", client=StandIn())
     other.state = {**state(), "answered": True, "mine": {"built": "nope"}}

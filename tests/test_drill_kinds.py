@@ -287,8 +287,8 @@ def test_escoba_de_mano_of_four_refuses_players_given_as_sides(answers):
             "Para quién: la escoba de mano es siempre del que reparte y, por parejas, de su pareja: reparte el "
             "jugador 4, así que es para la pareja 2."]),
     ("en", ["1 of 2 right.", "Escobas: right, 8 + 3 + 9 + 10 = 30: 2 escobas.",
-            "For whom: the escoba de mano is always the dealer's, and in a team game it goes to the dealer's team: "
-            "Player 4 dealt, so it is for Team 2."])])
+            "Who scores them: the escoba de mano is always the dealer's, and in a team game it goes to the dealer's "
+            "team: Player 4 dealt, so it goes to Team 2."])])
 def test_the_escoba_de_mano_of_four_in_the_widget(lang, lines):
     widget = Drill("escoba_de_mano", seed=12, lang=lang)
     view = widget.view
@@ -469,15 +469,15 @@ def test_the_escoba_de_mano_drill_in_the_widget():
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
         "0 of 2 right.",
-        "Escobas: careful with the face cards (jack 8, knight 9, king 10). 2 + 8 + 1 + 2 = 13: no escoba de mano.",
-        "For whom: nobody, as there is no escoba de mano here."]
+        "Escobas: watch out for the face cards (jack 8, knight 9, king 10). 2 + 8 + 1 + 2 = 13: no escoba de mano.",
+        "Who scores them: nobody, as there is no escoba de mano here."]
     view.escobas.value, view.side.value = "0", "none"
     widget.check_button.click()
     assert widget.status.message.split("\n")[0] == "2 of 2 right."
     widget.seed = 3  # 2 + 6 + 1 + 6 = 15, dealt by Side 2
     view.escobas.value, view.side.value = "1", "0"
     widget.check_button.click()
-    assert "For whom: the escoba de mano is always the dealer's: Player 2 dealt." in widget.status.message
+    assert "Who scores them: the escoba de mano is always the dealer's: Player 2 dealt." in widget.status.message
 
 
 def test_the_strategy_drill_in_the_widget():

@@ -155,7 +155,7 @@ def test_the_worksheet_prints_it_with_its_answer_key(coins):
         in exercises
     en = Translator("en")
     for drill in drills:  # its words escaped, the shared pieces' markup not, and no line break of its template
-        cards = " ".join(f'<span class="card">{escape(en.card_name(card))} <small>{card.code}</small></span>'
+        cards = ", ".join(f'<span class="card">{escape(en.card_name(card))} <small>({card.code})</small></span>'
                          for card in drill.pile)
         assert (f"<li><p><b>Exercise no. {drill.seed}.</b> Count the &lt;coins&gt; &amp; write:</p><p>{cards}</p>"
                 "</li>") in exercises

@@ -7,6 +7,7 @@ independently) or are worked out by hand from docs/rules.md.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -35,6 +36,9 @@ from escoba_tutor.exercises import (
     points_items,
     setenta_drill,
 )
+from escoba_tutor.exercises.registry import kind_names
+from escoba_tutor.text import labels
+from escoba_tutor.text.translator import Translator
 from escoba_tutor.widgets.drills import Drill, read_setenta_answer
 
 SEEDS = range(60)
@@ -246,7 +250,7 @@ def test_captures_built_one_by_one_then_checked():
     widget.view.add_button.click()
     widget.check_button.click()
     lines = widget.status.message.split("\n")
-    assert lines == ["1 bien, 1 sin encontrar, 1 mal.",
+    assert lines == ["Correctas: 1 · Sin encontrar: 1 · Incorrectas: 1.",
                      "Mal: el cinco de oros con la sota de bastos: 5 + sota (8) = 13, no 15: cuidado, la sota vale "
                      "8, el caballo 9 y el rey 10.",
                      "Falta: el cinco de oros también puede llevarse el dos de espadas y la sota de bastos "
@@ -335,7 +339,7 @@ def test_points_chosen_item_by_item():
         "Aciertos: 2 de 4.",
         "Cartas — no: nadie: empate a 20.",
         "Oros — bien: nadie: empate a 5.",
-        "Siete de oros (velo) — bien: Luis tiene el siete de oros.",
+        "Siete de oros — bien: Luis tiene el siete de oros.",
         "Setenta: elige quién se lo lleva."]
     toggles["cards"].value = "none"
     toggles["setenta"].value = "1"
@@ -380,11 +384,12 @@ def test_the_answer_of_a_setenta_drill_is_the_explainer_shown_whole():
 
 
 @pytest.mark.parametrize("change, message", [
-    ({"kind": "poker"}, "Revisa el ejercicio: los tipos de ejercicio son: captures (encuentra todas las bazas), "
-                        "setenta (calcula la setenta), points (quién se lleva cada punto), leftover (las cartas que "
-                        "quedan al final), escoba_de_mano (la escoba de mano), strategy (qué carta jugarías), escobas "
-                        "(la línea de las escobas), game_end (quién gana la partida), dealing (a quién le toca, cuándo "
-                        "se reparte) y house_rules (lo que cambia una regla de la casa)"),
+    ({"kind": "poker"}, "Revisa el ejercicio: los tipos de ejercicio son: encuentra todas las bazas (código: "
+                        "captures), calcula la setenta (código: setenta), quién se lleva cada punto (código: "
+                        "points), las cartas que quedan al final (código: leftover), la escoba de mano (código: "
+                        "escoba_de_mano), qué carta jugarías (código: strategy), la línea de las escobas (código: "
+                        "escobas), quién gana la partida (código: game_end), a quién le toca, cuándo se reparte "
+                        "(código: dealing) y lo que cambia una regla de la casa (código: house_rules)"),
     ({"seed": -5}, "Revisa el ejercicio: el número de ejercicio es un número entero, de 0 en adelante"),
     ({"seed": "abc"}, "Revisa el ejercicio: el número de ejercicio es un número entero, de 0 en adelante"),
     ({"rules": "escoba+chile"}, "Revisa el ejercicio: estas reglas necesitan otro número de jugadores"),
@@ -471,3 +476,44 @@ def test_in_the_capture_drill_the_star_marks_the_escoba_only():
     widget.answer_button.click()
     answer_rows = widget.answer_box.children[0].rows
     assert [row["id"] for row in answer_rows if row.get("tone") == "good"] == ["+".join(c.code for c in sorted(sweep))]
+
+
+
+def _every_word(widget) -> str:
+    """Every text a drill shows: its parts' values, labels, placeholders, captions, options and status lines."""
+    said = []
+    for part in parts(widget):
+        said.extend(value for name in ("value", "description", "placeholder", "caption", "group_label", "message")
+                    if isinstance(value := getattr(part, name, None), str))
+        if isinstance(part, w.Dropdown):
+            said.extend(str(option[0]) if isinstance(option, tuple) else str(option) for option in part.options)
+    return "\n".join(said)
+
+
+#: What a sentence written for a side says when the side is the student: «Montón de ti», «para tú», «Gana tú».
+_BROKEN_YOU = re.compile(r"(?<!\w)(?:de ti|para tú|de tú|gana tú|se apunta tú|tiene tú)(?!\w)", re.I)
+
+
+@pytest.mark.parametrize("name", kind_names())
+def test_a_side_named_you_is_never_said_de_ti(name):
+    """A page may name a side "you" (``names`` may hold ``labels.you``): what belongs to it is «Tu montón», «Tus
+    escobas», never «Montón de ti», «Escobas de ti». Every kind, before and after a check, with its answer shown."""
+    es = Translator("es")
+    names = [labels.you(es), *(labels.side(es, n) for n in (2, 3, 4))]
+    for seed in range(8):
+        widget = Drill(name, seed=seed, lang="es", names=names)
+        widget.check()  # nothing answered: each question's line names the sides
+        widget.toggle_answer()
+        said = _every_word(widget)
+        # the label did reach the kinds that name sides
+        assert re.search(r"(?<!\w)(?:tú|tus?|ti|te)(?!\w)", said, re.I) or name in {"captures", "strategy",
+                                                                                    "dealing"}, (name, seed)
+        assert not _BROKEN_YOU.search(said), (name, seed, _BROKEN_YOU.findall(said))
+
+
+def test_the_student_s_own_things_are_said_with_possessives():
+    es = Translator("es")
+    names = [labels.you(es), labels.side(es, 2)]
+    said = {name: _every_word(Drill(name, seed=1, lang="es", names=names)) for name in ("setenta", "points", "escobas")}
+    assert "Tu montón" in said["setenta"] and "Tu setenta" in said["setenta"] and "Montón del bando 2" in said["points"]
+    assert "Tus escobas" in said["escobas"] and "Escobas del bando 2" in said["escobas"]

@@ -565,8 +565,8 @@ def test_the_end_of_a_deal_says_how_many_cards_are_left_and_who_takes_them():
     form = "queda 1 carta" if left == 1 else f"quedan {left} cartas"
     assert said.startswith(f"Fin de la mano: {form} en la mesa (")
     taker = ("te la llevas tú" if left == 1 else "te las llevas tú") if record.leftover_to == 0 else \
-        ("El ordenador hizo la última baza y se lleva la carta que queda en la mesa." if left == 1 else
-         f"El ordenador hizo la última baza y se lleva las {left} cartas que quedan en la mesa.")
+        ("El ordenador ha hecho la última baza y se lleva la carta que queda en la mesa." if left == 1 else
+         f"El ordenador ha hecho la última baza y se lleva las {left} cartas que quedan en la mesa.")
     assert taker in said, said
     assert said in status(table)  # the status line says it at the deal's end
     en = leftover_words(Translator("en"), s, record)

@@ -155,10 +155,10 @@ def test_set_position_refuses_an_unknown_input():
 def test_the_reasons_say_what_a_number_means():
     # not «deja 36 en la mesa»: what the 36 is, and what follows from it
     said = reason_words(ES, Reason("leaves_unsweepable", parse_cards("12c 12e 11o 7b"), total=36))
-    assert said == ("luego la mesa suma 36: ninguna de las cartas que faltan por salir se la puede llevar entera, "
+    assert said == ("después, la mesa suma 36: ninguna de las cartas que faltan por salir se la puede llevar entera, "
                     "así que el siguiente jugador no puede hacer escoba")
     one = reason_words(EN, Reason("leaves_sweepable", parse_cards("3c 4b"), total=7, sweeper_value=8, unseen=1))
-    assert one.endswith("a card worth 8 would take it all (an escoba), and 1 card like that has not come out yet")
+    assert one.endswith("a card worth 8 would take it all (an escoba), and 1 card like that is still unseen")
     # the counts agree in number, through the catalogs' plural forms
     assert reason_words(ES, Reason("takes_oros", parse_cards("1o"), count=1)) == "se lleva un oro (el as de oros)"
     assert reason_words(ES, Reason("takes_oros", parse_cards("1o 2o"), count=2)) == \

@@ -79,11 +79,11 @@ SIX_POINTS = ["1o 2o 3o 5o 6o 7o 7c 7e 7b 1c 2c 3c 4c 5c 6c 1e 2e 3e 4e 5e 6e 10
 def test_the_worked_example_of_the_rules():
     sheet = ScoreSheet(piles=SIX_POINTS, escobas=[2, 0], names=["Ana", "Luis"])
     rows = body(sheet)
-    assert list(rows) == ["Escobas", "Cartas", "Oros", "Siete de oros (velo)", "Setenta"]
+    assert list(rows) == ["Escobas", "Cartas", "Oros", "Siete de oros", "Setenta"]
     assert rows["Escobas"] == ["2", "2", "0", "0", "un punto por escoba"]
     assert rows["Cartas"] == ["22", "1", "18", "0", "Ana tiene más cartas (22 – 18)"]
     assert rows["Oros"] == ["6", "1", "4", "0", "Ana tiene más oros (6 – 4)"]
-    assert rows["Siete de oros (velo)"] == ["sí", "1", "no", "0", "Ana tiene el siete de oros"]
+    assert rows["Siete de oros"] == ["sí", "1", "no", "0", "Ana tiene el siete de oros"]
     # Ana: 7o 7c 7e 7b = 84; Luis: 4o 14 + figures 10 + 10 + 6b 18 = 52.
     assert rows["Setenta"] == ["84", "1", "52", "0", "Ana tiene la mejor setenta (84 – 52)"]
     assert table(sheet).foot == [["Total de la mano", "", "6", "", "0", ""]]
@@ -274,7 +274,7 @@ def test_the_sheet_agrees_with_score_deal():
     piles, escobas = ["7o 7c 7e 6b", "1o 2c"], [0, 3]
     sheet = ScoreSheet(piles=piles, escobas=escobas)
     assert sheet.model.deal == score_deal(piles, escobas)
-    assert [row[0] for row in table(sheet).body] == ["Escobas", "Cartas", "Oros", "Siete de oros (velo)", "Setenta"]
+    assert [row[0] for row in table(sheet).body] == ["Escobas", "Cartas", "Oros", "Siete de oros", "Setenta"]
     assert table(sheet).foot[0][2::2] == ["3", "3"]  # 1 + 1 + 1 against 3 escobas
 
 
@@ -290,7 +290,7 @@ def test_names_inside_a_sentence_read_as_part_of_it():
                        you=0)
     rows = body(sheet)
     assert rows["Cartas"][-1] == "empate a 20: puntuáis el ordenador y tú"  # not «puntúan Tú y El ordenador»
-    assert rows["Siete de oros (velo)"][-1] == "tienes el siete de oros"  # not «Tú tiene»
+    assert rows["Siete de oros"][-1] == "tienes el siete de oros"  # not «Tú tiene»
     sheet.names, sheet.lang = ["You", "The computer"], "en"
     assert body(sheet)["Cards"][-1] == "tie at 20: the computer and you each score"
     assert body(sheet)["Seven of coins"][-1] == "you have the seven of coins"  # not "You has"

@@ -22,7 +22,9 @@ def fenced(lang: str) -> list[str]:
     """The command lines of the code blocks, comments dropped (those are in the guide's language)."""
     blocks = re.findall(r"```[a-z]*\n(.*?)```", text(lang), re.S)
     lines = [re.sub(r"\s+#.*", "", line).split(" --output")[0] for block in blocks for line in block.splitlines()]
-    return [re.sub(r"^http://[A-Z]+:", "http://HOST:", line) for line in lines]  # the host is a word to translate
+    # the host is a word to translate, and each guide opens the lesson in its own language
+    return [re.sub(r"/render/(?:es|en)/", "/render/LANG/", re.sub(r"^http://[A-Z]+:", "http://HOST:", line))
+            for line in lines]
 
 
 def table_shapes(lang: str) -> list[tuple[int, int]]:

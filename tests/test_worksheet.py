@@ -75,8 +75,9 @@ def test_the_answer_key_is_separate_and_starts_a_printed_page():
         assert f"Exercise no. {seed}." in exercises
         assert drill.card.code in exercises and all(c.code in exercises for c in drill.table)
         for taken in drill.answer:  # the captures are in the key only
+            in_order = sorted(taken, key=lambda c: (-c.value, c))  # highest value first, as the key lists them
             shown = (f"The {EN.card_name(drill.card)} takes "
-                     + and_list(EN, [f"the {EN.card_name(c)}" for c in sorted(taken)]) + ": ")
+                     + and_list(EN, [f"the {EN.card_name(c)}" for c in in_order]) + ": ")
             assert shown in answers and shown not in exercises
     for seed in range(3, 7):
         for answer in setenta_drill(seed).answers:
@@ -144,7 +145,7 @@ def test_a_part_places_its_words_escaped_and_misses_none():
           <li>{{ paper.number(drill) }}
           <p>{{ label }} {{ paper.card(drill.card) }}</p></li>
         {% endmacro %}""", EN)
-    card = f'<span class="card">{EN.card_name(drill.card)} <small>{drill.card.code}</small></span>'
+    card = f'<span class="card">{EN.card_name(drill.card)} <small>({drill.card.code})</small></span>'
     # the line breaks and indentation are the template's, not the page's
     assert part.task(drill, label="a <b> & c") == f"<li><b>Exercise no. 1.</b><p>a &lt;b&gt; &amp; c {card}</p></li>"
     with pytest.raises(UndefinedError):  # a word not given is an error, not a gap on the paper
@@ -337,7 +338,7 @@ def test_the_points_key_gives_each_value_with_its_side_and_no_space_before_a_col
     """Worksheet no. 41, "Who gets each point?", exercise 41: the winner's value is not read as the first."""
     _task, key = split(worksheet_html(41, "en", kinds=("points",)))
     assert "<b>Setenta:</b> Side 2 — Side 2 has the best setenta (Side 1: 71; Side 2: 81)" in key
-    assert "<b>Most cards:</b> Nobody — a 20–20 tie" in key  # "Nobody", never "Nobody — nobody"
+    assert "<b>Cards:</b> Nobody — a 20–20 tie" in key  # "Nobody", never "Nobody — nobody"
     assert "</b>:" not in key and " :" not in key
     _task, key = split(worksheet_html(41, "es", kinds=("points",)))
     assert "<b>Setenta:</b> Bando 2 — el bando 2 tiene la mejor setenta (Bando 1: 71; Bando 2: 81)" in key
@@ -346,13 +347,13 @@ def test_the_points_key_gives_each_value_with_its_side_and_no_space_before_a_col
 def test_the_strategy_key_gives_every_play_a_reason_advantage_first():
     """Worksheet no. 41, "Which card would you play?": the reasons the readers asked for."""
     _task, key = split(worksheet_html(41, "en", kinds=("strategy",)))
-    assert ("Avoid the knight of clubs, laid down on the table: it leaves the seven of coins on the table, for the "
-            "other side to take (about 6 points worse).") in key
+    assert ("Avoid the knight of clubs, laid down on the table: it leaves the seven of coins for the other "
+            "side to take (about 6 points worse).") in key
     assert ("The seven of swords, taking the four of coins, the ace of cups and the three of cups: it adds a seven to "
             "your pile (the seven of swords), good for the setenta, although it leaves 5 on the table, which only a "
-            "card worth 10 can sweep, and 4 such cards are still unseen") in key
+            "card worth 10 can sweep, with 4 such cards still unseen") in key
     assert ("The ace of clubs, laid down on the table: it leaves 11 on the table, which only a card worth 4 can "
-            "sweep, and just 1 such card is still unseen") in key
+            "sweep, with just 1 such card still unseen") in key
     assert "6.0" not in key
     _task, key = split(worksheet_html(41, "es", kinds=("strategy",)))
     assert "aunque deja 5 en la mesa; para barrerla hace falta una carta que valga 10, y quedan 4 sin salir" in key
@@ -373,7 +374,7 @@ def test_the_strategy_key_judges_every_play_with_reasons_the_student_can_check(l
     _ = Translator(lang)
     part = kind("strategy").worksheet
     sweepable = [_("it leaves {total} on the table, which a card still unseen can sweep", total=n) for n in range(41)]
-    leaves_siete = _("it leaves the seven of coins on the table, for the other side to take")
+    leaves_siete = _("it leaves the seven of coins for the other side to take")
     nobody = {n: _("it leaves {total} on the table, which no card can sweep", total=n) for n in range(41)}
     whole = re.compile(r"\b\d+[.,]0 " + ("points" if lang == "en" else "puntos"))
     for seed in range(1, 61):
@@ -412,8 +413,8 @@ def test_the_strategy_key_of_worksheet_101():
     assert "Already taken in this deal: coins: 2, 3, 5, 6, 7, knight, king; cups: 3, 4, 5, 6, knight, king;" in task
     assert "Good play:" in key and "Good plays:" in key
     assert "The jack of clubs, taking the seven of coins: the seven of coins is one sure point" in key
-    assert ("Avoid the seven of swords, laid down on the table: it leaves the seven of coins on the table, for the "
-            "other side to take (about 1.2 points worse).") in key
+    assert ("Avoid the seven of swords, laid down on the table: it leaves the seven of coins for the other "
+            "side to take (about 1.2 points worse).") in key
     assert ("Avoid the seven of cups, laid down on the table: over many possible ways the unseen cards could be shared "
             "out, it scores on average about 0.9 points less than the five of coins.") in key
     assert ("The four of coins, laid down on the table: it leaves 11 on the table, which only a card worth 4 could "
@@ -519,11 +520,11 @@ def test_the_key_of_worksheet_57_reads_as_the_readers_asked():
     assert ("Exercise no. 58:</b> 1 capture:<ul><li>The king of swords takes the five of cups: king (10) + 5 = 15"
             in key)
     assert "<b>invalid: no coins or cups" in key and "no coins and cups" not in key
-    assert "<b>Most cards:</b> Nobody — a 20–20 tie" in key and "Nobody — nobody" not in key
+    assert "<b>Cards:</b> Nobody — a 20–20 tie" in key and "Nobody — nobody" not in key
     assert ("The seven of clubs, taking the jack of coins: it adds a seven to your pile (the seven of clubs), good for "
             "the setenta") in key
     _task, key = split(worksheet_html(57, "es", count=3))
-    assert "<b>Más cartas:</b> Nadie — empate (20–20)" in key and "Nadie — nadie" not in key
+    assert "<b>Cartas:</b> Nadie — empate (20–20)" in key and "Nadie — nadie" not in key
     assert "añade un siete a tu montón (el siete de bastos), bueno para la setenta" in key
     # a house rule's point that nobody scores is no "new point" (the sheet's exercises of that kind moved on)
     drill = next(d for d in map(house_rules_drill, range(1000)) if d.house_rule == "all_sevens_bonus"
@@ -628,7 +629,7 @@ def test_the_strategy_key_of_worksheet_317_tells_the_good_play_from_the_avoided_
     stop. Each capture now says how many cards it adds, and the avoided one what it gains less."""
     _task, key = split(worksheet_html(317, "en", kinds=("strategy",)))
     assert ("The five of swords, taking the two of clubs and the jack of clubs: it adds 3 cards to your pile, "
-            "although it leaves 11 on the table, which only a card worth 4 can sweep, and 4 such cards are still "
+            "although it leaves 11 on the table, which only a card worth 4 can sweep, with 4 such cards still "
             "unseen.</li>") in key
     assert ("Avoid the five of swords, taking the king of cups: it adds only 2 cards to your pile (about 0.4 points "
             "worse).") in key
@@ -685,7 +686,7 @@ def test_an_avoided_play_that_more_unseen_cards_can_sweep_says_so():
     said only that it "adds only 2 cards": the bigger risk is what makes it worse, and the key now says it."""
     _task, key = split(worksheet_html(421, "en", kinds=("strategy",)))
     assert ("Avoid the six of swords, taking the knight of swords: it leaves 13 on the table, which only a card worth "
-            "2 can sweep, and 3 such cards are still unseen (about 0.6 points worse).") in key
+            "2 can sweep, with 3 such cards still unseen (about 0.6 points worse).") in key
     _task, key = split(worksheet_html(421, "es", kinds=("strategy",)))
     assert ("Evita el seis de espadas, llevándose el caballo de espadas: deja 13 en la mesa; para barrerla hace falta "
             "una carta que valga 2, y quedan 3 sin salir (unos 0,6 puntos peor).") in key
@@ -726,8 +727,8 @@ def test_worksheet_647_reads_as_its_readers_asked():
     escobas line does not give two exercises one count, and "What happens now?" comes before who plays."""
     task, key = split(worksheet_html(647, "en", kinds=("strategy", "escobas", "dealing")))
     assert ("The five of cups, taking the four of coins and the six of clubs: it adds a card of coins to your pile "
-            "(the four of coins), although it leaves 12 on the table, which only a card worth 3 can sweep, and 2 such "
-            "cards are still unseen.") in key
+            "(the four of coins), although it leaves 12 on the table, which only a card worth 3 can sweep, with 2 such "
+            "cards still unseen.") in key
     assert ("The other player has no cards left in hand: you play the last card of this round; then three more "
             "cards are dealt to each of you, and the other player plays first.") in task and "has 0 cards" not in task
     lines = re.findall(r"Side 1: (\d+); Side 2: (\d+)\. The cards left", key)
@@ -743,17 +744,17 @@ def test_worksheet_647_reads_as_its_readers_asked():
 
 def test_an_avoided_play_names_every_fault_the_best_play_has_not_most_costly_first():
     """Worksheet no. 533, part 10, as its reader found it: the seven of coins laid down was said only to leave 9
-    to sweep, not to leave the seven of coins (the velo) for the other side; the plays that pass up the five of
+    to sweep, not to leave the seven of coins for the other side; the plays that pass up the five of
     clubs' escoba were said to score less "over many possible ways the unseen cards could be shared out", never
     that they give up a sure escoba. The key now lists every fault, the costliest first."""
     _task, key = split(worksheet_html(533, "en", kinds=("strategy",)))
-    assert ("Avoid the seven of coins, laid down on the table: it leaves the seven of coins on the table, for the "
-            "other side to take, and it leaves 9 on the table, which only a card worth 6 can sweep, and 1 such card is "
+    assert ("Avoid the seven of coins, laid down on the table: it leaves the seven of coins for the other "
+            "side to take, and it leaves 9 on the table, which only a card worth 6 can sweep, with 1 such card "
             "still unseen (about 0.9 points worse).") in key
     assert ("Avoid the six of cups, laid down on the table: it passes up the escoba that the five of clubs would "
             "make (about 1.2 points worse).") in key
     assert ("Avoid the ace of coins, laid down on the table: it passes up the escoba that the five of clubs would "
-            "make, and it leaves 11 on the table, which only a card worth 4 can sweep, and 4 such cards are still "
+            "make, and it leaves 11 on the table, which only a card worth 4 can sweep, with 4 such cards still "
             "unseen (about 1.5 points worse).") in key
     assert "over many possible ways" not in key
     # no. 647: a capture that takes no coin where the best takes one, and cards laid down where the best captures

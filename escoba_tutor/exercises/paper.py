@@ -74,16 +74,20 @@ def rank(_: Translator, card: Card) -> str:
 
 # ------------------------------------------------------------------------------------------ the shared pieces
 #: The pieces every kind's part may use, as ``paper.<piece>(...)``: a card (its name and code), a row of cards
-#: ("nothing" when there is none), the piles as a table by suit (the ranks held, the number of cards and, given
-#: ``escobas``, the escobas made), a table of boxes to tick (a row per question, a box per choice), a blank line
-#: to write on after its label, and an exercise's number (``number``) or its number in the answer key.
+#: ("nothing" when there is none; commas between them and the code in brackets, so that the page copied as plain
+#: text still reads «sota de espadas (10e), cinco de oros (5o)»), the piles as a table by suit (the ranks held, the
+#: number of cards and, given ``escobas``, the escobas made), a table of boxes to tick (a row per question, a box
+#: per choice), a blank line to write on after its label, and an exercise's number (``number``) or its number in
+#: the answer key.
 PIECES = """
 {% macro card(card) %}
-  <span class="card">{{ said.card_name(card) }} <small>{{ card.code }}</small></span>
+  <span class="card">{{ said.card_name(card) }} <small>({{ card.code }})</small></span>
 {% endmacro %}
 
 {% macro cards(shown) %}
-  {% for one in shown %}{{ " " if not loop.first else "" }}{{ card(one) }}{% else %}{{ said.nothing }}{% endfor %}
+  {% for one in shown %}
+    {{ ", " if not loop.first else "" }}{{ card(one) }}
+  {% else %}{{ said.nothing }}{% endfor %}
 {% endmacro %}
 
 {% macro by_suit(piles, names, escobas=none) %}

@@ -425,7 +425,7 @@ VERDICT_WORDS = {
     "card_not_in_hand": N_("{card:The} is not in your hand."),
     "not_on_table": N_("You can only take cards that are on the table."),
     "must_capture": N_("{card:The} can capture, so it must: it can take {legal}."),
-    "figure_face_value": N_("Careful with the face cards: {jack}, {knight}, {king}. These cards make {total}, "
+    "figure_face_value": N_("Watch out for the face cards: {jack}, {knight}, {king}. These cards make {total}, "
                             "not {goal}."),
     "equal_card_first": N_("With a matching card on the table, it must be taken alone: {legal}."),
     "table_alone_15": N_("The table cards you chose already add up to 15 on their own, and your card counts too: "

@@ -85,7 +85,7 @@ PLAY_WORDS = {
 }
 
 #: The score table's column of sweeps, by the rules' word for a sweep.
-SWEEPS_HEADING = {"escoba": N_("Escobas"), "scopa": N_("Scope")}
+SWEEPS_HEADING = {"escoba": N_("Escobas"), "scopa": N_("Scope (sweeps)")}
 
 
 def describe_play(_: Translator, session: GameSession, player: int, card, captured, escoba: bool) -> str:
@@ -380,7 +380,7 @@ class GameTable(w.VBox):
         self._handover.description = _("I'm {name:the}: show me my cards", name=player_name(_, s, game.turn or 0))
         self._handover.layout.display = "inline-flex" if s.phase == "handover" else "none"
         self._draw_sheet(_, names)
-        self._seen_toggle.description = _("Cards not seen yet")
+        self._seen_toggle.description = _("Cards still unseen")
         unseen = [c for c in view.unseen]
         with self._unseen.hold_sync():
             self._unseen.cards = [c.code for c in unseen]

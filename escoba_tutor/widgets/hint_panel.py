@@ -77,9 +77,9 @@ REASON_WORDS: dict[str, str | tuple[str, str]] = {
     "escoba": N_("it takes every card on the table: an escoba, one sure point"),
     "takes_siete_de_oros": N_("it takes the seven of coins, one sure point"),
     "leaves_sweepable": N_plural("then the table adds up to {total}: a card worth {value} would take it all (an "
-                                 "escoba), and {n} card like that has not come out yet",
+                                 "escoba), and {n} card like that is still unseen",
                                  "then the table adds up to {total}: a card worth {value} would take it all (an "
-                                 "escoba), and {n} cards like that have not come out yet"),
+                                 "escoba), and {n} cards like that are still unseen"),
     "lays_siete_de_oros": N_("it leaves the seven of coins on the table, for the others to take"),
     "takes_sevens": N_plural("it takes a seven ({cards}), good for the setenta",
                              "it takes {n} sevens ({cards}), good for the setenta"),
@@ -94,9 +94,9 @@ REASON_WORDS: dict[str, str | tuple[str, str]] = {
 SWEEP_REASON_WORDS: dict[tuple[str, str], str | tuple[str, str]] = {
     ("escoba", "scopa"): N_("it takes every card on the table: a scopa, one sure point"),
     ("leaves_sweepable", "scopa"): N_plural("then the table adds up to {total}: a card worth {value} would take it "
-                                            "all (a scopa), and {n} card like that has not come out yet",
+                                            "all (a scopa), and {n} card like that is still unseen",
                                             "then the table adds up to {total}: a card worth {value} would take it "
-                                            "all (a scopa), and {n} cards like that have not come out yet"),
+                                            "all (a scopa), and {n} cards like that are still unseen"),
     ("leaves_unsweepable", "scopa"): N_("then the table adds up to {total}: none of the cards still to come can "
                                         "take it all, so the next player cannot make a scopa"),
 }

@@ -9,7 +9,7 @@ which it scores with ``score_deal``. It never decides a point itself: the words 
 >>> sheet.model.deal.points
 (4, 0)
 >>> [row[0] for row in sheet.model.rows(Translator("es"))]
-['Escobas', 'Cartas', 'Oros', 'Siete de oros (velo)', 'Setenta']
+['Escobas', 'Cartas', 'Oros', 'Siete de oros', 'Setenta']
 >>> sheet.model.rows(Translator("es"))[2][-1]
 'nadie: empate a 1'
 >>> item, had_0, points_0, had_1, points_1, why = sheet.model.rows(Translator("en"), ["Ana", "Luis"])[4]
@@ -52,7 +52,7 @@ ITEM_NAMES = {
 }
 
 #: The sweeps' row and its reason where the rules call a sweep otherwise (``Rules.sweep``): Scopa's scopa.
-SWEEP_WORDS = {("escobas", "scopa"): N_("Scope"), ("count", "scopa"): N_("one point per scopa")}
+SWEEP_WORDS = {("escobas", "scopa"): N_("Scope (sweeps)"), ("count", "scopa"): N_("one point per scopa")}
 
 #: Why a line scores as it does, by the line's reason code, or by (reason, item) where the item changes the words.
 #: A pair of messages speaks of the winner: the first names a side ("{winner:the} has", the form of a label
@@ -426,9 +426,9 @@ class ScoreSheet(w.VBox):
         names = side_names(_, self.names, sides)
         head_sides = "".join(f'<th scope="colgroup" colspan="2">{escape(n)}</th>' for n in names)
         # the column of what a side holds agrees with its side: «Bando 1 · Tiene», but «Tú · Tienes» ("Side 1 ·
-        # Has", "You · You have")
+        # Holds", "You · You have")
         you = student_side(self.names, self.you)
-        had = [_("You have") if i == you else _("Has") for i in range(sides)]
+        had = [_("You have") if i == you else _("Holds") for i in range(sides)]
         points = _("Points")
         sub = "".join(f'<th scope="col">{escape(h)}</th><th scope="col">{escape(points)}</th>' for h in had)
         item, why, caption = escape(_("Item")), escape(_("Why")), escape(_("Points of the deal"))

@@ -151,7 +151,7 @@ def test_the_escoba_de_mano_by_mouse_and_by_keyboard(es_page, en_page):
     assert position.escobas == 0
     box = drill(es_page, "escoba_de_mano")
     box.get_by_label("Escobas de mano").select_option(label="1")
-    box.get_by_label("¿Para quién?").select_option(label=f"Bando {position.dealer + 1}")
+    box.get_by_label("¿Para quién son?").select_option(label=f"Bando {position.dealer + 1}")
     press_check(box)
     expect(status(es_page, "escoba_de_mano")).to_contain_text("Escobas: 1 + 2 + 3 + 7 = 13: no hay escoba de mano "
                                                               "(una mesa de 15 da una escoba y una de 30, dos; "
@@ -159,7 +159,7 @@ def test_the_escoba_de_mano_by_mouse_and_by_keyboard(es_page, en_page):
     page, box = en_page, drill(en_page, "escoba_de_mano")
     tab_into(page, box)
     choose_by_keyboard(page, box.get_by_label("Escobas de mano"), "none")
-    choose_by_keyboard(page, box.get_by_label("For whom?"), "Nobody")
+    choose_by_keyboard(page, box.get_by_label("Who scores them?"), "Nobody")
     tab_until(page, box.get_by_role("button", name="Check"), "Tab")
     page.keyboard.press("Enter")
     expect(status(page, "escoba_de_mano")).to_contain_text("2 of 2 right.")

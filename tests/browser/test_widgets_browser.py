@@ -653,7 +653,7 @@ def test_a_whole_deal_played_by_clicking(game_page):
     sheet = t.root.locator("table.escoba-sheet")
     expect(sheet.locator("caption")).to_have_text("Puntos de la mano")
     expect(sheet.locator("tbody th[scope='row']").first).to_be_visible()
-    for item in ("Cartas", "Oros", "Siete de oros (velo)", "Setenta"):
+    for item in ("Cartas", "Oros", "Siete de oros", "Setenta"):
         expect(sheet.locator("tbody th", has_text=item).first).to_be_visible()
     expect(sheet.locator("tfoot")).to_contain_text("Total de la mano")
     expect(sheet.locator("tfoot")).to_contain_text("Total de la partida")

@@ -159,7 +159,8 @@ def _capture_answer(_: Translator, drill: CaptureDrill) -> dict[str, object]:
                 "captures": []}
     captures = []
     for capture in drill.answer:
-        taken = tuple(sorted(capture))
+        # highest value first, then by suit: two captures that differ in one card show it in the same place
+        taken = tuple(sorted(capture, key=lambda c: (-c.value, c)))
         said = _("{card:The} takes {taken}", card=_.the_card(drill.card),
                  taken=and_list(_, [_.the_card(c) for c in taken]))
         # (each is a line of its own under "2 captures:", so it starts with a capital, as a sentence does)

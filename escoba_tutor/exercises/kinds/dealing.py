@@ -28,6 +28,7 @@ from ..common import (
     seeded,
 )
 from ..kind import DrillKind, Variety, WorksheetPart
+from ..paper import two_players
 
 __all__ = ["DealingDrill", "dealing_drill", "MOMENTS", "DEAL_NOW", "who_question", "rounds_question"]
 
@@ -356,7 +357,10 @@ _SHEET = """
   {# what happens now first: who plays next (or first in the next deal) follows from it #}
   {{ paper.boxes([now], now_choices) }}
   {{ paper.blank(rounds) }}
-  {% if leftover %}{{ paper.boxes([leftover.question], leftover.choices) }}{% endif %}
+  {% if leftover %}
+    {% if leftover.note %}<p>{{ leftover.note }}</p>{% endif %}
+    {{ paper.boxes([leftover.question], leftover.choices) }}
+  {% endif %}
   {{ paper.boxes([who], choices) }}
   </li>
 {% endmacro %}
@@ -375,7 +379,9 @@ def _dealing_task(_: Translator, drill: DealingDrill) -> dict[str, object]:
         words["leftover"] = {"last": _("The last plays of the deal:"),
                              "plays": [play_words(_, names, *play) for play in drill.plays],
                              "question": _("Who takes the cards left on the table?"),
-                             "choices": [*side_names(_, drill, names), _("Nobody")]}
+                             "choices": [*side_names(_, drill, names), _("Nobody")],
+                             # the cards-left part asks the same of sides: say once which player is which side
+                             "note": two_players(_) if drill.players == 2 else ""}
     return words
 
 

@@ -48,7 +48,7 @@ HOUSE_RULES: dict[str, tuple[str, str]] = {
                        "cards.")),
     "primera_by_suit_count": (
         N_("primera by suit count"),
-        N_("A setenta missing a suit is no longer out: the side with cards in the most suits scores the setenta "
+        N_("A setenta missing a suit is no longer ruled out: the side with cards in the most suits scores the setenta "
            "point, and among the sides with the most suits, the highest setenta wins; a tie scores nothing.")),
     "all_oros_bonus": (N_("all ten coins"),
                        N_("A side that holds all ten coins scores 2 points for the coins instead of 1.")),
@@ -419,9 +419,12 @@ def seats_words(_: Translator, players: int, names: Sequence[labels.Label]) -> s
 
 
 def mano_words(_: Translator, n: int, side: labels.Label) -> str:
-    """«1 escoba de mano para el bando 2», or none."""
+    """«1 escoba de mano para el bando 2», or none; «para ti» when the side is the student («para tú» is not
+    Spanish)."""
     if not n:
         return _("no escoba de mano")
+    if getattr(side, "is_you", False):
+        return _.plural("{n} escoba de mano for you", "{n} escobas de mano for you", n)
     return _.plural("{n} escoba de mano for {side}", "{n} escobas de mano for {side}", n, side=side)
 
 

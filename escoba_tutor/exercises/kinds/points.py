@@ -136,8 +136,8 @@ def points_drill(seed: int, rules: Rules | str = ESCOBA) -> PointsDrill:
 # ------------------------------------------------------------------------------------------------ worksheet
 # The scoring items and the reasons of a score line, in this page's own words (a page has its own catalog).
 _ITEMS = {
-    "escobas": N_("Escobas"), "cards": N_("Most cards"), "cards_bonus": N_("Cards bonus"), "oros": N_("Most coins"),
-    "siete_de_oros": N_("The seven of coins"), "setenta": N_("Setenta"), "primera": N_("Primera (by suits)"),
+    "escobas": N_("Escobas"), "cards": N_("Cards"), "cards_bonus": N_("Cards bonus"), "oros": N_("Coins"),
+    "siete_de_oros": N_("Seven of coins"), "setenta": N_("Setenta"), "primera": N_("Primera (by suits)"),
     "sevens": N_("Most sevens"), "all_sevens": N_("All four sevens"), "figuras": N_("Most face cards"),
 }
 

@@ -125,7 +125,7 @@ _MOVE_REASONS = {
     "scopa": N_("it sweeps the table and makes a scopa"),
     "takes_siete_de_oros": N_("the seven of coins is one sure point"),
     "leaves_sweepable": N_("it leaves {total} on the table, which a card still unseen can sweep"),
-    "lays_siete_de_oros": N_("it leaves the seven of coins on the table, for the other side to take"),
+    "lays_siete_de_oros": N_("it leaves the seven of coins for the other side to take"),
     "leaves_unsweepable": N_("it leaves {total} on the table, which no card can sweep"),
     "lays_card": N_("it lays a card down without risk"),
 }
@@ -151,8 +151,8 @@ _ONLY = {
 # A table left that only cards of one value can sweep (in Escoba, 15 less its sum): that value, and how many such
 # cards are still unseen.
 _SWEEPERS_UNSEEN = N_plural(
-    "it leaves {total} on the table, which only a card worth {value} can sweep, and {n} such card is still unseen",
-    "it leaves {total} on the table, which only a card worth {value} can sweep, and {n} such cards are still unseen")
+    "it leaves {total} on the table, which only a card worth {value} can sweep, with {n} such card still unseen",
+    "it leaves {total} on the table, which only a card worth {value} can sweep, with {n} such cards still unseen")
 # A capture to avoid that takes none of what the best capture takes (sevens, coins), the gains in the hints' order.
 _NONE_OF = {"takes_sevens": N_("it takes no seven"), "takes_oros": N_("it takes no card of coins")}
 _GAIN_ORDER = ("takes_sevens", "takes_oros", "takes_cards")
@@ -172,13 +172,13 @@ _GIVES_UP_SWEEP = {"escoba": N_("it gives up the escoba {card} makes"),
 _RISKS = ("leaves_sweepable", "lays_siete_de_oros")
 # The siete de oros left on the table by a play that does not take it (laid down, or already there): said as
 # what is wrong with a play, and as a concession after a good play's advantage ("…, although the seven…").
-_LEAVES_SIETE = N_("it leaves the seven of coins on the table, for the other side to take")
+_LEAVES_SIETE = N_("it leaves the seven of coins for the other side to take")
 _SIETE_STAYS = N_("the seven of coins stays on the table, for the other side to take")
 # A good play whose only drawback is what it leaves to sweep: how few unseen cards can do it (what makes it good).
 _FEW_SWEEPERS = N_plural(
-    "it leaves {total} on the table, which only a card worth {value} can sweep, and just {n} such card is still "
+    "it leaves {total} on the table, which only a card worth {value} can sweep, with just {n} such card still "
     "unseen",
-    "it leaves {total} on the table, which only a card worth {value} can sweep, and {n} such cards are still unseen")
+    "it leaves {total} on the table, which only a card worth {value} can sweep, with {n} such cards still unseen")
 
 
 def _move_text(_: Translator, move: Move) -> str:

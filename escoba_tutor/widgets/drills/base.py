@@ -22,16 +22,38 @@ from ...engine.rules import ESCOBA, Rules, as_rules
 from ...exercises import paper
 from ...exercises.registry import kind, kind_names, make_drill
 from ...records.kernel import record_drill_check
-from ...text.translator import DEFAULT_LANGUAGE, Translator, normalize_language
+from ...text import labels
+from ...text.translator import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from ..primitives import ActionButton, LiveRegion
 from ..safety import guarded
 from ..score_sheet import error_dict, join_words, problem_text, side_names, translated
 from ..seeds import MAX_WIDGET_SEED
 
 __all__ = ["Drill", "DrillModel", "KindView", "view_class", "the_card", "the_cards", "close_tree", "choice_box",
-           "read_number", "fill_row", "two_players_line"]
+           "read_number", "fill_row", "two_players_line", "YOU_FORMS", "of_side"]
 
 _VIEWS: dict[str, type[KindView]] = {}
+
+#: The messages about a side that break when the side is the student, each beside its form for the student: a
+#: page may name a side "you" (``names`` may hold ``labels.you``), and «Montón de ti», «Gana tú», «para tú» are
+#: not Spanish («Tu montón», «Ganas tú», «para ti» are).
+YOU_FORMS = {
+    N_("{side}'s pile"): N_("Your pile"),
+    N_("{side}'s setenta"): N_("Your setenta"),
+    N_("{side}'s escobas"): N_("Your escobas"),
+    N_("Points for {side} with the house rule"): N_("Your points with the house rule"),
+    N_("Escobas de mano for {side} with the house rule"): N_("Your escobas de mano with the house rule"),
+    N_("Write how many escobas de mano {side} scores with the house rule."):
+        N_("Write how many escobas de mano you score with the house rule."),
+    N_("{side} wins"): N_("You win"),
+    N_("Who scores them: right, {side}."): N_("Who scores them: right, you."),
+}
+
+
+def of_side(_: Translator, message: str, side: object, **params: object) -> str:
+    """One of :data:`YOU_FORMS`'s messages about ``side``, in the student's form when the side is "you"."""
+    you = isinstance(side, labels.Label) and side.is_you
+    return _(YOU_FORMS[message], **params) if you else _(message, side=side, **params)
 
 
 def view_class(name: str) -> type[KindView]:

@@ -144,7 +144,7 @@ class CapturesView(KindView):
             return _("those table cards already add up to 15 on their own, and your card counts too ({sum})",
                      sum=total)
         if check.reason == "figure_face_value":
-            return _("{sum}, not {goal}: careful, the jack is worth 8, the knight 9 and the king 10",
+            return _("{sum}, not {goal}: watch out, the jack is worth 8, the knight 9 and the king 10",
                      sum=total, goal=check.goal)
         return _("{sum}, not {goal}", sum=total, goal=check.goal)
 

@@ -12,7 +12,7 @@ from ...text import labels
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from ..score_sheet import player_names
-from .base import DrillModel, KindView, choice_box, fill_row, set_options, two_players_line
+from .base import DrillModel, KindView, choice_box, fill_row, of_side, set_options, two_players_line
 
 __all__ = ["EscobaDeManoView", "dealer_name", "pairs_line", "team_names"]
 
@@ -78,7 +78,7 @@ class EscobaDeManoView(KindView):
         self.escobas.description = _("Escobas de mano")
         options = [(_("choose…"), "")] + [(name, str(i)) for i, name in enumerate(names)] + [(_("Nobody"), "none")]
         set_options(self.side, options, choices.get("side", ""))
-        self.side.description = _("For whom?")
+        self.side.description = _("Who scores them?")
 
     def _goal(self, _: Translator, drill: EscobaDeManoDrill) -> str:
         two = 20 if drill.rules.escoba_de_mano == "15/20" else 30
@@ -93,22 +93,24 @@ class EscobaDeManoView(KindView):
         for answer in result:
             if answer.mistake == "unanswered":
                 lines.append(_("Escobas: choose how many.") if answer.item == "escobas" else
-                             _("For whom: choose a side, or nobody."))
+                             _("Who scores them: choose a side, or nobody."))
             elif answer.item == "escobas":
                 lines.append(self._escobas(_, drill, answer, terms))
             elif answer.ok:
-                lines.append(_("For whom: right, {side}.", side=scorer) if drill.escobas else
-                             _("For whom: right, nobody."))
+                lines.append(of_side(_, "Who scores them: right, {side}.", scorer) if drill.escobas else
+                             _("Who scores them: right, nobody."))
             elif answer.mistake == "dealer_scores":
-                lines.append(_("For whom: the escoba de mano is always the dealer's: {dealer} dealt.", dealer=dealer))
+                lines.append(_("Who scores them: the escoba de mano is always the dealer's: {dealer} dealt.",
+                               dealer=dealer))
             elif answer.mistake == "dealer_pair_scores":
-                lines.append(_("For whom: the escoba de mano is always the dealer's, and in a team game it goes to "
-                               "the dealer's team: Player {player} dealt, so it is for {side}.",
+                lines.append(_("Who scores them: the escoba de mano is always the dealer's, and in a team game it "
+                               "goes to the dealer's team: Player {player} dealt, so it goes to {side}.",
                                player=drill.dealer + 1, side=scorer))
             elif answer.mistake == "nobody_scores":
-                lines.append(_("For whom: nobody, as there is no escoba de mano here."))
+                lines.append(_("Who scores them: nobody, as there is no escoba de mano here."))
             else:
-                lines.append(_("For whom: there is an escoba de mano, and it is the dealer's: {side}.", side=scorer))
+                lines.append(_("Who scores them: there is an escoba de mano, and it is the dealer's: {side}.",
+                               side=scorer))
         right = sum(1 for a in result if a.ok)
         return [_("{right} of {total} right.", right=right, total=len(result)), *lines]
 
@@ -119,7 +121,7 @@ class EscobaDeManoView(KindView):
                             drill.escobas, sum=sums) if drill.escobas else _(
                 "Escobas: right, {sum}: no escoba de mano ({goal}).", sum=sums, goal=self._goal(_, drill))
         if answer.mistake == "figure_printed":
-            return _("Escobas: careful with the face cards (jack 8, knight 9, king 10). "
+            return _("Escobas: watch out for the face cards (jack 8, knight 9, king 10). "
                      "{sum}: no escoba de mano.", sum=sums)
         if answer.mistake == "not_an_escoba":
             return _("Escobas: {sum}: no escoba de mano ({goal}).", sum=sums, goal=self._goal(_, drill))

@@ -13,7 +13,7 @@ from ...text.phrases import and_list
 from ...text.translator import N_, Translator
 from ..primitives import RowPicker
 from ..score_sheet import join_words, player_names
-from .base import DrillModel, KindView, read_number, the_card, the_cards, two_players_line
+from .base import DrillModel, KindView, of_side, read_number, the_card, the_cards, two_players_line
 
 __all__ = ["EscobasView", "card_names"]
 
@@ -83,7 +83,7 @@ class EscobasView(KindView):
         self.captures.headers = [_("Table before"), _("Plays"), _("Takes")]
         self.captures.rows = rows
         for side, box in enumerate(self.boxes_of):
-            box.description = _("{side}'s escobas", side=names[side])
+            box.description = of_side(_, "{side}'s escobas", names[side])
             box.placeholder = _("a number")
             wanted = self.model.answers[side] if side < len(self.model.answers) else ""
             if box.value != wanted:

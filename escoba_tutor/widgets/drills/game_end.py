@@ -10,7 +10,7 @@ import ipywidgets as w
 
 from ...exercises import GameEndDrill
 from ...text.translator import N_, Translator
-from .base import DrillModel, KindView, choice_box, set_options
+from .base import DrillModel, KindView, choice_box, of_side, set_options
 
 __all__ = ["GameEndView"]
 
@@ -43,7 +43,7 @@ class GameEndView(KindView):
                        + "</tr>" for label, values in ((before, drill.before), (points, drill.points)))
         self.points_table.value = (f"<p><b>{escape(goal)}</b></p><table class='escoba-sheet'><tr><td></td>{head}"
                                    f"</tr>{rows}</table>")
-        options = ([(_("choose…"), "")] + [(_("{side} wins", side=name), str(i)) for i, name in enumerate(names)]
+        options = ([(_("choose…"), "")] + [(of_side(_, "{side} wins", name), str(i)) for i, name in enumerate(names)]
                    + [(_("Nobody yet: another deal"), "another_deal")])
         set_options(self.winner, options, self.model.choices.get("winner", ""))
         self.winner.description = _("Who has won?")

@@ -17,7 +17,7 @@ from ...text import labels
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from ..score_sheet import ScoreSheet, item_name, join_words, reason_text, sweeps_count
-from .base import DrillModel, KindView, fill_row, read_number, two_players_line
+from .base import DrillModel, KindView, fill_row, of_side, read_number, two_players_line
 
 __all__ = ["HouseRulesView", "points_said"]
 
@@ -31,9 +31,9 @@ _POINTS_MISTAKES = {
                              "still {right}."),
     "kept_replaced_point": N_("{side}: not {given}. The house rule's point replaces the setenta point, so the "
                               "setenta is no longer scored. {side} scores {right}."),
-    "missing_suit_out": N_("{side}: not {given}. With this house rule a setenta that misses a suit is not out: the "
-                           "point goes to the side with cards in the most suits, and among those to the highest "
-                           "setenta. {side} scores {right}."),
+    "missing_suit_out": N_("{side}: not {given}. With this house rule a setenta that misses a suit is no longer "
+                           "ruled out: the point goes to the side with cards in the most suits, and among those to "
+                           "the highest setenta. {side} scores {right}."),
     "oros_point_once": N_("{side}: not {given}. {side} holds all ten coins, and with this house rule the coins point "
                           "is then worth 2 instead of 1. {side} scores {right}."),
     "oros_bonus_added": N_("{side}: not {given}. All ten coins make the coins point worth 2: those 2 points replace "
@@ -122,14 +122,14 @@ class HouseRulesView(KindView):
             pile_size = _.plural("{n} card", "{n} cards", len(pile))
             escobas = sweeps_count(_, drill.escobas[side], drill.rules)
             head.value = f"<h4>{escape(names[side])} · {escape(pile_size)} · {escape(escobas)}</h4>"
-            fill_row(row, _, pile, _("{side}'s pile", side=names[side]), self.frame.deck)
+            fill_row(row, _, pile, of_side(_, "{side}'s pile", names[side]), self.frame.deck)
         caption = _("Points for this deal without the house rule")
         lines = "".join(f"<li>{escape(self._line(_, line, names))}</li>" for line in drill.standard.lines
                         if line.item != "escobas" or any(line.values))
         total = _("Total: {points}.", points=points_said(_, names, drill.standard.points))
         self.standard.value = f"<p><b>{escape(caption)}</b></p><ul>{lines}</ul><p>{escape(total)}</p>"
         for side, box in enumerate(self.boxes_of):
-            box.description = _("Points for {side} with the house rule", side=names[side])
+            box.description = of_side(_, "Points for {side} with the house rule", names[side])
             box.placeholder = _("a number")
             wanted = self.model.answers[side] if side < len(self.model.answers) else ""
             if box.value != wanted:
@@ -143,7 +143,7 @@ class HouseRulesView(KindView):
         before = _("Without the house rule: {escobas}.", escobas=mano_words(_, drill.before[0], side))
         self.standard.value = f"<p>{escape(before)}</p>"
         box = self.boxes_of[0]
-        box.description = _("Escobas de mano for {side} with the house rule", side=side)
+        box.description = of_side(_, "Escobas de mano for {side} with the house rule", side)
         box.placeholder = _("a number")
         wanted = self.model.answers[0] if self.model.answers else ""
         if box.value != wanted:
@@ -182,7 +182,7 @@ class HouseRulesView(KindView):
         if typed == "bad":
             return _("Write a whole number, for example 1.")
         if answer.mistake == "unanswered":
-            return _("Write how many escobas de mano {side} scores with the house rule.", side=side)
+            return of_side(_, "Write how many escobas de mano {side} scores with the house rule.", side)
         if answer.ok:
             return _("Right: {escobas}.", escobas=right)
         given = answer.given

@@ -12,7 +12,7 @@ from ...exercises import PointsDrill
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from ..score_sheet import ScoreSheet, item_name, reason_text, sweeps_count
-from .base import DrillModel, KindView, choice_box, fill_row, set_options
+from .base import DrillModel, KindView, choice_box, fill_row, of_side, set_options
 
 __all__ = ["PointsView", "sides_of"]
 
@@ -63,7 +63,7 @@ class PointsView(KindView):
             escobas = sweeps_count(_, drill.escobas[side], drill.rules)
             pile_size = _.plural("{n} card", "{n} cards", len(pile))
             heading.value = f"<h4>{escape(names[side])} · {escape(pile_size)} · {escape(escobas)}</h4>"
-            fill_row(row, _, pile, _("{side}'s pile", side=names[side]), self.frame.deck)
+            fill_row(row, _, pile, of_side(_, "{side}'s pile", names[side]), self.frame.deck)
         for item, choice in self.choices.items():
             options = [(_("choose…"), "")] + [(names[side], str(side)) for side in range(len(drill.piles))]
             options.append((_("Nobody"), "none"))

@@ -15,7 +15,7 @@ from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from ..score_sheet import join_words
 from ..setenta_explainer import SetentaExplainer
-from .base import DrillModel, KindView, fill_row, the_card
+from .base import DrillModel, KindView, fill_row, of_side, the_card
 
 __all__ = ["SetentaView", "read_setenta_answer", "INVALID_WORDS"]
 
@@ -84,8 +84,8 @@ class SetentaView(KindView):
         for side, (heading, row, text) in enumerate(self.parts):
             pile = drill.piles[side]
             heading.value = f"<h4>{escape(names[side])}</h4>"
-            fill_row(row, _, pile, _("{side}'s pile", side=names[side]), self.frame.deck)
-            text.description = _("{side}'s setenta", side=names[side])
+            fill_row(row, _, pile, of_side(_, "{side}'s pile", names[side]), self.frame.deck)
+            text.description = of_side(_, "{side}'s setenta", names[side])
             text.placeholder = _("a number, or “invalid”")
             wanted = self.model.answers[side] if side < len(self.model.answers) else ""
             if text.value != wanted:
