@@ -462,7 +462,9 @@ def test_the_projected_view_shows_the_answers_given_and_marks_the_right_one_once
     assert kernels[0].answer(exercise, True, given=alike)[0] == 200
     assert kernels[1].answer(exercise, True, given={**alike, "built": [["4c", "1o"]]})[0] == 200
     assert kernels[2].answer(exercise, False, "missed_capture", given={**alike, "built": []})[0] == 200
-    live = json.loads(browser.request(f"class/exercise.json?key={server.key}&lang=en")[2])["html"]
+    data = json.loads(browser.request(f"class/exercise.json?key={server.key}&lang=en")[2])
+    assert "3 answers" in data["html"] and "The answers given" not in data["html"]  # the counts, beside the answer
+    live = data["given_html"]  # the answers given, under the position
     assert "The answers given" in live and "ace of coins and four of cups" in live and "no capture" in live
     given = live.split('id="exercise-given"')[1]
     counts = re.findall(r'<li class="(\w+)"><span class="words">([^<]*)</span> <strong class="count">(\d+)', given)

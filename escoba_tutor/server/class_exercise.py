@@ -317,10 +317,11 @@ class ExerciseDataHandler(_TeacherPage):
         bell = bell_of(self)
         await bell.wait_tally(self.get_argument("after", "")[:80])
         _ = Translator(self.lang)
+        tally = self.tally_view(_, bell)
         self.set_header("Content-Type", "application/json; charset=utf-8")
         self.finish(json.dumps({"stamp": bell.stamp(), "tally_stamp": bell.tally_stamp(),
-                                "html": self.render_part("class_exercise_tally.html.j2",
-                                                         {"tally": self.tally_view(_, bell)})}))
+                                "html": self.render_part("class_exercise_tally.html.j2", {"tally": tally}),
+                                "given_html": self.render_part("class_exercise_given.html.j2", {"tally": tally})}))
 
 
 class _ExercisePost(_BoardPost):
