@@ -10,6 +10,7 @@ A page sends what it likes: these pieces read any value without raising, and say
 answer" or "not a number". Typed text is never shown as it was typed (a nickname, a word not meant for the
 projector): only the number read from it.
 
+>>> from escoba_tutor.exercises import paper
 >>> from escoba_tutor.text.translator import Translator
 >>> _ = Translator("en")
 >>> number(_, {"answers": [" 12 ", "twelve"]}, 0), number(_, {"answers": [" 12 ", "twelve"]}, 1)
