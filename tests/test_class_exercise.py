@@ -411,6 +411,9 @@ def test_every_kind_says_an_answer_in_its_own_words_and_never_fails_on_one(lang)
     # one answer, one line: the captures listed in any order, each capture's cards in any order
     assert given_words(_, "captures", drill, {"built": [["1o", "4c"], ["2e"]]}) == \
         given_words(_, "captures", drill, {"built": [["2e"], ["4c", "1o"]]})
+    # a side named inside a sentence takes the form the sentence asks for («Gana el bando 2»)
+    assert given_words(_, "game_end", make_drill("game_end", 0), {"choices": {"winner": "1"}}) == \
+        {"en": "Side 2 wins", "es": "Gana el bando 2"}[lang]
     setenta = make_drill("setenta", 5)
     assert given_words(_, "setenta", setenta, {"answers": [" 078", "inválida"]}) == \
         " · ".join(_("{question}: {answer}", question=side, answer=said)

@@ -68,7 +68,7 @@ def side(_: Translator, given: Given, question: str, names: Sequence[str]) -> st
     if key == "both":
         return _(_BOTH)
     if key.isascii() and key.isdigit() and int(key) < len(names):
-        return str(names[int(key)])
+        return names[int(key)]  # a label keeps the forms a sentence may ask of it («el bando 2»)
     return _(NO_ANSWER)
 
 

@@ -168,8 +168,9 @@ def _given(_: Translator, drill: GameEndDrill, given: giving.Given) -> str:
     """The side named the winner, or another deal."""
     if giving.choice(given, "winner") == "another_deal":
         return _("Nobody yet: another deal")
-    winner = giving.side(_, given, "winner", paper.side_names(_, 2))
-    return winner if giving.choice(given, "winner") in ("0", "1") else _(giving.NO_ANSWER)
+    if giving.choice(given, "winner") not in ("0", "1"):
+        return _(giving.NO_ANSWER)
+    return _("{side} wins", side=giving.side(_, given, "winner", paper.side_names(_, 2)))
 
 
 KIND = DrillKind(
