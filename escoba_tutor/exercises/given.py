@@ -15,7 +15,7 @@ projector): only the number read from it.
 >>> _ = Translator("en")
 >>> number(_, {"answers": [" 12 ", "twelve"]}, 0), number(_, {"answers": [" 12 ", "twelve"]}, 1)
 ('12', 'not a number')
->>> side(_, {"choices": {"taker": "1"}}, "taker", paper.side_names(_, 2)), side(_, {}, "taker", [])
+>>> str(side(_, {"choices": {"taker": "1"}}, "taker", paper.side_names(_, 2))), side(_, {}, "taker", [])
 ('Side 2', 'no answer')
 """
 
