@@ -269,3 +269,23 @@ def test_the_board_queries_use_the_indexes(tmp_path: Path) -> None:
             "EXPLAIN QUERY PLAN SELECT kind, mistake, count(*) FROM records "
             "WHERE class_id = 1 AND event = 'drill' AND correct = 0 AND mistake IS NOT NULL GROUP BY kind, mistake"))
         assert "ix_records_class_event" in plan
+
+
+def test_a_version_5_database_on_postgresql_gets_the_answers_as_given(postgres_server) -> None:
+    """The step 5 -> 6 on PostgreSQL: a database of version 5 (today's made, less the column) gets the column, its
+    answer counted before keeps None, and a new answer keeps what was given."""
+    url = postgres_server.create_database("schema_v5_to_v6")
+    with ClassStore.open(url) as store:
+        exercise, _new = store.start_exercise("a-token-of-sixteen-chars", "captures", 3, "escoba", 60)
+        store.answer_exercise(exercise.id, DrillAnswer("Ana", "captures", 3, True, None, lesson="class",
+                                                       rules="escoba"))
+        with store.engine.begin() as connection:
+            connection.execute(text("ALTER TABLE class_exercise_answers DROP COLUMN given"))
+            connection.execute(text("UPDATE escoba_schema SET version = 5"))
+    with ClassStore.open(url) as store:
+        given = '{"answers":[],"built":[["1o","4c"]],"choices":{}}'
+        store.answer_exercise(exercise.id, DrillAnswer("Leo", "captures", 3, True, None, lesson="class",
+                                                       rules="escoba"), given)
+        assert store.exercise_tally(exercise.id).given == {(None, True): 1, (given, True): 1}
+        with store.engine.connect() as connection:
+            assert connection.execute(text("SELECT version FROM escoba_schema")).scalar() == SCHEMA_VERSION
