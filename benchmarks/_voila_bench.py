@@ -41,6 +41,18 @@ FIRST_IN_VIEW = """(selector) => [...document.querySelectorAll(selector)].some(
 # What a student would read as a failure on a page.
 WIDGET_VIEW = re.compile(r'"application/vnd\.jupyter\.widget-view\+json": *\{"model_id": *"([0-9a-f]{32})"')
 ERROR_TEXT = re.compile(r"Traceback|There was an error|Error executing|Algo ha fallado|Something went wrong")
+# Every lesson page carries its starting panel's words, the failure's among them, for its script to show (the server's
+# starting.py): they are no error unless the panel is moved on to its "failed" step.
+START_WORDS = re.compile(r'<script type="application/json" id="escoba-start-words">.*?</script>', re.S)
+START_FAILED = 'window.escobaStart.show("failed")'
+
+
+def page_error(page: str) -> str | None:
+    """What an error in a served page says, or None: the starting panel's words are left out unless it failed."""
+    if START_FAILED in page:
+        return "the starting panel's failure"
+    found = ERROR_TEXT.search(START_WORDS.sub("", page))
+    return found.group(0) if found else None
 
 
 def widget_outputs(notebook: Path) -> int:
@@ -279,8 +291,8 @@ class PageClient:
             raise PageError(f"GET {self.path}: HTTP {response.code}")
         page = response.body.decode(errors="replace")
         times["page_s"] = time.monotonic() - start
-        if ERROR_TEXT.search(page):
-            raise PageError(f"GET {self.path}: the page shows {ERROR_TEXT.search(page).group(0)!r}")
+        if page_error(page):
+            raise PageError(f"GET {self.path}: the page shows {page_error(page)!r}")
         found = re.search(r'"kernelId": *"([0-9a-f-]+)"', page)
         if not found:
             raise PageError(f"GET {self.path}: no kernel id in the page")

@@ -43,6 +43,17 @@ part every 2.5 s as the page does. Printed besides: the board's refreshes and th
 shows at the end. Without ``--board`` the server runs with ``--no-class-board`` (nothing recorded, no board), so
 the two runs' click p95 and memory per student compare the class with and without it.
 
+With ``--exercise`` (the board on, as with ``--board``) the class plays a class exercise in the second half of
+the active time (docs/classroom.md, "One exercise for the whole class"): every protocol student has the class
+exercise page open as well (``<lang>/class.ipynb``, a second tab: its kernel holds the exercise's long poll), and
+the teacher starts a "who wins the game" exercise every 15 s, reveals its answer 10 s in, and has the projected
+view open (its long poll of the count, and the page again after each button, as the browser follows the
+redirect); each student answers each exercise on that page 1 to 8 s after it arrives (a choice in the select, then
+"Check": the kernel judges it and sends it to the server, which counts it). Printed: the class's clicks on their
+lesson pages (the same students, the same pages) p50 / p95 in the first half, without an exercise, and in the
+second, with it, and their ratio (the target: within 10 %), with the load average at the end of each half; and
+the exercises started, the answers sent and counted, the projector's updates.
+
 With ``--pool`` each class size is run twice, on a fresh server each time: without a kernel pool (``--class-size
 0``) and with one the size of the class (``--class-size N``, its kernels made ready before the class comes); both are
 printed side by side with their ratios (usable page p50/p95, click p95, CPU per student start, the idle server with
@@ -326,6 +337,128 @@ async def watch_board(server, stop: asyncio.Event, watch: BoardWatch) -> None:
             await pause(stop, 2.5)
     except (HTTPClientError, OSError) as error:
         watch.errors.append(f"board: {error}"[:200])
+
+
+# ------------------------------------------------------------------------------------------ the class exercise
+EXERCISE_PAGES = ("voila/render/es/class.ipynb", "voila/render/en/class.ipynb")
+EXERCISE_KIND = "game_end"  # answered with one select and "Check"
+EXERCISE_ROUND_S = 15.0     # a new exercise this often while the exercise runs
+EXERCISE_REVEAL_S = 10.0    # its answer shown this long after it started
+EXERCISE_ANSWER_S = (1.0, 8.0)  # a student answers this long after the exercise reached the page
+
+
+@dataclass
+class ExerciseRun:
+    """The class exercise during the second half (``--exercise``): what the teacher, the projector and the
+    students' class pages did."""
+
+    go: asyncio.Event = field(default_factory=asyncio.Event)  # set when the teacher starts the first exercise
+    pages: int = 0                  # class exercise pages open
+    started: int = 0                # exercises started
+    starts: list[float] = field(default_factory=list)  # when each started (monotonic)
+    reveals: list[float] = field(default_factory=list)  # when each answer was shown (monotonic)
+    answers: int = 0                # answers the students sent ("Check" pressed)
+    checks: list[float] = field(default_factory=list)  # seconds each "Check" took (the kernel's whole answer)
+    counted: int = 0                # answers the projector counted, over every exercise
+    projector_updates: int = 0      # the projector's long poll answered with a new count
+    errors: list[str] = field(default_factory=list)
+
+
+async def exercise_student(student: Student, base: str, start: float, stop: asyncio.Event, run: ExerciseRun,
+                           entry_timeout: float, seed: int) -> None:
+    """The student's class exercise page, open beside the lesson: each new exercise answered once, 1 to 8 s after it
+    arrived, with a choice in its select and "Check"."""
+    rng = random.Random(seed)
+    await asyncio.sleep(max(0.0, start + student.arrive_at - time.monotonic()) + 1.0)
+    path = EXERCISE_PAGES[student.number % len(EXERCISE_PAGES)]
+    page = PageClient(base, path, views=1, cookies=nickname_cookie(student))
+    answered: set[str] = set()
+    try:
+        await asyncio.wait_for(page.open(), entry_timeout)
+        run.pages += 1
+        while not stop.is_set():
+            checks = [c for c in page.find(_model_name=BUTTONS, icon="check") if c not in answered
+                      and not page.models[c].get("disabled")]
+            if not checks:
+                await pause(stop, 0.3)
+                continue
+            await pause(stop, rng.uniform(*EXERCISE_ANSWER_S))
+            if stop.is_set():
+                break
+            check = checks[0]
+            answered.add(check)
+            selects = [m for m in page.find(_model_name="DropdownModel")
+                       if not page.models[m].get("disabled") and len(page.models[m].get("_options_labels", ())) > 1]
+            if check not in page.models or page.models[check].get("disabled") or not selects:
+                continue  # the exercise ended, or its time ran out, meanwhile
+            await page.update(selects[0], {"index": rng.randrange(1, len(page.models[selects[0]]["_options_labels"]))})
+            run.checks.append(await page.click(check))
+            run.answers += 1
+    except asyncio.TimeoutError:
+        run.errors.append(f"student {student.number}: the class exercise page was not usable in {entry_timeout:.0f} s")
+    except (PageError, OSError) as error:
+        run.errors.append(f"student {student.number}: {error}"[:200])
+    finally:
+        run.errors += [f"student {student.number}: {e}"[:200] for e in page.errors]
+        await page.close()
+
+
+async def lead_exercises(server, stop: asyncio.Event, run: ExerciseRun) -> None:
+    """The teacher, once ``run.go`` is set: the projected view open, an exercise started every 15 s and its answer
+    revealed 10 s in (the forms' POSTs, each followed by the page, as the browser follows the redirect)."""
+    from tornado.httpclient import AsyncHTTPClient, HTTPClientError
+
+    found = re.search(r"class/board\?key=([A-Za-z0-9_-]+)", server.log_tail(10_000_000))
+    if found is None:
+        run.errors.append("the server printed no teacher's link")
+        return
+    client, key = AsyncHTTPClient(), found.group(1)
+    page_url = f"{server.url}class/exercise?key={key}"
+    try:
+        first = await client.fetch(page_url, request_timeout=60)
+        cookie = next(c.split(";", 1)[0] for c in first.headers.get_list("Set-Cookie") if c.startswith("_xsrf="))
+        xsrf = re.search(r'name="_xsrf" value="([^"]+)"', first.body.decode()).group(1)
+        headers = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"}
+
+        async def post(path: str, **fields: str) -> None:
+            body = "&".join(f"{k}={quote(v)}" for k, v in {"_xsrf": xsrf, "key": key, **fields}.items())
+            answer = await client.fetch(f"{server.url}class/exercise/{path}", method="POST", body=body,
+                                        headers=headers, follow_redirects=False, raise_error=False,
+                                        request_timeout=60)
+            if answer.code != 303:
+                raise OSError(f"the projected view's {path} answered {answer.code}")
+            await client.fetch(page_url, headers={"Cookie": cookie}, request_timeout=60)
+
+        async def projector() -> None:
+            after = ""
+            while not stop.is_set():
+                answer = await client.fetch(f"{server.url}class/exercise.json?key={key}&after={quote(after)}",
+                                            request_timeout=60)
+                after = json.loads(answer.body)["tally_stamp"]
+                run.projector_updates += 1
+
+        await run.go.wait()
+        watching = asyncio.ensure_future(projector())
+        seed = 0
+        while not stop.is_set():
+            began = time.monotonic()
+            seed += 1
+            run.starts.append(time.monotonic())
+            await post("start", token=uuid.uuid4().hex, kind=EXERCISE_KIND, seed=str(seed), seconds="60")
+            run.started += 1
+            await pause(stop, EXERCISE_REVEAL_S)
+            exercise = json.loads((await client.fetch(f"{server.url}class/exercise.json?key={key}&after=",
+                                                      request_timeout=60)).body)["tally_stamp"]
+            number, _state_count = exercise.split("-", 1)
+            run.counted += int(exercise.rsplit(".", 1)[1])
+            if stop.is_set():
+                break
+            run.reveals.append(time.monotonic())
+            await post("act", exercise=number, action="reveal")
+            await pause(stop, began + EXERCISE_ROUND_S - time.monotonic())
+        watching.cancel()
+    except (HTTPClientError, OSError, AttributeError, StopIteration, ValueError) as error:
+        run.errors.append(f"teacher: {error!r}"[:200])
 
 
 # ------------------------------------------------------------------------------------- one student hammering
@@ -639,6 +772,12 @@ async def one_class(n: int, args, server, number: int, pool: int = 0) -> dict:
         board = BoardWatch()
         if args.board:
             tasks.append(asyncio.ensure_future(watch_board(server, stop, board)))
+        exercise = ExerciseRun()
+        if args.exercise:
+            tasks += [asyncio.ensure_future(exercise_student(s, server.url, start, stop, exercise, args.entry_timeout,
+                                                             seed=2000 * n + s.number))
+                      for s in students if not s.browser]
+            tasks.append(asyncio.ensure_future(lead_exercises(server, stop, exercise)))
         deadline = args.arrival + args.entry_timeout
         while time.monotonic() - start < deadline:  # until everybody is in, or has failed, or time is up
             if all(s.usable_s is not None or s.errors for s in students):
@@ -664,6 +803,12 @@ async def one_class(n: int, args, server, number: int, pool: int = 0) -> dict:
             else:
                 hammering.append(asyncio.ensure_future(attack_fresh_cookies(server.url, stop, attack)))
             await asyncio.sleep(args.active / 2)
+        elif args.exercise:  # the first half without a class exercise, the second with one: the same students
+            await asyncio.sleep(args.active / 2)
+            exercise_from, load_without = time.monotonic() - start, load_average()
+            exercise.go.set()
+            await asyncio.sleep(args.active / 2)
+            load_with = load_average()
         else:
             await asyncio.sleep(args.active)
         active_to = time.monotonic() - start
@@ -737,6 +882,25 @@ async def one_class(n: int, args, server, number: int, pool: int = 0) -> dict:
             "server_mib_peak_during": max((m for w, m in own if w >= attack_from), default=float("nan")),
             "server_back_s": own_back, "refused_in_log": log.count("no kernel for a page from 127.0.0.1"),
             "stopped_for_room": log.count("for a page from"), "load_during": load_average()}
+    if args.exercise:
+        def lesson_clicks(low: float, high: float) -> list[float]:
+            return [s * 1000 for st in students if not st.browser for when, s, _w in st.clicks if low <= when <= high]
+
+        without, during = lesson_clicks(active_from, exercise_from), lesson_clicks(exercise_from, active_to)
+        # the clicks made within 3 s of a start or a reveal (every class page draws the exercise, or its answer)
+        marks = [at - start for at in exercise.starts + exercise.reveals]
+        near = [s * 1000 for st in students if not st.browser for when, s, _w in st.clicks
+                if exercise_from <= when <= active_to and any(0 <= when - m <= 3 for m in marks)]
+        errors += exercise.errors
+        result["exercise"] = {
+            "clicks_without": len(without), "clicks_with": len(during),
+            "click_p50_without_ms": percentile(without, 50), "click_p95_without_ms": percentile(without, 95),
+            "click_p50_with_ms": percentile(during, 50), "click_p95_with_ms": percentile(during, 95),
+            "load_without": load_without, "load_with": load_with, "pages": exercise.pages,
+            "started": exercise.started, "answers": exercise.answers, "counted": exercise.counted,
+            "check_p95_ms": percentile([c * 1000 for c in exercise.checks], 95),
+            "projector_updates": exercise.projector_updates, "clicks_near_changes": len(near),
+            "click_p50_near_changes_ms": percentile(near, 50), "click_p95_near_changes_ms": percentile(near, 95)}
     if args.board:
         errors += board.errors
         result["board"] = {"refreshes": len(board.refreshes), "refresh_p50_ms": percentile(board.refreshes, 50) * 1000,
@@ -832,6 +996,21 @@ def report(r: dict) -> list[str]:
             f"within 20 MiB " + (f"{a['server_back_s']:.0f} s after it ended" if a["server_back_s"] is not None
                                  else "NOT within the watch") + f" (load {a['load_during']} at its end)"
             + "".join(f"\n    attack: {e}" for e in a["errors"]))
+    if "exercise" in r:
+        e = r["exercise"]
+        lines.append(
+            f"  class exercise in the second half: {e['pages']} class exercise pages open, {e['started']} exercises "
+            f"started, {e['answers']} answers sent (\"Check\" p95 {e['check_p95_ms']:.0f} ms), {e['counted']} counted "
+            f"on the projector by each reveal, {e['projector_updates']} projector updates")
+        lines.append(
+            f"  the class's clicks on their lessons: without the exercise {e['clicks_without']} clicks, p50 "
+            f"{e['click_p50_without_ms']:.0f} ms, p95 {e['click_p95_without_ms']:.0f} ms (load {e['load_without']}); "
+            f"with it {e['clicks_with']} clicks, p50 {e['click_p50_with_ms']:.0f} ms, p95 "
+            f"{e['click_p95_with_ms']:.0f} ms (load {e['load_with']}); ratio p50 "
+            f"{e['click_p50_with_ms'] / e['click_p50_without_ms']:.2f}, p95 "
+            f"{e['click_p95_with_ms'] / e['click_p95_without_ms']:.2f} (target: within 10 %); of them the "
+            f"{e['clicks_near_changes']} clicks within 3 s of a start or a reveal: p50 "
+            f"{e['click_p50_near_changes_ms']:.0f} ms, p95 {e['click_p95_near_changes_ms']:.0f} ms")
     if "board" in r:
         b = r["board"]
         lines.append(f"  class board open all along: {b['refreshes']} refreshes, p50 {b['refresh_p50_ms']:.0f} ms, "
@@ -876,6 +1055,10 @@ def main() -> None:
     parser.add_argument("--board", action="store_true",
                         help="the class board in use: every student with a nickname (recorded), the teacher's board "
                              "open and refreshing; without it the server runs with --no-class-board")
+    parser.add_argument("--exercise", action="store_true",
+                        help="the class board on (as --board) and, in the second half, a class exercise every 15 s "
+                             "answered on every protocol student's class exercise page: the class's clicks with and "
+                             "without it, and their ratio")
     parser.add_argument("--pool", action="store_true",
                         help="each class size twice, side by side: without a kernel pool (--class-size 0) and with "
                              "one the class's size (--class-size N), filled before the class comes; prints the "
@@ -891,6 +1074,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.ahead and not args.hub:
         sys.exit("--ahead goes with --hub: it starts the students' servers on the hub")
+    if args.exercise and (args.hub or args.attack):
+        sys.exit("--exercise goes with neither --hub nor --attack: its halves compare the class with and without it")
+    args.board = args.board or args.exercise
     if args.hub and args.board:
         sys.exit("--board and --hub cannot go together: the hub's course servers would need a shared database")
     if args.hub:

@@ -129,7 +129,7 @@ def test_forgetting_a_class_or_a_student_deletes_their_exercise_answers(store):
     store.answer_exercise(exercise.id, answer("Ana"))
     store.answer_exercise(exercise.id, answer("Leo"))
     store.remove_student(store.current_class().id, "Ana")
-    assert store.exercise_tally(exercise.id).answered == 1 and store.exercise_answered(exercise.id) == {"leo"}
+    assert store.exercise_tally(exercise.id).answered == 1 and set(store.exercise_answered(exercise.id)) == {"leo"}
     store.forget_class(store.current_class().id)
     assert store.running_exercise() is None and store.exercise_tally(exercise.id).answered == 0
 
@@ -386,3 +386,99 @@ def test_a_mistake_made_in_the_class_exercise_links_to_its_kind_s_own_page():
     link = exercise_link(Translator("es"), "captures", _Where(4, "class", "escoba"), "es", "/", "escoba")
     assert link["href"] == "/voila/render/es/02-captures.ipynb?seed=4"
     assert link["words"] == "Ejercicio 4 (ejercicio de clase)"
+
+
+# -------------------------------------------------------------------------------------- the spread of answers
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_every_kind_says_an_answer_in_its_own_words_and_never_fails_on_one(lang):
+    """Each kind reads the answer as the page sends it (an empty one too) without a name in it; what a page cannot
+    have sent (not a dict, card codes that name no card) is left out, never an error."""
+    from escoba_tutor.exercises.registry import given_words, kind_names, make_drill
+    from escoba_tutor.text.translator import Translator
+
+    _ = Translator(lang)
+    empty = {"built": [], "answers": [], "choices": {}}
+    odd = {"built": [], "answers": ["Ana", "x" * 50], "choices": {"taker": "Ana", "winner": "9", "move": "zz"}}
+    for name in kind_names():
+        drill = make_drill(name, 5)
+        said = given_words(_, name, drill, empty)
+        assert said and _("no answer") in said or name == "captures", name
+        assert "Ana" not in given_words(_, name, drill, odd), name  # typed text is never shown as typed
+    drill = make_drill("captures", 5)
+    assert given_words(_, "captures", drill, empty) == _("no capture")
+    assert given_words(_, "captures", drill, {"built": [["zz"]]}) is None
+    assert given_words(_, "captures", drill, "5o") is None
+    # one answer, one line: the captures listed in any order, each capture's cards in any order
+    assert given_words(_, "captures", drill, {"built": [["1o", "4c"], ["2e"]]}) == \
+        given_words(_, "captures", drill, {"built": [["2e"], ["4c", "1o"]]})
+    # a side named inside a sentence takes the form the sentence asks for («Gana el bando 2»)
+    assert given_words(_, "game_end", make_drill("game_end", 0), {"choices": {"winner": "1"}}) == \
+        {"en": "Side 2 wins", "es": "Gana el bando 2"}[lang]
+    setenta = make_drill("setenta", 5)
+    assert given_words(_, "setenta", setenta, {"answers": [" 078", "inválida"]}) == \
+        " · ".join(_("{question}: {answer}", question=side, answer=said)
+                   for side, said in zip(("Side 1", "Side 2") if lang == "en" else ("Bando 1", "Bando 2"),
+                                         ("78", _("invalid"))))
+
+
+def spread(tally, state: str = "open", lang: str = "en"):
+    from datetime import datetime, timedelta, timezone
+
+    from escoba_tutor.records.class_exercise import RunningExercise
+    from escoba_tutor.server.class_exercise import spread_view
+    from escoba_tutor.text.translator import Translator
+
+    now = datetime.now(timezone.utc)
+    current = RunningExercise(1, 1, "captures", 5, "escoba", state, now, now + timedelta(seconds=60))
+    return spread_view(Translator(lang), current, tally)
+
+
+def test_the_spread_lists_six_answers_at_most_the_most_given_first_and_marks_the_right_one_once_revealed():
+    from escoba_tutor.records.class_exercise import Tally
+
+    cards = ["1o", "2o", "3o", "4o", "5c", "6c", "7c", "1e", "2e", "3e"]
+    tally = Tally()
+    for number, card in enumerate(cards):  # ten answers given by 10, 9, ... 1 students: 55 in all
+        for _student in range(10 - number):
+            tally = tally.counted(number == 3, None if number == 3 else "missed_capture",
+                                  json.dumps({"built": [[card]], "answers": [], "choices": {}}))
+    tally = tally.counted(False, "missed_capture", None)  # an answer counted before answers were kept
+    shown = spread(tally)
+    assert [row["count"] for row in shown["given"]] == [10, 9, 8, 7, 6, 5]
+    assert shown["given"][0]["words"] == "ace of coins" and shown["given"][3]["words"] == "four of coins"
+    assert shown["given_others"] == "11 other answers"  # 4 + 3 + 2 + 1 + the one not kept
+    assert not any(row["right"] for row in shown["given"])  # not before the reveal: the wall would give it away
+    revealed = spread(tally, "revealed", "es")
+    assert [row["right"] for row in revealed["given"]] == [False, False, False, True, False, False]
+    assert revealed["given"][3]["words"] == "cuatro de oros" and revealed["given_others"] == "11 respuestas más"
+    # two answers said alike (one capture's cards in another order) are one line
+    same = Tally().counted(True, None, '{"answers":[],"built":[["1o","4c"]],"choices":{}}') \
+        .counted(True, None, '{"answers":[],"built":[["4c","1o"]],"choices":{}}')
+    assert [(row["words"], row["count"]) for row in spread(same)["given"]] == [("ace of coins and four of cups", 2)]
+
+
+def test_the_projected_view_shows_the_answers_given_and_marks_the_right_one_once_revealed(server, kernels):
+    browser = teacher(server)
+    start(server, browser, seed="130")
+    exercise = kernels[0].wait()[1]["exercise"]
+    alike = {"built": [["1o", "4c"]], "answers": [], "choices": {}}
+    assert kernels[0].answer(exercise, True, given=alike)[0] == 200
+    assert kernels[1].answer(exercise, True, given={**alike, "built": [["4c", "1o"]]})[0] == 200
+    assert kernels[2].answer(exercise, False, "missed_capture", given={**alike, "built": []})[0] == 200
+    data = json.loads(browser.request(f"class/exercise.json?key={server.key}&lang=en")[2])
+    assert "3 answers" in data["html"] and "The answers given" not in data["html"]  # the counts, beside the answer
+    live = data["given_html"]  # the answers given, under the position
+    assert "The answers given" in live and "ace of coins and four of cups" in live and "no capture" in live
+    given = live.split('id="exercise-given"')[1]
+    counts = re.findall(r'<li class="(\w+)"><span class="words">([^<]*)</span> <strong class="count">(\d+)', given)
+    assert counts == [("plain", "ace of coins and four of cups", "2"), ("plain", "no capture", "1")]
+    act(server, browser, exercise["id"], "reveal")
+    page = browser.request(f"class/exercise?key={server.key}&lang=en")[2]
+    assert re.search(r'<li class="right"><span class="words"><span class="mark">✓ Right:</span> ace of coins and four '
+                     r'of cups</span> <strong class="count">2', page)
+    assert '<li class="plain"><span class="words">no capture</span>' in page
+    assert not re.search(r"\b(Ana|Leo|Eva)\b", page)
+    # the database keeps each answer as given: a restarted server still shows them (and a reloaded page its own)
+    with ClassStore.open(server.database) as store:
+        assert sum(store.exercise_tally(exercise["id"]).given.values()) == 3
+        assert json.loads(store.exercise_answered(exercise["id"])["ana"]) == alike

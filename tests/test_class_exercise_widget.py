@@ -142,3 +142,45 @@ def test_a_reloaded_page_shows_the_answer_it_gave_and_judges_it_at_the_reveal():
     other = ClassExercise("es", client=StandIn())
     other.state = {**state(), "answered": True, "mine": {"built": "nope"}}
     assert other.answered and other.drill.model.built == [] and "Tu respuesta se ha registrado" in other.message
+
+
+def answered_page(kind_name: str, seed: int, lang: str = "en", **model) -> tuple[ClassExercise, StandIn]:
+    """A class exercise page of ``kind_name`` answered through its drill's model, as the view sets it."""
+    client = StandIn()
+    page = ClassExercise(lang, client=client)
+    page.state = state(kind=kind_name, seed=seed)
+    with page.drill.model.hold_trait_notifications():
+        for name, value in model.items():
+            setattr(page.drill.model, name, value)
+    page.drill.check()
+    return page, client
+
+
+def test_the_answer_sent_reads_back_in_the_kind_s_words_for_the_projector():
+    """What the page sends as given is what the kind reads for the spread of answers: the captures listed (in any
+    order, one answer), the points given to each side, the play chosen."""
+    from escoba_tutor.exercises.registry import given_words
+    from escoba_tutor.text.translator import Translator
+
+    _ = Translator("en")
+    drill = make_drill("captures", 1)
+    listed = [sorted(c.code for c in capture) for capture in drill.answer]
+    first, client = answered_page("captures", 1, built=listed)
+    again, other = answered_page("captures", 1, built=list(reversed(listed)))
+    said, said_again = (given_words(_, "captures", drill, c.given[0]) for c in (client, other))
+    assert said == said_again and said.count("·") == len(listed) - 1
+    assert all(_.card_name(card) in said for capture in drill.answer for card in capture)
+
+    points = make_drill("points", 2)
+    chosen = {item: "0" for item in points.items}
+    _page, client = answered_page("points", 2, choices=chosen)
+    said = given_words(_, "points", points, client.given[0])
+    assert said.count("Side 1") == len(points.items) and "Side 2" not in said
+
+    strategy = make_drill("strategy", 3)
+    best = strategy.ranking[0].move
+    _page, client = answered_page("strategy", 3, choices={"move": str(best)})
+    said = given_words(_, "strategy", strategy, client.given[0])
+    assert said[0].isupper() and said.lower().startswith(_.the_card(best.card).lower())
+    _page, client = answered_page("strategy", 3, choices={"move": "not a play"})
+    assert client.given == [] or given_words(_, "strategy", strategy, client.given[0]) == "no answer"

@@ -16,7 +16,7 @@ import pytest
 from own_loop import run_apart
 from sqlalchemy import text
 
-from escoba_tutor.records import ClassStore
+from escoba_tutor.records import ClassStore, RecordsError
 from escoba_tutor.records.class_exercise import CHANNEL
 from escoba_tutor.records.notify import Listener, notify
 
@@ -131,6 +131,65 @@ def test_a_dropped_connection_is_opened_again_and_the_exercise_read_again(pg_url
         # and the new connection hears the next change
         await asyncio.to_thread(teacher.change_exercise, started.id, "reveal")
         await until(lambda: bell.current is not None and bell.current.state == "revealed", timeout=2)
+        await listener.stop()
+
+    try:
+        run_apart(run())
+    finally:
+        store.close()
+        teacher.close()
+
+
+class FlakyStore:
+    """The server's store whose next reads of the running exercise fail (``fail`` of them), as a read would when
+    the database's pool lost its connection while the listening one stayed up."""
+
+    def __init__(self, store: ClassStore) -> None:
+        self.store, self.fail, self.failed = store, 0, 0
+
+    def running_exercise(self):
+        if self.fail:
+            self.fail -= 1
+            self.failed += 1
+            raise RecordsError("the class database could not be read", code="records_unavailable")
+        return self.store.running_exercise()
+
+    def __getattr__(self, name: str):
+        return getattr(self.store, name)
+
+
+def test_a_failed_read_after_a_notification_is_tried_again_until_the_view_catches_up(pg_url):
+    """The notification comes, the read it starts fails (twice): the bell reads again after a pause, with no new
+    notification and no new connection, and holds the exercise; a callback that always fails is given up."""
+    from escoba_tutor.server.class_exercise import ExerciseBell
+
+    store, teacher = ClassStore.open(pg_url), ClassStore.open(pg_url)
+    flaky = FlakyStore(store)
+
+    async def run() -> None:
+        listener = Listener.for_store(store.engine, first_pause=0.1, retries=3)
+        assert listener is not None
+        bell = ExerciseBell(flaky, tallies=True)
+        listener.add(CHANNEL, bell.notified)
+        listener.start()
+        await asyncio.wait_for(listener.connected.wait(), 10)
+        await until(lambda: bell._loaded)
+        flaky.fail = 2
+        started, _new = await asyncio.to_thread(teacher.start_exercise, "f" * 20, "captures", 4, "escoba", 60)
+        await until(lambda: flaky.failed == 2)
+        assert bell.current is None  # the read the notification started failed: the view is behind
+        await until(lambda: bell.current is not None and bell.current.id == started.id, timeout=3)
+        assert (listener.retried, listener.connections) == (2, 1)  # no new connection, no new notification
+
+        # a read that never succeeds is tried again a bounded number of times, then left to the next notification
+        flaky.fail = 100
+        await asyncio.to_thread(teacher.change_exercise, started.id, "reveal")
+        await until(lambda: flaky.failed == 2 + 4, timeout=5)  # the call and its three retries
+        await asyncio.sleep(1.0)
+        assert flaky.failed == 6 and bell.current.state == "open"
+        flaky.fail = 0
+        await asyncio.to_thread(teacher.change_exercise, started.id, "end")
+        await until(lambda: bell.current is None)
         await listener.stop()
 
     try:

@@ -37,6 +37,36 @@ def test_there_is_a_reference_database_of_the_current_version() -> None:
     assert REFERENCES / "v3" / "class.sqlite3" in VERSIONS
     assert REFERENCES / "v4" / "class.sqlite3" in VERSIONS
     assert REFERENCES / "v5" / "class.sqlite3" in VERSIONS
+    assert REFERENCES / "v6" / "class.sqlite3" in VERSIONS
+
+
+def test_a_version_5_database_gets_its_class_exercise_answers_without_what_was_given(tmp_path: Path) -> None:
+    """Version 6 keeps the answer as given; the answer counted before is still counted, as not kept (None)."""
+    copy = tmp_path / "class.sqlite3"
+    shutil.copy(REFERENCES / "v5" / "class.sqlite3", copy)
+    with ClassStore.open(copy) as store:
+        store.make_current(next(c.id for c in store.classes() if c.name == "3B Tuesday"))
+        running = store.running_exercise()
+        assert running is not None
+        tally = store.exercise_tally(running.id)
+        assert (tally.answered, tally.given) == (1, {(None, False): 1})
+        assert list(store.exercise_answered(running.id).values()) == [None]
+    with sqlite3.connect(copy) as connection:
+        columns = [row[1] for row in connection.execute("PRAGMA table_info(class_exercise_answers)")]
+        assert columns[-1] == "given"
+    connection.close()
+
+
+def test_a_version_6_database_keeps_the_answer_as_given(tmp_path: Path) -> None:
+    copy = tmp_path / "class.sqlite3"
+    shutil.copy(REFERENCES / "v6" / "class.sqlite3", copy)
+    with ClassStore.open(copy) as store:
+        store.make_current(next(c.id for c in store.classes() if c.name == "3B Tuesday"))
+        running = store.running_exercise()
+        assert running is not None and (running.kind, running.seed) == ("setenta", 12)
+        given = '{"answers":["78","inválida"],"built":[],"choices":{}}'
+        assert store.exercise_tally(running.id).given == {(given, False): 1}
+        assert list(store.exercise_answered(running.id).values()) == [given]
 
 
 def test_a_version_5_database_keeps_its_tables_and_their_games_go_on(tmp_path: Path) -> None:
@@ -239,3 +269,23 @@ def test_the_board_queries_use_the_indexes(tmp_path: Path) -> None:
             "EXPLAIN QUERY PLAN SELECT kind, mistake, count(*) FROM records "
             "WHERE class_id = 1 AND event = 'drill' AND correct = 0 AND mistake IS NOT NULL GROUP BY kind, mistake"))
         assert "ix_records_class_event" in plan
+
+
+def test_a_version_5_database_on_postgresql_gets_the_answers_as_given(postgres_server) -> None:
+    """The step 5 -> 6 on PostgreSQL: a database of version 5 (today's made, less the column) gets the column, its
+    answer counted before keeps None, and a new answer keeps what was given."""
+    url = postgres_server.create_database("schema_v5_to_v6")
+    with ClassStore.open(url) as store:
+        exercise, _new = store.start_exercise("a-token-of-sixteen-chars", "captures", 3, "escoba", 60)
+        store.answer_exercise(exercise.id, DrillAnswer("Ana", "captures", 3, True, None, lesson="class",
+                                                       rules="escoba"))
+        with store.engine.begin() as connection:
+            connection.execute(text("ALTER TABLE class_exercise_answers DROP COLUMN given"))
+            connection.execute(text("UPDATE escoba_schema SET version = 5"))
+    with ClassStore.open(url) as store:
+        given = '{"answers":[],"built":[["1o","4c"]],"choices":{}}'
+        store.answer_exercise(exercise.id, DrillAnswer("Leo", "captures", 3, True, None, lesson="class",
+                                                       rules="escoba"), given)
+        assert store.exercise_tally(exercise.id).given == {(None, True): 1, (given, True): 1}
+        with store.engine.connect() as connection:
+            assert connection.execute(text("SELECT version FROM escoba_schema")).scalar() == SCHEMA_VERSION

@@ -108,7 +108,11 @@ class DrillKind:
     - ``outcome``: what a check recorded, from what the widget's check returned (see :data:`Outcome`);
     - ``worksheet``: its part of the printed worksheet;
     - ``view``: its widget view, ``"module:Class"`` (the widgets import it, this layer does not);
-    - ``available``: whether the kind exists under some rules (Scopa has no escoba de mano).
+    - ``available``: whether the kind exists under some rules (Scopa has no escoba de mano);
+    - ``given``: a learner's answer in a few words and no name, ``given(_, drill, answer)`` with the answer as the
+      drill model holds it (:mod:`escoba_tutor.exercises.given`): a line of the class exercise's spread of
+      answers, so that two students who gave the same answer get the same words; None: the spread shows only
+      right and wrong for the kind.
     """
 
     name: str
@@ -121,3 +125,4 @@ class DrillKind:
     worksheet: WorksheetPart
     view: str
     available: Callable[[Rules], bool] = field(default=_always)
+    given: Callable[[Translator, Any, Mapping[str, Any]], str] | None = None

@@ -35,7 +35,7 @@ from .kinds import (
 )
 
 __all__ = ["register", "unregister", "kind", "kind_names", "kinds_for", "make_drill", "column_words",
-           "mistake_words", "mistake_codes"]
+           "mistake_words", "mistake_codes", "given_words"]
 
 _BUILT_IN = (captures.KIND, setenta.KIND, points.KIND, leftover.KIND, escoba_de_mano.KIND, strategy.KIND,
              escobas.KIND, game_end.KIND, dealing.KIND, house_rules.KIND)
@@ -106,3 +106,15 @@ def mistake_words(_: Translator, name: str, code: str) -> str:
     found = _KINDS.get(name)
     words = found.mistakes.get(code) if found else None
     return _(words) if words else code
+
+
+def given_words(_: Translator, name: str, drill: Any, given: object) -> str | None:
+    """A learner's answer to ``drill`` in the kind's few words (its ``given``), or None when the kind has no words
+    for answers, or cannot read this one (a page sends what it likes)."""
+    found = _KINDS.get(name)
+    if found is None or found.given is None or not isinstance(given, dict):
+        return None
+    try:
+        return found.given(_, drill, given)
+    except (EscobaError, ValueError, TypeError):  # a card code that names no card: left out of the spread
+        return None

@@ -35,7 +35,7 @@ from .rows import MAX_SEED, event_row, to_db_time
 from .schema import INSERT_RECORD, class_exercise_answers, class_exercises, from_db_time
 
 __all__ = ["RunningExercise", "Tally", "STATES", "MAX_SECONDS", "CHANNEL", "start", "running", "close", "reveal",
-           "end", "answer", "tally"]
+           "end", "answer", "tally", "answered_keys", "kept_given", "MAX_GIVEN"]
 
 STATES = ("open", "closed", "revealed", "ended")
 MAX_SECONDS = 600  # the longest countdown a teacher may set (ten minutes)
@@ -68,13 +68,31 @@ class RunningExercise:
         return f"{self.id}-{self.shown_state(now)}"
 
 
+MAX_GIVEN = 4096  # the longest answer as given kept (JSON text); a longer one counts, and is not kept
+
+
 @dataclass(frozen=True)
 class Tally:
-    """The answers to one exercise, without names: how many, how many right, and each mistake's count."""
+    """The answers to one exercise, without names: how many, how many right, each mistake's count, and the
+    spread of answers: (the answer as given, JSON or None when not kept; whether it was right) -> how many."""
 
     answered: int = 0
     right: int = 0
     mistakes: dict[str, int] = field(default_factory=dict)
+    given: dict[tuple[str | None, bool], int] = field(default_factory=dict)
+
+    def counted(self, correct: bool, mistake: str | None, given: str | None) -> Tally:
+        """This tally with one more answer."""
+        mistakes = dict(self.mistakes)
+        if not correct:
+            mistakes[mistake or "wrong"] = mistakes.get(mistake or "wrong", 0) + 1
+        spread = dict(self.given)
+        spread[given, correct] = spread.get((given, correct), 0) + 1
+        return Tally(self.answered + 1, self.right + int(correct), _by_count(mistakes), spread)
+
+
+def _by_count(mistakes: dict[str, int]) -> dict[str, int]:
+    return dict(sorted(mistakes.items(), key=lambda item: (-item[1], item[0])))
 
 
 def _row(row: Row[Any]) -> RunningExercise:
@@ -148,11 +166,13 @@ def end(connection: Connection, class_id: int, exercise_id: int) -> None:
     _change(connection, class_id, exercise_id, "ended", ("open", "closed", "revealed"))
 
 
-def answer(connection: Connection, class_id: int, exercise_id: int, event: DrillAnswer) -> RunningExercise:
-    """Count a student's answer to the running exercise, and record it as a drill answer. Refused (RecordsError,
-    nothing written): another exercise than the one running (``exercise_not_running``), one no longer taking
-    answers (``exercise_closed``), another position than the exercise's (``exercise_other_position``), a second
-    answer of the student (``exercise_answered``)."""
+def answer(connection: Connection, class_id: int, exercise_id: int, event: DrillAnswer,
+           given: str | None = None) -> RunningExercise:
+    """Count a student's answer to the running exercise, and record it as a drill answer; ``given``, the answer as
+    the student gave it (JSON text, at most :data:`MAX_GIVEN` characters, else not kept), is kept with it. Refused
+    (RecordsError, nothing written): another exercise than the one running (``exercise_not_running``), one no
+    longer taking answers (``exercise_closed``), another position than the exercise's
+    (``exercise_other_position``), a second answer of the student (``exercise_answered``)."""
     now = running(connection, class_id)
     if now is None or now.id != exercise_id:
         raise RecordsError("this exercise is no longer the one the class is answering", code="exercise_not_running")
@@ -169,30 +189,38 @@ def answer(connection: Connection, class_id: int, exercise_id: int, event: Drill
         raise RecordsError("this student has answered this exercise already", code="exercise_answered")
     connection.execute(class_exercise_answers.insert().values(exercise_id=exercise_id, nickname_key=key,
                                                               correct=row["correct"], mistake=row["mistake"],
-                                                              at=row["at"]))
+                                                              at=row["at"], given=kept_given(given)))
     connection.execute(INSERT_RECORD, row)
     notify(connection, CHANNEL, "answer")
     return now
 
 
+def kept_given(given: object) -> str | None:
+    """The answer as given, as it is kept: JSON text of at most :data:`MAX_GIVEN` characters, else None."""
+    return given if isinstance(given, str) and len(given) <= MAX_GIVEN else None
+
+
 def tally(connection: Connection, exercise_id: int) -> Tally:
     """The answers to the exercise, counted (no nicknames leave the database)."""
-    right, total, mistakes = 0, 0, dict[str, int]()
-    for row in connection.execute(select(class_exercise_answers.c.correct, class_exercise_answers.c.mistake,
-                                         func.count().label("n"))
-                                  .where(class_exercise_answers.c.exercise_id == exercise_id)
-                                  .group_by(class_exercise_answers.c.correct, class_exercise_answers.c.mistake)):
+    right, total, mistakes, spread = 0, 0, dict[str, int](), dict[tuple[str | None, bool], int]()
+    answers = class_exercise_answers.c
+    for row in connection.execute(select(answers.correct, answers.mistake, answers.given, func.count().label("n"))
+                                  .where(answers.exercise_id == exercise_id)
+                                  .group_by(answers.correct, answers.mistake, answers.given)):
         total += row.n
+        key = (row.given, bool(row.correct))
+        spread[key] = spread.get(key, 0) + row.n
         if row.correct:
             right += row.n
         else:
             code = row.mistake or "wrong"
             mistakes[code] = mistakes.get(code, 0) + row.n
-    return Tally(total, right, dict(sorted(mistakes.items(), key=lambda item: (-item[1], item[0]))))
+    return Tally(total, right, _by_count(mistakes), spread)
 
 
-def answered_keys(connection: Connection, exercise_id: int) -> set[str]:
-    """The students (their nicknames' keys) who answered the exercise: for the server's own use (a student who
-    reloads is told their answer is in), never shown."""
-    return {row.nickname_key for row in connection.execute(
-        select(class_exercise_answers.c.nickname_key).where(class_exercise_answers.c.exercise_id == exercise_id))}
+def answered_keys(connection: Connection, exercise_id: int) -> dict[str, str | None]:
+    """The students (their nicknames' keys) who answered the exercise, each with the answer they gave (JSON, or
+    None): for the server's own use (a student who reloads is shown their own answer), never shown to others."""
+    return {row.nickname_key: row.given for row in connection.execute(
+        select(class_exercise_answers.c.nickname_key, class_exercise_answers.c.given)
+        .where(class_exercise_answers.c.exercise_id == exercise_id))}

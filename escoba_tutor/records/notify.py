@@ -14,6 +14,12 @@ notifications sent while it was down are lost, so after every connection (the fi
 called with ``None``, meaning "read the state again". A connection lost without a word (a cable pulled) is found
 by a ``SELECT 1`` when no notification came for :data:`HEARTBEAT_S` seconds, and by TCP keepalives.
 
+A callback that fails (its read of the database failed while the listening connection stayed up: a query timed
+out, the pool's connection was lost) is called again with the same payload, after the same growing pauses, at
+most :data:`RETRIES` times: otherwise the server's picture would stay stale until the next notification, which
+may never come (the teacher waiting for the last answers to be counted). A new call of the callback meanwhile
+(the next notification) takes the place of a retry still waiting.
+
 SQLite has no notifications (and needs none: one server writes and serves it): :func:`notify` does nothing there,
 and :meth:`Listener.for_store` gives None.
 
@@ -33,11 +39,12 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, text
 
-__all__ = ["Listener", "notify", "FIRST_PAUSE", "LAST_PAUSE", "HEARTBEAT_S"]
+__all__ = ["Listener", "notify", "FIRST_PAUSE", "LAST_PAUSE", "HEARTBEAT_S", "RETRIES"]
 
 FIRST_PAUSE = 0.2     # seconds before the first new try after a lost connection; doubled each failed try
 LAST_PAUSE = 10.0     # the longest pause between tries
 HEARTBEAT_S = 60.0    # a quiet connection is checked (SELECT 1) this often
+RETRIES = 6           # a failed callback is called again at most this often (0.2 + 0.4 + ... + 6.4 s: 12.6 s)
 CHECK_S = 10.0        # how long that check may take before the connection counts as lost
 _CHANNEL = re.compile(r"[a-z_][a-z0-9_]{0,62}\Z")  # a channel's name is written into LISTEN: plain names only
 
@@ -66,9 +73,12 @@ class Listener:
     server's event loop, and :meth:`stop` it when the server stops."""
 
     def __init__(self, conninfo: str, *, first_pause: float = FIRST_PAUSE, last_pause: float = LAST_PAUSE,
-                 heartbeat_s: float = HEARTBEAT_S) -> None:
+                 heartbeat_s: float = HEARTBEAT_S, retries: int = RETRIES) -> None:
         self._conninfo = conninfo
         self._first_pause, self._last_pause, self._heartbeat_s = first_pause, last_pause, heartbeat_s
+        self._retries = retries
+        self._retrying: dict[int, asyncio.TimerHandle] = {}  # id(callback) -> its retry, waiting
+        self.retried = 0                   # how many failed callbacks were called again (tests and logs)
         self._callbacks: dict[str, list[Callback]] = {}
         self._task: asyncio.Task[None] | None = None
         self._connection: Any = None       # the psycopg AsyncConnection while connected
@@ -101,6 +111,9 @@ class Listener:
             self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
+        for waiting in self._retrying.values():
+            waiting.cancel()
+        self._retrying.clear()
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
@@ -169,18 +182,40 @@ class Listener:
             # quiet for a while: make sure the connection is still there (a lost one raises, and is opened again)
             await asyncio.wait_for(connection.execute("SELECT 1"), CHECK_S)
 
-    def _call(self, callback: Callback, payload: str | None) -> None:
+    def _call(self, callback: Callback, payload: str | None, attempt: int = 0) -> None:
+        """Call ``callback``; should it fail, call it again later (``attempt``: the retries made so far)."""
+        waiting = self._retrying.pop(id(callback), None)
+        if waiting is not None:  # this call reads afresh: the retry of an older one is not needed
+            waiting.cancel()
         try:
             result = callback(payload)
         except Exception:  # noqa: BLE001 - one part's mistake must not stop the others' notifications
             log.exception("a notification's callback failed")
+            self._again(callback, payload, attempt)
             return
         if inspect.isawaitable(result):
             task = asyncio.ensure_future(result)
             self._tasks.add(task)
-            task.add_done_callback(self._finished)
+            task.add_done_callback(lambda done: self._finished(done, callback, payload, attempt))
 
-    def _finished(self, task: asyncio.Future[Any]) -> None:
+    def _finished(self, task: asyncio.Future[Any], callback: Callback, payload: str | None, attempt: int) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("a notification's callback failed: %s", task.exception())
+            self._again(callback, payload, attempt)
+
+    def _again(self, callback: Callback, payload: str | None, attempt: int) -> None:
+        """Call a failed callback again after a pause that grows with each try, :data:`RETRIES` times at most."""
+        if attempt >= self._retries or self._task is None:
+            if self._task is not None:
+                log.error("a notification's callback failed %d times: given up until the next notification",
+                          attempt + 1)
+            return
+        pause = min(self._first_pause * 2 ** attempt, self._last_pause)
+
+        def retry() -> None:
+            self._retrying.pop(id(callback), None)
+            self.retried += 1
+            self._call(callback, payload, attempt + 1)
+
+        self._retrying[id(callback)] = asyncio.get_running_loop().call_later(pause, retry)

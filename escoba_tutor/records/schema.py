@@ -23,7 +23,9 @@ the teacher leads from the projector (``class_exercises``, one row per exercise 
 ``class_exercise_answers``, one row per student who answered it: its key keeps a student to one answer); 5 adds
 the tables where students play each other (``game_tables``, one row per table with its game in the save format
 and a version number, and ``game_table_seats``, one row per seat: the student holding it, or the computer's
-level; tables.py).
+level; tables.py); 6 adds ``class_exercise_answers.given``, the answer as the student gave it (the drill
+model's answers, as JSON: the projected view's spread of answers, and the student's own reloaded page; NULL in the
+answers counted before).
 
 Times are stored as UTC without a zone (``DateTime``), read back as UTC.
 """
@@ -137,6 +139,7 @@ class_exercise_answers = Table(
     Column("correct", Boolean, nullable=False),
     Column("mistake", String(64)),
     Column("at", DateTime(timezone=False), nullable=False),
+    Column("given", Text),  # since version 6: the answer as given, JSON (NULL: not kept, or counted before)
 )
 
 # Since version 5: the tables where students play each other (tables.py). ``code`` is the short code classmates
@@ -234,9 +237,18 @@ def _add_game_tables(connection: Connection) -> None:
     game_table_seats.create(connection)
 
 
+def _add_given_answers(connection: Connection) -> None:
+    """5 -> 6: the answer each student gave to a class exercise (NULL in the answers counted before: the spread
+    of answers shows them as not kept). A database older than version 4 has it already: step 3 -> 4 made the
+    table in today's shape."""
+    if "given" not in {c["name"] for c in inspect(connection).get_columns("class_exercise_answers")}:
+        connection.execute(text("ALTER TABLE class_exercise_answers ADD COLUMN given TEXT"))
+
+
 # MIGRATIONS[n] turns a database of version n into version n + 1, inside the opening transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _add_drill_rules, 2: _current_and_unique_names,
-                                                        3: _add_class_exercises, 4: _add_game_tables}
+                                                        3: _add_class_exercises, 4: _add_game_tables,
+                                                        5: _add_given_answers}
 
 
 def from_db_time(stored: datetime) -> datetime:

@@ -325,18 +325,19 @@ class ClassStore:
         step = {"close": class_exercise.close, "reveal": class_exercise.reveal, "end": class_exercise.end}[action]
         return self._retry(lambda c: step(c, _current_class(c).id, exercise_id), write=True, budget=OPEN_BUDGET)
 
-    def answer_exercise(self, exercise_id: int, event: DrillAnswer) -> RunningExercise:
-        """Count and record a student's answer to the running exercise (see class_exercise.answer for what is
-        refused, as a RecordsError, with nothing written)."""
-        return self._retry(lambda c: class_exercise.answer(c, _current_class(c).id, exercise_id, event),
+    def answer_exercise(self, exercise_id: int, event: DrillAnswer, given: str | None = None) -> RunningExercise:
+        """Count and record a student's answer to the running exercise, with the answer as given (JSON text; see
+        class_exercise.answer for what is refused, as a RecordsError, with nothing written)."""
+        return self._retry(lambda c: class_exercise.answer(c, _current_class(c).id, exercise_id, event, given),
                            write=True, budget=RECORD_BUDGET)
 
     def exercise_tally(self, exercise_id: int) -> Tally:
         """The answers to the exercise, counted, without names."""
         return self._retry(lambda c: class_exercise.tally(c, exercise_id), write=False, budget=OPEN_BUDGET)
 
-    def exercise_answered(self, exercise_id: int) -> set[str]:
-        """The nickname keys of the students who answered the exercise (for the server's own use)."""
+    def exercise_answered(self, exercise_id: int) -> dict[str, str | None]:
+        """The nickname keys of the students who answered the exercise, each with the answer they gave (JSON or
+        None; for the server's own use)."""
         return self._retry(lambda c: class_exercise.answered_keys(c, exercise_id), write=False, budget=OPEN_BUDGET)
 
     # -- tables where students play each other (tables.py) -------------------------------------------------------

@@ -15,9 +15,11 @@ The exercise's state is in the class database (escoba_tutor/records/class_exerci
   number, its kind, seed and rules, the kernel's own judgement of the answer, and the answer as given), counted
   once per student and recorded as a drill answer.
 
-The answer as given (the drill model's ``built``, ``answers`` and ``choices``) is kept in this server's memory
-only, for the student's own reloaded page (the database keeps the judgement, its schema is unchanged): after a
-restart of the server a reloaded page says only that its answer is in.
+The answer as given (the drill model's ``built``, ``answers`` and ``choices``) is kept in the class database with
+its judgement (``class_exercise_answers.given``): the student's own reloaded page shows it again, and the
+projected view shows the spread of answers, each distinct answer in its kind's words
+(:func:`escoba_tutor.exercises.registry.given_words`) with how many students gave it, the right one marked once
+the answer is revealed, the most given first (:data:`SPREAD_SHOWN` of them, then how many others).
 
 Waking the pages: every kernel keeps one long poll open, and :class:`ExerciseBell`, in the server's process,
 wakes them all when the exercise changes (a teacher's POST, or its countdown running out), and the projector's
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import secrets
 from collections.abc import Callable
@@ -43,7 +46,7 @@ from typing import Any
 from tornado import web
 
 from ..engine.rules import as_rules
-from ..exercises.registry import kind, kinds_for, mistake_words
+from ..exercises.registry import given_words, kind, kinds_for, make_drill, mistake_words
 from ..exercises.worksheet import exercise_markup
 from ..records.events import DrillAnswer, RecordsError
 from ..records.recorder import TOKEN_HEADER
@@ -59,6 +62,7 @@ WAIT_S = 25.0          # a long poll's longest wait: the kernel (or the projecto
 MAX_ANSWER_BYTES = 8192  # an answer's request; the answer as given is kept when its JSON is at most half that
 DEFAULT_SECONDS = 60   # the countdown the start form offers
 EXERCISE_PATH = "class/exercise"
+SPREAD_SHOWN = 6       # the distinct answers the projected view lists, the most given first (then "N others")
 
 
 class ExerciseBell:
@@ -70,9 +74,8 @@ class ExerciseBell:
         self.tallies = tallies       # this server shows the projected view: other servers' answers matter here
         self.current = None          # the RunningExercise, or None
         self.tally = None            # its Tally
-        self.answered: set[str] = set()  # nickname keys that answered it (server memory only, never sent)
-        # (exercise, nickname key) -> the answer as given, sent back to that student only (server memory only)
-        self.given: dict[tuple[int, str], Any] = {}
+        # nickname key -> the answer that student gave (JSON, or None), sent back to that student only
+        self.answered: dict[str, str | None] = {}
         # exercise -> the countdown the teacher chose (a stop moves the deadline: the next exercise offers this one)
         self.chosen_seconds: dict[int, int] = {}
         self._loaded = False
@@ -120,34 +123,25 @@ class ExerciseBell:
 
             current = self.store.running_exercise()
             if current is None:
-                return None, Tally(), set()
+                return None, Tally(), {}
             return current, self.store.exercise_tally(current.id), self.store.exercise_answered(current.id)
 
         self.current, self.tally, self.answered = await asyncio.get_running_loop().run_in_executor(WRITING, read)
-        running = self.current.id if self.current is not None else None
-        self.given = {at: given for at, given in self.given.items() if at[0] == running}
         self._loaded = True
         self._arm_deadline()
         self._ring(state=ring_same or before != (self.stamp(), frozenset(self.answered)))
 
-    def counted(self, exercise_id: int, key: str, correct: bool, mistake: str | None, given: Any = None) -> None:
+    def counted(self, exercise_id: int, key: str, correct: bool, mistake: str | None,
+                given: str | None = None) -> None:
         """An answer was counted (stored by this server): the count kept here grows at once, with no database read,
-        and the projector's waiters wake (the students' do not). ``given``: the answer as given, or None."""
-        from ..records.class_exercise import Tally
-
-        if given is not None:
-            self.given[exercise_id, key] = given
+        and the projector's waiters wake (the students' do not). ``given``: the answer as given (JSON), or None."""
         if self.current is None or self.current.id != exercise_id or self.tally is None:
             asyncio.ensure_future(self.changed())  # this server's picture is behind: read it all again
             return
         if key in self.answered:
             return
-        self.answered.add(key)
-        mistakes = dict(self.tally.mistakes)
-        if not correct:
-            mistakes[mistake or "wrong"] = mistakes.get(mistake or "wrong", 0) + 1
-        self.tally = Tally(self.tally.answered + 1, self.tally.right + int(correct),
-                           dict(sorted(mistakes.items(), key=lambda item: (-item[1], item[0]))))
+        self.answered[key] = given
+        self.tally = self.tally.counted(correct, mistake, given)
         self._ring(state=False)
 
     def _ring(self, *, state: bool) -> None:
@@ -206,6 +200,45 @@ def listening_settings(store, *, tallies: bool) -> dict:
     return {"escoba_listener": listener, "escoba_exercise_bell": bell}
 
 
+def spread_view(_: Translator, current, tally) -> dict:
+    """The spread of answers: each distinct answer in its kind's words, with how many gave it, the most given
+    first and :data:`SPREAD_SHOWN` at most (then how many students gave the others); the right ones marked once
+    the answer is revealed (before, the wall would give it away)."""
+    revealed = current.shown_state() == "revealed"
+    counts: dict[str, list] = {}  # words -> [count, right]
+    for (given, correct), count in tally.given.items():
+        words = _given_words(_.lang, current.kind, current.seed, current.rules, given) or _("An answer not kept")
+        found = counts.setdefault(words, [0, True])
+        found[0] += count
+        found[1] = found[1] and correct
+    ranked = sorted(counts.items(), key=lambda item: (-item[1][0], not item[1][1], item[0]))
+    shown = [{"words": words, "count": count, "right": revealed and right}
+             for words, (count, right) in ranked[:SPREAD_SHOWN]]
+    others = sum(count for _words, (count, _right) in ranked[SPREAD_SHOWN:])
+    most = max([row["count"] for row in shown] + [1])
+    for row in shown:
+        row["share"] = round(100 * row["count"] / most)
+    return {"given": shown, "given_others": _.plural("{n} other answer", "{n} other answers", others) if others
+            else None, "given_heading": _("The answers given")}
+
+
+@functools.lru_cache(maxsize=512)
+def _given_words(lang: str, kind_name: str, seed: int, rules: str, given: str | None) -> str | None:
+    """One answer in its kind's words (cached: the projector's view is drawn again at every answer)."""
+    if given is None:
+        return None
+    try:
+        said = json.loads(given)
+    except ValueError:
+        return None
+    return given_words(Translator(lang), kind_name, _drill(kind_name, seed, rules), said)
+
+
+@functools.lru_cache(maxsize=8)
+def _drill(kind_name: str, seed: int, rules: str) -> Any:
+    return make_drill(kind_name, seed, rules)
+
+
 def bell_of(handler: web.RequestHandler) -> ExerciseBell:
     """The server's one bell, made on first use (it needs the store and the running event loop)."""
     bell = handler.settings.get("escoba_exercise_bell")
@@ -245,7 +278,7 @@ class _TeacherPage(BoardMixin, web.RequestHandler):
         for row in rows:
             row["share"] = round(100 * row["count"] / most)
         return {"answered": _.plural("{n} answer", "{n} answers", tally.answered), "count": tally.answered,
-                "rows": rows}
+                "rows": rows, **spread_view(_, current, tally)}
 
     def exercise_view(self, _: Translator, bell: ExerciseBell) -> dict | None:
         current = bell.current
@@ -284,10 +317,11 @@ class ExerciseDataHandler(_TeacherPage):
         bell = bell_of(self)
         await bell.wait_tally(self.get_argument("after", "")[:80])
         _ = Translator(self.lang)
+        tally = self.tally_view(_, bell)
         self.set_header("Content-Type", "application/json; charset=utf-8")
         self.finish(json.dumps({"stamp": bell.stamp(), "tally_stamp": bell.tally_stamp(),
-                                "html": self.render_part("class_exercise_tally.html.j2",
-                                                         {"tally": self.tally_view(_, bell)})}))
+                                "html": self.render_part("class_exercise_tally.html.j2", {"tally": tally}),
+                                "given_html": self.render_part("class_exercise_given.html.j2", {"tally": tally})}))
 
 
 class _ExercisePost(_BoardPost):
@@ -391,7 +425,20 @@ def student_state(bell: ExerciseBell, key: str) -> dict:
         "state": current.shown_state(), "seconds_left": seconds_left(current)}
     answered = current is not None and key in bell.answered
     return {"stamp": bell.stamp(), "exercise": exercise, "answered": answered,
-            "mine": bell.given.get((current.id, key)) if current is not None and answered else None}
+            "mine": _read_given(bell.answered.get(key)) if answered else None}
+
+
+def _read_given(kept: str | None) -> Any:
+    try:
+        return json.loads(kept) if kept else None
+    except ValueError:
+        return None
+
+
+def given_text(value: object) -> str | None:
+    """The answer as given, as the database keeps it: JSON with its keys sorted (one answer, one text), or None."""
+    shaped = given_answer(value)
+    return None if shaped is None else json.dumps(shaped, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 def given_answer(value: object) -> dict | None:
@@ -447,8 +494,9 @@ class ExerciseAnswerHandler(_KernelEndpoint):
         if self.settings["escoba_register"].may_record(owner) is not None:
             self._refuse(429, "too many records a second")
         try:
+            given = given_text(body.get("given"))
             await asyncio.get_running_loop().run_in_executor(WRITING, self.settings["escoba_class_store"]
-                                                             .answer_exercise, body["exercise"], event)
+                                                             .answer_exercise, body["exercise"], event, given)
         except RecordsError as error:
             if error.code.startswith("exercise_"):
                 self.send(409, {"refused": error.code})
@@ -456,7 +504,7 @@ class ExerciseAnswerHandler(_KernelEndpoint):
             log.warning("a class exercise answer was not stored: %s", str(error)[:200])
             self._refuse(503, "the class database could not store the answer")
         bell_of(self).counted(body["exercise"], nickname_key(owner.nickname), event.correct,
-                              None if event.correct else event.mistake, given_answer(body.get("given")))
+                              None if event.correct else event.mistake, given)
         self.send(200, {"counted": True})
 
 

@@ -13,6 +13,7 @@ The captures exercise 1: the two of swords plays to 7e 7b 12c 5c 6e 10b, and tak
 
 from __future__ import annotations
 
+import json
 import re
 import time
 
@@ -28,6 +29,9 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
 pytestmark = pytest.mark.browser
+
+#: Ana's answer (every capture of exercise 1) as the projected view lists it
+ANA_GIVES = "cinco de copas y sota de bastos · seis de espadas y siete de espadas · seis de espadas y siete de bastos"
 
 
 
@@ -110,6 +114,13 @@ def test_the_teacher_leads_one_exercise_and_three_students_answer_it(board_tutor
     spread = teacher.locator("ul.spread li")
     expect(spread.nth(0)).to_contain_text("Bien 1")
     expect(teacher.locator("ul.spread")).to_contain_text("Dejarse una baza que la carta podía hacer")
+    # the answers given, each in the kind's words, without a name; none marked right before the reveal
+    given = teacher.locator("#exercise-given li")
+    expect(given).to_have_count(3)
+    expect(teacher.locator("#exercise-given")).to_contain_text(ANA_GIVES)
+    expect(teacher.locator("#exercise-given")).to_contain_text("ninguna baza")
+    expect(teacher.locator("#exercise-given")).to_contain_text("siete de espadas y siete de bastos")
+    expect(teacher.locator("#exercise-given .mark")).to_have_count(0)
     assert teacher.evaluate("() => window.openedOnce === true")
     words = teacher.locator("body").inner_text()
     assert not re.search(r"\b(Ana|Ben|Cai)\b", words), "the projected view names no student"
@@ -127,6 +138,9 @@ def test_the_teacher_leads_one_exercise_and_three_students_answer_it(board_tutor
     expect(ana.locator(".escoba-drill")).to_contain_text("¡Bien!")
     expect(ben.locator(".escoba-drill")).to_contain_text("3 missing")
     expect(teacher.locator("#exercise-answer")).to_contain_text("2 + 5 + sota (8) = 15")  # the worked answer
+    right = teacher.locator("#exercise-given li.right")
+    expect(right).to_have_count(1)
+    expect(right).to_contain_text(f"✓ Bien: {ANA_GIVES}")
     teacher.screenshot(path=screenshot_dir / "class-exercise-es-1920x1080-revealed.png")
     bad = serious_violations(ana)
     assert not bad, bad
@@ -201,3 +215,49 @@ def test_in_english_by_keyboard_alone_and_a_reload_shows_the_answer_given(board_
     bad = serious_violations(teacher)
     assert not bad, bad
     teacher.screenshot(path=screenshot_dir / "class-exercise-en-1920x1080-revealed.png")
+
+
+def test_the_spread_of_thirty_answers_stays_readable_on_the_projector(board_tutor, contexts, screenshot_dir):
+    """Thirty students' answers to the captures exercise 1, eleven of them different: the projected view lists the
+    six most given, the most given first, then how many gave the others, all inside 1920×1080; once revealed the
+    right one is marked. (The answers are stored as the server stores them; stopping the countdown reads them.)"""
+    from escoba_tutor.records import DrillAnswer
+
+    teacher = contexts(**PROJECTOR).new_page()
+    teacher.goto(board_tutor.teacher_link.replace("class/board", "class/exercise"))
+    choose = teacher.get_by_label("Tipo de ejercicio")
+    choose.select_option("captures")
+    teacher.get_by_label("Ejercicio", exact=True).fill("1")
+    teacher.get_by_role("button", name=re.compile("Poner el (siguiente )?ejercicio")).click()
+    expect(teacher.locator("#countdown")).to_be_visible()
+    answers = ([(True, SEED_1_CAPTURES)] * 9 + [(False, SEED_1_CAPTURES[:2])] * 6 + [(False, SEED_1_CAPTURES[1:])] * 4
+               + [(False, [])] * 3 + [(False, [["7e", "7b"]])] * 2
+               + [(False, [cards]) for cards in (["5c", "7b"], ["12c"], ["6e", "5c"], ["10b"], ["7e", "6e", "12c"],
+                                                 ["5c", "6e", "7b"])])
+    assert len(answers) == 30
+    with ClassStore.open(board_tutor.database) as store:
+        exercise = store.running_exercise()
+        assert exercise is not None and (exercise.kind, exercise.seed) == ("captures", 1)
+        for number, (correct, built) in enumerate(answers):
+            given = json.dumps({"answers": [], "built": built, "choices": {}}, separators=(",", ":"))
+            store.answer_exercise(exercise.id, DrillAnswer(f"Alumno {number}", "captures", 1, correct,
+                                                           None if correct else "missed_capture", lesson="class",
+                                                           rules=exercise.rules), given)
+    teacher.get_by_role("button", name="Parar la cuenta atrás").click()
+    expect(teacher.locator("#exercise-answered")).to_have_text("30 respuestas")
+    given = teacher.locator("#exercise-given li")
+    expect(given).to_have_count(6)
+    expect(given.locator(".count")).to_have_text(["9", "6", "4", "3", "2", "1"])
+    expect(teacher.locator("#exercise-given-others")).to_have_text("5 respuestas más")
+    teacher.get_by_role("button", name="Ver la solución").click()
+    expect(teacher.locator("#exercise-answer")).to_be_visible()
+    expect(teacher.locator("#exercise-given li").nth(0)).to_contain_text(f"✓ Bien: {ANA_GIVES}")
+    expect(teacher.locator("#exercise-given li.right")).to_have_count(1)
+    # everything on the wall at once: the last line of the spread inside the projector's 1080 pixels
+    teacher.screenshot(path=screenshot_dir / "class-exercise-spread-30-es-1920x1080.png")
+    bottom = teacher.locator("#exercise-given-others").bounding_box()
+    assert bottom is not None and bottom["y"] + bottom["height"] <= PROJECTOR["height"], bottom
+    assert not re.search(r"\bAlumno\b", teacher.locator("body").inner_text())
+    bad = serious_violations(teacher)
+    assert not bad, bad
+    teacher.screenshot(path=screenshot_dir / "class-exercise-spread-30-es-1920x1080.png")

@@ -20,6 +20,8 @@ from ...engine.cards import DECK, Card, as_cards, format_cards
 from ...engine.rules import ESCOBA, Rules, as_rules
 from ...text.phrases import and_list
 from ...text.translator import N_, Translator
+from .. import given as giving
+from .. import paper
 from ..common import (
     ATTEMPTS,
     capture_key,
@@ -195,6 +197,16 @@ def _intro(_: Translator, rules: Rules) -> str:
              "matching card must be taken alone). If it can make none, write “nothing”.")
 
 
+
+def _given(_: Translator, drill: CaptureDrill, given: giving.Given) -> str:
+    """The captures listed, each as its cards («sota de copas y tres de espadas»), in one order whatever the
+    order they were listed in; "no capture" when none was."""
+    listed = {frozenset(as_cards(taken)) for taken in given.get("built") or ()}
+    if not listed:
+        return _("no capture")
+    return giving.joined([paper.names_of(_, sorted(c)) for c in sorted(listed, key=capture_key)])
+
+
 KIND = DrillKind(
     name="captures",
     make=capture_drill,
@@ -216,4 +228,5 @@ KIND = DrillKind(
     worksheet=WorksheetPart(N_("Find every capture"), _intro, _SHEET, _capture_task, _capture_answer,
                             variety=_VARIETY),
     view="escoba_tutor.widgets.drills.captures:CapturesView",
+    given=_given,
 )

@@ -14,6 +14,7 @@ from ...text import labels
 from ...text.labels import Label
 from ...text.phrases import the_cards
 from ...text.translator import N_, Translator
+from .. import given as giving
 from ..common import (
     ATTEMPTS,
     MAX_SEED,
@@ -398,6 +399,19 @@ def _intro(_: Translator, rules: Rules) -> str:
              "deck runs out.")
 
 
+
+def _given(_: Translator, drill: DealingDrill, given: giving.Given) -> str:
+    """Who plays next, what is dealt now, the rounds left and, at a deal's end, who takes the cards left."""
+    players = player_names(_, drill.players)
+    now = deal_now_words(_).get(giving.choice(given, "deal_now"), _(giving.NO_ANSWER))
+    parts = [giving.said(_, _("Next to play"), giving.side(_, given, "next_player", players)), now,
+             giving.said(_, _("Rounds left"), giving.number(_, given, 0))]
+    if "leftover" in drill.items:
+        parts.append(giving.said(_, _("Cards left to"),
+                                 giving.side(_, given, "leftover", side_names(_, drill, players))))
+    return giving.joined(parts)
+
+
 KIND = DrillKind(
     name="dealing",
     make=dealing_drill,
@@ -428,4 +442,5 @@ KIND = DrillKind(
                             answers=lambda drill: (drill.players, drill.rounds_left),
                             variety=Variety(lambda drill: drill.deal_now, lambda rules: DEAL_NOW)),
     view="escoba_tutor.widgets.drills.dealing:DealingView",
+    given=_given,
 )

@@ -11,6 +11,7 @@ from ...engine.game import _pairs_of_15
 from ...engine.rules import ESCOBA, Rules, as_rules
 from ...text import labels
 from ...text.translator import N_, Translator
+from .. import given as giving
 from .. import paper
 from ..common import (
     ATTEMPTS,
@@ -228,6 +229,15 @@ def _intro(_: Translator, rules: Rules) -> str:
     return said + " " + _("In a game of four, the escobas de mano go to the dealer's team.")
 
 
+
+def _given(_: Translator, drill: EscobaDeManoDrill, given: giving.Given) -> str:
+    """How many escobas de mano, and for whom."""
+    escobas = giving.choice(given, "escobas")
+    count = escobas if escobas in ("0", "1", "2") else _(giving.NO_ANSWER)
+    return giving.joined([giving.said(_, _("Escobas de mano"), count),
+                          giving.said(_, _("For"), giving.side(_, given, "side", _mano_sides(_, drill)))])
+
+
 KIND = DrillKind(
     name="escoba_de_mano",
     make=escoba_de_mano_drill,
@@ -248,5 +258,6 @@ KIND = DrillKind(
     worksheet=WorksheetPart(N_("The escoba de mano"), _intro, _SHEET, _escoba_de_mano_task,
                             _escoba_de_mano_answer, answers=lambda drill: (drill.escobas, drill.players)),
     view="escoba_tutor.widgets.drills.escoba_de_mano:EscobaDeManoView",
+    given=_given,
     available=lambda rules: rules.escoba_de_mano != "none",
 )

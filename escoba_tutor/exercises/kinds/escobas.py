@@ -10,6 +10,7 @@ from ...engine.errors import EscobaError
 from ...engine.game import DealRecord, Game
 from ...engine.rules import ESCOBA, Rules, as_rules
 from ...text.translator import N_, Translator
+from .. import given as giving
 from .. import paper
 from ..common import (
     ATTEMPTS,
@@ -144,6 +145,13 @@ def _intro(_: Translator, rules: Rules) -> str:
     return f"{said} {paper.two_players(_)}"
 
 
+
+def _given(_: Translator, drill: EscobasDrill, given: giving.Given) -> str:
+    """Each side's escobas, as typed."""
+    names = paper.side_names(_, len(drill.escobas))
+    return giving.joined([giving.said(_, name, giving.number(_, given, side)) for side, name in enumerate(names)])
+
+
 KIND = DrillKind(
     name="escobas",
     make=escobas_drill,
@@ -160,4 +168,5 @@ KIND = DrillKind(
     worksheet=WorksheetPart(N_("The escobas line"), _intro, _SHEET, _escobas_task, _escobas_answer,
                             answers=lambda drill: (drill.escobas,)),
     view="escoba_tutor.widgets.drills.escobas:EscobasView",
+    given=_given,
 )

@@ -7,6 +7,7 @@ from typing import Any
 
 from ...engine.rules import ESCOBA, Rules, as_rules
 from ...text.translator import N_, Translator
+from .. import given as giving
 from .. import paper
 from ..common import (
     ATTEMPTS,
@@ -162,6 +163,16 @@ def _intro(_: Translator, rules: Rules) -> str:
     return _("Add the last deal's points first, then look at the target.")
 
 
+
+def _given(_: Translator, drill: GameEndDrill, given: giving.Given) -> str:
+    """The side named the winner, or another deal."""
+    if giving.choice(given, "winner") == "another_deal":
+        return _("Nobody yet: another deal")
+    if giving.choice(given, "winner") not in ("0", "1"):
+        return _(giving.NO_ANSWER)
+    return _("{side} wins", side=giving.side(_, given, "winner", paper.side_names(_, 2)))
+
+
 KIND = DrillKind(
     name="game_end",
     make=game_end_drill,
@@ -179,4 +190,5 @@ KIND = DrillKind(
     worksheet=WorksheetPart(N_("Who wins the game?"), _intro, _SHEET, _game_end_task, _game_end_answer,
                             answers=lambda drill: (drill.winner,)),
     view="escoba_tutor.widgets.drills.game_end:GameEndView",
+    given=_given,
 )

@@ -21,6 +21,7 @@ from ...engine.scoring import DealFacts, DealScore, score_piles
 from ...text import labels
 from ...text.phrases import and_list, the_cards
 from ...text.translator import N_, Translator
+from .. import given as giving
 from .. import paper
 from ..common import MAX_SEED, Answer, check_seed, form_outcome, is_whole, judged, play_deal, seeded
 from ..kind import DrillKind, Variety, WorksheetPart
@@ -556,6 +557,13 @@ def _shape(drill: HouseRulesDrill) -> str:
 _VARIETY = Variety(_shape, lambda rules: ("changes", "unchanged"), frozenset({"unchanged"}))
 
 
+
+def _given(_: Translator, drill: HouseRulesDrill, given: giving.Given) -> str:
+    """Each side's points (or escobas de mano), as typed."""
+    names = house_sides(_, drill)
+    return giving.joined([giving.said(_, name, giving.number(_, given, side)) for side, name in enumerate(names)])
+
+
 KIND = DrillKind(
     name="house_rules",
     make=house_rules_drill,
@@ -582,5 +590,6 @@ KIND = DrillKind(
     worksheet=WorksheetPart(N_("What a house rule changes"), _intro, _SHEET, _house_rules_task,
                             _house_rules_answer, answers=_answers, variety=_VARIETY),
     view="escoba_tutor.widgets.drills.house_rules:HouseRulesView",
+    given=_given,
     available=lambda rules: bool(house_rules_for(rules)),
 )

@@ -13,6 +13,7 @@ from ...engine.game import DealRecord, Game
 from ...engine.rules import ESCOBA, Rules, as_rules
 from ...text.phrases import the_cards
 from ...text.translator import N_, Translator
+from .. import given as giving
 from .. import paper
 from ..common import (
     ATTEMPTS,
@@ -238,6 +239,17 @@ _VARIETY = Variety(lambda drill: "mistake" if drill.checks_out is False else "ch
                    frozenset({"mistake"}))
 
 
+
+def _given(_: Translator, drill: LeftoverDrill, given: giving.Given) -> str:
+    """Who takes the cards left, and under the 15 their total and whether the deal checks out."""
+    parts = [giving.said(_, _("Cards left to"), giving.side(_, given, "taker", paper.side_names(_, 2)))]
+    if "total" in drill.items:
+        checks = {"yes": _("it checks out"), "no": _("it does not check out")}.get(giving.choice(given, "checks_out"),
+                                                                                  _(giving.NO_ANSWER))
+        parts += [giving.said(_, _("Total"), giving.number(_, given, 0)), checks]
+    return giving.joined(parts)
+
+
 KIND = DrillKind(
     name="leftover",
     make=leftover_drill,
@@ -260,4 +272,5 @@ KIND = DrillKind(
                             _leftover_answer, answers=lambda drill: (drill.taker, drill.total, drill.checks_out),
                             variety=_VARIETY),
     view="escoba_tutor.widgets.drills.leftover:LeftoverView",
+    given=_given,
 )

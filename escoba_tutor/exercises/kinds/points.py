@@ -20,6 +20,7 @@ from ...engine.scoring import DealScore, ScoreLine, Setenta
 from ...text import labels
 from ...text.phrases import and_list
 from ...text.translator import N_, Translator
+from .. import given as giving
 from .. import paper
 from ..common import (
     check_seed,
@@ -277,6 +278,13 @@ def _intro(_: Translator, rules: Rules) -> str:
              "(or, for the setenta, when no setenta is valid).")
 
 
+
+def _given(_: Translator, drill: PointsDrill, given: giving.Given) -> str:
+    """Who each point was given to: «Most coins: Side 1 · Setenta: Nobody»."""
+    names = paper.side_names(_, len(drill.piles))
+    return giving.joined([giving.said(_, _item(_, item), giving.side(_, given, item, names)) for item in drill.items])
+
+
 KIND = DrillKind(
     name="points",
     make=points_drill,
@@ -296,4 +304,5 @@ KIND = DrillKind(
     outcome=_outcome,
     worksheet=WorksheetPart(N_("Who gets each point?"), _intro, _SHEET, _points_task, _points_answer),
     view="escoba_tutor.widgets.drills.points:PointsView",
+    given=_given,
 )

@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,7 @@ from ...engine.rules import ESCOBA, Rules, as_rules
 from ...engine.scoring import Setenta, setenta
 from ...text.phrases import listed
 from ...text.translator import N_, Translator
+from .. import given as giving
 from .. import paper
 from ..common import (
     ATTEMPTS,
@@ -276,6 +278,43 @@ def _intro(_: Translator, rules: Rules) -> str:
              "jack, knight and king = 10), then the sum of the four. Write “invalid” if a suit is missing.")
 
 
+
+#: What a learner may type for an invalid setenta, in either language.
+INVALID_WORDS = frozenset({"invalid", "inválida", "invalida", "inválido", "invalido", "no vale", "coja", "cojo",
+                           "nula", "nulo", "x", "-", "—", "–"})
+_NUMBER = re.compile(r"\d{1,4}")
+
+
+def read_setenta_answer(text: object) -> tuple[str, int | None]:
+    """A typed setenta answer: ``("number", 70)``, ``("invalid", None)``, ``("blank", None)`` or ``("bad", None)``.
+
+    >>> read_setenta_answer(" 70 "), read_setenta_answer("Inválida"), read_setenta_answer("setenta")
+    (('number', 70), ('invalid', None), ('bad', None))
+    """
+    if not isinstance(text, str):
+        return ("bad", None)
+    text = " ".join(text.strip().lower().split())
+    if not text:
+        return ("blank", None)
+    if text in INVALID_WORDS:
+        return ("invalid", None)
+    if _NUMBER.fullmatch(text) and text.isascii():
+        return ("number", int(text))
+    return ("bad", None)
+
+
+def _given(_: Translator, drill: SetentaDrill, given: giving.Given) -> str:
+    """Each side's setenta as typed: a number, "invalid", or what could not be read."""
+    names = paper.side_names(_, len(drill.piles))
+    parts = []
+    for side, name in enumerate(names):
+        state, number = read_setenta_answer(giving.typed(given, side))
+        said = str(number) if state == "number" else {"invalid": _("invalid"), "blank": _(giving.NO_ANSWER)}.get(
+            state, _("not a number"))
+        parts.append(giving.said(_, name, said))
+    return giving.joined(parts)
+
+
 KIND = DrillKind(
     name="setenta",
     make=lambda seed, rules: setenta_drill(seed, rules=rules),
@@ -297,4 +336,5 @@ KIND = DrillKind(
     outcome=_outcome,
     worksheet=WorksheetPart(N_("Work out the setenta"), _intro, _SHEET, _setenta_task, _setenta_answer),
     view="escoba_tutor.widgets.drills.setenta:SetentaView",
+    given=_given,
 )

@@ -15,6 +15,7 @@ from ...players.expert import ExpertBot
 from ...players.hints import SIETE_DE_OROS, Hint, Reason, hints, sweep_risk
 from ...text.phrases import or_list, points_number, the_cards
 from ...text.translator import N_, N_plural, Translator
+from .. import given as giving
 from .. import paper
 from ..common import (
     ATTEMPTS,
@@ -455,6 +456,17 @@ def _intro(_: Translator, rules: Rules) -> str:
                        "other player may hold, so it sometimes departs from the order of lesson 8.")))
 
 
+
+def _given(_: Translator, drill: StrategyDrill, given: giving.Given) -> str:
+    """The play chosen: «The seven of coins, taking the three of clubs»; one not among the plays is no answer."""
+    chosen = giving.choice(given, "move")
+    move = next((h.move for h in drill.ranking if str(h.move) == chosen), None)
+    if move is None:
+        return _(giving.NO_ANSWER)
+    said = _move_text(_, move)
+    return said[:1].upper() + said[1:]
+
+
 KIND = DrillKind(
     name="strategy",
     make=strategy_drill,
@@ -466,4 +478,5 @@ KIND = DrillKind(
     worksheet=WorksheetPart(N_("Which card would you play?"), _intro, _SHEET, _strategy_task,
                             _strategy_answer),
     view="escoba_tutor.widgets.drills.strategy:StrategyView",
+    given=_given,
 )

@@ -28,6 +28,8 @@
       after = data.tally_stamp;
       const tally = document.getElementById("exercise-tally");
       if (tally) tally.innerHTML = data.html;
+      const given = document.getElementById("exercise-given-part");
+      if (given) given.innerHTML = data.given_html;
       setTimeout(poll, 0);
     } catch (error) {
       setTimeout(poll, 3000);  // the server away for a moment: try again

@@ -3,13 +3,13 @@ slip that explains a wrong number (the engine's ``check_setenta``)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from html import escape
 
 import ipywidgets as w
 
 from ...exercises import SetentaDrill
+from ...exercises.kinds.setenta import INVALID_WORDS, read_setenta_answer
 from ...text.phrases import listed
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
@@ -18,29 +18,6 @@ from ..setenta_explainer import SetentaExplainer
 from .base import DrillModel, KindView, fill_row, of_side, the_card
 
 __all__ = ["SetentaView", "read_setenta_answer", "INVALID_WORDS"]
-
-#: What a learner may type for an invalid setenta, in either language.
-INVALID_WORDS = frozenset({"invalid", "inválida", "invalida", "inválido", "invalido", "no vale", "coja", "cojo",
-                           "nula", "nulo", "x", "-", "—", "–"})
-_NUMBER = re.compile(r"\d{1,4}")
-
-
-def read_setenta_answer(text: object) -> tuple[str, int | None]:
-    """A typed setenta answer: ``("number", 70)``, ``("invalid", None)``, ``("blank", None)`` or ``("bad", None)``.
-
-    >>> read_setenta_answer(" 70 "), read_setenta_answer("Inválida"), read_setenta_answer("setenta")
-    (('number', 70), ('invalid', None), ('bad', None))
-    """
-    if not isinstance(text, str):
-        return ("bad", None)
-    text = " ".join(text.strip().lower().split())
-    if not text:
-        return ("blank", None)
-    if text in INVALID_WORDS:
-        return ("invalid", None)
-    if _NUMBER.fullmatch(text) and text.isascii():
-        return ("number", int(text))
-    return ("bad", None)
 
 
 class SetentaView(KindView):

@@ -58,6 +58,9 @@ def board_as_json(board: Board) -> dict:
     }
 
 
+#: Zoë's answer to the class exercise, as given (since version 6).
+GIVEN = '{"answers":["78","inválida"],"built":[],"choices":{}}'
+
 #: The students' tokens at the reference's tables (since version 5).
 TOKENS = {"Zoë": "reference-token-zoe-0001", "Ana": "reference-token-ana-0002", "Íñigo": "reference-token-inigo-03"}
 
@@ -94,8 +97,10 @@ def main() -> None:
             assert recorded or getattr(event, "won", True) is None, event
         if SCHEMA_VERSION >= 4:  # since version 4: a class exercise, answered by one student (a drill record too)
             exercise, _new = store.start_exercise("reference-exercise-token", "setenta", 12, "escoba", 60)
+            # since version 6: the answer as the student gave it (the drill model's answers, as JSON)
+            given = GIVEN if SCHEMA_VERSION >= 6 else None
             store.answer_exercise(exercise.id, DrillAnswer("Zoë", "setenta", 12, False, "wrong_primera",
-                                                           lesson="class", rules="escoba", at=at(11)))
+                                                           lesson="class", rules="escoba", at=at(11)), given)
             store.change_exercise(exercise.id, "reveal")
         tables = []
         if SCHEMA_VERSION >= 5:  # since version 5: a table of two under way, and a table of four still waiting
