@@ -57,11 +57,24 @@ def test_the_page_follows_the_exercise_and_answers_once():
     assert drill.model.show_answer and drill.feedback.layout.display is None
     assert drill.model.result is not None and "Right!" in drill.status.message  # the answer sent, judged
     assert "has shown the answer" in page.message
+    # the next exercise on the same drill (nothing built anew in the front end): its answers afresh, its answer
+    # and feedback hidden, its controls open
     page.state = state(id=8, seed=2)
-    assert page.drill is not drill and page.drill.model.seed == 2 and not page.answered
-    assert not page.drill.check_button.disabled
+    assert page.drill is drill and drill.model.seed == 2 and not page.answered
+    assert drill.model.built == [] and drill.model.result is None and not drill.model.show_answer
+    assert drill.feedback.layout.display == "none" and drill.status.layout.display == "none"
+    assert not drill.check_button.disabled and "check once" in page.message
+    # the same position again, as a new exercise: the answer given to the first is not kept
+    drill.model.built = [["10b", "5c"]]
+    drill.check()
+    assert page.answered and drill.check_button.disabled
+    page.state = state(id=9, seed=2)
+    assert page.drill is drill and drill.model.built == [] and not page.answered and not drill.check_button.disabled
+    # another kind on the same drill
+    page.state = state(id=10, kind="points", seed=3)
+    assert drill.model.kind == "points" and drill.model.drill.kind == "points" and not drill.check_button.disabled
     page.state = {"stamp": "none", "exercise": None, "answered": False}
-    assert page.drill is None and "No exercise is running" in page.message
+    assert drill not in page.children and "No exercise is running" in page.message
 
 
 def test_a_wrong_answer_sends_the_kind_s_mistake_and_a_refusal_is_said():

@@ -119,21 +119,35 @@ class ClassExercise(w.VBox):
                 self.status.message = _("Answer, then press “Check”: you can check once.")
 
     def _drop_drill(self) -> None:
-        if self.drill is not None:
-            self.drill.close()
-            self.drill = None
+        """No exercise now: the drill leaves the page, but is kept for the next exercise."""
         self._exercise_id = None
         self._judged = None
         self.answered = False
         self.children = [self.heading, self.status]
 
+    def close(self) -> None:
+        if self.drill is not None:
+            self.drill.close()
+            self.drill = None
+        super().close()
+
     def _new_drill(self, exercise: dict) -> None:
         self._drop_drill()
-        drill = Drill(kind=exercise["kind"], seed=exercise["seed"], rules=exercise["rules"], lang=self.lang)
-        drill.model.recorded = False  # the one answer goes to the class exercise, which records it
-        for hidden in (drill.seed_box, drill.new_button, drill.answer_button, drill.feedback, drill.status):
+        drill = self.drill
+        if drill is None:
+            drill = Drill(kind=exercise["kind"], seed=exercise["seed"], rules=exercise["rules"], lang=self.lang)
+            drill.model.recorded = False  # the one answer goes to the class exercise, which records it
+            for hidden in (drill.seed_box, drill.new_button, drill.answer_button):
+                hidden.layout.display = "none"
+            drill.model.observe(self._checked, "result")
+        else:
+            # The next exercise on the same drill: its controls are redrawn, and built anew only where the kind's
+            # layout differs. Every page of the class builds a whole drill at the same moment otherwise, which
+            # slowed the other clicks of the class (benchmarks/load_class.py --exercise).
+            self._disable(False)
+            drill.model.start(exercise["kind"], exercise["seed"], exercise["rules"])
+        for hidden in (drill.feedback, drill.status):  # the check's feedback stays hidden until the reveal
             hidden.layout.display = "none"
-        drill.model.observe(self._checked, "result")
         self.drill, self._exercise_id = drill, exercise["id"]
         # controls that are disabled by their own nature (a list to read, not to choose from) stay so
         self._fixed = [c for c in _tree(drill.position) if c.has_trait("disabled") and c.disabled]

@@ -17,11 +17,11 @@ server's words; a stale version reads the table again first. The seat is the nic
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 from typing import Any
 
 import ipywidgets as w
-from jinja2 import Environment
 from traitlets import Dict, HasTraits, Int, List, Unicode
 
 from ..engine.cards import SUITS, Suit, parse_card
@@ -49,23 +49,32 @@ _NOT_AT_TABLES = ("three_player_ties", "chile")
 LIST_EVERY = 10.0  # seconds between two reads of the class's list while the student sits at no table
 STATE_WORDS = {"waiting": N_("waiting for players"), "playing": N_("playing"), "finished": N_("finished")}
 
-_HTML = Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
-_HEADER = _HTML.from_string(
-    "<h3 class='escoba-title'>{{ title }}</h3>"
-    "<p class='escoba-tables-code'>{{ code_words }} <strong class='escoba-code'>{{ code }}</strong> · "
-    "<a class='escoba-tables-link' href='?table={{ code }}' target='_blank' rel='noopener'>{{ link }}</a></p>"
-    "<ul class='escoba-tables-seats'>{% for seat in seats %}<li>{{ seat }}</li>{% endfor %}</ul>")
-_SCORES = _HTML.from_string(
-    "<table class='escoba-scores'><caption>{{ caption }}</caption><thead><tr>"
-    "{% for h in heads %}<th scope='col'>{{ h }}</th>{% endfor %}</tr></thead><tbody>"
-    "{% for row in rows %}<tr><th scope='row'>{{ row.name }}</th><td>{{ row.points }}</td><td>{{ row.cards }}</td>"
-    "<td>{{ row.escobas }} <span aria-hidden='true'>{{ '▮' * row.escobas }}</span></td></tr>{% endfor %}"
-    "</tbody></table>")
-_LIST = _HTML.from_string(
-    "{% if tables %}<ul class='escoba-tables-list'>{% for t in tables %}<li><strong class='escoba-code'>{{ t.code }}"
-    "</strong> · {{ t.words }}</li>{% endfor %}</ul>{% else %}<p>{{ empty }}</p>{% endif %}")
-_PARAGRAPH = _HTML.from_string("{% if heading %}<h4>{{ heading }}</h4>{% endif %}"
-                               "{% for line in lines %}<p class='{{ css }}'>{{ line }}</p>{% endfor %}")
+_TEMPLATES = {
+    "header": "<h3 class='escoba-title'>{{ title }}</h3>"
+              "<p class='escoba-tables-code'>{{ code_words }} <strong class='escoba-code'>{{ code }}</strong> · "
+              "<a class='escoba-tables-link' href='?table={{ code }}' target='_blank' rel='noopener'>{{ link }}</a>"
+              "</p><ul class='escoba-tables-seats'>{% for seat in seats %}<li>{{ seat }}</li>{% endfor %}</ul>",
+    "scores": "<table class='escoba-scores'><caption>{{ caption }}</caption><thead><tr>"
+              "{% for h in heads %}<th scope='col'>{{ h }}</th>{% endfor %}</tr></thead><tbody>"
+              "{% for row in rows %}<tr><th scope='row'>{{ row.name }}</th><td>{{ row.points }}</td>"
+              "<td>{{ row.cards }}</td><td>{{ row.escobas }} <span aria-hidden='true'>{{ '▮' * row.escobas }}</span>"
+              "</td></tr>{% endfor %}</tbody></table>",
+    "list": "<h3>{{ heading }}</h3>{% if tables %}<ul class='escoba-tables-list'>{% for t in tables %}<li>"
+            "<strong class='escoba-code'>{{ t.code }}</strong> · {{ t.words }}</li>{% endfor %}</ul>"
+            "{% else %}<p>{{ empty }}</p>{% endif %}",
+    "player": "<b>{{ name }}</b>{{ turn }}",
+    "paragraph": "{% if heading %}<h4>{{ heading }}</h4>{% endif %}"
+                 "{% for line in lines %}<p class='{{ css }}'>{{ line }}</p>{% endfor %}",
+}
+
+
+@functools.cache
+def _template(name: str):
+    """One of the page's templates. Jinja is imported here, not with the module: the static site's Python, which
+    imports every page module as it is built, has no Jinja, and shows no table (tables need the course server)."""
+    from jinja2 import Environment
+
+    return Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True).from_string(_TEMPLATES[name])
 
 
 def house_rule_choices(server_rules: str) -> list[str]:
@@ -500,8 +509,8 @@ class ClassTables(w.VBox):
         self.refresh_button.description = _("Look again")
         tables = [t for t in self.model.tables if t.get("state") != "finished"]
         rows = [{"code": t["code"], "words": self._table_words(_, t)} for t in tables]
-        self.list_html.value = _HTML.from_string("<h3>{{ h }}</h3>").render(h=_("The class's tables")) + _LIST.render(
-            tables=rows, empty=_("No table is open in your class yet."))
+        self.list_html.value = _template("list").render(heading=_("The class's tables"), tables=rows,
+                                                        empty=_("No table is open in your class yet."))
         options = [(f"{t['code']} · {self._table_words(_, t)}", t["code"]) for t in tables]
         chosen = self.list_choice.value
         self.list_choice.options = options
@@ -539,7 +548,7 @@ class ClassTables(w.VBox):
             if view.get("players") == 4:
                 said = f"{said} · {labels.team(_, seat['side'] + 1)}"
             seats.append(said)
-        self.table_header.value = _HEADER.render(
+        self.table_header.value = _template("header").render(
             title=_("Table {code}", code=view["code"]), code_words=_("Code to share:"), code=view["code"],
             link=_("Link to this table"), seats=seats)
         self.seat_choice.description = _("Seat")
@@ -571,7 +580,7 @@ class ClassTables(w.VBox):
         caption = _("{target} · deal {deal} · {to_deal}", target=target, deal=view.get("deal", 0) + 1,
                     to_deal=to_deal)
         heads = [_("Side"), _("Points"), _("Cards taken"), _(SWEEPS_HEADING[rules.sweep])]
-        self.scores.value = _SCORES.render(caption=caption, heads=heads, rows=rows)
+        self.scores.value = _template("scores").render(caption=caption, heads=heads, rows=rows)
 
     def _draw_others(self, _: Translator) -> None:
         """The other players' hands, face down (made once, then only updated)."""
@@ -593,7 +602,7 @@ class ClassTables(w.VBox):
                 row.group_label = _.plural("{name}: {n} card in hand", "{name}: {n} cards in hand", in_hand,
                                            name=names[seat]) + turn
                 row.deck = self.deck
-            label.value = _HTML.from_string("<b>{{ name }}</b>{{ turn }}").render(name=names[seat], turn=turn)
+            label.value = _template("player").render(name=names[seat], turn=turn)
         shown = tuple(self._other_boxes[:len(seats)])
         if self.others.children != shown:
             self.others.children = shown
@@ -625,7 +634,7 @@ class ClassTables(w.VBox):
                              _("Your team wins the game, {score}!", score=score))
             else:
                 lines.append(_("{name:The} wins the game, {score}!", name=names[over["winner"]], score=score))
-        said = w.HTML(_PARAGRAPH.render(heading=_("End of deal {n}", n=last["deal"] + 1), lines=lines,
+        said = w.HTML(_template("paragraph").render(heading=_("End of deal {n}", n=last["deal"] + 1), lines=lines,
                                         css="escoba-winner"), layout=self._look.layout)
         self.sheet_box.children = [said, sheet]
 

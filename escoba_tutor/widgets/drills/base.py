@@ -168,11 +168,23 @@ class DrillModel(HasTraits):
     recorded = Bool(True)
 
     def __init__(self, **kwargs) -> None:
+        self._starting = False
         super().__init__(**kwargs)
         self._update()
 
     @observe("kind", "seed", "rules")
     def _changed(self, change) -> None:
+        if not self._starting:
+            self._update()
+
+    def start(self, kind: str, seed: object, rules: object) -> None:
+        """Show this exercise with its answers afresh, even when it is the one shown already: the three settings
+        change together and the exercise is made once (the class exercise's next exercise, on the same drill)."""
+        self._starting = True
+        try:
+            self.kind, self.rules, self.seed = kind, rules, seed
+        finally:
+            self._starting = False
         self._update()
 
     @observe("built", "answers", "choices")
