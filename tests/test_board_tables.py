@@ -25,6 +25,7 @@ import pytest
 from own_loop import run_apart
 from test_app_tables import students
 from test_class_board import KEYS, Browser
+from test_tables import seated_table
 
 from escoba_tutor.engine.cards import DECK
 from escoba_tutor.records import ClassStore
@@ -230,14 +231,8 @@ def test_the_projector_s_drawing_of_random_games_holds_no_hand(tmp_path):
     with ClassStore.open(tmp_path / "class.sqlite3") as store:
         for number, (players, computers) in enumerate([(2, ()), (4, (1,)), (4, (2, 3)), (2, (1,))]):
             rng = random.Random(number)
-            tokens = {seat: secrets.token_urlsafe(24) for seat in range(players)}
-            code = store.open_table(tokens[0], "Ana", players, "escoba+target=5", seed=rng.randrange(2**40)).table.code
-            for seat in range(1, players):
-                if seat in computers:
-                    store.give_seat_to_computer(code, seat, "random", tokens[0])
-                else:
-                    store.join_table(code, tokens[seat], f"Alumno {seat}", seat=seat)
-            humans = [seat for seat in range(players) if seat not in computers]
+            code, tokens, humans = seated_table(store, players, "escoba+target=5", computers,
+                                                rng.randrange(2**40))
             for _step in range(40):
                 top = store.table_top(code)
                 hands = [{"hand": [c.code for c in store.table_view(code, tokens[s]).game.hand]} for s in humans]

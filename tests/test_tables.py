@@ -369,6 +369,19 @@ def assert_no_other_hand(view: SeatView, game: Game) -> None:
         assert str(game.seed) not in repr(view)
 
 
+def seated_table(store: ClassStore, players: int, rules: str, computers, seed: int):
+    """A table opened by Ana with every seat taken: the computer (at ``random``) in ``computers``, a student in
+    the others. Its code, each seat's token, and the students' seats."""
+    tokens = {seat: token() for seat in range(players)}
+    code = store.open_table(tokens[0], "Ana", players, rules, seed=seed).table.code
+    for seat in range(1, players):
+        if seat in computers:
+            store.give_seat_to_computer(code, seat, "random", tokens[0])
+        else:
+            store.join_table(code, tokens[seat], f"Alumno {seat}", seat=seat)
+    return code, tokens, [seat for seat in range(players) if seat not in computers]
+
+
 @st.composite
 def table_setups(draw: st.DrawFn) -> tuple[int, str, frozenset[int], int]:
     players = draw(st.sampled_from([2, 4]))
@@ -384,14 +397,7 @@ def test_random_games_keep_turns_and_show_each_seat_its_own_hand_only(tmp_path: 
     at every turn only the seat to play may play, and no seat's view holds a card of another hand."""
     players, rules, computers, seed = setup
     with ClassStore.open(tmp_path / f"class-{next(_databases)}.sqlite3") as store:
-        tokens = {seat: token() for seat in range(players)}
-        code = store.open_table(tokens[0], "Ana", players, rules, seed=seed).table.code
-        for seat in range(1, players):
-            if seat in computers:
-                store.give_seat_to_computer(code, seat, "random", tokens[0])
-            else:
-                store.join_table(code, tokens[seat], f"Alumno {seat}", seat=seat)
-        humans = [seat for seat in range(players) if seat not in computers]
+        code, tokens, humans = seated_table(store, players, rules, computers, seed)
         for _step in range(data.draw(st.integers(10, 60), label="plays")):
             game = game_of(store, code)
             views = {seat: store.table_view(code, tokens[seat]) for seat in humans}

@@ -27,6 +27,7 @@ from ..records.exercise_client import ExerciseClient, client_from_environment
 from ..text.translator import DEFAULT_LANGUAGE, Translator
 from .drills import Drill
 from .drills.base import view_class
+from .kernel_loop import on_kernel_loop
 from .primitives import LiveRegion
 
 __all__ = ["ClassExercise"]
@@ -72,11 +73,7 @@ class ClassExercise(w.VBox):
     def _arrived(self, data: dict) -> None:
         """A new state from the client's thread: shown on the kernel's own event loop, where the page's clicks are
         handled too, so the page never changes under a click (outside a kernel, at once)."""
-        loop = _kernel_loop()
-        if loop is None:
-            self._set_state(data)
-        else:
-            loop.add_callback(self._set_state, data)  # thread-safe: Tornado's IOLoop
+        on_kernel_loop(self._set_state, data)
 
     def _set_state(self, data: dict) -> None:
         with self._lock:
@@ -222,13 +219,3 @@ def _tree(widget: w.Widget):
     yield widget
     for child in getattr(widget, "children", ()):
         yield from _tree(child)
-
-
-def _kernel_loop():
-    """The event loop of the kernel this runs in (ipykernel's Tornado IOLoop), or None outside a kernel."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return None
-    shell = get_ipython()
-    return getattr(getattr(shell, "kernel", None), "io_loop", None)

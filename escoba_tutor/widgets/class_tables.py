@@ -36,6 +36,7 @@ from ..text.phrases import sentence_start, the_cards
 from ..text.translator import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from .capture_table import CaptureModel, CaptureTable
 from .game_table import PLAY_WORDS, SWEEPS_HEADING
+from .kernel_loop import kernel_loop, on_kernel_loop
 from .look import SharedLook
 from .primitives import ActionButton, CardRow, LiveRegion, PlaceKeeper
 from .safety import guarded
@@ -249,7 +250,7 @@ class ClassTables(w.VBox):
     def _list_later(self) -> None:
         """Away from a table, read the class's list again every :data:`LIST_EVERY` seconds (in a kernel), so that
         a classmate's new table shows without a click."""
-        loop = _kernel_loop()
+        loop = kernel_loop()
         if loop is not None and not getattr(self, "_closed", False):
             loop.call_later(LIST_EVERY, self._list_again)
 
@@ -378,11 +379,7 @@ class ClassTables(w.VBox):
     def _arrived(self, view: dict[str, Any]) -> None:
         """A new view from the long poll's thread: shown on the kernel's event loop, where the clicks are handled
         too (outside a kernel, at once)."""
-        loop = _kernel_loop()
-        if loop is None:
-            self._show_arrived(view)
-        else:
-            loop.add_callback(self._show_arrived, view)  # thread-safe: Tornado's IOLoop
+        on_kernel_loop(self._show_arrived, view)
 
     @guarded
     def _show_arrived(self, view: dict[str, Any]) -> None:
@@ -655,13 +652,3 @@ def _setenta(value: dict[str, Any]) -> Setenta:
     best = tuple(SuitBest(suit, None, None) for suit in SUITS)
     return Setenta(best, missing, int(value.get("sum", 0)), value.get("total"),
                    tuple(Suit(s) for s in value.get("face_only", [])))
-
-
-def _kernel_loop():
-    """The event loop of the kernel this runs in (ipykernel's Tornado IOLoop), or None outside a kernel."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return None
-    shell = get_ipython()
-    return getattr(getattr(shell, "kernel", None), "io_loop", None)
