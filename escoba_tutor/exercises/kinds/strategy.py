@@ -368,10 +368,12 @@ _SHEET = """
   <div class='line'></div></li>
 {% endmacro %}
 
-{% macro answer(drill, unseen, good, moves, avoid) %}
+{% macro answer(drill, unseen, good, moves, avoid, avoid_title) %}
   <li>{{ paper.key_number(drill) }} {% if unseen %}{{ unseen }} {% endif %}{{ good }}<ul>
   {% for move, why in moves %}<li>{{ move }}: {{ why }}.</li>{% endfor %}
-  </ul>{% for line in avoid %}<p>{{ line }}</p>{% endfor %}</li>
+  </ul>{% if avoid %}<p>{{ avoid_title }}</p><ul>
+  {% for line in avoid %}<li>{{ line }}</li>{% endfor %}
+  </ul>{% endif %}</li>
 {% endmacro %}
 """
 
@@ -414,6 +416,8 @@ def _strategy_task(_: Translator, drill: StrategyDrill) -> dict[str, object]:
 
 
 _GOOD_PLAYS = N_plural("Good play:", "Good plays:")
+# (a heading of their own, so that on paper the plays to avoid do not read as part of the last good play)
+_PLAYS_TO_AVOID = N_plural("Play to avoid:", "Plays to avoid:")
 
 
 def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
@@ -457,7 +461,8 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
                 "about {loss} points less than {best}.", count, move=move, loss=loss, best=than))
     unseen = _("The deck is empty, so the other player holds exactly the cards still unseen: {cards}.",
                cards=the_cards(_, other_hand(drill.view))) if exact else ""
-    return {"unseen": unseen, "good": _.plural(*_GOOD_PLAYS, len(moves)), "moves": moves, "avoid": avoid}
+    return {"unseen": unseen, "good": _.plural(*_GOOD_PLAYS, len(moves)), "moves": moves, "avoid": avoid,
+            "avoid_title": _.plural(*_PLAYS_TO_AVOID, len(avoid))}
 
 
 def _outcome(result: Any) -> Outcome:
