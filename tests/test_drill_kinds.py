@@ -303,7 +303,7 @@ def test_the_escoba_de_mano_of_four_in_the_widget(lang, lines):
     widget.check_button.click()
     assert widget.status.message.split("\n")[0] == ("Aciertos: 2 de 2." if lang == "es" else "2 of 2 right.")
     widget.answer_button.click()
-    assert ("la pareja 2 se apunta 2 escobas" if lang == "es" else "Team 2 scores 2 escobas") in \
+    assert ("2 escobas para la pareja 2" if lang == "es" else "2 escobas for Team 2") in \
         widget.answer_box.children[0].value
 
 
@@ -445,8 +445,8 @@ def test_the_leftover_drill_in_the_widget():
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
         "Aciertos: 1 de 3.",
-        "No: el bando 1 jugó la última carta, pero la dejó en la mesa. Las cartas que quedan son del "
-        "último bando que hizo baza: del bando 2.",
+        "No: el bando 1 jugó la última carta, pero la dejó en la mesa. Las cartas que quedan se las lleva el "
+        "último bando que hizo baza: el bando 2.",
         "Suma: has contado las figuras por el número que llevan impreso; al sumar, la sota vale 8, el caballo 9 y el "
         "rey 10: 10.",
         "Comprobación: bien, 10 = 15 × 0 + 10, así que cuadra."]

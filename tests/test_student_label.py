@@ -9,17 +9,23 @@ import re
 import string
 from pathlib import Path
 
+import pytest
 from babel.messages.pofile import read_po
 
 from escoba_tutor.text import labels, translator
 from escoba_tutor.text.translator import Translator
+from escoba_tutor.widgets.drills.base import YOU_FORMS as DRILLS_YOU_FORMS
+from escoba_tutor.widgets.engine_facts import YOU_FORMS as FACTS_YOU_FORMS
 from escoba_tutor.widgets.game_table import GameTable
-from escoba_tutor.widgets.setenta_explainer import YOU_FORMS
+from escoba_tutor.widgets.setenta_explainer import YOU_FORMS as EXPLAINER_YOU_FORMS
 
 ES = Translator("es")
-# The catalogs whose sides are always numbered labels (the exercises' and drills' «Bando 1», «Pareja 2»): the
-# student's label never reaches them, so their «{side:of}» needs no form for the student.
-NUMBERED_ONLY = {"drills", "exercises"}
+# The catalog whose sides are always numbered labels (the worksheet's and the exercises' keys: «Bando 1»,
+# «Pareja 2»): the student's label never reaches it, so its «{side:of}» needs no form for the student. (The drills
+# may name a side "you": their messages are checked, with the forms for "you" in their YOU_FORMS.)
+NUMBERED_ONLY = {"exercises"}
+# «de ti» after a preposition of place or order is Spanish: «después de ti», «a la derecha de ti».
+_PLACE = re.compile(r"(?:después|derecha|izquierda|delante|detrás) de ti\b")
 
 
 def _templates():
@@ -42,14 +48,15 @@ def test_every_template_with_the_student_as_the_side_says_no_de_ti():
         params = {name: you if name in label_fields else "oros" for name, _spec in fields}
         said = translator._Formatter().vformat(text, (), params)
         checked += 1
-        if "de ti" not in said:
+        if "de ti" not in _PLACE.sub("", said):
             continue
         msgid = message.id[0] if isinstance(message.id, tuple) else message.id
         if catalog in NUMBERED_ONLY:
             continue
         # a screen that may name the student says the student's own form instead
-        if msgid in YOU_FORMS:
-            assert "de ti" not in ES(YOU_FORMS[msgid], side=you, suits="oros", top="", values="", winner=you)
+        if msgid in (you_forms := EXPLAINER_YOU_FORMS | FACTS_YOU_FORMS | DRILLS_YOU_FORMS):
+            assert "de ti" not in ES(you_forms[msgid], side=you, suits="oros", top="", values="", winner=you,
+                                     terms="", total="")
             continue
         found.append((catalog, msgid, said))
     assert checked >= 5 and not found, found
@@ -80,3 +87,65 @@ def test_the_setenta_explainer_names_the_students_pile_and_setenta_with_tu():
     for piles in (("7o 6c 1e 5b", "7c 7e 6o"), ("7c 7e 6o", "7o 6c 1e 5b")):
         shown = shown_text(SetentaExplainer(piles=piles, names=[labels.you(ES), labels.computer(ES)], lang="es"))
         assert "<h4>Tú</h4>" in shown and "de ti" not in shown, re.findall(r".{40}de ti.{20}", shown)
+
+
+#: The student's label where a sentence needs "your", "you take", «tu», «ti», «te llevas»: what the checks below
+#: look for in each language.
+_BROKEN_FOR_YOU = {
+    "es": re.compile(r"(?<!\w)(?:de ti|para tú|de tú)(?!\w)|\b[Tt]ú,? (?:que reparte, )?se (?:lleva|apunta)\b"
+                     r"|\btú y [^.:]* se apuntan\b"),
+    "en": re.compile(r"\b[Yy]ou's\b|\bof you\b|\b[Yy]ou, who [^.]*\btakes\b|\b[Yy]ou (?:takes|scores|has)\b"),
+}
+
+
+def test_the_broken_forms_are_caught():
+    assert all(_BROKEN_FOR_YOU["es"].search(text) for text in (
+        "Setenta de ti:", "es de ti, el bando del que reparte", "tú, que reparte, se lleva las cuatro cartas",
+        "tú y el bando 2 se apuntan un punto cada uno"))
+    assert all(_BROKEN_FOR_YOU["en"].search(text) for text in (
+        "You's setenta: 70.", "12: you, who dealt, takes the four cards", "the pile of you"))
+    assert not _BROKEN_FOR_YOU["es"].search("Tu setenta: 21 + 18 = 39.")
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_students_setenta_sum_says_your_setenta(lang):
+    """The engine's facts name a pile by its side's label: the student's pile is "your setenta", «tu setenta»."""
+    from escoba_tutor.widgets.engine_facts import setenta_sum
+
+    _ = Translator(lang)
+    said = [*setenta_sum(_, "7o 6c 1e 5b", labels.you(_)), *setenta_sum(_, "7o 6c 1e", labels.you(_))]
+    assert [line.split(":")[0] for line in said] == {"es": ["Tu setenta", "Tu setenta no vale"],
+                                                     "en": ["Your setenta", "Your setenta is not valid"]}[lang]
+    assert not any(_BROKEN_FOR_YOU[lang].search(line) for line in said), said
+    # a side's label takes its "of" form in Spanish: «La setenta del bando 2», never «de el bando 2»
+    assert setenta_sum(Translator("es"), "7o 6c 1e 5b", labels.side(Translator("es"), 2))[0].startswith(
+        "La setenta del bando 2:")
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_escoba_de_mano_drill_tells_the_student_who_dealt(lang):
+    """The escoba de mano drill with the student's side first: when the student deals and sweeps the four cards,
+    the worked answer says so to the student ("you dealt, so you take…"), never "you, who dealt, takes"."""
+    from test_drills import _every_word
+
+    from escoba_tutor.widgets.drills import Drill
+
+    _ = Translator(lang)
+    names = [labels.you(_), *(labels.side(_, n) for n in (2, 3))]
+    said = []
+    for seed in range(60):
+        widget = Drill("escoba_de_mano", seed=seed, lang=lang, names=names)
+        widget.toggle_answer()
+        said.append(_every_word(widget))
+    text = "\n".join(said)
+    assert {"es": "repartes tú, así que te llevas", "en": "you dealt, so you take"}[lang] in text
+    assert not _BROKEN_FOR_YOU[lang].search(text), _BROKEN_FOR_YOU[lang].findall(text)
+
+
+def test_a_tie_that_everyone_scores_reads_well_with_the_student():
+    """The points' tie where every tied side scores, said of the student and another side."""
+    es = Translator("es")
+    tied = labels.joined(es, [labels.you(es), labels.side(es, 2)])
+    said = es("a tie ({values}): one point each for {winner}", values="5 – 5", winner=tied)
+    assert said == "empate (5 – 5): cada uno se apunta un punto (tú y el bando 2)"
+    assert not _BROKEN_FOR_YOU["es"].search(said)

@@ -405,6 +405,22 @@ def test_the_strategy_key_judges_every_play_with_reasons_the_student_can_check(l
             assert str(card.rank) in listed or _.rank_name(card.rank) in listed
 
 
+def test_the_strategy_key_of_worksheet_1117_gives_reasons_a_pupil_can_check():
+    """What the readers of worksheet no. 1117 found: plays to avoid justified only by the simulation's figure,
+    where the real reason is on the table (an oro left for the other side). The reason comes first, the figure
+    after it."""
+    _task, key = split(worksheet_html(1117, "es"))
+    assert ("Evita el siete de oros, llevándose el as de copas y el siete de bastos: deja en la mesa el as de oros, "
+            "un oro para que se lo lleve el otro bando (unos 0,2 puntos peor).") in key
+    assert ("Evita el tres de oros, que se queda en la mesa: deja en la mesa el tres de oros y el seis de oros, 2 oros "
+            "para que se los lleve el otro bando (unos 0,3 puntos peor).") in key
+    _task, key = split(worksheet_html(1117, "en"))
+    assert ("Avoid the seven of coins, taking the ace of cups and the seven of clubs: it leaves the ace of coins on "
+            "the table, a card of coins for the other side to take (about 0.2 points worse).") in key
+    # (the best play, the seven of coins taking the ace of coins, leaves the ace of cups: no oro)
+    assert "Avoid the three of coins, laid down on the table: averaged" not in key
+
+
 def test_the_strategy_key_of_worksheet_101():
     """What the readers of worksheet no. 101 found: the seven of swords had no verdict, the jack's reason
     repeated its play, the seven of cups was avoided for a fault the good play shares, and a table of 11 was
@@ -415,8 +431,8 @@ def test_the_strategy_key_of_worksheet_101():
     assert "The jack of clubs, taking the seven of coins: the seven of coins is one sure point" in key
     assert ("Avoid the seven of swords, laid down on the table: it leaves the seven of coins for the other "
             "side to take (about 1.2 points worse).") in key
-    assert ("Avoid the seven of cups, laid down on the table: over many possible ways the unseen cards could be shared "
-            "out, it scores on average about 0.9 points less than the five of coins.") in key
+    assert ("Avoid the seven of cups, laid down on the table: averaged over many possible ways the unseen cards could "
+            "be dealt, it scores about 0.9 points less than the five of coins.") in key
     assert ("The four of coins, laid down on the table: it leaves 11 on the table, which only a card worth 4 could "
             "sweep, and no such card is still unseen") in key
     assert "11 on the table, which no card can sweep" not in key

@@ -22,11 +22,12 @@ from ..engine.errors import EscobaError
 from ..engine.game import Game
 from ..engine.rules import ESCOBA, Rules, as_rules
 from ..engine.scoring import setenta
+from ..text import labels
 from ..text.phrases import alternatives, and_list, sentence_start
 from ..text.translator import N_, Translator
 from .score_sheet import side_names
 
-__all__ = ["FACTS", "fact_lines"]
+__all__ = ["FACTS", "fact_lines", "YOU_FORMS"]
 
 _RULES_NAMES = {"escoba": N_("With the rules of Escoba"), "scopa": N_("With the rules of Scopa")}
 
@@ -72,7 +73,7 @@ def dealt_escobas(_: Translator, game: int, players: int = 2) -> list[str]:
     lines = [_("Game no. {game}, right after the deal:", game=game)]
     for side, (name, escobas) in enumerate(zip(names, dealt.escobas)):
         count = _.plural("{n} escoba", "{n} escobas", escobas)
-        lines.append(_("{side} (deals): {count}.", side=name, count=count) if side == dealer_side
+        lines.append(_("{side} (dealer): {count}.", side=name, count=count) if side == dealer_side
                      else _("{side}: {count}.", side=name, count=count))
     return lines
 
@@ -90,17 +91,30 @@ def leftover_check(_: Translator, cards: str) -> list[str]:
     return lines
 
 
+_INVALID = N_("{whose:The}'s setenta is not valid: it is missing {suits}.")
+_VALID = N_("{whose:The}'s setenta: {terms} = {total}.")
+#: The sentences about a pile, each beside its form for the student's own pile ("You's setenta", «de ti» are wrong).
+YOU_FORMS = {_INVALID: N_("Your setenta is not valid: you are missing {suits}."),
+             _VALID: N_("Your setenta: {terms} = {total}.")}
+
+
+def _said_of(message: str, you: bool) -> str:
+    return YOU_FORMS[message] if you else message
+
+
 def setenta_sum(_: Translator, pile: str, name: str = "", rules: Rules | str = ESCOBA) -> list[str]:
     """A pile's setenta: the best card of each suit with its value, and the sum (or why it is not valid)."""
     result = setenta(pile, as_rules(rules))
-    whose = name or _("this pile")
+    # a label with its forms («la setenta de Ana», «del bando 2»); the student's own setenta is "your setenta"
+    whose = name if isinstance(name, labels.Label) else labels.named(_, name or _("this pile"))
+    you = whose.is_you
     if result.total is None:
         missing = and_list(_, [_.suit_name(s) for s in result.missing])
-        return [_("{whose:The}'s setenta is not valid: it is missing {suits}.", whose=whose, suits=missing)]
+        return [_(_said_of(_INVALID, you), whose=whose, suits=missing)]
     # a valid setenta has a card of every suit
     terms = " + ".join(_("{value} ({card})", value=b.value, card=_.the_card(b.card)) for b in result.best
                        if b.card is not None)
-    return [_("{whose:The}'s setenta: {terms} = {total}.", whose=whose, terms=terms, total=result.total)]
+    return [_(_said_of(_VALID, you), whose=whose, terms=terms, total=result.total)]
 
 
 #: fact name -> the function that says it.

@@ -407,7 +407,7 @@ def _given(_: Translator, drill: DealingDrill, given: giving.Given) -> str:
     parts = [giving.said(_, _("Next to play"), giving.side(_, given, "next_player", players)), now,
              giving.said(_, _("Rounds left"), giving.number(_, given, 0))]
     if "leftover" in drill.items:
-        parts.append(giving.said(_, _("Cards left to"),
+        parts.append(giving.said(_, _("Cards left go to"),
                                  giving.side(_, given, "leftover", side_names(_, drill, players))))
     return giving.joined(parts)
 

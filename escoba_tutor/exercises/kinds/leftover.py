@@ -242,7 +242,7 @@ _VARIETY = Variety(lambda drill: "mistake" if drill.checks_out is False else "ch
 
 def _given(_: Translator, drill: LeftoverDrill, given: giving.Given) -> str:
     """Who takes the cards left, and under the 15 their total and whether the deal checks out."""
-    parts = [giving.said(_, _("Cards left to"), giving.side(_, given, "taker", paper.side_names(_, 2)))]
+    parts = [giving.said(_, _("Cards left go to"), giving.side(_, given, "taker", paper.side_names(_, 2)))]
     if "total" in drill.items:
         checks = {"yes": _("it checks out"), "no": _("it does not check out")}.get(giving.choice(given, "checks_out"),
                                                                                   _(giving.NO_ANSWER))

@@ -175,6 +175,10 @@ _RISKS = ("leaves_sweepable", "lays_siete_de_oros")
 # what is wrong with a play, and as a concession after a good play's advantage ("…, although the seven…").
 _LEAVES_SIETE = N_("it leaves the seven of coins for the other side to take")
 _SIETE_STAYS = N_("the seven of coins stays on the table, for the other side to take")
+# Cards of coins a play leaves on the table when the best play leaves fewer: the other side may take them towards
+# the coins point. Said with the cards, so that a pupil can check it against the table.
+_LEAVES_OROS = N_plural("it leaves {cards} on the table, a card of coins for the other side to take",
+                        "it leaves {cards} on the table, {n} cards of coins for the other side to take")
 # A good play whose only drawback is what it leaves to sweep: how few unseen cards can do it (what makes it good).
 _FEW_SWEEPERS = N_plural(
     "it leaves {total} on the table, which only a card worth {value} can sweep, with just {n} such card still "
@@ -256,16 +260,25 @@ def _risk(_: Translator, view: PlayerView, move: Move, *, concession: bool = Fal
     return None
 
 
-def _leaves_siete(view: PlayerView, move: Move) -> bool:
+def _left(view: PlayerView, move: Move) -> list[Card]:
     card, taken = move
-    left = [c for c in view.table if c not in taken] if taken else [*view.table, card]
-    return SIETE_DE_OROS in left
+    return [c for c in view.table if c not in taken] if taken else [*view.table, card]
+
+
+def _leaves_siete(view: PlayerView, move: Move) -> bool:
+    return SIETE_DE_OROS in _left(view, move)
+
+
+def _oros_left(view: PlayerView, move: Move) -> list[Card]:
+    """The cards of coins a move leaves on the table, but the siete de oros (a fault of its own)."""
+    return [c for c in _left(view, move) if c.suit is Suit.OROS and c != SIETE_DE_OROS]
 
 
 def _faults(_: Translator, view: PlayerView, move: Move, best: Move) -> list[str]:
     """What is wrong with a move that the best play does not share, every one that applies, most costly first:
     the escoba the best play makes and this one gives up (a sure point), the siete de oros left for the other
-    side (a point it takes with one card), what it leaves to sweep; else what it gains less than the best play."""
+    side (a point it takes with one card), what it leaves to sweep; else what it gains less than the best play,
+    or the cards of coins it leaves on the table for the other side."""
     faults = []
     gain, best_gain = _gain(view, move), _gain(view, best)
     if best_gain is not None and best_gain.code == "escoba" and (gain is None or gain.code != "escoba"):
@@ -283,6 +296,9 @@ def _faults(_: Translator, view: PlayerView, move: Move, best: Move) -> list[str
         fewer = _fewer(_, view, move, best)
         if fewer is not None:
             faults.append(fewer)
+    oros = _oros_left(view, move)
+    if not faults and len(oros) > len(_oros_left(view, best)):
+        faults.append(_.plural(*_LEAVES_OROS, len(oros), cards=the_cards(_, sorted(oros))))
     return faults
 
 
@@ -352,10 +368,12 @@ _SHEET = """
   <div class='line'></div></li>
 {% endmacro %}
 
-{% macro answer(drill, unseen, good, moves, avoid) %}
+{% macro answer(drill, unseen, good, moves, avoid, avoid_title) %}
   <li>{{ paper.key_number(drill) }} {% if unseen %}{{ unseen }} {% endif %}{{ good }}<ul>
   {% for move, why in moves %}<li>{{ move }}: {{ why }}.</li>{% endfor %}
-  </ul>{% for line in avoid %}<p>{{ line }}</p>{% endfor %}</li>
+  </ul>{% if avoid %}<p>{{ avoid_title }}</p><ul>
+  {% for line in avoid %}<li>{{ line }}</li>{% endfor %}
+  </ul>{% endif %}</li>
 {% endmacro %}
 """
 
@@ -398,6 +416,8 @@ def _strategy_task(_: Translator, drill: StrategyDrill) -> dict[str, object]:
 
 
 _GOOD_PLAYS = N_plural("Good play:", "Good plays:")
+# (a heading of their own, so that on paper the plays to avoid do not read as part of the last good play)
+_PLAYS_TO_AVOID = N_plural("Play to avoid:", "Plays to avoid:")
 
 
 def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
@@ -435,13 +455,14 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
                 "{loss} points less than {best}.", count, move=move, loss=loss, best=than))
         else:  # (the expert's average over the ways the unseen cards could lie)
             avoid.append(_.plural(
-                "Avoid {move}: over many possible ways the unseen cards could be shared out, it scores on "
-                "average about {loss} point less than {best}.",
-                "Avoid {move}: over many possible ways the unseen cards could be shared out, it scores on "
-                "average about {loss} points less than {best}.", count, move=move, loss=loss, best=than))
+                "Avoid {move}: averaged over many possible ways the unseen cards could be dealt, it scores "
+                "about {loss} point less than {best}.",
+                "Avoid {move}: averaged over many possible ways the unseen cards could be dealt, it scores "
+                "about {loss} points less than {best}.", count, move=move, loss=loss, best=than))
     unseen = _("The deck is empty, so the other player holds exactly the cards still unseen: {cards}.",
                cards=the_cards(_, other_hand(drill.view))) if exact else ""
-    return {"unseen": unseen, "good": _.plural(*_GOOD_PLAYS, len(moves)), "moves": moves, "avoid": avoid}
+    return {"unseen": unseen, "good": _.plural(*_GOOD_PLAYS, len(moves)), "moves": moves, "avoid": avoid,
+            "avoid_title": _.plural(*_PLAYS_TO_AVOID, len(avoid))}
 
 
 def _outcome(result: Any) -> Outcome:

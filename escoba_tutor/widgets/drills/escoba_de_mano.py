@@ -136,13 +136,21 @@ class EscobaDeManoView(KindView):
         current = current or w.HTML()
         terms = " + ".join(str(c.value) for c in drill.table)
         sums = _("{terms} = {total}", terms=terms, total=drill.total)
-        if drill.escobas and drill.players == 4:
-            said = _.plural("{sum}: Player {player}, who dealt, takes the four cards; {side} scores {n} escoba.",
-                            "{sum}: Player {player}, who dealt, takes the four cards; {side} scores {n} escobas.",
+        if drill.escobas and drill.players == 4 and getattr(names[drill.dealer_side], "is_you", False):
+            said = _.plural("{sum}: Player {player}, who dealt, takes the four cards: {n} escoba for you.",
+                            "{sum}: Player {player}, who dealt, takes the four cards: {n} escobas for you.",
+                            drill.escobas, sum=sums, player=drill.dealer + 1)
+        elif drill.escobas and drill.players == 4:
+            said = _.plural("{sum}: Player {player}, who dealt, takes the four cards: {n} escoba for {side:the}.",
+                            "{sum}: Player {player}, who dealt, takes the four cards: {n} escobas for {side:the}.",
                             drill.escobas, sum=sums, player=drill.dealer + 1, side=names[drill.dealer_side])
+        elif drill.escobas and getattr(names[drill.dealer], "is_you", False):
+            said = _.plural("{sum}: you dealt, so you take the four cards and score {n} escoba.",
+                            "{sum}: you dealt, so you take the four cards and score {n} escobas.",
+                            drill.escobas, sum=sums)
         elif drill.escobas:
-            said = _.plural("{sum}: {side}, who dealt, takes the four cards and scores {n} escoba.",
-                            "{sum}: {side}, who dealt, takes the four cards and scores {n} escobas.",
+            said = _.plural("{sum}: the dealer takes the four cards: {n} escoba for {side:the}.",
+                            "{sum}: the dealer takes the four cards: {n} escobas for {side:the}.",
                             drill.escobas, sum=sums, side=names[drill.dealer])
         else:
             said = _("{sum}: no escoba de mano ({goal}); the cards stay on the table.", sum=sums,
