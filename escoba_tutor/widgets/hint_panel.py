@@ -107,7 +107,7 @@ def reason_words(_: Translator, reason: Reason, rules: Rules | None = None) -> s
     """One reason of :mod:`escoba_tutor.players.hints` in words (a sweep in the word of ``rules``).
 
     >>> reason_words(Translator("es"), Reason("leaves_sweepable", total=11, sweeper_value=4, unseen=2))
-    'luego la mesa suma 11: una carta que valga 4 se la llevaría entera (escoba), y aún quedan 2 cartas así sin salir'
+    'después, la mesa suma 11: una carta que valga 4 se la llevaría entera (escoba), y aún quedan 2 cartas así sin salir'
     """
     code = reason.code
     if code not in REASON_WORDS:
