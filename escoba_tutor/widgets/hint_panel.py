@@ -106,8 +106,10 @@ _COUNTS = {"leaves_sweepable": "unseen", "takes_sevens": "count", "takes_oros": 
 def reason_words(_: Translator, reason: Reason, rules: Rules | None = None) -> str:
     """One reason of :mod:`escoba_tutor.players.hints` in words (a sweep in the word of ``rules``).
 
-    >>> reason_words(Translator("es"), Reason("leaves_sweepable", total=11, sweeper_value=4, unseen=2))
-    'después, la mesa suma 11: una carta que valga 4 se la llevaría entera (escoba), y aún quedan 2 cartas así sin salir'
+    >>> print(reason_words(Translator("es"), Reason("leaves_sweepable", total=11, sweeper_value=4, unseen=2)))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    después, la mesa suma 11: una carta que valga 4 se la llevaría entera (escoba),
+    y aún quedan 2 cartas así sin salir
     """
     code = reason.code
     if code not in REASON_WORDS:
