@@ -113,8 +113,9 @@ _LANG_ATTRIBUTE = re.compile(r"""\s+lang\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)""", r
 _NOTEBOOK_LINK = re.compile(r"\]\(((?:\.\./(?:es|en)/)?[A-Za-z0-9_-]+)\.ipynb((?:[?#][^)]*)?)\)")
 #: What JupyterLite writes for its own apps (JupyterLab, its docs), which the Voici pages never load: 18 MB.
 _UNUSED = ("build", "doc", "jupyter-lite.ipynb")
-# Pages that need the course server (the class exercise: the teacher leads it through the server): not on the site.
-SERVER_PAGES = ("class",)
+# Pages that need the course server, not on the site: the class exercise (the teacher leads it through the server)
+# and the tables (students play each other through the class database). No page of the site links to them.
+SERVER_PAGES = ("class", "tables")
 
 Log = Callable[[str], None]
 
