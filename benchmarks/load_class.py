@@ -372,13 +372,16 @@ async def exercise_student(student: Student, base: str, start: float, stop: asyn
     await asyncio.sleep(max(0.0, start + student.arrive_at - time.monotonic()) + 1.0)
     path = EXERCISE_PAGES[student.number % len(EXERCISE_PAGES)]
     page = PageClient(base, path, views=1, cookies=nickname_cookie(student))
+    # The next exercise reuses the page's drill (the same "Check" button): a button answered is ready again once
+    # it has been seen disabled (the answer in, or the time up) and is then enabled by the next exercise.
     answered: set[str] = set()
     try:
         await asyncio.wait_for(page.open(), entry_timeout)
         run.pages += 1
         while not stop.is_set():
-            checks = [c for c in page.find(_model_name=BUTTONS, icon="check") if c not in answered
-                      and not page.models[c].get("disabled")]
+            answered -= {c for c in answered if c in page.models and page.models[c].get("disabled")}
+            ready = [c for c in page.find(_model_name=BUTTONS, icon="check") if not page.models[c].get("disabled")]
+            checks = [c for c in ready if c not in answered]
             if not checks:
                 await pause(stop, 0.3)
                 continue
