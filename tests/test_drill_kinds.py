@@ -8,6 +8,8 @@ capture values of docs/rules.md §1), not with the engine's own sums.
 
 from __future__ import annotations
 
+import html
+
 import os
 import re
 import subprocess
@@ -154,6 +156,35 @@ def test_leftover_plays_shown_and_cards_left_agree(rules):
         if drill.checks_out is False:
             swapped_in = set(drill.table) - set(drill.record.leftover)
             assert len(swapped_in) == 1 and not swapped_in & (laid | gone)
+
+
+@pytest.mark.parametrize("rules", ["escoba", "scopa", "escoba+no_last_play_escoba"])
+def test_leftover_plays_shown_name_the_sweeps_the_game_scored(rules):
+    """A capture shown that emptied the table is said as the game says it («…: ¡escoba!»): the drill's reading of
+    the plays and the cards left finds exactly the escobas the engine scored (none for a last play that swept, where
+    the rules do not count it)."""
+    found = 0
+    for seed in range(120):
+        drill = leftover_drill(seed, rules)
+        shown = drill.record.plays[-len(drill.plays):]
+        assert [play.move.card for play in shown] == [card for _side, card, _taken in drill.plays]
+        assert list(drill.sweeps) == [play.escoba for play in shown], seed
+        found += sum(drill.sweeps)
+    assert found >= 5
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_leftover_drill_and_worksheet_say_escoba(lang):
+    from escoba_test_helpers import shown_text
+
+    from escoba_tutor.exercises.worksheet import worksheet_html
+    from escoba_tutor.widgets.drills import Drill
+
+    cry = {"es": ": ¡escoba!", "en": ": escoba!"}[lang]
+    seed = next(s for s in range(60) if any(leftover_drill(s).sweeps))
+    assert cry in shown_text(Drill("leftover", seed=seed, lang=lang))
+    # the sheet 1289's exercise 1290: the jack of coins took the seven of coins and left the table empty
+    assert html.unescape(cry) in html.unescape(worksheet_html(1289, lang=lang, kinds=("leftover",)))
 
 
 def test_leftover_right_answers():

@@ -71,7 +71,7 @@ class GameEndView(KindView):
 
     def _why(self, _: Translator, drill: GameEndDrill, names: Sequence[str], totals: str) -> str:
         if drill.winner is not None:
-            return _("{totals}: {side} wins.", totals=totals, side=names[drill.winner])
+            return of_side(_, "{totals}: {side} wins.", names[drill.winner], totals=totals)
         if max(drill.totals) >= drill.target:
             return _("{totals}: a tie at the top, so another deal is played.", totals=totals)
         return _("{totals}: nobody has reached {target} yet, so another deal is played.", totals=totals,
