@@ -231,7 +231,7 @@ def test_every_label_has_its_forms_in_the_course_words(lang):
             "Pareja 1", "la pareja 1", "La pareja 1", "de la pareja 1", "a la pareja 1"]
         # pareja is the team, compañero the partner (the course's vocabulary)
         assert f"{found['partner']:the}" == "tu compañero" and f"{found['computer']:to}" == "al ordenador"
-        assert f"{labels.your_team(_):of}" == "de tu pareja"
+        assert f"{labels.your_team(_):of}" == "de vuestra pareja"
         assert f"{found['player 3']:to}" == "al jugador 3" and f"{found['named']:of}" == "de Ana"
         assert f"{found['sides 1 and 3']:of}" == "del bando 1 y del bando 3"
         assert f"{labels.you(_):the}" == "tú"

@@ -97,7 +97,7 @@ def test_ties_and_an_invalid_setenta_in_words():
     rows = body(sheet)
     assert rows["Cartas"][-1] == "nadie: empate a 20"
     assert rows["Oros"][-1] == "el bando 1 tiene más oros (10 – 0)"
-    assert rows["Setenta"] == ["inválida: le faltan espadas y bastos", "0", "inválida: le faltan oros y copas", "0",
+    assert rows["Setenta"] == ["inválida: faltan espadas y bastos", "0", "inválida: faltan oros y copas", "0",
                                "nadie: ningún bando tiene cartas de los cuatro palos"]
     assert table(sheet).foot[0] == ["Total de la mano", "", "2", "", "1", ""]
 
@@ -305,7 +305,7 @@ def test_a_setenta_missing_two_suits_says_or_after_no_in_english():
 
     pile = setenta("7o 6e 1o")
     assert setenta_text(Translator("en"), pile) == "invalid: no cups or clubs"
-    assert setenta_text(Translator("es"), pile) == "inválida: le faltan copas y bastos"
+    assert setenta_text(Translator("es"), pile) == "inválida: faltan copas y bastos"
 
 
 @pytest.mark.parametrize("lang, said, broken", [
