@@ -65,9 +65,10 @@ def test_the_page_shows_the_fact_as_html_and_refuses_an_unknown_one():
 
 
 def test_a_leftover_of_one_is_said_in_the_singular():
-    """«Sobran 1» read wrong: one left over is «Sobra 1» (and "There is 1 left over")."""
+    """«Sobran 1» read wrong: one left over is «Sobra 1»; English says "1 is left over" and "4 is left over" (the
+    number left over, not a number of cards), as it says "10 is left over"."""
     es, en = Translator("es"), Translator("en")
     message = ("There is {n} left over, not 10: a capture with a wrong sum was made.",
                "There are {n} left over, not 10: a capture with a wrong sum was made.")
     assert es.plural(*message, 1).startswith("Sobra 1, no 10") and es.plural(*message, 4).startswith("Sobran 4,")
-    assert en.plural(*message, 1).startswith("There is 1 left over")
+    assert en.plural(*message, 1).startswith("1 is left over, not 10") and en.plural(*message, 4).startswith("4 is left")
