@@ -455,7 +455,7 @@ def test_capture_table_in_english(capture_page):
 
 def test_capture_table_titles_are_translated(capture_page):
     expect(capture_page.locator(".ct-mouse .escoba-title")).to_have_text("Bazas de 15")
-    expect(capture_page.locator(".ct-en .escoba-title")).to_have_text("Captures of 15")
+    expect(capture_page.locator(".ct-en .escoba-title")).to_have_text("Making 15")
 
 
 def test_capture_page_has_no_serious_accessibility_violations(capture_page):
