@@ -423,7 +423,7 @@ def mano_words(_: Translator, n: int, side: labels.Label) -> str:
     """«1 escoba de mano para el bando 2», or none; «para ti» when the side is the student («para tú» is not
     Spanish)."""
     if not n:
-        return _("no escoba de mano")
+        return _("0 (no escoba de mano)")
     if getattr(side, "is_you", False):
         return _.plural("{n} escoba de mano for you", "{n} escobas de mano for you", n)
     return _.plural("{n} escoba de mano for {side}", "{n} escobas de mano for {side}", n, side=side)
