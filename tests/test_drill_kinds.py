@@ -9,7 +9,6 @@ capture values of docs/rules.md §1), not with the engine's own sums.
 from __future__ import annotations
 
 import html
-
 import os
 import re
 import subprocess

@@ -311,7 +311,8 @@ def test_a_planted_bare_label_in_a_catalog_fails_the_render_check(tmp_path, monk
         text = po.read_text("utf-8")
         if po.stem == "drills":
             wrong = 'msgstr "Para quién: la escoba de mano es siempre de quien reparte: repartió {side}."'
-            planted = r'msgstr "Para quién: la escoba de mano es siempre de quien reparte, y aquí reparte \{side:the\}\."'
+            planted = (r'msgstr "Para quién: la escoba de mano es siempre de quien reparte, y aquí reparte '
+                       r'\{side:the\}\."')
             text = re.sub(planted, wrong, text)
             assert wrong in text
         (folder / po.name).write_text(text, "utf-8")

@@ -560,7 +560,8 @@ def test_parts_follow_the_lessons_and_a_part_whose_numbers_skip_says_so():
     parts = re.findall(r"<section class='part' id='(\w+)'", page)
     assert parts == ["captures", "escoba_de_mano", "leftover", "dealing", "setenta", "escobas", "game_end", "points",
                      "house_rules", "strategy"]
-    note = "Some numbers are missing: the exercises in between are left out because their answers would repeat those above."
+    note = ("Some numbers are missing: the exercises in between are left out because their answers would repeat "
+            "those above.")
     sections = dict(re.findall(r"<section class='part' id='(\w+)'>(.*?)</section>", page, re.S))
     for name in parts:
         skipping = choose_seeds(name, 101, 3, rules_by_name("escoba")) != [101, 102, 103]
