@@ -314,7 +314,8 @@ def test_escoba_de_mano_of_four_refuses_players_given_as_sides(answers):
 
 @pytest.mark.parametrize("lang, lines", [
     ("es", ["Aciertos: 1 de 2.", "Escobas: bien, 8 + 3 + 9 + 10 = 30: 2 escobas.",
-            "Para quién: la escoba de mano es siempre del que reparte y, por parejas, de su pareja: reparte el "
+            "Para quién: la escoba de mano es siempre del que reparte y, si se juega por parejas, de la pareja del que "
+            "reparte: reparte el "
             "jugador 4, así que es para la pareja 2."]),
     ("en", ["1 of 2 right.", "Escobas: right, 8 + 3 + 9 + 10 = 30: 2 escobas.",
             "Who scores them: the escoba de mano is always the dealer's, and in a team game it goes to the dealer's "
