@@ -12,7 +12,7 @@ verdict is the engine's (``setenta`` and ``score_deal``); this module only shows
 'Ana, oros: el siete de oros, que vale 21.'
 >>> widget.show_all()
 >>> widget._status.message
-'Ana se lleva el punto de la setenta: 70 es la única setenta válida (70 – inválida: le faltan bastos).'
+'Ana se lleva el punto de la setenta: 70 es la única setenta válida (70 – inválida: faltan bastos).'
 """
 
 from __future__ import annotations
