@@ -157,9 +157,9 @@ def test_the_english_file_opens_as_an_english_spreadsheet(store):
     assert [r["Minutes since the class started"] for r in rows] == [1.5, 3, 4.5, 5, 6, 10, 12.2]
     assert [(r["Activity"], r["Kind of exercise"], r["Level"], r["Lesson"], r["Right answer"], r["Result"])
             for r in rows] == [
-        ("page opened", "", "", "2. Captures of 15", "", ""),
-        ("exercise checked", "Captures", "", "2. Captures of 15", "yes", ""),
-        ("exercise checked", "Captures", "", "2. Captures of 15", "no", ""),
+        ("page opened", "", "", "2. Making 15", "", ""),
+        ("exercise checked", "Captures", "", "2. Making 15", "yes", ""),
+        ("exercise checked", "Captures", "", "2. Making 15", "no", ""),
         ("exercise checked", "Setenta", "", "5. Scoring and the setenta", "no", ""),
         ("page opened", "", "", "start page", "", ""),
         ("deal against the computer", "", "medium", "", "", ""),
@@ -277,7 +277,7 @@ def test_the_english_board_s_download_is_in_english(server, recorded):
     assert status == 200 and separator == "," and header[2] == "Date and time (Asia/Tokyo)"
     assert rows[-1]["Date and time (Asia/Tokyo)"] == (start + timedelta(minutes=12, seconds=15)).astimezone(
         ZoneInfo("Asia/Tokyo")).replace(tzinfo=None, microsecond=0)
-    assert (rows[-1]["Result"], rows[-1]["Level"], rows[0]["Lesson"]) == ("won", "medium", "2. Captures of 15")
+    assert (rows[-1]["Result"], rows[-1]["Level"], rows[0]["Lesson"]) == ("won", "medium", "2. Making 15")
 
 
 @pytest.mark.parametrize("tz", [None, "Mars/Olympus", "../../../etc/passwd", "%00", "Europe/Madrid" * 20])

@@ -744,7 +744,7 @@ def test_a_nickname_and_a_class_name_show_as_text():
     assert "nickname=%3Cscript%3Ealert%281%29%3C%2Fscript%3E" in page  # the student's page's link, escaped too
 
 
-TITLES = {"01-cards": "1. The cards and their values", "02-captures": "2. Captures of 15"}
+TITLES = {"01-cards": "1. The cards and their values", "02-captures": "2. Making 15"}
 
 
 def _class_of(*students: StudentRow, lessons=None) -> Board:
@@ -780,7 +780,7 @@ def test_the_view_ranks_by_need_marks_who_is_active_and_gives_times_in_utc():
     assert view["students"][3]["drills"][2]["band"] == "low" and view["students"][0]["drills"][0]["band"] == "high"
     assert view["students"][0]["lessons"] == [{"short": "1", "title": "1. The cards and their values"}]
     assert [(row["title"], row["students"], row["answered"]) for row in view["lessons"]] == [
-        ("inicio", 1, 0), ("1. The cards and their values", 2, 10), ("2. Captures of 15", 1, 14)]
+        ("inicio", 1, 0), ("1. The cards and their values", 2, 10), ("2. Making 15", 1, 14)]
     assert view["lessons"][0]["cell"] is None and view["lessons"][2]["cell"]["share"] == "43\xa0%"
     assert view["started"] == {"iso": "2026-12-01T09:00:00Z", "text": "2026-12-01 09:00 UTC"}
     page = _live(view, "es")
@@ -821,7 +821,7 @@ def test_the_lessons_titles_come_from_the_notebooks_served(tmp_path):
     from escoba_tutor.server.app import lessons_dir
     from escoba_tutor.server.board_export import lesson_titles
 
-    for lang, title in (("es", "2. Bazas de 15"), ("en", "2. Captures of 15")):
+    for lang, title in (("es", "2. Bazas de 15"), ("en", "2. Making 15")):
         titles = lesson_titles(lessons_dir(), lang)
         assert titles["02-captures"] == title
         assert {f"0{n}" for n in range(1, 9)} <= {name[:2] for name in titles}

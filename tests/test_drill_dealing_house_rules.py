@@ -646,13 +646,13 @@ def test_the_escoba_de_mano_in_the_widget():
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
         "Aciertos: 0 de 1.", "2, no. Con esta regla de la casa, una mesa de 30 ya no da escoba de mano: solo la dan 15 "
-        "(una) y 20 (dos). La respuesta: ninguna escoba de mano."]
+        "(una) y 20 (dos). La respuesta: 0 (ninguna escoba de mano)."]
     box.value = "dos"
     widget.check_button.click()
     assert widget.status.message.split("\n")[1] == "Escribe un número entero, por ejemplo 1."
     box.value = "0"
     widget.check_button.click()
-    assert widget.status.message.split("\n") == ["Aciertos: 1 de 1.", "Bien: ninguna escoba de mano."]
+    assert widget.status.message.split("\n") == ["Aciertos: 1 de 1.", "Bien: 0 (ninguna escoba de mano)."]
     widget.answer_button.click()
     assert "con esta regla de la casa, una mesa de 15 da una escoba de mano" in widget.answer_box.children[0].children[
         0].value
@@ -808,7 +808,7 @@ def test_the_house_rules_sheet_with_three_sides_and_with_the_escoba_de_mano():
     exercises, key = worksheet_html(drill.seed, "en", count=1, kinds=("house_rules",)).split("Answer key")
     player, side = f"Player {drill.dealer + 1}", f"Side {drill.dealer + 1}"
     assert f"{player} deals. The four cards face up on the table:" in exercises
-    assert "Without the house rule: no escoba de mano." in exercises
+    assert "Without the house rule: 0 (no escoba de mano)." in exercises
     assert f"Escobas de mano for {side} with the house rule:" in exercises
     # a face card with its value in brackets, as the course writes the 15: "knight (9) + 4 + 4 + 3 = 20"
     en = Translator("en")

@@ -8,6 +8,7 @@ capture values of docs/rules.md §1), not with the engine's own sums.
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import subprocess
@@ -156,6 +157,35 @@ def test_leftover_plays_shown_and_cards_left_agree(rules):
             assert len(swapped_in) == 1 and not swapped_in & (laid | gone)
 
 
+@pytest.mark.parametrize("rules", ["escoba", "scopa", "escoba+no_last_play_escoba"])
+def test_leftover_plays_shown_name_the_sweeps_the_game_scored(rules):
+    """A capture shown that emptied the table is said as the game says it («…: ¡escoba!»): the drill's reading of
+    the plays and the cards left finds exactly the escobas the engine scored (none for a last play that swept, where
+    the rules do not count it)."""
+    found = 0
+    for seed in range(120):
+        drill = leftover_drill(seed, rules)
+        shown = drill.record.plays[-len(drill.plays):]
+        assert [play.move.card for play in shown] == [card for _side, card, _taken in drill.plays]
+        assert list(drill.sweeps) == [play.escoba for play in shown], seed
+        found += sum(drill.sweeps)
+    assert found >= 5
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_leftover_drill_and_worksheet_say_escoba(lang):
+    from escoba_test_helpers import shown_text
+
+    from escoba_tutor.exercises.worksheet import worksheet_html
+    from escoba_tutor.widgets.drills import Drill
+
+    cry = {"es": ": ¡escoba!", "en": ": escoba!"}[lang]
+    seed = next(s for s in range(60) if any(leftover_drill(s).sweeps))
+    assert cry in shown_text(Drill("leftover", seed=seed, lang=lang))
+    # the sheet 1289's exercise 1290: the jack of coins took the seven of coins and left the table empty
+    assert html.unescape(cry) in html.unescape(worksheet_html(1289, lang=lang, kinds=("leftover",)))
+
+
 def test_leftover_right_answers():
     drill = leftover_drill(0)  # the king of clubs left, laid last by side 0; side 1 captured last
     assert (drill.taker, drill.total, drill.checks_out) == (1, 10, True)
@@ -284,7 +314,8 @@ def test_escoba_de_mano_of_four_refuses_players_given_as_sides(answers):
 
 @pytest.mark.parametrize("lang, lines", [
     ("es", ["Aciertos: 1 de 2.", "Escobas: bien, 8 + 3 + 9 + 10 = 30: 2 escobas.",
-            "Para quién: la escoba de mano es siempre del que reparte y, por parejas, de su pareja: reparte el "
+            "Para quién: la escoba de mano es siempre del que reparte y, si se juega por parejas, de la pareja del que "
+            "reparte: reparte el "
             "jugador 4, así que es para la pareja 2."]),
     ("en", ["1 of 2 right.", "Escobas: right, 8 + 3 + 9 + 10 = 30: 2 escobas.",
             "Who scores them: the escoba de mano is always the dealer's, and in a team game it goes to the dealer's "

@@ -490,25 +490,47 @@ def _every_word(widget) -> str:
     return "\n".join(said)
 
 
-#: What a sentence written for a side says when the side is the student: «Montón de ti», «para tú», «Gana tú».
-_BROKEN_YOU = re.compile(r"(?<!\w)(?:de ti|para tú|de tú|gana tú|se apunta tú|tiene tú)(?!\w)", re.I)
+#: What a sentence written for a side says when the side is the student: «Montón de ti», «para tú», «Gana tú», «Tú
+#: juega», «Reparte tú» (the student deals: «Repartes tú»), "You deals", "You wins".
+_BROKEN_YOU = {
+    "es": re.compile(r"(?<!\w)(?:de ti|para tú|de tú|a tú|(?:gana|se apunta|tiene|reparte|sale|juega|la hizo|"
+                     r"se lleva|repartió|jugó) tú|tú,? (?:que reparte, )?(?:tiene|juega|jugó|gana|deja|dejó|está|ha|"
+                     r"hace|hizo|reparte|repartió|se lleva|lleva|se apunta|sale))(?!\w)", re.I),
+    "en": re.compile(r"\b[Yy]ou (?:deals|takes|scores|has|is|plays|played last, but laid|wins|makes|gets|was|lays)\b"
+                     r"|\b[Yy]ou's\b|\bof you\b|\bby you\b"),
+}
 
 
+def test_the_broken_forms_for_the_student_are_caught():
+    assert all(_BROKEN_YOU["es"].search(text) for text in (
+        "Montón de ti", "Tú juega el as de oros", "Reparte tú.", "La última baza la hizo tú", "gana tú."))
+    assert not any(_BROKEN_YOU["es"].search(text) for text in (
+        "Juegas el as de oros", "Repartes tú.", "La última baza la hiciste tú", "ganas tú.", "Ganas tú"))
+    assert all(_BROKEN_YOU["en"].search(text) for text in ("You deals.", "You plays the ace", "You wins."))
+    assert not _BROKEN_YOU["en"].search("You deal. You play the ace of coins and take the king: escoba!")
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
 @pytest.mark.parametrize("name", kind_names())
-def test_a_side_named_you_is_never_said_de_ti(name):
+def test_a_side_named_you_is_said_in_the_second_person(name, lang):
     """A page may name a side "you" (``names`` may hold ``labels.you``): what belongs to it is «Tu montón», «Tus
-    escobas», never «Montón de ti», «Escobas de ti». Every kind, before and after a check, with its answer shown."""
-    es = Translator("es")
-    names = [labels.you(es), *(labels.side(es, n) for n in (2, 3, 4))]
-    for seed in range(8):
-        widget = Drill(name, seed=seed, lang="es", names=names)
-        widget.check()  # nothing answered: each question's line names the sides
-        widget.toggle_answer()
-        said = _every_word(widget)
-        # the label did reach the kinds that name sides
-        assert re.search(r"(?<!\w)(?:tú|tus?|ti|te)(?!\w)", said, re.I) or name in {"captures", "strategy",
-                                                                                    "dealing"}, (name, seed)
-        assert not _BROKEN_YOU.search(said), (name, seed, _BROKEN_YOU.findall(said))
+    escobas», never «Montón de ti»; what the student does is «Juegas…», «Repartes tú», "You deal", never «Tú
+    juega», «Reparte tú», "You deals". Every kind, with the student as each of the first three sides, before and
+    after a check, with its answer shown."""
+    _ = Translator(lang)
+    reached = False
+    for place in range(3):
+        names = [labels.side(_, n) for n in (1, 2, 3, 4)]
+        names[place] = labels.you(_)
+        for seed in range(12):
+            widget = Drill(name, seed=seed, lang=lang, names=names)
+            widget.check()  # nothing answered: each question's line names the sides
+            widget.toggle_answer()
+            said = _every_word(widget)
+            reached = reached or bool(re.search(r"(?<!\w)(?:tú|tus?|ti|te|you|your)(?!\w)", said, re.I))
+            assert not _BROKEN_YOU[lang].search(said), (name, place, seed, _BROKEN_YOU[lang].findall(said))
+    # the label did reach the kinds that name sides
+    assert reached or name in {"captures", "strategy", "dealing"}, name
 
 
 def test_the_student_s_own_things_are_said_with_possessives():

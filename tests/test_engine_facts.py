@@ -43,13 +43,13 @@ def test_the_numbers_are_the_engines():
     left = " ".join(c.code for c in points_drill(8).record.leftover)  # lesson 4's deal: the same five cards
     assert sorted(left.split()) == sorted(["12o", "3b", "11b", "12b", "10o"])
     assert fact_lines(es, "leftover_check", cards=left)[1:] == ["Suman 40 = 15 × 2 + 10.",
-                                                                "Sobran 10: la mano cuadra."]
+                                                                "El resto es 10: la mano cuadra."]
     assert fact_lines(es, "setenta", pile="7o 3o 6c 12c 1e 10e 5b 12b", name="Ana")[0].endswith(
         f"= {setenta('7o 3o 6c 12c 1e 10e 5b 12b').total}.")
     assert fact_lines(Translator("en"), "setenta", pile="7o 3o 6c")[0] == \
         "This pile's setenta is not valid: it is missing swords and clubs."
     wrong = fact_lines(es, "leftover_check", cards="7c 5o 11e")[-1]
-    assert wrong == "Sobran 6, no 10: alguien hizo una baza mal sumada."
+    assert wrong == "El resto es 6, no 10: alguien hizo una baza mal sumada."
 
 
 def _texts(widget) -> list[str]:
@@ -64,10 +64,10 @@ def test_the_page_shows_the_fact_as_html_and_refuses_an_unknown_one():
         show_engine("en", "nonsense")
 
 
-def test_a_leftover_of_one_is_said_in_the_singular():
-    """«Sobran 1» read wrong: one left over is «Sobra 1» (and "There is 1 left over")."""
+def test_a_leftover_that_does_not_check_out_is_said_with_its_number():
+    """«Sobran 1» read wrong, and "There are 6 left over" read as six cards: the number left over is said alone,
+    «El resto es 1», "1 is left over", as a deal that checks out says «El resto es 10», "10 is left over"."""
     es, en = Translator("es"), Translator("en")
-    message = ("There is {n} left over, not 10: a capture with a wrong sum was made.",
-               "There are {n} left over, not 10: a capture with a wrong sum was made.")
-    assert es.plural(*message, 1).startswith("Sobra 1, no 10") and es.plural(*message, 4).startswith("Sobran 4,")
-    assert en.plural(*message, 1).startswith("There is 1 left over")
+    message = "{n} is left over, not 10: a capture with a wrong sum was made."
+    assert es(message, n=1).startswith("El resto es 1, no 10") and es(message, n=4).startswith("El resto es 4, no 10")
+    assert en(message, n=1).startswith("1 is left over, not 10") and en(message, n=6).startswith("6 is left over")

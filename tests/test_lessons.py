@@ -303,7 +303,7 @@ def test_widget_model_ids_are_stable():
 NOT_LABELS = {
     "es": {"coja", "escoba en mano", "ℹ", "caballo (9)",
            "El ordenador juega el rey de bastos y se lleva el cinco de espadas. Te toca",
-           "Después, la mesa suma 8: una carta que valga 7 se la llevaría entera (escoba), y aún quedan 4 cartas así "
+           "después, la mesa suma 8: una carta que valga 7 se la llevaría entera (escoba), y aún quedan 4 cartas así "
            "sin salir"},
     "en": {"lame", "ℹ", "knight (9)", "The computer plays the king of clubs and takes the five of swords. Your turn."},
 }

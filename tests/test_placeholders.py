@@ -231,7 +231,7 @@ def test_every_label_has_its_forms_in_the_course_words(lang):
             "Pareja 1", "la pareja 1", "La pareja 1", "de la pareja 1", "a la pareja 1"]
         # pareja is the team, compañero the partner (the course's vocabulary)
         assert f"{found['partner']:the}" == "tu compañero" and f"{found['computer']:to}" == "al ordenador"
-        assert f"{labels.your_team(_):of}" == "de tu pareja"
+        assert f"{labels.your_team(_):of}" == "de vuestra pareja"
         assert f"{found['player 3']:to}" == "al jugador 3" and f"{found['named']:of}" == "de Ana"
         assert f"{found['sides 1 and 3']:of}" == "del bando 1 y del bando 3"
         assert f"{labels.you(_):the}" == "tú"
@@ -310,8 +310,9 @@ def test_a_planted_bare_label_in_a_catalog_fails_the_render_check(tmp_path, monk
     for po in (LOCALE_DIR / "es" / "LC_MESSAGES").glob("*.po"):
         text = po.read_text("utf-8")
         if po.stem == "drills":
-            wrong = 'msgstr "Para quién: la escoba de mano es siempre de quien reparte: repartió {dealer}."'
-            planted = r'msgstr "Para quién: la escoba de mano es siempre de quien reparte, y aquí [^"]*"'
+            wrong = 'msgstr "Para quién: la escoba de mano es siempre de quien reparte: repartió {side}."'
+            planted = (r'msgstr "Para quién: la escoba de mano es siempre de quien reparte, y aquí reparte '
+                       r'\{side:the\}\."')
             text = re.sub(planted, wrong, text)
             assert wrong in text
         (folder / po.name).write_text(text, "utf-8")

@@ -97,7 +97,7 @@ def test_ties_and_an_invalid_setenta_in_words():
     rows = body(sheet)
     assert rows["Cartas"][-1] == "nadie: empate a 20"
     assert rows["Oros"][-1] == "el bando 1 tiene más oros (10 – 0)"
-    assert rows["Setenta"] == ["inválida: le faltan espadas y bastos", "0", "inválida: le faltan oros y copas", "0",
+    assert rows["Setenta"] == ["inválida: faltan espadas y bastos", "0", "inválida: faltan oros y copas", "0",
                                "nadie: ningún bando tiene cartas de los cuatro palos"]
     assert table(sheet).foot[0] == ["Total de la mano", "", "2", "", "1", ""]
 
@@ -120,7 +120,7 @@ def test_the_table_is_semantic_and_escapes_names():
     sheet = ScoreSheet(piles=SIX_POINTS, escobas=[2, 0], names=["<b>Ana</b>", "Luis & Co"], totals=[10, 3])
     parsed = table(sheet)
     assert parsed.caption == "Puntos de la mano"
-    assert parsed.head[0] == ["Concepto", "<b>Ana</b>", "Luis & Co", "Por qué"]  # shown as text, not markup
+    assert parsed.head[0] == ["Punto", "<b>Ana</b>", "Luis & Co", "Por qué"]  # shown as text, not markup
     assert parsed.head[1] == ["Tiene", "Puntos", "Tiene", "Puntos"]
     assert "<b>Ana</b>" not in sheet_html(sheet) and "&lt;b&gt;Ana&lt;/b&gt;" in sheet_html(sheet)
     assert parsed.scopes.count("row") == 5 + 2 and parsed.scopes.count("colgroup") == 2
@@ -253,7 +253,7 @@ def test_several_inputs_at_once_and_recovery():
     sheet = ScoreSheet(piles=SIX_POINTS, escobas=[2, 0])
     sheet.set_deal(piles=["7o", "1c", "2c"], escobas=[0, 0, 1])  # three sides at once: never a half-made state
     assert sheet.model.error == {} and len(sheet.model.deal.points) == 3
-    assert table(sheet).head[0] == ["Concepto", "Bando 1", "Bando 2", "Bando 3", "Por qué"]
+    assert table(sheet).head[0] == ["Punto", "Bando 1", "Bando 2", "Bando 3", "Por qué"]
     with pytest.raises(TypeError):
         sheet.set_deal(pile=["7o"])  # a misspelt input name is a programming error
 
@@ -263,7 +263,7 @@ def test_the_language_switch():
     sheet.lang = "en"
     rows = body(sheet)
     assert rows["Seven of coins"] == ["yes", "1", "no", "0", "Ana has the seven of coins"]
-    assert table(sheet).caption == "Points of the deal" and "Points of the deal" in html_with(sheet, "<h3").value
+    assert table(sheet).caption == "Points for the deal" and "Points for the deal" in html_with(sheet, "<h3").value
     # said once on the screen: the caption (the table's name for screen readers) is not drawn under the heading
     assert "caption{position:absolute;width:1px;height:1px;overflow:hidden" in sheet_html(sheet)
     with pytest.raises(Exception, match="choose es"):
@@ -280,7 +280,7 @@ def test_the_sheet_agrees_with_score_deal():
 
 def test_positional_arguments_in_the_documented_order():
     sheet = ScoreSheet(None, SIX_POINTS, [2, 0], ["Ana", "Luis"], "escoba", "en")
-    assert table(sheet).head[0] == ["Item", "Ana", "Luis", "Why"] and sheet.model.deal.points == (6, 0)
+    assert table(sheet).head[0] == ["Point", "Ana", "Luis", "Why"] and sheet.model.deal.points == (6, 0)
 
 
 def test_names_inside_a_sentence_read_as_part_of_it():
@@ -305,7 +305,7 @@ def test_a_setenta_missing_two_suits_says_or_after_no_in_english():
 
     pile = setenta("7o 6e 1o")
     assert setenta_text(Translator("en"), pile) == "invalid: no cups or clubs"
-    assert setenta_text(Translator("es"), pile) == "inválida: le faltan copas y bastos"
+    assert setenta_text(Translator("es"), pile) == "inválida: faltan copas y bastos"
 
 
 @pytest.mark.parametrize("lang, said, broken", [

@@ -68,14 +68,14 @@ def test_a_missing_suit_is_invalid_and_the_point_goes_to_the_valid_setenta():
     widget = SetentaExplainer(names=["Ana", "Luis"])
     button(widget, "Show all").click()
     assert rows(widget, 1) == [["6o", "oros", "18"], ["7c", "copas", "21"], ["7e", "espadas", "21"],
-                               ["—", "bastos", "ninguna carta"], ["", "Suma", "inválida: le faltan bastos"]]
+                               ["—", "bastos", "ninguna carta"], ["", "Suma", "inválida: faltan bastos"]]
     assert table(widget, 1).rows[3]["tone"] == "warn"  # the words say it too: colour is not the only cue
     # ★ (the "good" tone) means an escoba row and nothing else: a valid sum is said in words, with no star
     assert all(row["tone"] != "good" for side in range(sides(widget)) for row in table(widget, side).rows)
     assert "Luis, bastos: ninguna carta de este palo, así que la setenta no vale." in [
         row["label"] for row in table(widget, 1).rows]
     assert status_line(widget).message == ("Ana se lleva el punto de la setenta: 70 es la única setenta válida "
-                                      "(70 – inválida: le faltan bastos).")
+                                      "(70 – inválida: faltan bastos).")
     assert "Ana se lleva el punto" in point(widget)
     next_step, show_all, start_again = (button(widget, label) for label in ("Next step", "Show all", "Start again"))
     assert next_step.disabled and show_all.disabled and not start_again.disabled
@@ -102,7 +102,7 @@ def test_every_side_invalid_gives_the_point_to_nobody():
     widget = SetentaExplainer(piles=["7o 6c", "7e 6b"])
     widget.show_all()
     assert status_line(widget).message == "Ningún bando tiene una setenta válida: el punto no es para nadie."
-    assert rows(widget, 0)[-1] == ["", "Suma", "inválida: le faltan espadas y bastos"]
+    assert rows(widget, 0)[-1] == ["", "Suma", "inválida: faltan espadas y bastos"]
 
 
 def test_figures_are_worth_10():

@@ -332,7 +332,7 @@ def test_spanish_sentences_about_you_agree():
 
 
 def lesson_titles(root: Path = ROOT) -> dict[tuple[str, str], str]:
-    """(language, lesson) -> its title, as the lesson's first heading says it: "2. Captures of 15"."""
+    """(language, lesson) -> its title, as the lesson's first heading says it: "2. Making 15"."""
     from tools.lessons_build import parse_source
 
     titles = {}

@@ -76,8 +76,8 @@ def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | s
         where = _("Check on screen: lesson {lesson}, “{section}”.", lesson=lesson,
                   section=paper.word(_, section)) if lesson else ""
         # numbers that skip would look like a missing page: the part says why
-        skips = _("The numbers skip: the exercises in between are left out because their answers would repeat "
-                  "those above.") if seeds[name] != list(range(seed, seed + count)) else ""
+        skips = _("Some numbers are missing: the exercises in between are left out because their answers "
+                  "would repeat those above.") if seeds[name] != list(range(seed, seed + count)) else ""
         parts.append({"name": name, "heading": f"{number}. {paper.word(_, part.heading)}",
                       "intro": part.intro(_, rules), "where": where, "skips": skips,
                       "tasks": [macros.task(drill, **part.task(_, drill)) for drill in drills[name]],

@@ -45,7 +45,7 @@ ERROR_WORDS = {
     "hand_too_big": N_("a hand holds at most 3 cards"),
     "table_too_big": N_("too many cards on the table"),
     "bad_hand_size": N_("here a hand holds 1 to 3 cards: it needs a card to play"),
-    "bad_deck": N_("the deck is the Spanish one or the French one"),
+    "bad_deck": N_("the deck must be the Spanish one or the French one"),
     # playing
     "illegal_move": N_("the rules do not allow that play"),
     "card_not_in_hand": N_("{card} is not in your hand"),
@@ -62,7 +62,7 @@ ERROR_WORDS = {
     "player_count": N_("a game is for 2, 3 or 4 players"),
     "bad_position": N_("these cards cannot come from a real deal"),
     "bad_view": N_("the position must be a player's own view of a game"),
-    "bad_mode": N_("play against the computer, or two students at one screen"),
+    "bad_mode": N_("the mode must be “Against the computer” or “Two students, one screen”"),
     "no_finished_deal": N_("no deal is finished yet: there is no play to review"),
     "bad_deal": N_("there is no such deal in this game"),
     # scoring

@@ -56,13 +56,13 @@ A_SWEEP = {"escoba": N_("an escoba"), "scopa": N_("a scopa")}
 
 
 def describe_gains(_: Translator, gains, rules: Rules = ESCOBA) -> str:
-    """What a capture wins: ``an escoba and 4 cards (the seven of coins, 2 cards of coins
+    """What a capture wins: ``an escoba and 4 cards (the seven of coins, 2 coins cards
     and 1 seven)``; ``2 cards``; under Scopa rules a sweep is ``a scopa``."""
     details = []
     if gains.siete_de_oros:
         details.append(_.the_card("7o"))
     if gains.oros:
-        details.append(_.plural("{n} card of coins", "{n} cards of coins", gains.oros))
+        details.append(_.plural("{n} coins card", "{n} coins cards", gains.oros))
     if gains.sevens:
         details.append(_.plural("{n} seven", "{n} sevens", gains.sevens))
     cards = _.plural("{n} card", "{n} cards", gains.cards)
@@ -305,7 +305,7 @@ class CaptureTable(w.VBox):
     def _redraw(self, change=None) -> None:
         m = self.model
         _ = Translator(self.lang)
-        title = _("Captures of 15") if m.rules.capture == "fifteen" else _("Captures (Scopa)")
+        title = _("Making 15") if m.rules.capture == "fifteen" else _("Captures (Scopa)")
         self._title.value = f"<h3 class='escoba-title'>{html.escape(title)}</h3>"
         self._table_text.description, self._hand_text.description = _("Table"), _("Hand")
         self._table_text.placeholder, self._hand_text.placeholder = "1o 4b 7o", "3c 5e 12b"
@@ -420,7 +420,7 @@ def captures_in_words(_: Translator, captures) -> str:
 #: What a capture the learner built says, by the verdict's reason (``ok`` with no card taken: "nothing").
 VERDICT_WORDS = {
     "ok": N_("Right! {card:The} takes {taken}: together they make {total}."),
-    "nothing": N_("Right: {card} takes nothing, so it stays on the table."),
+    "nothing": N_("Right! {card:The} takes nothing, so it stays on the table."),
     "no_card": N_("Choose a card from your hand first: it is part of the 15."),
     "card_not_in_hand": N_("{card:The} is not in your hand."),
     "not_on_table": N_("You can only take cards that are on the table."),

@@ -86,8 +86,7 @@ def leftover_check(_: Translator, cards: str) -> list[str]:
     lines = [_("Left on the table: {cards}.", cards=and_list(_, [_.the_card(c) for c in left])),
              _("They add up to {total} = 15 × {times} + {rest}.", total=total, times=times, rest=rest)]
     lines.append(_("10 is left over: the deal checks out.") if rest == 10 else
-                 _.plural("There is {n} left over, not 10: a capture with a wrong sum was made.",
-                          "There are {n} left over, not 10: a capture with a wrong sum was made.", rest))
+                 _("{n} is left over, not 10: a capture with a wrong sum was made.", n=rest))
     return lines
 
 

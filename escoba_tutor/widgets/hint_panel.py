@@ -83,7 +83,7 @@ REASON_WORDS: dict[str, str | tuple[str, str]] = {
     "lays_siete_de_oros": N_("it leaves the seven of coins on the table, for the others to take"),
     "takes_sevens": N_plural("it takes a seven ({cards}), good for the setenta",
                              "it takes {n} sevens ({cards}), good for the setenta"),
-    "takes_oros": N_plural("it takes a card of coins ({cards})", "it takes {n} cards of coins ({cards})"),
+    "takes_oros": N_plural("it takes a coins card ({cards})", "it takes {n} coins cards ({cards})"),
     "takes_cards": N_plural("it adds {n} card to your pile", "it adds {n} cards to your pile"),
     "leaves_unsweepable": N_("then the table adds up to {total}: none of the cards still to come can take it all, "
                              "so the next player cannot make an escoba"),

@@ -347,7 +347,7 @@ class ScoreSheetModel(HasTraits):
 
 # -------------------------------------------------------------------------------------------------- view
 # One style block per sheet, scoped to its class; fixed colours (as the primitives' CSS) so any theme reads it.
-# The caption names the table for screen readers only: the heading above already shows "Points of the deal", and
+# The caption names the table for screen readers only: the heading above already shows "Points for the deal", and
 # the sheet says it once.
 _STYLE = ("<style>.escoba-sheet{border-collapse:collapse;background:#fffdf7;color:#1a1a1a;font-size:1rem;"
           "line-height:1.4;min-width:20em}.escoba-sheet caption{position:absolute;width:1px;height:1px;"
@@ -415,7 +415,7 @@ class ScoreSheet(w.VBox):
         _ = Translator(self.lang)
         m = self.model
         # Text first, then markup: a _() call inside an f-string is not seen by the catalog extractor.
-        title, nothing = _("Points of the deal"), _("No deal to score yet.")
+        title, nothing = _("Points for the deal"), _("No deal to score yet.")
         self._title.value = f"<h3 class='escoba-title'>{escape(title)}</h3>"
         self._table.value = self._html(_, m.deal) if m.deal is not None else f"<p>{escape(nothing)}</p>"
         self._status.message = _("Check the input: {problem}", problem=problem_text(_, m.error)) if m.error else ""
@@ -431,7 +431,7 @@ class ScoreSheet(w.VBox):
         had = [_("You have") if i == you else _("Holds") for i in range(sides)]
         points = _("Points")
         sub = "".join(f'<th scope="col">{escape(h)}</th><th scope="col">{escape(points)}</th>' for h in had)
-        item, why, caption = escape(_("Item")), escape(_("Why")), escape(_("Points of the deal"))
+        item, why, caption = escape(_("Point")), escape(_("Why")), escape(_("Points for the deal"))
         parts = [_STYLE, f'<table class="escoba-sheet"><caption>{caption}</caption>',
                  f'<thead><tr><th scope="col" rowspan="2">{item}</th>{head_sides}'
                  f'<th scope="col" rowspan="2">{why}</th></tr><tr>{sub}</tr></thead><tbody>']

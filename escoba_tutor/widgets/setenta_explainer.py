@@ -12,7 +12,7 @@ verdict is the engine's (``setenta`` and ``score_deal``); this module only shows
 'Ana, oros: el siete de oros, que vale 21.'
 >>> widget.show_all()
 >>> widget._status.message
-'Ana se lleva el punto de la setenta: 70 es la única setenta válida (70 – inválida: le faltan bastos).'
+'Ana se lleva el punto de la setenta: 70 es la única setenta válida (70 – inválida: faltan bastos).'
 """
 
 from __future__ import annotations
@@ -422,7 +422,7 @@ class SetentaExplainer(w.VBox):
             return _("{side}, {suit}: only face cards ({cards}), which do not count in a setenta with low cards "
                      "only.", side=side, suit=suit, cards=the_cards(_, step["ignored"]))
         if m.rules_used.primera == "suit_count":
-            return _("{side}, {suit}: no card of this suit, so one suit fewer towards the point.", side=side,
+            return _("{side}, {suit}: no card of this suit, so one suit fewer in the count of suits.", side=side,
                      suit=suit)
         return _("{side}, {suit}: no card of this suit, so the setenta is invalid.", side=side, suit=suit)
 

@@ -154,6 +154,11 @@ def _capture_task(_: Translator, drill: CaptureDrill) -> dict[str, object]:
 _SWEEP_CRY = {"escoba": N_("escoba!"), "scopa": N_("scopa!")}
 
 
+def sweep_cry(_: Translator, rules: Rules) -> str:
+    """What is said of a capture that empties the table under ``rules``: «¡escoba!», "scopa!"."""
+    return _(_SWEEP_CRY[rules.sweep])
+
+
 def _capture_answer(_: Translator, drill: CaptureDrill) -> dict[str, object]:
     """Each capture with its sum, after the number of captures (or the card taking nothing)."""
     if not drill.answer:
@@ -168,7 +173,7 @@ def _capture_answer(_: Translator, drill: CaptureDrill) -> dict[str, object]:
         # (each is a line of its own under "2 captures:", so it starts with a capital, as a sentence does)
         text = f"{said}: {_sum(_, drill.card, taken, drill.rules)}"
         if len(taken) == len(drill.table):
-            text += " — " + _(_SWEEP_CRY[drill.rules.sweep])
+            text += " — " + sweep_cry(_, drill.rules)
         captures.append(text)
     return {"found": _.plural("{n} capture:", "{n} captures:", len(drill.answer)), "captures": captures}
 

@@ -133,7 +133,8 @@ def _game_end_task(_: Translator, drill: GameEndDrill) -> dict[str, object]:
     goal = _.plural("The game is played to {target} point.", "The game is played to {target} points.", drill.target,
                     target=drill.target)
     return {"goal": goal, "names": names,
-            "rows": [(_("Points before the last deal"), drill.before), (_("Points of the last deal"), drill.points)],
+            "rows": [(_("Points before the last deal"), drill.before),
+                     (_("Points scored in the last deal"), drill.points)],
             "question": _("Who has won?"), "choices": [*names, _("Nobody yet: another deal")]}
 
 

@@ -56,7 +56,7 @@ HOUSE_RULES: dict[str, tuple[str, str]] = {
     "three_player_ties": (
         N_("three-player ties"),
         N_("With three sides, when two tie for the most cards, the most coins or the best setenta, the point goes "
-           "to the third side if it has at least one card (for the cards point), at least one card of coins (for "
+           "to the third side if it has at least one card (for the cards point), at least one coins card (for "
            "the coins point) or a valid setenta (for the setenta point); otherwise nobody scores it.")),
     "escoba_de_mano_15_20": (
         N_("escoba de mano 15 / 20"),
@@ -423,7 +423,7 @@ def mano_words(_: Translator, n: int, side: labels.Label) -> str:
     """«1 escoba de mano para el bando 2», or none; «para ti» when the side is the student («para tú» is not
     Spanish)."""
     if not n:
-        return _("no escoba de mano")
+        return _("0 (no escoba de mano)")
     if getattr(side, "is_you", False):
         return _.plural("{n} escoba de mano for you", "{n} escobas de mano for you", n)
     return _.plural("{n} escoba de mano for {side}", "{n} escobas de mano for {side}", n, side=side)

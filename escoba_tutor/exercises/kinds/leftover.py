@@ -30,6 +30,7 @@ from ..common import (
     seeded,
 )
 from ..kind import DrillKind, Variety, WorksheetPart
+from .captures import sweep_cry
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,17 @@ class LeftoverDrill:
     @property
     def items(self) -> tuple[str, ...]:
         return ("taker", "total", "checks_out") if self.rules.capture == "fifteen" else ("taker",)
+
+    @property
+    def sweeps(self) -> tuple[bool, ...]:
+        """For each of ``plays``, whether it swept the table (an escoba): read back from the cards left, as a
+        student reads it (after a capture the table holds the cards laid down since). The deal's very last play
+        sweeps only where the rules count it (``last_play_escoba``)."""
+        after, found = list(self.table), []
+        for n, (_side, card, taken) in enumerate(reversed(self.plays)):
+            found.append(bool(taken) and not after and (n > 0 or self.rules.last_play_escoba))
+            after = [*after, *taken] if taken else [c for c in after if c != card]
+        return tuple(reversed(found))
 
     @property
     def last_player_side(self) -> int:
@@ -170,7 +182,11 @@ def _legal_from(table: Sequence[Card], plays: Sequence[tuple[int, Card, tuple[Ca
 
 
 # ------------------------------------------------------------------------------------------------ worksheet
-def _play_text(_: Translator, players: Sequence[str], side: int, card: Card, taken: Sequence[Card]) -> str:
+def _play_text(_: Translator, rules: Rules, players: Sequence[str], side: int, card: Card, taken: Sequence[Card],
+               sweep: bool) -> str:
+    if taken and sweep:
+        return _("{side} plays {card} and takes {taken}: {sweep}", side=players[side], card=_.the_card(card),
+                 taken=the_cards(_, taken), sweep=sweep_cry(_, rules))
     if taken:
         return _("{side} plays {card} and takes {taken}.", side=players[side], card=_.the_card(card),
                  taken=the_cards(_, taken))
@@ -196,7 +212,8 @@ _SHEET = """
 def _leftover_task(_: Translator, drill: LeftoverDrill) -> dict[str, object]:
     names, players = paper.side_names(_, 2), paper.player_names(_, 2)
     words: dict[str, object] = {
-        "last": _("The last plays of the deal:"), "plays": [_play_text(_, players, *play) for play in drill.plays],
+        "last": _("The last plays of the deal:"), "plays": [_play_text(_, drill.rules, players, *play, sweep)
+                                                     for play, sweep in zip(drill.plays, drill.sweeps)],
         "left": _("Left on the table at the end:"), "who_takes": _("Who takes the cards left?"),
         "choices": [*names, _("Nobody")]}
     if "total" in drill.items:

@@ -261,7 +261,7 @@ def _points_answer(_: Translator, drill: PointsDrill) -> dict[str, object]:
             why = _("not earned in this deal")
         lines.append((_item(_, item), who, why))
     totals = "; ".join(f"{name}: {points}" for name, points in zip(names, drill.answer.points))
-    return {"lines": lines, "total": _("Points of the deal, escobas included: {totals}.", totals=totals)}
+    return {"lines": lines, "total": _("Points for the deal, escobas included: {totals}.", totals=totals)}
 
 
 def _outcome(result: Any) -> Outcome:

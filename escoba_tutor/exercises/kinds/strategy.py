@@ -133,12 +133,12 @@ _MOVE_REASONS = {
 
 
 # A capture's sevens or coins, counted ("a seven", never "sevens" for one) and named: the played card may be
-# the one ("the knight of coins, taking the six of cups" adds the knight, a card of coins, to the pile).
+# the one ("the knight of coins, taking the six of cups" adds the knight, a coins card, to the pile).
 _COUNTED_REASONS = {
     "takes_sevens": N_plural("it adds a seven to your pile ({cards}), good for the setenta",
                              "it adds {n} sevens to your pile ({cards}), good for the setenta"),
-    "takes_oros": N_plural("it adds a card of coins to your pile ({cards})",
-                           "it adds {n} cards of coins to your pile ({cards})"),
+    "takes_oros": N_plural("it adds a coins card to your pile ({cards})",
+                           "it adds {n} coins cards to your pile ({cards})"),
     # the cards, so that two captures of the same kind read apart ("it adds 3 cards" against "only 2")
     "takes_cards": N_plural("it adds {n} card to your pile", "it adds {n} cards to your pile"),
 }
@@ -146,7 +146,7 @@ _COUNTED_REASONS = {
 # play's reason would fit it too): fewer sevens, fewer coins, or fewer cards.
 _ONLY = {
     "takes_sevens": N_plural("it takes only {n} seven", "it takes only {n} sevens"),
-    "takes_oros": N_plural("it takes only {n} card of coins", "it takes only {n} cards of coins"),
+    "takes_oros": N_plural("it takes only {n} coins card", "it takes only {n} coins cards"),
     "takes_cards": N_plural("it adds only {n} card to your pile", "it adds only {n} cards to your pile"),
 }
 # A table left that only cards of one value can sweep (in Escoba, 15 less its sum): that value, and how many such
@@ -155,7 +155,7 @@ _SWEEPERS_UNSEEN = N_plural(
     "it leaves {total} on the table, which only a card worth {value} can sweep, with {n} such card still unseen",
     "it leaves {total} on the table, which only a card worth {value} can sweep, with {n} such cards still unseen")
 # A capture to avoid that takes none of what the best capture takes (sevens, coins), the gains in the hints' order.
-_NONE_OF = {"takes_sevens": N_("it takes no seven"), "takes_oros": N_("it takes no card of coins")}
+_NONE_OF = {"takes_sevens": N_("it takes no seven"), "takes_oros": N_("it takes no coins card")}
 _GAIN_ORDER = ("takes_sevens", "takes_oros", "takes_cards")
 _TAKES_NOTHING = N_("it takes nothing")
 # In a deal's last round of two players the other hand is exactly the cards still unseen: the card that sweeps
@@ -177,8 +177,8 @@ _LEAVES_SIETE = N_("it leaves the seven of coins for the other side to take")
 _SIETE_STAYS = N_("the seven of coins stays on the table, for the other side to take")
 # Cards of coins a play leaves on the table when the best play leaves fewer: the other side may take them towards
 # the coins point. Said with the cards, so that a pupil can check it against the table.
-_LEAVES_OROS = N_plural("it leaves {cards} on the table, a card of coins for the other side to take",
-                        "it leaves {cards} on the table, {n} cards of coins for the other side to take")
+_LEAVES_OROS = N_plural("it leaves {cards} on the table, a coins card for the other side to take",
+                        "it leaves {cards} on the table, {n} coins cards for the other side to take")
 # A good play whose only drawback is what it leaves to sweep: how few unseen cards can do it (what makes it good).
 _FEW_SWEEPERS = N_plural(
     "it leaves {total} on the table, which only a card worth {value} can sweep, with just {n} such card still "
@@ -270,7 +270,7 @@ def _leaves_siete(view: PlayerView, move: Move) -> bool:
 
 
 def _oros_left(view: PlayerView, move: Move) -> list[Card]:
-    """The cards of coins a move leaves on the table, but the siete de oros (a fault of its own)."""
+    """The coins cards a move leaves on the table, but the siete de oros (a fault of its own)."""
     return [c for c in _left(view, move) if c.suit is Suit.OROS and c != SIETE_DE_OROS]
 
 
@@ -278,7 +278,7 @@ def _faults(_: Translator, view: PlayerView, move: Move, best: Move) -> list[str
     """What is wrong with a move that the best play does not share, every one that applies, most costly first:
     the escoba the best play makes and this one gives up (a sure point), the siete de oros left for the other
     side (a point it takes with one card), what it leaves to sweep; else what it gains less than the best play,
-    or the cards of coins it leaves on the table for the other side."""
+    or the coins cards it leaves on the table for the other side."""
     faults = []
     gain, best_gain = _gain(view, move), _gain(view, best)
     if best_gain is not None and best_gain.code == "escoba" and (gain is None or gain.code != "escoba"):

@@ -47,6 +47,25 @@ YOU_FORMS = {
         N_("Write how many escobas de mano you score with the house rule."),
     N_("{side} wins"): N_("You win"),
     N_("Who scores them: right, {side}."): N_("Who scores them: right, you."),
+    # the deal's plays and who deals, said of the student: «Juegas…», «Repartes tú», never «Tú juega», «Reparte tú»
+    N_("{side} plays {card} and takes {taken}."): N_("You play {card} and take {taken}."),
+    N_("{side} plays {card} and takes {taken}: {sweep}"): N_("You play {card} and take {taken}: {sweep}"),
+    N_("{side} plays {card}: it stays on the table."): N_("You play {card}: it stays on the table."),
+    N_("{side} takes the four cards dealt face up."): N_("You take the four cards dealt face up."),
+    N_("{side} takes the cards left at the end."): N_("You take the cards left at the end."),
+    N_("Right: {side} made the last capture, and so takes them."):
+        N_("Right: you made the last capture, and so you take them."),
+    N_("{side} made the last capture and takes the cards left."):
+        N_("You made the last capture and take the cards left."),
+    N_("No: {side} played last, but laid the card down. The cards left go to the last side that captured: "
+       "{taker}."):
+        N_("No: you played last, but laid the card down. The cards left go to the last side that captured: "
+           "{taker}."),
+    N_("{side} deals."): N_("You deal."),
+    N_("{side} deals. The four cards face up on the table:"): N_("You deal. The four cards face up on the table:"),
+    N_("Who scores them: the escoba de mano is always the dealer's: {side} dealt."):
+        N_("Who scores them: the escoba de mano is always the dealer's, and you dealt."),
+    N_("{totals}: {side} wins."): N_("{totals}: you win."),
 }
 
 

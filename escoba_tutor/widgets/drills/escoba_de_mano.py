@@ -66,8 +66,8 @@ class EscobaDeManoView(KindView):
         if drill.players == 4:
             dealt = _("Player {player} deals. The four cards face up on the table:", player=drill.dealer + 1)
         else:
-            dealt = _("{dealer} deals. The four cards face up on the table:",
-                      dealer=dealer_name(_, drill, self.frame.names))
+            dealt = of_side(_, "{side} deals. The four cards face up on the table:",
+                            dealer_name(_, drill, self.frame.names))
         pairs = pairs_line(_, drill, names)
         self.dealt.value = (f"<p>{escape(pairs)}</p>" if pairs else two_players_line(_, drill.players, self.frame.names)
                             ) + f"<p><b>{escape(dealt)}</b></p>"
@@ -100,8 +100,8 @@ class EscobaDeManoView(KindView):
                 lines.append(of_side(_, "Who scores them: right, {side}.", scorer) if drill.escobas else
                              _("Who scores them: right, nobody."))
             elif answer.mistake == "dealer_scores":
-                lines.append(_("Who scores them: the escoba de mano is always the dealer's: {dealer} dealt.",
-                               dealer=dealer))
+                lines.append(of_side(_, "Who scores them: the escoba de mano is always the dealer's: {side} dealt.",
+                                     dealer))
             elif answer.mistake == "dealer_pair_scores":
                 lines.append(_("Who scores them: the escoba de mano is always the dealer's, and in a team game it "
                                "goes to the dealer's team: Player {player} dealt, so it goes to {side}.",

@@ -57,21 +57,21 @@ class EscobasView(KindView):
 
     def draw(self, _: Translator, drill: EscobasDrill, names: Sequence[str]) -> None:
         players = player_names(_, self.frame.names, len(names))
-        dealt = _("{dealer} deals.", dealer=players[drill.record.dealer % len(names)])
+        dealt = of_side(_, "{side} deals.", players[drill.record.dealer % len(names)])
         self.dealt.value = two_players_line(_, len(names), self.frame.names) + f"<p><b>{escape(dealt)}</b></p>"
         rows = []
         for n, (what, side, before, card, taken) in enumerate(drill.captures):
             if what == "escoba_de_mano":
-                played, said = _("the cards dealt"), _("{side} takes the four cards dealt face up.",
-                                                         side=players[side])
+                played, said = _("the cards dealt"), of_side(_, "{side} takes the four cards dealt face up.",
+                                                               players[side])
             elif what == "leftover":
-                played, said = _("the cards left at the end"), _("{side} takes the cards left at the end.",
-                                                                  side=players[side])
+                played, said = _("the cards left at the end"), of_side(
+                    _, "{side} takes the cards left at the end.", players[side])
             else:  # a capture: a card was played
                 assert card is not None
                 played = _.card_name(card)
-                said = _("{side} plays {card} and takes {taken}.", side=players[side], card=the_card(_, card),
-                         taken=the_cards(_, taken))
+                said = of_side(_, "{side} plays {card} and takes {taken}.", players[side], card=the_card(_, card),
+                               taken=the_cards(_, taken))
             on_table = _("On the table: {cards}.", cards=the_cards(_, before))
             # Cards in words, as a student reads them (no codes, no small cards: a phone's narrow table wraps words;
             # three columns, who and what in one, so that it fits a phone's width)

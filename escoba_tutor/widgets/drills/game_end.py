@@ -37,7 +37,7 @@ class GameEndView(KindView):
     def draw(self, _: Translator, drill: GameEndDrill, names: Sequence[str]) -> None:
         goal = _.plural("The game is played to {target} point.", "The game is played to {target} points.",
                         drill.target, target=drill.target)
-        before, points = _("Points before the last deal"), _("Points of the last deal")
+        before, points = _("Points before the last deal"), _("Points scored in the last deal")
         head = "".join(f'<th scope="col">{escape(n)}</th>' for n in names)
         rows = "".join(f"<tr><th scope='row'>{escape(label)}</th>" + "".join(f"<td>{n}</td>" for n in values)
                        + "</tr>" for label, values in ((before, drill.before), (points, drill.points)))
@@ -71,7 +71,7 @@ class GameEndView(KindView):
 
     def _why(self, _: Translator, drill: GameEndDrill, names: Sequence[str], totals: str) -> str:
         if drill.winner is not None:
-            return _("{totals}: {side} wins.", totals=totals, side=names[drill.winner])
+            return of_side(_, "{totals}: {side} wins.", names[drill.winner], totals=totals)
         if max(drill.totals) >= drill.target:
             return _("{totals}: a tie at the top, so another deal is played.", totals=totals)
         return _("{totals}: nobody has reached {target} yet, so another deal is played.", totals=totals,

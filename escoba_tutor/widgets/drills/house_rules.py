@@ -40,7 +40,7 @@ _POINTS_MISTAKES = {
                            "the usual point; they are not added to it. {side} scores {right}."),
     "tie_scores_nobody": N_("{side}: not {given}. With this house rule a point that two sides tie for goes to the "
                             "third side if it has something for that point: at least one card for the cards point, "
-                            "at least one card of coins for the coins point, a valid setenta for the setenta "
+                            "at least one coins card for the coins point, a valid setenta for the setenta "
                             "point. {side} scores {right}."),
     "tied_sides_score": N_("{side}: not {given}. With this house rule the tied sides do not score the point they tie "
                            "for: it goes to the third side. {side} scores {right}."),

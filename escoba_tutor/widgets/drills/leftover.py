@@ -8,7 +8,9 @@ from html import escape
 
 import ipywidgets as w
 
+from ...engine.rules import Rules
 from ...exercises import NOBODY, LeftoverDrill
+from ...exercises.kinds.captures import sweep_cry
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from ..score_sheet import player_names
@@ -17,6 +19,7 @@ from .base import (
     KindView,
     choice_box,
     fill_row,
+    of_side,
     read_number,
     set_options,
     the_card,
@@ -27,12 +30,17 @@ from .base import (
 __all__ = ["LeftoverView", "play_sentence"]
 
 
-def play_sentence(_: Translator, names: Sequence[str], side: int, card, taken) -> str:
-    """«Bando 1 juega el cinco de bastos y se lleva el as de oros y la sota de copas.»"""
+def play_sentence(_: Translator, rules: Rules, names: Sequence[str], side: int, card, taken,
+                  sweep: bool = False) -> str:
+    """«Bando 1 juega el cinco de bastos y se lleva el as de oros y la sota de copas.», with «: ¡escoba!» when it
+    swept the table (as the game says it)."""
+    if taken and sweep:
+        return of_side(_, "{side} plays {card} and takes {taken}: {sweep}", names[side], card=the_card(_, card),
+                       taken=the_cards(_, taken), sweep=sweep_cry(_, rules))
     if taken:
-        return _("{side} plays {card} and takes {taken}.", side=names[side], card=the_card(_, card),
-                 taken=the_cards(_, taken))
-    return _("{side} plays {card}: it stays on the table.", side=names[side], card=the_card(_, card))
+        return of_side(_, "{side} plays {card} and takes {taken}.", names[side], card=the_card(_, card),
+                       taken=the_cards(_, taken))
+    return of_side(_, "{side} plays {card}: it stays on the table.", names[side], card=the_card(_, card))
 
 
 class LeftoverView(KindView):
@@ -77,7 +85,8 @@ class LeftoverView(KindView):
 
     def draw(self, _: Translator, drill: LeftoverDrill, names: Sequence[str]) -> None:
         players = player_names(_, self.frame.names, len(names))
-        said = "".join(f"<li>{escape(play_sentence(_, players, *play))}</li>" for play in drill.plays)
+        said = "".join(f"<li>{escape(play_sentence(_, drill.rules, players, *play, sweep))}</li>"
+                       for play, sweep in zip(drill.plays, drill.sweeps))
         last = _("The last plays of the deal:")
         self.plays.value = (two_players_line(_, len(names), self.frame.names)
                             + f"<p><b>{escape(last)}</b></p><ol>{said}</ol>")
@@ -116,10 +125,10 @@ class LeftoverView(KindView):
             if answer.ok:
                 if drill.taker is None:
                     return _("Right: nobody captured in the whole deal, so the cards left belong to nobody.")
-                return _("Right: {side} made the last capture, so {side} takes them.", side=taker)
+                return of_side(_, "Right: {side} made the last capture, and so takes them.", taker)
             if answer.mistake == "last_to_play":
-                return _("No: {last} played last, but laid the card down. The cards left go to the last side "
-                         "that captured: {side}.", last=names[drill.last_player_side], side=taker)
+                return of_side(_, "No: {side} played last, but laid the card down. The cards left go to the last "
+                               "side that captured: {taker}.", names[drill.last_player_side], taker=taker)
             if answer.mistake == "nobody_captured":
                 return _("No: nobody captured in the whole deal, so the cards left belong to nobody.")
             return _("No: the cards left go to the last side that captured: {side}.", side=taker)
@@ -156,8 +165,7 @@ class LeftoverView(KindView):
         if drill.taker is None:
             lines.append(_("Nobody captured in the whole deal: the cards left belong to nobody."))
         else:
-            lines.append(_("The last capture was made by {side}: {side} takes the cards left.",
-                           side=names[drill.taker]))
+            lines.append(of_side(_, "{side} made the last capture and takes the cards left.", names[drill.taker]))
         if drill.total is not None:
             terms = " + ".join(str(c.value) for c in drill.table)
             if len(drill.table) == 1:  # one card adds up to nothing: its value alone
