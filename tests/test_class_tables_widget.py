@@ -92,7 +92,7 @@ def test_two_students_open_join_by_code_and_see_each_other_s_plays(server):
     assert len(code) == 5 and ana.model.state == "waiting" and code in shown_text(ana)
     assert f"?table={code}" in shown_text(ana) and code in ana.message
     press(leo, "Volver a mirar")  # the class's list: Ana's table, waiting for a player
-    assert f"{code}</strong> · 2 jugadores, escoba+target=3: Ana, un sitio libre (esperando jugadores)" in \
+    assert f"{code}</strong> · 2 jugadores, escoba+target=3, con pistas: Ana, un sitio libre (esperando jugadores)" in \
         shown_text(leo)
     assert labelled(leo, "Mesas abiertas").value == code
     # the code typed with the usual slips: lower case and a dash
