@@ -828,7 +828,7 @@ class Game:
         :meth:`dealt_from` was dealt from. Playing :attr:`moves` on it makes this game again (a review replays
         them). A position built from parts (:meth:`at_position`) has no start to go back to: EscobaError."""
         if self._from_parts:
-            raise EscobaError("a position built from its parts has no start to replay", code="no_start")
+            raise EscobaError("a position built from its parts has no start to replay", code="bad_position")
         if self._start is None:
             return type(self)(players=self.players, rules=self.rules, seed=self.seed, dealer=self.first_dealer)
         deal, deck, totals = self._start
