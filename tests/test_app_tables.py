@@ -142,11 +142,12 @@ def check_secrets(players: list[Student], code: str) -> None:
             hands = HANDS.get((code, version), HANDS[code, current])
             others = set().union(*(hand for name, hand in hands.items() if name != player.nickname))
             told = answer
-            last_play = view.get("last_play") if isinstance(view, dict) else None
-            if last_play and last_play["deal"] != view.get("deal"):
-                # the last play of the deal before, shown at the start of the next: a card that was played in the
-                # open then, and may be dealt to a hand again now
-                told = {**view, "last_play": None}
+            if isinstance(view, dict):
+                # the deal before, shown at the start of the next (its last play, and its plays for the review):
+                # cards played in the open then, which the new deal may have dealt to a hand again now
+                deal, last_play = view.get("deal"), view.get("last_play")
+                told = {**view, "last_play": last_play if not last_play or last_play["deal"] == deal else None,
+                        "history": [e for e in view.get("history") or () if e.get("deal") == deal]}
             leaked = cards_in(told) & others
             assert not leaked, f"{player.nickname} was told {leaked} of another hand: {answer}"
         player.answers.clear()

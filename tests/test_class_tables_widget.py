@@ -17,6 +17,7 @@ from escoba_test_helpers import is_shown, labelled, only, parts, press, shown_te
 from test_app_tables import cards_in, students
 from test_class_board import KEYS
 
+from escoba_tutor.engine.cards import parse_cards
 from escoba_tutor.records.table_client import TableClient
 from escoba_tutor.text.translator import Translator
 from escoba_tutor.widgets import page as page_module
@@ -91,7 +92,7 @@ def test_two_students_open_join_by_code_and_see_each_other_s_plays(server):
     assert len(code) == 5 and ana.model.state == "waiting" and code in shown_text(ana)
     assert f"?table={code}" in shown_text(ana) and code in ana.message
     press(leo, "Volver a mirar")  # the class's list: Ana's table, waiting for a player
-    assert f"{code}</strong> · 2 jugadores, escoba+target=3: Ana, un sitio libre (esperando jugadores)" in \
+    assert f"{code}</strong> · 2 jugadores, escoba+target=3, con pistas: Ana, un sitio libre (esperando jugadores)" in \
         shown_text(leo)
     assert labelled(leo, "Mesas abiertas").value == code
     # the code typed with the usual slips: lower case and a dash
@@ -301,3 +302,130 @@ def test_the_watch_passes_on_a_seat_that_became_left_without_a_new_version():
     watched = WatchedTable(Client(), "K7M2Q", seen.append, after=4)  # type: ignore[arg-type]
     watched._listen()
     assert [[s["left"] for s in view["seats"]] for view in seen] == [[False, False], [False, True]]
+
+
+# ------------------------------------------------------------------------------------------ hints and reviews
+def server_game(server, code: str):
+    """The table's game as the class database holds it (the server's own, with every hand): what a page must never
+    be sent, read here to check what the page works out from its own view."""
+    from escoba_tutor.engine.game import Game
+    from escoba_tutor.engine.save import load_json
+
+    with sqlite3.connect(server.database) as db:
+        text, = db.execute("SELECT game FROM game_tables WHERE code = ?", (code,)).fetchone()
+    return load_json(text, Game)
+
+
+def two_at_a_table(server, first: str, second: str, hints: bool | None = None):
+    opener, joiner = page(server, first), page(server, second)
+    if hints is not None:
+        labelled(opener, "Hints").value = hints
+    press(opener, "Open a table")
+    labelled(joiner, "Table code").value = opener.model.code
+    press(joiner, "Sit at this table")
+    until(lambda: opener.model.state == "playing")
+    return opener, joiner
+
+
+def test_where_hints_are_allowed_the_player_on_turn_gets_the_expert_s_hint_from_their_own_view(server):
+    from escoba_tutor.engine.game import DealStarted, EscobaDeMano, Play
+    from escoba_tutor.players.expert import ExpertBot
+    from escoba_tutor.players.hints import hints
+    from escoba_tutor.widgets.hint_panel import HintPanel
+
+    ana, leo = two_at_a_table(server, "Hana", "Hugo")  # hints are allowed unless the opener says no
+    assert labelled(page(server, "Hilda"), "Hints").value is True
+    code = ana.model.code
+    for table in (ana, leo):
+        assert "Hints are allowed at this table" in shown_text(table)
+    rng = random.Random(5)
+    for _ in range(3):  # a few plays first: the hint then reads the plays everybody saw (the piles, the last capture)
+        mover = ana if ana.model.view["my_turn"] else leo
+        choose(mover, rng.choice(sorted(mover.model.view["legal"])))
+        press(mover, "Play")
+        until(lambda: ana.model.version == leo.model.version)
+    mover = ana if ana.model.view["my_turn"] else leo
+    waiting = leo if mover is ana else ana
+    assert is_shown(mover, labelled(mover, "Hint")) and not is_shown(waiting, labelled(waiting, "Hint"))
+    labelled(mover, "Hint").value = True
+    panel = only(mover, HintPanel)
+    assert is_shown(mover, panel) and "What the expert would play" in shown_text(mover)
+    # worked out from the seat's own view: the engine's view of that seat, field by field (its history: the deal's
+    # public events), and the same ranking the expert gives the server's own view
+    engine = server_game(server, code).view(mover.model.seat)
+    rebuilt = panel.model.view
+    for field in engine._fields:
+        if field != "history":
+            assert getattr(rebuilt, field) == getattr(engine, field), field
+    assert rebuilt.history == tuple(e for e in engine.history if isinstance(e, (DealStarted, EscobaDeMano, Play))
+                                    and e.deal == engine.deal)
+    assert set(rebuilt.hand).isdisjoint(parse_cards(" ".join(waiting.model.view["hand"])))
+    assert panel.model.hints == hints(engine, ExpertBot(seed=0))
+    best = panel.model.hints[0].move.text
+    assert best in mover.model.view["legal"]
+    # a hint is for one decision: the play turns it off
+    choose(mover, best)
+    press(mover, "Play")
+    assert labelled(mover, "Hint").value is False and not is_shown(mover, panel)
+    for table in (ana, leo):
+        table.close()
+
+
+def test_where_hints_are_not_allowed_no_hint_is_shown_nor_given_to_a_forged_request(server):
+    from escoba_tutor.widgets.hint_panel import HintPanel
+
+    ana, leo = two_at_a_table(server, "Nora", "Nico", hints=False)
+    code = ana.model.code
+    for table in (ana, leo):
+        assert "No hints at this table." in shown_text(table) and table.model.view["hints"] is False
+    lobby = page(server, "Nadia")
+    assert f"{code}</strong> · 2 players, escoba+target=3, no hints: Nora, Nico (playing)" in shown_text(lobby)
+    mover = ana if ana.model.view["my_turn"] else leo
+    hint = labelled(mover, "Hint")
+    assert not is_shown(mover, hint)
+    hint.value = True  # what a page without the button's script could send
+    assert hint.value is False and not any(isinstance(p, HintPanel) for p in parts(mover))
+    assert not is_shown(mover, mover.hint_box)
+    for table in (ana, leo, lobby):
+        table.close()
+
+
+def test_a_finished_deal_is_reviewed_from_each_player_s_side_as_against_the_computer(server):
+    from escoba_tutor.players.hints import costliest_move
+    from escoba_tutor.widgets.game_table import DealReview, ExpertReview
+    from escoba_tutor.widgets.hint_panel import move_words
+
+    ana, leo = two_at_a_table(server, "Rosa", "Raúl")
+    code = ana.model.code
+    review = only(ana, DealReview)
+    assert not is_shown(ana, labelled(ana, "Review the last deal"))  # no deal is over yet
+    rng = random.Random(7)
+    while not ana.model.view.get("last_deal"):
+        until(lambda: ana.model.version == leo.model.version)
+        mover = ana if ana.model.view["my_turn"] else leo
+        choose(mover, rng.choice(sorted(mover.model.view["legal"])))
+        press(mover, "Play")
+    until(lambda: ana.model.version == leo.model.version)
+    game = server_game(server, code)
+    dealt = game.deals[0]
+    for table in (ana, leo):
+        # the deal replayed from the plays everybody saw is the server's deal, card for card
+        assert table.deal_to_review() == dealt
+        labelled(table, "Review the last deal").value = True
+    assert review.text.startswith("<p>Play 1 of ")
+    first = dealt.plays[0]
+    said = ana.play_words(Translator("en"), first.player, first.move.card, first.move.captured, first.escoba)
+    assert said in review.text and (said.startswith("You ") == (first.player == ana.model.seat))
+    for _ in dealt.plays:
+        press(ana, "Forward")
+    assert "End of the deal:" in review.text
+    # the expert's judgement of each player's own plays, as the game against the computer gives it
+    press(leo, "What would the expert have played?")
+    costly = costliest_move(game, leo.model.seat, deal=0)
+    text = only(leo, ExpertReview).text
+    if costly is None:
+        assert "as good as the expert's" in text
+    else:
+        assert f"play {costly.play + 1}: " in text and move_words(Translator("en"), costly.best.move) in text
+    for table in (ana, leo):
+        table.close()

@@ -556,3 +556,49 @@ def test_a_view_keeps_its_moment_after_undo_and_other_moves(seed):
         assert (view.player, view.history, view.table, view.hand) == (player, history, table, hand)
         assert view.pile_sizes == tuple(map(len, piles))
         assert view.seen == frozenset([*table, *hand, *(card for pile in piles for card in pile)])
+
+
+# ---------------------------------------------------------------- a finished deal dealt again from its plays
+@pytest.mark.parametrize("players, rules", [(2, "escoba"), (4, "escoba"), (2, "escoba+escoba_de_mano_pairs"),
+                                            (2, "scopa"), (4, "escoba+figuras")])
+def test_every_finished_deal_is_dealt_again_from_its_public_plays(players: int, rules: str) -> None:
+    """A table's review replays a finished deal from what every player saw (its table dealt and its plays): the
+    deal made again is the deal played, card for card, escobas de mano included, and restarting it replays it."""
+    from escoba_tutor.engine.game import deal_deck
+
+    for seed in range(6):
+        game = Game(players=players, rules=rules, seed=seed)
+        play_randomly(game, random.Random(seed), 400)
+        assert game.deals
+        for record in game.deals:
+            public = game.view(0).history  # a player's own view: public events only
+            before = tuple(t - p for t, p in zip(record.totals, record.score.points))
+            again = Game.dealt_from(players, rules, deck=deal_deck(players, public, record.deal),
+                                    dealer=record.dealer, deal=record.deal, totals=before)
+            for play in record.plays:
+                again.play(play.move)
+            assert again.deals == (record,)
+            replay = again.restarted()
+            assert replay.deal == record.deal and replay.moves == () and replay.hands == again.restarted().hands
+            for move in again.moves:
+                replay.play(move)
+            assert replay.deals == (record,)
+
+
+def test_a_deal_not_finished_or_a_deck_that_is_not_one_is_refused() -> None:
+    from escoba_tutor.engine.game import deal_deck
+
+    game = Game(players=2, seed=3)
+    game.play(game.legal_moves()[0])
+    with pytest.raises(EscobaError) as refused:
+        deal_deck(2, game.history, 0)  # the deal under way: its hands are not all played yet
+    assert refused.value.code == "bad_position"
+    with pytest.raises(EscobaError):
+        Game.dealt_from(2, "escoba", deck=list(DECK)[:39], dealer=0)
+    with pytest.raises(EscobaError):
+        Game.dealt_from(2, "escoba", deck=DECK, dealer=0, totals=(1,))
+    parts = Game.at_position(2, "escoba", dealer=1, turn=0, hands=game.hands, table=game.table,
+                             deck=[c for c in DECK if c not in game.table and not any(c in h for h in game.hands)
+                                   and not any(c in p for p in game.piles)], piles=game.piles)
+    with pytest.raises(EscobaError):
+        parts.restarted()  # a position built from parts has no start

@@ -69,6 +69,21 @@ def test_a_version_6_database_keeps_the_answer_as_given(tmp_path: Path) -> None:
         assert list(store.exercise_answered(running.id).values()) == [given]
 
 
+def test_a_version_6_database_s_tables_allow_hints_as_they_did(tmp_path: Path) -> None:
+    """Step 6 -> 7: the tables opened before the opener could choose allow hints (the page offered no choice),
+    their games go on, and a new table keeps the choice made."""
+    copy = tmp_path / "class.sqlite3"
+    shutil.copy(REFERENCES / "v6" / "class.sqlite3", copy)
+    with ClassStore.open(copy) as store:
+        tuesday = next(c.id for c in store.classes() if c.name == "3B Tuesday")
+        tables = store.class_tables(tuesday)
+        assert len(tables) == 2 and all(info.hints is True for info in tables)
+        opened = store.open_table("a-token-of-sixteen-chars", "Ana", 2, hints=False)
+        assert store.table_info(opened.table.code).hints is False
+    with sqlite3.connect(copy) as connection:
+        assert connection.execute("SELECT hints FROM game_tables ORDER BY id").fetchall() == [(1,), (1,), (0,)]
+
+
 def test_a_version_5_database_keeps_its_tables_and_their_games_go_on(tmp_path: Path) -> None:
     """The reference's tables (one of two under way, one of four waiting) are as they were: seats, version, turn,
     each student's own hand; and the game under way takes its next play."""
@@ -289,3 +304,16 @@ def test_a_version_5_database_on_postgresql_gets_the_answers_as_given(postgres_s
         assert store.exercise_tally(exercise.id).given == {(None, True): 1, (given, True): 1}
         with store.engine.connect() as connection:
             assert connection.execute(text("SELECT version FROM escoba_schema")).scalar() == SCHEMA_VERSION
+
+
+def test_a_version_6_database_on_postgresql_gets_its_tables_hints_allowed(postgres_server) -> None:
+    """The step 6 -> 7 on PostgreSQL: a table of a version 6 database (today's made, less the column) allows hints."""
+    url = postgres_server.create_database("schema_v6_to_v7")
+    with ClassStore.open(url) as store:
+        code = store.open_table("a-token-of-sixteen-chars", "Ana", 2, hints=False).table.code
+        with store.engine.begin() as connection:
+            connection.execute(text("ALTER TABLE game_tables DROP COLUMN hints"))
+            connection.execute(text("UPDATE escoba_schema SET version = 6"))
+    with ClassStore.open(url) as store:
+        assert store.table_info(code).hints is True
+        assert store.open_table("b-token-of-sixteen-chars", "Leo", 2, hints=False).table.hints is False

@@ -541,6 +541,22 @@ def test_a_table_survives_the_store_being_closed_and_opened_again(store_url: str
         assert game_of(store, code).moves == (*moves, view.game.legal_moves[0])
 
 
+def test_the_opener_s_choice_of_hints_is_kept_with_the_table(store_url: str) -> None:
+    """Hints are allowed unless the opener says no; the choice is the table's, seen by every seat and in the
+    class's list, and it survives the store being closed and opened again. Anything but yes or no is refused."""
+    with ClassStore.open(store_url) as store:
+        allowed = store.open_table(token(), "Ana", 2).table.code
+        first, second = token(), token()
+        without = store.open_table(first, "Leo", 2, hints=False).table.code
+        store.join_table(without, second, "Eva")
+        with pytest.raises(TableSettingsError):
+            store.open_table(token(), "Noa", 2, hints="no")  # type: ignore[arg-type]
+    with ClassStore.open(store_url) as store:
+        assert store.table_info(allowed).hints is True and store.table_info(without).hints is False
+        assert {t.code: t.hints for t in store.class_tables()} == {allowed: True, without: False}
+        assert store.table_view(without, second).table.hints is False
+
+
 def test_a_computer_turn_left_unplayed_is_played_after_a_restart(store_url: str) -> None:
     """A server stopped between a student's play and the computer's: the next look at the table plays it."""
     seed = next(seed for seed in range(100) if Game(players=2, seed=seed).turn == 0)  # Ana, at seat 0, first

@@ -45,7 +45,8 @@ from .rules import ESCOBA, Rules, as_rules
 from .scoring import DealFacts, DealScore, score_piles
 
 __all__ = ["Move", "Game", "PlayerView", "DealRecord", "PlayRecord", "DealStarted", "EscobaDeMano",
-           "CardsDealt", "Play", "HandEscoba", "LeftoverTaken", "DealScored", "GameWon", "MAX_SEED", "SIDES"]
+           "CardsDealt", "Play", "HandEscoba", "LeftoverTaken", "DealScored", "GameWon", "MAX_SEED", "SIDES",
+           "deal_deck"]
 
 _by_index = attrgetter("index")
 _NO_CARDS: frozenset[Card] = frozenset()
@@ -384,6 +385,10 @@ class Game:
         self._undo: list[_State | tuple[Card, ...]] = []  # a snapshot, or the table before an ordinary play
         self._undo_last_capturer: list[int | None] = []  # for each ordinary play on the stack
         self._legal: tuple[Move, ...] | None = None
+        # How the game started, when not from its seed: (deal, deck, totals) for a deal dealt from a given deck
+        # (:meth:`dealt_from`), None for a position built from parts (:meth:`at_position`, no start to go back to)
+        self._start: tuple[int, tuple[Card, ...], tuple[int, ...]] | None = None
+        self._from_parts = False
         state = self._s = _State()
         state.totals = (0,) * len(self.sides)
         state.winner = None
@@ -656,6 +661,8 @@ class Game:
 
     # ------------------------------------------------------------------------------------- dealing
     def _shuffled_deck(self, deal: int) -> tuple[Card, ...]:
+        if self._start is not None and self._start[0] == deal:
+            return self._start[1]
         deck = list(DECK)
         random.Random(f"escoba-tutor:{self.seed}:{deal}").shuffle(deck)
         return tuple(deck)
@@ -780,6 +787,54 @@ class Game:
     def from_resume_code(cls, code: str) -> Game:
         return save.load_code(code, cls)
 
+    # ------------------------------------------------------------------ a deal dealt from a given deck (reviews)
+    @classmethod
+    def dealt_from(cls, players: int, rules: Rules | str, *, deck: Iterable[Card], dealer: int, deal: int = 0,
+                   totals: Iterable[int] | None = None, seed: int = 0) -> Game:
+        """A game whose deal ``deal`` is dealt by ``dealer`` from ``deck`` (the 40 cards in the order dealt: three to
+        each player from the mano on, four on the table, then each round's), the sides holding ``totals`` points
+        before it: a finished deal made again from its plays, which every player saw (:func:`deal_deck`), for a
+        review where the seed must stay unknown. Later deals are shuffled from ``seed``. Its save is not this game.
+
+        >>> g = Game(players=2, seed=5)
+        >>> while not g.deals:
+        ...     _ = g.play(g.legal_moves()[0])
+        >>> again = Game.dealt_from(2, g.rules, deck=deal_deck(2, g.history), dealer=g.deals[0].dealer)
+        >>> for move in g.moves:
+        ...     _ = again.play(move)
+        >>> again.deals[0] == g.deals[0]
+        True
+        """
+        cards = tuple(deck)
+        sides = len(SIDES.get(players, ())) if type(players) is int else 0
+        side_totals = tuple(totals) if totals is not None else (0,) * sides
+        if not all(type(card) is Card for card in cards) or len(set(cards)) != 40 or len(cards) != 40:
+            raise EscobaError("a deal is dealt from the 40 cards, each once", code="bad_position")
+        if type(deal) is not int or deal < 0 or len(side_totals) != sides or \
+                not all(type(t) is int and t >= 0 for t in side_totals):
+            raise EscobaError(f"a deal needs its number and the points of each side ({sides}) before it",
+                              code="bad_position")
+        game = cls(players=players, rules=rules, seed=seed, dealer=dealer)
+        game._start = (deal, cards, side_totals)
+        game._events, game._moves, game._deals, game._undo, game._legal = [], [], [], [], None
+        game._undo_last_capturer = []
+        state = game._s = _State()
+        state.totals, state.winner = side_totals, None
+        game._start_deal(deal, dealer)
+        return game
+
+    def restarted(self) -> Game:
+        """A new game at this game's start, nothing played: the seed's first deal, or the deal a game of
+        :meth:`dealt_from` was dealt from. Playing :attr:`moves` on it makes this game again (a review replays
+        them). A position built from parts (:meth:`at_position`) has no start to go back to: EscobaError."""
+        if self._from_parts:
+            raise EscobaError("a position built from its parts has no start to replay", code="bad_position")
+        if self._start is None:
+            return type(self)(players=self.players, rules=self.rules, seed=self.seed, dealer=self.first_dealer)
+        deal, deck, totals = self._start
+        return type(self).dealt_from(self.players, self.rules, deck=deck, dealer=self.first_dealer, deal=deal,
+                                     totals=totals, seed=self.seed)
+
     # ------------------------------------------------------------------ a position built from parts (bots)
     @classmethod
     def at_position(cls, players: int, rules: Rules | str, *, dealer: int, turn: int,
@@ -835,4 +890,33 @@ class Game:
         s.round = 1 + max(0, s.dealt - (3 * players + 4)) // (3 * players)
         game._events, game._moves, game._deals, game._undo, game._legal = [], [], [], [], None
         game._undo_last_capturer = []
+        game._from_parts = True
         return game
+
+
+def deal_deck(players: int, events: Iterable[Event], deal: int | None = None) -> tuple[Card, ...]:
+    """The deck the finished deal ``deal`` (by default the last one scored) was dealt from, in the order dealt, from
+    the public events (a view's :attr:`PlayerView.history`, or a game's): its :class:`DealStarted` and its plays.
+    Every card a player is dealt is played in the same round, in the open, so once the deal is over its plays say
+    each player's hand of each round; nothing here is hidden then. For :meth:`Game.dealt_from`.
+    EscobaError (``bad_position``) when the events hold no whole finished deal."""
+    events = tuple(events)
+    if deal is None:
+        deal = next((e.deal for e in reversed(events) if type(e) is DealScored), None)
+    started = next((e for e in events if type(e) is DealStarted and e.deal == deal), None)
+    plays = [e for e in events if type(e) is Play and e.deal == deal]
+    per_round = 3 * players
+    if started is None or type(players) is not int or players not in SIDES or \
+            len(plays) + len(started.table) != 40 or len(plays) % per_round:
+        raise EscobaError("these events hold no whole finished deal", code="bad_position")
+    deck: list[Card] = []
+    for start in range(0, len(plays), per_round):
+        played = plays[start:start + per_round]
+        for k in range(players):
+            player = (started.mano + k) % players
+            deck += sorted((p.card for p in played if p.player == player), key=_by_index)
+        if start == 0:
+            deck += started.table
+    if len(set(deck)) != 40:
+        raise EscobaError("these events hold no whole finished deal", code="bad_position")
+    return tuple(deck)

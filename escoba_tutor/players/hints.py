@@ -190,8 +190,10 @@ class CostlyMove:
 def costliest_move(game: Game, player: int, deal: int = -1, bot: ExpertBot | None = None) -> CostlyMove | None:
     """For a finished deal of ``game`` (by default the last), the move of ``player`` that lost the most expected
     value compared with the expert's choice, and what the expert would have played; None when every move of
-    theirs was as good as the expert's (or they made none). The deal is replayed from the game's seed and moves,
-    and each position is judged from ``player``'s own view, as the expert would have seen it then.
+    theirs was as good as the expert's (or they made none). The deal is replayed from the game's start and moves
+    (:meth:`Game.restarted`: its seed, or the deal a game of :meth:`Game.dealt_from` was dealt from, as at a table
+    where students play each other), and each position is judged from ``player``'s own view, as the expert would
+    have seen it then.
     """
     if type(player) is not int or not 0 <= player < game.players:
         raise EscobaError(f"there is no player {player!r} in a {game.players}-player game"[:120], code="bad_player")
@@ -204,7 +206,7 @@ def costliest_move(game: Game, player: int, deal: int = -1, bot: ExpertBot | Non
         raise EscobaError(f"there is no finished deal {deal!r}: {len(finished)} finished so far"[:120],
                           code="bad_deal") from None
     bot = bot or ExpertBot()
-    replay = Game(players=game.players, rules=game.rules, seed=game.seed, dealer=game.first_dealer)
+    replay = game.restarted()
     worst: CostlyMove | None = None
     number = 0
     for move in game.moves:

@@ -23,7 +23,7 @@ from .events import (
 )
 
 #: The version of the tables this escoba-tutor reads and writes (schema.py has the tables and the migrations).
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 RECORD_BUDGET = 1.7           # seconds one record may spend waiting for a busy database, all tries together
 PAUSE = 0.004                 # seconds at most between two tries (a random share of it)
 

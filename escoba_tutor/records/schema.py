@@ -25,7 +25,8 @@ the tables where students play each other (``game_tables``, one row per table wi
 and a version number, and ``game_table_seats``, one row per seat: the student holding it, or the computer's
 level; tables.py); 6 adds ``class_exercise_answers.given``, the answer as the student gave it (the drill
 model's answers, as JSON: the projected view's spread of answers, and the student's own reloaded page; NULL in the
-answers counted before).
+answers counted before); 7 adds ``game_tables.hints``, whether the players at a table may ask for a hint (the
+opener's choice; the tables opened before allow them, as the page did then).
 
 Times are stored as UTC without a zone (``DateTime``), read back as UTC.
 """
@@ -158,6 +159,8 @@ game_tables = Table(
     Column("game", Text, nullable=False),
     Column("opened_at", DateTime(timezone=False), nullable=False),
     Column("updated_at", DateTime(timezone=False), nullable=False),
+    # since version 7: whether a player may ask for a hint on their turn (the opener's choice; before, always)
+    Column("hints", Boolean, nullable=False, server_default=true()),
     Index("ix_game_tables_class_state", "class_id", "state"),
     sqlite_autoincrement=True,
 )
@@ -245,10 +248,18 @@ def _add_given_answers(connection: Connection) -> None:
         connection.execute(text("ALTER TABLE class_exercise_answers ADD COLUMN given TEXT"))
 
 
+def _add_table_hints(connection: Connection) -> None:
+    """6 -> 7: whether a table's players may ask for a hint (the tables opened before allow them: the page gave no
+    choice then). A database older than version 5 has it already: step 4 -> 5 made the table in today's shape."""
+    if "hints" not in {c["name"] for c in inspect(connection).get_columns("game_tables")}:
+        true_word = "1" if connection.dialect.name == "sqlite" else "TRUE"
+        connection.execute(text(f"ALTER TABLE game_tables ADD COLUMN hints BOOLEAN NOT NULL DEFAULT {true_word}"))
+
+
 # MIGRATIONS[n] turns a database of version n into version n + 1, inside the opening transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _add_drill_rules, 2: _current_and_unique_names,
                                                         3: _add_class_exercises, 4: _add_game_tables,
-                                                        5: _add_given_answers}
+                                                        5: _add_given_answers, 6: _add_table_hints}
 
 
 def from_db_time(stored: datetime) -> datetime:

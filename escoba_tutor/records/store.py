@@ -345,11 +345,12 @@ class ClassStore:
     # any transaction (the expert's search must not hold the database's lock).
 
     def open_table(self, token: str, nickname: str, players: int = 2, rules: str = "escoba", *,
-                   seed: int | None = None) -> SeatView:
+                   seed: int | None = None, hints: bool = True) -> SeatView:
         """Open a table in the current class, its opener (``token``, ``nickname``) in seat 0; the view of that
-        seat, with the table's code. See :func:`escoba_tutor.records.tables.open_table`."""
+        seat, with the table's code. ``hints``: whether a player may ask for a hint on their own turn. See
+        :func:`escoba_tutor.records.tables.open_table`."""
         return self._retry(lambda c: tables.open_table(c, _current_class(c).id, token, nickname, players, rules,
-                                                       seed=seed), write=True, budget=TABLE_BUDGET)
+                                                       seed=seed, hints=hints), write=True, budget=TABLE_BUDGET)
 
     def join_table(self, code: str, token: str, nickname: str, seat: int | None = None, *,
                    computer: bool = True) -> SeatView:

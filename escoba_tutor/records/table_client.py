@@ -66,10 +66,11 @@ class TableClient:
 
     # -- the calls ------------------------------------------------------------------------------------------------
 
-    def open(self, players: int = 2, rules: str = "") -> dict[str, Any]:
-        """Open a table for ``players`` (2, or 4 in two teams) by ``rules`` (empty: the server's); the opener's
-        view, whose ``code`` classmates type to join."""
-        return _part(self._call("POST", "open", {"players": players, "rules": rules}), "view")
+    def open(self, players: int = 2, rules: str = "", hints: bool = True) -> dict[str, Any]:
+        """Open a table for ``players`` (2, or 4 in two teams) by ``rules`` (empty: the server's), where a player
+        may ask for a hint on their turn or not (``hints``); the opener's view, whose ``code`` classmates type to
+        join."""
+        return _part(self._call("POST", "open", {"players": players, "rules": rules, "hints": hints}), "view")
 
     def join(self, code: str, seat: int | None = None) -> dict[str, Any]:
         """Sit at table ``code`` (as typed: slips forgiven), in ``seat`` or the first empty one; after a reload,

@@ -17,6 +17,8 @@ JupyterHub every student's own server does, and the database is what they share 
   seconds) or an empty one may be given to the computer; its student, or anyone for a seat nobody held, takes it
   back. The computer's plays are made by the computer players of :mod:`escoba_tutor.players.bots`, seeded by
   the table and the move, so that whichever server makes one makes the same;
+- whether its players may ask for a **hint** on their own turn (``hints``: the opener's choice, allowed unless
+  they said no; a hint is worked out by the player's own kernel from that seat's view, docs/tables.md);
 - its **state**: ``waiting`` while a seat is empty, ``playing`` once every seat is taken, ``finished`` once
   the game has a winner.
 
@@ -202,6 +204,8 @@ class TableInfo:
     winner: int | None
     opened_at: datetime
     updated_at: datetime
+    #: Whether a player may ask for a hint on their own turn (the opener's choice).
+    hints: bool = True
 
 
 @dataclass(frozen=True)
@@ -374,7 +378,7 @@ def _info(table: _Table, now: datetime | None = None, left_after: float = LEFT_A
                            _left(seat, moment, left_after)) for seat in table.seats)
     return TableInfo(row.code, int(row.class_id), int(row.players), row.rules, row.state, int(row.version), seats,
                      game.turn, game.deal, game.totals, game.winner, from_db_time(row.opened_at),
-                     from_db_time(row.updated_at))
+                     from_db_time(row.updated_at), row.hints is not False)
 
 
 def _view(table: _Table, seat: int, now: datetime | None = None) -> SeatView:
@@ -430,12 +434,14 @@ def _seating(table: _Table, changed: int, holder: str | None, computer: str | No
 
 # -------------------------------------------------------------------------------------------------- changes
 def open_table(connection: Connection, class_id: int, token: str, nickname: str, players: int = 2,
-               rules: Rules | str = "escoba", *, seed: int | None = None,
+               rules: Rules | str = "escoba", *, seed: int | None = None, hints: bool = True,
                now: datetime | None = None) -> SeatView:
     """Open a table in the class ``class_id`` for ``players`` (2, or 4 in partnerships) by ``rules`` (the server's
     rules or a named house rule: ``escoba+figuras``), with its opener in seat 0. ``seed`` fixes the deals (by
-    default a random one)."""
+    default a random one); ``hints``: whether a player may ask for a hint on their own turn."""
     chosen = _rules(players, rules)
+    if type(hints) is not bool:
+        raise TableSettingsError("whether hints are allowed is yes or no (True or False)", code="table_bad_settings")
     holder, name = _holder(token), valid_nickname(nickname)
     if seed is not None and (type(seed) is not int or not 0 <= seed <= MAX_SEED):
         raise TableSettingsError(f"a table's seed is a whole number from 0 to {MAX_SEED}", code="table_bad_settings")
@@ -445,7 +451,7 @@ def open_table(connection: Connection, class_id: int, token: str, nickname: str,
     code = _new_code()  # a code taken already fails the unique index: the store tries again, with a new code
     table_id = connection.execute(game_tables.insert().values(
         class_id=class_id, code=code, players=players, rules=chosen.name, state="waiting", version=1,
-        game=dump_json(game), opened_at=moment, updated_at=moment)).inserted_primary_key
+        game=dump_json(game), opened_at=moment, updated_at=moment, hints=hints)).inserted_primary_key
     assert table_id is not None
     connection.execute(game_table_seats.insert(), [
         {"table_id": table_id[0], "seat": seat, "holder": holder if seat == 0 else None,

@@ -5,11 +5,11 @@ course server's side of it. A student's kernel asks its own course server, with 
 machine only (as the records and the class exercise do, records_endpoint.py), under ``class/tables/``:
 
 - ``POST open`` (JSON ``players``: 2 or 4, ``rules``: empty for the server's rules, or the server's rules with
-  named house rules, such as ``escoba+figuras``), ``POST join`` (``code``, typed as the student typed it;
-  ``seat`` optional), ``POST leave`` (``code``), ``POST computer`` (``code``, ``seat``, ``level``: an empty or
-  left seat, or one's own, to the computer), ``POST take`` (``code``, ``seat``: a seat taken back from the
-  computer), ``POST play`` (``code``, ``seat``, ``version``: the version the play was made against, and
-  ``move``: ``3c+1o+4b+7o``, or ``card`` and
+  named house rules, such as ``escoba+figuras``, ``hints``: whether a player may ask for a hint, true by
+  default), ``POST join`` (``code``, typed as the student typed it; ``seat`` optional), ``POST leave``
+  (``code``), ``POST computer`` (``code``, ``seat``, ``level``: an empty or left seat, or one's own, to the
+  computer), ``POST take`` (``code``, ``seat``: a seat taken back from the computer), ``POST play`` (``code``,
+  ``seat``, ``version``: the version the play was made against, and ``move``: ``3c+1o+4b+7o``, or ``card`` and
   ``take``, a list of table cards);
 - ``GET view?code=C`` the student's own seat's view; ``GET wait?code=C&after=V`` the same, once the table is at
   another version than ``V`` (a long poll: answered at once when it is, else when the table changes, or after
@@ -17,7 +17,9 @@ machine only (as the records and the class exercise do, records_endpoint.py), un
 
 Every answer about a table is the asking student's own seat's view (:func:`view_json`): their hand, the table,
 each side's captures (counted, and the piles as the game shows them to everybody), whose turn it is, the plays
-they may make only on their own turn, the scores and the end of the last deal and of the game. Never another
+they may make only on their own turn, the scores and the end of the last deal and of the game, whether hints are
+allowed, and the public events of the last deal finished and of the deal under way (the table dealt, each play as
+everybody saw it: a hint and a deal's review are worked out from them in the student's kernel). Never another
 player's hand, the game's seed or its save. A refusal is JSON too: ``error`` (the records' code, or one of this
 module's) and ``message``, in the language the kernel asks for (``lang``), from the server's catalog; nothing is
 changed by a refused request.
@@ -66,6 +68,7 @@ from ..engine.scoring import Setenta
 from ..records import tables as records_tables
 from ..records.events import RecordsError, nickname_key
 from ..records.recorder import TOKEN_HEADER
+from ..records.table_view import events_json
 from ..records.tables import IllegalPlayError, SeatView, StaleVersionError, TableError, TableInfo
 from ..text.error_words import error_words
 from ..text.translator import LANGUAGES, N_, Translator
@@ -143,7 +146,7 @@ def info_json(info: TableInfo, nickname: str | None = None) -> dict[str, Any]:
     key = nickname_key(nickname) if nickname else None
     return {"code": info.code, "players": info.players, "rules": info.rules, "state": info.state,
             "version": info.version, "turn": info.turn, "deal": info.deal, "totals": list(info.totals),
-            "winner": info.winner,
+            "winner": info.winner, "hints": info.hints,
             "seats": [{"seat": s.seat, "side": s.side, "nickname": s.nickname, "computer": s.computer,
                        "left": s.left, "empty": s.empty,
                        "you": key is not None and s.nickname is not None and nickname_key(s.nickname) == key}
@@ -177,6 +180,10 @@ def view_json(view: SeatView) -> dict[str, Any]:
             "deal": last_play.deal, "seat": last_play.player, "side": last_play.side, "card": last_play.card.code,
             "took": _codes(last_play.captured), "escoba": last_play.escoba},
         "last_deal": None if last_deal is None else _deal_summary(last_deal),
+        # the public events of the last deal finished and of the deal under way: every play in them was made in
+        # the open (records/table_view.py rebuilds the view for a hint, and the finished deal for its review)
+        "history": events_json(game.history, game.deal if last_deal is None else last_deal.deal),
+        "hints": table.hints,
         "game_over": None if game.winner is None else {"winner": game.winner, "totals": list(game.totals)},
     }
 
@@ -500,12 +507,13 @@ class OpenHandler(_StudentHandler):
         async def work():
             body = self.body()
             players, rules = body.get("players", 2), body.get("rules") or ""
-            if type(players) is not int or not isinstance(rules, str) or len(rules) > 200:
+            hints = body.get("hints", True)  # a kernel from before the choice allows them, as the page did then
+            if type(players) is not int or not isinstance(rules, str) or len(rules) > 200 or type(hints) is not bool:
                 self.refuse("table_bad_settings", 400)
             self.change()
             chosen = table_rules(rules, self.settings.get("escoba_rules") or "escoba")
             view = await self.service.run(self.service.store.open_table, self.token, self.student.nickname, players,
-                                          chosen)
+                                          chosen, hints=hints)
             self.service.bell.changed(view.table.code)  # the teacher's list of tables shows it
             return self.view(view, 201)
         await self.answer(work)

@@ -4,7 +4,10 @@
 view was read at, the seat's own view (its hand, never another's), the table's state, the status line's text and
 the class's list of tables. :class:`ClassTables` observes it and draws it, reusing the game against the computer's
 parts: the capture table (the hand, the table and the captures the hand can make on the student's own turn), its
-Play button, its status line and the end-of-deal score sheet.
+Play button, its status line, its hint (when the table allows hints: the opener's choice), the end-of-deal score
+sheet and the two reviews of a finished deal (step by step, and the expert's judgement of the student's costliest
+play). A hint and a review are worked out here, in the student's kernel, from the seat's own view alone
+(escoba_tutor/records/table_view.py rebuilds the engine's view, and the finished deal from its public plays).
 
 Every call goes through the kernel's client (escoba_tutor/records/table_client.py) to the course server, which
 keeps the table in the class database. One long poll (``TableClient.watch``) runs in a thread of its own; what it
@@ -19,27 +22,32 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 from traitlets import Dict, HasTraits, Int, List, Unicode
 
 from ..engine.cards import SUITS, Suit, parse_card
 from ..engine.errors import EscobaError
+from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.rules import VARIANTS, rules_by_name
 from ..engine.scoring import DealScore, ScoreLine, Setenta, SuitBest
 from ..records.table_client import TableClient, TableRequestError, left_seats, table_client_from_environment
+from ..records.table_view import finished_deal, player_view
 from ..text import labels
 from ..text.labels import Label
 from ..text.phrases import sentence_start, the_cards
 from ..text.translator import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from .capture_table import CaptureModel, CaptureTable
-from .game_table import PLAY_WORDS, SWEEPS_HEADING
+from .game_table import PLAY_WORDS, SWEEPS_HEADING, DealReview, ExpertReview, leftover_said
 from .kernel_loop import kernel_loop, on_kernel_loop
 from .look import SharedLook
 from .primitives import ActionButton, CardRow, LiveRegion, PlaceKeeper
 from .safety import guarded
+
+if TYPE_CHECKING:  # imported when the first hint is asked for (_draw_hint)
+    from .hint_panel import HintPanel
 
 __all__ = ["TablesModel", "ClassTables", "house_rule_choices"]
 
@@ -49,12 +57,15 @@ LEVELS = (("random", N_("easy")), ("greedy", N_("medium")), ("expert", N_("hard"
 _NOT_AT_TABLES = ("three_player_ties", "chile")
 LIST_EVERY = 10.0  # seconds between two reads of the class's list while the student sits at no table
 STATE_WORDS = {"waiting": N_("waiting for players"), "playing": N_("playing"), "finished": N_("finished")}
+#: A table's hints, as the lobby's list and the table's header say them.
+HINT_WORDS = {True: N_("hints allowed"), False: N_("no hints")}
 
 _TEMPLATES = {
     "header": "<h3 class='escoba-title'>{{ title }}</h3>"
               "<p class='escoba-tables-code'>{{ code_words }} <strong class='escoba-code'>{{ code }}</strong> · "
               "<a class='escoba-tables-link' href='?table={{ code }}' target='_blank' rel='noopener'>{{ link }}</a>"
-              "</p><ul class='escoba-tables-seats'>{% for seat in seats %}<li>{{ seat }}</li>{% endfor %}</ul>",
+              "</p><ul class='escoba-tables-seats'>{% for seat in seats %}<li>{{ seat }}</li>{% endfor %}</ul>"
+              "<p class='escoba-tables-hints'>{{ hints }}</p>",
     "scores": "<table class='escoba-scores'><caption>{{ caption }}</caption><thead><tr>"
               "{% for h in heads %}<th scope='col'>{{ h }}</th>{% endfor %}</tr></thead><tbody>"
               "{% for row in rows %}<tr><th scope='row'>{{ row.name }}</th><td>{{ row.points }}</td>"
@@ -145,7 +156,12 @@ class ClassTables(w.VBox):
         self.players = w.Dropdown(options=[2, 4], value=2, style={"description_width": "initial"})
         self.rules = w.Dropdown(options=house_rule_choices(server_rules), value=server_rules,
                                 style={"description_width": "initial"})
-        self.open_button = ActionButton(button_style="primary", icon="plus", inputs=[self.players, self.rules],
+        # Allowed unless the opener says no: the page teaches, and the game against the computer always offers
+        # hints; a class that wants a match without them chooses so, and everybody sees the choice.
+        self.hints_choice = w.Dropdown(options=[("yes", True), ("no", False)], value=True,
+                                       style={"description_width": "initial"})
+        self.open_button = ActionButton(button_style="primary", icon="plus",
+                                        inputs=[self.players, self.rules, self.hints_choice],
                                         layout=w.Layout(width="auto"))
         self.open_button.add_class("escoba-tables-open")
         self.code_box = w.Text(layout=w.Layout(width="12em"), style={"description_width": "initial"})
@@ -156,7 +172,8 @@ class ClassTables(w.VBox):
         self.join_listed = ActionButton(icon="sign-in", inputs=[self.list_choice], layout=w.Layout(width="auto"))
         self.refresh_button = w.Button(icon="refresh", layout=look.layout, style=look.button)
         self.lobby = w.VBox([
-            w.HBox([self.players, self.rules, self.open_button], layout=w.Layout(flex_flow="row wrap")),
+            w.HBox([self.players, self.rules, self.hints_choice, self.open_button],
+                   layout=w.Layout(flex_flow="row wrap")),
             w.HBox([self.code_box, self.join_button], layout=w.Layout(flex_flow="row wrap")),
             self.list_html,
             w.HBox([self.list_choice, self.join_listed, self.refresh_button], layout=w.Layout(flex_flow="row wrap"))])
@@ -185,15 +202,26 @@ class ClassTables(w.VBox):
         self.captures = CaptureTable(model=self.position, editable=False, controls=False, lang=self.lang, look=look)
         self.play_button = ActionButton(button_style="primary", icon="play", inputs=[self.captures])
         self.play_button.add_class("escoba-play")
-        self.actions = w.HBox([self.play_button], layout=w.Layout(flex_flow="row wrap"))
+        # the hint of the game against the computer, on the student's own turn, where the table allows hints
+        self.hint_button = w.ToggleButton(icon="lightbulb-o")
+        self.hint_button.add_class("escoba-hint-button")
+        self.hint_box = w.VBox()
+        self.hint_box.add_class("escoba-hint")
+        self.hint_panel: HintPanel | None = None  # made on the first hint asked for
+        self._hint_version: tuple | None = None
+        self.actions = w.HBox([self.play_button, self.hint_button], layout=w.Layout(flex_flow="row wrap"))
         self.actions.add_class("escoba-actions")
-        self.board = w.VBox([self.others, self.captures, self.actions])
+        self.board = w.VBox([self.others, self.captures, self.actions, self.hint_box])
         self.board.add_class("escoba-board")
         self.sheet_box = w.VBox(layout=look.layout)
         self.sheet_box.add_class("escoba-deal-end")
+        self._replay: tuple[tuple, Game | None] | None = None  # (the finished deal's key, its replay)
+        self.deal_review = DealReview(self, look)
+        self.expert_review = ExpertReview(self, look, self._guarded)
         self._place = PlaceKeeper(scope=".escoba-game-table", status=".escoba-game-status",
                                   targets=[".escoba-ct-hand.et-row, .escoba-ct-hand .et-row", ".escoba-play"])
-        self.game = w.VBox([self.scores, self.status, self.board, self.sheet_box, self._place])
+        self.game = w.VBox([self.scores, self.status, self.board, self.sheet_box, self.expert_review,
+                            self.deal_review, self._place])
         self.game.add_class("escoba-game-table")  # the game against the computer's look, phone order included
         # the seats' controls after the game: on a phone the hand and the table come first
         self.at_table = w.VBox([self.table_header, self.game, self.seats_box])
@@ -208,6 +236,7 @@ class ClassTables(w.VBox):
         self.take_button.on_click(lambda _b: self._act(self._take))
         self.leave_button.on_click(lambda _b: self._act(self._leave))
         self.play_button.on_click(lambda _b: self._act(self._play))
+        self.hint_button.observe(lambda _c: self._act(self._draw_hint, Translator(self.lang)), "value")
         # a new choice answers a refusal: the status line says the table's news again
         self.position.observe(lambda _c: self._act(self._chose_again), ["selected", "built_card", "built_taken"])
         self.model.observe(self._redraw_guarded, ["view", "code"])
@@ -265,6 +294,12 @@ class ClassTables(w.VBox):
 
     # ------------------------------------------------------------------------------------------ acting
     @guarded
+    def _guarded(self, action, *args) -> None:
+        """An action of a part of the page (the expert's review): an unexpected error is logged and said."""
+        with self._lock:
+            action(*args)
+
+    @guarded
     def _act(self, action, *args) -> None:
         """A click's action; a refusal is said in the server's words, an unexpected error is logged and said."""
         with self._lock:
@@ -289,7 +324,8 @@ class ClassTables(w.VBox):
     def _open(self) -> None:
         chosen = self.rules.value
         rules = "" if chosen == self.rules.options[0] else chosen
-        self._sit(self.client.open(int(self.players.value), rules))  # type: ignore[union-attr]
+        self._sit(self.client.open(int(self.players.value), rules,  # type: ignore[union-attr]
+                                   hints=self.hints_choice.value is not False))
 
     def _join(self, code: str) -> None:
         _ = Translator(self.lang)
@@ -441,12 +477,81 @@ class ClassTables(w.VBox):
         last = view.get("last_play")
         if not last or last.get("deal") != view.get("deal") and not view.get("game_over"):
             return ""
-        rules = self.position.rules
-        person = "you" if last["seat"] == view.get("seat") else "other"
-        action = "lay" if not last["took"] else rules.sweep if last["escoba"] else "take"
-        who = self._names(_)[last["seat"]]
-        return sentence_start(_(PLAY_WORDS[person, action], who=who, card=_.the_card(last["card"]),
-                                taken=the_cards(_, sorted(parse_card(c) for c in last["took"]))))
+        return self.play_words(_, last["seat"], last["card"], [parse_card(c) for c in last["took"]], last["escoba"])
+
+    # -- what the deal's reviews read (game_table.ReviewSource): the last finished deal, replayed from its plays
+    def play_words(self, _: Translator, player: int, card, captured, escoba: bool) -> str:
+        """A play in words, its player named as this page names them (you, a classmate, the computer)."""
+        person = "you" if player == self.model.view.get("seat") else "other"
+        action = "lay" if not captured else self.position.rules.sweep if escoba else "take"
+        return sentence_start(_(PLAY_WORDS[person, action], who=self._names(_)[player], card=_.the_card(card),
+                                taken=the_cards(_, sorted(captured))))
+
+    def leftover_words(self, _: Translator, record) -> str:
+        names = self._side_names(_)
+        return leftover_said(_, record, self._you_side(), lambda side: names[side])
+
+    def _finished_deal(self) -> Game | None:
+        """The last finished deal, replayed from the view's public events (made once per deal)."""
+        view = self.model.view
+        last = view.get("last_deal") if view else None
+        if not last:
+            return None
+        key = (view.get("code"), last.get("deal"))
+        if self._replay is None or self._replay[0] != key:
+            try:
+                game = finished_deal(view)
+            except EscobaError:
+                game = None  # a view without the deal's plays (a server from before them): no review
+            self._replay = (key, game)
+        return self._replay[1]
+
+    def deal_to_review(self):
+        game = self._finished_deal()
+        return game.deals[-1] if game is not None and game.deals else None
+
+    def deal_to_judge(self) -> tuple[Game, int, int] | None:
+        game = self._finished_deal()
+        if game is None or not game.deals:
+            return None
+        return game, int(self.model.view["seat"]), len(game.deals) - 1
+
+    def _hints_allowed(self) -> bool:
+        """Whether the student may ask for a hint now: the table allows them (the server's word, in the view),
+        the game is under way and it is their turn. Checked at every request: the page's button is no proof."""
+        view = self.model.view
+        return bool(view) and view.get("hints") is True and view.get("state") == "playing" and \
+            bool(view.get("my_turn"))
+
+    def _draw_hint(self, _: Translator) -> None:
+        """The hint button on the student's own turn where the table allows hints, and while it is on, the
+        expert's ranking of their plays from their own view. A hint is for one position: a new one turns it off."""
+        view = self.model.view
+        allowed = self._hints_allowed()
+        position = (view.get("code"), view.get("deal"), tuple(view.get("hand", ())), tuple(view.get("table", ())))
+        if position != self._hint_version and self.hint_button.value:
+            self._hint_version = position
+            self.hint_button.value = False  # the redraw this causes finds the button off
+            return
+        self._hint_version = position
+        self.hint_button.description = _("Hint")
+        self.hint_button.tooltip = _("The expert ranks your plays and says why")
+        self.hint_button.layout.display = "inline-flex" if allowed else "none"
+        if not (allowed and self.hint_button.value):
+            self.hint_box.layout.display = "none"
+            if self.hint_button.value:
+                self.hint_button.value = False  # asked for where hints are not allowed: nothing is worked out
+            return
+        from .hint_panel import HintPanel  # only needed when a hint is asked for
+
+        seen = player_view(view)  # the seat's own view: its hand, the table, the plays everybody saw
+        if self.hint_panel is None:
+            self.hint_panel = HintPanel(view=seen, limit=3, lang=self.lang)
+            self.hint_box.children = [self.hint_panel]
+        else:
+            self.hint_panel.lang = self.lang
+            self.hint_panel.model.view = seen
+        self.hint_box.layout.display = "flex"
 
     def _news(self, _: Translator) -> str:
         view = self.model.view
@@ -494,11 +599,18 @@ class ClassTables(w.VBox):
         self._draw_scores(_, rules)
         self._draw_others(_)
         self._draw_sheet(_, rules)
+        self._draw_hint(_)
+        self.deal_review.redraw(_)
+        self.expert_review.redraw(_)
 
     def _draw_lobby(self, _: Translator) -> None:
         self.players.description = _("Players")
         self.players.options = [(_("2 players"), 2), (_("4 players, in two teams"), 4)]
         self.rules.description = _("Rules")
+        self.hints_choice.description = _("Hints")
+        chosen_hints = self.hints_choice.value
+        self.hints_choice.options = [(_("allowed"), True), (_("not allowed"), False)]
+        self.hints_choice.value = chosen_hints
         self.open_button.description = _("Open a table")
         self.code_box.description = _("Table code")
         self.code_box.placeholder = "K7M2Q"
@@ -521,8 +633,9 @@ class ClassTables(w.VBox):
     def _table_words(self, _: Translator, table: dict[str, Any]) -> str:
         seats = ", ".join(s["nickname"] if s.get("nickname") else _("an empty seat") for s in table.get("seats", []))
         state = _(STATE_WORDS.get(table.get("state", ""), STATE_WORDS["playing"]))
-        return _("{players} players, {rules}: {seats} ({state})", players=table.get("players", 2),
-                 rules=table.get("rules", ""), seats=seats, state=state)
+        hints = _(HINT_WORDS[table.get("hints") is not False])
+        return _("{players} players, {rules}, {hints}: {seats} ({state})", players=table.get("players", 2),
+                 rules=table.get("rules", ""), hints=hints, seats=seats, state=state)
 
     def _draw_header(self, _: Translator) -> None:
         view = self.model.view
@@ -547,7 +660,9 @@ class ClassTables(w.VBox):
             seats.append(said)
         self.table_header.value = _template("header").render(
             title=_("Table {code}", code=view["code"]), code_words=_("Code to share:"), code=view["code"],
-            link=_("Link to this table"), seats=seats)
+            link=_("Link to this table"), seats=seats,
+            hints=_("Hints are allowed at this table: on your turn, “Hint” shows the expert's best plays.")
+            if view.get("hints") is not False else _("No hints at this table."))
         self.seat_choice.description = _("Seat")
         chosen, level = self.seat_choice.value, self.level.value
         seats = view.get("seats", [])

@@ -12,8 +12,8 @@ import asyncio
 import base64
 import html
 import time
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 import ipywidgets as w
 from traitlets import Float, Unicode, observe, validate
@@ -39,7 +39,7 @@ from .session import MODES, GameSession
 if TYPE_CHECKING:  # imported when the first hint is asked for (_Hint.redraw)
     from .hint_panel import HintPanel
 
-__all__ = ["GameTable"]
+__all__ = ["GameTable", "DealReview", "ExpertReview", "ReviewSource"]
 
 def side_names(_: Translator, session: GameSession) -> list[Label]:
     """What the screen calls each side: labels, with the forms a sentence needs (``{name:the}``: «el ordenador»)."""
@@ -98,6 +98,12 @@ def describe_play(_: Translator, session: GameSession, player: int, card, captur
 
 def leftover_words(_: Translator, session: GameSession, record) -> str:
     """The end of a deal: the cards left on the table, and who takes them (the last side that captured)."""
+    return leftover_said(_, record, you_side(session), lambda side: _side_subject(_, session, side))
+
+
+def leftover_said(_: Translator, record, you: int | None, subject: Callable[[int], Label]) -> str:
+    """:func:`leftover_words` for any screen: ``you`` the side read as "you" (or None), ``subject`` a side as the
+    subject of a sentence (the tables page names its players its own way)."""
     left = len(record.leftover)
     if not left:
         return _("End of the deal: the table is empty.")
@@ -108,13 +114,13 @@ def leftover_words(_: Translator, session: GameSession, record) -> str:
     if side is None:
         taker = _.plural("Nobody made a capture, so nobody takes it.", "Nobody made a capture, so nobody takes them.",
                          left)
-    elif side == you_side(session):
+    elif side == you:
         taker = _.plural("You made the last capture, so you take it.", "You made the last capture, so you take them.",
                          left)
     else:
         taker = _.plural("{who:The} made the last capture and takes the card left on the table.",
                          "{who:The} made the last capture and takes the {n} cards left on the table.",
-                         left, who=_side_subject(_, session, side))
+                         left, who=subject(side))
     return f"{said} {taker}"
 
 
@@ -196,7 +202,7 @@ class GameTable(w.VBox):
         self._handover.add_class("escoba-handover")
         self._next_deal.add_class("escoba-next-deal")
         self._sheet_box = w.VBox(layout=look.layout)
-        self._review = _DealReview(self)
+        self._review = DealReview(self, look)
         self._seen_toggle = w.ToggleButton(icon="eye", layout=look.layout, style=look.toggle)
         self._unseen = CardRow(size="small")
         self._setup = _Setup(self)
@@ -212,7 +218,7 @@ class GameTable(w.VBox):
         self._others.add_class("escoba-others")
         self._hint.add_class("escoba-hint")
         self._sheet_box.add_class("escoba-deal-end")
-        self._expert_review = _ExpertReview(self)
+        self._expert_review = ExpertReview(self, look, self._guard)
         # At a deal's end the finished deal stays in view (the board shows how it ended) and right under it come
         # the deal's points with the button to go on. On one column (a phone) the status line is drawn right under
         # Play (widgets.css): what a press did shows next to it, and it never lies over the table or the hand.
@@ -437,6 +443,23 @@ class GameTable(w.VBox):
         if s.phase in ("deal_over", "game_over") and s.game.deals:
             return s.game.deals[min(s.deals_seen, len(s.game.deals) - 1)]
         return None
+
+    # -- what the deal's reviews read (ReviewSource)
+    def deal_to_review(self):
+        deals = self.session.game.deals
+        return deals[-1] if deals else None
+
+    def deal_to_judge(self) -> tuple[Game, int, int] | None:
+        s = self.session
+        if s.phase not in ("deal_over", "game_over") or not s.game.deals or s.mode != "computer":
+            return None
+        return s.game, s.humans[0], min(s.deals_seen, len(s.game.deals) - 1)
+
+    def play_words(self, _: Translator, player: int, card, captured, escoba: bool) -> str:
+        return describe_play(_, self.session, player, card, captured, escoba)
+
+    def leftover_words(self, _: Translator, record) -> str:
+        return leftover_words(_, self.session, record)
 
     def _scoreboard(self, _: Translator, names: Sequence[str], view, ended=None) -> str:
         s = self.session
@@ -756,61 +779,6 @@ class _Hint(w.VBox):
         self.layout.display = "flex"
 
 
-class _ExpertReview(w.VBox):
-    """After a deal: the student's play that cost the most against the expert's choice, and the expert's play."""
-
-    def __init__(self, table: GameTable) -> None:
-        super().__init__()
-        self._table = table
-        self._ask = w.Button(icon="graduation-cap", layout=table._look.layout, style=table._look.button)
-        self._text = w.HTML(layout=table._look.layout, style=table._look.html)
-        self._answer: tuple | None = None  # (deal key, the costly move or None)
-        self.children = [self._ask, self._text]
-        self._ask.on_click(lambda _b: table._guard(self._asked))
-
-    def _deal(self):
-        s = self._table.session
-        if s.phase not in ("deal_over", "game_over") or not s.game.deals or s.mode != "computer":
-            return None
-        return min(s.deals_seen, len(s.game.deals) - 1)
-
-    def _asked(self) -> None:
-        from ..players.hints import costliest_move
-
-        deal = self._deal()
-        if deal is None:
-            return
-        s = self._table.session
-        self._answer = ((id(s.game), deal), costliest_move(s.game, s.humans[0], deal=deal))
-        self.redraw(Translator(self._table.lang))
-
-    def redraw(self, _: Translator) -> None:
-        deal = self._deal()
-        self.layout.display = "none" if deal is None else "flex"
-        self._ask.description = _("What would the expert have played?")
-        if deal is None:
-            self._text.value = ""
-            return
-        key = (id(self._table.session.game), deal)
-        if self._answer is None or self._answer[0] != key:
-            self._text.value = ""
-            return
-        from .hint_panel import move_words, points_words, reason_words
-
-        costly = self._answer[1]
-        sides = len(self._table.session.game.sides)
-        if costly is None:
-            text = _("Every play of yours in this deal was as good as the expert's.")
-        else:
-            text = _("Your costliest play in this deal was play {n}: {played}. After it, you could expect to end the "
-                     "deal with {value}, on average. The expert would have played {best}, which leads to "
-                     "{best_value} instead: {reason}.", n=costly.play + 1,
-                     played=move_words(_, costly.played.move), value=points_words(_, costly.played.value, sides),
-                     best=move_words(_, costly.best.move), best_value=points_words(_, costly.best.value, sides),
-                     reason=reason_words(_, costly.best.reason, self._table.session.rules))
-        self._text.value = f"<p class='escoba-expert-review'>{html.escape(text)}</p>"
-
-
 class _Saving(w.VBox):
     """Download the save file, upload one, or use the resume code."""
 
@@ -873,37 +841,61 @@ class _Saving(w.VBox):
         self._resume.description = _("Resume")
 
 
-class _DealReview(w.VBox):
+class ReviewSource(Protocol):
+    """What a deal's reviews read: the game against the computer (:class:`GameTable`) and the tables page where
+    students play each other (class_tables.py, which replays a finished deal from its public plays) are two."""
+
+    lang: str
+    deck: str
+
+    def deal_to_review(self):
+        """The finished deal to step through (a :class:`DealRecord`), or None."""
+
+    def deal_to_judge(self) -> tuple[Game, int, int] | None:
+        """The game, the player and the index in ``game.deals`` of the deal whose costliest play the expert may
+        judge now (:func:`costliest_move` replays it from :meth:`Game.restarted`), or None."""
+
+    def play_words(self, _: Translator, player: int, card, captured, escoba: bool) -> str:
+        """One play of the deal in words, its player named as the screen names them."""
+
+    def leftover_words(self, _: Translator, record) -> str:
+        """The deal's end in words: the cards left on the table and who takes them."""
+
+
+class DealReview(w.VBox):
     """Step through the last finished deal: the table before each play, and the play."""
 
-    def __init__(self, table: GameTable) -> None:
+    def __init__(self, source: ReviewSource, look: SharedLook) -> None:
         super().__init__()
-        self._table = table
+        self._source = source
         self._step = 0
         self._open = w.ToggleButton(icon="history")
-        look = table._look
         self._back = w.Button(icon="step-backward", layout=look.layout, style=look.button)
         self._forward = w.Button(icon="step-forward", layout=look.layout, style=look.button)
         self._text = w.HTML(layout=look.layout, style=look.html)
         self._cards = CardRow(size="small", layout=look.layout)
         self._body = w.VBox([w.HBox([self._back, self._forward], layout=look.layout), self._text, self._cards])
         self.children = [self._open, self._body]
-        self._open.observe(lambda _c: self.redraw(Translator(table.lang)), "value")
+        self._open.observe(lambda _c: self.redraw(Translator(source.lang)), "value")
         self._back.on_click(lambda _b: self._move(-1))
         self._forward.on_click(lambda _b: self._move(1))
 
+    @property
+    def text(self) -> str:
+        """What the review says of the step shown (a play, or the deal's end); empty while it is closed."""
+        return self._text.value if self._body.layout.display == "flex" else ""
+
     def _move(self, delta: int) -> None:
         self._step += delta
-        self.redraw(Translator(self._table.lang))
+        self.redraw(Translator(self._source.lang))
 
     def redraw(self, _: Translator) -> None:
-        deals = self._table.session.game.deals
+        record = self._source.deal_to_review()
         self._open.description = _("Review the last deal")
-        self._open.layout.display = "inline-flex" if deals else "none"
-        self._body.layout.display = "flex" if deals and self._open.value else "none"
-        if not deals or not self._open.value:
+        self._open.layout.display = "inline-flex" if record else "none"
+        self._body.layout.display = "flex" if record and self._open.value else "none"
+        if not record or not self._open.value:
             return
-        record = deals[-1]
         tables = record.tables()
         self._step = max(0, min(self._step, len(record.plays)))
         self._back.description, self._forward.description = _("Back"), _("Forward")
@@ -911,13 +903,68 @@ class _DealReview(w.VBox):
         table = tables[self._step]
         self._cards.cards = [c.code for c in table]
         self._cards.labels = [_.card_name(c) for c in table]
-        self._cards.deck = self._table.deck
+        self._cards.deck = self._source.deck
         self._cards.figure_words = [_.rank_name(rank) for rank in (10, 11, 12)]
         self._cards.group_label = _("The table")
         if self._step == len(record.plays):
-            text = leftover_words(_, self._table.session, record)
+            text = self._source.leftover_words(_, record)
         else:
             play = record.plays[self._step]
-            said = describe_play(_, self._table.session, play.player, play.move.card, play.move.captured, play.escoba)
+            said = self._source.play_words(_, play.player, play.move.card, play.move.captured, play.escoba)
             text = _("Play {n} of {total}: {play}", n=self._step + 1, total=len(record.plays), play=said)
         self._text.value = f"<p>{html.escape(text)}</p>"
+
+
+class ExpertReview(w.VBox):
+    """After a deal: the student's play that cost the most against the expert's choice, and the expert's play."""
+
+    def __init__(self, source: ReviewSource, look: SharedLook, guard: Callable) -> None:
+        super().__init__()
+        self._source = source
+        self._ask = w.Button(icon="graduation-cap", layout=look.layout, style=look.button)
+        self._text = w.HTML(layout=look.layout, style=look.html)
+        self._answer: tuple | None = None  # (deal key, the costly move or None)
+        self.children = [self._ask, self._text]
+        self._ask.on_click(lambda _b: guard(self._asked))
+
+    @property
+    def text(self) -> str:
+        """The expert's answer, once asked for (empty before)."""
+        return self._text.value
+
+    def _key(self, judged: tuple[Game, int, int]) -> tuple:
+        game, player, deal = judged
+        return (id(game), player, deal)
+
+    def _asked(self) -> None:
+        from ..players.hints import costliest_move
+
+        judged = self._source.deal_to_judge()
+        if judged is None:
+            return
+        game, player, deal = judged
+        self._answer = (self._key(judged), costliest_move(game, player, deal=deal))
+        self.redraw(Translator(self._source.lang))
+
+    def redraw(self, _: Translator) -> None:
+        judged = self._source.deal_to_judge()
+        self.layout.display = "none" if judged is None else "flex"
+        self._ask.description = _("What would the expert have played?")
+        if judged is None or self._answer is None or self._answer[0] != self._key(judged):
+            self._text.value = ""
+            return
+        from .hint_panel import move_words, points_words, reason_words
+
+        costly = self._answer[1]
+        game = judged[0]
+        sides = len(game.sides)
+        if costly is None:
+            text = _("Every play of yours in this deal was as good as the expert's.")
+        else:
+            text = _("Your costliest play in this deal was play {n}: {played}. After it, you could expect to end the "
+                     "deal with {value}, on average. The expert would have played {best}, which leads to "
+                     "{best_value} instead: {reason}.", n=costly.play + 1,
+                     played=move_words(_, costly.played.move), value=points_words(_, costly.played.value, sides),
+                     best=move_words(_, costly.best.move), best_value=points_words(_, costly.best.value, sides),
+                     reason=reason_words(_, costly.best.reason, game.rules))
+        self._text.value = f"<p class='escoba-expert-review'>{html.escape(text)}</p>"

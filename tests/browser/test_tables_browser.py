@@ -3,8 +3,8 @@ each in a browser context of its own: Ana (Spanish) opens a table from the landi
 types its code with the usual slips; they play in turn, each play seen on the other page within a second (the
 time from the click of Play to the other page's status line telling it is printed, with its median and 95th
 percentile); one play is made by keyboard alone; a play out of turn is refused in words; a reload in the middle of
-a deal comes back to the same seat and hand. Screenshots at a phone's 390×844 and a projector's 1920×1080 check
-that the status line covers no card."""
+a deal comes back to the same seat and hand; the player on turn asks for a hint (the other sees no button).
+Screenshots at a phone's 390×844 and a projector's 1920×1080 check that the status line covers no card."""
 
 from __future__ import annotations
 
@@ -205,5 +205,17 @@ def test_two_students_play_at_one_table(board_tutor, contexts, screenshot_dir):
         for size, name in (({"width": 390, "height": 844}, "phone"), (PROJECTOR, "projector")):
             shoot(player, f"{name}-{player.lang}", size, screenshot_dir)
             assert_status_covers_no_card(player)
+    # a hint on the mover's own turn (the opener left hints allowed, as the header says); none for the other
+    mover = whose_turn(players)
+    other = ben if mover is ana else ana
+    for player in players:
+        expect(player.root.locator(".escoba-tables-hints")).to_contain_text(
+            player._("Hints are allowed at this table: on your turn, “Hint” shows the expert's best plays."))
+    expect(other.button("Hint")).to_have_count(0)
+    choices = mover.grid.locator("tbody tr[data-id]").count()
+    mover.button("Hint").click()
+    panel = mover.root.locator(".escoba-hint-panel")
+    expect(panel).to_contain_text(mover._("What the expert would play"), timeout=30_000)
+    expect(panel.locator("table.escoba-hints tbody tr")).to_have_count(min(3, choices))
     for player in players:
         assert_no_error(player.page)
