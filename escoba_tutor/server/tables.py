@@ -51,6 +51,7 @@ import hashlib
 import json
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, NoReturn
@@ -156,6 +157,17 @@ def _deal_summary(event: DealScored) -> dict[str, Any]:
                        "winners": list(line.winners), "reason": line.reason} for line in event.score.lines]}
 
 
+def _played_in_deal(history: Sequence[Any], deal: int, seat: int) -> bool:
+    """Whether ``seat`` has made a play in the deal under way (the history read from its end, to its deal's
+    start)."""
+    for event in reversed(history):
+        if getattr(event, "deal", deal) != deal:
+            return False
+        if isinstance(event, Play) and event.player == seat:
+            return True
+    return False
+
+
 def view_json(view: SeatView) -> dict[str, Any]:
     """One seat's view, as its own student's kernel is told it: see the module's text. Built from the engine's
     view for that seat alone, which holds no other hand."""
@@ -177,6 +189,7 @@ def view_json(view: SeatView) -> dict[str, Any]:
             "deal": last_play.deal, "seat": last_play.player, "side": last_play.side, "card": last_play.card.code,
             "took": _codes(last_play.captured), "escoba": last_play.escoba},
         "last_deal": None if last_deal is None else _deal_summary(last_deal),
+        "played_in_deal": _played_in_deal(game.history, game.deal, view.seat),
         "game_over": None if game.winner is None else {"winner": game.winner, "totals": list(game.totals)},
     }
 
@@ -580,6 +593,8 @@ def table_rules(asked: str, server: str) -> str:
 
     >>> table_rules("", "escoba"), table_rules("escoba+figuras", "escoba"), table_rules("Escoba + Renuncio", "escoba")
     ('escoba', 'escoba+figuras', 'escoba+renuncio')
+    >>> table_rules("escoba+target=3+figuras", "escoba+target=3"), table_rules("escoba+figuras", "escoba+figuras")
+    ('escoba+target=3+figuras', 'escoba+figuras')
     >>> table_rules("scopa", "escoba")
     Traceback (most recent call last):
     ...
@@ -588,12 +603,13 @@ def table_rules(asked: str, server: str) -> str:
     asked = asked.strip()
     if not asked or asked == server:
         return server
-    base = server.split("+")[0].strip().lower()
+    base, *own = (part.strip().lower().replace("-", "_") for part in server.split("+"))
     profile, *parts = asked.split("+")
-    names = [part.strip().lower().replace("-", "_") for part in parts]
-    if profile.strip().lower() != base or not names or not all(name in VARIANTS for name in names):
+    # the server's own settings (``target=3``) may come again in the name asked: the choices offered name them
+    names = [name for name in (part.strip().lower().replace("-", "_") for part in parts) if name not in own]
+    if profile.strip().lower() != base or not parts or not all(name in VARIANTS for name in names):
         raise _Refused("table_bad_settings")
-    return "+".join([server, *(name for name in names if f"+{name}" not in f"{server}+")])
+    return "+".join([server, *names])
 
 
 def move_text(body: dict[str, Any]) -> str:
