@@ -31,8 +31,8 @@ from ..records.board import ClassInfo
 from ..records.export import CODES, CsvLayout, ExportRecord
 from ..records.tables import TABLE_LEVEL, Player
 from ..text.board_words import (
-    CSV_EVENT_WORDS,
     COMPUTER_SEAT,
+    CSV_EVENT_WORDS,
     CSV_FILE_NAME,
     CSV_HEADER,
     CSV_LANGUAGE_WORDS,

@@ -670,7 +670,7 @@ class ClassTables(w.VBox):
         game's end, while :meth:`_sheet_shown`."""
         view = self.model.view
         last = view.get("last_deal")
-        if not self._sheet_shown():
+        if last is None or not self._sheet_shown():
             self.sheet_box.children = []
             self._sheet_key = None
             return
