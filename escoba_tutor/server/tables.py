@@ -17,7 +17,8 @@ machine only (as the records and the class exercise do, records_endpoint.py), un
 
 Every answer about a table is the asking student's own seat's view (:func:`view_json`): their hand, the table,
 each side's captures (counted, and the piles as the game shows them to everybody), whose turn it is, the plays
-they may make only on their own turn, the scores and the end of the last deal and of the game. Never another
+they may make only on their own turn, whether they have played in the deal under way (the page keeps the last
+deal's score sheet until they have), the scores and the end of the last deal and of the game. Never another
 player's hand, the game's seed or its save. A refusal is JSON too: ``error`` (the records' code, or one of this
 module's) and ``message``, in the language the kernel asks for (``lang``), from the server's catalog; nothing is
 changed by a refused request.
