@@ -41,11 +41,12 @@ SPANISH_HEADER = ["Clase", "Inicio de la clase (Europe/Madrid)", "Fecha y hora (
                   "Minutos desde el inicio de la clase", "Apodo", "Actividad", "Tipo de ejercicio", "Nivel",
                   "Lección", "Idioma", "Número de ejercicio o de partida", "Respuesta correcta", "Error",
                   "Puntos del alumno", "Puntos del ordenador", "Escobas del alumno", "Escobas del ordenador",
-                  "Resultado", "Reglas"]
+                  "Resultado", "Reglas", "Código de la mesa", "Compañero o compañera", "Otro bando"]
 ENGLISH_HEADER = ["Class", "Class started (America/New_York)", "Date and time (America/New_York)",
                   "Minutes since the class started", "Nickname", "Activity", "Kind of exercise", "Level", "Lesson",
                   "Language", "Exercise or game number", "Right answer", "Mistake", "Student's points",
-                  "Computer's points", "Student's escobas", "Computer's escobas", "Result", "Rules"]
+                  "Computer's points", "Student's escobas", "Computer's escobas", "Result", "Rules", "Table code",
+                  "Partner", "Other side"]
 # The records' codes that must never reach a teacher's file in words: the kinds, their mistakes, the levels, the
 # activities, the results, the languages and the lessons' page names.
 CODES = ({*kind_names(), *(code for name in kind_names() for code in mistake_codes(name)), "random", "greedy",
@@ -331,3 +332,67 @@ def test_a_read_tried_again_writes_the_file_once(store):
     text = out.getvalue()
     assert len(calls) == 3 + 7 and text.count("\ufeff") == 1 and text.count("class,") == 1
     assert len(text.splitlines()) == 1 + 7
+
+
+# ------------------------------------------------------------------------------------- games at a table of classmates
+def test_a_finished_table_game_is_in_both_files_with_its_table_and_who_played_whom(store_url):
+    """A real game of four at a table (Ana and Bea against Leo and the computer), played out in the class database
+    (SQLite, then PostgreSQL), beside a game against the computer: the files tell them apart, name the table,
+    each student's partner and the other side, and give each side's score; the earlier columns stay where they
+    were."""
+    from test_tables import play_out, token
+
+    from escoba_tutor.records.export import COLUMNS
+
+    with ClassStore.open(store_url) as store:
+        info = store.start_new_class("4.º A")
+        assert store.record(GameFinished("Ana", "greedy", 31, 21, 15, True))
+        tokens = {seat: token() for seat in range(3)}
+        code = store.open_table(tokens[0], "Ana", 4, "escoba+target=3", seed=9).table.code
+        store.join_table(code, tokens[1], "Leo", seat=1)
+        store.join_table(code, tokens[2], "Bea", seat=2)
+        store.give_seat_to_computer(code, 3, "greedy", tokens[0])
+        game = play_out(store, code, tokens)
+        totals = {"Ana": game.totals[0], "Bea": game.totals[0], "Leo": game.totals[1]}
+        codes_out = io.StringIO()
+        store.export_csv(codes_out, info.id)
+        words = {lang: export(store, info, lang, "UTC") for lang in ("es", "en")}
+    # the machine-readable file: its columns as before, then the table's three
+    rows = list(csv.DictReader(io.StringIO(codes_out.getvalue().removeprefix("\ufeff"))))
+    assert list(rows[0]) == [*COLUMNS] and COLUMNS[-3:] == ("table", "partner", "other_side")
+    against_computer, *at_table = rows
+    assert (against_computer["level"], against_computer["table"], against_computer["partner"],
+            against_computer["other_side"]) == ("greedy", "", "", "")
+    assert {r["nickname"] for r in at_table} == {"Ana", "Leo", "Bea"} and {r["level"] for r in at_table} == {"table"}
+    assert {r["table"] for r in at_table} == {code}
+    seen = {(r["nickname"], r["partner"], r["other_side"]) for r in at_table}
+    assert seen == {("Ana", "Bea", "Leo;computer:greedy"), ("Bea", "Ana", "Leo;computer:greedy"),
+                    ("Leo", "computer:greedy", "Ana;Bea")}
+    finished = {r["nickname"]: r for r in at_table if r["event"] == "game"}
+    for name, row in finished.items():
+        other = game.totals[1] if name != "Leo" else game.totals[0]
+        assert (int(row["points_player"]), int(row["points_computer"])) == (totals[name], other)
+        assert row["outcome"] == ("won" if (game.winner == 0) == (name != "Leo") else "lost")
+    assert len([r for r in at_table if r["event"] == "deal"]) == 3 * len(game.deals)
+    # the files in words: another activity, the table's code, the partner and the other side in words
+    for lang, (activity, level, computer, table_word, partner, other, leo_other) in {
+            "es": ("Actividad", "Nivel", "partida contra el ordenador", "Código de la mesa", "Compañero o compañera",
+                   "Otro bando", "Ana y Bea"),
+            "en": ("Activity", "Level", "game against the computer", "Table code", "Partner", "Other side",
+                   "Ana and Bea")}.items():
+        header, shown, _separator = read_as_spreadsheet(words[lang], lang)
+        assert header[-3:] == [table_word, partner, other] and len(header) == len(COLUMNS) + 1  # (+ the minutes)
+        first, *tables = shown
+        assert (first[activity], first[table_word], first[partner], first[other]) == (computer, "", "", "")
+        assert {r[activity] for r in tables} == ({"mano contra compañeros de clase",
+                                                  "partida contra compañeros de clase"} if lang == "es" else
+                                                 {"deal against classmates", "game against classmates"})
+        assert {r[level] for r in tables} == {"contra compañeros de clase" if lang == "es" else "against classmates"}
+        assert {r[table_word] for r in tables} == {code}
+        by_name = {r["Apodo" if lang == "es" else "Nickname"]: r for r in tables}
+        machine = "el ordenador (medio)" if lang == "es" else "the computer (medium)"
+        joiner = " y " if lang == "es" else " and "
+        assert (by_name["Ana"][partner], by_name["Ana"][other]) == ("Bea", f"Leo{joiner}{machine}")
+        assert (by_name["Leo"][partner], by_name["Leo"][other]) == (machine, leo_other)
+        cells = {c for r in shown for c in r.values() if isinstance(c, str)}
+        assert not cells & (CODES - {"won", "lost"}) and "computer:greedy" not in cells and "table" not in cells

@@ -390,3 +390,22 @@ def test_a_lost_notification_wakes_every_waiter_to_read_again():
         assert two.is_set() and every.is_set()
 
     run_apart(run())
+
+
+def test_a_table_s_house_rules_are_named_on_the_board_and_the_projector(server):
+    """The list and the projected table name a table's house rules as lesson 7 does, never by the engine's names;
+    a table by the class's own rules names none."""
+    board = teacher(server)
+    key = server.key
+    rut, = students(server, "Rut")
+    plain = rut.open(2)["code"]
+    rut.leave(plain)
+    code = rut.open(2, "escoba+capture_optional")["code"]
+    for lang, words in (("es", "baza voluntaria"), ("en", "capture optional")):
+        status, said = get_json(board, f"class/tables.json?key={key}&lang={lang}&after=")
+        assert status == 200
+        listed = rows(said["html"])
+        assert words in listed[code] and "capture_optional" not in said["html"] and "escoba+" not in said["html"]
+        assert words not in listed[plain]
+        status, _headers, page = board.request(f"class/table?key={key}&lang={lang}&code={code}")
+        assert status == 200 and f'<span class="rules">{words}</span>' in page and "capture_optional" not in page

@@ -34,14 +34,16 @@ from escoba_tutor.records import (
     Board,
     ClassInfo,
     ClassStore,
+    DealFinished,
     DrillAnswer,
     Exercise,
+    GameFinished,
     LessonOpened,
     LessonRow,
     MistakeRow,
     StudentRow,
 )
-from escoba_tutor.server.class_board import board_view, exercise_link, key_matches, kind_page
+from escoba_tutor.server.class_board import board_view, exercise_link, key_matches, kind_page, student_view
 from escoba_tutor.server.nickname import NICKNAME_COOKIE
 from escoba_tutor.text.catalogs import extract
 from escoba_tutor.text.translator import LOCALE_DIR, Translator
@@ -913,3 +915,23 @@ def test_the_board_s_words_are_in_the_server_catalog(lang):
         wanted = set(re.findall(r"\{(\w*)\}", key if isinstance(key, str) else key[0]))
         for form in forms:
             assert wanted - {"n"} <= set(re.findall(r"\{(\w*)\}", form)), (key, form)
+
+
+def test_a_student_s_history_tells_a_table_game_from_one_against_the_computer(tmp_path):
+    """A deal and a game at a table of classmates (level ``table``) are said as such on the student's page, not
+    as «against the computer (against classmates)»."""
+
+    with ClassStore.open(tmp_path / "class.sqlite3") as store:
+        store.start_new_class("tables")
+        at = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+        for event in (DealFinished("Bea", "table", 8, 3, 1, 1, 0, at=at),
+                      GameFinished("Bea", "table", 8, 3, 1, True, at=at + timedelta(minutes=1)),
+                      GameFinished("Bea", "greedy", 9, 21, 12, False, at=at + timedelta(minutes=2))):
+            assert store.record(event)
+        found = store.student("Bea")
+    for lang, said in (("es", ["partida contra el ordenador (medio): perdida",
+                               "partida contra compañeros de clase: ganada",
+                               "mano contra compañeros de clase terminada"]),
+                       ("en", ["game against the computer (medium): lost", "game against classmates: won",
+                               "deal against classmates finished"])):
+        assert [h["what"] for h in student_view(found, lang, "/")["history"]] == said

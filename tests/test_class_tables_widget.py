@@ -7,13 +7,25 @@ through what the page shows: their controls by label, the status line, the text 
 
 from __future__ import annotations
 
+import html
 import json
 import random
+import re
 import sqlite3
 import time
 
 import pytest
-from escoba_test_helpers import is_shown, labelled, only, parts, press, shown_text, voila_settings
+from escoba_test_helpers import (
+    is_shown,
+    labelled,
+    only,
+    parts,
+    press,
+    shown_labels,
+    shown_parts,
+    shown_text,
+    voila_settings,
+)
 from test_app_tables import cards_in, students
 from test_class_board import KEYS
 
@@ -36,10 +48,21 @@ def server(class_tutor_factory, tmp_path_factory):
     return server
 
 
+@pytest.fixture(scope="module")
+def long_server(class_tutor_factory, tmp_path_factory):
+    """A real server by the usual rules (games to 21): a deal's end is followed by another deal."""
+    env = voila_settings(tmp_path_factory.mktemp("config"), connect_s=3600)
+    server = class_tutor_factory(env=env)
+    KEYS[server.url] = server.key
+    server.students = {}
+    server.rules = "escoba"
+    return server
+
+
 def page(server, nickname: str, lang: str = "en", **kwargs) -> ClassTables:
     student, = students(server, nickname)
-    return ClassTables(lang, client=TableClient(student.url, student.token, lang), server_rules="escoba+target=3",
-                       **kwargs)
+    return ClassTables(lang, client=TableClient(student.url, student.token, lang),
+                       server_rules=getattr(server, "rules", "escoba+target=3"), **kwargs)
 
 
 def until(check, timeout: float = 5.0) -> None:
@@ -92,8 +115,8 @@ def test_two_students_open_join_by_code_and_see_each_other_s_plays(server):
     assert len(code) == 5 and ana.model.state == "waiting" and code in shown_text(ana)
     assert f"?table={code}" in shown_text(ana) and code in ana.message
     press(leo, "Volver a mirar")  # the class's list: Ana's table, waiting for a player
-    assert f"{code}</strong> · 2 jugadores, escoba+target=3, con pistas: Ana, un sitio libre (esperando jugadores)" in \
-        shown_text(leo)
+    assert (f"{code}</strong> · 2 jugadores, las reglas de la clase, con pistas: Ana, un sitio libre "
+            "(esperando jugadores)") in shown_text(leo)
     assert labelled(leo, "Mesas abiertas").value == code
     # the code typed with the usual slips: lower case and a dash
     labelled(leo, "Código de la mesa").value = code.lower()[:2] + "-" + code.lower()[2:]
@@ -379,7 +402,7 @@ def test_where_hints_are_not_allowed_no_hint_is_shown_nor_given_to_a_forged_requ
     for table in (ana, leo):
         assert "No hints at this table." in shown_text(table) and table.model.view["hints"] is False
     lobby = page(server, "Nadia")
-    assert f"{code}</strong> · 2 players, escoba+target=3, no hints: Nora, Nico (playing)" in shown_text(lobby)
+    assert f"{code}</strong> · 2 players, the class's rules, no hints: Nora, Nico (playing)" in shown_text(lobby)
     mover = ana if ana.model.view["my_turn"] else leo
     hint = labelled(mover, "Hint")
     assert not is_shown(mover, hint)
@@ -429,3 +452,110 @@ def test_a_finished_deal_is_reviewed_from_each_player_s_side_as_against_the_comp
         assert f"play {costly.play + 1}: " in text and move_words(Translator("en"), costly.best.move) in text
     for table in (ana, leo):
         table.close()
+
+
+def sheet_shown(table: ClassTables) -> bool:
+    return any(isinstance(part, ScoreSheet) for part in shown_parts(table))
+
+
+def test_the_last_deal_s_sheet_stays_until_each_student_s_own_first_play_of_the_next(long_server):
+    ana, leo = page(long_server, "Alba"), page(long_server, "Luis", lang="es")
+    press(ana, "Open a table")
+    code = ana.model.code
+    labelled(leo, "Código de la mesa").value = code
+    press(leo, "Sentarme en esta mesa")
+    rng = random.Random(5)
+    for _ in range(60):  # the first deal, played out (36 plays)
+        until(lambda: ana.model.version == leo.model.version)
+        if ana.model.view.get("last_deal"):
+            break
+        assert not sheet_shown(ana) and not sheet_shown(leo)  # no deal has ended yet
+        mover = ana if ana.model.view["my_turn"] else leo
+        choose(mover, rng.choice(sorted(mover.model.view["legal"])))
+        press(mover, "Play" if mover is ana else "Jugar")
+    view = ana.model.view
+    assert view["last_deal"]["deal"] == 0 and view["deal"] == 1 and not view["game_over"]
+    # the next deal is on the board, and the last one's sheet under it, for both students
+    assert len(ana.model.view["hand"]) == 3 and len(leo.model.view["hand"]) == 3
+    for table, words in ((ana, ("End of deal 1", "Hide the score sheet")),
+                         (leo, ("Fin de la mano 1", "Ocultar la hoja de puntos"))):
+        until(lambda table=table: sheet_shown(table))
+        assert words[0] in shown_text(table) and words[1] in shown_labels(table)
+    first = ana if ana.model.view["my_turn"] else leo
+    second = leo if first is ana else ana
+    first_name, second_name = ("Alba", "Luis") if first is ana else ("Luis", "Alba")
+    # the first play of the new deal puts away the sheet of whoever made it, not the classmate's
+    choose(first, sorted(first.model.view["legal"])[0])
+    press(first, "Play" if first is ana else "Jugar")
+    assert not sheet_shown(first) and first.model.view["played_in_deal"]
+    until(lambda: second.model.version == first.model.version)
+    assert sheet_shown(second) and not second.model.view["played_in_deal"]
+    # a reload shows each student the sheet as it was: the server says who has played in this deal
+    again_first, again_second = page(long_server, first_name, table=code), page(long_server, second_name, table=code)
+    assert not sheet_shown(again_first) and sheet_shown(again_second)
+    # «Hide» puts it away on that page only; the student's own first play puts it away everywhere
+    press(again_second, "Hide the score sheet")
+    assert not sheet_shown(again_second) and sheet_shown(second)
+    assert "End of deal 1" not in shown_text(again_second)
+    choose(second, sorted(second.model.view["legal"])[0])
+    press(second, "Play" if second is ana else "Jugar")
+    assert not sheet_shown(second)
+    until(lambda: first.model.version == second.model.version)
+    assert not sheet_shown(first) and not sheet_shown(again_first)
+    for table in (ana, leo, again_first, again_second):
+        table.close()
+
+
+def words_of(markup: str) -> str:
+    """A line of the page's markup as it reads (its tags left out)."""
+    return html.unescape(re.sub(r"<[^>]*>", "", markup))
+
+
+def test_house_rules_are_offered_and_listed_by_their_names(server):
+    from escoba_tutor.engine.rules import VARIANTS
+
+    # an engine name with its underscore, a rules name's «+» or «=»; a name that is a word (sevens, figuras) is
+    # checked as a whole label below
+    raw = [*(name for name in VARIANTS if "_" in name), "+", "="]
+    opener, other = page(server, "Gala"), page(server, "Hugo", lang="es")
+    for table, words in ((opener, ("None: the class's rules", "Face cards", "Capture optional", "Renuncio")),
+                         (other, ("Ninguna: las reglas de la clase", "Figuras", "Baza voluntaria",
+                                  "Sin escoba en la última jugada"))):
+        choice = labelled(table, "House rule" if table is opener else "Regla de la casa")
+        shown = [label for label, _value in choice.options]
+        assert all(word in shown for word in words)
+        assert not any(id_ in label for label in shown for id_ in raw)  # no engine name on screen
+        assert not set(shown) & set(VARIANTS) and "escoba" not in shown
+        assert [value for _label, value in choice.options] == house_rule_choices("escoba+target=3")
+    labelled(opener, "House rule").value = "escoba+target=3+figuras"
+    press(opener, "Open a table")
+    code = opener.model.code
+    assert opener.model.view["rules"] == "escoba+target=3+figuras"  # the rule the name stands for
+    press(other, "Volver a mirar")
+    listed = words_of(next(line for line in shown_text(other).split("<li>") if code in line))
+    assert "2 jugadores, las reglas de la clase con figuras: Gala, un sitio libre" in listed
+    assert not any(id_ in listed for id_ in raw)
+    again = page(server, "Gala")  # a reload: the same table, and the list in English
+    press(again, "Leave the table")
+    listed = words_of(next(line for line in shown_text(again).split("<li>") if code in line))
+    assert "2 players, the class's rules with face cards: " in listed
+    assert not any(id_ in listed for id_ in raw)
+    for table in (opener, other, again):
+        table.close()
+
+
+def test_every_house_rule_has_its_name_in_both_languages():
+    from escoba_tutor.engine.errors import EscobaError
+    from escoba_tutor.engine.rules import VARIANTS
+    from escoba_tutor.exercises.kinds.house_rules import house_rule_name
+
+    for lang in ("es", "en"):
+        _ = Translator(lang)
+        names = {name: house_rule_name(_, name) for name in VARIANTS}
+        assert len(set(names.values())) == len(VARIANTS)  # one name each, none twice
+        assert all(said and "_" not in said for said in names.values())  # words, never an engine name
+    assert house_rule_name(Translator("es"), "no_last_play_escoba") == "sin escoba en la última jugada"
+    assert house_rule_name(Translator("en"), "capture_optional") == "capture optional"
+    with pytest.raises(EscobaError) as error:
+        house_rule_name(Translator("en"), "wild_cards")
+    assert error.value.code == "unknown_option"

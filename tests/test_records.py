@@ -462,7 +462,9 @@ def test_the_csv_reads_back_one_row_per_record(store: ClassStore) -> None:
     assert len(rows) == len(CLASS_OF_THREE) + 2
     assert list(rows[0]) == ["class", "class_started_utc", "at_utc", "nickname", "event", "drill_kind", "level",
                              "lesson", "lang", "seed", "correct", "mistake", "points_player", "points_computer",
-                             "escobas_player", "escobas_computer", "outcome", "rules"]
+                             "escobas_player", "escobas_computer", "outcome", "rules",
+                             "table", "partner", "other_side"]  # (a table's columns after the earlier ones)
+    assert {(r["table"], r["partner"], r["other_side"]) for r in rows} == {("", "", "")}  # no table game here
     assert {row["class"] for row in rows} == {store.current_class().name}
     assert [row["at_utc"] for row in rows] == sorted(row["at_utc"] for row in rows)
     first = rows[0]

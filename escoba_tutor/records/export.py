@@ -10,6 +10,13 @@ here, :data:`CODES`, is the machine-readable file (the records' codes, times in 
 the default. The teacher's file, in words and local time, is the server's (escoba_tutor/server/board_export.py):
 the words come from the catalogs and the exercises' registry, which this layer does not import.
 
+A game or deal at a table where students play each other (level ``table``, records/tables.py) is recorded as
+a game against the computer is, its ``points_computer`` and ``escobas_computer`` holding the other side's; the
+last three columns, added after the others so that a reader of the earlier file finds its columns where they
+were, name its table (``table``, the code), the student's partner in a game of four (``partner``) and the other
+side's players (``other_side``, joined by ``;``), each a nickname or ``computer:LEVEL``. They are empty for
+every other record.
+
 A text cell that a spreadsheet would take for a formula (starting with ``=``, ``+``, ``-``, ``@``, a tab or a
 carriage return) gets a leading ``'``, so opening the file never runs anything a nickname or code carried; a
 layout's cells pass through the same check.
@@ -28,13 +35,14 @@ from sqlalchemy import Connection, select
 
 from .board import ClassInfo
 from .schema import from_db_time, records
+from .tables import TABLE_LEVEL, PlayedAt, Player, played_at_tables
 
 __all__ = ["BOM", "COLUMNS", "CODES", "CsvLayout", "ExportRecord", "safe_cell", "write_csv"]
 
 BOM = "\ufeff"
 COLUMNS = ("class", "class_started_utc", "at_utc", "nickname", "event", "drill_kind", "level", "lesson", "lang",
            "seed", "correct", "mistake", "points_player", "points_computer", "escobas_player", "escobas_computer",
-           "outcome", "rules")
+           "outcome", "rules", "table", "partner", "other_side")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -58,6 +66,8 @@ class ExportRecord(NamedTuple):
     escobas_computer: int | None
     outcome: str | None
     rules: str | None
+    #: A game or deal at a table of classmates (level ``table``): the table it was played at (None otherwise).
+    table: PlayedAt | None = None
 
 
 @dataclass(frozen=True)
@@ -69,11 +79,21 @@ class CsvLayout:
     delimiter: str = ","
 
 
+def _player_code(player: Player) -> str:
+    """A seat's player as the codes file names them: the nickname, ``computer:greedy``, or "" (nobody)."""
+    return player.nickname or (f"computer:{player.level}" if player.level else "")
+
+
 def _codes(class_info: ClassInfo, r: ExportRecord) -> Sequence[object]:
+    table = r.table
     return (class_info.name, class_info.started_at.isoformat(timespec="seconds"),
             r.at.isoformat(timespec="milliseconds"), r.nickname, r.event, r.kind, r.level, r.lesson, r.lang, r.seed,
             None if r.correct is None else ("yes" if r.correct else "no"), r.mistake, r.points_player,
-            r.points_computer, r.escobas_player, r.escobas_computer, r.outcome, r.rules)
+            r.points_computer, r.escobas_player, r.escobas_computer, r.outcome, r.rules,
+            # a nickname holds no «;» (letters, digits, spaces, - _ . only): the other side's players joined by it
+            None if table is None else table.code,
+            None if table is None or table.partner is None else _player_code(table.partner),
+            None if table is None else ";".join(_player_code(p) for p in table.other_side))
 
 
 #: The machine-readable file: the columns' and values' codes, times in UTC (ISO 8601), commas.
@@ -95,10 +115,12 @@ def write_csv(connection: Connection, out: TextIO, class_info: ClassInfo, *, bom
     writer = csv.writer(text, delimiter=layout.delimiter, lineterminator="\r\n")
     writer.writerow([safe_cell(word) for word in layout.header])
     query = select(records).where(records.c.class_id == class_info.id).order_by(records.c.at, records.c.id)
+    tables = played_at_tables(connection, class_info.id)
     for row in connection.execute(query):
+        table = tables.get((row.seed, row.nickname_key)) if row.level == TABLE_LEVEL else None
         record = ExportRecord(
             from_db_time(row.at), row.nickname, row.event, row.kind, row.level, row.lesson, row.lang, row.seed,
             row.correct, row.mistake, row.points_player, row.points_computer, row.escobas_player,
-            row.escobas_computer, row.outcome, row.rules)
+            row.escobas_computer, row.outcome, row.rules, table)
         writer.writerow(["" if cell is None else safe_cell(cell) for cell in layout.cells(class_info, record)])
     out.write((BOM if bom else "") + text.getvalue())

@@ -38,6 +38,7 @@ the table to learn of it.
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import secrets
 import threading
@@ -50,7 +51,7 @@ from sqlalchemy import Connection, Row, func, select, update
 
 from ..engine.cards import Card
 from ..engine.errors import EscobaError, IllegalMoveError
-from ..engine.game import DealScored, Game, Move, Play, PlayerView
+from ..engine.game import SIDES, DealScored, Game, Move, Play, PlayerView
 from ..engine.moves import MAX_SEED
 from ..engine.rules import Rules, as_rules
 from ..engine.save import LEVELS, dump_json, load_json
@@ -67,6 +68,7 @@ __all__ = [
     "LEFT_AFTER", "CODE_LENGTH", "CHANNEL", "table_code", "open_table", "join", "give_to_computer", "take_back",
     "leave", "seen", "play", "seat_view", "info", "table_top", "class_tables", "ComputerTurn", "computer_turn",
     "choose", "play_computer", "forget_class", "forget_student",
+    "Player", "PlayedAt", "played_at_tables",
 ]
 
 PLAYERS = (2, 4)                 # two players, or four in two partnerships (0 and 2 against 1 and 3)
@@ -755,6 +757,54 @@ def class_tables(connection: Connection, class_id: int, *, now: datetime | None 
     codes = connection.execute(select(game_tables.c.code).where(game_tables.c.class_id == class_id)
                                .order_by(game_tables.c.id.desc()).limit(LISTED)).scalars().all()
     return [_info(_read(connection, code, lock=False), now, left_after) for code in codes]
+
+
+# ------------------------------------------------------------------------------------------ for the download
+@dataclass(frozen=True)
+class Player:
+    """Who played a seat, for the records' download: the student who sat there (``nickname``, kept while the
+    computer plays it for them), else the computer at its ``level``; both None for a seat nobody took."""
+
+    nickname: str | None
+    level: str | None
+
+
+@dataclass(frozen=True)
+class PlayedAt:
+    """The table a student's game was played at: its code, the student's partner (a game of four; None for two)
+    and the other side's players, in seat order."""
+
+    code: str
+    partner: Player | None
+    other_side: tuple[Player, ...]
+
+
+def played_at_tables(connection: Connection, class_id: int) -> dict[tuple[int, str], PlayedAt]:
+    """The class's tables by the keys of their games' records: (the game's seed, the nickname key of a student
+    seated there). A table's records carry its game's seed (a random number below 2⁵³: two tables of a class
+    never share one in practice) and the student's nickname, not the table: the download finds the table here."""
+    rows = connection.execute(select(game_tables.c.id, game_tables.c.code, game_tables.c.players,
+                                     game_tables.c.game).where(game_tables.c.class_id == class_id)).all()
+    if not rows:
+        return {}
+    seats: dict[int, list[Row[Any]]] = {}
+    for seat in connection.execute(select(game_table_seats).where(game_table_seats.c.table_id.in_(
+            [row.id for row in rows])).order_by(game_table_seats.c.table_id, game_table_seats.c.seat)):
+        seats.setdefault(seat.table_id, []).append(seat)
+    found: dict[tuple[int, str], PlayedAt] = {}
+    for row in rows:
+        seed = json.loads(row.game).get("seed")  # (the save's own field: the game need not be replayed)
+        table_seats = seats.get(row.id, [])
+        players = [Player(seat.nickname, None if seat.nickname else seat.computer) for seat in table_seats]
+        sides = SIDES[int(row.players)]
+        for seat in table_seats:
+            if seat.nickname_key is None or not isinstance(seed, int):
+                continue
+            mine = next(side for side in sides if seat.seat in side)
+            partner = next((players[s] for s in mine if s != seat.seat), None)
+            other = tuple(players[s] for side in sides if side is not mine for s in side)
+            found[seed, seat.nickname_key] = PlayedAt(row.code, partner, other)
+    return found
 
 
 # ------------------------------------------------------------------------------------------------ forgetting

@@ -29,17 +29,20 @@ from zoneinfo import ZoneInfo, available_timezones
 from ..exercises.registry import column_words, mistake_words
 from ..records.board import ClassInfo
 from ..records.export import CODES, CsvLayout, ExportRecord
+from ..records.tables import TABLE_LEVEL, Player
 from ..text.board_words import (
+    COMPUTER_SEAT,
     CSV_EVENT_WORDS,
     CSV_FILE_NAME,
     CSV_HEADER,
     CSV_LANGUAGE_WORDS,
     CSV_NO,
     CSV_OUTCOME_WORDS,
+    CSV_TABLE_EVENT_WORDS,
     CSV_YES,
     level_words,
 )
-from ..text.phrases import one_decimal
+from ..text.phrases import and_list, one_decimal
 from ..text.translator import Translator
 
 __all__ = ["Zone", "teacher_zone", "server_zone", "words_layout", "lesson_titles", "export_layout", "attachment"]
@@ -144,19 +147,26 @@ def words_layout(lang: str, zone: Zone, titles: dict[str, str] | None = None) ->
     def words(table: dict[str, str], code: str | None) -> str | None:
         return None if code is None else (_(table[code]) if code in table else code)
 
+    def player(p: Player) -> str:
+        return p.nickname or (_(COMPUTER_SEAT, level=level_words(_, p.level)) if p.level else _("an empty seat"))
+
     def cells(class_info: ClassInfo, r: ExportRecord) -> list[object]:
         started = class_info.started_at.astimezone(timezone.utc)
         # a record a moment before its class began (another machine's clock) is at its start, not at "-0,0"
         minutes = max(0.0, (r.at - started).total_seconds() / 60)
         return [class_info.name, zone.local(started).strftime(when), zone.local(r.at).strftime(when),
-                one_decimal(_, minutes), r.nickname, words(CSV_EVENT_WORDS, r.event),
+                one_decimal(_, minutes), r.nickname,
+                words(CSV_TABLE_EVENT_WORDS if r.level == TABLE_LEVEL else CSV_EVENT_WORDS, r.event),
                 None if r.kind is None else column_words(_, r.kind),
                 None if r.level is None else level_words(_, r.level), _lesson_words(_, r.lesson, titles),
                 words(CSV_LANGUAGE_WORDS, r.lang), r.seed,
                 None if r.correct is None else _(CSV_YES if r.correct else CSV_NO),
                 None if r.mistake is None or r.kind is None else mistake_words(_, r.kind, r.mistake),
                 r.points_player, r.points_computer, r.escobas_player, r.escobas_computer,
-                words(CSV_OUTCOME_WORDS, r.outcome), r.rules]
+                words(CSV_OUTCOME_WORDS, r.outcome), r.rules,
+                None if r.table is None else r.table.code,
+                None if r.table is None or r.table.partner is None else player(r.table.partner),
+                None if r.table is None else and_list(_, [player(p) for p in r.table.other_side])]
 
     return CsvLayout(header, cells, _SEPARATOR[lang])
 

@@ -33,6 +33,8 @@ from typing import Any
 from tornado import web
 
 from ..engine.cards import Card
+from ..engine.rules import VARIANTS
+from ..exercises.kinds.house_rules import house_rule_name
 from ..records.tables import SeatInfo, TableError, TableInfo, TableTop, table_code
 from ..text.board_words import level_words
 from ..text.phrases import and_list
@@ -75,6 +77,13 @@ def _sides(_: Translator, info: TableInfo) -> list[dict[str, Any]]:
     return sides
 
 
+def _house_rules(_: Translator, rules: str) -> str:
+    """A table's house rules by the names lesson 7 gives them («figuras», "face cards"), "" for none: never the
+    engine's names (``escoba+figuras``)."""
+    names = [part.strip().lower() for part in rules.split("+")[1:]]
+    return and_list(_, [house_rule_name(_, name) for name in names if name in VARIANTS])
+
+
 def _turn(_: Translator, info: TableInfo) -> dict[str, Any] | None:
     if info.state != "playing" or info.turn is None:
         return None
@@ -87,7 +96,8 @@ def tables_view(_: Translator, infos: list[TableInfo]) -> list[dict[str, Any]]:
     for info in infos:
         sides = _sides(_, info)
         row = {"code": info.code, "state": info.state, "state_words": _state_words(_, info.state),
-               "players": info.players, "rules": info.rules, "sides": sides, "turn": _turn(_, info),
+               "players": info.players, "rules": info.rules, "house_rules": _house_rules(_, info.rules),
+               "sides": sides, "turn": _turn(_, info),
                "score": " – ".join(str(side["total"]) for side in sides), "deal": info.deal,
                "winner": next((side["name"] for side in sides if side["won"]), None)}
         row["sig"] = hashlib.blake2b(repr(row).encode("utf-8"), digest_size=8).hexdigest()
@@ -121,7 +131,8 @@ def top_view(_: Translator, top: TableTop) -> dict[str, Any]:
         else:
             words = _("laid {card} on the table", card=_.the_card(play.card))
         last = {"who": who, "words": words, "escoba": play.escoba}
-    return {"code": info.code, "rules": info.rules, "state": info.state, "state_words": _state_words(_, info.state),
+    return {"code": info.code, "rules": info.rules, "house_rules": _house_rules(_, info.rules), "state": info.state,
+            "state_words": _state_words(_, info.state),
             "version": info.version, "sides": sides, "turn": _turn(_, info),
             "deal": _("Deal {number}", number=top.deal + 1), "deck": _.plural(
                 "{n} card left to deal", "{n} cards left to deal", top.deck_left),

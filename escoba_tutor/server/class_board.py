@@ -38,6 +38,7 @@ from tornado import web
 
 from ..exercises import registry
 from ..exercises.registry import column_words, kind_names, mistake_words
+from ..records.tables import TABLE_LEVEL
 from ..text.board_words import level_words
 from ..text.translator import Translator
 from .board_export import lesson_titles
@@ -291,6 +292,10 @@ def student_view(found, lang: str, base_url: str, rules: str = "escoba",
                         slip["seeds"].append(exercise)
         elif r.event == "lesson" and r.lesson:
             what = _("opened {lesson}", lesson=_lesson_title(_, r.lesson, titles))
+        elif r.event in ("game", "deal") and r.level == TABLE_LEVEL:  # at a table of classmates, not the computer
+            outcome = {"won": _("won"), "lost": _("lost")}.get(r.outcome or "", "")
+            what = (_("game against classmates: {outcome}", outcome=outcome) if r.event == "game"
+                    else _("deal against classmates finished"))
         elif r.event in ("game", "deal"):
             level = level_words(_, r.level or "")
             outcome = {"won": _("won"), "lost": _("lost")}.get(r.outcome or "", "")

@@ -17,7 +17,8 @@ machine only (as the records and the class exercise do, records_endpoint.py), un
 
 Every answer about a table is the asking student's own seat's view (:func:`view_json`): their hand, the table,
 each side's captures (counted, and the piles as the game shows them to everybody), whose turn it is, the plays
-they may make only on their own turn, the scores and the end of the last deal and of the game, whether hints are
+they may make only on their own turn, whether they have played in the deal under way (the page keeps the last
+deal's score sheet until they have), the scores and the end of the last deal and of the game, whether hints are
 allowed, and the public events of the last deal finished and of the deal under way (the table dealt, each play as
 everybody saw it: a hint and a deal's review are worked out from them in the student's kernel). Never another
 player's hand, the game's seed or its save. A refusal is JSON too: ``error`` (the records' code, or one of this
@@ -53,6 +54,7 @@ import hashlib
 import json
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, NoReturn
@@ -159,6 +161,17 @@ def _deal_summary(event: DealScored) -> dict[str, Any]:
                        "winners": list(line.winners), "reason": line.reason} for line in event.score.lines]}
 
 
+def _played_in_deal(history: Sequence[Any], deal: int, seat: int) -> bool:
+    """Whether ``seat`` has made a play in the deal under way (the history read from its end, to its deal's
+    start)."""
+    for event in reversed(history):
+        if getattr(event, "deal", deal) != deal:
+            return False
+        if isinstance(event, Play) and event.player == seat:
+            return True
+    return False
+
+
 def view_json(view: SeatView) -> dict[str, Any]:
     """One seat's view, as its own student's kernel is told it: see the module's text. Built from the engine's
     view for that seat alone, which holds no other hand."""
@@ -184,6 +197,7 @@ def view_json(view: SeatView) -> dict[str, Any]:
         # the open (records/table_view.py rebuilds the view for a hint, and the finished deal for its review)
         "history": events_json(game.history, game.deal if last_deal is None else last_deal.deal),
         "hints": table.hints,
+        "played_in_deal": _played_in_deal(game.history, game.deal, view.seat),
         "game_over": None if game.winner is None else {"winner": game.winner, "totals": list(game.totals)},
     }
 
@@ -588,6 +602,8 @@ def table_rules(asked: str, server: str) -> str:
 
     >>> table_rules("", "escoba"), table_rules("escoba+figuras", "escoba"), table_rules("Escoba + Renuncio", "escoba")
     ('escoba', 'escoba+figuras', 'escoba+renuncio')
+    >>> table_rules("escoba+target=3+figuras", "escoba+target=3"), table_rules("escoba+figuras", "escoba+figuras")
+    ('escoba+target=3+figuras', 'escoba+figuras')
     >>> table_rules("scopa", "escoba")
     Traceback (most recent call last):
     ...
@@ -596,12 +612,13 @@ def table_rules(asked: str, server: str) -> str:
     asked = asked.strip()
     if not asked or asked == server:
         return server
-    base = server.split("+")[0].strip().lower()
+    base, *own = (part.strip().lower().replace("-", "_") for part in server.split("+"))
     profile, *parts = asked.split("+")
-    names = [part.strip().lower().replace("-", "_") for part in parts]
-    if profile.strip().lower() != base or not names or not all(name in VARIANTS for name in names):
+    # the server's own settings (``target=3``) may come again in the name asked: the choices offered name them
+    names = [name for name in (part.strip().lower().replace("-", "_") for part in parts) if name not in own]
+    if profile.strip().lower() != base or not parts or not all(name in VARIANTS for name in names):
         raise _Refused("table_bad_settings")
-    return "+".join([server, *(name for name in names if f"+{name}" not in f"{server}+")])
+    return "+".join([server, *names])
 
 
 def move_text(body: dict[str, Any]) -> str:

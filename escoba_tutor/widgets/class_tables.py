@@ -33,11 +33,12 @@ from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.rules import VARIANTS, rules_by_name
 from ..engine.scoring import DealScore, ScoreLine, Setenta, SuitBest
+from ..exercises.kinds.house_rules import house_rule_name
 from ..records.table_client import TableClient, TableRequestError, left_seats, table_client_from_environment
 from ..records.table_view import finished_deal, player_view
 from ..text import labels
 from ..text.labels import Label
-from ..text.phrases import sentence_start, the_cards
+from ..text.phrases import and_list, sentence_start, the_cards
 from ..text.translator import DEFAULT_LANGUAGE, N_, Translator, normalize_language
 from .capture_table import CaptureModel, CaptureTable
 from .game_table import PLAY_WORDS, SWEEPS_HEADING, DealReview, ExpertReview, leftover_said
@@ -49,7 +50,7 @@ from .safety import guarded
 if TYPE_CHECKING:  # imported when the first hint is asked for (_draw_hint)
     from .hint_panel import HintPanel
 
-__all__ = ["TablesModel", "ClassTables", "house_rule_choices"]
+__all__ = ["TablesModel", "ClassTables", "house_rule_choices", "rules_words"]
 
 #: The computer's levels a seat may be given, as the server takes them.
 LEVELS = (("random", N_("easy")), ("greedy", N_("medium")), ("expert", N_("hard")))
@@ -104,6 +105,36 @@ def house_rule_choices(server_rules: str) -> list[str]:
     return choices
 
 
+def _added_house_rules(rules: str, server_rules: str) -> list[str] | None:
+    """The house rules a table's ``rules`` add to the server's, by their engine names (``[]``: none), or None
+    when they are not the server's with house rules added (a table opened under other rules)."""
+    if rules == server_rules:
+        return []
+    added = rules.removeprefix(f"{server_rules}+").split("+") if rules.startswith(f"{server_rules}+") else []
+    return added if added and all(name in VARIANTS for name in added) else None
+
+
+def rules_words(_: Translator, rules: str, server_rules: str) -> str:
+    """A table's rules as the page says them: «las reglas de la clase», «las reglas de la clase con figuras»,
+    the house rules named as lesson 7 and its exercise name them (never by the engine's names). Rules that are
+    not the class's with house rules added are said by their name (``scopa``)."""
+    added = _added_house_rules(rules, server_rules)
+    if added is None:
+        return rules
+    if not added:
+        return _("the class's rules")
+    return _("the class's rules with {house_rules}",
+             house_rules=and_list(_, [house_rule_name(_, name) for name in added]))
+
+
+def _choice_words(_: Translator, rules: str, server_rules: str) -> str:
+    """One choice of the lobby's house rule: «Ninguna: las reglas de la clase», «Figuras»."""
+    added = _added_house_rules(rules, server_rules)
+    if not added:
+        return _("None: the class's rules") if added == [] else rules
+    return sentence_start(and_list(_, [house_rule_name(_, name) for name in added]))
+
+
 class TablesModel(HasTraits):
     """What the server said last: ``code`` ("" when seated at no table), ``seat`` (-1: none), ``version`` of the
     ``view`` (the seat's own view as the server sends it: ``hand``, ``table``, ``turn``, ``legal``…), ``state``
@@ -147,6 +178,7 @@ class ClassTables(w.VBox):
         self._lock = threading.RLock()  # the long poll's views and the page's clicks change the page in turn
         self._watch = None
         self._sheet_key: tuple | None = None
+        self._sheet_put_away: tuple[str, int] | None = None  # (table, deal) whose sheet "Hide" put away
         self.client = client if client is not None or not connect else table_client_from_environment(self.lang)
         look = self._look = SharedLook()
         self.status = LiveRegion(sticky=True)  # what happened and what went wrong: in view on a phone
@@ -154,8 +186,9 @@ class ClassTables(w.VBox):
         self.lobby_status = LiveRegion()  # the same line away from a table (the game's is hidden then)
         # -- the lobby: open a table, join one by its code or from the class's list
         self.players = w.Dropdown(options=[2, 4], value=2, style={"description_width": "initial"})
+        self.server_rules = server_rules
         self.rules = w.Dropdown(options=house_rule_choices(server_rules), value=server_rules,
-                                style={"description_width": "initial"})
+                                style={"description_width": "initial"})  # (their words: _draw_lobby)
         # Allowed unless the opener says no: the page teaches, and the game against the computer always offers
         # hints; a class that wants a match without them chooses so, and everybody sees the choice.
         self.hints_choice = w.Dropdown(options=[("yes", True), ("no", False)], value=True,
@@ -218,6 +251,8 @@ class ClassTables(w.VBox):
         self._replay: tuple[tuple, Game | None] | None = None  # (the finished deal's key, its replay)
         self.deal_review = DealReview(self, look)
         self.expert_review = ExpertReview(self, look, self._guarded)
+        self.hide_sheet = w.Button(icon="times", layout=look.layout, style=look.button)
+        self.hide_sheet.add_class("escoba-hide-sheet")
         self._place = PlaceKeeper(scope=".escoba-game-table", status=".escoba-game-status",
                                   targets=[".escoba-ct-hand.et-row, .escoba-ct-hand .et-row", ".escoba-play"])
         self.game = w.VBox([self.scores, self.status, self.board, self.sheet_box, self.expert_review,
@@ -237,6 +272,7 @@ class ClassTables(w.VBox):
         self.leave_button.on_click(lambda _b: self._act(self._leave))
         self.play_button.on_click(lambda _b: self._act(self._play))
         self.hint_button.observe(lambda _c: self._act(self._draw_hint, Translator(self.lang)), "value")
+        self.hide_sheet.on_click(lambda _b: self._act(self._put_sheet_away))
         # a new choice answers a refusal: the status line says the table's news again
         self.position.observe(lambda _c: self._act(self._chose_again), ["selected", "built_card", "built_taken"])
         self.model.observe(self._redraw_guarded, ["view", "code"])
@@ -323,7 +359,7 @@ class ClassTables(w.VBox):
 
     def _open(self) -> None:
         chosen = self.rules.value
-        rules = "" if chosen == self.rules.options[0] else chosen
+        rules = "" if chosen == self.server_rules else chosen
         self._sit(self.client.open(int(self.players.value), rules,  # type: ignore[union-attr]
                                    hints=self.hints_choice.value is not False))
 
@@ -393,6 +429,12 @@ class ClassTables(w.VBox):
             return
         self.model.seated(self.client.play(view, move.text))  # type: ignore[union-attr]
         self._say_news()
+
+    def _put_sheet_away(self) -> None:
+        last = self.model.view.get("last_deal")
+        if last and not self.model.view.get("game_over"):
+            self._sheet_put_away = (self.model.code, int(last["deal"]))
+            self._draw_sheet(Translator(self.lang), self.position.rules)
 
     def refresh(self, quiet: bool = False) -> None:
         """Read the class's tables again (the lobby's list)."""
@@ -606,7 +648,12 @@ class ClassTables(w.VBox):
     def _draw_lobby(self, _: Translator) -> None:
         self.players.description = _("Players")
         self.players.options = [(_("2 players"), 2), (_("4 players, in two teams"), 4)]
-        self.rules.description = _("Rules")
+        self.rules.description = _("House rule")
+        if not self.rules.options or not isinstance(self.rules.options[0], tuple):  # named once, kept chosen
+            chosen = self.rules.value
+            self.rules.options = [(_choice_words(_, rules, self.server_rules), rules)
+                                  for rules in house_rule_choices(self.server_rules)]
+            self.rules.value = chosen
         self.hints_choice.description = _("Hints")
         chosen_hints = self.hints_choice.value
         self.hints_choice.options = [(_("allowed"), True), (_("not allowed"), False)]
@@ -635,7 +682,8 @@ class ClassTables(w.VBox):
         state = _(STATE_WORDS.get(table.get("state", ""), STATE_WORDS["playing"]))
         hints = _(HINT_WORDS[table.get("hints") is not False])
         return _("{players} players, {rules}, {hints}: {seats} ({state})", players=table.get("players", 2),
-                 rules=table.get("rules", ""), hints=hints, seats=seats, state=state)
+                 rules=rules_words(_, str(table.get("rules", "")), self.server_rules), hints=hints, seats=seats,
+                 state=state)
 
     def _draw_header(self, _: Translator) -> None:
         view = self.model.view
@@ -719,12 +767,26 @@ class ClassTables(w.VBox):
         if self.others.children != shown:
             self.others.children = shown
 
-    def _draw_sheet(self, _: Translator, rules) -> None:
-        """The last deal's score sheet (the score sheet of the game against the computer), and the winner at the
-        game's end."""
+    def _sheet_shown(self) -> bool:
+        """Whether the last deal's score sheet is under the table. The game against the computer keeps it until
+        the student presses «Next deal»; a table's next deal is dealt at once for every seat, and a «Next deal»
+        that waited for each student would hold up the others. So each student's sheet stays until their own
+        first play of the next deal, or their «Hide»: not until anyone's first play, which may come before they
+        have read it (the computer plays within a second). The game's end keeps its sheet."""
         view = self.model.view
         last = view.get("last_deal")
         if not last:
+            return False
+        if view.get("game_over"):
+            return True
+        return not view.get("played_in_deal") and self._sheet_put_away != (view.get("code"), last["deal"])
+
+    def _draw_sheet(self, _: Translator, rules) -> None:
+        """The last deal's score sheet (the score sheet of the game against the computer), and the winner at the
+        game's end, while :meth:`_sheet_shown`."""
+        view = self.model.view
+        last = view.get("last_deal")
+        if last is None or not self._sheet_shown():
             self.sheet_box.children = []
             self._sheet_key = None
             return
@@ -748,7 +810,9 @@ class ClassTables(w.VBox):
                 lines.append(_("{name:The} wins the game, {score}!", name=names[over["winner"]], score=score))
         said = w.HTML(_template("paragraph").render(heading=_("End of deal {n}", n=last["deal"] + 1), lines=lines,
                                         css="escoba-winner"), layout=self._look.layout)
-        self.sheet_box.children = [said, sheet]
+        self.hide_sheet.description = _("Hide the score sheet")
+        # right under the heading, as the game's «Next deal»: in reach on a phone without scrolling past the sheet
+        self.sheet_box.children = [said, sheet] if over else [said, self.hide_sheet, sheet]
 
 
 def deal_score(summary: dict[str, Any]) -> DealScore:

@@ -3,8 +3,9 @@ each in a browser context of its own: Ana (Spanish) opens a table from the landi
 types its code with the usual slips; they play in turn, each play seen on the other page within a second (the
 time from the click of Play to the other page's status line telling it is printed, with its median and 95th
 percentile); one play is made by keyboard alone; a play out of turn is refused in words; a reload in the middle of
-a deal comes back to the same seat and hand; the player on turn asks for a hint (the other sees no button).
-Screenshots at a phone's 390×844 and a projector's 1920×1080 check that the status line covers no card."""
+a deal comes back to the same seat and hand; the player on turn asks for a hint (the other sees no button); the
+lobby offers the house rules by their names. Screenshots at a phone's 390×844 and a projector's 1920×1080 check
+that the status line covers no card."""
 
 from __future__ import annotations
 
@@ -149,6 +150,11 @@ def test_two_students_play_at_one_table(board_tutor, contexts, screenshot_dir):
     ana = Player(board_tutor, contexts, "Ana", "es")
     ben = Player(board_tutor, contexts, "Ben", "en")
     expect(ana.root.locator(".escoba-tables-lobby")).to_be_visible()
+    # the house rules offered by their names (lesson 7's), never by the engine's
+    offered = [words.replace("\xa0", " ")  # (a select draws its spaces as no-break spaces)
+               for words in ana.root.get_by_label("Regla de la casa").locator("option").all_inner_texts()]
+    assert offered[0] == "Ninguna: las reglas de la clase" and "Figuras" in offered and "Renuncio" in offered
+    assert not any("_" in words or "+" in words for words in offered), offered
     ana.button("Open a table").click()
     code_shown = ana.root.locator(".escoba-tables-code strong.escoba-code")
     expect(code_shown).to_have_text(re.compile(r"^[0-9A-Z]{5}$"), timeout=20_000)
@@ -156,6 +162,7 @@ def test_two_students_play_at_one_table(board_tutor, contexts, screenshot_dir):
     expect(ana.status).to_contain_text(f"dales el código {code}")
     # Ben's list of the class's tables shows Ana's without a click (read again every 10 s)
     expect(ben.root.locator(".escoba-tables-list")).to_contain_text(code, timeout=20_000)
+    expect(ben.root.locator(".escoba-tables-list")).to_contain_text("2 players, the class's rules: Ana")
     # what the lobby and a table waiting for players look like
     shoot(ben, "lobby-phone-en", {"width": 390, "height": 844}, screenshot_dir)
     shoot(ana, "waiting-projector-es", PROJECTOR, screenshot_dir)

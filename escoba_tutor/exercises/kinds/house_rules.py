@@ -27,8 +27,8 @@ from ..common import MAX_SEED, Answer, check_seed, form_outcome, is_whole, judge
 from ..kind import DrillKind, Variety, WorksheetPart
 from . import points as points_kind
 
-__all__ = ["HouseRulesDrill", "house_rules_drill", "HOUSE_RULES", "MANO_RULES", "house_rule_words",
-           "house_sides"]
+__all__ = ["HouseRulesDrill", "house_rules_drill", "HOUSE_RULES", "MANO_RULES", "PLAY_RULE_NAMES",
+           "house_rule_words", "house_rule_name", "house_sides"]
 
 #: The house rules this drill asks about, each with its name and what it changes, as docs/rules.md §7 says them.
 HOUSE_RULES: dict[str, tuple[str, str]] = {
@@ -66,6 +66,16 @@ HOUSE_RULES: dict[str, tuple[str, str]] = {
         N_("escoba de mano by pairs"),
         N_("When the four cards laid face up at the start make no escoba de mano, the dealer takes each pair "
            "among them that adds up to 15: one escoba per pair. A card can be in only one pair.")),
+}
+
+#: The house rules this drill does not ask about (they change the play, not how a deal is scored), named as
+#: lesson 7 names them: with :data:`HOUSE_RULES`' names, every house rule of the engine's ``VARIANTS`` has one
+#: (:func:`house_rule_name`), for the pages that offer a house rule by its name.
+PLAY_RULE_NAMES: dict[str, str] = {
+    "renuncio": N_("renuncio"),
+    "chile": N_("escoba en mano, from Chile"),
+    "capture_optional": N_("capture optional"),
+    "no_last_play_escoba": N_("no escoba on the last play"),
 }
 
 #: The house rules asked about through the four cards laid face up at the start: the question is then the
@@ -401,6 +411,17 @@ def house_rule_words(_: Translator, name: str) -> tuple[str, str]:
     """A house rule's name and what it changes, in the language."""
     title, change = HOUSE_RULES[name]
     return _(title), _(change)
+
+
+def house_rule_name(_: Translator, name: str) -> str:
+    """A house rule of the engine's ``VARIANTS`` by its name in the language (``figuras``: «figuras», "face
+    cards"); a name that is no house rule is an error (every one has its words here)."""
+    if name in HOUSE_RULES:
+        return _(HOUSE_RULES[name][0])
+    if name in PLAY_RULE_NAMES:
+        return _(PLAY_RULE_NAMES[name])
+    raise EscobaError(f"there is no house rule {name[:40]!r}: name one of " + ", ".join(VARIANTS),
+                      code="unknown_option", option=name[:40])
 
 
 def house_sides(_: Translator, drill: HouseRulesDrill) -> list[labels.Label]:
