@@ -402,7 +402,7 @@ def test_where_hints_are_not_allowed_no_hint_is_shown_nor_given_to_a_forged_requ
     for table in (ana, leo):
         assert "No hints at this table." in shown_text(table) and table.model.view["hints"] is False
     lobby = page(server, "Nadia")
-    assert f"{code}</strong> · 2 players, the class's rules, no hints: Nora, Nico (playing)" in shown_text(lobby)
+    assert f"{code}</strong> · 2 players, the class&#39;s rules, no hints: Nora, Nico (playing)" in shown_text(lobby)
     mover = ana if ana.model.view["my_turn"] else leo
     hint = labelled(mover, "Hint")
     assert not is_shown(mover, hint)
@@ -533,12 +533,12 @@ def test_house_rules_are_offered_and_listed_by_their_names(server):
     assert opener.model.view["rules"] == "escoba+target=3+figuras"  # the rule the name stands for
     press(other, "Volver a mirar")
     listed = words_of(next(line for line in shown_text(other).split("<li>") if code in line))
-    assert "2 jugadores, las reglas de la clase con figuras: Gala, un sitio libre" in listed
+    assert "2 jugadores, las reglas de la clase con figuras, con pistas: Gala, un sitio libre" in listed
     assert not any(id_ in listed for id_ in raw)
     again = page(server, "Gala")  # a reload: the same table, and the list in English
     press(again, "Leave the table")
     listed = words_of(next(line for line in shown_text(again).split("<li>") if code in line))
-    assert "2 players, the class's rules with face cards: " in listed
+    assert "2 players, the class's rules with face cards, hints allowed: " in listed
     assert not any(id_ in listed for id_ in raw)
     for table in (opener, other, again):
         table.close()

@@ -162,7 +162,7 @@ def test_two_students_play_at_one_table(board_tutor, contexts, screenshot_dir):
     expect(ana.status).to_contain_text(f"dales el código {code}")
     # Ben's list of the class's tables shows Ana's without a click (read again every 10 s)
     expect(ben.root.locator(".escoba-tables-list")).to_contain_text(code, timeout=20_000)
-    expect(ben.root.locator(".escoba-tables-list")).to_contain_text("2 players, the class's rules: Ana")
+    expect(ben.root.locator(".escoba-tables-list")).to_contain_text("2 players, the class's rules, hints allowed: Ana")
     # what the lobby and a table waiting for players look like
     shoot(ben, "lobby-phone-en", {"width": 390, "height": 844}, screenshot_dir)
     shoot(ana, "waiting-projector-es", PROJECTOR, screenshot_dir)
