@@ -17,6 +17,9 @@ tests/records_postgres.py); each student answers the landing page's capture dril
 records it under their hub name, while that server's kernels hold neither the database's URL nor its password
 (read from /proc). A teacher (the ``teachers`` group) logs in and sees the three students' answers on the board,
 the hub's ``class-board`` service, behind the hub's login; a student who asks for the board is refused it.
+
+A table across the hub: two students, each on their own course server, play each other at a table of two (a play
+reaches the other's page through the database's notifications, within a second); the board service lists the table.
 """
 
 from __future__ import annotations
