@@ -453,7 +453,7 @@ def test_two_students_play_at_a_table_across_their_servers(hub, school_browser):
         expect(row.locator(".sides")).to_have_text(re.compile(r"Bando 1:\s*ana.*contra\s*Bando 2:\s*carmen"))
 
         times = []
-        for n in range(4):
+        for n in range(6):
             mover = whose_turn(players)
             other = carmen if mover is ana else ana
             turn_before = row.locator(".turn").inner_text()

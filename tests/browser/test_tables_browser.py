@@ -98,6 +98,10 @@ class Player:
     def grid(self):
         return self.game.get_by_role("grid", name=self._("Every legal capture"))
 
+    def table_codes(self) -> list[str]:
+        return sorted(self.game.get_by_role("group", name=self._("Table"), exact=True).locator(
+            "[data-code]").evaluate_all("cards => cards.map(card => card.dataset.code)"))
+
     def hand_codes(self) -> list[str]:
         return self.hand.locator("[data-code]").evaluate_all("cards => cards.map(card => card.dataset.code)")
 
@@ -115,20 +119,23 @@ def whose_turn(players: list[Player], timeout: float = 20) -> Player:
     raise AssertionError("nobody's turn was shown: " + " | ".join(p.status.inner_text() for p in players))
 
 
-#: In a page, before a play: note (``window.escobaSeenAt``, the clock's milliseconds) the moment the status line
-#: stops saying what it says now, as the change is made (a mutation observer, not a poll)
-WATCH_STATUS = """() => {
-    const said = () => document.querySelector('.escoba-class-tables .escoba-game-status .et-live')
-        ?.textContent.trim();
-    const before = said();
+#: In a page, before a play: note (``window.escobaSeenAt``, the clock's milliseconds) the moment the page shows
+#: it, as the change is made (a mutation observer, not a poll): its cards on the table (named ``table``) and its
+#: status line both differ from what they are now (a play always changes the table's cards)
+WATCH_PLAY = """([table]) => {
+    const root = document.querySelector('.escoba-class-tables .escoba-game-table');
+    const cards = () => [...(root.querySelector(`[role=group][aria-label="${table}"]`)
+        ?.querySelectorAll('[data-code]') ?? [])].map((card) => card.dataset.code).sort().join(' ');
+    const said = () => root.querySelector('.escoba-game-status .et-live')?.textContent.trim();
+    const before = [cards(), said()];
     window.escobaSeenAt = null;
     const seen = new MutationObserver(() => {
-        if (said() !== before) {
+        if (cards() !== before[0] && said() !== before[1]) {
             window.escobaSeenAt = Date.now();
             seen.disconnect();
         }
     });
-    seen.observe(document.body, {childList: true, subtree: true, characterData: true});
+    seen.observe(root, {childList: true, subtree: true, characterData: true, attributes: true});
 }"""
 
 
@@ -158,14 +165,21 @@ def choose_and_play(mover: Player, by_keyboard: bool = False) -> tuple[str, floa
 
 
 def play_seen(mover: Player, others: list[Player], by_keyboard: bool = False) -> list[float]:
-    """The mover plays the first capture in the list; the seconds until each of the other pages shows it."""
+    """The mover plays the first capture in the list; the seconds until each of the other pages shows it (each
+    page first shows the table the mover's page shows: no earlier change is taken for the play)."""
+    table = mover.table_codes()
+    deadline = time.monotonic() + 10
     for other in others:
-        other.page.evaluate(WATCH_STATUS)
+        while other.table_codes() != table:
+            assert time.monotonic() < deadline, f"{other.nickname}'s page shows another table than {mover.nickname}'s"
+            time.sleep(0.05)
+        other.page.evaluate(WATCH_PLAY, [other._("Table")])
     card, began = choose_and_play(mover, by_keyboard)
     took = []
     for other in others:
         other.page.wait_for_function("() => window.escobaSeenAt", timeout=10_000)
         took.append(other.page.evaluate("() => window.escobaSeenAt") / 1000 - began)
+        assert took[-1] > 0, f"{other.nickname}'s page changed before the play: {took[-1]:.3f} s"
     expect(mover.hand.locator(f"[data-code='{card}']")).to_have_count(0, timeout=10_000)
     return took
 
