@@ -174,6 +174,7 @@ def play_seen(mover: Player, others: list[Player], by_keyboard: bool = False) ->
             assert time.monotonic() < deadline, f"{other.nickname}'s page shows another table than {mover.nickname}'s"
             time.sleep(0.05)
         other.page.evaluate(WATCH_PLAY, [other._("Table")])
+    said = mover.status.inner_text()
     card, began = choose_and_play(mover, by_keyboard)
     took = []
     for other in others:
@@ -181,6 +182,8 @@ def play_seen(mover: Player, others: list[Player], by_keyboard: bool = False) ->
         took.append(other.page.evaluate("() => window.escobaSeenAt") / 1000 - began)
         assert took[-1] > 0, f"{other.nickname}'s page changed before the play: {took[-1]:.3f} s"
     expect(mover.hand.locator(f"[data-code='{card}']")).to_have_count(0, timeout=10_000)
+    # and the mover's own status line tells the play: its «Your turn.» is old news (the hand is drawn first)
+    expect(mover.status).not_to_have_text(said, timeout=10_000)
     return took
 
 
