@@ -1,10 +1,10 @@
 """Two students at one table, in real headless Chromium against the real ``escoba-tutor`` server and its kernels,
 each in a browser context of its own: Ana (Spanish) opens a table from the landing page's link, Ben (English)
 types its code with the usual slips; they play in turn, each play seen on the other page within a second (the
-time from the click of Play to the other page's status line telling it is printed, with its median and 95th
-percentile); one play is made by keyboard alone; a play out of turn is refused in words; a reload in the middle of
-a deal comes back to the same seat and hand. Screenshots at a phone's 390×844 and a projector's 1920×1080 check
-that the status line covers no card.
+time from the click of Play to the other page showing it, its table's cards and its status line both changed, is
+printed, with its median and 95th percentile); one play is made by keyboard alone; a play out of turn is refused
+in words; a reload in the middle of a deal comes back to the same seat and hand. Screenshots at a phone's 390×844
+and a projector's 1920×1080 check that the status line covers no card.
 
 Then four students at one table of two teams, on the same server: pages in Spanish and English, joining by code
 (by mouse, and by keyboard alone) and from the class's list; two rounds of plays in the seats' order, each seen on
