@@ -17,6 +17,9 @@ tests/records_postgres.py); each student answers the landing page's capture dril
 records it under their hub name, while that server's kernels hold neither the database's URL nor its password
 (read from /proc). A teacher (the ``teachers`` group) logs in and sees the three students' answers on the board,
 the hub's ``class-board`` service, behind the hub's login; a student who asks for the board is refused it.
+
+A table across the hub: two students, each on their own course server, play each other at a table of two (a play
+reaches the other's page through the database's notifications, within a second); the board service lists the table.
 """
 
 from __future__ import annotations
@@ -394,6 +397,84 @@ def test_the_teacher_leads_a_class_exercise_from_the_board_service(hub, school_b
     assert not logged, f"requests failed in the hub's log during the class exercise: {logged[:5]}"
     with ClassStore.open(hub.class_db) as store:
         assert store.running_exercise() is None
+
+
+def test_two_students_play_at_a_table_across_their_servers(hub, school_browser):
+    """A table of two across the hub: Ana (Spanish) opens it on her own course server, Carmen (English) types its
+    code on hers; they play a few turns, each play reaching the other page within a second (her server hears of it
+    from the database's notification, and wakes her kernel's long poll); the teacher's board service lists the
+    table, and its row follows the plays. The students' servers are started through the hub's spawn page if the
+    idle culler stopped them."""
+    from urllib.parse import quote
+
+    from test_tables_browser import SEEN_WITHIN_S, Player, percentiles, play, whose_turn
+
+    log_start = hub.log.stat().st_size
+    contexts = []
+    try:
+        players = []
+        for name, lang in (("ana", "es"), ("carmen", "en")):  # two students of the module, on their own servers
+            context = school_browser.new_context(viewport={"width": 1280, "height": 900})
+            contexts.append(context)
+            page = context.new_page()
+            page.set_default_timeout(120_000)
+            tables_page = f"/user/{name}/voila/render/{lang}/tables.ipynb"
+            page.goto(hub.url + "hub/login?next=" + quote("/hub/spawn?next=" + quote(tables_page, safe=""),
+                                                          safe=""))
+            log_in_here(page, name)
+            page.wait_for_url(re.compile(r"^https?://[^/]+" + re.escape(tables_page)), timeout=180_000)
+            players.append(Player.on(page, name, lang))
+        for player in players:
+            player.ready()
+            player.page.set_default_timeout(WAIT)
+        ana, carmen = players
+        expect(ana.root.locator(".escoba-tables-lobby")).to_be_visible()
+        ana.button("Open a table").click()
+        code_shown = ana.root.locator(".escoba-tables-code strong.escoba-code")
+        expect(code_shown).to_have_text(re.compile(r"^[0-9A-Z]{5}$"), timeout=30_000)
+        code = code_shown.inner_text()
+        carmen.root.get_by_label("Table code").fill(code)
+        carmen.button("Sit at this table").click()
+        for player in players:
+            expect(player.hand.locator("[data-code]")).to_have_count(3, timeout=30_000)
+            expect(player.root.locator(".escoba-tables-code")).to_contain_text(code)
+        assert not set(ana.hand_codes()) & set(carmen.hand_codes())
+
+        # the teacher's board service lists the table (it reads the class database, and hears of its changes)
+        context = school_browser.new_context(viewport={"width": 1920, "height": 1080})
+        contexts.append(context)
+        teacher = context.new_page()
+        teacher.set_default_timeout(WAIT)
+        teacher.goto(hub.url + "hub/login?next=%2Fservices%2Fclass-board%2F")
+        log_in_here(teacher, TEACHER)
+        teacher.wait_for_url(re.compile(r"/services/class-board/class/board"), timeout=WAIT)
+        row = teacher.locator(f'#game-tables tr[data-key="{code}"]')
+        expect(row).to_have_count(1, timeout=30_000)
+        expect(row.locator(".sides")).to_have_text(re.compile(r"Bando 1:\s*ana.*contra\s*Bando 2:\s*carmen"))
+
+        times = []
+        for n in range(6):
+            mover = whose_turn(players)
+            other = carmen if mover is ana else ana
+            turn_before = row.locator(".turn").inner_text()
+            times.append(play(mover, other))
+            print(f"\nhub: {mover.nickname} plays -> seen on {other.nickname}'s page (another server) in "
+                  f"{times[-1] * 1000:.0f} ms")
+            if n == 0:  # the board's list follows the plays without a reload
+                expect(row.locator(".turn")).not_to_have_text(turn_before, timeout=10_000)
+        load = Path("/proc/loadavg").read_text().split()[:3]
+        print(f"hub: play -> seen on the other student's page: {[round(t * 1000) for t in times]} ms; "
+              f"{percentiles(times)} (load average {' '.join(load)})")
+        assert max(times) < SEEN_WITHIN_S, times
+        for player in players:
+            assert_no_error(player.page)
+            expect(player.page.locator("#escoba-connection-lost")).to_have_count(0)
+            player.page.goto("about:blank")  # the students leave: their servers may be culled
+    finally:
+        for context in contexts:
+            context.close()
+    logged = failed_in_log(hub, log_start)
+    assert not logged, f"requests failed in the hub's log during the game: {logged[:5]}"
 
 
 def test_three_students_log_in_land_on_the_course_answer_and_are_culled(hub, visited):
