@@ -517,7 +517,7 @@ def test_house_rules_are_offered_and_listed_by_their_names(server):
     # an engine name with its underscore, a rules name's «+» or «=»; a name that is a word (sevens, figuras) is
     # checked as a whole label below
     raw = [*(name for name in VARIANTS if "_" in name), "+", "="]
-    opener, other = page(server, "Gala"), page(server, "Hugo", lang="es")
+    opener, other = page(server, "Gala"), page(server, "Iker", lang="es")
     for table, words in ((opener, ("None: the class's rules", "Face cards", "Capture optional", "Renuncio")),
                          (other, ("Ninguna: las reglas de la clase", "Figuras", "Baza voluntaria",
                                   "Sin escoba en la última jugada"))):
