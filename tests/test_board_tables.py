@@ -24,7 +24,7 @@ import time
 import pytest
 from own_loop import run_apart
 from test_app_tables import students
-from test_class_board import KEYS, Browser
+from test_class_board import Browser, keyed_server
 from test_tables import seated_table
 
 from escoba_tutor.engine.cards import DECK
@@ -39,13 +39,7 @@ NAMES = {lang: {card.code: Translator(lang).card_name(card) for card in DECK} fo
 
 @pytest.fixture(scope="module")
 def server(class_tutor_factory, tmp_path_factory):
-    from escoba_test_helpers import voila_settings
-
-    env = voila_settings(tmp_path_factory.mktemp("config"), connect_s=3600)
-    server = class_tutor_factory(env=env)
-    KEYS[server.url] = server.key
-    server.students = {}
-    return server
+    return keyed_server(class_tutor_factory, tmp_path_factory)
 
 
 def teacher(server) -> Browser:

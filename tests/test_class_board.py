@@ -52,6 +52,18 @@ ROOT = Path(__file__).resolve().parents[1]
 KEYS: dict[str, str] = {}  # server address -> the teacher's key
 
 
+def keyed_server(class_tutor_factory, tmp_path_factory, *args: str):
+    """A real server whose pages keep their kernels for an hour, its teacher's key in :data:`KEYS`, with a
+    ``students`` dict for the tests' seats."""
+    from escoba_test_helpers import voila_settings
+
+    env = voila_settings(tmp_path_factory.mktemp("config"), connect_s=3600)
+    server = class_tutor_factory(*args, env=env)
+    KEYS[server.url] = server.key
+    server.students = {}
+    return server
+
+
 class NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args, **kwargs):
         return None

@@ -24,10 +24,9 @@ from escoba_test_helpers import (
     shown_labels,
     shown_parts,
     shown_text,
-    voila_settings,
 )
 from test_app_tables import cards_in, students
-from test_class_board import KEYS
+from test_class_board import keyed_server
 
 from escoba_tutor.engine.cards import parse_cards
 from escoba_tutor.records.table_client import TableClient
@@ -41,20 +40,13 @@ from escoba_tutor.widgets.score_sheet import ScoreSheet
 @pytest.fixture(scope="module")
 def server(class_tutor_factory, tmp_path_factory):
     """One real server, its games to 3 points (a whole game in a few deals), the computer playing at once."""
-    env = voila_settings(tmp_path_factory.mktemp("config"), connect_s=3600)
-    server = class_tutor_factory("--rules", "escoba+target=3", env=env)
-    KEYS[server.url] = server.key
-    server.students = {}
-    return server
+    return keyed_server(class_tutor_factory, tmp_path_factory, "--rules", "escoba+target=3")
 
 
 @pytest.fixture(scope="module")
 def long_server(class_tutor_factory, tmp_path_factory):
     """A real server by the usual rules (games to 21): a deal's end is followed by another deal."""
-    env = voila_settings(tmp_path_factory.mktemp("config"), connect_s=3600)
-    server = class_tutor_factory(env=env)
-    KEYS[server.url] = server.key
-    server.students = {}
+    server = keyed_server(class_tutor_factory, tmp_path_factory)
     server.rules = "escoba"
     return server
 

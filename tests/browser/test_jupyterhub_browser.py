@@ -28,7 +28,7 @@ import re
 import time
 import urllib.request
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import pytest
 from helpers import assert_no_error, board_refreshed, start_class_exercise, wait_rendered
@@ -314,13 +314,39 @@ def exercise_status(page):
     return page.locator(".escoba-class-exercise").get_by_role("status").first
 
 
+def student_on_own_server(hub, school_browser, contexts: list, name: str, path: str):
+    """A student logged in to the hub and on ``path`` of their own server, in a context of their own (added to
+    ``contexts``). Through the hub's spawn page: it goes straight on when the server runs, and starts it if it was
+    culled."""
+    context = school_browser.new_context(viewport={"width": 1280, "height": 900})
+    contexts.append(context)
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    page.goto(hub.url + "hub/login?next=" + quote("/hub/spawn?next=" + quote(path, safe=""), safe=""))
+    log_in_here(page, name)
+    page.wait_for_url(re.compile(r"^https?://[^/]+" + re.escape(path)), timeout=180_000)
+    return page
+
+
+def teacher_on_the_board_service(hub, school_browser, contexts: list):
+    """The teacher logged in to the hub and on the board service's board, in a projector-sized context of its own
+    (added to ``contexts``, which the test closes)."""
+    context = school_browser.new_context(viewport={"width": 1920, "height": 1080})
+    contexts.append(context)
+    teacher = context.new_page()
+    teacher.set_default_timeout(WAIT)
+    teacher.goto(hub.url + "hub/login?next=%2Fservices%2Fclass-board%2F")
+    log_in_here(teacher, TEACHER)
+    teacher.wait_for_url(re.compile(r"/services/class-board/class/board"), timeout=WAIT)
+    return teacher
+
+
 def test_the_teacher_leads_a_class_exercise_from_the_board_service(hub, school_browser, visited):
     """The class exercise across the hub: the teacher starts it on the board service; two students, each on their
     own course server (already started by ``visited``: the hub starts it again if it was culled meanwhile), see it
     within seconds (their servers hear of it from the database's notifications), answer, and the projected view
     counts both answers (the service hears of them the same way); the answer revealed shows on both pages. A
     student may not start or change the exercise, neither on the service nor on their own server."""
-    from urllib.parse import quote
 
     from test_class_board_browser import build_captures
 
@@ -329,26 +355,12 @@ def test_the_teacher_leads_a_class_exercise_from_the_board_service(hub, school_b
     try:
         pages = {}
         for name in ("ana", "carmen"):  # two students of ``visited``, on their own servers
-            context = school_browser.new_context(viewport={"width": 1280, "height": 900})
-            contexts.append(context)
-            page = pages[name] = context.new_page()
-            page.set_default_timeout(120_000)
-            # through the hub's spawn page: it goes straight on when the server runs, and starts it if it was culled
-            exercise_page = f"/user/{name}/voila/render/es/class.ipynb"
-            page.goto(hub.url + "hub/login?next=" + quote("/hub/spawn?next=" + quote(exercise_page, safe=""),
-                                                          safe=""))
-            log_in_here(page, name)
-            page.wait_for_url(re.compile(r"^https?://[^/]+" + re.escape(exercise_page)), timeout=180_000)
+            page = pages[name] = student_on_own_server(hub, school_browser, contexts, name,
+                                                       f"/user/{name}/voila/render/es/class.ipynb")
             wait_rendered(page)
             expect(exercise_status(page)).to_contain_text("Ahora no hay ningún ejercicio en marcha", timeout=WAIT)
 
-        context = school_browser.new_context(viewport={"width": 1920, "height": 1080})
-        contexts.append(context)
-        teacher = context.new_page()
-        teacher.set_default_timeout(WAIT)
-        teacher.goto(hub.url + "hub/login?next=%2Fservices%2Fclass-board%2F")
-        log_in_here(teacher, TEACHER)
-        teacher.wait_for_url(re.compile(r"/services/class-board/class/board"), timeout=WAIT)
+        teacher = teacher_on_the_board_service(hub, school_browser, contexts)
         began = start_class_exercise(teacher)
         teacher.wait_for_url(re.compile(r"/services/class-board/class/exercise"))
         expect(teacher.get_by_role("heading", level=1)).to_have_text("Ejercicio de clase")
@@ -405,7 +417,6 @@ def test_two_students_play_at_a_table_across_their_servers(hub, school_browser):
     from the database's notification, and wakes her kernel's long poll); the teacher's board service lists the
     table, and its row follows the plays. The students' servers are started through the hub's spawn page if the
     idle culler stopped them."""
-    from urllib.parse import quote
 
     from test_tables_browser import SEEN_WITHIN_S, Player, percentiles, play, whose_turn
 
@@ -414,15 +425,8 @@ def test_two_students_play_at_a_table_across_their_servers(hub, school_browser):
     try:
         players = []
         for name, lang in (("ana", "es"), ("carmen", "en")):  # two students of the module, on their own servers
-            context = school_browser.new_context(viewport={"width": 1280, "height": 900})
-            contexts.append(context)
-            page = context.new_page()
-            page.set_default_timeout(120_000)
-            tables_page = f"/user/{name}/voila/render/{lang}/tables.ipynb"
-            page.goto(hub.url + "hub/login?next=" + quote("/hub/spawn?next=" + quote(tables_page, safe=""),
-                                                          safe=""))
-            log_in_here(page, name)
-            page.wait_for_url(re.compile(r"^https?://[^/]+" + re.escape(tables_page)), timeout=180_000)
+            page = student_on_own_server(hub, school_browser, contexts, name,
+                                         f"/user/{name}/voila/render/{lang}/tables.ipynb")
             players.append(Player.on(page, name, lang))
         for player in players:
             player.ready()
@@ -441,13 +445,7 @@ def test_two_students_play_at_a_table_across_their_servers(hub, school_browser):
         assert not set(ana.hand_codes()) & set(carmen.hand_codes())
 
         # the teacher's board service lists the table (it reads the class database, and hears of its changes)
-        context = school_browser.new_context(viewport={"width": 1920, "height": 1080})
-        contexts.append(context)
-        teacher = context.new_page()
-        teacher.set_default_timeout(WAIT)
-        teacher.goto(hub.url + "hub/login?next=%2Fservices%2Fclass-board%2F")
-        log_in_here(teacher, TEACHER)
-        teacher.wait_for_url(re.compile(r"/services/class-board/class/board"), timeout=WAIT)
+        teacher = teacher_on_the_board_service(hub, school_browser, contexts)
         row = teacher.locator(f'#game-tables tr[data-key="{code}"]')
         expect(row).to_have_count(1, timeout=30_000)
         expect(row.locator(".sides")).to_have_text(re.compile(r"Bando 1:\s*ana.*contra\s*Bando 2:\s*carmen"))
