@@ -171,7 +171,7 @@ def test_other_rules():
     assert "The five of swords takes the five of coins: 5 = 5" in answers  # scopa: the matching card, alone
     # Scopa has no escoba de mano, and its leftover is not checked by adding up (captures are not of 15)
     assert "escoba_de_mano" not in page and "Does the deal check out?" not in page
-    assert "Who takes the cards left?" in page and "The escobas line" in page
+    assert "Who takes the cards left?" in page and "Counting the escobas" in page
 
 
 def test_a_part_per_kind_and_kinds_chosen():
@@ -560,8 +560,8 @@ def test_parts_follow_the_lessons_and_a_part_whose_numbers_skip_says_so():
     parts = re.findall(r"<section class='part' id='(\w+)'", page)
     assert parts == ["captures", "escoba_de_mano", "leftover", "dealing", "setenta", "escobas", "game_end", "points",
                      "house_rules", "strategy"]
-    note = ("Some numbers are missing: the exercises in between are left out because their answers would repeat "
-            "those above.")
+    note = ("Some numbers are missing: the exercises in between are left out because their answers would be much "
+            "like those above.")
     sections = dict(re.findall(r"<section class='part' id='(\w+)'>(.*?)</section>", page, re.S))
     for name in parts:
         skipping = choose_seeds(name, 101, 3, rules_by_name("escoba")) != [101, 102, 103]
@@ -622,8 +622,8 @@ def test_worksheet_317_is_varied_as_its_readers_asked():
     assert [capture_drill(s).answer for s in (317, 318, 319)] == [(), (), ()]  # what the readers found
     page = worksheet_html(317, "es")
     sections = dict(re.findall(r"<section class='part' id='(\w+)'>(.*?)</section>", page, re.S))
-    note = ("Los números saltan: se han dejado fuera los ejercicios de en medio, porque sus respuestas repetirían las "
-            "de arriba.")
+    note = ("Faltan algunos números: se han dejado fuera los ejercicios de en medio, porque sus respuestas se "
+            "parecerían mucho a las de arriba.")
     for name in ("captures", "dealing", "leftover"):
         assert choose_seeds(name, 317, 3, escoba) != [317, 318, 319] and note in sections[name], name
     _task, key = split(page)
