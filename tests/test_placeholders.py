@@ -311,7 +311,7 @@ def test_a_planted_bare_label_in_a_catalog_fails_the_render_check(tmp_path, monk
         text = po.read_text("utf-8")
         if po.stem == "drills":
             wrong = 'msgstr "Para quién: la escoba de mano es siempre de quien reparte: repartió {side}."'
-            planted = (r'msgstr "Para quién: la escoba de mano es siempre de quien reparte, y aquí reparte '
+            planted = (r'msgstr "Para quién: la escoba de mano es siempre del que reparte, y aquí reparte '
                        r'\{side:the\}\."')
             text = re.sub(planted, wrong, text)
             assert wrong in text

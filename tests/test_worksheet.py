@@ -416,7 +416,7 @@ def test_the_strategy_key_of_worksheet_1117_gives_reasons_a_pupil_can_check():
             "para que se los lleve el otro bando (da unos 0,3 puntos menos).") in key
     _task, key = split(worksheet_html(1117, "en"))
     assert ("Avoid the seven of coins, taking the ace of cups and the seven of clubs: it leaves the ace of coins on "
-            "the table, a coins card for the other side to take (about 0.2 points worse).") in key
+            "the table, a card of coins for the other side to take (about 0.2 points worse).") in key
     # (the best play, the seven of coins taking the ace of coins, leaves the ace of cups: no oro)
     assert "Avoid the three of coins, laid down on the table: averaged" not in key
 
@@ -452,7 +452,7 @@ def test_the_strategy_part_of_worksheet_203_says_what_a_play_is_weighed_with():
     assert "30 cards are left in the deck. The other player has 1 card in hand." in task
     assert ("The deck is empty, so the other player holds exactly the cards still unseen: the four of swords, the ace "
             "of clubs and the king of clubs.") in key
-    assert ("The knight of coins, taking the six of cups: it adds a coins card to your pile (the knight of coins), "
+    assert ("The knight of coins, taking the six of cups: it adds a card of coins to your pile (the knight of coins), "
             "although it leaves 11 on the table, which the other player can sweep with the four of swords") in key
     assert ("Avoid the five of coins, taking the four of coins and the six of cups: played out to the end of the deal "
             "against the other player's cards, it scores about 1 point less than the best play.") in key
@@ -745,7 +745,7 @@ def test_worksheet_647_reads_as_its_readers_asked():
     many are still unseen (as exercise 648's did), an empty hand is said in words with what follows from it, the
     escobas line does not give two exercises one count, and "What happens now?" comes before who plays."""
     task, key = split(worksheet_html(647, "en", kinds=("strategy", "escobas", "dealing")))
-    assert ("The five of cups, taking the four of coins and the six of clubs: it adds a coins card to your pile "
+    assert ("The five of cups, taking the four of coins and the six of clubs: it adds a card of coins to your pile "
             "(the four of coins), although it leaves 12 on the table, which only a card worth 3 can sweep, with 2 such "
             "cards still unseen.") in key
     assert ("The other player has no cards left in hand: you play the last card of this round; then three more "
@@ -778,7 +778,7 @@ def test_an_avoided_play_names_every_fault_the_best_play_has_not_most_costly_fir
     assert "over many possible ways" not in key
     # no. 647: a capture that takes no coin where the best takes one, and cards laid down where the best captures
     _task, key = split(worksheet_html(647, "en", kinds=("strategy",)))
-    assert ("Avoid the five of cups, taking the king of swords: it takes no coins card (about 1 point "
+    assert ("Avoid the five of cups, taking the king of swords: it takes no card of coins (about 1 point "
             "worse).") in key
     assert "Avoid the six of swords, laid down on the table: it takes nothing (about 1 point worse)." in key
     _task, key = split(worksheet_html(533, "es", kinds=("strategy",)))
