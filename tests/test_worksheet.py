@@ -446,7 +446,7 @@ def test_the_strategy_part_of_worksheet_203_says_what_a_play_is_weighed_with():
     in the last round the key names the other player's cards (which explain why the five of coins, the one play
     that leaves no table to sweep, loses), every "Avoid" line says why, and "about 1 point", never "1.0 points"."""
     task, key = map(unescape, split(worksheet_html(203, "en", kinds=("strategy",))))
-    assert "The answer key follows the computer's hard level" in task
+    assert "A good reason counts even where the answer key prefers another play" in task
     assert ("Exercise no. 203.</b> Two players are playing. No cards are left in the deck: this is the deal's last "
             "round. The other player has 3 cards in hand.") in task
     assert "30 cards are left in the deck. The other player has 1 card in hand." in task

@@ -507,9 +507,10 @@ def _outcome(result: Any) -> Outcome:
 
 
 def _intro(_: Translator, rules: Rules) -> str:
+    # (what a pupil is marked on first: the key's source comes after, so that it does not read as "lesson 8 is wrong")
     return " ".join((_("Choose the card you would play (and what it takes), and say why."),
-                     _("The answer key follows the computer's hard level: it tries every play against the cards the "
-                       "other player may hold, so it sometimes departs from the order of lesson 8.")))
+                     _("A good reason counts even where the answer key prefers another play: the key follows the "
+                       "computer's hard level, which tries every play against the cards the other player may hold.")))
 
 
 
