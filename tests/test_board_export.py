@@ -138,8 +138,8 @@ def test_the_spanish_file_opens_as_a_spanish_spreadsheet(store):
         "Setenta", "5. Los puntos y la setenta", "Comprobar sin haber contestado todo", "scopa")
     assert (landing["Lección"], landing["Idioma"]) == ("inicio", "inglés")
     assert (deal["Actividad"], deal["Nivel"], deal["Puntos del estudiante"], deal["Puntos del ordenador"],
-            deal["Escobas del estudiante"], deal["Escobas del ordenador"]) == ("mano contra el ordenador", "medio", 7, 4,
-                                                                           2, 1)
+            deal["Escobas del estudiante"], deal["Escobas del ordenador"]) == (
+        "mano contra el ordenador", "medio", 7, 4, 2, 1)
     assert (game["Actividad"], game["Nivel"], game["Resultado"], game["Lección"]) == (
         "partida contra el ordenador", "medio", "ganada", "")
     cells = {c for r in rows for c in r.values() if isinstance(c, str)}

@@ -469,7 +469,8 @@ def test_the_setenta_explainer_speaks_to_the_student(lang):
     if lang == "es":
         for sentence in ("Te llevas el punto de la setenta: 70 es la única setenta válida",
                          "Tu setenta no vale (te faltan bastos), así que no puede ganar el punto.",
-                         "Tu setenta no vale (no tienes ninguna carta del 1 al 7 de bastos), así que no puede ganar el punto.",
+                         "Tu setenta no vale (no tienes ninguna carta del 1 al 7 de bastos), así que no puede ganar el "
+                         "punto.",
                          "el punto es para ti, que eres el tercero.", "Tu setenta", "Tú: 3 palos (te faltan bastos)"):
             assert sentence in joined, sentence
     else:
