@@ -40,7 +40,7 @@ MADRID = ZoneInfo("Europe/Madrid")
 SPANISH_HEADER = ["Clase", "Inicio de la clase (Europe/Madrid)", "Fecha y hora (Europe/Madrid)",
                   "Minutos desde el inicio de la clase", "Apodo", "Actividad", "Tipo de ejercicio", "Nivel",
                   "Lección", "Idioma", "Número de ejercicio o de partida", "Respuesta correcta", "Error",
-                  "Puntos del alumno", "Puntos del ordenador", "Escobas del alumno", "Escobas del ordenador",
+                  "Puntos del estudiante", "Puntos del ordenador", "Escobas del estudiante", "Escobas del ordenador",
                   "Resultado", "Reglas", "Código de la mesa", "Compañero o compañera", "Otro bando"]
 ENGLISH_HEADER = ["Class", "Class started (America/New_York)", "Date and time (America/New_York)",
                   "Minutes since the class started", "Nickname", "Activity", "Kind of exercise", "Level", "Lesson",
@@ -137,9 +137,9 @@ def test_the_spanish_file_opens_as_a_spanish_spreadsheet(store):
     assert (unanswered["Tipo de ejercicio"], unanswered["Lección"], unanswered["Error"], unanswered["Reglas"]) == (
         "Setenta", "5. Los puntos y la setenta", "Comprobar sin haber contestado todo", "scopa")
     assert (landing["Lección"], landing["Idioma"]) == ("inicio", "inglés")
-    assert (deal["Actividad"], deal["Nivel"], deal["Puntos del alumno"], deal["Puntos del ordenador"],
-            deal["Escobas del alumno"], deal["Escobas del ordenador"]) == ("mano contra el ordenador", "medio", 7, 4,
-                                                                           2, 1)
+    assert (deal["Actividad"], deal["Nivel"], deal["Puntos del estudiante"], deal["Puntos del ordenador"],
+            deal["Escobas del estudiante"], deal["Escobas del ordenador"]) == (
+        "mano contra el ordenador", "medio", 7, 4, 2, 1)
     assert (game["Actividad"], game["Nivel"], game["Resultado"], game["Lección"]) == (
         "partida contra el ordenador", "medio", "ganada", "")
     cells = {c for r in rows for c in r.values() if isinstance(c, str)}

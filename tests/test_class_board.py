@@ -207,7 +207,7 @@ def test_a_nickname_is_kept_in_a_long_lived_httponly_cookie(server):
     ("B\u200bea", "es", "El apodo tiene un carácter invisible"),
     ("M\u0430r\u00eda", "es", "El apodo mezcla letras de alfabetos distintos"),  # a Cyrillic а in «María»
     ("M\u0430r\u00eda", "en", "The nickname mixes letters of different alphabets"),
-    ("Za\u0308\u0301\u0301", "es", "El apodo tiene acentos de más sobre una letra"),
+    ("Za\u0308\u0301\u0301", "es", "El apodo tiene signos de más sobre una letra"),
     ("Za\u0308\u0301\u0301", "en", "The nickname has extra accents on a letter"),
 ])
 def test_a_bad_nickname_is_refused_in_words_and_nothing_is_kept(server, typed, lang, said):
@@ -332,7 +332,7 @@ def test_the_board_shows_the_class_and_its_numbers(server):
     assert status == 200 and "Panel de la clase: numbers" in page
     assert headers["Referrer-Policy"] == "no-referrer"
     assert "Contar una figura por su número (la sota como 10 y no como 8)" in page
-    assert "2 alumnos" in page and "3 veces" in page
+    assert "2 estudiantes" in page and "3 veces" in page
     assert f'href="/voila/render/es/{kind_page("captures")}.ipynb?seed=4"' in page
     ana = re.search(r'<tr data-name-rank="0"[^>]*>(.*?)</tr>', page, re.S).group(1)
     assert re.search(r'<a class="nick" href="[^"]*nickname=Ana[^"]*">Ana</a>', ana)
@@ -435,7 +435,7 @@ def test_a_student_s_page_shows_their_answers_and_mistakes_and_needs_the_key(ser
     assert status == 200 and headers["Cache-Control"] == "no-store"
     text = html.unescape(page)
     # as the latest record spells it
-    assert '<span class="nick">bea</span><span class="alias">Alumno 1</span>' in page
+    assert '<span class="nick">bea</span><span class="alias">Estudiante 1</span>' in page
     assert "2. Bazas de 15" in text and "abrió 2. Bazas de 15" in text
     assert "Contar una figura por su número (la sota como 10 y no como 8)" in text
     assert 'href="/voila/render/es/02-captures.ipynb?seed=4"' in page
@@ -784,7 +784,7 @@ def test_the_view_ranks_by_need_marks_who_is_active_and_gives_times_in_utc():
     assert [s["name_rank"] for s in view["students"]] == [0, 1, 2, 3]
     assert [s["active"] for s in view["students"]] == [True, False, True, True] and view["active"] == 3
     assert view["active_minutes"] == 5
-    assert [s["label"] for s in view["students"]] == ["Alumno 2", "Alumno 1", "Alumno 3", "Alumno 4"]
+    assert [s["label"] for s in view["students"]] == ["Estudiante 2", "Estudiante 1", "Estudiante 3", "Estudiante 4"]
     bea = view["students"][1]
     assert bea["last_seen"] == {"iso": "2026-12-01T09:54:00Z", "text": "2026-12-01 09:54 UTC"}
     assert bea["total"] == {"answered": 14, "right": 6, "share": "43\xa0%", "width": 43, "band": "low"}

@@ -6,6 +6,7 @@ public traits, and a check landing on the teacher's board like the other kinds.
 
 from __future__ import annotations
 
+import html
 import re
 from html import escape
 
@@ -472,9 +473,9 @@ def test_the_next_deal_in_the_widget_in_english():
         "Rounds: right, 0.",
         "Cards left: choose who takes them (or “Nobody”)."]
     widget.answer_button.click()
-    assert (f"The next deal is dealt by the player to the right of {names[drill.dealer]}: "
-            f"{names[drill.next_dealer]}; the player to the right of {names[drill.next_dealer]}, "
-            f"{names[drill.next_player]}, plays first.") in widget.answer_box.children[0].value
+    assert (f"{names[drill.next_dealer]}, to the right of {names[drill.dealer]}, deals the next deal, and "
+            f"{names[drill.next_player]}, to the new dealer's right, plays first."
+            ) in html.unescape(widget.answer_box.children[0].value)
     assert "The deck is empty: 0 rounds are left." in widget.answer_box.children[0].value
 
 
@@ -779,8 +780,8 @@ def test_the_worksheet_prints_both_kinds_with_their_answers():
     assert "0 cards are left" not in exercises and "Who plays first in the next deal?" in exercises
     assert "<p>The last plays of the deal:</p><ol><li>Player 1 plays the two of coins and takes" in exercises
     assert '<th scope="row">Who takes the cards left on the table?</th>' in exercises
-    assert ("The next deal is dealt by the player to the right of Player 4: Player 1; the player to the right of "
-            "Player 1, Player 2, plays first.") in key
+    assert ("Player 1, to the right of Player 4, deals the next deal, and Player 2, to the new dealer&#39;s right, "
+            "plays first.") in key
     assert "The last capture was made by Player 1, so the cards left go to Player 1&#39;s team, Team 1." in key
     # the key answers in the order the sheet asks: what happens, the rounds, the cards left, who plays first
     answers = ("the deal is over", "0 rounds are left", "The last capture was made by", "plays first.")

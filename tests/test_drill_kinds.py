@@ -652,3 +652,14 @@ def test_a_drill_of_two_says_once_which_player_is_which_side(name):
         assert said not in shown_text(Drill(name, seed=seed, lang="es", names=["Ana", "Luis"])), (name, seed)
     for seed in others:
         assert said not in shown_text(Drill(name, seed=seed, lang="es")), (name, seed)
+
+
+@pytest.mark.parametrize("name", ["escobas", "escoba_de_mano"])
+def test_a_player_deals_never_a_side(name):
+    """«Reparte el jugador 2», never «Reparte el bando 2» or «la pareja 1»: a player deals, a side scores (the
+    messages' {side} placeholder is given a player's label)."""
+    for seed in range(1, 13):
+        for lang, player, side in (("es", "Reparte el jugador ", r"Reparte (el bando|la pareja) "),
+                                   ("en", "Player ", r"(Side|Team) \d deals")):
+            dealt = Drill(name, seed=seed, lang=lang).view.dealt.value
+            assert player in dealt and not re.search(side, dealt), (seed, lang, dealt)

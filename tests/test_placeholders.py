@@ -311,7 +311,7 @@ def test_a_planted_bare_label_in_a_catalog_fails_the_render_check(tmp_path, monk
         text = po.read_text("utf-8")
         if po.stem == "drills":
             wrong = 'msgstr "Para quién: la escoba de mano es siempre de quien reparte: repartió {side}."'
-            planted = (r'msgstr "Para quién: la escoba de mano es siempre de quien reparte, y aquí reparte '
+            planted = (r'msgstr "Para quién: la escoba de mano es siempre del que reparte, y aquí reparte '
                        r'\{side:the\}\."')
             text = re.sub(planted, wrong, text)
             assert wrong in text
@@ -469,7 +469,8 @@ def test_the_setenta_explainer_speaks_to_the_student(lang):
     if lang == "es":
         for sentence in ("Te llevas el punto de la setenta: 70 es la única setenta válida",
                          "Tu setenta no vale (te faltan bastos), así que no puede ganar el punto.",
-                         "Tu setenta no vale (te faltan bastos del 1 al 7), así que no puede ganar el punto.",
+                         "Tu setenta no vale (no tienes ninguna carta del 1 al 7 de bastos), así que no puede ganar el "
+                         "punto.",
                          "el punto es para ti, que eres el tercero.", "Tu setenta", "Tú: 3 palos (te faltan bastos)"):
             assert sentence in joined, sentence
     else:

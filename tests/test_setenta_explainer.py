@@ -146,7 +146,7 @@ def test_low_primera_never_says_a_suit_held_in_face_cards_is_missing():
     assert point(widget) == "<p><strong>No side has a valid setenta: nobody gets the point.</strong></p>"
     widget.lang = "es"
     assert [row["label"] for row in table(widget, 1).rows][-1] == (
-        "Bando 2: su setenta no vale (le faltan espadas del 1 al 7), así que no puede ganar el punto.")
+        "Bando 2: su setenta no vale (no tiene ninguna carta del 1 al 7 de espadas), así que no puede ganar el punto.")
 
 
 def test_primera_by_suit_count_scores_where_the_default_gives_nobody():

@@ -63,3 +63,17 @@ def test_both_guides_name_the_same_pages_options_and_numbers():
 
 def test_each_guide_points_to_the_other():
     assert "teachers.es.md" in text("en") and "teachers.md" in text("es")
+
+
+def test_the_default_numbers_of_the_pages_are_those_of_the_lessons():
+    """The table "`?seed=N` sets | default" gives, for each lesson, the numbers its exercises and game open with
+    when no number is given: exactly the seeds the lesson's source passes (a wrong default sends a teacher to
+    another exercise than the class's)."""
+    lessons = DOCS.parent / "lessons" / "source"
+    for lang in GUIDES:
+        rows = re.findall(r"^\| `((?:\d\d-[a-z-]+|index))\.ipynb` \|[^|]*\| ([^|]*) \|$", text(lang), re.M)
+        assert len(rows) >= 9, lang
+        for page, default in rows:
+            source = (lessons / f"{page}.md").read_text(encoding="utf-8")
+            seeds = set(re.findall(r"show_(?:drill|game)\(.*\bseed=(\d+)", source))
+            assert set(re.findall(r"\d+", default)) == seeds, (lang, page, default, seeds)

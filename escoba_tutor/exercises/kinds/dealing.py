@@ -15,6 +15,7 @@ from ...text.labels import Label
 from ...text.phrases import the_cards
 from ...text.translator import N_, Translator
 from .. import given as giving
+from .. import paper
 from ..common import (
     ATTEMPTS,
     MAX_SEED,
@@ -359,7 +360,6 @@ _SHEET = """
   {{ paper.boxes([now], now_choices) }}
   {{ paper.blank(rounds) }}
   {% if leftover %}
-    {% if leftover.note %}<p>{{ leftover.note }}</p>{% endif %}
     {{ paper.boxes([leftover.question], leftover.choices) }}
   {% endif %}
   {{ paper.boxes([who], choices) }}
@@ -376,13 +376,17 @@ def _dealing_task(_: Translator, drill: DealingDrill) -> dict[str, object]:
         "lines": moment_words(_, drill, names), "who": who_question(_, drill), "choices": names,
         "now": _("What happens now?"), "now_choices": list(deal_now_words(_).values()),
         "rounds": rounds_question(_)}
+    if "leftover" in drill.items and drill.players == 2:
+        # the plays name players and the cards left go to a side: the opening says once which is which
+        words["lines"] = [two_players(_), *moment_words(_, drill, names)[1:]]
     if "leftover" in drill.items:
         words["leftover"] = {"last": _("The last plays of the deal:"),
                              "plays": [play_words(_, names, *play) for play in drill.plays],
                              "question": _("Who takes the cards left on the table?"),
-                             "choices": [*side_names(_, drill, names), _("Nobody")],
-                             # the cards-left part asks the same of sides: say once which player is which side
-                             "note": two_players(_) if drill.players == 2 else ""}
+                             # the cards left go to a side (as in the cards-left part), never to a player
+                             "choices": [*(paper.side_names(_, 2) if drill.players == 2
+                                           else side_names(_, drill, names)), _("Nobody")],
+}
     return words
 
 

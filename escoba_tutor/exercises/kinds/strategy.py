@@ -115,9 +115,23 @@ def strategy_drill(seed: int, rules: Rules | str = ESCOBA) -> StrategyDrill:
         assert turn is not None  # the deal is not over
         view = game.view(turn)
         ranking = tuple(hints(view, bot))
-        if ranking[-1].loss > STRATEGY_TOLERANCE + 1e-9:
+        if ranking[-1].loss > STRATEGY_TOLERANCE + 1e-9 and not _split_twins(ranking):
             break
     return StrategyDrill(seed, rules, view, ranking)
+
+
+def _twin_key(move: Move) -> tuple[object, ...]:
+    """A move as lesson 8's criteria see it: the cards' values, and which are coins (the siete de oros is one);
+    two moves with the same key differ only in the suit of cards that are neither coins nor told apart by value."""
+    card, taken = move
+    return ((card.rank, card.suit is Suit.OROS), tuple(sorted((c.rank, c.suit is Suit.OROS) for c in taken)))
+
+
+def _split_twins(ranking: tuple[Hint, ...]) -> bool:
+    """Whether a good move and a move to avoid are twins (:func:`_twin_key`): no reason a student could give
+    tells them apart, so the gap between them is the expert's noise, and such a position is not offered."""
+    good = {_twin_key(h.move) for h in ranking if h.loss <= STRATEGY_TOLERANCE + 1e-9}
+    return any(_twin_key(h.move) in good for h in ranking if h.loss > STRATEGY_TOLERANCE + 1e-9)
 
 
 # ------------------------------------------------------------------------------------------------ worksheet
@@ -274,32 +288,51 @@ def _oros_left(view: PlayerView, move: Move) -> list[Card]:
     return [c for c in _left(view, move) if c.suit is Suit.OROS and c != SIETE_DE_OROS]
 
 
-def _faults(_: Translator, view: PlayerView, move: Move, best: Move) -> list[str]:
+def _faults(_: Translator, view: PlayerView, move: Move, best: Move, good: tuple[Move, ...] = ()) -> list[str]:
     """What is wrong with a move that the best play does not share, every one that applies, most costly first:
     the escoba the best play makes and this one gives up (a sure point), the siete de oros left for the other
     side (a point it takes with one card), what it leaves to sweep; else what it gains less than the best play,
-    or the coins cards it leaves on the table for the other side."""
+    or the coins cards it leaves on the table for the other side. A fault that one of the ``good`` plays has as
+    well is left out: it would not say why this move is worse than that one."""
     faults = []
     gain, best_gain = _gain(view, move), _gain(view, best)
-    if best_gain is not None and best_gain.code == "escoba" and (gain is None or gain.code != "escoba"):
+    if (best_gain is not None and best_gain.code == "escoba" and (gain is None or gain.code != "escoba")
+            and all(_sweeps(view, g) for g in good)):
         faults.append(paper.word(_, _GIVES_UP_SWEEP[view.rules.sweep], card=_.the_card(best.card)))
-    if _leaves_siete(view, move) and not _leaves_siete(view, best):
+    if _leaves_siete(view, move) and not _leaves_siete(view, best) and not any(_leaves_siete(view, g) for g in good):
         faults.append(paper.word(_, _LEAVES_SIETE))
     sweep = sweep_risk(view, move)
-    if sweep is not None and sweep_risk(view, best) is None:
+    # (a good play that leaves a table at least as many unseen cards can sweep shares the risk)
+    shared_sweep = any((r := sweep_risk(view, g)) is not None and (r.unseen or 0) >= (sweep.unseen or 0)
+                       for g in good) if sweep is not None else False
+    if sweep is not None and sweep_risk(view, best) is None and not shared_sweep:
         faults.append(_move_reason(_, sweep, view.rules, view))
-    elif sweep is not None:  # both leave a table to sweep: say so if more unseen cards can sweep this one's
+    elif sweep is not None and not shared_sweep:  # both leave a table to sweep: say so if more cards can sweep it
         more = _more_sweepers(_, view, move, best)
         if more is not None:
             faults.append(more)
     if not faults:
         fewer = _fewer(_, view, move, best)
-        if fewer is not None:
-            faults.append(fewer)
+        if fewer is not None and not any(_measure(view, g, fewer[1]) <= fewer[2] for g in good):
+            faults.append(fewer[0])
     oros = _oros_left(view, move)
-    if not faults and len(oros) > len(_oros_left(view, best)):
+    if (not faults and len(oros) > len(_oros_left(view, best))
+            and not any(len(_oros_left(view, g)) >= len(oros) for g in good)):
         faults.append(_.plural(*_LEAVES_OROS, len(oros), cards=the_cards(_, sorted(oros))))
     return faults
+
+
+def _sweeps(view: PlayerView, move: Move) -> bool:
+    gain = _gain(view, move)
+    return gain is not None and gain.code == "escoba"
+
+
+def _measure(view: PlayerView, move: Move, what: str) -> int:
+    """How many cards (``cards``), sevens or coins cards a move adds to the pile (none for a card laid down)."""
+    pile = (move.card, *move.captured) if move.captured else ()
+    counted = {"cards": pile, "takes_sevens": [c for c in pile if c.rank == 7],
+               "takes_oros": [c for c in pile if c.suit is Suit.OROS]}
+    return len(counted[what])
 
 
 def _good_reason(_: Translator, view: PlayerView, hint: Hint) -> str:
@@ -316,25 +349,26 @@ def _good_reason(_: Translator, view: PlayerView, hint: Hint) -> str:
     return _("{reason}, although {risk}", reason=said, risk=risk) if risk else said
 
 
-def _fewer(_: Translator, view: PlayerView, move: Move, best: Move) -> str | None:
+def _fewer(_: Translator, view: PlayerView, move: Move, best: Move) -> tuple[str, str, int] | None:
     """What a move gains less than the best capture, in words (None when the best play captures nothing, or the
     move gains as much): nothing at all (a card laid down), none of the sevens or coins the best play takes, or,
-    of the same kind of thing, fewer sevens or coins, else fewer cards."""
+    of the same kind of thing, fewer sevens or coins, else fewer cards; with what it counts (:func:`_measure`)
+    and how many this move adds, so that a good play adding as few shares the fault."""
     gain, best_gain = _gain(view, move), _gain(view, best)
     if best_gain is None:
         return None
     if gain is None:  # a card laid down, where the best play captures
-        return paper.word(_, _TAKES_NOTHING)
+        return paper.word(_, _TAKES_NOTHING), "cards", 0
     if gain.code != best_gain.code:  # the best play takes sevens or coins, this capture none of them
         none_of = _NONE_OF.get(best_gain.code)
         if (none_of is None or gain.code not in _GAIN_ORDER
                 or _GAIN_ORDER.index(gain.code) <= _GAIN_ORDER.index(best_gain.code)):
             return None
-        return paper.word(_, none_of)
+        return paper.word(_, none_of), best_gain.code, 0
     if gain.code in ("takes_sevens", "takes_oros") and (gain.count or 0) < (best_gain.count or 0):
-        return _.plural(*_ONLY[gain.code], gain.count or 0)
+        return _.plural(*_ONLY[gain.code], gain.count or 0), gain.code, gain.count or 0
     pile, best_pile = 1 + len(move.captured), 1 + len(best.captured)
-    return _.plural(*_ONLY["takes_cards"], pile) if pile < best_pile else None
+    return (_.plural(*_ONLY["takes_cards"], pile), "cards", pile) if pile < best_pile else None
 
 
 def _more_sweepers(_: Translator, view: PlayerView, move: Move, best: Move) -> str | None:
@@ -433,12 +467,13 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
     # the best play by its card ("than the knight of clubs"), or "the best play" when that card makes others
     than = _.the_card(best.move.card) if alone else _("the best play")
     exact = last_round(drill.view)
+    good = tuple(h.move for h in drill.good)
     avoid = []
     for hint in drill.ranking[len(drill.good):]:
         # an estimate's size: whole from 2 up ("about 6 points", never "6.0"), one decimal below ("about 0.4")
         loss, count = points_number(_, hint.loss, whole_from=1.95)
         move = _move_text(_, hint.move)
-        faults = _faults(_, drill.view, hint.move, best.move)
+        faults = _faults(_, drill.view, hint.move, best.move, good)
         # (clauses, each with its own verb: joined with a comma before the last "and")
         head = ", ".join(faults[:-1])
         risk = (_("{reasons}, and {final}", reasons=head, final=faults[-1]) if len(faults) > 1
@@ -472,9 +507,10 @@ def _outcome(result: Any) -> Outcome:
 
 
 def _intro(_: Translator, rules: Rules) -> str:
+    # (what a pupil is marked on first: the key's source comes after, so that it does not read as "lesson 8 is wrong")
     return " ".join((_("Choose the card you would play (and what it takes), and say why."),
-                     _("The answer key follows the computer's hard level: it tries every play against the cards the "
-                       "other player may hold, so it sometimes departs from the order of lesson 8.")))
+                     _("A good reason counts even where the answer key prefers another play: the key follows the "
+                       "computer's hard level, which tries every play against the cards the other player may hold.")))
 
 
 
