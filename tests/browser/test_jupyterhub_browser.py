@@ -214,7 +214,7 @@ class Visit:
             if english:
                 page.goto(hub.url.rstrip("/") + f"{prefix}voila/render/en/02-captures.ipynb")
                 wait_rendered(page)
-                expect(page.get_by_role("heading", level=1, name=re.compile("Captures of"))).to_be_visible(timeout=WAIT)
+                expect(page.get_by_role("heading", level=1, name=re.compile("Making 15"))).to_be_visible(timeout=WAIT)
                 expect(page.locator("html")).to_have_attribute("lang", "en")
                 assert_no_error(page)
                 expect_checked(page, prefix)
