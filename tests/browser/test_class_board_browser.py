@@ -138,9 +138,9 @@ def test_three_students_and_the_teacher_s_live_board(tutor, contexts, teacher, s
     expect(row(teacher, "Cai").locator("td").nth(3)).to_have_text("")  # one move: no deal finished
     mistakes = teacher.locator("ol.mistakes > li")
     expect(mistakes).to_have_count(2)
-    expect(mistakes.nth(0)).to_contain_text("Bazas: Dejarse una baza que la carta podía hacer · 2 alumnos, 2 veces")
+    expect(mistakes.nth(0)).to_contain_text("Bazas: Dejarse una baza que la carta podía hacer · 2 estudiantes, 2 veces")
     expect(mistakes.nth(1)).to_contain_text(
-        "Bazas: Llevarse cartas que no suman 15 con la carta jugada · 1 alumno, 1 vez")
+        "Bazas: Llevarse cartas que no suman 15 con la carta jugada · 1 estudiante, 1 vez")
     expect(teacher.locator("#games")).to_have_count(0)
 
     # a mistake opens, by keyboard, to the exercises where it happened; it stays open through the refreshes
