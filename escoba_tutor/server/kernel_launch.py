@@ -109,6 +109,29 @@ def log_to_server(stream, *loggers: logging.Logger) -> logging.Handler:
     return handler
 
 
+class ClosedSocketFilter(logging.Filter):
+    """Leave out tornado's and asyncio's traceback for a read or write on a socket that ipykernel has just closed.
+
+    As a kernel stops, ipykernel closes its ZeroMQ sockets while the event loop may still hold a read or a send
+    queued for one of them; that callback then fails with ``ENOTSOCK`` and the loop logs its traceback. Nothing is
+    lost (the kernel is stopping on purpose), so the line would only hide real errors in the server's log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        # tornado's "Exception in callback" and asyncio's "Task exception was never retrieved" both carry the error
+        # as the record's exc_info
+        return not (record.exc_info and _closed_socket_error(record.exc_info[1]))
+
+
+def _closed_socket_error(error: object) -> bool:
+    import errno
+
+    try:
+        import zmq
+    except ImportError:  # no ZeroMQ, no such error
+        return False
+    return isinstance(error, zmq.ZMQError) and error.errno == errno.ENOTSOCK
+
+
 def log_everything_else_to(handler: logging.Handler) -> None:
     """The root logger (and so every logger without a handler of its own: the comm managers', ``Comm`` and
     ``ipykernel.comm``, among them) and Python's warnings write to the server's log, never to the page's socket."""
@@ -159,6 +182,7 @@ def main() -> None:
     handler = log_to_server(stream, logging.getLogger("escoba_tutor"))
     repeats = RepeatFilter()
     handler.addFilter(repeats)
+    handler.addFilter(ClosedSocketFilter())
     logging.getLogger("escoba_tutor").setLevel(logging.INFO)
     log_widget_errors_to(handler)
     log_everything_else_to(handler)

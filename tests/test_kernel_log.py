@@ -1,0 +1,33 @@
+"""What a student's kernel writes to the server's log (``escoba_tutor.server.kernel_launch``)."""
+
+import errno
+import io
+import logging
+
+import zmq
+
+from escoba_tutor.server.kernel_launch import ClosedSocketFilter, log_to_server
+
+
+def logged(exception: BaseException, logger_name: str, text: str) -> str:
+    stream = io.StringIO()
+    handler = log_to_server(stream, logging.getLogger(f"test.{logger_name}"))
+    handler.addFilter(ClosedSocketFilter())
+    try:
+        raise exception
+    except BaseException:  # noqa: BLE001 - logged as the event loop does
+        logging.getLogger(f"test.{logger_name}").error(text, exc_info=True)
+    return stream.getvalue()
+
+
+def test_a_stopping_kernels_queued_read_on_its_closed_socket_is_left_out_of_the_log():
+    closed = zmq.ZMQError(errno.ENOTSOCK)
+    assert logged(closed, "tornado.application", "Exception in callback functools.partial(...)") == ""
+    assert logged(closed, "asyncio", "Task exception was never retrieved") == ""
+
+
+def test_every_other_error_in_a_kernel_is_logged_with_its_traceback():
+    other = logged(zmq.ZMQError(errno.EAGAIN), "tornado.application", "Exception in callback x")
+    assert "Exception in callback x" in other and "Traceback" in other and "ZMQError" in other
+    plain = logged(ValueError("a widget's value"), "escoba_tutor", "a widget callback failed")
+    assert "a widget callback failed" in plain and "ValueError: a widget's value" in plain
