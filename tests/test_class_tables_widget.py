@@ -12,6 +12,7 @@ import json
 import random
 import re
 import sqlite3
+import threading
 import time
 
 import pytest
@@ -29,11 +30,12 @@ from test_app_tables import cards_in, students
 from test_class_board import keyed_server
 
 from escoba_tutor.engine.cards import parse_cards
+from escoba_tutor.engine.moves import Move
 from escoba_tutor.records.table_client import TableClient
 from escoba_tutor.text.translator import Translator
 from escoba_tutor.widgets import page as page_module
 from escoba_tutor.widgets.capture_table import CaptureTable
-from escoba_tutor.widgets.class_tables import ClassTables, deal_score, house_rule_choices
+from escoba_tutor.widgets.class_tables import ClassTables, deal_score, house_rule_choices, provisional_view
 from escoba_tutor.widgets.score_sheet import ScoreSheet
 
 
@@ -62,6 +64,13 @@ def until(check, timeout: float = 5.0) -> None:
     while not check():
         assert time.monotonic() < deadline, "the page did not change in time"
         time.sleep(0.02)
+
+
+def press_play(table: ClassTables, label: str) -> None:
+    """Press "Play" and wait for the server's answer (the page shows the play at once, and hears the server in a
+    thread of its own)."""
+    press(table, label)
+    until(lambda: not table.model.sending)
 
 
 def choose(table: ClassTables, move: str) -> None:
@@ -125,7 +134,7 @@ def test_two_students_open_join_by_code_and_see_each_other_s_plays(server):
     version = second.model.version
     second_captures = only(second, CaptureTable)
     second_captures.model.selected = second_captures.model.rows[0]["id"]
-    press(second, "Play" if second is ana else "Jugar")
+    press_play(second, "Play" if second is ana else "Jugar")
     assert second.model.version == version
     assert second.message.startswith("It is not your turn." if second is ana else "No es tu turno.")
     # a few plays each way, each seen on the other page within a second
@@ -136,7 +145,7 @@ def test_two_students_open_join_by_code_and_see_each_other_s_plays(server):
         choose(mover, rng.choice(sorted(mover.model.view["legal"])))
         before = other.model.version
         started = time.monotonic()
-        press(mover, "Play" if mover is ana else "Jugar")
+        press_play(mover, "Play" if mover is ana else "Jugar")
         assert mover.model.version == before + 1
         until(lambda other=other, before=before: other.model.version == before + 1, timeout=1.0)
         assert time.monotonic() - started < 1.0
@@ -146,7 +155,7 @@ def test_two_students_open_join_by_code_and_see_each_other_s_plays(server):
     stale = dict(mover.model.view, version=mover.model.version - 1)
     mover.model.seated(stale)
     choose(mover, sorted(stale["legal"])[0])
-    press(mover, "Play" if mover is ana else "Jugar")
+    press_play(mover, "Play" if mover is ana else "Jugar")
     assert mover.model.version == stale["version"] + 1  # read again: the current version
     assert "changed meanwhile" in mover.message or "ha cambiado mientras tanto" in mover.message
     # a reload: a new page of Ana's sits in the same seat with the same hand
@@ -223,7 +232,7 @@ def test_a_whole_game_ends_with_the_score_sheet_and_is_recorded(server):
             break
         mover = uma if uma.model.view["my_turn"] else ivo
         choose(mover, rng.choice(sorted(mover.model.view["legal"])))
-        press(mover, "Play")
+        press_play(mover, "Play")
         if mover.model.view.get("last_deal"):
             seen_sheet = seen_sheet or any(isinstance(p, ScoreSheet) for p in mover.sheet_box.children)
     over = uma.model.view["game_over"]
@@ -278,7 +287,7 @@ def test_a_seat_left_on_its_turn_is_offered_to_the_computer_and_taken_back(serve
     until(lambda: ana.model.state == "playing")
     if ana.model.view["my_turn"]:  # Bruno leaves on his own turn
         choose(ana, sorted(ana.model.view["legal"])[0])
-        press(ana, "Play")
+        press_play(ana, "Play")
         until(lambda: ben.model.view.get("my_turn"))
     press(ben, "Dejar la mesa")
     until(lambda: "has left the table" in ana.message)
@@ -357,7 +366,7 @@ def test_where_hints_are_allowed_the_player_on_turn_gets_the_expert_s_hint_from_
     for _ in range(3):  # a few plays first: the hint then reads the plays everybody saw (the piles, the last capture)
         mover = ana if ana.model.view["my_turn"] else leo
         choose(mover, rng.choice(sorted(mover.model.view["legal"])))
-        press(mover, "Play")
+        press_play(mover, "Play")
         until(lambda: ana.model.version == leo.model.version)
     mover = ana if ana.model.view["my_turn"] else leo
     waiting = leo if mover is ana else ana
@@ -380,7 +389,7 @@ def test_where_hints_are_allowed_the_player_on_turn_gets_the_expert_s_hint_from_
     assert best in mover.model.view["legal"]
     # a hint is for one decision: the play turns it off
     choose(mover, best)
-    press(mover, "Play")
+    press_play(mover, "Play")
     assert labelled(mover, "Hint").value is False and not is_shown(mover, panel)
     for table in (ana, leo):
         table.close()
@@ -419,7 +428,7 @@ def test_a_finished_deal_is_reviewed_from_each_player_s_side_as_against_the_comp
         until(lambda: ana.model.version == leo.model.version)
         mover = ana if ana.model.view["my_turn"] else leo
         choose(mover, rng.choice(sorted(mover.model.view["legal"])))
-        press(mover, "Play")
+        press_play(mover, "Play")
     until(lambda: ana.model.version == leo.model.version)
     game = server_game(server, code)
     dealt = game.deals[0]
@@ -464,7 +473,7 @@ def test_the_last_deal_s_sheet_stays_until_each_student_s_own_first_play_of_the_
         assert not sheet_shown(ana) and not sheet_shown(leo)  # no deal has ended yet
         mover = ana if ana.model.view["my_turn"] else leo
         choose(mover, rng.choice(sorted(mover.model.view["legal"])))
-        press(mover, "Play" if mover is ana else "Jugar")
+        press_play(mover, "Play" if mover is ana else "Jugar")
     view = ana.model.view
     assert view["last_deal"]["deal"] == 0 and view["deal"] == 1 and not view["game_over"]
     # the next deal is on the board, and the last one's sheet under it, for both students
@@ -478,7 +487,7 @@ def test_the_last_deal_s_sheet_stays_until_each_student_s_own_first_play_of_the_
     first_name, second_name = ("Alba", "Luis") if first is ana else ("Luis", "Alba")
     # the first play of the new deal puts away the sheet of whoever made it, not the classmate's
     choose(first, sorted(first.model.view["legal"])[0])
-    press(first, "Play" if first is ana else "Jugar")
+    press_play(first, "Play" if first is ana else "Jugar")
     assert not sheet_shown(first) and first.model.view["played_in_deal"]
     until(lambda: second.model.version == first.model.version)
     assert sheet_shown(second) and not second.model.view["played_in_deal"]
@@ -490,7 +499,7 @@ def test_the_last_deal_s_sheet_stays_until_each_student_s_own_first_play_of_the_
     assert not sheet_shown(again_second) and sheet_shown(second)
     assert "End of deal 1" not in shown_text(again_second)
     choose(second, sorted(second.model.view["legal"])[0])
-    press(second, "Play" if second is ana else "Jugar")
+    press_play(second, "Play" if second is ana else "Jugar")
     assert not sheet_shown(second)
     until(lambda: first.model.version == second.model.version)
     assert not sheet_shown(first) and not sheet_shown(again_first)
@@ -551,3 +560,112 @@ def test_every_house_rule_has_its_name_in_both_languages():
     with pytest.raises(EscobaError) as error:
         house_rule_name(Translator("en"), "wild_cards")
     assert error.value.code == "unknown_option"
+
+
+class HeldClient(TableClient):
+    """The page's real client, whose plays wait at a gate before they go to the server (a slow network)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.gate = threading.Event()
+        self.plays: list[str] = []
+
+    def play(self, view, move=None, **kwargs):
+        self.plays.append(move)
+        assert self.gate.wait(10)
+        return super().play(view, move, **kwargs)
+
+
+def held_page(server, nickname: str) -> ClassTables:
+    student, = students(server, nickname)
+    return ClassTables("en", client=HeldClient(student.url, student.token, "en"), server_rules="escoba+target=3")
+
+
+def seated_pair(server, first: str, second: str) -> tuple[ClassTables, ClassTables]:
+    one, two = held_page(server, first), page(server, second)
+    press(one, "Open a table")
+    labelled(two, "Table code").value = one.model.code
+    press(two, "Sit at this table")
+    until(lambda: one.model.state == "playing")
+    if not one.model.view["my_turn"]:  # the held page plays first
+        choose(two, sorted(two.model.view["legal"])[0])
+        press_play(two, "Play")
+        until(lambda: one.model.view.get("my_turn"))
+    return one, two
+
+
+def test_a_play_is_shown_at_once_and_the_server_s_answer_follows(server):
+    ana, leo = seated_pair(server, "Alba", "Luca")
+    view = ana.model.view
+    move = next((m for m in sorted(view["legal"]) if "+" in m), sorted(view["legal"])[0])
+    card, *taken = move.split("+")
+    choose(ana, move)
+    press(ana, "Play")
+    # shown before the server has it: the card has left the hand, the table shows the play, no second play
+    assert ana.model.sending and ana.client.plays == [move]
+    shown = ana.model.view
+    assert card not in shown["hand"] and len(shown["hand"]) == len(view["hand"]) - 1
+    assert not shown["my_turn"] and ana.model.version == view["version"]
+    if taken:
+        assert not set(taken) & set(shown["table"]) and card not in shown["table"]
+        assert shown["captured"][shown["side"]] == view["captured"][view["side"]] + 1 + len(taken)
+    else:
+        assert shown["table"] == [*view["table"], card]
+    assert card not in only(ana, CaptureTable).model.hand.split()
+    assert ana.message.startswith("You ")
+    press(ana, "Play")  # a second press while the first is on its way
+    assert ana.client.plays == [move]
+    assert leo.model.version == view["version"]  # nothing has reached the server yet
+    ana.client.gate.set()
+    until(lambda: not ana.model.sending)
+    # the server's answer: its view (the computer's and the others' news with it), the same cards as shown
+    assert ana.model.version == view["version"] + 1 and ana.model.view["hand"] == shown["hand"]
+    assert sorted(ana.model.view["table"]) == sorted(shown["table"])
+    assert ana.model.view["captured"] == shown["captured"] and ana.model.view["last_play"] == shown["last_play"]
+    until(lambda: leo.model.version == view["version"] + 1)
+    assert leo.model.view["last_play"] == ana.model.view["last_play"]
+    assert ana.message.endswith("Waiting for Luca to play.")
+    for table in (ana, leo):
+        table.close()
+
+
+def test_a_play_refused_by_the_server_takes_back_what_was_shown_and_says_why(server):
+    ana, leo = seated_pair(server, "Aroa", "Lucas")
+    view = ana.model.view
+    ana.model.seated(dict(view, version=view["version"] - 1))  # the table changed since the page drew it
+    move = sorted(view["legal"])[0]
+    choose(ana, move)
+    press(ana, "Play")
+    assert ana.model.sending and move.split("+")[0] not in ana.model.view["hand"]
+    ana.client.gate.set()
+    until(lambda: not ana.model.sending)
+    # refused as stale: the play taken back, the table read again, and said
+    assert ana.model.version == view["version"] and sorted(ana.model.view["hand"]) == sorted(view["hand"])
+    assert ana.model.view["my_turn"] and "changed meanwhile" in ana.message
+    assert leo.model.version == view["version"]
+    # a failure nobody expected (not a refusal): the play taken back too, and the student told
+    ana.client.play = lambda *args, **kwargs: 1 / 0
+    choose(ana, move)
+    press(ana, "Play")
+    until(lambda: not ana.model.sending)
+    assert sorted(ana.model.view["hand"]) == sorted(view["hand"]) and ana.model.view["my_turn"]
+    assert ana.message.startswith("Something went wrong.")
+    for table in (ana, leo):
+        table.close()
+
+
+def test_the_seat_s_last_card_waits_for_the_server_which_deals_the_next_hands():
+    view = {"seat": 0, "side": 0, "deal": 1, "hand": ["3c"], "table": ["1o", "4b", "7o"], "legal": ["3c+1o+4b+7o"],
+            "hand_sizes": [1, 1], "captured": [0, 0], "escobas": [0, 0], "piles": [[], []], "my_turn": True}
+    assert provisional_view(view, Move.from_text("3c+1o+4b+7o")) is None
+    two = dict(view, hand=["3c", "5e"], hand_sizes=[2, 2], legal=["3c+1o+4b+7o", "5e"])
+    swept = provisional_view(two, Move.from_text("3c+1o+4b+7o"))
+    assert swept["table"] == [] and swept["escobas"] == [1, 0] and swept["captured"] == [4, 0]
+    assert swept["last_play"] == {"deal": 1, "seat": 0, "side": 0, "card": "3c", "took": ["1o", "4b", "7o"],
+                                  "escoba": True}
+    assert swept["hand"] == ["5e"] and swept["hand_sizes"] == [1, 2] and swept["turn"] is None
+    laid = provisional_view(two, Move.from_text("5e"))
+    assert laid["table"] == ["1o", "4b", "7o", "5e"] and laid["captured"] == [0, 0] and not laid["last_play"]["escoba"]
+    # a play the server did not list (a forged or stale choice) is never shown as made
+    assert provisional_view(two, Move.from_text("5e+1o")) is None
+    assert provisional_view(dict(two, legal=[]), Move.from_text("5e")) is None

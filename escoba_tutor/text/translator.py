@@ -99,6 +99,18 @@ def _translations(lang: str) -> gettext.GNUTranslations:
     return chain
 
 
+#: How many messages of a language are kept translated (the course has a few thousand; text that is not a
+#: message of the catalogs must not grow the table for ever).
+_KEPT_MAX = 20_000
+
+
+@cache
+def _translated(translations: gettext.NullTranslations) -> dict[str, str]:
+    """The messages translated so far by ``translations`` (a language's chain of catalogs): one look-up, where
+    gettext asks each catalog of the chain in turn (a page's redraw translates a hundred messages)."""
+    return {}
+
+
 class _Formatter(string.Formatter):
     """``str.format`` with one more form for a plain text placeholder: ``{card:The}`` starts a sentence with it,
     first letter capitalised ("The four of clubs takes…", «El cuatro de bastos…»), as a label's ``:The`` form
@@ -132,11 +144,16 @@ class Translator:
     def __init__(self, lang: str = DEFAULT_LANGUAGE) -> None:
         self.lang = normalize_language(lang)
         self._translations = _translations(self.lang)
+        self._known = _translated(self._translations)
         # the catalogs' Plural-Forms: a count -> its form's index (set by GNUTranslations, not in its stubs)
         self._plural_index = self._translations.plural  # type: ignore[attr-defined]
 
     def __call__(self, message: str, /, **params: object) -> str:
-        text = self._translations.gettext(message) if message else message  # ("" would give the header)
+        text = self._known.get(message)
+        if text is None:
+            text = self._translations.gettext(message) if message else message  # ("" would give the header)
+            if len(self._known) < _KEPT_MAX:
+                self._known[message] = text
         return _filled(text, params) if params else text
 
     def plural(self, singular: str, plural: str, n: int, /, **params: object) -> str:

@@ -102,7 +102,26 @@ class CaptureModel(HasTraits):
 
     @observe("hand", "table", "rules")
     def _changed(self, change) -> None:
-        self._update()
+        if self._placing is None:
+            self._update()
+        else:
+            self._placing = True  # worked out once, when place() has set them all
+
+    _placing: bool | None = None
+
+    def place(self, hand: str, table: str, rules: Rules | None = None) -> None:
+        """A whole new position (a game's next turn): worked out and drawn once, not once for each of the hand,
+        the table and the rules; nothing at all when none of them changed."""
+        self._placing = False
+        try:
+            with self.hold_trait_notifications():
+                self.hand, self.table = hand, table
+                if rules is not None:
+                    self.rules = rules
+        finally:
+            changed, self._placing = self._placing, None
+        if changed:
+            self._update()
 
     @observe("verdict")
     def _shown_changed(self, change) -> None:

@@ -25,8 +25,9 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
-from traitlets import Dict, HasTraits, Int, List, Unicode
+from traitlets import Bool, Dict, HasTraits, Int, List, Unicode
 
+from ..engine.captures import capture_gains
 from ..engine.cards import SUITS, Suit, parse_card
 from ..engine.errors import EscobaError
 from ..engine.game import Game
@@ -148,6 +149,9 @@ class TablesModel(HasTraits):
     state = Unicode("")
     message = Unicode("")
     tables: List[dict] = List()
+    #: A play on its way to the server: the view shows it already (see :func:`provisional_view`), and the server's
+    #: answer, or its refusal, comes next.
+    sending = Bool(False)
 
     def seated(self, view: dict[str, Any]) -> None:
         """Take a view the server sent (one change: the view's observers see code, seat and version with it)."""
@@ -159,6 +163,42 @@ class TablesModel(HasTraits):
     def left(self) -> None:
         with self.hold_trait_notifications():
             self.code, self.seat, self.version, self.state, self.view = "", -1, 0, "", {}
+
+
+def provisional_view(view: dict[str, Any], move: Move) -> dict[str, Any] | None:
+    """The seat's view after its own ``move``, to show while the server checks and writes it (a play answered
+    at once, as against the computer); None where the page must wait for the server's answer.
+
+    Only a play the server listed as legal in ``view``, and never the seat's last card: a round's last play deals
+    the next hands (or ends the deal), which only the server knows. Before that, a play changes nothing hidden:
+    the card leaves the hand, and it lies on the table or its capture goes to the side's pile (an escoba when it
+    takes the whole table: the engine's own ``capture_gains``). Whose turn comes next is left to the server's
+    answer, a moment later; the version stays the one the play was made at, so any view the server sends after
+    the play replaces this one."""
+    legal = {Move.from_text(text) for text in view.get("legal", ())}
+    hand = list(view.get("hand", ()))
+    if move not in legal or len(hand) < 2 or move.card.code not in hand:
+        return None
+    table, side = list(view.get("table", ())), int(view.get("side", 0))
+    taken = {card.code for card in move.captured}
+    shown = dict(view, my_turn=False, turn=None, legal=[], played_in_deal=True,
+                 hand=[code for code in hand if code != move.card.code])
+    sizes = list(view.get("hand_sizes", ()))
+    if 0 <= int(view.get("seat", -1)) < len(sizes):
+        sizes[int(view["seat"])] -= 1
+        shown["hand_sizes"] = sizes
+    gains = capture_gains(move.card, move.captured, table) if taken else None
+    if gains is None:
+        shown["table"] = [*table, move.card.code]
+    else:
+        shown["table"] = [code for code in table if code not in taken]
+        shown["captured"] = [n + gains.cards * (s == side) for s, n in enumerate(view.get("captured", ()))]
+        shown["escobas"] = [n + gains.escoba * (s == side) for s, n in enumerate(view.get("escobas", ()))]
+        shown["piles"] = [[*pile, move.card.code, *sorted(taken)] if s == side else pile
+                          for s, pile in enumerate(view.get("piles", ()))]
+    shown["last_play"] = {"deal": view.get("deal"), "seat": view.get("seat"), "side": side, "card": move.card.code,
+                          "took": sorted(taken), "escoba": bool(gains and gains.escoba)}
+    return shown
 
 
 class ClassTables(w.VBox):
@@ -328,6 +368,11 @@ class ClassTables(w.VBox):
                 self.refresh(quiet=True)
         self._list_later()
 
+    def say_failure(self, said: str) -> None:
+        """An unexpected failure, said in the status line (safety.report_failure; the log has the details)."""
+        self.model.message = said
+        self._refused = True
+
     # ------------------------------------------------------------------------------------------ acting
     @guarded
     def _guarded(self, action, *args) -> None:
@@ -427,8 +472,41 @@ class ClassTables(w.VBox):
                   "“Play”."), self._news(_)]).strip()
             self._refused = True
             return
-        self.model.seated(self.client.play(view, move.text))  # type: ignore[union-attr]
-        self._say_news()
+        if self.model.sending:
+            return  # the play just made is on its way: a second press is not a second play
+        shown = provisional_view(view, move)
+        self.model.sending = True
+        if shown is not None:
+            self.model.seated(shown)
+            self._say_news()
+        # the server's answer is awaited off the kernel's event loop: the click is answered now, and the long
+        # poll's views and the other clicks go on meanwhile
+        threading.Thread(target=self._send_play, args=(view, move), name="escoba-tutor-play", daemon=True).start()
+
+    def _send_play(self, view: dict[str, Any], move: Move) -> None:
+        try:
+            answer: dict[str, Any] | Exception = self.client.play(view, move.text)  # type: ignore[union-attr]
+        except Exception as error:  # noqa: BLE001 - a refusal is said, anything else logged and said: on the loop
+            answer = error
+        on_kernel_loop(self._play_answered, view, answer)
+
+    @guarded
+    def _play_answered(self, view: dict[str, Any], answer: dict[str, Any] | Exception) -> None:
+        """The server's answer to a play: its view (unless a newer one came first, from the long poll), or its
+        refusal, said in words over the view the play was made from (what was shown at once is taken back)."""
+        with self._lock:
+            try:
+                if isinstance(answer, Exception):
+                    if self.model.code == view.get("code") and self.model.version == view.get("version"):
+                        self.model.seated(view)
+                    if not isinstance(answer, TableRequestError):
+                        raise answer  # logged with its traceback, and said on the page (safety.guarded)
+                    self._refused_by(answer)
+                elif answer.get("code") == self.model.code and int(answer.get("version", 0)) >= self.model.version:
+                    self.model.seated(answer)
+                    self._say_news()
+            finally:
+                self.model.sending = False
 
     def _put_sheet_away(self) -> None:
         last = self.model.view.get("last_deal")
@@ -464,8 +542,11 @@ class ClassTables(w.VBox):
         with self._lock:
             version = int(view.get("version", 0))
             if view.get("code") != self.model.code or version < self.model.version or \
-                    version == self.model.version and left_seats(view) == left_seats(self.model.view):
-                return  # a table left since, or a view older than the one shown (a play's own answer came first)
+                    version == self.model.version and (self.model.sending or
+                                                       left_seats(view) == left_seats(self.model.view)):
+                # a table left since, or a view older than the one shown (a play's own answer came first), or
+                # than the play on its way (shown already)
+                return
             self.model.seated(view)
             self._say_news()
 
@@ -629,9 +710,7 @@ class ClassTables(w.VBox):
         playing = view.get("state") in ("playing", "finished")
         self.scores.layout.display = self.board.layout.display = "flex" if playing else "none"
         rules = rules_by_name(view.get("rules") or "escoba")
-        self.position.rules = rules
-        self.position.table = " ".join(view.get("table", []))
-        self.position.hand = " ".join(view.get("hand", []))
+        self.position.place(" ".join(view.get("hand", [])), " ".join(view.get("table", [])), rules)
         if view.get("my_turn"):
             self.game.remove_class("escoba-not-my-turn")
         else:

@@ -367,12 +367,11 @@ class GameTable(w.VBox):
         self._scores.value = self._scoreboard(_, names, view, ended)
         self._draw_others(_, view, ended)
         playing = s.phase == "play"
-        self._position.rules = game.rules
         # At a deal's end the board shows the finished deal as it ended (its last table, empty hands) until the
         # learner moves on: the next deal, already dealt by the engine, waits behind "Next deal".
         table = ended.tables()[-1] if ended else view.table
-        self._position.table = " ".join(c.code for c in table)
-        self._position.hand = " ".join(c.code for c in view.hand) if playing else ""
+        self._position.place(" ".join(c.code for c in view.hand) if playing else "",
+                             " ".join(c.code for c in table), game.rules)
         if ended:
             self.add_class("escoba-deal-over")
         else:

@@ -19,9 +19,14 @@ log = logging.getLogger("escoba_tutor.widgets")
 def report_failure(view: object) -> None:
     """Tell the learner, in the view's status line, that something failed (the log has the details)."""
     _ = Translator(getattr(view, "lang", DEFAULT_LANGUAGE) or DEFAULT_LANGUAGE)
+    said = _("Something went wrong. If the page stops answering, reload it.")
+    say = getattr(view, "say_failure", None)  # a view whose status line follows a model of its own
+    if say is not None:
+        say(said)
+        return
     region = getattr(view, "_status", None) or getattr(view, "_announce", None)
     if region is not None:
-        region.message = _("Something went wrong. If the page stops answering, reload it.")
+        region.message = said
 
 
 def guarded(method):
