@@ -12,10 +12,11 @@ Two classes of ``--students`` on two fresh servers, one after the other, each wi
    and presses "Play".
 Printed for the tables: the tables playing, the plays made; play -> seen on the other page (from the click's message
 sent to the moment the other page's kernel sent the new table to it: the other player's page draws it from that
-message) p50 / p95 / max, target p95 <= 500 ms; the students' clicks (choosing and "Play", each until its kernel's
-whole answer) p50 / p95 against the lesson class's clicks, and their ratio (target: within 10 %); the memory of the
-server and its kernels at the peak, per student above the idle server (target <= 90 MiB); errors. The load average
-is printed beside each class: these machines are shared.
+message) p50 / p95 / max, target p95 <= 500 ms; play -> the server's answer drawn on the player's own page (which
+shows the play at once, and marks itself busy until then); the students' clicks (choosing and "Play", each until
+its kernel's whole answer) p50 / p95 against the lesson class's clicks, and their ratio (target: within 10 %);
+the memory of the server and its kernels at the peak, per student above the idle server (target <= 90 MiB);
+errors. The load average is printed beside each class: these machines are shared.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from load_class import PAGES, Student, nickname_cookie, pause, protocol_student 
 
 TABLE_PAGES = ("voila/render/es/tables.ipynb", "voila/render/en/tables.ipynb")
 TABLE_WORDS = ("Mesa", "Table")  # the capture table's row of the cards on the table
+SENDING = "escoba-play-sending"  # the game's mark while a play shown at once waits for the server's answer
 CODE = re.compile(r'escoba-code[^>]*>([0-9A-Z]{5})<')
 TARGETS = {"seen_p95_ms": 500, "mib_per_student": 90, "click_ratio": 1.10}
 
@@ -80,6 +82,7 @@ class TablePage(PageClient):
 class TableRun:
     plays: list[tuple[float, int]] = field(default_factory=list)  # (when the Play message was sent, the player)
     clicks: list[tuple[str, float]] = field(default_factory=list)  # ("choose a capture" or "play", seconds)
+    confirmed: list[float] = field(default_factory=list)  # Play -> the server's answer drawn on the page, seconds
     usable: list[float] = field(default_factory=list)
     playing: int = 0  # tables whose game started
     errors: list[str] = field(default_factory=list)
@@ -132,8 +135,13 @@ async def table_student(number: int, base: str, start: float, arrive_at: float, 
             if stop.is_set():
                 break
             run.clicks.append(("choose a capture", await page.update(picker, {"selected": rng.choice(rows)["id"]})))
-            run.plays.append((time.monotonic(), number))
+            sent = time.monotonic()
+            run.plays.append((sent, number))
             run.clicks.append(("play", await page.click(play)))
+            # the page shows the play at once; the server's answer follows (its view drawn, the busy mark gone)
+            while SENDING in page.models[game].get("_dom_classes", ()) and not stop.is_set():
+                await asyncio.sleep(0.005)
+            run.confirmed.append(time.monotonic() - sent)
             if page.errors:
                 break
     except asyncio.TimeoutError:
@@ -225,6 +233,7 @@ async def tables_class(n: int, args, folder: Path) -> dict:
         errors.append(f"server log: {log.count('Traceback')} traceback(s)")
     return {"playing": run.playing, "in_s": in_s, "plays": len(seen) + missed, "missed": missed, "seen": seen,
             "clicks": [(what, c * 1000) for what, c in run.clicks[clicks_from:]], "usable": run.usable,
+            "confirmed": [c * 1000 for (sent, _p), c in zip(run.plays, run.confirmed) if sent >= plays_from],
             "idle_mib": idle, "peak_mib": peak, "load": load, "errors": errors}
 
 
@@ -254,6 +263,9 @@ def main() -> None:
           f"{percentile(seen, 50):.0f} ms, p95 {percentile(seen, 95):.0f} ms, max "
           f"{max(seen, default=float('nan')):.0f} ms (target p95 <= {TARGETS['seen_p95_ms']} ms); "
           f"never seen: {tables['missed']}")
+    confirmed = tables["confirmed"]
+    print(f"  Play -> the server's answer drawn on the player's own page (it shows the play at once): p50 "
+          f"{percentile(confirmed, 50):.0f} ms, p95 {percentile(confirmed, 95):.0f} ms")
     # like with like: choosing in the list of captures is the same widget on both pages; "Play" at a table stores
     # the play and draws the table, against the computer it also draws the computer's answer
     for title, kinds in (("all clicks", None), ("choosing a capture", {"choose a capture"}), ("Play", {"play"})):

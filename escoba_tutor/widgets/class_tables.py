@@ -318,6 +318,7 @@ class ClassTables(w.VBox):
         self.model.observe(self._redraw_guarded, ["view", "code"])
         self.model.observe(lambda _c: self._act(self._draw_lobby, Translator(self.lang)), "tables")
         self.model.observe(self._message_changed, "message")
+        self.model.observe(self._sending_changed, "sending")
         self._refused = False
         self._draw_lobby(Translator(self.lang))
         self._draw()
@@ -556,6 +557,13 @@ class ClassTables(w.VBox):
             self._watch = None
 
     # ------------------------------------------------------------------------------------------ drawing
+    def _sending_changed(self, change) -> None:
+        # shown while the server has not yet answered a play the page shows made (the stylesheet's busy pointer)
+        if change["new"]:
+            self.game.add_class("escoba-play-sending")
+        else:
+            self.game.remove_class("escoba-play-sending")
+
     def _message_changed(self, change) -> None:
         self.status.message = self.lobby_status.message = change["new"]
 
