@@ -124,6 +124,7 @@ def test_the_board_lists_the_class_s_tables_and_a_change_wakes_its_long_poll(ser
     assert status == 200 and said["stamp"] != stamp and opened["at"] - began < 1.0
     row = rows(said["html"])[code]
     assert "Esperando jugadores" in row and "Bando 1: Ana" in row and "un sitio libre" in row
+    assert "con pistas" in row  # the opener's choice, as the table's own page says it
 
     leo.join(code)
     status, said = get_json(board, f"class/tables.json?key={key}&after={said['stamp']}")
@@ -150,12 +151,12 @@ def test_the_board_lists_the_class_s_tables_and_a_change_wakes_its_long_poll(ser
 
     # in English, a seat the computer plays shows its level
     eva = students(server, "Eva")[0]
-    four = eva.open(4)["code"]
+    four = eva.open(4, hints=False)["code"]
     eva.give_to_computer(four, 1, "greedy")
     status, said = get_json(board, f"class/tables.json?key={key}&lang=en&after=")
     row = rows(said["html"])[four]
     assert "Waiting for players" in row and "Team 2: the computer (medium)" in row, row
-    assert "Team 1: Eva, an empty seat" in row
+    assert "Team 1: Eva, an empty seat" in row and "no hints" in row and "hints allowed" not in row
 
 
 def test_the_teacher_s_pages_about_tables_need_the_key(server):

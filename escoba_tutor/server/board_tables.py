@@ -97,6 +97,7 @@ def tables_view(_: Translator, infos: list[TableInfo]) -> list[dict[str, Any]]:
         sides = _sides(_, info)
         row = {"code": info.code, "state": info.state, "state_words": _state_words(_, info.state),
                "players": info.players, "rules": info.rules, "house_rules": _house_rules(_, info.rules),
+               "hints_words": _("hints allowed") if info.hints else _("no hints"),
                "sides": sides, "turn": _turn(_, info),
                "score": " – ".join(str(side["total"]) for side in sides), "deal": info.deal,
                "winner": next((side["name"] for side in sides if side["won"]), None)}
