@@ -261,12 +261,13 @@ def test_the_same_capture_under_escoba_speaks_of_the_15():
 
 
 def test_what_a_capture_wins_names_cards_of_coins_and_agrees_with_one():
-    """A reader of the course: "It wins 3 cards, 1 coin" read like money; the course says "a card of coins"."""
+    """A reader of the course: "It wins 3 cards, 1 coin" read like money; another: "a card of coins" is a calque.
+    Beside a count of cards the course says "coin cards"."""
     from escoba_tutor.engine.captures import Gains
     from escoba_tutor.widgets.capture_table import describe_gains
 
     en, es = Translator("en"), Translator("es")
-    assert describe_gains(en, Gains(3, 1, 0, False, False)) == "3 cards (1 card of coins)"
-    assert describe_gains(en, Gains(4, 2, 1, False, True)) == "an escoba and 4 cards (2 cards of coins and 1 seven)"
+    assert describe_gains(en, Gains(3, 1, 0, False, False)) == "3 cards (1 coin card)"
+    assert describe_gains(en, Gains(4, 2, 1, False, True)) == "an escoba and 4 cards (2 coin cards and 1 seven)"
     assert describe_gains(es, Gains(3, 1, 0, False, False)) == "3 cartas (1 oro)"
     assert describe_gains(es, Gains(4, 2, 2, False, False)) == "4 cartas (2 oros y 2 sietes)"

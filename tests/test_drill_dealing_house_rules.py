@@ -201,7 +201,9 @@ def leftover_answer(drill, test):
 def test_who_takes_the_cards_left_mistakes_are_named(find, answer, mistake):
     drill = find_dealing(find)
     judged = drill.check(drill.next_player, drill.deal_now, drill.rounds_left, answer(drill))
-    assert [a.ok for a in judged] == [True, True, True, False] and judged[3].mistake == mistake
+    # (the deal is over, so the deck is empty: the rounds left are not asked)
+    assert [a.item for a in judged] == ["next_player", "deal_now", "leftover"]
+    assert [a.ok for a in judged] == [True, True, False] and judged[2].mistake == mistake
 
 
 def test_unanswered_questions_are_named():
@@ -458,25 +460,24 @@ def test_the_next_deal_in_the_widget_in_english():
     names = [f"Player {i + 1}" for i in range(3)]
     # the deal is over: the question is who plays first in the next one, and the empty deck is said as such
     assert widget.view.next_player.description == "Who plays first in the next deal?"
-    assert widget.view.rounds_box.description == ROUNDS_EN
+    # the deck is empty: no rounds to count, so none are asked (the box is not shown)
+    assert widget.view.rounds_box not in widget.view.controls
     assert "<p>The deck is empty.</p>" in widget.view.position.value and "0 cards" not in widget.view.position.value
     assert widget.view.position.value.startswith("<p>Three players are playing.</p>")
     widget.view.next_player.value = str(drill.next_dealer)
     widget.view.deal_now.value = "deal_three"
-    widget.view.rounds_box.value = "0"
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
-        "1 of 4 right.",
+        "0 of 3 right.",
         f"Who plays first in the next deal: not {names[drill.next_dealer]}. {names[drill.next_dealer]} is the dealer "
         f"for the next deal, and the player to the dealer's right plays first: {names[drill.next_player]}.",
         "What happens now: the deck has run out, so no more cards are dealt and the deal is over.",
-        "Rounds: right, 0.",
         "Cards left: choose who takes them (or “Nobody”)."]
     widget.answer_button.click()
     assert (f"{names[drill.next_dealer]}, to the right of {names[drill.dealer]}, deals the next deal, and "
             f"{names[drill.next_player]}, to the new dealer's right, plays first."
             ) in html.unescape(widget.answer_box.children[0].value)
-    assert "The deck is empty: 0 rounds are left." in widget.answer_box.children[0].value
+    assert "rounds" not in widget.answer_box.children[0].value
 
 
 def test_every_answer_about_the_next_deal_is_worded_for_the_next_deal():
@@ -783,8 +784,10 @@ def test_the_worksheet_prints_both_kinds_with_their_answers():
     assert ("Player 1, to the right of Player 4, deals the next deal, and Player 2, to the new dealer&#39;s right, "
             "plays first.") in key
     assert "The last capture was made by Player 1, so the cards left go to Player 1&#39;s team, Team 1." in key
-    # the key answers in the order the sheet asks: what happens, the rounds, the cards left, who plays first
-    answers = ("the deal is over", "0 rounds are left", "The last capture was made by", "plays first.")
+    # the key answers in the order the sheet asks: what happens, the cards left, who plays first (the deck is
+    # empty: no rounds are asked, and none are answered)
+    assert "rounds are left" not in exercises and "rounds" not in key.split("2. What a house rule")[0]
+    answers = ("the deal is over", "The last capture was made by", "plays first.")
     places = [key.index(words) for words in answers]
     assert places == sorted(places)
     drill = house_rules_drill(19)  # all ten coins, in a game of four: the teams are named
@@ -869,7 +872,6 @@ def test_every_dealing_sentence_names_players_and_teams_well(lang):
     from test_placeholders import _blocks, label_problems
 
     from escoba_tutor.text import labels
-    from escoba_tutor.text.translator import Translator
 
     _ = Translator(lang)
     shown = [labels.player(_, n) for n in (1, 2, 3, 4)] + [labels.team(_, n) for n in (1, 2)]
@@ -884,3 +886,28 @@ def test_every_dealing_sentence_names_players_and_teams_well(lang):
         for words in ("A quién le toca: bien, al jugador", "A quién le toca: no al jugador", "En esta mano reparte el "
                       "jugador", "Cartas que quedan: no son para el jugador", "La última baza la hizo el jugador"):
             assert words in said, words
+
+
+@pytest.mark.parametrize("lang, kept, yours", [
+    ("en", "With the house rule, the setenta of Team 2 goes from 67 to invalid, but the point still goes to Team 1.",
+     "With the house rule, the setenta of the computer goes from 67 to invalid, but the point is still yours."),
+    ("es", "Con la regla de la casa, la setenta de la pareja 2 pasa de 67 a inválida, pero el punto sigue siendo de "
+           "la pareja 1.",
+     "Con la regla de la casa, la setenta del ordenador pasa de 67 a inválida, pero el punto sigue siendo tuyo."),
+])
+def test_a_point_whose_winner_stays_is_not_among_the_points_that_change_on_screen(lang, kept, yours):
+    """Setenta with low cards only, in a deal where Team 2's setenta becomes invalid but Team 1 wins the setenta
+    either way: the worked answer says the value changes and the point stays, never "Points that change: the
+    setenta"; said of the student, «tu setenta», «sigue siendo tuyo», never «de ti»."""
+    from escoba_tutor.text import labels
+
+    widget = Drill("house_rules", seed=25, lang=lang)
+    assert widget.model.drill.house_rule == "low_primera" and not widget.model.drill.changes
+    widget.answer_button.click()
+    said = html.unescape(widget.answer_box.children[0].children[0].value)
+    assert kept in said and "Points that change" not in said and "Puntos que cambian" not in said
+    _ = Translator(lang)
+    widget = Drill("house_rules", seed=25, lang=lang, names=[labels.you(_), labels.computer(_)])
+    widget.answer_button.click()
+    said = html.unescape(widget.answer_box.children[0].children[0].value)
+    assert yours in said and "de ti" not in said

@@ -15,6 +15,7 @@ import subprocess
 import sys
 
 import pytest
+from babel.messages.pofile import read_po
 from escoba_test_helpers import value
 from hypothesis import given
 from hypothesis import strategies as st
@@ -35,6 +36,7 @@ from escoba_tutor.exercises import (
     make_drill,
     strategy_drill,
 )
+from escoba_tutor.text import translator
 from escoba_tutor.text.translator import Translator
 from escoba_tutor.widgets import Drill
 
@@ -314,12 +316,11 @@ def test_escoba_de_mano_of_four_refuses_players_given_as_sides(answers):
 
 @pytest.mark.parametrize("lang, lines", [
     ("es", ["Aciertos: 1 de 2.", "Escobas: bien, 8 + 3 + 9 + 10 = 30: 2 escobas.",
-            "Para quién: la escoba de mano es siempre del que reparte y, si se juega por parejas, de la pareja del que "
-            "reparte: reparte el "
+            "Para quién: si se juega por parejas, la escoba de mano es de la pareja del que reparte: reparte el "
             "jugador 4, así que es para la pareja 2."]),
     ("en", ["1 of 2 right.", "Escobas: right, 8 + 3 + 9 + 10 = 30: 2 escobas.",
-            "Who scores them: the escoba de mano is always the dealer's, and in a team game it goes to the dealer's "
-            "team: Player 4 dealt, so it goes to Team 2."])])
+            "Who scores them: in a team game the escoba de mano goes to the dealer's team: Player 4 dealt, so it goes "
+            "to Team 2."])])
 def test_the_escoba_de_mano_of_four_in_the_widget(lang, lines):
     widget = Drill("escoba_de_mano", seed=12, lang=lang)
     view = widget.view
@@ -489,7 +490,8 @@ def test_the_leftover_drill_in_the_widget():
     widget.check_button.click()
     assert "Escribe la suma como un número entero, por ejemplo 25." in widget.status.message
     widget.answer_button.click()
-    assert "Solo queda el rey de bastos: 10 = 15 × 0 + 10." in widget.answer_box.children[0].value
+    assert ("<p>Solo queda el rey de bastos: 10.</p><p>Es menos de 15, así que no hay ningún 15 que quitar.</p>"
+            "<p>Sale 10, así que la mano cuadra.</p>") in widget.answer_box.children[0].value
 
 
 def test_the_escoba_de_mano_drill_in_the_widget():
@@ -508,7 +510,8 @@ def test_the_escoba_de_mano_drill_in_the_widget():
     widget.seed = 3  # 2 + 6 + 1 + 6 = 15, dealt by Side 2
     view.escobas.value, view.side.value = "1", "0"
     widget.check_button.click()
-    assert "Who scores them: the escoba de mano is always the dealer's: Player 2 dealt." in widget.status.message
+    assert ("Who scores them: the escoba de mano always goes to the dealer's side: Player 2 dealt, so it goes to "
+            "Side 2.") in widget.status.message
 
 
 def test_the_strategy_drill_in_the_widget():
@@ -663,3 +666,46 @@ def test_a_player_deals_never_a_side(name):
                                    ("en", "Player ", r"(Side|Team) \d deals")):
             dealt = Drill(name, seed=seed, lang=lang).view.dealt.value
             assert player in dealt and not re.search(side, dealt), (seed, lang, dealt)
+
+
+# A side or a team that deals, in any language: «reparte el bando 1», «(reparte)» after a side, "Team 1 dealt".
+_SIDE_DEALS = re.compile(r"repart\w* (el bando|la pareja|tu pareja)|(bando|pareja) \d+ \(reparte\)|"
+                         r"(Side|Team) \d+ (deals|dealt)|(side|team) \d+ (deals|dealt)", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_who_scores_the_escoba_de_mano_names_the_player_who_dealt(lang):
+    """Every "who scores them" line of the escoba de mano, and the engine's escobas right after the deal, with
+    two players and with teams: a player deals, and the side or team is named as the dealer's («reparte el
+    jugador 3, así que es para la pareja 1»), never «reparte la pareja 1», "Team 1 dealt" nor «Bando 1
+    (reparte)»."""
+    from escoba_tutor.widgets.engine_facts import dealt_escobas
+
+    said, teams = [], 0
+    for seed in range(40):
+        widget = Drill("escoba_de_mano", seed=seed, lang=lang)
+        drill = widget.model.drill
+        if not drill.escobas:
+            continue
+        teams += drill.players == 4
+        wrong = str((drill.side + 1) % (2 if drill.players == 4 else drill.players))
+        widget.view.escobas.value, widget.view.side.value = str(drill.escobas), wrong
+        widget.check_button.click()
+        line = widget.status.message.split("\n")[2]
+        player = ("reparte el jugador " if lang == "es" else "Player ") + str(drill.dealer + 1)
+        assert player in line and not _SIDE_DEALS.search(line), (seed, line)
+        said.append(line)
+    assert len(said) >= 4 and teams >= 1, said
+    for players in (2, 4):
+        for game in range(1, 6):
+            for line in dealt_escobas(Translator(lang), game, players):
+                assert not _SIDE_DEALS.search(line), line
+    # and no message of any catalog has a side or a team deal
+    for path in sorted((translator.LOCALE_DIR / lang / "LC_MESSAGES").glob("*.po")):
+        with path.open("rb") as handle:
+            catalog = read_po(handle, locale=lang)
+        for message in catalog:
+            texts = message.string if isinstance(message.string, tuple) else (message.string,)
+            for msgstr in texts:
+                    assert not re.search(r"\{(side|team|winner)[^}]*\} (deals|dealt|\(dealer\)|\(reparte\))|"
+                                     r"repart\w* \{(side|team)[^}]*\}", msgstr or ""), (path.name, msgstr)

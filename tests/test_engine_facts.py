@@ -38,7 +38,7 @@ def test_the_numbers_are_the_engines():
     said = fact_lines(es, "captures", card="5o", table="2c 3e 10b 12c")[0]
     assert f"{len(legal_captures('5o', '2c 3e 10b 12c'))} bazas" in said
     assert fact_lines(es, "dealt_escobas", game=22)[1:] == [
-        f"Bando {i + 1}{' (reparte)' if i == Game(players=2, seed=22).dealer else ''}: {n} escoba"
+        f"Bando {i + 1}{' (el bando del que reparte)' if i == Game(players=2, seed=22).dealer else ''}: {n} escoba"
         f"{'' if n == 1 else 's'}." for i, n in enumerate(Game(players=2, seed=22).escobas)]
     left = " ".join(c.code for c in points_drill(8).record.leftover)  # lesson 4's deal: the same five cards
     assert sorted(left.split()) == sorted(["12o", "3b", "11b", "12b", "10o"])

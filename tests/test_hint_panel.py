@@ -35,7 +35,7 @@ def test_the_moves_are_ranked_best_first_and_the_first_is_the_experts_move():
 def test_an_escoba_is_explained_as_one_and_shown_in_both_languages():
     panel = HintPanel(table="1o 7o 2c 2b", hand="3c 7e 12b", lang="es")
     assert "Se lleva todas las cartas de la mesa: escoba" in hints_html(panel)
-    assert "El tres de copas, llevándose el as de oros" in hints_html(panel)
+    assert "El tres de copas, que se lleva el as de oros" in hints_html(panel)
     panel.lang = "en"
     assert "It takes every card on the table: an escoba" in hints_html(panel)
     assert "The three of cups, taking the ace of coins" in hints_html(panel)

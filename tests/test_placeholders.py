@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import string
+import sys
 from pathlib import Path
 
 import pytest
@@ -310,8 +311,8 @@ def test_a_planted_bare_label_in_a_catalog_fails_the_render_check(tmp_path, monk
     for po in (LOCALE_DIR / "es" / "LC_MESSAGES").glob("*.po"):
         text = po.read_text("utf-8")
         if po.stem == "drills":
-            wrong = 'msgstr "Para quién: la escoba de mano es siempre de quien reparte: repartió {side}."'
-            planted = (r'msgstr "Para quién: la escoba de mano es siempre del que reparte, y aquí reparte '
+            wrong = 'msgstr "Para quién: hay escoba de mano, y repartió {side}."'
+            planted = (r'msgstr "Para quién: hay escoba de mano, y se la apunta el bando del que reparte: '
                        r'\{side:the\}\."')
             text = re.sub(planted, wrong, text)
             assert wrong in text
@@ -492,3 +493,88 @@ def _explainer_tables(widget):
             found.append(part)
         todo += list(getattr(part, "children", ()))
     return found
+
+
+def test_a_play_that_takes_cards_is_said_with_que_se_lleva():
+    """«El tres de oros, llevándose la sota de oros…» is a calque of the English "-ing": a play is «el tres de
+    oros, que se lleva la sota de oros y el cuatro de copas», for every card and every capture."""
+    from escoba_tutor.engine.cards import DECK
+    from escoba_tutor.engine.moves import Move
+    from escoba_tutor.exercises.kinds.strategy import _move_text
+    from escoba_tutor.widgets.hint_panel import move_words
+
+    es = Translator("es")
+    played = re.compile(r"^(el|la) (as|dos|tres|cuatro|cinco|seis|siete|sota|caballo|rey) de (oros|copas|espadas|"
+                        r"bastos), que se lleva (el|la) .+ de (oros|copas|espadas|bastos)$")
+    for i, card in enumerate(DECK):
+        for taken in ((DECK[i - 1],), (DECK[i - 1], DECK[i - 2])):
+            for said in (_move_text(es, Move(card, taken)), move_words(es, Move(card, taken))):
+                assert played.match(said), said
+    for path in sorted((LOCALE_DIR / "es" / "LC_MESSAGES").glob("*.po")):
+        assert "llevándose" not in path.read_text(encoding="utf-8"), path.name
+
+
+# The placeholders whose text starts with a lowercase word (a card with its article, «el siete de oros»; cards,
+# captures, a play): at a sentence's start such a message is a sentence part, filled into another sentence or
+# given its capital by the code (phrases.sentence_start), as its English id says; where the English id starts the
+# sentence with ``{card:The}``, the Spanish text does too.
+_LOWERCASE = {"card", "cards", "taken", "legal", "captures", "move"}
+_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|[¿¡])\{(\w+)(:\w+)?\}")
+
+
+def _starts(text: str) -> dict[str, str]:
+    """Each lowercase placeholder that starts a sentence of ``text``, with its form ("" when bare)."""
+    return {m.group(1): (m.group(2) or "")[1:] for m in _SENTENCE_START.finditer(text) if m.group(1) in _LOWERCASE}
+
+
+def _sentence_start_problems(catalog: str) -> list[str]:
+    found = []
+    for path in sorted((LOCALE_DIR / "es" / "LC_MESSAGES").glob(f"{catalog}.po")):
+        with path.open("rb") as handle:
+            for message in read_po(handle, locale="es"):
+                ids = message.id if isinstance(message.id, tuple) else (message.id,)
+                texts = message.string if isinstance(message.string, tuple) else (message.string,)
+                if not ids[0]:
+                    continue
+                english = _starts(ids[0])
+                for text in filter(None, texts):
+                    for name, form in _starts(text).items():
+                        # bare at a sentence start only where the English id has it bare too (a sentence part)
+                        if form != "The" and english.get(name, "") == "The":
+                            found.append(f"{path.name}: {text!r}")
+                        if form != "The" and name not in english and not text.startswith("{"):
+                            found.append(f"{path.name}: {text!r}")
+    return found
+
+
+def test_a_sentence_that_starts_with_a_card_starts_with_its_capital():
+    """A reader: «{card} puede hacer baza…» — if a sentence opens with a bare card, it reads «siete de oros puede»
+    or «el siete de oros puede». Every Spanish message whose sentence starts with a card (or cards, a capture, a
+    play) gives it the capital form ``{card:The}`` wherever the English id does; the bare form is left only to the
+    sentence parts, which another sentence or the code capitalises."""
+    problems = _sentence_start_problems("*")
+    assert not problems, "\n".join(problems)
+    # the check finds one: a Spanish text that drops the English id's capital
+    es = Translator("es")
+    assert _starts("Bien. {card} no hace baza.") == {"card": ""}
+    assert _starts("{card:The} no hace baza.") == {"card": "The"}
+    assert es("{card:The} no puede hacer ninguna baza: se queda en la mesa.",
+              card=es.the_card("7o")) == "El siete de oros no puede hacer ninguna baza: se queda en la mesa."
+
+
+def test_a_planted_bare_card_at_a_sentence_start_is_found(tmp_path, monkeypatch):
+    """A copy of a catalog where «{card:The} puede hacer una baza» lost its capital: the check names it."""
+    import escoba_tutor.text.translator as translator_module
+
+    source = LOCALE_DIR / "es" / "LC_MESSAGES" / "engine_facts.po"
+    planted = tmp_path / "es" / "LC_MESSAGES"
+    planted.mkdir(parents=True)
+    text = source.read_text(encoding="utf-8")
+    assert 'msgstr[0] "{card:The} puede hacer una baza: {captures}."' in text
+    (planted / "engine_facts.po").write_text(
+        text.replace('msgstr[0] "{card:The} puede hacer una baza: {captures}."',
+                     'msgstr[0] "{card} puede hacer una baza: {captures}."'), encoding="utf-8")
+    monkeypatch.setattr(sys.modules[__name__], "LOCALE_DIR", tmp_path)
+    assert tmp_path != translator_module.LOCALE_DIR  # (only this module's copy is moved)
+    problems = _sentence_start_problems("engine_facts")
+    assert len(problems) == 1 and "{card} puede hacer una baza" in problems[0]

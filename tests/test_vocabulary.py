@@ -256,6 +256,21 @@ def test_no_forbidden_word(source):
         "\n".join(f"  {f}" for f in found)
 
 
+# "a card of coins", "two coins cards": a calque; the catalogs and the worksheet say "a coin", "two coins" and,
+# beside a count of cards, "coin cards" (so that "1 coin" beside "3 cards" is not read as money).
+_CARD_OF_COINS = Rule("en", "a card of coins", _words(r"cards?\s+of\s+coins|coins\s+cards?"), (),
+                      "a coin, two coins, coin cards", False)
+
+
+@pytest.mark.parametrize("source", ["catalogs", "worksheet"])
+def test_the_screens_and_the_sheet_say_a_coin_not_a_card_of_coins(source):
+    texts = [t for t in SOURCES[source]() if not t.where.endswith("(id)")]  # (an id is no text a student reads)
+    assert any(t.lang == "en" and re.search(r"\bcoin cards?\b|\ba coin\b", t.text) for t in texts)
+    found = findings(texts, [_CARD_OF_COINS])
+    assert not found, "\n".join(found)
+    assert findings([Text("x", "en", "it adds 2 cards of coins to your pile")], [_CARD_OF_COINS])  # it finds one
+
+
 def test_every_allowed_phrase_is_needed():
     # an exception nobody uses any more is taken out, so the list stays the few phrases that need it
     texts = [t for source in SOURCES.values() for t in source()]

@@ -24,10 +24,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.errors import EscobaError
-from ..engine.rules import ESCOBA, Rules, as_rules
-from ..text.translator import N_, Translator
+from ..engine.rules import ESCOBA, VARIANTS, Rules, as_rules
+from ..text.phrases import and_list
+from ..text.translator import N_, N_plural, Translator
 from . import paper
 from .common import MAX_SEED
+from .kinds.house_rules import house_rule_name
 from .registry import kind, kinds_for, make_drill
 
 __all__ = ["worksheet_html", "choose_seeds", "printed_task", "exercise_markup", "MAX_COUNT"]
@@ -76,14 +78,14 @@ def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | s
         where = _("Check on screen: lesson {lesson}, “{section}”.", lesson=lesson,
                   section=paper.word(_, section)) if lesson else ""
         # numbers that skip would look like a missing page: the part says why
-        skips = _("Some numbers are missing: the exercises in between are left out because their answers "
-                  "would repeat those above.") if seeds[name] != list(range(seed, seed + count)) else ""
+        skips = _("Some exercise numbers are skipped: those exercises were too like the ones shown."
+                  ) if seeds[name] != list(range(seed, seed + count)) else ""
         parts.append({"name": name, "heading": f"{number}. {paper.word(_, part.heading)}",
                       "intro": part.intro(_, rules), "where": where, "skips": skips,
                       "tasks": [macros.task(drill, **part.task(_, drill)) for drill in drills[name]],
                       "answers": [macros.answer(drill, **part.answer(_, drill)) for drill in drills[name]]})
     return paper.page("worksheet.html.j2", {
-        "lang": _.lang, "title": title, "rules_line": _rules_line(_, rules.name),
+        "lang": _.lang, "title": title, "rules_line": _rules_line(_, rules),
         "name_label": _("Name:"), "date_label": _("Date:"),
         "note": _("Each exercise has a number. Type it into the “Exercise” box of the practice named under its "
                   "part's heading to see the same exercise on screen and check your answer."),
@@ -211,11 +213,20 @@ _PRACTICE = {
 }
 
 
-def _rules_line(_: Translator, name: str) -> str:
-    """The rules the sheet uses: a profile by its game's name, as each language writes it; house rules added to
-    a profile by their code names, as the command line takes them."""
-    if name == "escoba":
-        return _("Rules: Escoba")
-    if name == "scopa":
-        return _("Rules: Scopa")
-    return _("Rules: {rules}", rules=name)
+def _rules_line(_: Translator, rules: Rules) -> str:
+    """The rules the sheet uses: the game by its name, and whether house rules apply, each named as lesson 7
+    names it; an option that is no house rule (``target=31``) by its code, as the command line takes it."""
+    changed = rules.name.split("+")[1:]
+    if not changed:
+        return _(_STANDARD[rules.profile])
+    named = [house_rule_name(_, part) if part in VARIANTS else part for part in changed]
+    return _.plural(*_WITH_HOUSE_RULES[rules.profile], len(named), rules=and_list(_, named))
+
+
+# The game's rules with none of the house rules, and with some, by profile.
+_STANDARD = {"escoba": N_("Rules: standard Escoba, no house rules"),
+             "scopa": N_("Rules: standard Scopa, no house rules")}
+_WITH_HOUSE_RULES = {"escoba": N_plural("Rules: Escoba with one house rule: {rules}",
+                                        "Rules: Escoba with house rules: {rules}"),
+                     "scopa": N_plural("Rules: Scopa with one house rule: {rules}",
+                                       "Rules: Scopa with house rules: {rules}")}

@@ -73,7 +73,7 @@ def dealt_escobas(_: Translator, game: int, players: int = 2) -> list[str]:
     lines = [_("Game no. {game}, right after the deal:", game=game)]
     for side, (name, escobas) in enumerate(zip(names, dealt.escobas)):
         count = _.plural("{n} escoba", "{n} escobas", escobas)
-        lines.append(_("{side} (dealer): {count}.", side=name, count=count) if side == dealer_side
+        lines.append(_("{side} (the dealer's side): {count}.", side=name, count=count) if side == dealer_side
                      else _("{side}: {count}.", side=name, count=count))
     return lines
 

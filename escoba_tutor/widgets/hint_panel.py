@@ -39,7 +39,7 @@ __all__ = ["HintPanel", "HintModel", "move_words", "reason_words", "points_words
 
 # ------------------------------------------------------------------------------------------------ words
 def move_words(_: Translator, move: Move) -> str:
-    """A move in words: ``el tres de copas, llevándose el as de oros y el siete de oros``; ``el rey de bastos, que se
+    """A move in words: ``el tres de copas, que se lleva el as de oros y el siete de oros``; ``el rey de bastos, que se
     queda en la mesa``."""
     card = _.the_card(move.card)
     if not move.captured:

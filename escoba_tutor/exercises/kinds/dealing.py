@@ -82,7 +82,8 @@ class DealingDrill:
 
     @property
     def items(self) -> tuple[str, ...]:
-        asked = ("next_player", "deal_now", "rounds_left")
+        # the rounds left are a question only while the deck has cards: "0" after "the deck is empty" asks nothing
+        asked = ("next_player", "deal_now", "rounds_left") if self.deck_left else ("next_player", "deal_now")
         return (*asked, "leftover") if self.moment == "deal_over" else asked
 
     @property
@@ -125,12 +126,17 @@ class DealingDrill:
                               code="bad_answer")
         if rounds_left is not None and not is_whole(rounds_left, 0, 99):
             raise EscobaError(f"the rounds left are a whole number, not {rounds_left!r}"[:80], code="bad_answer")
+        # with the deck empty the rounds are not asked: their one right number (0) is let through, nothing else
+        if rounds_left not in (None, self.rounds_left) and "rounds_left" not in self.items:
+            raise EscobaError("the rounds left are asked only while the deck has cards", code="bad_answer")
         if leftover is not None and "leftover" not in self.items:
             raise EscobaError("who takes the cards left is asked only when the deal is over", code="bad_answer")
         taker = None if leftover in (None, NOBODY) else check_side(leftover, self.sides, "who takes the cards left")
-        results = (judged("next_player", next_player, self.next_player, self._player_slip(next_player)),
-                   judged("deal_now", deal_now, self.deal_now, self._deal_slip(deal_now)),
-                   judged("rounds_left", rounds_left, self.rounds_left, self._rounds_slip(rounds_left)))
+        results: tuple[Answer, ...] = (
+            judged("next_player", next_player, self.next_player, self._player_slip(next_player)),
+            judged("deal_now", deal_now, self.deal_now, self._deal_slip(deal_now)))
+        if "rounds_left" in self.items:
+            results += (judged("rounds_left", rounds_left, self.rounds_left, self._rounds_slip(rounds_left)),)
         if "leftover" not in self.items:
             return results
         if leftover is None:
@@ -279,7 +285,7 @@ def moment_words(_: Translator, drill: DealingDrill, names: list[Label]) -> list
     if drill.moment != "round_over" and drill.moment != "deal_over":
         hands = [_("{player}: {n}", player=name, n=n) for name, n in zip(names, drill.hands)]
         shown = "; ".join(hands)  # joined outside the call: the catalogs' extractor takes a literal there for a plural
-        lines.append(_("Cards each player holds: {hands}.", hands=shown))
+        lines.append(_("Cards each player still holds: {hands}.", hands=shown))
     lines.append(_.plural("{n} card is left in the deck.", "{n} cards are left in the deck.", drill.deck_left)
                  if drill.deck_left else _("The deck is empty."))
     return lines
@@ -342,11 +348,12 @@ def answer_lines(_: Translator, drill: DealingDrill, names: list[Label]) -> list
     else:
         lines = [_("Nothing is dealt: some players still have cards in hand."),
                  _("Play goes to the right: after {last} comes {player}.", last=names[drill.last], player=who)]
-    rounds = (_.plural("{deck} cards in the deck ÷ ({players} players × 3 cards) = {n} round still to be dealt.",
-                       "{deck} cards in the deck ÷ ({players} players × 3 cards) = {n} rounds still to be dealt.",
-                       drill.rounds_left, deck=drill.deck_left, players=n)
-              if drill.deck_left else _("The deck is empty: 0 rounds are left."))
-    return [*lines, rounds, leftover_words(_, drill, names)] if "leftover" in drill.items else [*lines, rounds]
+    if "rounds_left" in drill.items:
+        lines.append(_.plural(
+            "{deck} cards in the deck ÷ ({players} players × 3 cards) = {n} round still to be dealt.",
+            "{deck} cards in the deck ÷ ({players} players × 3 cards) = {n} rounds still to be dealt.",
+            drill.rounds_left, deck=drill.deck_left, players=n))
+    return [*lines, leftover_words(_, drill, names)] if "leftover" in drill.items else lines
 
 
 _SHEET = """
@@ -358,7 +365,7 @@ _SHEET = """
   {% endif %}
   {# what happens now first: who plays next (or first in the next deal) follows from it #}
   {{ paper.boxes([now], now_choices) }}
-  {{ paper.blank(rounds) }}
+  {% if rounds %}{{ paper.blank(rounds) }}{% endif %}
   {% if leftover %}
     {{ paper.boxes([leftover.question], leftover.choices) }}
   {% endif %}
@@ -375,7 +382,7 @@ def _dealing_task(_: Translator, drill: DealingDrill) -> dict[str, object]:
     words: dict[str, object] = {
         "lines": moment_words(_, drill, names), "who": who_question(_, drill), "choices": names,
         "now": _("What happens now?"), "now_choices": list(deal_now_words(_).values()),
-        "rounds": rounds_question(_)}
+        "rounds": rounds_question(_) if "rounds_left" in drill.items else ""}
     if "leftover" in drill.items and drill.players == 2:
         # the plays name players and the cards left go to a side: the opening says once which is which
         words["lines"] = [two_players(_), *moment_words(_, drill, names)[1:]]
@@ -408,8 +415,9 @@ def _given(_: Translator, drill: DealingDrill, given: giving.Given) -> str:
     """Who plays next, what is dealt now, the rounds left and, at a deal's end, who takes the cards left."""
     players = player_names(_, drill.players)
     now = deal_now_words(_).get(giving.choice(given, "deal_now"), _(giving.NO_ANSWER))
-    parts = [giving.said(_, _("Next to play"), giving.side(_, given, "next_player", players)), now,
-             giving.said(_, _("Rounds left"), giving.number(_, given, 0))]
+    parts = [giving.said(_, _("Next to play"), giving.side(_, given, "next_player", players)), now]
+    if "rounds_left" in drill.items:
+        parts.append(giving.said(_, _("Rounds left"), giving.number(_, given, 0)))
     if "leftover" in drill.items:
         parts.append(giving.said(_, _("Cards left go to"),
                                  giving.side(_, given, "leftover", side_names(_, drill, players))))

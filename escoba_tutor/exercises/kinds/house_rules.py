@@ -9,7 +9,7 @@ from a :class:`Game` dealt under each set of rules."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ...engine.cards import DECK, Card
@@ -17,7 +17,7 @@ from ...engine.errors import EscobaError
 from ...engine.game import SIDES, DealRecord, DealStarted, EscobaDeMano, Game
 from ...engine.moves import Move
 from ...engine.rules import ESCOBA, VARIANTS, Rules, as_rules
-from ...engine.scoring import DealFacts, DealScore, score_piles
+from ...engine.scoring import DealFacts, DealScore, ScoreLine, score_piles
 from ...text import labels
 from ...text.phrases import and_list, the_cards
 from ...text.translator import N_, Translator
@@ -28,7 +28,8 @@ from ..kind import DrillKind, Variety, WorksheetPart
 from . import points as points_kind
 
 __all__ = ["HouseRulesDrill", "house_rules_drill", "HOUSE_RULES", "MANO_RULES", "PLAY_RULE_NAMES",
-           "house_rule_words", "house_rule_name", "house_sides"]
+           "house_rule_words", "house_rule_name", "house_sides",
+           "moved_points", "kept_points"]
 
 #: The house rules this drill asks about, each with its name and what it changes, as docs/rules.md §7 says them.
 HOUSE_RULES: dict[str, tuple[str, str]] = {
@@ -498,6 +499,49 @@ _RULE_ITEMS = {"low_primera": ("setenta",), "ties_both_score": ("cards", "oros")
                "cards_bonus": ("cards",)}
 
 
+def moved_points(drill: HouseRulesDrill) -> list[ScoreLine]:
+    """The points the house rule scores otherwise: a line of the usual points whose winners change. A line
+    whose values change but whose point goes to the same sides (a setenta made invalid that did not win) is
+    said by :func:`kept_points`, never among the points that change."""
+    assert drill.standard is not None and drill.house is not None
+    before = {line.item: line for line in drill.standard.lines}
+    return [line for line in drill.house.lines if line.item in before and line.points != before[line.item].points]
+
+
+# A value of the student's own side that changes («tu setenta», never «la setenta de ti»): only a setenta's value
+# changes without its point moving (setenta with low cards only).
+_YOUR_VALUE = {"setenta": N_("your setenta goes from {old} to {new}")}
+
+
+def kept_points(_: Translator, drill: HouseRulesDrill, names: Sequence[labels.Label],
+                in_sentence: Callable[[Translator, str], str]) -> list[str]:
+    """One sentence for each usual point whose values the house rule changes without moving it: «con la regla
+    de la casa, la setenta del bando 1 pasa de 67 a inválida, pero el punto sigue siendo del bando 2»."""
+    assert drill.standard is not None and drill.house is not None
+    before = {line.item: line for line in drill.standard.lines}
+    said = []
+    for line in drill.house.lines:
+        old = before.get(line.item)
+        if old is None or old.points != line.points or old.values == line.values:
+            continue
+        # (a page may name a side "you": «tu setenta», «sigue siendo tuyo», never «la setenta de ti»)
+        changes = [_(_YOUR_VALUE[line.item] if getattr(names[i], "is_you", False) and line.item in _YOUR_VALUE else
+                     "{item} {side:of} goes from {old} to {new}", item=in_sentence(_, line.item), side=names[i],
+                     old=points_kind.value_words(_, old, i), new=points_kind.value_words(_, line, i))
+                   for i in range(len(line.values)) if old.values[i] != line.values[i]]
+        winners = [names[i] for i in line.winners]
+        if any(getattr(name, "is_you", False) for name in winners):
+            said.append(_("With the house rule, {changes}, but the point is still yours.",
+                          changes=and_list(_, changes)))
+        elif winners:
+            said.append(_("With the house rule, {changes}, but the point still goes {winner:to}.",
+                          changes=and_list(_, changes), winner=labels.joined(_, winners)))
+        else:
+            said.append(_("With the house rule, {changes}, but still nobody scores the point.",
+                          changes=and_list(_, changes)))
+    return said
+
+
 def mano_reason(_: Translator, drill: HouseRulesDrill) -> str:
     """Why the dealer's side scores what it does with the house rule, from the engine's answer."""
     total = paper.value_sum(_, drill.table)  # "knight (9) + 4 + 4 + 3 = 20": a face card with its value
@@ -533,7 +577,8 @@ def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, obje
     added = [_("{item} — {reason}", item=points_kind.item_in_sentence(_, line.item),
                reason=points_kind.reason_words(_, line, names)) for line in moved if line.item not in standard_items]
     changed = [_("{item} — {reason}", item=points_kind.item_in_sentence(_, line.item),
-                 reason=points_kind.reason_words(_, line, names)) for line in moved if line.item in standard_items]
+                 reason=points_kind.reason_words(_, line, names))
+               for line in moved_points(drill) if line.item in standard_items]
     house_items = {line.item for line in drill.house.lines}
     gone = [points_kind.item_in_sentence(_, line.item) for line in drill.standard.lines
             if line.item not in house_items and any(line.points)]
@@ -547,6 +592,7 @@ def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, obje
                              items=added_said))
     if changed:
         said.append(_("Points that change: {items}.", items=changed_said))
+    said.extend(kept_points(_, drill, names, points_kind.item_in_sentence))
     if gone:
         said.append(_("Points no longer scored: {items}.", items=and_list(_, gone)))
     if len(said) == 1 and not drill.changes:

@@ -230,16 +230,25 @@ def _leftover_answer(_: Translator, drill: LeftoverDrill) -> dict[str, object]:
         who = _("{side}, the last side to capture.", side=names[drill.taker])
     lines = [who]
     if drill.total is not None:
-        rest = drill.total % 15
         if len(drill.table) == 1:  # one card adds up to nothing: its value alone ("king (10) = 10" says nothing)
-            lines.append(_("Only {card} is left: {total} = 15 × {times} + {rest}.", card=_.the_card(drill.table[0]),
-                           total=drill.total, times=drill.total // 15, rest=rest))
+            lines.append(_("Only {card} is left: {total}.", card=_.the_card(drill.table[0]), total=drill.total))
         else:  # the addition itself ("2 + jack (8) = 10"), so that a student with another total sees where it differs
-            lines.append(_("They add up to {total} = 15 × {times} + {rest}.", total=paper.value_sum(_, drill.table),
-                           times=drill.total // 15, rest=rest))
-        lines.append(_("It checks out: 15 × something + 10.") if drill.checks_out else
-                     _("It does not check out (it should be 15 × something + 10): a mistake was made in the deal."))
+            lines.append(_("They add up to {total}.", total=paper.value_sum(_, drill.table)))
+        lines.extend(fifteen_check(_, drill.total))
     return {"said": " ".join(lines)}
+
+
+def fifteen_check(_: Translator, total: int) -> list[str]:
+    """The 15 check of the cards left, as lesson 4 does it: take away 15 while you can, and you must end at 10.
+    «Se quita 15 dos veces: 40 − 15 = 25, 25 − 15 = 10. Sale 10, así que la mano cuadra.»"""
+    times, rest = divmod(total, 15)
+    steps = ", ".join(f"{total - 15 * i} − 15 = {total - 15 * (i + 1)}" for i in range(times))
+    lines = [_.plural("Take away 15 once: {steps}.", "Take away 15 {n} times: {steps}.", times, steps=steps)
+             if times else _("That is less than 15, so there is no 15 to take away.")]
+    lines.append(_("It ends at 10, so the deal checks out.") if rest == 10 else
+                 _("It ends at {rest}, not 10, so the deal does not check out: a mistake was made in the deal.",
+                   rest=rest))
+    return lines
 
 
 def _intro(_: Translator, rules: Rules) -> str:

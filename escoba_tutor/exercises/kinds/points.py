@@ -225,7 +225,7 @@ def item_in_sentence(_: Translator, item: str) -> str:
 
 
 # (the house-rules key says why its points change in these same words)
-item_words, reason_words = _item, _reason
+item_words, reason_words, value_words = _item, _reason, _line_value
 
 
 _SHEET = """

@@ -94,7 +94,8 @@ class StrategyDrill:
 
 def strategy_drill(seed: int, rules: Rules | str = ESCOBA) -> StrategyDrill:
     """A turn of a real 2-player game (random legal moves from ``seed``, 0 to 30 plays in) where the choice
-    matters: at least one legal move loses more than :data:`STRATEGY_TOLERANCE` against the best.
+    matters: at least one legal move loses more than :data:`STRATEGY_TOLERANCE` against the best, and each such
+    move has a fault a pupil can check (:func:`_explained`).
 
     >>> drill = strategy_drill(2)
     >>> drill == strategy_drill(2) and drill.ranking[0].loss == 0 and len(drill.good) < len(drill.ranking)
@@ -115,7 +116,8 @@ def strategy_drill(seed: int, rules: Rules | str = ESCOBA) -> StrategyDrill:
         assert turn is not None  # the deal is not over
         view = game.view(turn)
         ranking = tuple(hints(view, bot))
-        if ranking[-1].loss > STRATEGY_TOLERANCE + 1e-9 and not _split_twins(ranking):
+        if (ranking[-1].loss > STRATEGY_TOLERANCE + 1e-9 and not _split_twins(ranking)
+                and _explained(view, ranking)):
             break
     return StrategyDrill(seed, rules, view, ranking)
 
@@ -134,6 +136,34 @@ def _split_twins(ranking: tuple[Hint, ...]) -> bool:
     return any(_twin_key(h.move) in good for h in ranking if h.loss > STRATEGY_TOLERANCE + 1e-9)
 
 
+def _explained(view: PlayerView, ranking: tuple[Hint, ...]) -> bool:
+    """Whether every play to avoid has a fault a pupil can check (:func:`_faults`: a sweep given up, the siete de
+    oros or a table left to sweep, less gained than the best play): a play worse only by the expert's estimate
+    ("about 0.3 points less") is no reason a pupil can follow, and such a position is not offered."""
+    good = tuple(h.move for h in ranking if h.loss <= STRATEGY_TOLERANCE + 1e-9)
+    words = Translator("en")
+    return all(_faults(words, view, h.move, ranking[0].move, good)
+               for h in ranking if h.loss > STRATEGY_TOLERANCE + 1e-9)
+
+
+def good_in_order(drill: StrategyDrill) -> tuple[Hint, ...]:
+    """The good plays, the one with the strongest reason a pupil can check first, in lesson 8's order: an
+    escoba, the siete de oros, a table nobody can sweep (else one fewer unseen cards can sweep), then more
+    sevens, more coins, more cards; plays alike in all of these keep the expert's order. Every good play is
+    within :data:`STRATEGY_TOLERANCE` of the best, so the key lists first the play whose reason reads strongest."""
+    view = drill.view
+
+    def strength(hint: Hint) -> tuple[int, ...]:
+        gain, sweep = _gain(view, hint.move), sweep_risk(view, hint.move)
+        code = gain.code if gain is not None else ""
+        pile = (hint.move.card, *hint.move.captured) if hint.move.captured else ()
+        return (code != "escoba", code != "takes_siete_de_oros", _leaves_siete(view, hint.move),
+                sweep.unseen or 0 if sweep is not None else 0, -sum(c.rank == 7 for c in pile),
+                -sum(c.suit is Suit.OROS for c in pile), -len(pile))
+
+    return tuple(sorted(drill.good, key=strength))  # (sorted is stable: the expert's order breaks ties)
+
+
 # ------------------------------------------------------------------------------------------------ worksheet
 _MOVE_REASONS = {
     "escoba": N_("it sweeps the table and makes an escoba"),
@@ -141,7 +171,7 @@ _MOVE_REASONS = {
     "takes_siete_de_oros": N_("the seven of coins is one sure point"),
     "leaves_sweepable": N_("it leaves {total} on the table, which a card still unseen can sweep"),
     "lays_siete_de_oros": N_("it leaves the seven of coins for the other side to take"),
-    "leaves_unsweepable": N_("it leaves {total} on the table, which no card can sweep"),
+    "leaves_unsweepable": N_("it leaves {total} on the table, which no single card can sweep"),
     "lays_card": N_("it lays a card down without risk"),
 }
 
@@ -346,7 +376,28 @@ def _good_reason(_: Translator, view: PlayerView, hint: Hint) -> str:
             return _move_reason(_, hint.reason, view.rules)
         gain = hint.reason  # what a card laid down does well: leaves a table no card can sweep
     said = _move_reason(_, gain, view.rules)
-    return _("{reason}, although {risk}", reason=said, risk=risk) if risk else said
+    if risk:
+        return _("{reason}, although {risk}", reason=said, risk=risk)
+    safe = _safe_table(_, view, hint.move)
+    return _("{reason}, and {safe}", reason=said, safe=safe) if safe else said
+
+
+def _safe_table(_: Translator, view: PlayerView, move: Move) -> str | None:
+    """What makes the table a capture leaves safe, as lesson 8 counts it (None for an escoba, or when nobody
+    plays after it): its sum, and that no card can sweep it (under 5, or 15 and over), or that the only cards
+    that could are all seen."""
+    if not move.captured or not _anyone_plays_after(view):
+        return None
+    left = _left(view, move)
+    if not left or sweep_risk(view, move) is not None:
+        return None
+    total = sum(c.value for c in left)
+    return _move_reason(_, Reason("leaves_unsweepable", tuple(left), total=total), view.rules)
+
+
+def _anyone_plays_after(view: PlayerView) -> bool:
+    """Whether a card is still to be played after this one in the deal (else nobody can sweep what is left)."""
+    return view.deck_left > 0 or sum(view.hand_sizes) > 1
 
 
 def _fewer(_: Translator, view: PlayerView, move: Move, best: Move) -> tuple[str, str, int] | None:
@@ -458,7 +509,7 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
     """The good moves, each with its reason, then every other move, worst last: each with what is wrong with
     it when the best play does not share that fault, and how many points it costs."""
     moves = []
-    for hint in drill.good:
+    for hint in good_in_order(drill):
         move = _move_text(_, hint.move)
         moves.append((move[:1].upper() + move[1:], _good_reason(_, drill.view, hint)))
     best = drill.ranking[0]

@@ -61,18 +61,23 @@ YOU_FORMS = {
        "{taker}."):
         N_("No: you played last, but laid the card down. The cards left go to the last side that captured: "
            "{taker}."),
-    N_("{side} deals."): N_("You deal."),
-    N_("{side} deals. The four cards face up on the table:"): N_("You deal. The four cards face up on the table:"),
-    N_("Who scores them: the escoba de mano is always the dealer's: {side} dealt."):
-        N_("Who scores them: the escoba de mano is always the dealer's, and you dealt."),
+    # a player deals, never a side or a team: these messages name the player ({player}), the side that scores
+    # ({side}) apart
+    N_("{player} deals."): N_("You deal."),
+    N_("{player} deals. The four cards face up on the table:"): N_("You deal. The four cards face up on the table:"),
+    N_("Who scores them: the escoba de mano always goes to the dealer's side: {player} dealt, so it goes to "
+       "{side}."):
+        N_("Who scores them: the escoba de mano always goes to the dealer's side, and you dealt."),
     N_("{totals}: {side} wins."): N_("{totals}: you win."),
 }
 
 
-def of_side(_: Translator, message: str, side: object, **params: object) -> str:
-    """One of :data:`YOU_FORMS`'s messages about ``side``, in the student's form when the side is "you"."""
+def of_side(_: Translator, message: str, side: object, /, **params: object) -> str:
+    """One of :data:`YOU_FORMS`'s messages about ``side``, in the student's form when the side is "you". A
+    message about who deals names a player: ``side`` then fills its ``{player}``."""
     you = isinstance(side, labels.Label) and side.is_you
-    return _(YOU_FORMS[message], **params) if you else _(message, side=side, **params)
+    placeholder = "player" if message.startswith("{player}") or "{player} dealt" in message else "side"
+    return _(YOU_FORMS[message], **params) if you else _(message, **{placeholder: side}, **params)
 
 
 def view_class(name: str) -> type[KindView]:

@@ -57,8 +57,8 @@ class DealingView(KindView):
             taker = model.choices.get("leftover")
             sides = [str(i) for i in range(drill.sides)]
             leftover = NOBODY if taker == "none" else int(taker) if isinstance(taker, str) and taker in sides else None
-        return {"answers": drill.check(player, now if now in DEAL_NOW else None,
-                                       typed if isinstance(typed, int) else None, leftover), "typed": typed}
+        rounds = typed if isinstance(typed, int) and "rounds_left" in drill.items else None
+        return {"answers": drill.check(player, now if now in DEAL_NOW else None, rounds, leftover), "typed": typed}
 
     def build(self, drill: DealingDrill) -> list[w.Widget]:
         self.position = w.HTML()
@@ -67,7 +67,9 @@ class DealingView(KindView):
         self.rounds_box = w.Text(continuous_update=False, layout=w.Layout(width="auto", max_width="36em"),
                                  style={"description_width": "initial"})
         self.rounds_box.observe(lambda change: self.typed(0, change), "value")
-        controls = [self.position, self.next_player, self.deal_now, self.rounds_box]
+        # (no rounds to count once the deck is empty: the box is shown only while it has cards)
+        controls = [self.position, self.next_player, self.deal_now,
+                    *([self.rounds_box] if "rounds_left" in drill.items else [])]
         if "leftover" in drill.items:
             self.plays = w.HTML()
             self.leftover = choice_box(lambda change: self.chose("leftover", change))

@@ -66,7 +66,7 @@ class EscobaDeManoView(KindView):
         if drill.players == 4:
             dealt = _("Player {player} deals. The four cards face up on the table:", player=drill.dealer + 1)
         else:
-            dealt = of_side(_, "{side} deals. The four cards face up on the table:",
+            dealt = of_side(_, "{player} deals. The four cards face up on the table:",
                             dealer_name(_, drill, self.frame.names))
         pairs = pairs_line(_, drill, names)
         self.dealt.value = (f"<p>{escape(pairs)}</p>" if pairs else two_players_line(_, drill.players, self.frame.names)
@@ -100,17 +100,17 @@ class EscobaDeManoView(KindView):
                 lines.append(of_side(_, "Who scores them: right, {side}.", scorer) if drill.escobas else
                              _("Who scores them: right, nobody."))
             elif answer.mistake == "dealer_scores":
-                lines.append(of_side(_, "Who scores them: the escoba de mano is always the dealer's: {side} dealt.",
-                                     dealer))
+                lines.append(of_side(_, "Who scores them: the escoba de mano always goes to the dealer's side: "
+                                        "{player} dealt, so it goes to {side}.", dealer, side=scorer))
             elif answer.mistake == "dealer_pair_scores":
-                lines.append(_("Who scores them: the escoba de mano is always the dealer's, and in a team game it "
-                               "goes to the dealer's team: Player {player} dealt, so it goes to {side}.",
+                lines.append(_("Who scores them: in a team game the escoba de mano goes to the dealer's team: Player "
+                               "{player} dealt, so it goes to {side}.",
                                player=drill.dealer + 1, side=scorer))
             elif answer.mistake == "nobody_scores":
                 lines.append(_("Who scores them: nobody, as there is no escoba de mano here."))
             else:
-                lines.append(_("Who scores them: there is an escoba de mano, and it is the dealer's: {side}.",
-                               side=scorer))
+                lines.append(_("Who scores them: there is an escoba de mano, and it goes to the dealer's side: "
+                               "{side}.", side=scorer))
         right = sum(1 for a in result if a.ok)
         return [_("{right} of {total} right.", right=right, total=len(result)), *lines]
 

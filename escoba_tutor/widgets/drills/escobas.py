@@ -57,7 +57,7 @@ class EscobasView(KindView):
 
     def draw(self, _: Translator, drill: EscobasDrill, names: Sequence[str]) -> None:
         players = player_names(_, self.frame.names, len(names))
-        dealt = of_side(_, "{side} deals.", players[drill.record.dealer % len(names)])
+        dealt = of_side(_, "{player} deals.", players[drill.record.dealer % len(names)])
         self.dealt.value = two_players_line(_, len(names), self.frame.names) + f"<p><b>{escape(dealt)}</b></p>"
         rows = []
         for n, (what, side, before, card, taken) in enumerate(drill.captures):

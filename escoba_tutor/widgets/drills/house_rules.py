@@ -11,7 +11,14 @@ from html import escape
 import ipywidgets as w
 
 from ...exercises import HouseRulesDrill
-from ...exercises.kinds.house_rules import house_rule_words, mano_reason, mano_words, seats_words
+from ...exercises.kinds.house_rules import (
+    house_rule_words,
+    kept_points,
+    mano_reason,
+    mano_words,
+    moved_points,
+    seats_words,
+)
 from ...exercises.kinds.points import SENTENCE_ITEMS, item_in_sentence
 from ...text import labels
 from ...text.translator import N_, Translator
@@ -224,7 +231,7 @@ class HouseRulesView(KindView):
         added = [_("{item} — {reason}", item=in_sentence(line.item), reason=reason_text(_, line, names))
                  for line in moved if line.item not in standard_items]
         changed = [_("{item} — {reason}", item=in_sentence(line.item), reason=reason_text(_, line, names))
-                   for line in moved if line.item in standard_items]
+                   for line in moved_points(drill)]
         gone = [in_sentence(line.item) for line in drill.standard.lines
                 if line.item not in {other.item for other in drill.house.lines} and any(line.points)]
         if not drill.changes:
@@ -239,6 +246,7 @@ class HouseRulesView(KindView):
             notes.append(_("New points: {items}.", items=added_said))
         if changed:
             notes.append(_("Points that change: {items}.", items=changed_said))
+        notes.extend(kept_points(_, drill, names, lambda _t, item: in_sentence(item)))
         if gone:
             notes.append(_("Points no longer scored: {items}.", items=join_words(_, gone)))
         current.children[0].value = ("<div class='escoba-worked'>" + "".join(f"<p>{escape(t)}</p>"

@@ -11,6 +11,7 @@ import ipywidgets as w
 from ...engine.rules import Rules
 from ...exercises import NOBODY, LeftoverDrill
 from ...exercises.kinds.captures import sweep_cry
+from ...exercises.kinds.leftover import fifteen_check
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
 from ..score_sheet import player_names
@@ -169,13 +170,9 @@ class LeftoverView(KindView):
         if drill.total is not None:
             terms = " + ".join(str(c.value) for c in drill.table)
             if len(drill.table) == 1:  # one card adds up to nothing: its value alone
-                lines.append(_("Only {card} is left: {total} = 15 × {times} + {rest}.",
-                               card=_.the_card(drill.table[0]), total=drill.total, times=drill.total // 15,
-                               rest=drill.total % 15))
+                lines.append(_("Only {card} is left: {total}.", card=_.the_card(drill.table[0]), total=drill.total))
             else:
-                lines.append(_("They add up to {terms} = {total} = 15 × {times} + {rest}.", terms=terms,
-                               total=drill.total, times=drill.total // 15, rest=drill.total % 15))
-            lines.append(_("So the deal checks out.") if drill.checks_out else
-                         _("So the deal does not check out: a mistake was made during the deal."))
+                lines.append(_("They add up to {terms} = {total}.", terms=terms, total=drill.total))
+            lines.extend(fifteen_check(_, drill.total))  # (as the worksheet's key and lesson 4 say it)
         current.value = "<div class='escoba-worked'>" + "".join(f"<p>{escape(line)}</p>" for line in lines) + "</div>"
         return current
