@@ -74,7 +74,7 @@ HOUSE_RULES: dict[str, tuple[str, str]] = {
 #: (:func:`house_rule_name`), for the pages that offer a house rule by its name.
 PLAY_RULE_NAMES: dict[str, str] = {
     "renuncio": N_("renuncio"),
-    "chile": N_("escoba en mano, from Chile"),
+    "chile": N_("Chilean rule (escoba en mano)"),
     "capture_optional": N_("capture optional"),
     "no_last_play_escoba": N_("no escoba on the last play"),
 }
