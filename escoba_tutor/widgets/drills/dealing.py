@@ -36,7 +36,8 @@ class DealingView(KindView):
     kind = "dealing"
     title = N_("Dealing and turns")
     task = N_("Look at this moment in the game. Who plays next? What happens now: does play go on, are more cards "
-              "dealt, or is the deal over? How many rounds are left in the deck? Then press “Check”.")
+              "dealt, or is the deal over? If the deck still has cards, how many rounds are left in it? Then press "
+              "“Check”.")
 
     @staticmethod
     def boxes(drill: DealingDrill) -> int:
