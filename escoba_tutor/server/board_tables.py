@@ -36,6 +36,7 @@ from ..engine.cards import Card
 from ..engine.rules import VARIANTS
 from ..exercises.kinds.house_rules import house_rule_name
 from ..records.tables import SeatInfo, TableError, TableInfo, TableTop, table_code
+from ..text import labels
 from ..text.board_words import level_words
 from ..text.phrases import and_list
 from ..text.translator import Translator
@@ -70,7 +71,8 @@ def _sides(_: Translator, info: TableInfo) -> list[dict[str, Any]]:
     for side in sorted({seat.side for seat in info.seats}):
         seats = [_seat(_, seat) for seat in info.seats if seat.side == side]
         # four players are two teams of partners: the lessons and the students' screens call them teams
-        name = _("Team {number}", number=side + 1) if info.players == 4 else _("Side {number}", number=side + 1)
+        # (a label: «Bando 1» as a heading, «el bando 1» where a sentence names it)
+        name = labels.team(_, side + 1) if info.players == 4 else labels.side(_, side + 1)
         sides.append({"side": side, "name": name, "seats": seats,
                       "total": info.totals[side] if side < len(info.totals) else 0,
                       "won": info.winner == side})
