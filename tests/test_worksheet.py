@@ -1007,3 +1007,68 @@ def test_the_15_check_is_said_as_lesson_4_does_it(lang, total, said):
     assert fifteen_check(Translator(lang), total) == said
     _task, key = split(worksheet_html(1433, lang, kinds=("leftover",)))
     assert "15 ×" not in key
+
+
+def test_worksheet_1511_reads_as_its_readers_asked():
+    """Worksheet no. 1511 as two native readers read it: the strategy key's good play conceded "although the
+    seven of coins stays on the table, for the other side to take" when no card in hand could take it (it stays
+    whatever is played), and gave the plays to avoid figures no pupil could check ("about 0.3 points worse" and
+    "about 0.7" for two alike reasons); the 15 check said "Take away 15 2 times"; the game-end instruction left
+    out a tie; the escobas key did not say which play swept; and the sheet did not say what its numbers are."""
+    task, key = map(unescape, split(worksheet_html(1511, "en")))
+    assert ("The five of coins, laid down on the table: it leaves 17 on the table, which no single card can "
+            "sweep.") in key
+    assert "although the seven of coins" not in key and "points worse" not in key and "point worse" not in key
+    assert "Take away 15 twice: 37 − 15 = 22, 22 − 15 = 7." in key
+    assert ("if both totals are the same, nobody has won yet and another deal is played.") in task
+    assert ("Side 1: 1; Side 2: 0. The escoba: Player 1 plays the four of clubs and takes the "
+            "ace of coins, the ace of cups and the knight of cups, leaving the table empty.") in key
+    assert "An exercise's number is its number in an on-screen practice, not its place on this sheet." in task
+    task, key = map(unescape, split(worksheet_html(1511, "es")))
+    assert "para que se lo" not in key and "para que se los" not in key and "puntos menos" not in key
+    assert "Se resta 15 dos veces: 37 − 15 = 22, 22 − 15 = 7." in key
+    assert "si empatan, nadie gana todavía y se juega otra mano." in task
+    assert ("La escoba: el jugador 1 juega el cuatro de bastos y se lleva el as de oros, el as de copas y el "
+            "caballo de copas, y deja la mesa vacía.") in key
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_escobas_key_names_every_escoba(lang):
+    """Over many deals: the key lists one play for each escoba a play made, plus the dealer's escoba de mano,
+    so a teacher can put a wrong count right without working through the table again."""
+    _ = Translator(lang)
+    part = kind("escobas").worksheet
+    empty = {"en": ", leaving the table empty", "es": ", y deja la mesa vacía"}[lang]
+    de_mano = {"en": " de mano of Player", "es": " de mano del jugador"}[lang]
+    for seed in range(1, 41):
+        drill = make_drill("escobas", seed, rules_by_name("escoba"))
+        note = part.answer(_, drill)["note"]
+        plays = sum(play.escoba for play in drill.record.plays)
+        assert note.count(empty) == plays, (seed, note)
+        assert (de_mano in note) == bool(drill.record.dealer_escobas), (seed, note)
+        if not sum(drill.escobas):
+            assert note.startswith(_("No play sweeps the table in this deal.")), (seed, note)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_good_play_concedes_the_seven_of_coins_only_when_a_card_could_take_it(lang):
+    """The seven of coins left on the table is a good play's drawback only when another card of the hand could
+    have taken it, or the play lays it down: else it stays whatever is played, and saying it would teach a cost
+    no choice could avoid."""
+    from escoba_tutor.engine.captures import captures_on
+    from escoba_tutor.players.hints import SIETE_DE_OROS
+
+    _ = Translator(lang)
+    part = kind("strategy").worksheet
+    stays = _("the seven of coins stays on the table, where the other player could take it")
+    conceded = 0
+    for seed in (*range(1, 41), 670, 1049, 1511):  # (670 and 1049 concede it; 1511 must not)
+        drill = strategy_drill(seed)
+        view = drill.view
+        mask = sum(c.bit for c in view.table)
+        takable = any(SIETE_DE_OROS in taken for card in view.hand for taken in captures_on(card, mask, view.rules))
+        for _move, why in part.answer(_, drill)["moves"]:
+            if stays in why:
+                conceded += 1
+                assert takable, (seed, why)
+    assert conceded, "some position concedes the seven of coins"

@@ -141,19 +141,23 @@ def _escobas_answer(_: Translator, drill: EscobasDrill) -> dict[str, object]:
     # which rows swept, so that a wrong count is put right without working through the whole table again
     swept = _sweeps(_, drill)
     listed = "; ".join(swept)
-    which = (_.plural("The escoba: {sweeps}.", "The escobas: {sweeps}.", len(swept), sweeps=listed)
+    which = (_.plural("The escoba: {sweeps}.", "The escobas: {sweeps}.", sum(drill.escobas), sweeps=listed)
              if swept else _("No play sweeps the table in this deal."))
     never = _("The cards left, taken at the end, are never an escoba.")
     return {"said": said, "note": f"{which} {never}"}
+
+
+_DE_MANO = (N_("the escoba de mano {player:of}, who dealt and took {taken}"),
+            N_("the two escobas de mano {player:of}, who dealt and took {taken} (they add up to 30)"))
 
 
 def _sweeps(_: Translator, drill: EscobasDrill) -> list[str]:
     """Each escoba of the deal in words, in order: the dealer's escoba de mano, then each play that swept."""
     record, players = drill.record, paper.player_names(_, 2)
     said = []
-    if record.dealer_escobas:
-        said.append(_("the escoba de mano {player:of}, who dealt and took {taken}",
-                      player=players[record.dealer % 2], taken=the_cards(_, sorted(record.dealer_capture))))
+    if record.dealer_escobas:  # (two when the cards dealt add up to 30)
+        said.append(_(_DE_MANO[record.dealer_escobas > 1], player=players[record.dealer % 2],
+                      taken=the_cards(_, sorted(record.dealer_capture))))
     for play in record.plays:
         if play.escoba:
             said.append(_("{player:The} plays {card} and takes {taken}, leaving the table empty",
