@@ -468,7 +468,8 @@ def test_the_key_of_worksheet_203_shows_the_additions():
     assert ("They add up to 2 + jack (8) = 10. That is less than 15, so there is no 15 to take away. It ends at 10, "
             "so the deal checks out.") in key
     assert ("They add up to jack (8) + 5 = 13. That is less than 15, so there is no 15 to take away. It ends at 13, "
-            "not 10, so the deal does not check out: a mistake was made earlier in the deal, not in the plays shown (a capture that did not make 15, or a card lost or counted twice).") in key
+            "not 10, so the deal does not check out: a mistake was made earlier in the deal, not in the plays shown "
+            "(a capture that did not make 15, or a card lost or counted twice).") in key
     assert "The four cards add up to knight (9) + 4 + 4 + 3 = 20:" in key
     _task, key = split(worksheet_html(203, "es", kinds=("leftover",)))
     assert ("Suman 2 + sota (8) = 10. Es menos de 15, así que no hay ningún 15 que quitar. Sale 10, así que la mano "
@@ -768,7 +769,8 @@ def test_an_avoided_play_names_every_fault_the_best_play_has_not_most_costly_fir
     that they give up a sure escoba. The key now lists every fault, the costliest first."""
     _task, key = split(worksheet_html(533, "en", kinds=("strategy",)))
     assert ("Avoid the seven of coins, laid down on the table: it leaves the seven of coins on the table, "
-            "where the other player could take it, and it leaves 9 on the table, which only a card worth 6 can sweep, with 1 such card "
+            "where the other player could take it, and it leaves 9 on the table, which only a card worth 6 can "
+            "sweep, with 1 such card "
             "still unseen.") in key
     assert ("Avoid the six of cups, laid down on the table: it passes up the escoba that the five of clubs would "
             "make.") in key
@@ -782,9 +784,10 @@ def test_an_avoided_play_names_every_fault_the_best_play_has_not_most_costly_fir
     assert "Avoid the six of swords, laid down on the table: it takes nothing." in key
     _task, key = split(worksheet_html(533, "es", kinds=("strategy",)))
     assert ("Evita el siete de oros, que se queda en la mesa: deja el siete de oros en la mesa, y el otro jugador "
-            "podría llevárselo; además, deja 9 en la mesa; para barrerla hace falta una carta que valga 6, y queda 1 sin "
+            "podría llevárselo; además, deja 9 en la mesa; para barrerla hace falta una carta que valga 6, y queda 1 "
+            "sin "
             "salir.") in key
-    assert ("Evita el seis de copas, que se queda en la mesa: deja pasar la escoba que haría el cinco de bastos.") in key
+    assert "Evita el seis de copas, que se queda en la mesa: deja pasar la escoba que haría el cinco de bastos." in key
 
 
 def test_the_house_rule_part_asks_about_a_new_house_rule_each_time():
@@ -843,7 +846,8 @@ def test_no_reason_to_avoid_a_play_is_as_true_of_a_good_play(lang):
         _("it takes no seven"): lambda view, move: any(c.rank == 7 for c in (move.card, *move.captured))
         and bool(move.captured),
         _("it takes nothing"): lambda view, move: bool(move.captured),
-        _("it leaves the seven of coins on the table, where the other player could take it"): lambda view, move: not _leaves_siete(view, move),
+        _("it leaves the seven of coins on the table, where the other player could take it"):
+            lambda view, move: not _leaves_siete(view, move),
     }
     seen = set()
     for seed in range(1, 401):
@@ -993,11 +997,13 @@ def test_the_dealing_part_asks_the_rounds_only_while_the_deck_has_cards():
 
 @pytest.mark.parametrize("lang, total, said", [
     ("en", 7, ["That is less than 15, so there is no 15 to take away.",
-               "It ends at 7, not 10, so the deal does not check out: a mistake was made earlier in the deal, not in the plays shown (a capture that did not make 15, or a card lost or counted twice)."]),
+               "It ends at 7, not 10, so the deal does not check out: a mistake was made earlier in the deal, not in "
+               "the plays shown (a capture that did not make 15, or a card lost or counted twice)."]),
     ("en", 40, ["Take away 15 twice: 40 − 15 = 25, 25 − 15 = 10.", "It ends at 10, so the deal checks out."]),
     ("es", 25, ["Se resta 15 una vez: 25 − 15 = 10.", "Sale 10, así que la mano cuadra."]),
     ("es", 26, ["Se resta 15 una vez: 26 − 15 = 11.",
-                "Sale 11, no 10, así que la mano no cuadra: alguien se equivocó antes en la mano, no en las jugadas que se ven (una baza que no sumaba 15, o una carta perdida o contada dos veces)."]),
+                "Sale 11, no 10, así que la mano no cuadra: alguien se equivocó antes en la mano, no en las jugadas "
+                "que se ven (una baza que no sumaba 15, o una carta perdida o contada dos veces)."]),
 ])
 def test_the_15_check_is_said_as_lesson_4_does_it(lang, total, said):
     """A reader: "Only the seven of swords is left: 7 = 15 × 0 + 7" is clumsy for young pupils. The key does the
