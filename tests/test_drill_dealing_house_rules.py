@@ -474,7 +474,7 @@ def test_the_next_deal_in_the_widget_in_english():
         "What happens now: the deck has run out, so no more cards are dealt and the deal is over.",
         "Cards left: choose who takes them (or “Nobody”)."]
     widget.answer_button.click()
-    assert (f"{names[drill.next_dealer]}, to the right of {names[drill.dealer]}, deals the next deal, and "
+    assert (f"{names[drill.next_dealer]}, to the right of {names[drill.dealer]}, is the next dealer, and "
             f"{names[drill.next_player]}, to the new dealer's right, plays first."
             ) in html.unescape(widget.answer_box.children[0].value)
     assert "rounds" not in widget.answer_box.children[0].value
@@ -781,7 +781,7 @@ def test_the_worksheet_prints_both_kinds_with_their_answers():
     assert "0 cards are left" not in exercises and "Who plays first in the next deal?" in exercises
     assert "<p>The last plays of the deal:</p><ol><li>Player 1 plays the two of coins and takes" in exercises
     assert '<th scope="row">Who takes the cards left on the table?</th>' in exercises
-    assert ("Player 1, to the right of Player 4, deals the next deal, and Player 2, to the new dealer&#39;s right, "
+    assert ("Player 1, to the right of Player 4, is the next dealer, and Player 2, to the new dealer&#39;s right, "
             "plays first.") in key
     assert "The last capture was made by Player 1, so the cards left go to Player 1&#39;s team, Team 1." in key
     # the key answers in the order the sheet asks: what happens, the cards left, who plays first (the deck is

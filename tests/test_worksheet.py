@@ -758,7 +758,7 @@ def test_worksheet_647_reads_as_its_readers_asked():
         "Who plays first in the next deal?")
     task, key = split(worksheet_html(647, "es", kinds=("strategy",)))
     assert ("aunque deja 12 en la mesa; para barrerla hace falta una carta que valga 3, y quedan 2 sin salir.") in key
-    assert ("El otro jugador ya no tiene cartas en la mano: juegas la última carta de esta ronda; luego se reparten "
+    assert ("El otro jugador ya no tiene cartas: juegas la última carta de esta ronda; luego se reparten "
             "tres cartas más a cada uno, y sale el otro jugador.") in task
 
 
@@ -977,7 +977,7 @@ def test_the_dealing_part_asks_the_rounds_only_while_the_deck_has_cards():
     «las cartas que le quedan a cada uno»."""
     from escoba_tutor.exercises.kinds.dealing import dealing_drill
 
-    rounds = {"en": "How many rounds are left in the deck", "es": "rondas quedan ahora mismo en el mazo"}
+    rounds = {"en": "How many rounds are left in the deck", "es": "rondas quedan en el mazo antes de volver"}
     for lang in ("en", "es"):
         _ = Translator(lang)
         part = kind("dealing").worksheet
