@@ -474,7 +474,7 @@ def test_the_next_deal_in_the_widget_in_english():
         "What happens now: the deck has run out, so no more cards are dealt and the deal is over.",
         "Cards left: choose who takes them (or “Nobody”)."]
     widget.answer_button.click()
-    assert (f"{names[drill.next_dealer]}, to the right of {names[drill.dealer]}, deals the next deal, and "
+    assert (f"{names[drill.next_dealer]}, to the right of {names[drill.dealer]}, is the next dealer, and "
             f"{names[drill.next_player]}, to the new dealer's right, plays first."
             ) in html.unescape(widget.answer_box.children[0].value)
     assert "rounds" not in widget.answer_box.children[0].value
@@ -562,8 +562,8 @@ def test_the_house_rules_drill_in_the_widget():
     lines = widget.status.message.split("\n")
     assert lines[0] == "Aciertos: 0 de 2."
     assert lines[1 + side] == (f"{name}: {drill.kept_both[side]}, no. El punto de la regla de la casa sustituye "
-                               f"al de la setenta, así que la setenta ya no se cuenta. {name} se apunta "
-                               f"{drill.points[side]}.")
+                               f"al de la setenta, así que la setenta ya no se cuenta. La puntuación "
+                               f"con la regla de la casa es {drill.points[side]}.")
     assert lines[2 - side] == f"{['Ana', 'Luis'][1 - side]}: escribe un número entero, por ejemplo 2."
     for box, points in zip(view.boxes_of, drill.points):
         box.value = str(points)
@@ -596,8 +596,8 @@ def test_three_sides_in_the_widget_with_the_third_side_s_point():
     assert lines[1 + third] == (
         f"Bando {third + 1}: {drill.before[third]}, no. Con esta regla de la casa, el punto en el que empatan dos "
         "bandos es para el tercero si tiene algo en ese punto: alguna carta para el de las cartas, algún oro para "
-        "el de los oros o una setenta válida para el de la setenta. El bando "
-        f"{third + 1} se apunta {drill.points[third]}.")
+        "el de los oros o una setenta válida para el de la setenta. La puntuación con la regla de la casa es "
+        f"{drill.points[third]}.")
     assert lines[1 + tied].startswith(f"Bando {tied + 1}: {drill.tied_points[tied]}, no. Con esta regla de la "
                                       "casa, los bandos empatados no se apuntan el punto en el que empatan")
     widget.answer_button.click()
@@ -626,7 +626,7 @@ def test_teams_in_the_widget_and_hostile_answers_for_them():
     widget.check_button.click()
     assert widget.status.message.split("\n")[1 + holder] == (
         f"Team {holder + 1}: not {drill.points[holder] + 1}. All ten coins make the coins point worth 2: those 2 "
-        f"points replace the usual point; they are not added to it. Team {holder + 1} scores "
+        f"points replace the usual point; they are not added to it. The score is "
         f"{drill.points[holder]}.")
     widget.answer_button.click()
     assert f"Team {holder + 1} has all ten coins: 2 points" in widget.answer_box.children[0].children[0].value
@@ -781,7 +781,7 @@ def test_the_worksheet_prints_both_kinds_with_their_answers():
     assert "0 cards are left" not in exercises and "Who plays first in the next deal?" in exercises
     assert "<p>The last plays of the deal:</p><ol><li>Player 1 plays the two of coins and takes" in exercises
     assert '<th scope="row">Who takes the cards left on the table?</th>' in exercises
-    assert ("Player 1, to the right of Player 4, deals the next deal, and Player 2, to the new dealer&#39;s right, "
+    assert ("Player 1, to the right of Player 4, is the next dealer, and Player 2, to the new dealer&#39;s right, "
             "plays first.") in key
     assert "The last capture was made by Player 1, so the cards left go to Player 1&#39;s team, Team 1." in key
     # the key answers in the order the sheet asks: what happens, the cards left, who plays first (the deck is

@@ -49,7 +49,8 @@ def test_the_numbers_are_the_engines():
     assert fact_lines(Translator("en"), "setenta", pile="7o 3o 6c")[0] == \
         "This pile's setenta is not valid: it is missing swords and clubs."
     wrong = fact_lines(es, "leftover_check", cards="7c 5o 11e")[-1]
-    assert wrong == "El resto es 6, no 10: alguien hizo una baza mal sumada."
+    assert wrong == ("El resto es 6, no 10: algo falló en la mano (una baza que no sumaba 15, o una carta perdida o "
+                     "contada dos veces).")
 
 
 def _texts(widget) -> list[str]:
@@ -68,6 +69,7 @@ def test_a_leftover_that_does_not_check_out_is_said_with_its_number():
     """«Sobran 1» read wrong, and "There are 6 left over" read as six cards: the number left over is said alone,
     «El resto es 1», "1 is left over", as a deal that checks out says «El resto es 10», "10 is left over"."""
     es, en = Translator("es"), Translator("en")
-    message = "{n} is left over, not 10: a capture with a wrong sum was made."
+    message = ("{n} is left over, not 10: something went wrong in the deal (a capture that did not make 15, or a "
+               "card missing or counted twice).")
     assert es(message, n=1).startswith("El resto es 1, no 10") and es(message, n=4).startswith("El resto es 4, no 10")
     assert en(message, n=1).startswith("1 is left over, not 10") and en(message, n=6).startswith("6 is left over")

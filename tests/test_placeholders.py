@@ -84,8 +84,8 @@ def said_for_you_elsewhere() -> set[str]:
 # ------------------------------------------------------------------------------------------------- the checks
 _LOWER = "a-záéíóúñü"
 _ARTICLE_NOUNS = "bando|pareja|jugador|ordenador|compañero|equipo"
-_THIRD_PERSON_AFTER_TU = "tiene|juega|gana|deja|está|ha|hace|reparte|se lleva|lleva"
-_THIRD_PERSON_AFTER_YOU = "gets|has|is|takes|plays|lays|wins|makes|deals|holds|was"
+_THIRD_PERSON_AFTER_TU = "tiene|juega|gana|deja|está|ha|hace|reparte|se lleva|lleva|se apunta|apunta"
+_THIRD_PERSON_AFTER_YOU = "gets|has|is|takes|plays|lays|wins|makes|deals|holds|was|scores"
 
 
 def label_problems(text: str, lang: str, shown: list[Label] = ()) -> list[str]:
@@ -578,3 +578,23 @@ def test_a_planted_bare_card_at_a_sentence_start_is_found(tmp_path, monkeypatch)
     assert tmp_path != translator_module.LOCALE_DIR  # (only this module's copy is moved)
     problems = _sentence_start_problems("engine_facts")
     assert len(problems) == 1 and "{card} puede hacer una baza" in problems[0]
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_the_house_rule_drill_s_feedback_reads_well_when_the_side_is_you(lang):
+    """A page may name a side "you" in the house-rule drill (its labels have forms for the student): each
+    feedback line on a side's points is said with that label, and never gives "You scores 4", "You's total",
+    «de ti» or «Tú se apunta»: after the heading the side is never the subject."""
+    from escoba_tutor.widgets.drills.house_rules import _POINTS_MISTAKES
+
+    _ = Translator(lang)
+    you = labels.you(_)
+    problems = []
+    for mistake, message in _POINTS_MISTAKES.items():
+        text = _(message, side=you, given=5, right=4, n=3)
+        assert text.startswith(f"{you}: ") and "{" not in text, text
+        problems += [f"{mistake}: {text!r}: {p}" for p in label_problems(text, lang, [you])]
+    assert not problems, "\n".join(problems)
+    # the check finds what these lines said before
+    assert label_problems("You: not 5. You scores 4.", "en") and label_problems("does not change You's total", "en")
+    assert label_problems("Tú: 5, no. Tú se apunta 4.", "es") and label_problems("el total de ti", "es")

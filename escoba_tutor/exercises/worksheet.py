@@ -78,7 +78,7 @@ def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | s
         where = _("Check on screen: lesson {lesson}, “{section}”.", lesson=lesson,
                   section=paper.word(_, section)) if lesson else ""
         # numbers that skip would look like a missing page: the part says why
-        skips = _("Some exercise numbers are skipped: those exercises were too like the ones shown."
+        skips = _("Some exercise numbers are skipped: those exercises were too similar to the ones shown."
                   ) if seeds[name] != list(range(seed, seed + count)) else ""
         parts.append({"name": name, "heading": f"{number}. {paper.word(_, part.heading)}",
                       "intro": part.intro(_, rules), "where": where, "skips": skips,
@@ -87,8 +87,10 @@ def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | s
     return paper.page("worksheet.html.j2", {
         "lang": _.lang, "title": title, "rules_line": _rules_line(_, rules),
         "name_label": _("Name:"), "date_label": _("Date:"),
-        "note": _("Each exercise has a number. Type it into the “Exercise” box of the practice named under its "
-                  "part's heading to see the same exercise on screen and check your answer."),
+        # (the sheet's own number is its first exercise's: the note says what an exercise's number is)
+        "note": _("An exercise's number is its number in an on-screen practice, not its place on this sheet. Each "
+                  "part says which practice it comes from: open it and type the number into its “Exercise” box to "
+                  "see the same exercise and check your answer."),
         "parts": parts, "key_title": _("Answer key"),
         "key_note": _("Worked out by the escoba-tutor program, for worksheet no. {seed}.", seed=seed)})
 

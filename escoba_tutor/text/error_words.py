@@ -120,7 +120,7 @@ CARD_HINT_WORDS = {
     "spanish_no_8_9": N_("the Spanish deck has no 8 or 9; the face cards are 10 (jack), 11 (knight) and 12 (king)"),
     "french_no_8_9_10": N_("a French deck is used without its 8s, 9s and 10s"),
     "french_jack": N_("in a French deck the jack is J: write {fix}"),
-    "french_figure": N_("in a French deck the knight is Q and the king is K: write {fix}"),
+    "french_figure": N_("in a French deck the queen (Q) stands for the knight, and K is the king: write {fix}"),
     "french_ace": N_("in a French deck the ace is A: write {fix}"),
     "spanish_suit_number": N_("with a Spanish suit letter, write the number: {fix}"),
     "french_rank_capital": N_("the French letters A, J, Q and K are capitals: {fix}"),

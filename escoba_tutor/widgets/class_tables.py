@@ -412,7 +412,7 @@ class ClassTables(w.VBox):
     def _join(self, code: str) -> None:
         _ = Translator(self.lang)
         if not str(code).strip():
-            self.model.message = _("Type the table's code first: five letters and digits, like K7M2Q.")
+            self.model.message = _("Type the table's code first: five characters, letters and digits, like K7M2Q.")
             return
         self._sit(self.client.join(str(code)))  # type: ignore[union-attr]
         self.code_box.value = ""

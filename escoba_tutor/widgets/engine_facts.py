@@ -86,7 +86,8 @@ def leftover_check(_: Translator, cards: str) -> list[str]:
     lines = [_("Left on the table: {cards}.", cards=and_list(_, [_.the_card(c) for c in left])),
              _("They add up to {total} = 15 × {times} + {rest}.", total=total, times=times, rest=rest)]
     lines.append(_("10 is left over: the deal checks out.") if rest == 10 else
-                 _("{n} is left over, not 10: a capture with a wrong sum was made.", n=rest))
+                 _("{n} is left over, not 10: something went wrong in the deal (a capture that did not make 15, "
+                   "or a card missing or counted twice).", n=rest))
     return lines
 
 

@@ -80,7 +80,7 @@ REASON_WORDS: dict[str, str | tuple[str, str]] = {
                                  "escoba), and {n} card like that is still unseen",
                                  "then the table adds up to {total}: a card worth {value} would take it all (an "
                                  "escoba), and {n} cards like that are still unseen"),
-    "lays_siete_de_oros": N_("it leaves the seven of coins on the table, for the others to take"),
+    "lays_siete_de_oros": N_("it leaves the seven of coins on the table, where another side could take it"),
     "takes_sevens": N_plural("it takes a seven ({cards}), good for the setenta",
                              "it takes {n} sevens ({cards}), good for the setenta"),
     "takes_oros": N_plural("it takes a coins card ({cards})", "it takes {n} coins cards ({cards})"),

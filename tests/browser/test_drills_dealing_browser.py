@@ -15,7 +15,7 @@ from escoba_tutor.exercises import dealing_drill, house_rules_drill
 
 # the rounds question, as its box is labelled
 ROUNDS_EN = "How many rounds are left in the deck right now, before anything more is dealt?"
-ROUNDS_ES = "¿Cuántas rondas quedan ahora mismo en el mazo, antes de repartir nada más?"
+ROUNDS_ES = "¿Cuántas rondas quedan en el mazo antes de volver a repartir?"
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -122,7 +122,7 @@ def test_house_rules_answered_by_mouse(es_page):
     said = status(page, "house_rules")
     expect(said).to_contain_text("Aciertos: 2 de 3.")
     expect(said).to_contain_text("Bando 2: 2, no. El punto de la regla de la casa sustituye al de la setenta, así "
-                                 "que la setenta ya no se cuenta. El bando 2 se apunta 1.")
+                                 "que la setenta ya no se cuenta. La puntuación con la regla de la casa es 1.")
     type_in(boxes[1], "1")
     press_check(box)
     expect(said).to_contain_text("Aciertos: 3 de 3.")
@@ -148,8 +148,9 @@ def test_house_rules_with_two_teams_by_mouse(es_page):
     press_check(box)
     said = status(page, "house_rules")
     expect(said).to_contain_text("Aciertos: 1 de 2.")
-    expect(said).to_contain_text("Pareja 1: 4, no. La pareja 1 tiene los diez oros, y con esta regla de la casa el "
-                                 "punto de los oros vale entonces 2 en lugar de 1. La pareja 1 se apunta 5.")
+    expect(said).to_contain_text("Pareja 1: 4, no. En este montón están los diez oros, y con esta regla de la "
+                                 "casa el punto de los oros vale entonces 2 en lugar de 1. La puntuación con la "
+                                 "regla de la casa es 5.")
     type_in(first, "5")
     press_check(box)
     expect(said).to_contain_text("Aciertos: 2 de 2.")

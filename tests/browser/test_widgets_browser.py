@@ -432,7 +432,7 @@ def test_bad_card_text_gets_a_clear_message(capture_page):
     hand_text.press("Enter")
     table_text.fill("10o 2c 6b")
     table_text.press("Enter")
-    expect(status).to_have_text("Revisa las cartas: una mano tiene como mucho 3 cartas")
+    expect(status).to_have_text("Revisa las cartas: cada jugador tiene como mucho 3 cartas")
     hand_text.fill("5e 7c")
     hand_text.press("Enter")
     expect(status).to_have_text("")

@@ -9,6 +9,7 @@ from ...engine.cards import Card
 from ...engine.errors import EscobaError
 from ...engine.game import DealRecord, Game
 from ...engine.rules import ESCOBA, Rules, as_rules
+from ...text.phrases import the_cards
 from ...text.translator import N_, Translator
 from .. import given as giving
 from .. import paper
@@ -137,11 +138,38 @@ def _escobas_task(_: Translator, drill: EscobasDrill) -> dict[str, object]:
 
 def _escobas_answer(_: Translator, drill: EscobasDrill) -> dict[str, object]:
     said = "; ".join(f"{name}: {n}" for name, n in zip(paper.side_names(_, 2), drill.escobas))
-    return {"said": said, "note": _("The cards left, taken at the end, are never an escoba.")}
+    # which rows swept, so that a wrong count is put right without working through the whole table again
+    swept = _sweeps(_, drill)
+    listed = "; ".join(swept)
+    which = (_.plural("The escoba: {sweeps}.", "The escobas: {sweeps}.", sum(drill.escobas), sweeps=listed)
+             if swept else _("No play sweeps the table in this deal."))
+    never = _("The cards left, taken at the end, are never an escoba.")
+    return {"said": said, "note": f"{which} {never}"}
+
+
+_DE_MANO = (N_("the escoba de mano {player:of}, who dealt and took {taken}"),
+            N_("the two escobas de mano {player:of}, who dealt and took {taken} (they add up to 30)"))
+
+
+def _sweeps(_: Translator, drill: EscobasDrill) -> list[str]:
+    """Each escoba of the deal in words, in order: the dealer's escoba de mano, then each play that swept."""
+    record, players = drill.record, paper.player_names(_, 2)
+    said = []
+    if record.dealer_escobas:  # (two when the cards dealt add up to 30)
+        said.append(_(_DE_MANO[record.dealer_escobas > 1], player=players[record.dealer % 2],
+                      taken=the_cards(_, sorted(record.dealer_capture))))
+    for play in record.plays:
+        if play.escoba:
+            said.append(_("{player:The} plays {card} and takes {taken}, leaving the table empty",
+                          player=players[play.player % 2], card=_.the_card(play.move.card),
+                          taken=the_cards(_, sorted(play.move.captured))))
+    return said
 
 
 def _intro(_: Translator, rules: Rules) -> str:
-    said = _("A whole deal, capture by capture: count each side's escobas for the score sheet.")
+    said = _("A whole deal, capture by capture: count each side's escobas for the score sheet. Only the plays "
+             "that capture are listed: a card laid down without taking anything has no row of its own, and shows "
+             "up on the table of the next row.")
     return f"{said} {paper.two_players(_)}"
 
 

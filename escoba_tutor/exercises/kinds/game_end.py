@@ -161,7 +161,9 @@ def _outcome(result: Any) -> Outcome:
 
 
 def _intro(_: Translator, rules: Rules) -> str:
-    return _("Add the last deal's points first, then look at the target.")
+    return _("Add the last deal's points first, then look at the target: a side that has reached it wins; if "
+             "both have, the higher total wins; if both totals are the same, nobody has won yet and another deal "
+             "is played.")
 
 
 

@@ -238,15 +238,21 @@ def _leftover_answer(_: Translator, drill: LeftoverDrill) -> dict[str, object]:
     return {"said": " ".join(lines)}
 
 
+_TAKE_AWAY = {1: N_("Take away 15 once: {steps}."), 2: N_("Take away 15 twice: {steps}.")}
+_TAKE_AWAY_MORE = N_("Take away 15 as many times as you can: {steps}.")
+
+
 def fifteen_check(_: Translator, total: int) -> list[str]:
     """The 15 check of the cards left, as lesson 4 does it: take away 15 while you can, and you must end at 10.
     «Se quita 15 dos veces: 40 − 15 = 25, 25 − 15 = 10. Sale 10, así que la mano cuadra.»"""
     times, rest = divmod(total, 15)
     steps = ", ".join(f"{total - 15 * i} − 15 = {total - 15 * (i + 1)}" for i in range(times))
-    lines = [_.plural("Take away 15 once: {steps}.", "Take away 15 {n} times: {steps}.", times, steps=steps)
+    # (how often in words, never a figure beside the 15: «Se quita 15 2 veces» reads as one number)
+    lines = [_(_TAKE_AWAY.get(times, _TAKE_AWAY_MORE), steps=steps)
              if times else _("That is less than 15, so there is no 15 to take away.")]
     lines.append(_("It ends at 10, so the deal checks out.") if rest == 10 else
-                 _("It ends at {rest}, not 10, so the deal does not check out: a mistake was made in the deal.",
+                 _("It ends at {rest}, not 10, so the deal does not check out: a mistake was made earlier in the "
+                   "deal, not in the plays shown (a capture that did not make 15, or a card lost or counted twice).",
                    rest=rest))
     return lines
 

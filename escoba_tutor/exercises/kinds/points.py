@@ -274,8 +274,8 @@ def _outcome(result: Any) -> Outcome:
 
 
 def _intro(_: Translator, rules: Rules) -> str:
-    return _("The piles of a real deal, by suit. For each point, tick the side that gets it, or “Nobody” for a tie "
-             "(or, for the setenta, when no setenta is valid).")
+    return _("The piles at the end of one deal, by suit. For each point, tick the side that gets it, or “Nobody” "
+             "for a tie (or, for the setenta, when no setenta is valid).")
 
 
 

@@ -170,7 +170,7 @@ _MOVE_REASONS = {
     "scopa": N_("it sweeps the table and makes a scopa"),
     "takes_siete_de_oros": N_("the seven of coins is one sure point"),
     "leaves_sweepable": N_("it leaves {total} on the table, which a card still unseen can sweep"),
-    "lays_siete_de_oros": N_("it leaves the seven of coins for the other side to take"),
+    "lays_siete_de_oros": N_("it leaves the seven of coins on the table, where the other player could take it"),
     "leaves_unsweepable": N_("it leaves {total} on the table, which no single card can sweep"),
     "lays_card": N_("it lays a card down without risk"),
 }
@@ -217,12 +217,12 @@ _GIVES_UP_SWEEP = {"escoba": N_("it gives up the escoba {card} makes"),
 _RISKS = ("leaves_sweepable", "lays_siete_de_oros")
 # The siete de oros left on the table by a play that does not take it (laid down, or already there): said as
 # what is wrong with a play, and as a concession after a good play's advantage ("…, although the seven…").
-_LEAVES_SIETE = N_("it leaves the seven of coins for the other side to take")
-_SIETE_STAYS = N_("the seven of coins stays on the table, for the other side to take")
+_LEAVES_SIETE = N_("it leaves the seven of coins on the table, where the other player could take it")
+_SIETE_STAYS = N_("the seven of coins stays on the table, where the other player could take it")
 # Cards of coins a play leaves on the table when the best play leaves fewer: the other side may take them towards
 # the coins point. Said with the cards, so that a pupil can check it against the table.
-_LEAVES_OROS = N_plural("it leaves {cards} on the table, a coins card for the other side to take",
-                        "it leaves {cards} on the table, {n} coins cards for the other side to take")
+_LEAVES_OROS = N_plural("it leaves {cards} on the table, a coin the other player could take",
+                        "it leaves {cards} on the table, {n} coins the other player could take")
 # A good play whose only drawback is what it leaves to sweep: how few unseen cards can do it (what makes it good).
 _FEW_SWEEPERS = N_plural(
     "it leaves {total} on the table, which only a card worth {value} can sweep, with just {n} such card still "
@@ -300,8 +300,16 @@ def _risk(_: Translator, view: PlayerView, move: Move, *, concession: bool = Fal
     card, taken = move
     left = [c for c in view.table if c not in taken] if taken else [*view.table, card]
     if SIETE_DE_OROS in left:
+        if concession and card != SIETE_DE_OROS and not _can_take_siete(view):
+            return None  # it stays whatever is played: no cost of this play, so not said as one
         return paper.word(_, _SIETE_STAYS if concession else _LEAVES_SIETE)
     return None
+
+
+def _can_take_siete(view: PlayerView) -> bool:
+    """Whether a card of the hand could take the siete de oros from the table."""
+    mask = sum(c.bit for c in view.table)
+    return any(SIETE_DE_OROS in taken for card in view.hand for taken in captures_on(card, mask, view.rules))
 
 
 def _left(view: PlayerView, move: Move) -> list[Card]:
@@ -530,9 +538,9 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
         risk = (_("{reasons}, and {final}", reasons=head, final=faults[-1]) if len(faults) > 1
                 else faults[0] if faults else None)
         if risk is not None:  # what is wrong with the move
-            avoid.append(_.plural("Avoid {move}: {why} (about {loss} point worse).",
-                                  "Avoid {move}: {why} (about {loss} points worse).", count, move=move, why=risk,
-                                  loss=loss))
+            # (no figure beside it: a reason the pupil can check on the page says enough, and two alike reasons
+            # with two figures would suggest a difference the page does not show)
+            avoid.append(_("Avoid {move}: {why}.", move=move, why=risk))
         elif exact:  # nothing wrong that the best play does not share: the deal played out says how much less
             avoid.append(_.plural(
                 "Avoid {move}: played out to the end of the deal against the other player's cards, it scores about "

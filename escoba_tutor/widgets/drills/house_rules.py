@@ -30,27 +30,28 @@ __all__ = ["HouseRulesView", "points_said"]
 
 
 #: What a side's wrong points say, by the mistake they make: ``{side}``, ``{given}`` (the answer), ``{right}`` (the
-#: points with the house rule), ``{n}`` (those without it).
+#: points with the house rule), ``{n}`` (those without it). After the heading ``{side}`` is never the subject: the
+#: side may be the student ("you"), and «Tú se apunta», "You scores" are not sentences.
 _POINTS_MISTAKES = {
     "unchanged": N_("{side}: not {n}. That is the score without the house rule, and in this deal the rule changes "
-                    "it. With the house rule, {side} scores {right}."),
-    "changed_needlessly": N_("{side}: not {given}. In this deal the house rule does not change {side}'s total: "
-                             "still {right}."),
+                    "it. With the house rule the score is {right}."),
+    "changed_needlessly": N_("{side}: not {given}. In this deal the house rule does not change this "
+                             "score: still {right}."),
     "kept_replaced_point": N_("{side}: not {given}. The house rule's point replaces the setenta point, so the "
-                              "setenta is no longer scored. {side} scores {right}."),
-    "missing_suit_out": N_("{side}: not {given}. With this house rule a setenta that misses a suit is no longer "
+                              "setenta is no longer scored. The score is {right}."),
+    "missing_suit_out": N_("{side}: not {given}. With this house rule a setenta that is missing a suit is no longer "
                            "ruled out: the point goes to the side with cards in the most suits, and among those to "
-                           "the highest setenta. {side} scores {right}."),
-    "oros_point_once": N_("{side}: not {given}. {side} holds all ten coins, and with this house rule the coins point "
-                          "is then worth 2 instead of 1. {side} scores {right}."),
+                           "the highest setenta. The score is {right}."),
+    "oros_point_once": N_("{side}: not {given}. This pile holds all ten coins, and with this house rule the coins "
+                          "point is then worth 2 instead of 1. The score is {right}."),
     "oros_bonus_added": N_("{side}: not {given}. All ten coins make the coins point worth 2: those 2 points replace "
-                           "the usual point; they are not added to it. {side} scores {right}."),
+                           "the usual point; they are not added to it. The score is {right}."),
     "tie_scores_nobody": N_("{side}: not {given}. With this house rule a point that two sides tie for goes to the "
                             "third side if it has something for that point: at least one card for the cards point, "
-                            "at least one coins card for the coins point, a valid setenta for the setenta "
-                            "point. {side} scores {right}."),
+                            "at least one coin for the coins point, a valid setenta for the setenta "
+                            "point. The score is {right}."),
     "tied_sides_score": N_("{side}: not {given}. With this house rule the tied sides do not score the point they tie "
-                           "for: it goes to the third side. {side} scores {right}."),
+                           "for: it goes to the third side. The score is {right}."),
 }
 
 
