@@ -330,8 +330,9 @@ def test_a_house_rule_that_changes_nothing_shows_how_its_points_went():
     does not change the totals" with no reason. The key now shows the setentas, both valid, as the reason. (Sheet
     no. 421 now asks about another house rule there: the sheet that starts at 423 prints it first.)"""
     _task, key = split(worksheet_html(423, "en", kinds=("house_rules",)))
-    assert ("In this deal the house rule does not change the totals. What the house rule could change stays as "
-            "usual: the setenta — Team 2 has the best setenta (Team 1: 75; Team 2: 81).") in unescape(key)
+    assert ("In this deal the house rule does not change the totals. The house rule could have changed these, but "
+            "here they stay the same: the setenta — Team 2 has the best setenta (Team 1: 75; Team 2: 81).") \
+        in unescape(key)
 
 
 def test_the_points_key_gives_each_value_with_its_side_and_no_space_before_a_colon():

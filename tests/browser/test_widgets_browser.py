@@ -446,7 +446,7 @@ def test_capture_table_in_english(capture_page):
     row = ct.get_by_role("row", name=re.compile("^The king of clubs takes the ace of coins and the four of clubs"))
     row.click()
     expect(ct.get_by_role("status")).to_have_text("The king of clubs takes the ace of coins and the four of clubs: "
-                                                  "king (10) + 1 + 4 = 15. It wins 3 cards (1 card of coins).")
+                                                  "king (10) + 1 + 4 = 15. You get 3 cards (1 coin card).")
     # the English card faces name their figures in English too (the words come from the catalogs)
     expect(ct.get_by_role("group", name="Your hand").locator("[data-code='12b'] .et-fig")).to_have_text("king")
     expect(ct.get_by_role("button", name="Check my capture")).to_be_visible()
