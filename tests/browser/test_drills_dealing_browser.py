@@ -15,7 +15,7 @@ from escoba_tutor.exercises import dealing_drill, house_rules_drill
 
 # the rounds question, as its box is labelled
 ROUNDS_EN = "How many rounds are left in the deck right now, before anything more is dealt?"
-ROUNDS_ES = "¿Cuántas rondas quedan en el mazo antes de volver a repartir?"
+ROUNDS_ES = "¿Cuántas rondas quedan ahora mismo en el mazo?"
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect

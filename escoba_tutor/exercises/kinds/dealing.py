@@ -405,9 +405,11 @@ def _dealing_answer(_: Translator, drill: DealingDrill) -> dict[str, object]:
 
 
 def _intro(_: Translator, rules: Rules) -> str:
-    return _("Deal and play go to the right (anticlockwise). The player to the dealer's right plays first. When "
-             "every hand is empty, the dealer gives three more cards to each player (none to the table), until the "
-             "deck runs out.")
+    return _("Deal and play go to the right (anticlockwise), and the players are numbered in that order: Player 2 "
+             "sits to Player 1's right, Player 3 to Player 2's right, and so on. The player to the dealer's right "
+             "plays first. A round is three cards for each player: when every hand is empty, the dealer deals "
+             "another round (none to the table), until the deck runs out. The next deal is dealt by the player to "
+             "the dealer's right.")
 
 
 
