@@ -912,7 +912,7 @@ def test_no_play_of_the_strategy_key_is_judged_by_the_figure_alone(lang):
     exercise 1433's capture that leaves 4 did not say that no card can sweep it. Over many positions: every play
     to avoid has a reason before its figure, a good play that leaves nothing to sweep comes before one that does
     (but an escoba or the seven of coins, which come first), and a capture that leaves a table under 5 or from 15
-    up says no single card can sweep it."""
+    up says no single card can sweep it, where another play leaves a table to sweep (else it is no merit)."""
     from escoba_tutor.exercises.kinds.strategy import _move_text, good_in_order, last_round
     from escoba_tutor.players.hints import SIETE_DE_OROS, sweep_risk
 
@@ -944,8 +944,9 @@ def test_no_play_of_the_strategy_key_is_judged_by_the_figure_alone(lang):
         for (_move, why), hint in zip(answer["moves"], ordered):
             left = [c for c in drill.table if c not in hint.move.captured]
             total = sum(c.value for c in left)
+            others_risk = any(sweep_risk(drill.view, h.move) is not None for h in drill.ranking if h is not hint)
             if (hint.move.captured and left and not 5 <= total <= 14 and sweep_risk(drill.view, hint.move) is None
-                    and not (last_round(drill.view) and sum(drill.view.hand_sizes) == 1)):
+                    and not (last_round(drill.view) and sum(drill.view.hand_sizes) == 1) and others_risk):
                 safe_capture += 1
                 assert why.endswith(_("it leaves {total} on the table, which no single card can sweep",
                                       total=total)), (seed, why)
@@ -1079,3 +1080,67 @@ def test_a_good_play_concedes_the_seven_of_coins_only_when_a_card_could_take_it(
                 conceded += 1
                 assert takable, (seed, why)
     assert conceded, "some position concedes the seven of coins"
+
+
+def test_the_strategy_key_of_worksheet_1601_gives_no_risk_as_a_merit():
+    """Worksheet no. 1601, exercise 1603 (hand 5o 3c 10e, table 1c): the jack was a good play "because" it leaves 9,
+    which three unseen sixes can sweep, and the five of coins was avoided for its coin alone, though it leaves a
+    table three unseen knights can sweep. The jack's reason is now what it does better than the five (no coin left
+    on the table), its risk a concession; the five's line names both its faults."""
+    _task, key = map(unescape, split(worksheet_html(1601, "en", kinds=("strategy",))))
+    assert "The three of cups, laid down on the table: it leaves 4 on the table, which no single card can sweep." in key
+    assert ("The jack of swords, laid down on the table: it leaves no coin on the table for the other player, "
+            "although it leaves 9 on the table, which only a card worth 6 can sweep, with 3 such cards still "
+            "unseen.") in key
+    assert ("Avoid the five of coins, laid down on the table: it is a coin the other player could take, and it "
+            "leaves 6 on the table, which only a card worth 9 can sweep, with 3 such cards still unseen (a risk the "
+            "jack of swords runs too).") in key
+    _task, key = map(unescape, split(worksheet_html(1601, "es", kinds=("strategy",))))
+    assert ("La sota de espadas, que se queda en la mesa: no deja ningún oro en la mesa al otro jugador, aunque deja 9 "
+            "en la mesa; para barrerla hace falta una carta que valga 6, y quedan 3 sin salir.") in key
+    assert "Evita el cinco de oros, que se queda en la mesa: es un oro que el otro jugador podría llevarse" in key
+    assert "que se queda en la mesa: deja en la mesa el cinco de oros" not in key
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
+    """Over many positions: each good play's reason starts with its merit (:func:`merit`), one by which it does
+    better than at least one other play on offer, never a risk it runs (a table to sweep, the seven of coins or a
+    coin left): a risk comes only after "although". A play with no such merit says the computer's estimate is the
+    reason."""
+    from escoba_tutor.exercises.kinds.strategy import MERITS, _merit_text, _risk, good_in_order, merit, merit_measure
+    from escoba_tutor.players.hints import sweep_risk
+
+    _ = Translator(lang)
+    part = kind("strategy").worksheet
+    although = _("{reason}, although {risk}", reason="\x00", risk="\x01").split("\x00")[1].split("\x01")[0]
+    estimate = (_("no play here does better on anything you can check, and the computer's hard level finds this one "
+                  "costs the least"), _("the computer's hard level finds it almost as good as the best play"))
+    codes = set()
+    for seed in range(1, 121):
+        drill = strategy_drill(seed)
+        plays = tuple(h.move for h in drill.ranking)
+        answer = part.answer(_, drill)
+        for (_said, why), hint in zip(answer["moves"], good_in_order(drill)):
+            view, move = drill.view, hint.move
+            code = merit(view, move, plays)
+            if code is None:
+                assert why.startswith(estimate), (seed, why)
+                continue
+            codes.add(code)
+            assert code in MERITS
+            mine = merit_measure(view, move, code)
+            # a real advantage: some other play does worse by it, so not every other play shares it
+            assert any(mine > merit_measure(view, p, code) for p in plays if p != move), (seed, code)
+            if code == "safe_table":
+                assert sweep_risk(view, move) is None, seed  # never a table the play gives the other side
+            head = _merit_text(_, view, move, code)
+            assert why.startswith(head), (seed, why, head)
+            rest = why[len(head):]
+            assert not rest or rest.startswith((although, ", ")), (seed, why)
+            risk = _risk(_, view, move)  # what the play gives the other side: never in its merit
+            if code != "fewer_sweepers" and risk is not None:
+                assert risk not in head, (seed, why)
+            if code != "fewer_sweepers" and sweep_risk(view, move) is not None:
+                assert rest.startswith(although), (seed, why)  # what it leaves to sweep: only as a concession
+    assert {"safe_table", "keeps_oros"} <= codes and len(codes) >= 4, codes
