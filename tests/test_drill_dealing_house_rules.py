@@ -890,15 +890,18 @@ def test_every_dealing_sentence_names_players_and_teams_well(lang):
 
 @pytest.mark.parametrize("lang, kept, yours", [
     ("en", "With the house rule, the setenta of Team 2 goes from 67 to invalid, but the point still goes to Team 1.",
-     "With the house rule, the setenta of the computer goes from 67 to invalid, but the point is still yours."),
+     "With the house rule, the setenta of the computer goes from 67 to invalid, but the point still goes to your "
+     "team."),
     ("es", "Con la regla de la casa, la setenta de la pareja 2 pasa de 67 a inválida, pero el punto sigue siendo de "
            "la pareja 1.",
-     "Con la regla de la casa, la setenta del ordenador pasa de 67 a inválida, pero el punto sigue siendo tuyo."),
+     "Con la regla de la casa, la setenta del ordenador pasa de 67 a inválida, pero el punto sigue siendo de "
+     "vuestra pareja."),
 ])
 def test_a_point_whose_winner_stays_is_not_among_the_points_that_change_on_screen(lang, kept, yours):
     """Setenta with low cards only, in a deal where Team 2's setenta becomes invalid but Team 1 wins the setenta
     either way: the worked answer says the value changes and the point stays, never "Points that change: the
-    setenta"; said of the student, «tu setenta», «sigue siendo tuyo», never «de ti»."""
+    setenta"; a side the page calls "you" is, in this game of four, your team (never «de ti», nor "yours" for a
+    point the partner's captures may have won)."""
     from escoba_tutor.text import labels
 
     widget = Drill("house_rules", seed=25, lang=lang)
