@@ -330,8 +330,8 @@ def test_a_house_rule_that_changes_nothing_shows_how_its_points_went():
     does not change the totals" with no reason. The key now shows the setentas, both valid, as the reason. (Sheet
     no. 421 now asks about another house rule there: the sheet that starts at 423 prints it first.)"""
     _task, key = split(worksheet_html(423, "en", kinds=("house_rules",)))
-    assert ("In this deal the house rule does not change the totals. The house rule could have changed these, but "
-            "here they stay the same: the setenta — Team 2 has the best setenta (Team 1: 75; Team 2: 81).") \
+    assert ("In this deal the house rule does not change the totals. The house rule could have changed this point, "
+            "but here it does not: the setenta — Team 2 has the best setenta (Team 1: 75; Team 2: 81).") \
         in unescape(key)
 
 
@@ -466,22 +466,22 @@ def test_the_key_of_worksheet_203_shows_the_additions():
     """The cards left and the escoba de mano by 15 / 20 of worksheet no. 203: the key shows the addition, a face
     card with its value in brackets, so that a student with another total can see where it differs."""
     _task, key = split(worksheet_html(203, "en", kinds=("leftover", "house_rules")))
-    assert ("They add up to 2 + jack (8) = 10. That is less than 15, so there is no 15 to take away. It ends at 10, "
-            "so the deal checks out.") in key
-    assert ("They add up to jack (8) + 5 = 13. That is less than 15, so there is no 15 to take away. It ends at 13, "
-            "not 10, so the deal does not check out: a mistake was made earlier in the deal, not in the plays shown "
-            "(a capture that did not make 15, or a card lost or counted twice).") in key
+    assert ("They add up to 2 + jack (8) = 10. As that is less than 15, there is nothing to take away. It ends at "
+            "10, so the deal checks out.") in key
+    assert ("They add up to jack (8) + 5 = 13. As that is less than 15, there is nothing to take away. It ends at "
+            "13, not 10, so the deal does not check out: a mistake was made earlier in the deal, not in the plays "
+            "shown (a capture that did not make 15, or a card missing or counted twice).") in key
     assert "The four cards add up to knight (9) + 4 + 4 + 3 = 20:" in key
     _task, key = split(worksheet_html(203, "es", kinds=("leftover",)))
-    assert ("Suman 2 + sota (8) = 10. Es menos de 15, así que no hay ningún 15 que quitar. Sale 10, así que la mano "
+    assert ("Suman 2 + sota (8) = 10. Como es menos de 15, no hay nada que restar. Sale 10, así que la mano "
             "cuadra.") in key
 
 
 @pytest.mark.parametrize("lang, said, empty", [
-    ("en", "Only the king of cups is left: 10. That is less than 15, so there is no 15 to take away. It ends at 10, "
-           "so the deal checks out.", "They add up to king (10) = 10"),
-    ("es", "Solo queda el rey de copas: 10. Es menos de 15, así que no hay ningún 15 que quitar. Sale 10, así que "
-           "la mano cuadra.", "Suman rey (10) = 10"),
+    ("en", "Only the king of cups is left: 10. As that is less than 15, there is nothing to take away. It ends at "
+           "10, so the deal checks out.", "They add up to king (10) = 10"),
+    ("es", "Solo queda el rey de copas: 10. Como es menos de 15, no hay nada que restar. Sale 10, así que la mano "
+           "cuadra.", "Suman rey (10) = 10"),
 ])
 def test_one_card_left_is_named_not_added_up(lang, said, empty):
     """Worksheet no. 421, as its readers found it: one card left read "They add up to king (10) = 10 = …" (a
@@ -998,14 +998,14 @@ def test_the_dealing_part_asks_the_rounds_only_while_the_deck_has_cards():
 
 
 @pytest.mark.parametrize("lang, total, said", [
-    ("en", 7, ["That is less than 15, so there is no 15 to take away.",
+    ("en", 7, ["As that is less than 15, there is nothing to take away.",
                "It ends at 7, not 10, so the deal does not check out: a mistake was made earlier in the deal, not in "
-               "the plays shown (a capture that did not make 15, or a card lost or counted twice)."]),
+               "the plays shown (a capture that did not make 15, or a card missing or counted twice)."]),
     ("en", 40, ["Take away 15 twice: 40 − 15 = 25, 25 − 15 = 10.", "It ends at 10, so the deal checks out."]),
     ("es", 25, ["Se resta 15 una vez: 25 − 15 = 10.", "Sale 10, así que la mano cuadra."]),
     ("es", 26, ["Se resta 15 una vez: 26 − 15 = 11.",
                 "Sale 11, no 10, así que la mano no cuadra: alguien se equivocó antes en la mano, no en las jugadas "
-                "que se ven (una baza que no sumaba 15, o una carta perdida o contada dos veces)."]),
+                "que se ven (una baza que no sumaba 15, o una carta que falta o que se contó dos veces)."]),
 ])
 def test_the_15_check_is_said_as_lesson_4_does_it(lang, total, said):
     """A reader: "Only the seven of swords is left: 7 = 15 × 0 + 7" is clumsy for young pupils. The key does the
@@ -1028,14 +1028,14 @@ def test_worksheet_1511_reads_as_its_readers_asked():
             "sweep.") in key
     assert "although the seven of coins" not in key and "points worse" not in key and "point worse" not in key
     assert "Take away 15 twice: 37 − 15 = 22, 22 − 15 = 7." in key
-    assert ("if both totals are the same, nobody has won yet and another deal is played.") in task
+    assert ("if both have reached it with the same total, nobody has won yet and another deal is played.") in task
     assert ("Side 1: 1; Side 2: 0. The escoba: Player 1 plays the four of clubs and takes the "
             "ace of coins, the ace of cups and the knight of cups, leaving the table empty.") in key
-    assert "An exercise's number is its number in an on-screen practice, not its place on this sheet." in task
+    assert "Exercise numbers are those of the on-screen practice, not the order on this sheet." in task
     task, key = map(unescape, split(worksheet_html(1511, "es")))
     assert "para que se lo" not in key and "para que se los" not in key and "puntos menos" not in key
     assert "Se resta 15 dos veces: 37 − 15 = 22, 22 − 15 = 7." in key
-    assert "si empatan, nadie gana todavía y se juega otra mano." in task
+    assert "si han llegado los dos con los mismos puntos, todavía no gana nadie y se juega otra mano." in task
     assert ("La escoba: el jugador 1 juega el cuatro de bastos y se lleva el as de oros, el as de copas y el "
             "caballo de copas, y deja la mesa vacía.") in key
 

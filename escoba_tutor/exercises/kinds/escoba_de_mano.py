@@ -226,7 +226,8 @@ def _intro(_: Translator, rules: Rules) -> str:
                  "to 20, two.")
     else:
         said = paper.word(_, _ESCOBAS_15_30)
-    return said + " " + _("In a game of four, the escobas de mano go to the dealer's team.")
+    teams = _("In a game of four, the escobas de mano go to the dealer's team.")
+    return " ".join((said, paper.capture_values(_), teams))
 
 
 
