@@ -609,7 +609,7 @@ def test_teams_in_the_widget_and_hostile_answers_for_them():
     drill = find_house(lambda d: d.house_rule == "all_oros_bonus" and d.players == 4 and d.changes)
     widget = Drill("house_rules", seed=drill.seed, lang="en")
     view = widget.view
-    assert view.seats.value == ("<p>A game of four, in teams of two: Team 1 (Players 1 and 3) against Team 2 "
+    assert view.seats.value == ("<p>A four-player game, in two teams of two: Team 1 (Players 1 and 3) against Team 2 "
                                 "(Players 2 and 4).</p>")
     assert [b.description for b in view.boxes_of] == [f"Points for Team {n} with the house rule" for n in (1, 2)]
     holder = drill.all_oros_side
@@ -794,7 +794,7 @@ def test_the_worksheet_prints_both_kinds_with_their_answers():
     assert (drill.house_rule, drill.players) == ("all_oros_bonus", 4)
     assert ("House rule: all ten coins. A side that holds all ten coins scores 2 points for the coins instead of "
             "1.") in exercises
-    assert ("A game of four, in teams of two: Team 1 (Players 1 and 3) against Team 2 (Players 2 and 4)."
+    assert ("A four-player game, in two teams of two: Team 1 (Players 1 and 3) against Team 2 (Players 2 and 4)."
             in exercises)
     assert '<th scope="col">Team 1</th><th scope="col">Team 2</th>' in re.sub(r"\s+<", "<", exercises)
     assert "Points for Team 1 with the house rule:" in exercises

@@ -286,7 +286,7 @@ def test_bad_arguments_get_one_line_and_exit_2(argv, said, capsys):
     ("es", "Partida de cuatro, por parejas: la pareja 1 (jugadores 1 y 3) contra la pareja 2 (jugadores 2 y 4). "
            "Reparte el jugador 4.",
      "sota (8) + 3 + caballo (9) + rey (10) = 30: 2 escobas de mano para la pareja 2, la del jugador 4, que reparte."),
-    ("en", "A game of four, in teams of two: Team 1 (Players 1 and 3) against Team 2 (Players 2 and 4). Player 4 "
+    ("en", "A four-player game, in two teams of two: Team 1 (Players 1 and 3) against Team 2 (Players 2 and 4). Player 4 "
            "deals.",
      "jack (8) + 3 + knight (9) + king (10) = 30: 2 escobas de mano for Team 2, the team of Player 4, who dealt.")])
 def test_the_escoba_de_mano_of_a_game_of_four_on_paper(lang, task, key):
