@@ -286,8 +286,8 @@ def test_bad_arguments_get_one_line_and_exit_2(argv, said, capsys):
     ("es", "Partida de cuatro, por parejas: la pareja 1 (jugadores 1 y 3) contra la pareja 2 (jugadores 2 y 4). "
            "Reparte el jugador 4.",
      "sota (8) + 3 + caballo (9) + rey (10) = 30: 2 escobas de mano para la pareja 2, la del jugador 4, que reparte."),
-    ("en", "A four-player game, in two teams of two: Team 1 (Players 1 and 3) against Team 2 (Players 2 and 4). Player 4 "
-           "deals.",
+    ("en", "A four-player game, in two teams of two: Team 1 (Players 1 and 3) against Team 2 (Players 2 and 4). "
+           "Player 4 deals.",
      "jack (8) + 3 + knight (9) + king (10) = 30: 2 escobas de mano for Team 2, the team of Player 4, who dealt.")])
 def test_the_escoba_de_mano_of_a_game_of_four_on_paper(lang, task, key):
     exercises, answers = split(worksheet_html(12, lang, count=1, kinds=("escoba_de_mano",)))
@@ -1144,3 +1144,36 @@ def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
             if code != "fewer_sweepers" and sweep_risk(view, move) is not None:
                 assert rest.startswith(although), (seed, why)  # what it leaves to sweep: only as a concession
     assert {"safe_table", "keeps_oros"} <= codes and len(codes) >= 4, codes
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", ["Each card counts its capture value: ace 1, 2 to 7 as printed, jack 8, knight 9, king 10.",
+            "With the standard Escoba rules they always add up to 10 more than a multiple of 15",
+            "For each side, write down the best card of each suit, by its setenta value",
+            "then see whether a side has reached the points the game is played to: if one side has, it wins;",
+            "Side 1's points for the deal, escobas included:",
+            "Most exercises give a deal that has already been played, with its points",
+            "= 17: no escoba de mano (0), so nobody scores one; the cards stay on the table.",
+            "= 10. As that is less than 15, there is nothing to take away. It ends at 10, so the deal checks out.",
+            "The house rule could have changed this point, but here it does not: the setenta"]),
+    ("es", ["Cada carta se suma por su valor en la baza: el as vale 1, del 2 al 7 lo que marcan, la sota 8, el "
+            "caballo 9 y el rey 10.",
+            "Con las reglas normales de la escoba, siempre suman un múltiplo de 15 más 10",
+            "Para cada bando, escribe la mejor carta de cada palo según su valor para la setenta",
+            "luego mira si algún bando ha llegado a los puntos a los que se juega la partida: si ha llegado uno, gana;",
+            "Puntos de la mano del bando 1, con las escobas:",
+            "En casi todos los ejercicios tienes una mano ya jugada, con sus puntos",
+            "= 17: no hay escoba de mano (0), así que nadie se apunta ninguna; las cartas se quedan en la mesa.",
+            "= 10. Como es menos de 15, no hay nada que restar. Sale 10, así que la mano cuadra.",
+            "La regla de la casa podría haber cambiado este punto, pero aquí no lo cambia: la setenta"]),
+])
+def test_worksheet_1601_reads_as_its_readers_asked(lang, said):
+    """Worksheet no. 1601 as two native readers read it: the capture values never printed where a sum is asked
+    (only the setenta's, another scale), the 15 check stated with no condition, an instruction with no verb, "if a
+    side has reached it" with nothing to reach, a key line answering a question never asked (the deal's points),
+    "Here is a deal" before an exercise with none, a key that did not say 0 or who scores, "so … so" in the 15
+    check, and "these" for a single point."""
+    page = " ".join(map(unescape, split(worksheet_html(1601, lang))))
+    page = re.sub(r"<[^>]+>", "", page)
+    for words in said:
+        assert words in page, words

@@ -206,7 +206,7 @@ def _escoba_de_mano_answer(_: Translator, drill: EscobaDeManoDrill) -> dict[str,
                         "{total}: {n} escobas de mano for {side}, since {dealer} dealt.", drill.escobas,
                         total=total, side=names[drill.dealer], dealer=paper.player_names(_, 2)[drill.dealer])
     else:
-        said = _("{total}: no escoba de mano; the cards stay on the table.", total=total)
+        said = _("{total}: no escoba de mano (0), so nobody scores one; the cards stay on the table.", total=total)
     return {"said": said}
 
 

@@ -229,9 +229,10 @@ item_words, reason_words, value_words = _item, _reason, _line_value
 
 
 _SHEET = """
-{% macro task(drill, names, choose, items, choices) %}
+{% macro task(drill, names, choose, items, choices, blanks) %}
   <li><p>{{ paper.number(drill) }}</p>{{ paper.by_suit(drill.piles, names, drill.escobas) }}
-  <p>{{ choose }}</p>{{ paper.boxes(items, choices) }}</li>
+  <p>{{ choose }}</p>{{ paper.boxes(items, choices) }}
+  {% for label in blanks %}{{ paper.blank(label) }}{% endfor %}</li>
 {% endmacro %}
 
 {% macro answer(drill, lines, total) %}
@@ -244,8 +245,10 @@ _SHEET = """
 
 def _points_task(_: Translator, drill: PointsDrill) -> dict[str, object]:
     names = paper.side_names(_, len(drill.piles))
+    # (the key adds up each side's points for the deal: asked here, so that the key answers a question)
+    blanks = [_("{side}'s points for the deal, escobas included:", side=name) for name in names]
     return {"names": names, "choose": _("Tick who gets each point:"), "items": [_item(_, i) for i in drill.items],
-            "choices": [*names, _("Nobody")]}
+            "choices": [*names, _("Nobody")], "blanks": blanks}
 
 
 def _points_answer(_: Translator, drill: PointsDrill) -> dict[str, object]:
