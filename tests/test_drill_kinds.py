@@ -518,7 +518,7 @@ def test_the_leftover_drill_in_the_widget():
     widget.check_button.click()
     assert "Escribe la suma como un número entero, por ejemplo 25." in widget.status.message
     widget.answer_button.click()
-    assert ("<p>Solo queda el rey de bastos: 10.</p><p>Es menos de 15, así que no hay ningún 15 que quitar.</p>"
+    assert ("<p>Solo queda el rey de bastos: 10.</p><p>Como es menos de 15, no hay nada que restar.</p>"
             "<p>Sale 10, así que la mano cuadra.</p>") in widget.answer_box.children[0].value
 
 

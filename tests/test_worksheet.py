@@ -1155,7 +1155,8 @@ def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
             "Most exercises give a deal that has already been played, with its points",
             "= 17: no escoba de mano (0), so nobody scores one; the cards stay on the table.",
             "= 10. As that is less than 15, there is nothing to take away. It ends at 10, so the deal checks out.",
-            "The house rule could have changed this point, but here it does not: the setenta"]),
+            "The house rule could have changed this point, but here it does not: the setenta — Side 2 has the only "
+            "valid setenta (Side 1: invalid; Side 2: 76)."]),
     ("es", ["Cada carta se suma por su valor en la baza: el as vale 1, del 2 al 7 lo que marcan, la sota 8, el "
             "caballo 9 y el rey 10.",
             "Con las reglas normales de la escoba, siempre suman un múltiplo de 15 más 10",
@@ -1165,14 +1166,15 @@ def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
             "En casi todos los ejercicios tienes una mano ya jugada, con sus puntos",
             "= 17: no hay escoba de mano (0), así que nadie se apunta ninguna; las cartas se quedan en la mesa.",
             "= 10. Como es menos de 15, no hay nada que restar. Sale 10, así que la mano cuadra.",
-            "La regla de la casa podría haber cambiado este punto, pero aquí no lo cambia: la setenta"]),
+            "La regla de la casa podría haber cambiado este punto, pero aquí no lo cambia: la setenta — el bando 2 "
+            "tiene la única setenta válida (Bando 1: inválida; Bando 2: 76)."]),
 ])
 def test_worksheet_1601_reads_as_its_readers_asked(lang, said):
     """Worksheet no. 1601 as two native readers read it: the capture values never printed where a sum is asked
     (only the setenta's, another scale), the 15 check stated with no condition, an instruction with no verb, "if a
     side has reached it" with nothing to reach, a key line answering a question never asked (the deal's points),
     "Here is a deal" before an exercise with none, a key that did not say 0 or who scores, "so … so" in the 15
-    check, and "these" for a single point."""
+    check, "these" for a single point, and "the best setenta" beside an invalid one."""
     page = " ".join(map(unescape, split(worksheet_html(1601, lang))))
     page = re.sub(r"<[^>]+>", "", page)
     for words in said:

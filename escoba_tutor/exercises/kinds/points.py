@@ -150,6 +150,7 @@ _MOST = {"cards": N_("{winner} has the most cards ({values})"), "oros": N_("{win
          "figuras": N_("{winner} has the most face cards ({values})")}
 
 
+_ONLY_VALID_SETENTA = N_("{winner} has the only valid setenta ({values})")
 # A point nobody gets is said after "Nobody —" in the key: its reason never says "nobody" again.
 _REASONS = {
     "count": N_("one point for each escoba"), "more_suits": N_("{winner} has cards in the most suits ({values})"),
@@ -189,6 +190,9 @@ def _reason(_: Translator, line: ScoreLine, names: list[labels.Label]) -> str:
     # "(71 – 81)", where the winner's value could be read as the first.
     named = "; ".join(_("{side}: {points}", side=names[i], points=_line_value(_, line, i))
                       for i in range(len(line.values)))
+    if (line.reason == "most" and line.item == "setenta"
+            and sum(isinstance(v, Setenta) and v.total is not None for v in line.values) == 1):
+        return paper.word(_, _ONLY_VALID_SETENTA, winner=winner, values=named)  # ("best" of one is no comparison)
     if line.reason == "most" and line.item in _MOST:
         return paper.word(_, _MOST[line.item], winner=winner, values=named)
     if line.reason == "more_suits":
