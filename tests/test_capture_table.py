@@ -58,7 +58,7 @@ def test_two_captures_and_figures_shown_with_their_value():
     widget = CaptureTable(table="2c 3e 10b 12c", hand="5o 1e", lang="en")
     assert [row[2] for row in cells(widget)] == ["5 + king (10) = 15", "5 + 2 + jack (8) = 15", "—"]
     assert cells(widget)[2][3] == "stays on the table"
-    assert picker(widget).headers == ["Card", "Takes", "Sum", "You get"]
+    assert picker(widget).headers == ["Card", "Takes", "Sum", "Wins"]
 
 
 def test_equal_cards_are_different_captures():
