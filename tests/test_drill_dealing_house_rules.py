@@ -609,7 +609,7 @@ def test_teams_in_the_widget_and_hostile_answers_for_them():
     drill = find_house(lambda d: d.house_rule == "all_oros_bonus" and d.players == 4 and d.changes)
     widget = Drill("house_rules", seed=drill.seed, lang="en")
     view = widget.view
-    assert view.seats.value == ("<p>A game of four, in teams of two: Team 1 (Players 1 and 3) against Team 2 "
+    assert view.seats.value == ("<p>A four-player game, in two teams of two: Team 1 (Players 1 and 3) against Team 2 "
                                 "(Players 2 and 4).</p>")
     assert [b.description for b in view.boxes_of] == [f"Points for Team {n} with the house rule" for n in (1, 2)]
     holder = drill.all_oros_side
@@ -794,7 +794,7 @@ def test_the_worksheet_prints_both_kinds_with_their_answers():
     assert (drill.house_rule, drill.players) == ("all_oros_bonus", 4)
     assert ("House rule: all ten coins. A side that holds all ten coins scores 2 points for the coins instead of "
             "1.") in exercises
-    assert ("A game of four, in teams of two: Team 1 (Players 1 and 3) against Team 2 (Players 2 and 4)."
+    assert ("A four-player game, in two teams of two: Team 1 (Players 1 and 3) against Team 2 (Players 2 and 4)."
             in exercises)
     assert '<th scope="col">Team 1</th><th scope="col">Team 2</th>' in re.sub(r"\s+<", "<", exercises)
     assert "Points for Team 1 with the house rule:" in exercises
@@ -890,15 +890,18 @@ def test_every_dealing_sentence_names_players_and_teams_well(lang):
 
 @pytest.mark.parametrize("lang, kept, yours", [
     ("en", "With the house rule, the setenta of Team 2 goes from 67 to invalid, but the point still goes to Team 1.",
-     "With the house rule, the setenta of the computer goes from 67 to invalid, but the point is still yours."),
+     "With the house rule, the setenta of the computer goes from 67 to invalid, but the point still goes to your "
+     "team."),
     ("es", "Con la regla de la casa, la setenta de la pareja 2 pasa de 67 a inválida, pero el punto sigue siendo de "
            "la pareja 1.",
-     "Con la regla de la casa, la setenta del ordenador pasa de 67 a inválida, pero el punto sigue siendo tuyo."),
+     "Con la regla de la casa, la setenta del ordenador pasa de 67 a inválida, pero el punto sigue siendo de "
+     "vuestra pareja."),
 ])
 def test_a_point_whose_winner_stays_is_not_among_the_points_that_change_on_screen(lang, kept, yours):
     """Setenta with low cards only, in a deal where Team 2's setenta becomes invalid but Team 1 wins the setenta
     either way: the worked answer says the value changes and the point stays, never "Points that change: the
-    setenta"; said of the student, «tu setenta», «sigue siendo tuyo», never «de ti»."""
+    setenta"; a side the page calls "you" is, in this game of four, your team (never «de ti», nor "yours" for a
+    point the partner's captures may have won)."""
     from escoba_tutor.text import labels
 
     widget = Drill("house_rules", seed=25, lang=lang)

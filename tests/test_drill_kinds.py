@@ -339,6 +339,34 @@ def test_the_escoba_de_mano_of_four_in_the_widget(lang, lines):
         widget.answer_box.children[0].value
 
 
+@pytest.mark.parametrize("lang, options, right, wrong, worked", [
+    ("en", ["Your team", "The computer's team"], "Who scores them: right, your team.",
+     "Player 3 dealt, so it goes to your team.", "Player 3, who dealt, takes the four cards: 1 escoba for your team."),
+    ("es", ["Vuestra pareja", "La pareja del ordenador"], "Para quién: bien, para vuestra pareja.",
+     "reparte el jugador 3, así que es para vuestra pareja.",
+     "el jugador 3, que reparte, se lleva las cuatro cartas: 1 escoba para vuestra pareja.")])
+def test_the_escoba_de_mano_of_four_names_your_team_when_your_partner_deals(lang, options, right, wrong, worked):
+    """A page that names the student's side "you" in a game of four: that side is a team, and here Player 3, the
+    partner, deals, so the escoba is your team's, never "for you" (nor "Tú")."""
+    from escoba_tutor.text import labels
+
+    _ = Translator(lang)
+    drill = escoba_de_mano_drill(36)
+    assert (drill.players, drill.dealer, drill.escobas) == (4, 2, 1)
+    widget = Drill("escoba_de_mano", seed=36, lang=lang, names=[labels.you(_), labels.computer_team(_)])
+    view = widget.view
+    assert [label for label, _v in view.side.options][1:3] == options
+    view.escobas.value, view.side.value = "1", "0"
+    widget.check_button.click()
+    assert widget.status.message.split("\n")[-1] == right
+    view.side.value = "1"
+    widget.check_button.click()
+    assert widget.status.message.split("\n")[-1].endswith(wrong)
+    widget.answer_button.click()
+    shown = html.unescape(widget.answer_box.children[0].value)
+    assert worked in shown and _("you") not in shown.split(": ", 1)[1].replace(_("your team"), "")
+
+
 @pytest.mark.parametrize("answers", [(5, 0), (-1, 0), ("1", 0), (1, 2), (1, "x")])
 def test_escoba_de_mano_hostile_answers_are_refused(answers):
     with pytest.raises(EscobaError):
@@ -490,7 +518,7 @@ def test_the_leftover_drill_in_the_widget():
     widget.check_button.click()
     assert "Escribe la suma como un número entero, por ejemplo 25." in widget.status.message
     widget.answer_button.click()
-    assert ("<p>Solo queda el rey de bastos: 10.</p><p>Es menos de 15, así que no hay ningún 15 que quitar.</p>"
+    assert ("<p>Solo queda el rey de bastos: 10.</p><p>Como es menos de 15, no hay nada que restar.</p>"
             "<p>Sale 10, así que la mano cuadra.</p>") in widget.answer_box.children[0].value
 
 

@@ -387,7 +387,7 @@ def test_the_answer_of_a_setenta_drill_is_the_explainer_shown_whole():
     ({"kind": "poker"}, "Revisa el ejercicio: los tipos de ejercicio son: encuentra todas las bazas (código: "
                         "captures), calcula la setenta (código: setenta), quién se lleva cada punto (código: "
                         "points), las cartas que quedan al final (código: leftover), la escoba de mano (código: "
-                        "escoba_de_mano), qué carta jugarías (código: strategy), la línea de las escobas (código: "
+                        "escoba_de_mano), qué carta jugarías (código: strategy), cuenta las escobas (código: "
                         "escobas), quién gana la partida (código: game_end), a quién le toca, cuándo se reparte "
                         "(código: dealing) y lo que cambia una regla de la casa (código: house_rules)"),
     ({"seed": -5}, "Revisa el ejercicio: el número de ejercicio es un número entero, de 0 en adelante"),

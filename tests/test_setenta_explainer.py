@@ -203,7 +203,8 @@ def test_typing_a_pile_recomputes_from_the_start():
     (5, "Revisa los montones: da un montón de cartas por bando"),
     ([], "Revisa los montones: da un montón de cartas por bando"),
     ([5, "7o"], "Revisa los montones: escribe las cartas como texto"),
-    (["1o", "2o", "3o", "4o", "5o"], "Revisa los montones: como mucho 4 montones"),
+    (["1o", "2o", "3o", "4o", "5o"],
+     "Revisa los montones: como mucho 4 montones para comparar, uno por jugador o por bando"),
 ])
 def test_bad_piles_are_explained_and_change_nothing(piles, message):
     widget = SetentaExplainer(names=["Ana", "Luis"])

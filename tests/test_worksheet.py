@@ -286,8 +286,8 @@ def test_bad_arguments_get_one_line_and_exit_2(argv, said, capsys):
     ("es", "Partida de cuatro, por parejas: la pareja 1 (jugadores 1 y 3) contra la pareja 2 (jugadores 2 y 4). "
            "Reparte el jugador 4.",
      "sota (8) + 3 + caballo (9) + rey (10) = 30: 2 escobas de mano para la pareja 2, la del jugador 4, que reparte."),
-    ("en", "A game of four, in teams of two: Team 1 (Players 1 and 3) against Team 2 (Players 2 and 4). Player 4 "
-           "deals.",
+    ("en", "A four-player game, in two teams of two: Team 1 (Players 1 and 3) against Team 2 (Players 2 and 4). "
+           "Player 4 deals.",
      "jack (8) + 3 + knight (9) + king (10) = 30: 2 escobas de mano for Team 2, the team of Player 4, who dealt.")])
 def test_the_escoba_de_mano_of_a_game_of_four_on_paper(lang, task, key):
     exercises, answers = split(worksheet_html(12, lang, count=1, kinds=("escoba_de_mano",)))
@@ -330,8 +330,8 @@ def test_a_house_rule_that_changes_nothing_shows_how_its_points_went():
     does not change the totals" with no reason. The key now shows the setentas, both valid, as the reason. (Sheet
     no. 421 now asks about another house rule there: the sheet that starts at 423 prints it first.)"""
     _task, key = split(worksheet_html(423, "en", kinds=("house_rules",)))
-    assert ("In this deal the house rule does not change the totals. The house rule could have changed these, but "
-            "here they stay the same: the setenta — Team 2 has the best setenta (Team 1: 75; Team 2: 81).") \
+    assert ("In this deal the house rule does not change the totals. The house rule could have changed this point, "
+            "but here it does not: the setenta — Team 2 has the best setenta (Team 1: 75; Team 2: 81).") \
         in unescape(key)
 
 
@@ -466,22 +466,22 @@ def test_the_key_of_worksheet_203_shows_the_additions():
     """The cards left and the escoba de mano by 15 / 20 of worksheet no. 203: the key shows the addition, a face
     card with its value in brackets, so that a student with another total can see where it differs."""
     _task, key = split(worksheet_html(203, "en", kinds=("leftover", "house_rules")))
-    assert ("They add up to 2 + jack (8) = 10. That is less than 15, so there is no 15 to take away. It ends at 10, "
-            "so the deal checks out.") in key
-    assert ("They add up to jack (8) + 5 = 13. That is less than 15, so there is no 15 to take away. It ends at 13, "
-            "not 10, so the deal does not check out: a mistake was made earlier in the deal, not in the plays shown "
-            "(a capture that did not make 15, or a card lost or counted twice).") in key
+    assert ("They add up to 2 + jack (8) = 10. As that is less than 15, there is nothing to take away. It ends at "
+            "10, so the deal checks out.") in key
+    assert ("They add up to jack (8) + 5 = 13. As that is less than 15, there is nothing to take away. It ends at "
+            "13, not 10, so the deal does not check out: a mistake was made earlier in the deal, not in the plays "
+            "shown (a capture that did not make 15, or a card missing or counted twice).") in key
     assert "The four cards add up to knight (9) + 4 + 4 + 3 = 20:" in key
     _task, key = split(worksheet_html(203, "es", kinds=("leftover",)))
-    assert ("Suman 2 + sota (8) = 10. Es menos de 15, así que no hay ningún 15 que quitar. Sale 10, así que la mano "
+    assert ("Suman 2 + sota (8) = 10. Como es menos de 15, no hay nada que restar. Sale 10, así que la mano "
             "cuadra.") in key
 
 
 @pytest.mark.parametrize("lang, said, empty", [
-    ("en", "Only the king of cups is left: 10. That is less than 15, so there is no 15 to take away. It ends at 10, "
-           "so the deal checks out.", "They add up to king (10) = 10"),
-    ("es", "Solo queda el rey de copas: 10. Es menos de 15, así que no hay ningún 15 que quitar. Sale 10, así que "
-           "la mano cuadra.", "Suman rey (10) = 10"),
+    ("en", "Only the king of cups is left: 10. As that is less than 15, there is nothing to take away. It ends at "
+           "10, so the deal checks out.", "They add up to king (10) = 10"),
+    ("es", "Solo queda el rey de copas: 10. Como es menos de 15, no hay nada que restar. Sale 10, así que la mano "
+           "cuadra.", "Suman rey (10) = 10"),
 ])
 def test_one_card_left_is_named_not_added_up(lang, said, empty):
     """Worksheet no. 421, as its readers found it: one card left read "They add up to king (10) = 10 = …" (a
@@ -912,7 +912,7 @@ def test_no_play_of_the_strategy_key_is_judged_by_the_figure_alone(lang):
     exercise 1433's capture that leaves 4 did not say that no card can sweep it. Over many positions: every play
     to avoid has a reason before its figure, a good play that leaves nothing to sweep comes before one that does
     (but an escoba or the seven of coins, which come first), and a capture that leaves a table under 5 or from 15
-    up says no single card can sweep it."""
+    up says no single card can sweep it, where another play leaves a table to sweep (else it is no merit)."""
     from escoba_tutor.exercises.kinds.strategy import _move_text, good_in_order, last_round
     from escoba_tutor.players.hints import SIETE_DE_OROS, sweep_risk
 
@@ -944,8 +944,9 @@ def test_no_play_of_the_strategy_key_is_judged_by_the_figure_alone(lang):
         for (_move, why), hint in zip(answer["moves"], ordered):
             left = [c for c in drill.table if c not in hint.move.captured]
             total = sum(c.value for c in left)
+            others_risk = any(sweep_risk(drill.view, h.move) is not None for h in drill.ranking if h is not hint)
             if (hint.move.captured and left and not 5 <= total <= 14 and sweep_risk(drill.view, hint.move) is None
-                    and not (last_round(drill.view) and sum(drill.view.hand_sizes) == 1)):
+                    and not (last_round(drill.view) and sum(drill.view.hand_sizes) == 1) and others_risk):
                 safe_capture += 1
                 assert why.endswith(_("it leaves {total} on the table, which no single card can sweep",
                                       total=total)), (seed, why)
@@ -997,14 +998,14 @@ def test_the_dealing_part_asks_the_rounds_only_while_the_deck_has_cards():
 
 
 @pytest.mark.parametrize("lang, total, said", [
-    ("en", 7, ["That is less than 15, so there is no 15 to take away.",
+    ("en", 7, ["As that is less than 15, there is nothing to take away.",
                "It ends at 7, not 10, so the deal does not check out: a mistake was made earlier in the deal, not in "
-               "the plays shown (a capture that did not make 15, or a card lost or counted twice)."]),
+               "the plays shown (a capture that did not make 15, or a card missing or counted twice)."]),
     ("en", 40, ["Take away 15 twice: 40 − 15 = 25, 25 − 15 = 10.", "It ends at 10, so the deal checks out."]),
     ("es", 25, ["Se resta 15 una vez: 25 − 15 = 10.", "Sale 10, así que la mano cuadra."]),
     ("es", 26, ["Se resta 15 una vez: 26 − 15 = 11.",
                 "Sale 11, no 10, así que la mano no cuadra: alguien se equivocó antes en la mano, no en las jugadas "
-                "que se ven (una baza que no sumaba 15, o una carta perdida o contada dos veces)."]),
+                "que se ven (una baza que no sumaba 15, o una carta que falta o que se contó dos veces)."]),
 ])
 def test_the_15_check_is_said_as_lesson_4_does_it(lang, total, said):
     """A reader: "Only the seven of swords is left: 7 = 15 × 0 + 7" is clumsy for young pupils. The key does the
@@ -1027,14 +1028,14 @@ def test_worksheet_1511_reads_as_its_readers_asked():
             "sweep.") in key
     assert "although the seven of coins" not in key and "points worse" not in key and "point worse" not in key
     assert "Take away 15 twice: 37 − 15 = 22, 22 − 15 = 7." in key
-    assert ("if both totals are the same, nobody has won yet and another deal is played.") in task
+    assert ("if both have reached it with the same total, nobody has won yet and another deal is played.") in task
     assert ("Side 1: 1; Side 2: 0. The escoba: Player 1 plays the four of clubs and takes the "
             "ace of coins, the ace of cups and the knight of cups, leaving the table empty.") in key
-    assert "An exercise's number is its number in an on-screen practice, not its place on this sheet." in task
+    assert "Exercise numbers are those of the on-screen practice, not the order on this sheet." in task
     task, key = map(unescape, split(worksheet_html(1511, "es")))
     assert "para que se lo" not in key and "para que se los" not in key and "puntos menos" not in key
     assert "Se resta 15 dos veces: 37 − 15 = 22, 22 − 15 = 7." in key
-    assert "si empatan, nadie gana todavía y se juega otra mano." in task
+    assert "si han llegado los dos con los mismos puntos, todavía no gana nadie y se juega otra mano." in task
     assert ("La escoba: el jugador 1 juega el cuatro de bastos y se lleva el as de oros, el as de copas y el "
             "caballo de copas, y deja la mesa vacía.") in key
 
@@ -1079,3 +1080,102 @@ def test_a_good_play_concedes_the_seven_of_coins_only_when_a_card_could_take_it(
                 conceded += 1
                 assert takable, (seed, why)
     assert conceded, "some position concedes the seven of coins"
+
+
+def test_the_strategy_key_of_worksheet_1601_gives_no_risk_as_a_merit():
+    """Worksheet no. 1601, exercise 1603 (hand 5o 3c 10e, table 1c): the jack was a good play "because" it leaves 9,
+    which three unseen sixes can sweep, and the five of coins was avoided for its coin alone, though it leaves a
+    table three unseen knights can sweep. The jack's reason is now what it does better than the five (no coin left
+    on the table), its risk a concession; the five's line names both its faults."""
+    _task, key = map(unescape, split(worksheet_html(1601, "en", kinds=("strategy",))))
+    assert "The three of cups, laid down on the table: it leaves 4 on the table, which no single card can sweep." in key
+    assert ("The jack of swords, laid down on the table: it leaves no coin on the table for the other player, "
+            "although it leaves 9 on the table, which only a card worth 6 can sweep, with 3 such cards still "
+            "unseen.") in key
+    assert ("Avoid the five of coins, laid down on the table: it is a coin the other player could take, and it "
+            "leaves 6 on the table, which only a card worth 9 can sweep, with 3 such cards still unseen (a risk the "
+            "jack of swords runs too).") in key
+    _task, key = map(unescape, split(worksheet_html(1601, "es", kinds=("strategy",))))
+    assert ("La sota de espadas, que se queda en la mesa: no deja ningún oro en la mesa al otro jugador, aunque deja 9 "
+            "en la mesa; para barrerla hace falta una carta que valga 6, y quedan 3 sin salir.") in key
+    assert "Evita el cinco de oros, que se queda en la mesa: es un oro que el otro jugador podría llevarse" in key
+    assert "que se queda en la mesa: deja en la mesa el cinco de oros" not in key
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
+    """Over many positions: each good play's reason starts with its merit (:func:`merit`), one by which it does
+    better than at least one other play on offer, never a risk it runs (a table to sweep, the seven of coins or a
+    coin left): a risk comes only after "although". A play with no such merit says the computer's estimate is the
+    reason."""
+    from escoba_tutor.exercises.kinds.strategy import MERITS, _merit_text, _risk, good_in_order, merit, merit_measure
+    from escoba_tutor.players.hints import sweep_risk
+
+    _ = Translator(lang)
+    part = kind("strategy").worksheet
+    although = _("{reason}, although {risk}", reason="\x00", risk="\x01").split("\x00")[1].split("\x01")[0]
+    estimate = (_("no play here does better on anything you can check, and the computer's hard level finds this one "
+                  "costs the least"), _("the computer's hard level finds it almost as good as the best play"))
+    codes = set()
+    for seed in range(1, 121):
+        drill = strategy_drill(seed)
+        plays = tuple(h.move for h in drill.ranking)
+        answer = part.answer(_, drill)
+        for (_said, why), hint in zip(answer["moves"], good_in_order(drill)):
+            view, move = drill.view, hint.move
+            code = merit(view, move, plays)
+            if code is None:
+                assert why.startswith(estimate), (seed, why)
+                continue
+            codes.add(code)
+            assert code in MERITS
+            mine = merit_measure(view, move, code)
+            # a real advantage: some other play does worse by it, so not every other play shares it
+            assert any(mine > merit_measure(view, p, code) for p in plays if p != move), (seed, code)
+            if code == "safe_table":
+                assert sweep_risk(view, move) is None, seed  # never a table the play gives the other side
+            head = _merit_text(_, view, move, code)
+            assert why.startswith(head), (seed, why, head)
+            rest = why[len(head):]
+            assert not rest or rest.startswith((although, ", ")), (seed, why)
+            risk = _risk(_, view, move)  # what the play gives the other side: never in its merit
+            if code != "fewer_sweepers" and risk is not None:
+                assert risk not in head, (seed, why)
+            if code != "fewer_sweepers" and sweep_risk(view, move) is not None:
+                assert rest.startswith(although), (seed, why)  # what it leaves to sweep: only as a concession
+    assert {"safe_table", "keeps_oros"} <= codes and len(codes) >= 4, codes
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", ["Each card counts its capture value: ace 1, 2 to 7 as printed, jack 8, knight 9, king 10.",
+            "With the standard Escoba rules they always add up to 10 more than a multiple of 15",
+            "For each side, write down the best card of each suit, by its setenta value",
+            "then see whether a side has reached the points the game is played to: if one side has, it wins;",
+            "Side 1's points for the deal, escobas included:",
+            "Most exercises give a deal that has already been played, with its points",
+            "= 17: no escoba de mano (0), so nobody scores one; the cards stay on the table.",
+            "= 10. As that is less than 15, there is nothing to take away. It ends at 10, so the deal checks out.",
+            "The house rule could have changed this point, but here it does not: the setenta — Side 2 has the only "
+            "valid setenta (Side 1: invalid; Side 2: 76)."]),
+    ("es", ["Cada carta se suma por su valor en la baza: el as vale 1, del 2 al 7 lo que marcan, la sota 8, el "
+            "caballo 9 y el rey 10.",
+            "Con las reglas normales de la escoba, siempre suman un múltiplo de 15 más 10",
+            "Para cada bando, escribe la mejor carta de cada palo según su valor para la setenta",
+            "luego mira si algún bando ha llegado a los puntos a los que se juega la partida: si ha llegado uno, gana;",
+            "Puntos de la mano del bando 1, con las escobas:",
+            "En casi todos los ejercicios tienes una mano ya jugada, con sus puntos",
+            "= 17: no hay escoba de mano (0), así que nadie se apunta ninguna; las cartas se quedan en la mesa.",
+            "= 10. Como es menos de 15, no hay nada que restar. Sale 10, así que la mano cuadra.",
+            "La regla de la casa podría haber cambiado este punto, pero aquí no lo cambia: la setenta — el bando 2 "
+            "tiene la única setenta válida (Bando 1: inválida; Bando 2: 76)."]),
+])
+def test_worksheet_1601_reads_as_its_readers_asked(lang, said):
+    """Worksheet no. 1601 as two native readers read it: the capture values never printed where a sum is asked
+    (only the setenta's, another scale), the 15 check stated with no condition, an instruction with no verb, "if a
+    side has reached it" with nothing to reach, a key line answering a question never asked (the deal's points),
+    "Here is a deal" before an exercise with none, a key that did not say 0 or who scores, "so … so" in the 15
+    check, "these" for a single point, and "the best setenta" beside an invalid one."""
+    page = " ".join(map(unescape, split(worksheet_html(1601, lang))))
+    page = re.sub(r"<[^>]+>", "", page)
+    for words in said:
+        assert words in page, words

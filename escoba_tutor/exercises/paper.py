@@ -21,7 +21,7 @@ from ..engine.cards import SUITS, Card
 from ..text import labels
 from ..text.labels import Label
 from ..text.phrases import and_list
-from ..text.translator import Translator
+from ..text.translator import N_, Translator
 
 if TYPE_CHECKING:
     from jinja2 import Environment, Template
@@ -44,6 +44,15 @@ def player_names(_: Translator, players: int) -> list[Label]:
     """Player 1, player 2...: who deals and plays a card. In a game of two each player is a side, but a side
     scores points, and a player deals and plays («juega el jugador 2», never «juega el bando 2»)."""
     return [labels.player(_, i + 1) for i in range(players)]
+
+
+# What each card counts in a sum of 15: said on paper wherever a sum is asked, as the setenta part prints its own
+# (other) values and a pupil working on paper has no screen to look them up.
+_CAPTURE_VALUES = N_("Each card counts its capture value: ace 1, 2 to 7 as printed, jack 8, knight 9, king 10.")
+
+
+def capture_values(_: Translator) -> str:
+    return word(_, _CAPTURE_VALUES)
 
 
 def two_players(_: Translator) -> str:

@@ -88,9 +88,9 @@ def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | s
         "lang": _.lang, "title": title, "rules_line": _rules_line(_, rules),
         "name_label": _("Name:"), "date_label": _("Date:"),
         # (the sheet's own number is its first exercise's: the note says what an exercise's number is)
-        "note": _("An exercise's number is its number in an on-screen practice, not its place on this sheet. Each "
-                  "part says which practice it comes from: open it and type the number into its “Exercise” box to "
-                  "see the same exercise and check your answer."),
+        "note": _("Exercise numbers are those of the on-screen practice, not the order on this sheet. Each part says "
+                  "which practice it comes from: open it and type the number into its “Exercise” box to see the "
+                  "same exercise and check your answer."),
         "parts": parts, "key_title": _("Answer key"),
         "key_note": _("Worked out by the escoba-tutor program, for worksheet no. {seed}.", seed=seed)})
 

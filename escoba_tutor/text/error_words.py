@@ -66,7 +66,7 @@ ERROR_WORDS = {
     "no_finished_deal": N_("no deal is finished yet: there is no play to review"),
     "bad_deal": N_("there is no such deal in this game"),
     # scoring
-    "too_many_piles": N_("at most 4 piles"),
+    "too_many_piles": N_("at most 4 piles to compare, one per player or side"),
     "side_count": N_("a deal is scored for 2 sides (two players, or four in teams of two) or 3 (three players)"),
     "bad_piles": N_("give one pile of cards per side, like [\"7o 6c 1e 5b\", \"7c 7e 6o\"]"),
     "bad_escobas": N_("escobas: one whole number per side, from 0 to 40"),

@@ -14,7 +14,7 @@ which it scores with ``score_deal``. It never decides a point itself: the words 
 'nadie: empate a 1'
 >>> item, had_0, points_0, had_1, points_1, why = sheet.model.rows(Translator("en"), ["Ana", "Luis"])[4]
 >>> item, had_0, had_1, why
-('Setenta', '81', 'invalid: no swords or clubs', 'Ana has the best setenta (81 – invalid: no swords or clubs)')
+('Setenta', '81', 'invalid: no swords or clubs', 'Ana has the only valid setenta (81 – invalid: no swords or clubs)')
 """
 
 from __future__ import annotations
@@ -64,6 +64,9 @@ REASON_WORDS: dict[str | tuple[str, str], str | tuple[str, str]] = {
     ("most", "oros"): (N_("{winner:the} has the most coins ({values})"), N_("you have the most coins ({values})")),
     ("most", "setenta"): (N_("{winner:the} has the best setenta ({values})"),
                           N_("you have the best setenta ({values})")),
+    # (the only valid setenta is no "best" of one)
+    "only_valid_setenta": (N_("{winner:the} has the only valid setenta ({values})"),
+                           N_("you have the only valid setenta ({values})")),
     ("most", "primera"): (N_("{winner:the} has the best primera ({values})"),
                           N_("you have the best primera ({values})")),
     ("most", "sevens"): (N_("{winner:the} has the most sevens ({values})"), N_("you have the most sevens ({values})")),
@@ -198,6 +201,9 @@ def reason_words_key(line: ScoreLine) -> object:
     """The key of :data:`REASON_WORDS` for a line: its (reason, item) when the item has words of its own."""
     if line.reason == "tie" and len(line.values) > 2:
         return "tie_of_three_sides"
+    if (line.reason, line.item) == ("most", "setenta") and sum(
+            isinstance(v, Setenta) and v.total is not None for v in line.values) == 1:
+        return "only_valid_setenta"
     return (line.reason, line.item) if (line.reason, line.item) in REASON_WORDS else line.reason
 
 

@@ -110,7 +110,7 @@ def test_the_teacher_s_views(browser, tutor, screenshot_dir):
     assert [int(s.rstrip("%\xa0 ")) for s in page.locator("#students tbody td.all-col .share-text")
             .all_inner_texts()] == values
     # who is active now, and the rule said on the page
-    expect(page.locator(".active-now")).to_contain_text("(a record in the last 5 minutes)")
+    expect(page.locator(".active-now")).to_contain_text("(active in the last 5 minutes)")
     active = int(re.search(r"Active now: (\d+)", page.locator(".active-now").inner_text()).group(1))
     assert 0 < active < 40 and page.locator("#students tbody tr.active").count() == active
     # times in the browser's zone (Auckland here), in one format: day, month, hours and minutes

@@ -210,8 +210,8 @@ def test_the_end_of_a_deal_from_the_address_by_keyboard(open_drills, app_url):
     expect(said).to_contain_text("3 of 3 right.")
     # the house rule of exercise 19: all ten coins, in a game of four (two teams), answered by keyboard alone
     box = drill(page, "house_rules")
-    expect(box).to_contain_text("A game of four, in teams of two: Team 1 (Players 1 and 3) against Team 2 (Players "
-                                "2 and 4).")
+    expect(box).to_contain_text("A four-player game, in two teams of two: Team 1 (Players 1 and 3) against Team 2 "
+                                "(Players 2 and 4).")
     tab_into(page, box)
     tab_until(page, box.get_by_label("Points for Team 1 with the house rule"), "Tab", limit=80)
     page.keyboard.type("4")

@@ -196,10 +196,12 @@ def _outcome(result: Any) -> Outcome:
 
 def _intro(_: Translator, rules: Rules) -> str:
     if rules.capture == "fifteen":
-        return _("Write every capture the card you play can make: the table cards that add up to 15 with it. If it "
+        said = _("Write every capture the card you play can make: the table cards that add up to 15 with it. If it "
                  "can make none, write “nothing”.")
-    return _("Write every capture the card you play can make: the table cards that add up to its own value (a "
-             "matching card must be taken alone). If it can make none, write “nothing”.")
+    else:
+        said = _("Write every capture the card you play can make: the table cards that add up to its own value (a "
+                 "matching card must be taken alone). If it can make none, write “nothing”.")
+    return f"{said} {paper.capture_values(_)}"
 
 
 

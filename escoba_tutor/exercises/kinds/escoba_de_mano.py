@@ -206,7 +206,7 @@ def _escoba_de_mano_answer(_: Translator, drill: EscobaDeManoDrill) -> dict[str,
                         "{total}: {n} escobas de mano for {side}, since {dealer} dealt.", drill.escobas,
                         total=total, side=names[drill.dealer], dealer=paper.player_names(_, 2)[drill.dealer])
     else:
-        said = _("{total}: no escoba de mano; the cards stay on the table.", total=total)
+        said = _("{total}: no escoba de mano (0), so nobody scores one; the cards stay on the table.", total=total)
     return {"said": said}
 
 
@@ -226,7 +226,8 @@ def _intro(_: Translator, rules: Rules) -> str:
                  "to 20, two.")
     else:
         said = paper.word(_, _ESCOBAS_15_30)
-    return said + " " + _("In a game of four, the escobas de mano go to the dealer's team.")
+    teams = _("In a game of four, the escobas de mano go to the dealer's team.")
+    return " ".join((said, paper.capture_values(_), teams))
 
 
 

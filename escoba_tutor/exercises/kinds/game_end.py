@@ -161,9 +161,9 @@ def _outcome(result: Any) -> Outcome:
 
 
 def _intro(_: Translator, rules: Rules) -> str:
-    return _("Add the last deal's points first, then look at the target: a side that has reached it wins; if "
-             "both have, the higher total wins; if both totals are the same, nobody has won yet and another deal "
-             "is played.")
+    return _("Add the last deal's points first, then see whether a side has reached the points the game is played "
+             "to: if one side has, it wins; if both have, the higher total wins; if both have reached it with the "
+             "same total, nobody has won yet and another deal is played.")
 
 
 

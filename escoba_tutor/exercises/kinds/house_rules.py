@@ -601,14 +601,16 @@ def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, obje
                 for line in drill.house.lines if line.item in _RULE_ITEMS.get(drill.house_rule, ())]
         same_said = "; ".join(same)  # (joined outside the call, as above)
         if same:
-            said.append(_("What the house rule could change stays as usual: {items}.", items=same_said))
+            said.append(_.plural("The house rule could have changed this point, but here it does not: {items}.",
+                                 "The house rule could have changed these points, but here it does not: {items}.",
+                                 len(same), items=same_said))
     return {"said": " ".join(said)}
 
 
 def _intro(_: Translator, rules: Rules) -> str:
-    return _("Here is a deal that has already been played, with its points. If you play with the house rule, how "
-             "many points does each side score? With a house rule about the escoba de mano, say how many escobas "
-             "de mano the dealer's side scores.")
+    return _("Most exercises give a deal that has already been played, with its points: if you play with the house "
+             "rule, how many points does each side score? With a house rule about the escoba de mano, say how many "
+             "escobas de mano the dealer's side scores.")
 
 
 def _answers(drill: HouseRulesDrill) -> tuple[object, ...]:

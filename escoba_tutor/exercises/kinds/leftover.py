@@ -249,19 +249,19 @@ def fifteen_check(_: Translator, total: int) -> list[str]:
     steps = ", ".join(f"{total - 15 * i} − 15 = {total - 15 * (i + 1)}" for i in range(times))
     # (how often in words, never a figure beside the 15: «Se quita 15 2 veces» reads as one number)
     lines = [_(_TAKE_AWAY.get(times, _TAKE_AWAY_MORE), steps=steps)
-             if times else _("That is less than 15, so there is no 15 to take away.")]
+             if times else _("As that is less than 15, there is nothing to take away.")]
     lines.append(_("It ends at 10, so the deal checks out.") if rest == 10 else
                  _("It ends at {rest}, not 10, so the deal does not check out: a mistake was made earlier in the "
-                   "deal, not in the plays shown (a capture that did not make 15, or a card lost or counted twice).",
+                   "deal, not in the plays shown (a capture that did not make 15, or a card missing or counted twice).",
                    rest=rest))
     return lines
 
 
 def _intro(_: Translator, rules: Rules) -> str:
     said = _("The cards left on the table at the end of the deal go to the last side that captured, or to nobody "
-             "if nobody captured in the whole deal. In Escoba they always add up to 10 more than a multiple of 15 "
-             "(10, 25, 40, 55…): if not, somebody made a mistake.")
-    return f"{said} {paper.two_players(_)}"
+             "if nobody captured in the whole deal. With the standard Escoba rules they always add up to 10 more than "
+             "a multiple of 15 (10, 25, 40, 55…): if not, somebody made a mistake.")
+    return " ".join((said, paper.capture_values(_), paper.two_players(_)))
 
 
 # Under the Escoba capture rule a part has one deal that does not check out (the 15-check at work) among

@@ -150,6 +150,7 @@ _MOST = {"cards": N_("{winner} has the most cards ({values})"), "oros": N_("{win
          "figuras": N_("{winner} has the most face cards ({values})")}
 
 
+_ONLY_VALID_SETENTA = N_("{winner} has the only valid setenta ({values})")
 # A point nobody gets is said after "Nobody —" in the key: its reason never says "nobody" again.
 _REASONS = {
     "count": N_("one point for each escoba"), "more_suits": N_("{winner} has cards in the most suits ({values})"),
@@ -189,6 +190,9 @@ def _reason(_: Translator, line: ScoreLine, names: list[labels.Label]) -> str:
     # "(71 – 81)", where the winner's value could be read as the first.
     named = "; ".join(_("{side}: {points}", side=names[i], points=_line_value(_, line, i))
                       for i in range(len(line.values)))
+    if (line.reason == "most" and line.item == "setenta"
+            and sum(isinstance(v, Setenta) and v.total is not None for v in line.values) == 1):
+        return paper.word(_, _ONLY_VALID_SETENTA, winner=winner, values=named)  # ("best" of one is no comparison)
     if line.reason == "most" and line.item in _MOST:
         return paper.word(_, _MOST[line.item], winner=winner, values=named)
     if line.reason == "more_suits":
@@ -229,9 +233,10 @@ item_words, reason_words, value_words = _item, _reason, _line_value
 
 
 _SHEET = """
-{% macro task(drill, names, choose, items, choices) %}
+{% macro task(drill, names, choose, items, choices, blanks) %}
   <li><p>{{ paper.number(drill) }}</p>{{ paper.by_suit(drill.piles, names, drill.escobas) }}
-  <p>{{ choose }}</p>{{ paper.boxes(items, choices) }}</li>
+  <p>{{ choose }}</p>{{ paper.boxes(items, choices) }}
+  {% for label in blanks %}{{ paper.blank(label) }}{% endfor %}</li>
 {% endmacro %}
 
 {% macro answer(drill, lines, total) %}
@@ -244,8 +249,10 @@ _SHEET = """
 
 def _points_task(_: Translator, drill: PointsDrill) -> dict[str, object]:
     names = paper.side_names(_, len(drill.piles))
+    # (the key adds up each side's points for the deal: asked here, so that the key answers a question)
+    blanks = [_("{side}'s points for the deal, escobas included:", side=name) for name in names]
     return {"names": names, "choose": _("Tick who gets each point:"), "items": [_item(_, i) for i in drill.items],
-            "choices": [*names, _("Nobody")]}
+            "choices": [*names, _("Nobody")], "blanks": blanks}
 
 
 def _points_answer(_: Translator, drill: PointsDrill) -> dict[str, object]:

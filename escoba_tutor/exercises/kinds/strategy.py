@@ -172,7 +172,6 @@ _MOVE_REASONS = {
     "leaves_sweepable": N_("it leaves {total} on the table, which a card still unseen can sweep"),
     "lays_siete_de_oros": N_("it leaves the seven of coins on the table, where the other player could take it"),
     "leaves_unsweepable": N_("it leaves {total} on the table, which no single card can sweep"),
-    "lays_card": N_("it lays a card down without risk"),
 }
 
 
@@ -223,6 +222,8 @@ _SIETE_STAYS = N_("the seven of coins stays on the table, where the other player
 # the coins point. Said with the cards, so that a pupil can check it against the table.
 _LEAVES_OROS = N_plural("it leaves {cards} on the table, a coin the other player could take",
                         "it leaves {cards} on the table, {n} coins the other player could take")
+# The card laid down is itself the coin left for the other side.
+_LAYS_ORO = N_("it is a coin the other player could take")
 # A good play whose only drawback is what it leaves to sweep: how few unseen cards can do it (what makes it good).
 _FEW_SWEEPERS = N_plural(
     "it leaves {total} on the table, which only a card worth {value} can sweep, with just {n} such card still "
@@ -297,10 +298,14 @@ def _risk(_: Translator, view: PlayerView, move: Move, *, concession: bool = Fal
     sweep = sweep_risk(view, move)
     if sweep is not None:
         return _move_reason(_, sweep, view.rules, view)
-    card, taken = move
-    left = [c for c in view.table if c not in taken] if taken else [*view.table, card]
-    if SIETE_DE_OROS in left:
-        if concession and card != SIETE_DE_OROS and not _can_take_siete(view):
+    return _siete_risk(_, view, move, concession=concession)
+
+
+def _siete_risk(_: Translator, view: PlayerView, move: Move, *, concession: bool = False) -> str | None:
+    """The siete de oros a move leaves on the table, in words (None: it does not, or, as a concession, it stays
+    whatever is played)."""
+    if _leaves_siete(view, move):
+        if concession and move.card != SIETE_DE_OROS and not _can_take_siete(view):
             return None  # it stays whatever is played: no cost of this play, so not said as one
         return paper.word(_, _SIETE_STAYS if concession else _LEAVES_SIETE)
     return None
@@ -356,7 +361,17 @@ def _faults(_: Translator, view: PlayerView, move: Move, best: Move, good: tuple
     oros = _oros_left(view, move)
     if (not faults and len(oros) > len(_oros_left(view, best))
             and not any(len(_oros_left(view, g)) >= len(oros) for g in good)):
-        faults.append(_.plural(*_LEAVES_OROS, len(oros), cards=the_cards(_, sorted(oros))))
+        if not move.captured and oros == [move.card]:  # (the card laid down is the coin: said once, not twice)
+            faults.append(paper.word(_, _LAYS_ORO))
+        else:
+            faults.append(_.plural(*_LEAVES_OROS, len(oros), cards=the_cards(_, sorted(oros))))
+    sharer = [g for g in good if (r := sweep_risk(view, g)) is not None and (r.unseen or 0) >= (sweep.unseen or 0)
+              ] if sweep is not None and faults else []
+    if sweep is not None and sharer and sharer[0].card != move.card and sum(g.card == sharer[0].card
+                                                                           for g in good) == 1:
+        # the risk a good play runs as well is no reason on its own, but left out it would read as none at all
+        faults.append(_("{risk} (a risk {play} runs too)", risk=_move_reason(_, sweep, view.rules, view),
+                        play=_.the_card(sharer[0].card)))
     return faults
 
 
@@ -373,20 +388,107 @@ def _measure(view: PlayerView, move: Move, what: str) -> int:
     return len(counted[what])
 
 
-def _good_reason(_: Translator, view: PlayerView, hint: Hint) -> str:
-    """Why a good play is good, its advantage first; a risk it runs comes after it, as a concession."""
-    gain, risk = _gain(view, hint.move), _risk(_, view, hint.move, concession=True)
-    if gain is None:
-        sweep = sweep_risk(view, hint.move)
-        if sweep is not None and sweep.unseen is not None:  # laid down, and only a few cards could sweep it
-            return _.plural(*_FEW_SWEEPERS, sweep.unseen, total=sweep.total, value=sweep.sweeper_value)
-        if hint.reason.code in _RISKS:  # (the siete de oros laid down, as good as anything else here)
-            return _move_reason(_, hint.reason, view.rules)
-        gain = hint.reason  # what a card laid down does well: leaves a table no card can sweep
-    said = _move_reason(_, gain, view.rules)
+# A good play's merit: what it does better than at least one other play on offer, the strongest first (lesson 8's
+# order). Each measure is higher for the better play; a merit every other play shares is no reason to choose it,
+# and a risk (a table to sweep, a coin or the siete de oros left) is never one: it is said after "although".
+MERITS = ("escoba", "takes_siete_de_oros", "takes_sevens", "takes_oros", "takes_cards", "safe_table",
+          "fewer_sweepers", "keeps_siete", "keeps_oros")
+
+
+def merit_measure(view: PlayerView, move: Move, code: str) -> int:
+    """How well ``move`` does by one of :data:`MERITS` (higher is better): what a play is compared on."""
+    pile = (move.card, *move.captured) if move.captured else ()
+    sweep = sweep_risk(view, move)
+    measures = {
+        "escoba": lambda: int(_sweeps(view, move)),
+        "takes_siete_de_oros": lambda: int(SIETE_DE_OROS in pile),
+        "takes_sevens": lambda: sum(c.rank == 7 for c in pile),
+        "takes_oros": lambda: sum(c.suit is Suit.OROS for c in pile),
+        "takes_cards": lambda: len(pile),
+        "safe_table": lambda: int(sweep is None),
+        "fewer_sweepers": lambda: -(sweep.unseen or 0) if sweep is not None else 0,
+        "keeps_siete": lambda: int(not _leaves_siete(view, move)),
+        "keeps_oros": lambda: -len(_oros_left(view, move)),
+    }
+    return measures[code]()
+
+
+def merit(view: PlayerView, move: Move, plays: Iterable[Move]) -> str | None:
+    """The first of :data:`MERITS` by which ``move`` does better than at least one of the other ``plays``
+    (None: no other play does worse by any of them). ``safe_table`` counts only for a capture, or a card laid
+    down, that leaves cards to sweep, and ``fewer_sweepers`` only for a play whose table can be swept."""
+    others = [p for p in plays if p != move]
+    if not others:
+        return None
+    for code in MERITS:
+        if code == "fewer_sweepers" and sweep_risk(view, move) is None:
+            continue  # (its merit is a safe table, said as such)
+        if code == "safe_table" and _sweeps(view, move):
+            continue
+        mine = merit_measure(view, move, code)
+        if any(mine > merit_measure(view, other, code) for other in others):
+            return code
+    return None
+
+
+# Merits said in words: a table that fewer unseen cards can sweep than after another play, the siete de oros or
+# coins another play would leave on the table.
+_FEWER_SWEEPERS = N_plural(
+    "it leaves {total} on the table, which only a card worth {value} can sweep, with just {n} such card still "
+    "unseen: fewer than after another play",
+    "it leaves {total} on the table, which only a card worth {value} can sweep, with {n} such cards still unseen: "
+    "fewer than after another play")
+_KEEPS_SIETE = N_("it does not leave the seven of coins on the table, as another play would")
+_NO_OROS_LEFT = N_("it leaves no coin on the table for the other player")
+_FEWER_OROS_LEFT = N_plural("it leaves only {n} coin on the table, where another play leaves more",
+                            "it leaves only {n} coins on the table, where another play leaves more")
+# A good play with no merit over any other play: the computer's estimate is the only reason there is.
+_LEAST_BAD = N_("no play here does better on anything you can check, and the computer's hard level finds this one "
+                "costs the least")
+_NEARLY_BEST = N_("the computer's hard level finds it almost as good as the best play")
+
+
+def _merit_text(_: Translator, view: PlayerView, move: Move, code: str) -> str:
+    """A merit of :data:`MERITS` in words, with what a pupil can check on the page."""
+    pile = (move.card, *move.captured) if move.captured else ()
+    if code in ("escoba", "takes_siete_de_oros"):
+        return _move_reason(_, Reason(code, pile, count=len(pile)), view.rules)
+    if code in _COUNTED_REASONS:
+        held = {"takes_sevens": [c for c in pile if c.rank == 7],
+                "takes_oros": [c for c in pile if c.suit is Suit.OROS], "takes_cards": list(pile)}[code]
+        return _move_reason(_, Reason(code, tuple(held), count=len(held)), view.rules)
+    if code == "safe_table":
+        left = _left(view, move)
+        return _move_reason(_, Reason("leaves_unsweepable", tuple(left), total=sum(c.value for c in left)),
+                            view.rules)
+    if code == "fewer_sweepers":
+        sweep = sweep_risk(view, move)
+        assert sweep is not None  # (merit() gives this code only to a play whose table can be swept)
+        return _.plural(*_FEWER_SWEEPERS, sweep.unseen or 0, total=sweep.total, value=sweep.sweeper_value)
+    if code == "keeps_siete":
+        return paper.word(_, _KEEPS_SIETE)
+    oros = len(_oros_left(view, move))
+    return paper.word(_, _NO_OROS_LEFT) if not oros else _.plural(*_FEWER_OROS_LEFT, oros)
+
+
+def _good_reason(_: Translator, view: PlayerView, hint: Hint, plays: tuple[Move, ...], best: Move) -> str:
+    """Why a good play is good: its merit over the other ``plays`` first (never a risk), then that the table it
+    leaves is safe, when that is a merit too; a risk it runs comes after, as a concession. A play with no merit
+    over any other is said to be the computer's choice (the least bad, or almost as good as the ``best``)."""
+    move = hint.move
+    code = merit(view, move, plays)
+    risk = _risk(_, view, move, concession=True)
+    if code is None:
+        said = paper.word(_, _LEAST_BAD if move == best else _NEARLY_BEST)
+    else:
+        said = _merit_text(_, view, move, code)
+        if code == "fewer_sweepers":  # (the table to sweep is in the merit's own words: only the siete is left)
+            risk = _siete_risk(_, view, move, concession=True)
     if risk:
         return _("{reason}, although {risk}", reason=said, risk=risk)
-    safe = _safe_table(_, view, hint.move)
+    safe = None if code in ("safe_table", None) else _safe_table(_, view, move)
+    if safe and not any(sweep_risk(view, other) is not None for other in plays if other != move):
+        safe = None  # (every play leaves a safe table: no merit of this one)
     return _("{reason}, and {safe}", reason=said, safe=safe) if safe else said
 
 
@@ -519,7 +621,8 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
     moves = []
     for hint in good_in_order(drill):
         move = _move_text(_, hint.move)
-        moves.append((move[:1].upper() + move[1:], _good_reason(_, drill.view, hint)))
+        plays = tuple(h.move for h in drill.ranking)
+        moves.append((move[:1].upper() + move[1:], _good_reason(_, drill.view, hint, plays, drill.ranking[0].move)))
     best = drill.ranking[0]
     # the best play by its card alone, unless another play of that card could be meant
     alone = sum(h.move.card == best.move.card for h in drill.ranking) == 1

@@ -32,9 +32,12 @@ def pairs_line(_: Translator, drill: EscobaDeManoDrill, names: Sequence[str]) ->
 
 
 def team_names(_: Translator, drill: EscobaDeManoDrill, names: Sequence[str], given) -> Sequence[str]:
-    """The sides' names: in a game of four, "Team 1" and "Team 2" unless the page named the sides."""
+    """The sides' names: in a game of four, "Team 1" and "Team 2" unless the page named the sides; a side the
+    page calls "you" is then your team (the partner may be the one who deals: "for you" would be wrong)."""
     if drill.players == 4 and not given:
         return [labels.team(_, n) for n in (1, 2)]
+    if drill.players == 4:
+        return [labels.your_team(_) if getattr(name, "is_you", False) else name for name in names]
     return names
 
 
@@ -136,11 +139,7 @@ class EscobaDeManoView(KindView):
         current = current or w.HTML()
         terms = " + ".join(str(c.value) for c in drill.table)
         sums = _("{terms} = {total}", terms=terms, total=drill.total)
-        if drill.escobas and drill.players == 4 and getattr(names[drill.dealer_side], "is_you", False):
-            said = _.plural("{sum}: Player {player}, who dealt, takes the four cards: {n} escoba for you.",
-                            "{sum}: Player {player}, who dealt, takes the four cards: {n} escobas for you.",
-                            drill.escobas, sum=sums, player=drill.dealer + 1)
-        elif drill.escobas and drill.players == 4:
+        if drill.escobas and drill.players == 4:  # (a team: "your team" when the page calls it "you")
             said = _.plural("{sum}: Player {player}, who dealt, takes the four cards: {n} escoba for {side:the}.",
                             "{sum}: Player {player}, who dealt, takes the four cards: {n} escobas for {side:the}.",
                             drill.escobas, sum=sums, player=drill.dealer + 1, side=names[drill.dealer_side])

@@ -61,9 +61,12 @@ def points_said(_: Translator, names: Sequence[str], points) -> str:
 
 
 def sides_named(_: Translator, drill: HouseRulesDrill, names: Sequence[str], given) -> list[labels.Label]:
-    """The sides' names: in a game of four, "Team 1" and "Team 2" unless the page named the sides."""
+    """The sides' names: in a game of four, "Team 1" and "Team 2" unless the page named the sides; a side the
+    page calls "you" is then your team (the partner may be the one who deals or scores: "for you" would be wrong)."""
     if drill.players == 4 and not given:
         return [labels.team(_, n) for n in (1, 2)]
+    if drill.players == 4:
+        return [labels.your_team(_) if getattr(name, "is_you", False) else name for name in names]  # type: ignore[misc]
     return list(names)  # type: ignore[arg-type]
 
 

@@ -157,8 +157,9 @@ class LeftoverView(KindView):
         if answer.mistake == "checks_out":
             return _("Check: it does check out, because {total} = 15 × {times} + 10, as always when every capture "
                      "made 15.", total=total, times=total // 15)
-        return _("Check: it does not check out: {total} = 15 × {times} + {rest}. After a deal played correctly, "
-                 "it is always 15 × something + 10 (10, 25, 40, 55…).", total=total, times=total // 15, rest=rest)
+        return _("Check: it does not check out: {total} = 15 × {times} + {rest}. With the standard Escoba rules, "
+                 "after a deal played correctly it is always 15 × something + 10 (10, 25, 40, 55…).", total=total,
+                 times=total // 15, rest=rest)
 
     def answer(self, _: Translator, drill: LeftoverDrill, names: Sequence[str], current):
         current = current or w.HTML()
