@@ -396,7 +396,7 @@ def test_a_table_s_house_rules_are_named_on_the_board_and_the_projector(server):
     plain = rut.open(2)["code"]
     rut.leave(plain)
     code = rut.open(2, "escoba+capture_optional")["code"]
-    for lang, words in (("es", "baza voluntaria"), ("en", "capture optional")):
+    for lang, words in (("es", "baza no obligada"), ("en", "capture optional")):
         status, said = get_json(board, f"class/tables.json?key={key}&lang={lang}&after=")
         assert status == 200
         listed = rows(said["html"])

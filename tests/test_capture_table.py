@@ -58,7 +58,7 @@ def test_two_captures_and_figures_shown_with_their_value():
     widget = CaptureTable(table="2c 3e 10b 12c", hand="5o 1e", lang="en")
     assert [row[2] for row in cells(widget)] == ["5 + king (10) = 15", "5 + 2 + jack (8) = 15", "—"]
     assert cells(widget)[2][3] == "stays on the table"
-    assert picker(widget).headers == ["Card", "Takes", "Sum", "Wins"]
+    assert picker(widget).headers == ["Card", "Takes", "Sum", "You get"]
 
 
 def test_equal_cards_are_different_captures():
@@ -203,7 +203,7 @@ def test_scopa_and_the_language_switch():
     assert [row["id"] for row in widget.model.rows] == ["5o:5b"]
     assert cells(widget)[0][2] == "5 = 5"
     widget.lang = "es"
-    assert picker(widget).headers == ["Carta", "Se lleva", "Suma", "Gana"]
+    assert picker(widget).headers == ["Carta", "Se lleva", "Suma", "Te llevas"]
     with pytest.raises(Exception, match="choose es"):
         widget.lang = "xx"
     assert widget.lang == "es"

@@ -520,7 +520,7 @@ def test_house_rules_are_offered_and_listed_by_their_names(server):
     raw = [*(name for name in VARIANTS if "_" in name), "+", "="]
     opener, other = page(server, "Gala"), page(server, "Iker", lang="es")
     for table, words in ((opener, ("None: the class's rules", "Face cards", "Capture optional", "Renuncio")),
-                         (other, ("Ninguna: las reglas de la clase", "Figuras", "Baza voluntaria",
+                         (other, ("Ninguna: las reglas de la clase", "Figuras", "Baza no obligada",
                                   "Sin escoba en la última jugada"))):
         choice = labelled(table, "House rule" if table is opener else "Regla de la casa")
         shown = [label for label, _value in choice.options]

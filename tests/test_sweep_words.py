@@ -1,5 +1,5 @@
 """A sweep is named by the rules it is played under: an escoba in Escoba, a scopa in Scopa (lesson 7), on every
-screen that names one: the game's messages and score table, the capture table's "Wins" column, the score sheet,
+screen that names one: the game's messages and score table, the capture table's "You get" column, the score sheet,
 the hints, the capture and strategy exercises."""
 
 from __future__ import annotations

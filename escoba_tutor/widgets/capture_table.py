@@ -380,7 +380,7 @@ class CaptureTable(w.VBox):
         with self._picker.hold_sync():  # the chosen row's cards are highlighted by the card rows that follow it
             self._picker.deck = self.deck
             self._picker.caption = _("Every legal capture")
-            self._picker.headers = [_("Card"), _("Takes"), _("Sum"), _("Wins")]
+            self._picker.headers = [_("Card"), _("Takes"), _("Sum"), _("You get")]
             self._picker.empty_text = _("Put cards in your hand to see their captures.")
             self._picker.rows = [self._picker_row(_, row) for row in m.rows]
             self._picker.selected = m.selected

@@ -271,7 +271,7 @@ def test_capture_table_lists_every_legal_capture(capture_page):
     expect(ct.get_by_role("group", name="Mesa").get_by_role("button")).to_have_count(3)
     expect(ct.get_by_role("group", name="Tu mano").get_by_role("button")).to_have_count(3)
     grid = ct.get_by_role("grid", name="Todas las bazas posibles")
-    expect(grid.locator("th[scope='col']")).to_have_text(["Carta", "Se lleva", "Suma", "Gana"])
+    expect(grid.locator("th[scope='col']")).to_have_text(["Carta", "Se lleva", "Suma", "Te llevas"])
     expect(grid.locator("tbody tr")).to_have_count(3)
     expect(grid.locator("tbody tr").nth(0)).to_have_accessible_name(re.compile(
         "^El tres de copas se lleva el as de oros, el siete de oros y el cuatro de bastos: 3 \\+ 1 \\+ 7 \\+ 4 = 15\\. "
