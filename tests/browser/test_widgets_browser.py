@@ -106,7 +106,7 @@ PHONE, PROJECTOR = (390, 844), (1920, 1080)
 
 # What the status line says for the capture of the rey de bastos (12 = rey, worth 10) on 1o 4b 7o.
 REY_TAKES = ("El rey de bastos se lleva el as de oros y el cuatro de bastos: rey (10) + 1 + 4 = 15. "
-             "Gana 3 cartas (1 oro).")
+             "Te llevas 3 cartas (1 oro).")
 
 
 # ------------------------------------------------------------------------------------------------------ helpers
@@ -275,7 +275,7 @@ def test_capture_table_lists_every_legal_capture(capture_page):
     expect(grid.locator("tbody tr")).to_have_count(3)
     expect(grid.locator("tbody tr").nth(0)).to_have_accessible_name(re.compile(
         "^El tres de copas se lleva el as de oros, el siete de oros y el cuatro de bastos: 3 \\+ 1 \\+ 7 \\+ 4 = 15\\. "
-        "Gana una escoba"))
+        "Te llevas una escoba"))
     expect(grid.locator("tbody tr").nth(1)).to_have_accessible_name(
         "El cinco de espadas no se lleva nada: se queda en la mesa.")
     expect(grid.locator("tbody tr").nth(2)).to_have_accessible_name(REY_TAKES)
@@ -316,7 +316,7 @@ def test_capture_chosen_by_mouse(capture_page):
     other.click()
     expect(table.locator(".is-hl")).to_have_count(3)
     expect(row).to_have_attribute("aria-selected", "false")
-    expect(ct.get_by_role("status")).to_contain_text("Gana una escoba y 4 cartas (el siete de oros")
+    expect(ct.get_by_role("status")).to_contain_text("Te llevas una escoba y 4 cartas (el siete de oros")
     row.click()
     expect(table.locator(".is-hl")).to_have_count(2)
     expect(ct.get_by_role("status")).to_have_text(REY_TAKES)
