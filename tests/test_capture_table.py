@@ -50,8 +50,8 @@ def test_the_worked_example_of_the_rules():
                                                                       "2 oros y 1 siete)"]]
     assert picker(widget).rows[0]["tone"] == "good"
     assert picker(widget).rows[0]["label"] == ("El tres de copas se lleva el as de oros, el siete de oros y el cuatro "
-                                               "de bastos: 3 + 1 + 7 + 4 = 15. Te llevas una escoba y 4 cartas (el siete "
-                                               "de oros, 2 oros y 1 siete).")
+                                               "de bastos: 3 + 1 + 7 + 4 = 15. Te llevas una escoba y 4 cartas "
+                                               "(el siete de oros, 2 oros y 1 siete).")
 
 
 def test_two_captures_and_figures_shown_with_their_value():

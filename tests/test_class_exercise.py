@@ -202,6 +202,49 @@ def start(server, browser: Browser, sent: str | None = None, **fields):
     return browser.request("class/exercise/start", form)
 
 
+def test_the_pages_a_start_wakes_are_let_go_in_turn_and_a_late_page_at_once(store):
+    """Thirty pages redrawing in the same instant hold up every lesson click on two cores: the bell lets the pages
+    one change woke go one after another, in the order they waited, over RELEASE_SPREAD_S at most."""
+    import asyncio
+
+    from own_loop import run_apart
+
+    from escoba_tutor.server.class_exercise import RELEASE_SPREAD_S, ExerciseBell
+
+    async def run() -> tuple[list[tuple[int, float]], float, float]:
+        loop = asyncio.get_running_loop()
+        bell = ExerciseBell(store)
+        await bell.load()
+        before = bell.stamp()
+        released: list[tuple[int, float]] = []
+
+        async def page(number: int) -> None:
+            await bell.wait_state(before, timeout=10)
+            released.append((number, loop.time()))
+
+        pages = []
+        for number in range(30):
+            pages.append(asyncio.ensure_future(page(number)))
+            await asyncio.sleep(0)  # each begins to wait before the next
+        await asyncio.sleep(0.05)
+        assert not released  # nothing changed: every page waits
+        await asyncio.to_thread(store.start_exercise, token(), "captures", 4, "escoba", 60)
+        rung = loop.time()
+        await bell.changed()
+        await asyncio.gather(*pages)
+        late = loop.time()
+        await bell.wait_state(before, timeout=10)  # a page that asks after the change: answered at once
+        return released, rung, loop.time() - late
+
+    released, rung, late_wait = run_apart(run())
+    assert [number for number, _ in released] == list(range(30))  # in the order they began to wait
+    first, last = released[0][1] - rung, released[-1][1] - rung
+    assert first < RELEASE_SPREAD_S / 4  # the first page goes at once
+    assert last >= RELEASE_SPREAD_S * 29 / 30 - 0.01  # the others in turn, not in the same instant
+    assert last < RELEASE_SPREAD_S + 2  # and all well within the second a start may take to be shown
+    assert late_wait < 0.1
+
+
 def act(server, browser: Browser, exercise_id: int, action: str):
     return browser.request("class/exercise/act", {"_xsrf": browser.xsrf(), "key": server.key,
                                                   "exercise": str(exercise_id), "action": action})

@@ -35,7 +35,6 @@ again when a student's server stored an answer (docs/class-board-internals.md).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import json
 import secrets
@@ -63,6 +62,10 @@ MAX_ANSWER_BYTES = 8192  # an answer's request; the answer as given is kept when
 DEFAULT_SECONDS = 60   # the countdown the start form offers
 EXERCISE_PATH = "class/exercise"
 SPREAD_SHOWN = 6       # the distinct answers the projected view lists, the most given first (then "N others")
+# The students' pages woken by one change are let go in turn over this long, not all at once: every page then
+# redraws its exercise, and thirty kernels redrawing in the same instant on two cores hold up every lesson click
+# made meanwhile (docs/classroom.md). A page waits at most this long; the target for "shown" is 1 s.
+RELEASE_SPREAD_S = 0.4
 
 
 class ExerciseBell:
@@ -83,6 +86,9 @@ class ExerciseBell:
         self._counted = asyncio.Event()
         self._timer: asyncio.TimerHandle | None = None
         self._reading = False        # a read told of by a notification is under way (notified)
+        self._state_waiters = 0      # students' long polls waiting for the exercise to change
+        self._release = (0.0, 0.0)   # the last change's (loop time, seconds between two pages let go)
+        self._released = 0          # pages let go since the last change
         self._again = False          # ... and another notification came meanwhile: read once more after it
 
     def stamp(self) -> str:
@@ -146,6 +152,9 @@ class ExerciseBell:
 
     def _ring(self, *, state: bool) -> None:
         if state:
+            waiting = max(self._state_waiters, 1)
+            self._release = (asyncio.get_running_loop().time(), RELEASE_SPREAD_S / waiting)
+            self._released = 0
             self._state.set()
             self._state = asyncio.Event()
         self._counted.set()
@@ -165,20 +174,37 @@ class ExerciseBell:
         self._ring(state=True)
 
     async def wait_state(self, after: str, timeout: float = WAIT_S) -> None:
-        """Return once the exercise's stamp is other than ``after`` (a student's long poll), or after ``timeout``."""
-        await self._wait(self.stamp, lambda: self._state, after, timeout)
+        """Return once the exercise's stamp is other than ``after`` (a student's long poll), or after ``timeout``.
+        The pages a change wakes are let go one after another over :data:`RELEASE_SPREAD_S`, in the order they
+        began to wait; a page that asks after the change is answered at once."""
+        self._state_waiters += 1
+        try:
+            woken = await self._wait(self.stamp, lambda: self._state, after, timeout)
+        finally:
+            self._state_waiters -= 1
+        if woken:
+            rung_at, step = self._release
+            turn, self._released = self._released, self._released + 1
+            left = rung_at + turn * step - asyncio.get_running_loop().time()
+            if left > 0:
+                await asyncio.sleep(left)
 
     async def wait_tally(self, after: str, timeout: float = WAIT_S) -> None:
         """Return once the count's stamp is other than ``after`` (the projector's long poll), or after ``timeout``."""
         await self._wait(self.tally_stamp, lambda: self._counted, after, timeout)
 
     async def _wait(self, stamp: Callable[[], str], bell: Callable[[], asyncio.Event], after: str,
-                    timeout: float) -> None:
+                    timeout: float) -> bool:
+        """Whether a ring woke this wait (False: the stamp had changed already, or the wait timed out)."""
         await self.load()
-        if stamp() == after:
-            event = bell()  # read after the load: each ring replaces the event with a new one
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(event.wait(), timeout)
+        if stamp() != after:
+            return False
+        event = bell()  # read after the load: each ring replaces the event with a new one
+        try:
+            await asyncio.wait_for(event.wait(), timeout)
+        except asyncio.TimeoutError:
+            return False
+        return True
 
 
 def listening_settings(store, *, tallies: bool) -> dict:
