@@ -242,6 +242,37 @@ def test_the_projector_s_drawing_of_random_games_holds_no_hand(tmp_path):
                                     view.version)
 
 
+def test_the_projector_names_the_figure_under_a_10_11_or_12(tmp_path):
+    """Spanish cards print the sota, the caballo and the rey as 10, 11 and 12: on the projector the word under the
+    number says which figure it is (a sota read as "10" would be counted as 10, not 8); a 1 to 7 has no word."""
+    import re
+
+    from escoba_tutor.server.board_tables import top_view
+
+    template = jinja.get_template("class_table_top.html.j2")
+    card = re.compile(r'<li class="card suit-(\w)" title="([^"]*)"><span class="rank">(\d+)</span>'
+                      r'(?:<span class="figure">([^<]*)</span>)?<span class="suit">')
+    figures = {"es": {10: "sota", 11: "caballo", 12: "rey"}, "en": {10: "jack", 11: "knight", 12: "king"}}
+    seen: set[int] = set()
+    with ClassStore.open(tmp_path / "class.sqlite3") as store:
+        code, tokens, _humans = seated_table(store, 2, "escoba+target=5", (), 7)
+        rng = random.Random(7)
+        for _step in range(60):
+            top = store.table_top(code)
+            for lang in ("es", "en"):
+                markup = template.render(_=Translator(lang), v=top_view(Translator(lang), top), lang=lang)
+                drawn = card.findall(markup)
+                assert len(drawn) == len(top.cards)
+                for _suit, title, rank, figure in drawn:
+                    assert figure == figures[lang].get(int(rank), ""), (title, rank, figure)
+                    seen.add(int(rank))
+            if top.table.state == "finished":
+                break
+            view = store.table_view(code, tokens[top.table.turn])
+            store.play_at_table(code, view.seat, tokens[view.seat], rng.choice(view.game.legal_moves), view.version)
+    assert seen >= {1, 10, 11, 12}  # the game showed figures and plain cards alike
+
+
 def _hands_of(store: ClassStore, code: str):
     """Every hand at the table, from the game the database holds (the test's own check: no page gets it)."""
     from sqlalchemy import select

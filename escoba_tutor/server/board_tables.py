@@ -109,8 +109,10 @@ def tables_view(_: Translator, infos: list[TableInfo]) -> list[dict[str, Any]]:
 
 
 def _card(_: Translator, card: Card) -> dict[str, str]:
+    # Spanish cards print the figures as 10, 11 and 12: the word under the number says which figure it is (a sota
+    # read as "10" would be counted as 10, not 8), as under the cards of the students' pages
     return {"code": card.code, "rank": str(card.rank), "suit": card.code[-1], "suit_words": _.suit_name(card.suit),
-            "name": _.card_name(card)}
+            "name": _.card_name(card), "figure": _.rank_name(card.rank) if card.rank >= 10 else ""}
 
 
 def top_view(_: Translator, top: TableTop) -> dict[str, Any]:
