@@ -13,11 +13,12 @@ const BANNER_ID = "escoba-connection-lost";
 const LOST_STATES = new Set(["restarting", "autorestarting", "dead"]);
 const QUICK_CHECK_MS = 3000;     // a click or key press checks again if the last check is older than this
 const RECONNECT_GRACE_MS = 20000; // a socket down this long, with the kernel still there, is reported too
+const RECONNECT_AGAIN_MS = 3000;  // the least time between two reconnections asked for here
 
 function createWatch() {
   const watch = {
     texts: {}, kernel: null, reason: "", ended: false, leaving: false, lastCheck: 0, checking: false,
-    downSince: 0, timer: null, everyMs: 10000,
+    downSince: 0, timer: null, everyMs: 10000, reconnectedAt: 0,
   };
   const leave = () => { watch.leaving = true; };
   window.addEventListener("beforeunload", leave);
@@ -28,6 +29,8 @@ function createWatch() {
   const quick = () => { if (Date.now() - watch.lastCheck > QUICK_CHECK_MS) check(watch); };
   document.addEventListener("pointerdown", quick, true);
   document.addEventListener("keydown", quick, true);
+  // the network is back: ask now, rather than when the connection's own backoff would try again
+  window.addEventListener("online", () => check(watch));
   return watch;
 }
 
@@ -98,10 +101,21 @@ async function check(watch) {
       hide(watch); // a short network cut that healed by itself: the page works again
     } else if (watch.downSince && Date.now() - watch.downSince > RECONNECT_GRACE_MS) {
       lose(watch, "unreachable");
+    } else {
+      reconnectNow(watch, kernel);
     }
   } finally {
     watch.checking = false;
   }
+}
+
+// The server answers and still has the kernel, but the page's socket is down: JupyterLab's kernel connection
+// waits longer after each failed attempt (a random delay up to 15, then 31 s), so a student whose network came
+// back would wait on a dead page. Its public reconnect() starts again at once.
+function reconnectNow(watch, kernel) {
+  if (kernel.isDisposed || Date.now() - watch.reconnectedAt < RECONNECT_AGAIN_MS) return;
+  watch.reconnectedAt = Date.now();
+  kernel.reconnect().catch(() => { /* still down: the next check reports it, or asks again */ });
 }
 
 function lose(watch, reason) {
