@@ -394,5 +394,6 @@ def test_a_lesson_is_named_as_its_title_says(tmp_path):
     index_md = tmp_path / "lessons" / "source" / "index.md"
     text = index_md.read_text(encoding="utf-8")
     line = text[:text.index("[Strategy: playing well]")].count("\n") + 1  # the line the changed title is on
-    index_md.write_text(text.replace("[Strategy: playing well]", "[Strategy: playing with your head]"), encoding="utf-8")
+    index_md.write_text(text.replace("[Strategy: playing well]", "[Strategy: playing with your head]"),
+                        encoding="utf-8")
     assert [w.split(": ", 1)[0] for w in misnamed(tmp_path)] == [f"lessons/source/index.md:{line}"]
