@@ -118,8 +118,10 @@ def render(vocabulary: dict[str, Any]) -> str:
         for item in vocabulary["concepts"]:
             for rule in item.get("forbid", []):
                 if rule["lang"] == lang:
-                    # a phrase as a reader reads it: "house rules?" -> "house rules"
-                    kept = ", ".join(f"*{re.sub(r'[?]', '', a)}*" for a in rule.get("allow", [])) or "—"
+                    # a phrase as a reader reads it: "house rules?" -> "house rules"; a phrase cut out of its
+                    # sentence may need words around it ("kept"), or the reader cannot tell which sense stays
+                    kept = rule.get("kept") or ", ".join(
+                        f"*{re.sub(r'[?]', '', a)}*" for a in rule.get("allow", [])) or "—"
                     lines.append(f"| {names[lang]} | *{_cell(rule['word'])}* | *{_cell(rule['instead'])}* | "
                                  f"{_cell(kept)} |")
     return "\n".join(lines).rstrip("\n") + "\n"
