@@ -552,7 +552,8 @@ def test_the_strategy_drill_in_the_widget():
     left, other = drill.view.deck_left, drill.view.hand_sizes[1 - drill.view.player]
     assert f"Juegan dos. Quedan {left} cartas en el mazo." in view.situation.value
     assert f"El otro jugador tiene {other} carta" in view.situation.value
-    assert "Ya se han llevado en esta mano: oros: " in view.situation.value
+    taken = Translator("es")("Already taken in this deal:")
+    assert f"{taken} oros: " in view.situation.value and "ya no están en juego" in taken
     widget.check_button.click()
     assert widget.status.message == "Primero elige una jugada de la lista."
     view.moves.selected = str(drill.ranking[-1].move)   # as a click in the list does
@@ -568,7 +569,7 @@ def test_the_strategy_drill_in_the_widget():
     assert [row["id"] for row in ranking.rows] == [str(h.move) for h in drill.ranking]
     # Which moves count as right is said in words; ★ (the "good" tone) marks an escoba and nothing else.
     assert [row["cells"][1].rsplit(" (", 1)[1] for row in ranking.rows] == [
-        "bien)" if h.loss <= STRATEGY_TOLERANCE else "pierde demasiado)" for h in drill.ranking]
+        "bien)" if h.loss <= STRATEGY_TOLERANCE else Translator("es")("loses too much") + ")" for h in drill.ranking]
     assert ranking.rows[0]["label"].endswith("; bien")
 
 
