@@ -315,10 +315,10 @@ def test_escoba_de_mano_of_four_refuses_players_given_as_sides(answers):
 
 
 @pytest.mark.parametrize("lang, lines", [
-    ("es", ["Aciertos: 1 de 2.", "Escobas: bien, 8 + 3 + 9 + 10 = 30: 2 escobas.",
+    ("es", ["Aciertos: 1 de 2.", "Escobas: bien, 8 + 3 + 9 + 10 = 30, así que hay 2 escobas.",
             "Para quién: si se juega por parejas, la escoba de mano es de la pareja del que reparte: reparte el "
             "jugador 4, así que es para la pareja 2."]),
-    ("en", ["1 of 2 right.", "Escobas: right, 8 + 3 + 9 + 10 = 30: 2 escobas.",
+    ("en", ["1 of 2 right.", "Escobas: right, 8 + 3 + 9 + 10 = 30, so 2 escobas.",
             "Who scores them: in a team game the escoba de mano goes to the dealer's team: Player 4 dealt, so it goes "
             "to Team 2."])])
 def test_the_escoba_de_mano_of_four_in_the_widget(lang, lines):

@@ -1011,8 +1011,8 @@ def test_the_dealing_part_asks_the_rounds_only_while_the_deck_has_cards():
     ("en", 40, ["Take away 15 twice: 40 − 15 = 25, 25 − 15 = 10.", "It ends at 10, so the deal checks out."]),
     ("es", 25, ["Se resta 15 una vez: 25 − 15 = 10.", "Sale 10, así que la mano cuadra."]),
     ("es", 26, ["Se resta 15 una vez: 26 − 15 = 11.",
-                "Sale 11, no 10, así que la mano no cuadra: alguien se ha equivocado antes en la mano, no en las jugadas "
-                "que se ven (una baza que no sumaba 15, o una carta que falta o que se contó dos veces)."]),
+                "Sale 11, no 10, así que la mano no cuadra: alguien se ha equivocado antes en la mano, no en las "
+                "jugadas que se ven (una baza que no sumaba 15, o una carta que falta o que se contó dos veces)."]),
 ])
 def test_the_15_check_is_said_as_lesson_4_does_it(lang, total, said):
     """A reader: "Only the seven of swords is left: 7 = 15 × 0 + 7" is clumsy for young pupils. The key does the
@@ -1168,7 +1168,8 @@ def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
             "caballo 9 y el rey 10.",
             "Con las reglas normales de la escoba, siempre suman un múltiplo de 15 más 10",
             "Para cada bando, escribe la mejor carta de cada palo según su valor para la setenta",
-            "luego mira si algún bando ha llegado a los puntos de la partida (por ejemplo, 21): si ha llegado uno, gana;",
+            "luego mira si algún bando ha llegado a los puntos de la partida (por ejemplo, 21): si ha llegado uno, "
+            "gana;",
             "Puntos de la mano del bando 1, con las escobas:",
             "En casi todos los ejercicios tienes una mano ya jugada, con sus puntos",
             "= 17: no hay escoba de mano (0), así que nadie se apunta ninguna; las cartas se quedan en la mesa.",
@@ -1203,3 +1204,17 @@ def test_a_sheet_with_card_codes_says_how_to_read_them():
         assert said not in key
         assert said not in unescape(worksheet_html(1693, lang, kinds=("game_end",)))
     assert "c copas" in Translator("es")(line) and "b bastos" in Translator("es")(line) and "c cups" in line
+
+
+def test_a_deal_that_is_over_tells_its_last_plays_before_where_they_leave_it():
+    """Worksheet no. 1693, exercise 1695: "Player 2 has just played their last card: every hand is now empty. The
+    deck is empty. The last plays of the deal: …" told the end before the plays that led to it. The plays now come
+    first, then the state they leave, then the questions."""
+    task, _key = map(unescape, split(worksheet_html(1693, "en", kinds=("dealing",))))
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", task[task.index("Exercise no. 1695"):]))
+    order = [text.index(said) for said in (
+        "Player 2 is the dealer in this deal.", "The last plays of the deal:",
+        "Player 2 plays the ace of cups: it stays on the table.",
+        "Player 2 has just played their last card: every hand is now empty.", "The deck is empty.",
+        "What happens now?")]
+    assert order == sorted(order), order
