@@ -478,7 +478,7 @@ def test_the_setenta_explainer_speaks_to_the_student(lang):
         for sentence in ("You get the setenta point: 70 is the only valid setenta",
                          "You get the setenta point: 70 is the highest valid setenta",
                          "Your setenta is invalid (you have no clubs), so it cannot win the point.",
-                         "the point goes to you, the third.", "You get the setenta point: more suits",
+                         "the point goes to you, the third.", "You get the primera point: more suits",
                          "Your setenta", "you have the most sevens"):
             assert sentence in joined, sentence
 

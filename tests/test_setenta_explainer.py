@@ -155,14 +155,14 @@ def test_primera_by_suit_count_scores_where_the_default_gives_nobody():
     default.show_all()
     assert status_line(default).message == "No side has a valid setenta: nobody gets the point."
     by_suits = SetentaExplainer(piles=piles, rules="escoba+primera_by_suit_count", lang="en")
-    assert "The setenta (primera) by suit count, step by step" in shown_text(by_suits)
+    assert "The primera, step by step" in shown_text(by_suits)
     by_suits.show_all()
     assert rows(by_suits, 0)[-1] == ["", "Sum", "3 suits: 21 + 21 + 21 = 63"]
-    assert status_line(by_suits).message == ("Side 1 gets the setenta point: with the same number of suits, the "
+    assert status_line(by_suits).message == ("Side 1 gets the primera point: with the same number of suits, the "
                                              "higher sum wins (3 suits, 63 – 3 suits, 54).")
     more = SetentaExplainer(piles=["7o 7c 7e", "1o 2c 3e 4b"], rules="scopa", lang="en")
     more.show_all()
-    assert status_line(more).message == ("Side 2 gets the setenta point: more suits (3 suits, 63 – 4 suits, 55) win, "
+    assert status_line(more).message == ("Side 2 gets the primera point: more suits (3 suits, 63 – 4 suits, 55) win, "
                                     "whatever the sums.")
 
 
