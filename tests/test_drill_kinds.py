@@ -315,10 +315,10 @@ def test_escoba_de_mano_of_four_refuses_players_given_as_sides(answers):
 
 
 @pytest.mark.parametrize("lang, lines", [
-    ("es", ["Aciertos: 1 de 2.", "Escobas: bien, 8 + 3 + 9 + 10 = 30: 2 escobas.",
+    ("es", ["Aciertos: 1 de 2.", "Escobas: bien, 8 + 3 + 9 + 10 = 30, así que hay 2 escobas.",
             "Para quién: si se juega por parejas, la escoba de mano es de la pareja del que reparte: reparte el "
             "jugador 4, así que es para la pareja 2."]),
-    ("en", ["1 of 2 right.", "Escobas: right, 8 + 3 + 9 + 10 = 30: 2 escobas.",
+    ("en", ["1 of 2 right.", "Escobas: right, 8 + 3 + 9 + 10 = 30, so 2 escobas.",
             "Who scores them: in a team game the escoba de mano goes to the dealer's team: Player 4 dealt, so it goes "
             "to Team 2."])])
 def test_the_escoba_de_mano_of_four_in_the_widget(lang, lines):
@@ -552,7 +552,8 @@ def test_the_strategy_drill_in_the_widget():
     left, other = drill.view.deck_left, drill.view.hand_sizes[1 - drill.view.player]
     assert f"Juegan dos. Quedan {left} cartas en el mazo." in view.situation.value
     assert f"El otro jugador tiene {other} carta" in view.situation.value
-    assert "Ya se han llevado en esta mano: oros: " in view.situation.value
+    taken = Translator("es")("Already taken in this deal:")
+    assert f"{taken} oros: " in view.situation.value and "ya no están en juego" in taken
     widget.check_button.click()
     assert widget.status.message == "Primero elige una jugada de la lista."
     view.moves.selected = str(drill.ranking[-1].move)   # as a click in the list does
@@ -568,7 +569,7 @@ def test_the_strategy_drill_in_the_widget():
     assert [row["id"] for row in ranking.rows] == [str(h.move) for h in drill.ranking]
     # Which moves count as right is said in words; ★ (the "good" tone) marks an escoba and nothing else.
     assert [row["cells"][1].rsplit(" (", 1)[1] for row in ranking.rows] == [
-        "bien)" if h.loss <= STRATEGY_TOLERANCE else "pierde demasiado)" for h in drill.ranking]
+        "bien)" if h.loss <= STRATEGY_TOLERANCE else Translator("es")("loses too much") + ")" for h in drill.ranking]
     assert ranking.rows[0]["label"].endswith("; bien")
 
 

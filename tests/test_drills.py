@@ -340,7 +340,7 @@ def test_points_chosen_item_by_item():
         "Cartas — no: nadie: empate a 20.",
         "Oros — bien: nadie: empate a 5.",
         "Siete de oros — bien: Luis tiene el siete de oros.",
-        "Setenta: elige quién se lo lleva."]
+        "Setenta: elige quién se lleva el punto."]
     toggles["cards"].value = "none"
     toggles["setenta"].value = "1"
     widget.check_button.click()

@@ -598,3 +598,56 @@ def test_the_house_rule_drill_s_feedback_reads_well_when_the_side_is_you(lang):
     # the check finds what these lines said before
     assert label_problems("You: not 5. You scores 4.", "en") and label_problems("does not change You's total", "en")
     assert label_problems("Tú: 5, no. Tú se apunta 4.", "es") and label_problems("el total de ti", "es")
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_the_house_rule_key_s_kept_points_read_well_when_a_side_is_you(lang):
+    """A point whose values a house rule changes without moving it («la setenta del bando 1 pasa de 67 a 70, pero
+    el punto sigue siendo del bando 2»), said with the student as each side: never «la setenta de ti», "the setenta
+    of you". Every house-rule exercise of the first 200 that has such a point."""
+    from escoba_tutor.engine.rules import rules_by_name
+    from escoba_tutor.exercises.kinds import points as points_kind
+    from escoba_tutor.exercises.kinds.house_rules import kept_points
+    from escoba_tutor.exercises.registry import make_drill
+
+    _ = Translator(lang)
+    said, problems = [], []
+    for seed in range(200):
+        drill = make_drill("house_rules", seed, rules_by_name("escoba"))
+        if drill.standard is None or drill.house is None:
+            continue
+        for place in range(len(drill.house.lines[0].values)):
+            names = [labels.side(_, n + 1) for n in range(len(drill.house.lines[0].values))]
+            names[place] = labels.you(_)
+            for text in kept_points(_, drill, names, points_kind.item_in_sentence):
+                said.append(text)
+                problems += [f"{seed}: {text!r}: {p}" for p in label_problems(text, lang, names)]
+    assert said, "no exercise kept a point whose values changed"
+    assert any(("tu setenta" if lang == "es" else "your setenta") in text for text in said)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_the_dealing_drill_never_names_the_student(lang):
+    """The dealing drill's sentences put a player where a Spanish sentence needs the third person («no al jugador 2,
+    que acaba de jugar», «a la derecha del jugador 3», «el jugador 1 reparte otras tres cartas»): said of the
+    student they would read «no a ti, que acaba de jugar», «a la derecha de ti», «Tú reparte». They never are: the
+    drill numbers its players itself, whatever names a page gives, so its pages are the same with and without
+    them."""
+    from escoba_tutor.widgets.drills import Drill
+
+    _ = Translator(lang)
+    for seed in range(0, 40, 3):
+        plain = Drill("dealing", seed=seed, lang=lang)
+        named = Drill("dealing", seed=seed, lang=lang, names=[labels.you(_), labels.computer(_)])
+        for widget in (plain, named):
+            widget.check()
+            widget.toggle_answer()
+        assert _drill_text(named) == _drill_text(plain), seed
+        assert str(labels.you(_)) not in _drill_text(named).split(), seed
+
+
+def _drill_text(widget) -> str:
+    from escoba_test_helpers import shown_text
+
+    return shown_text(widget)

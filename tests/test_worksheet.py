@@ -330,9 +330,11 @@ def test_a_house_rule_that_changes_nothing_shows_how_its_points_went():
     does not change the totals" with no reason. The key now shows the setentas, both valid, as the reason. (Sheet
     no. 421 now asks about another house rule there: the sheet that starts at 423 prints it first.)"""
     _task, key = split(worksheet_html(423, "en", kinds=("house_rules",)))
-    assert ("In this deal the house rule does not change the totals. The house rule could have changed this point, "
-            "but here it does not: the setenta — Team 2 has the best setenta (Team 1: 75; Team 2: 81).") \
-        in unescape(key)
+    unchanged = EN.plural("The house rule could have changed this point, but here it does not: {items}.",
+                          "The house rule could have changed these points, but here it does not: {items}.", 1,
+                          items="the setenta — Team 2 has the best setenta (Team 1: 75; Team 2: 81)")
+    assert f"In this deal the house rule does not change the totals. {unchanged}" in unescape(key)
+    assert "the setenta — Team 2 has the best setenta (Team 1: 75; Team 2: 81)" in unchanged
 
 
 def test_the_points_key_gives_each_value_with_its_side_and_no_space_before_a_colon():
@@ -424,7 +426,8 @@ def test_the_strategy_key_of_worksheet_101():
     repeated its play, the seven of cups was avoided for a fault the good play shares, and a table of 11 was
     said to be one no card can sweep (a four can: the other fours have been taken, which the task now shows)."""
     task, key = split(worksheet_html(101, "en", kinds=("strategy",)))
-    assert "Already taken in this deal: coins: 2, 3, 5, 6, 7, knight, king; cups: 3, 4, 5, 6, knight, king;" in task
+    assert ("Already taken in this deal, by any player (out of play): coins: 2, 3, 5, 6, 7, knight, king; cups: 3, "
+            "4, 5, 6, knight, king;") in task
     assert "Good play:" in key and "Good plays:" in key
     assert "The jack of clubs, taking the seven of coins: the seven of coins is one sure point" in key
     assert ("Avoid the seven of swords, laid down on the table: it leaves the seven of coins on the table, "
@@ -559,17 +562,20 @@ def test_the_key_of_worksheet_57_reads_as_the_readers_asked():
 
 def test_parts_follow_the_lessons_and_a_part_whose_numbers_skip_says_so():
     """Worksheet no. 101 as its readers found it: parts out of the lessons' order (lesson 2, then 5, 6, 4, 3...),
-    and a part numbered 101, 102, 105 with nothing to say why (it looked like a missing page)."""
+    and a part numbered 101, 102, 105 with nothing to say why (it looked like a missing page). The why is for the
+    teacher: the answer key says it under the part's heading, the pupil's sheet does not."""
     page = worksheet_html(101, "en")
     parts = re.findall(r"<section class='part' id='(\w+)'", page)
     assert parts == ["captures", "escoba_de_mano", "leftover", "dealing", "setenta", "escobas", "game_end", "points",
                      "house_rules", "strategy"]
     note = "Some exercise numbers are skipped: those exercises were too similar to the ones shown."
-    sections = dict(re.findall(r"<section class='part' id='(\w+)'>(.*?)</section>", page, re.S))
+    task, key = split(page)
+    assert note not in task
+    keyed = dict(zip(parts, re.split(r"<h2>", key)[1:]))
     for name in parts:
         skipping = choose_seeds(name, 101, 3, rules_by_name("escoba")) != [101, 102, 103]
-        assert (note in sections[name]) == skipping, name
-    assert note in sections["leftover"] and note not in sections["setenta"]
+        assert (note in keyed[name]) == skipping, name
+    assert note in keyed["leftover"] and note not in keyed["setenta"]
     # the parts a teacher names print in the order given
     chosen = worksheet_html(101, "en", kinds=("strategy", "captures"))
     assert re.findall(r"<section class='part' id='(\w+)'", chosen) == ["strategy", "captures"]
@@ -585,7 +591,7 @@ def test_no_two_exercises_of_a_part_print_the_same():
     assert choose_seeds("dealing", 203, 3, escoba) == [203, 204, 220]  # 220: the first where the deal is over
     task, key = split(worksheet_html(203, "en", kinds=("dealing",)))
     assert "Exercise no. 205" not in task + key and "Exercise no. 220." in task
-    assert "Some exercise numbers are skipped" in task
+    assert "Some exercise numbers are skipped" in key and "Some exercise numbers are skipped" not in task
     # many sheets, every part: the exercises of a part all print differently
     for name in kinds_for(escoba):
         for seed in range(1, 41):
@@ -624,11 +630,12 @@ def test_worksheet_317_is_varied_as_its_readers_asked():
     escoba = rules_by_name("escoba")
     assert [capture_drill(s).answer for s in (317, 318, 319)] == [(), (), ()]  # what the readers found
     page = worksheet_html(317, "es")
-    sections = dict(re.findall(r"<section class='part' id='(\w+)'>(.*?)</section>", page, re.S))
-    note = "Faltan algunos números: se quitaron los ejercicios que se parecían demasiado a estos."
-    for name in ("captures", "dealing", "leftover"):
-        assert choose_seeds(name, 317, 3, escoba) != [317, 318, 319] and note in sections[name], name
     _task, key = split(page)
+    keyed = dict(zip(kinds_for(escoba), re.split(r"<h2>", key)[1:]))
+    note = "Faltan algunos números: se han quitado los ejercicios demasiado parecidos a estos."
+    for name in ("captures", "dealing", "leftover"):
+        assert choose_seeds(name, 317, 3, escoba) != [317, 318, 319] and note in keyed[name], name
+    assert note not in _task
     assert key.count("no se lleva nada") == 1
     assert "no cuadra" in key or "No cuadra" in key
 
@@ -1004,8 +1011,8 @@ def test_the_dealing_part_asks_the_rounds_only_while_the_deck_has_cards():
     ("en", 40, ["Take away 15 twice: 40 − 15 = 25, 25 − 15 = 10.", "It ends at 10, so the deal checks out."]),
     ("es", 25, ["Se resta 15 una vez: 25 − 15 = 10.", "Sale 10, así que la mano cuadra."]),
     ("es", 26, ["Se resta 15 una vez: 26 − 15 = 11.",
-                "Sale 11, no 10, así que la mano no cuadra: alguien se equivocó antes en la mano, no en las jugadas "
-                "que se ven (una baza que no sumaba 15, o una carta que falta o que se contó dos veces)."]),
+                "Sale 11, no 10, así que la mano no cuadra: alguien se ha equivocado antes en la mano, no en las "
+                "jugadas que se ven (una baza que no sumaba 15, o una carta que falta o que se contó dos veces)."]),
 ])
 def test_the_15_check_is_said_as_lesson_4_does_it(lang, total, said):
     """A reader: "Only the seven of swords is left: 7 = 15 × 0 + 7" is clumsy for young pupils. The key does the
@@ -1028,14 +1035,14 @@ def test_worksheet_1511_reads_as_its_readers_asked():
             "sweep.") in key
     assert "although the seven of coins" not in key and "points worse" not in key and "point worse" not in key
     assert "Take away 15 twice: 37 − 15 = 22, 22 − 15 = 7." in key
-    assert ("if both have reached it with the same total, nobody has won yet and another deal is played.") in task
+    assert "if the highest total is shared, nobody has won yet and another deal is played." in task
     assert ("Side 1: 1; Side 2: 0. The escoba: Player 1 plays the four of clubs and takes the "
             "ace of coins, the ace of cups and the knight of cups, leaving the table empty.") in key
     assert "Exercise numbers are those of the on-screen practice, not the order on this sheet." in task
     task, key = map(unescape, split(worksheet_html(1511, "es")))
     assert "para que se lo" not in key and "para que se los" not in key and "puntos menos" not in key
     assert "Se resta 15 dos veces: 37 − 15 = 22, 22 − 15 = 7." in key
-    assert "si han llegado los dos con los mismos puntos, todavía no gana nadie y se juega otra mano." in task
+    assert "si los que tienen más empatan, todavía no gana nadie y se juega otra mano." in task
     assert ("La escoba: el jugador 1 juega el cuatro de bastos y se lleva el as de oros, el as de copas y el "
             "caballo de copas, y deja la mesa vacía.") in key
 
@@ -1093,8 +1100,8 @@ def test_the_strategy_key_of_worksheet_1601_gives_no_risk_as_a_merit():
             "although it leaves 9 on the table, which only a card worth 6 can sweep, with 3 such cards still "
             "unseen.") in key
     assert ("Avoid the five of coins, laid down on the table: it is a coin the other player could take, and it "
-            "leaves 6 on the table, which only a card worth 9 can sweep, with 3 such cards still unseen (a risk the "
-            "jack of swords runs too).") in key
+            "leaves 6 on the table, which only a card worth 9 can sweep, with 3 such cards still unseen (the same risk "
+            "as the jack of swords).") in key
     _task, key = map(unescape, split(worksheet_html(1601, "es", kinds=("strategy",))))
     assert ("La sota de espadas, que se queda en la mesa: no deja ningún oro en la mesa al otro jugador, aunque deja 9 "
             "en la mesa; para barrerla hace falta una carta que valga 6, y quedan 3 sin salir.") in key
@@ -1150,24 +1157,25 @@ def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
     ("en", ["Each card counts its capture value: ace 1, 2 to 7 as printed, jack 8, knight 9, king 10.",
             "With the standard Escoba rules they always add up to 10 more than a multiple of 15",
             "For each side, write down the best card of each suit, by its setenta value",
-            "then see whether a side has reached the points the game is played to: if one side has, it wins;",
+            "then see whether a side has reached the target score (for example 21): if one side has, it wins;",
             "Side 1's points for the deal, escobas included:",
             "Most exercises give a deal that has already been played, with its points",
             "= 17: no escoba de mano (0), so nobody scores one; the cards stay on the table.",
             "= 10. As that is less than 15, there is nothing to take away. It ends at 10, so the deal checks out.",
-            "The house rule could have changed this point, but here it does not: the setenta — Side 2 has the only "
-            "valid setenta (Side 1: invalid; Side 2: 76)."]),
-    ("es", ["Cada carta se suma por su valor en la baza: el as vale 1, del 2 al 7 lo que marcan, la sota 8, el "
+            "The point the house rule is about stays as it was: the setenta — Side 2 has the only valid setenta "
+            "(Side 1: invalid; Side 2: 76)."]),
+    ("es", ["Para sumar, cada carta vale lo mismo que en una baza: el as 1, del 2 al 7 lo que marcan, la sota 8, el "
             "caballo 9 y el rey 10.",
             "Con las reglas normales de la escoba, siempre suman un múltiplo de 15 más 10",
             "Para cada bando, escribe la mejor carta de cada palo según su valor para la setenta",
-            "luego mira si algún bando ha llegado a los puntos a los que se juega la partida: si ha llegado uno, gana;",
+            "luego mira si algún bando ha llegado a los puntos de la partida (por ejemplo, 21): si ha llegado uno, "
+            "gana;",
             "Puntos de la mano del bando 1, con las escobas:",
             "En casi todos los ejercicios tienes una mano ya jugada, con sus puntos",
             "= 17: no hay escoba de mano (0), así que nadie se apunta ninguna; las cartas se quedan en la mesa.",
             "= 10. Como es menos de 15, no hay nada que restar. Sale 10, así que la mano cuadra.",
-            "La regla de la casa podría haber cambiado este punto, pero aquí no lo cambia: la setenta — el bando 2 "
-            "tiene la única setenta válida (Bando 1: inválida; Bando 2: 76)."]),
+            "El punto del que trata la regla de la casa queda igual: la setenta — el bando 2 tiene la única setenta "
+            "válida (Bando 1: inválida; Bando 2: 76)."]),
 ])
 def test_worksheet_1601_reads_as_its_readers_asked(lang, said):
     """Worksheet no. 1601 as two native readers read it: the capture values never printed where a sum is asked
@@ -1179,3 +1187,34 @@ def test_worksheet_1601_reads_as_its_readers_asked(lang, said):
     page = re.sub(r"<[^>]+>", "", page)
     for words in said:
         assert words in page, words
+
+
+def test_a_sheet_with_card_codes_says_how_to_read_them():
+    """Worksheet no. 1693 printed "knight of clubs (11b)", "two of cups (2c)" and never said what the letters
+    are: an English speaker reads "c" as clubs. A sheet that shows codes says how to read them, once, at the top;
+    a sheet whose parts show none does not."""
+    _ = Translator("en")
+    line = _("Card codes: the number, then the letter of the suit: o coins, c cups, e swords, b clubs; 10 is the jack, "
+             "11 the knight and 12 the king.")
+    for lang in ("en", "es"):
+        said = Translator(lang)(line)
+        task, key = split(worksheet_html(1693, lang))
+        task, key = unescape(task), unescape(key)
+        assert "(11b)" in task and task.count(said) == 1, lang
+        assert said not in key
+        assert said not in unescape(worksheet_html(1693, lang, kinds=("game_end",)))
+    assert "c copas" in Translator("es")(line) and "b bastos" in Translator("es")(line) and "c cups" in line
+
+
+def test_a_deal_that_is_over_tells_its_last_plays_before_where_they_leave_it():
+    """Worksheet no. 1693, exercise 1695: "Player 2 has just played their last card: every hand is now empty. The
+    deck is empty. The last plays of the deal: …" told the end before the plays that led to it. The plays now come
+    first, then the state they leave, then the questions."""
+    task, _key = map(unescape, split(worksheet_html(1693, "en", kinds=("dealing",))))
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", task[task.index("Exercise no. 1695"):]))
+    order = [text.index(said) for said in (
+        "Player 2 is the dealer in this deal.", "The last plays of the deal:",
+        "Player 2 plays the ace of cups: it stays on the table.",
+        "Player 2 has just played their last card: every hand is now empty.", "The deck is empty.",
+        "What happens now?")]
+    assert order == sorted(order), order

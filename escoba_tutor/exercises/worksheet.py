@@ -77,15 +77,20 @@ def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | s
         lesson, section = _PRACTICE.get((name, profile), _PRACTICE.get((name, ""), (0, "")))
         where = _("Check on screen: lesson {lesson}, “{section}”.", lesson=lesson,
                   section=paper.word(_, section)) if lesson else ""
-        # numbers that skip would look like a missing page: the part says why
+        # numbers that skip would look like a missing page to a teacher: the key says why (not the pupil's sheet)
         skips = _("Some exercise numbers are skipped: those exercises were too similar to the ones shown."
                   ) if seeds[name] != list(range(seed, seed + count)) else ""
         parts.append({"name": name, "heading": f"{number}. {paper.word(_, part.heading)}",
                       "intro": part.intro(_, rules), "where": where, "skips": skips,
                       "tasks": [macros.task(drill, **part.task(_, drill)) for drill in drills[name]],
                       "answers": [macros.answer(drill, **part.answer(_, drill)) for drill in drills[name]]})
+    # cards are shown with their codes ("11b"): where they are, the sheet says how to read them (in English, "c" is
+    # cups and "b" clubs, not what an English speaker would guess)
+    shows_codes = any('class="card"' in task for part in parts for task in part["tasks"])
     return paper.page("worksheet.html.j2", {
         "lang": _.lang, "title": title, "rules_line": _rules_line(_, rules),
+        "codes": _("Card codes: the number, then the letter of the suit: o coins, c cups, e swords, b clubs; 10 is the "
+                   "jack, 11 the knight and 12 the king.") if shows_codes else "",
         "name_label": _("Name:"), "date_label": _("Date:"),
         # (the sheet's own number is its first exercise's: the note says what an exercise's number is)
         "note": _("Exercise numbers are those of the on-screen practice, not the order on this sheet. Each part says "

@@ -362,6 +362,7 @@ _SHEET = """
   {% if leftover %}
     <p>{{ leftover.last }}</p>
     <ol>{% for play in leftover.plays %}<li>{{ play }}</li>{% endfor %}</ol>
+    <p>{% for line in leftover.now %}{{ line }} {% endfor %}</p>
   {% endif %}
   {# what happens now first: who plays next (or first in the next deal) follows from it #}
   {{ paper.boxes([now], now_choices) }}
@@ -387,7 +388,11 @@ def _dealing_task(_: Translator, drill: DealingDrill) -> dict[str, object]:
         # the plays name players and the cards left go to a side: the opening says once which is which
         words["lines"] = [two_players(_), *moment_words(_, drill, names)[1:]]
     if "leftover" in drill.items:
-        words["leftover"] = {"last": _("The last plays of the deal:"),
+        # the plays come before the state they lead to ("has just played their last card", "the deck is empty"),
+        # so that the story reads in order: who plays and deals, the last plays, where they leave the deal
+        lines = list(words["lines"])  # type: ignore[call-overload]
+        words["lines"] = lines[:2]
+        words["leftover"] = {"last": _("The last plays of the deal:"), "now": lines[2:],
                              "plays": [play_words(_, names, *play) for play in drill.plays],
                              "question": _("Who takes the cards left on the table?"),
                              # the cards left go to a side (as in the cards-left part), never to a player

@@ -148,7 +148,7 @@ def _escobas_answer(_: Translator, drill: EscobasDrill) -> dict[str, object]:
 
 
 _DE_MANO = (N_("the escoba de mano {player:of}, who dealt and took {taken}"),
-            N_("the two escobas de mano {player:of}, who dealt and took {taken} (they add up to 30)"))
+            N_("the two escobas de mano {player:of}, who dealt and took {taken}"))
 
 
 def _sweeps(_: Translator, drill: EscobasDrill) -> list[str]:
