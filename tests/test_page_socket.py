@@ -8,9 +8,9 @@ it off: the second and later frames of one click's answer then wait for the brow
 
 from __future__ import annotations
 
-import asyncio
 import socket
 
+from own_loop import run_apart
 from tornado.iostream import IOStream
 from tornado.netutil import bind_sockets
 
@@ -52,5 +52,5 @@ def test_opening_a_page_s_socket_turns_off_nagle_before_the_kernel_is_connected(
             stream.close()
             client.close()
 
-    during, after = asyncio.run(opened())
+    during, after = run_apart(opened())
     assert during and after

@@ -89,15 +89,17 @@ def rank(_: Translator, card: Card) -> str:
 #: per choice), a blank line to write on after its label, and an exercise's number (``number``) or its number in
 #: the answer key.
 PIECES = """
-{% macro card(card) %}
+{% macro card(card) -%}
   <span class="card">{{ said.card_name(card) }} <small>({{ card.code }})</small></span>
-{% endmacro %}
+{%- endmacro %}
 
-{% macro cards(shown) %}
-  {% for one in shown %}
-    {{ ", " if not loop.first else "" }}{{ card(one) }}
-  {% else %}{{ said.nothing }}{% endfor %}
-{% endmacro %}
+{#- each card with its comma in one unbreakable piece (``.in-row``: white-space nowrap): a line may break after a
+    comma, never between a card and its comma #}
+{% macro cards(shown) -%}
+  {%- for one in shown -%}
+    <span class="in-row">{{ card(one) }}{{ "," if not loop.last else "" }}</span>{{ " " if not loop.last else "" }}
+  {%- else -%}{{ said.nothing }}{%- endfor -%}
+{%- endmacro %}
 
 {% macro by_suit(piles, names, escobas=none) %}
   <table><tr><th scope="col"></th>
