@@ -155,8 +155,10 @@ def test_the_worksheet_prints_it_with_its_answer_key(coins):
         in exercises
     en = Translator("en")
     for drill in drills:  # its words escaped, the shared pieces' markup not, and no line break of its template
-        cards = ", ".join(f'<span class="card">{escape(en.card_name(card))} <small>({card.code})</small></span>'
-                         for card in drill.pile)
+        # each card with its comma in one piece that a line's end never splits
+        cards = " ".join(f'<span class="in-row"><span class="card">{escape(en.card_name(card))} '
+                         f'<small>({card.code})</small></span>{"," if number < len(drill.pile) - 1 else ""}</span>'
+                         for number, card in enumerate(drill.pile))
         assert (f"<li><p><b>Exercise no. {drill.seed}.</b> Count the &lt;coins&gt; &amp; write:</p><p>{cards}</p>"
                 "</li>") in exercises
         assert f"<li><b>Exercise no. {drill.seed}:</b> {drill.answer} coins</li>" in key
