@@ -1141,7 +1141,10 @@ def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
             assert any(mine > merit_measure(view, p, code) for p in plays if p != move), (seed, code)
             if code == "safe_table":
                 assert sweep_risk(view, move) is None, seed  # never a table the play gives the other side
-            head = _merit_text(_, view, move, code)
+            head = _merit_text(_, view, move, code, plays)
+            if code == "fewer_sweepers":  # the play compared is named, with its count, higher than this play's
+                most = max((r.unseen or 0) for p in plays if p != move and (r := sweep_risk(view, p)) is not None)
+                assert most > (sweep_risk(view, move).unseen or 0) and f" {most} " in head, (seed, head)
             assert why.startswith(head), (seed, why, head)
             rest = why[len(head):]
             assert not rest or rest.startswith((although, ", ")), (seed, why)
@@ -1218,3 +1221,52 @@ def test_a_deal_that_is_over_tells_its_last_plays_before_where_they_leave_it():
         "Player 2 has just played their last card: every hand is now empty.", "The deck is empty.",
         "What happens now?")]
     assert order == sorted(order), order
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_setenta_part_says_its_tables_show_whole_piles(lang):
+    """Worksheet no. 1777, part 5: "The tables show only some of the cards in each pile" sat above a "Cards in the
+    pile" row that counted exactly the cards shown. The part now says the piles are short and shown whole, and
+    every table's count is the number of cards it lists."""
+    task, _key = map(unescape, split(worksheet_html(1777, lang, kinds=("setenta",))))
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", task))
+    assert ("each table shows the whole pile." if lang == "en" else "cada tabla muestra el montón entero.") in text
+    assert "only some" not in text and "solo muestran una parte" not in text
+    # the count row says how many cards the table lists: one a comma-separated rank in its column
+    for table in re.findall(r"<table>.*?</table>", task, flags=re.S):
+        rows = re.findall(r"<tr>(.*?)</tr>", table, flags=re.S)
+        cells = [re.findall(r"<td>(.*?)</td>", row, flags=re.S) for row in rows[1:]]
+        listed = [sum(len(cell.split(",")) for cell in column if cell.strip() != "—")
+                  for column in zip(*cells[:4])]
+        assert [int(c) for c in cells[4]] == listed
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "The five of swords, laid down on the table: it leaves 5 on the table, which only a card worth 10 can "
+           "sweep, with 2 such cards still unseen, fewer than the 3 unseen cards that could sweep the table after the "
+           "knight of coins."),
+    ("es", "El cinco de espadas, que se queda en la mesa: deja 5 en la mesa; para barrerla hace falta una carta que "
+           "valga 10, y quedan 2 sin salir, menos que las 3 cartas sin salir que podrían barrerla si se juega el "
+           "caballo de oros."),
+])
+def test_fewer_sweepers_names_the_play_it_is_compared_with(lang, said):
+    """Worksheet no. 1777, part 10: "…with 2 such cards still unseen: fewer than after another play" named no
+    play, and read as false beside the two of coins, which leaves a table nobody can sweep. The key now names the
+    play compared (the knight of coins) and its count (3)."""
+    _task, key = map(unescape, split(worksheet_html(1777, lang, kinds=("strategy",))))
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", key))
+    assert said in text
+    assert "another play" not in text and "otra jugada" not in text
+
+
+@pytest.mark.parametrize(("lang", "method", "key_step"), [
+    ("en", "To check, take away 15 as many times as you can: the deal checks out if 10 is left.", "Take away 15"),
+    ("es", "Para comprobarlo, resta 15 tantas veces como puedas: la mano cuadra si quedan 10.", "Se resta 15"),
+])
+def test_the_cards_left_part_teaches_the_method_its_key_uses(lang, method, key_step):
+    """Worksheet no. 1777, part 3: the key took 15 away until less than 15 was left, a method the instructions
+    never taught. The instructions now teach it, and the key still works that way."""
+    task, key = map(unescape, split(worksheet_html(1777, lang, kinds=("leftover",))))
+    flat = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)) for page in (task, key)]
+    assert method in flat[0]
+    assert key_step in flat[1]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -433,11 +433,13 @@ def merit(view: PlayerView, move: Move, plays: Iterable[Move]) -> str | None:
 
 # Merits said in words: a table that fewer unseen cards can sweep than after another play, the siete de oros or
 # coins another play would leave on the table.
+# The play compared is named with its count, so a pupil can check it ("fewer than after another play" could not
+# be checked, and read as false when a third play leaves a table nobody can sweep).
 _FEWER_SWEEPERS = N_plural(
     "it leaves {total} on the table, which only a card worth {value} can sweep, with just {n} such card still "
-    "unseen: fewer than after another play",
-    "it leaves {total} on the table, which only a card worth {value} can sweep, with {n} such cards still unseen: "
-    "fewer than after another play")
+    "unseen, fewer than the {more} unseen cards that could sweep the table after {other}",
+    "it leaves {total} on the table, which only a card worth {value} can sweep, with {n} such cards still unseen, "
+    "fewer than the {more} unseen cards that could sweep the table after {other}")
 _KEEPS_SIETE = N_("it does not leave the seven of coins on the table, as another play would")
 _NO_OROS_LEFT = N_("it leaves no coin on the table for the other player")
 _FEWER_OROS_LEFT = N_plural("it leaves only {n} coin on the table, where another play leaves more",
@@ -448,8 +450,9 @@ _LEAST_BAD = N_("no play here does better on anything you can check, and the com
 _NEARLY_BEST = N_("the computer's hard level finds it almost as good as the best play")
 
 
-def _merit_text(_: Translator, view: PlayerView, move: Move, code: str) -> str:
-    """A merit of :data:`MERITS` in words, with what a pupil can check on the page."""
+def _merit_text(_: Translator, view: PlayerView, move: Move, code: str, plays: Sequence[Move]) -> str:
+    """A merit of :data:`MERITS` in words, with what a pupil can check on the page (for ``fewer_sweepers``, the
+    other of ``plays`` compared, with its count)."""
     pile = (move.card, *move.captured) if move.captured else ()
     if code in ("escoba", "takes_siete_de_oros"):
         return _move_reason(_, Reason(code, pile, count=len(pile)), view.rules)
@@ -464,11 +467,29 @@ def _merit_text(_: Translator, view: PlayerView, move: Move, code: str) -> str:
     if code == "fewer_sweepers":
         sweep = sweep_risk(view, move)
         assert sweep is not None  # (merit() gives this code only to a play whose table can be swept)
-        return _.plural(*_FEWER_SWEEPERS, sweep.unseen or 0, total=sweep.total, value=sweep.sweeper_value)
+        other, more = _most_sweepers(view, [p for p in plays if p != move])
+        return _.plural(*_FEWER_SWEEPERS, sweep.unseen or 0, total=sweep.total, value=sweep.sweeper_value,
+                        more=more, other=_play_name(_, other, plays))
     if code == "keeps_siete":
         return paper.word(_, _KEEPS_SIETE)
     oros = len(_oros_left(view, move))
     return paper.word(_, _NO_OROS_LEFT) if not oros else _.plural(*_FEWER_OROS_LEFT, oros)
+
+
+def _most_sweepers(view: PlayerView, others: Sequence[Move]) -> tuple[Move, int]:
+    """The other play whose table the most unseen cards can sweep (the first of a tie), and how many: the play a
+    ``fewer_sweepers`` merit is measured against."""
+    counted = [(risk.unseen or 0, -i, move) for i, move in enumerate(others)
+               if (risk := sweep_risk(view, move)) is not None]
+    most, _first, move = max(counted, key=lambda c: (c[0], c[1]))
+    return move, most
+
+
+def _play_name(_: Translator, move: Move, plays: Sequence[Move]) -> str:
+    """A play named by its card alone when no other play uses that card, else with what it takes."""
+    if sum(p.card == move.card for p in plays) == 1:
+        return _.the_card(move.card)
+    return _move_text(_, move)
 
 
 def _good_reason(_: Translator, view: PlayerView, hint: Hint, plays: tuple[Move, ...], best: Move) -> str:
@@ -481,7 +502,7 @@ def _good_reason(_: Translator, view: PlayerView, hint: Hint, plays: tuple[Move,
     if code is None:
         said = paper.word(_, _LEAST_BAD if move == best else _NEARLY_BEST)
     else:
-        said = _merit_text(_, view, move, code)
+        said = _merit_text(_, view, move, code, plays)
         if code == "fewer_sweepers":  # (the table to sweep is in the merit's own words: only the siete is left)
             risk = _siete_risk(_, view, move, concession=True)
     if risk:
