@@ -378,7 +378,9 @@ def test_the_strategy_key_judges_every_play_with_reasons_the_student_can_check(l
     part = kind("strategy").worksheet
     sweepable = [_("it leaves {total} on the table, which a card still unseen can sweep", total=n) for n in range(41)]
     leaves_siete = _("it leaves the seven of coins on the table, where the other player could take it")
-    nobody = {n: _("it leaves {total} on the table, which no single card can sweep", total=n) for n in range(41)}
+    nobody = [(n, _("it leaves {total} on the table, which no single card can sweep", total=n)) for n in range(41)]
+    nobody += [(n, _("it leaves {total} on the table, which only a card worth {value} could sweep (no card is worth "
+                     "more than 10)", total=n, value=15 - n)) for n in range(1, 5)]
     whole = re.compile(r"\b\d+[.,]0 " + ("points" if lang == "en" else "puntos"))
     for seed in range(1, 61):
         drill = strategy_drill(seed)
@@ -399,7 +401,7 @@ def test_the_strategy_key_judges_every_play_with_reasons_the_student_can_check(l
                 assert SIETE_DE_OROS not in left_by_best, (seed, line)
             if any(risk in line for risk in sweepable):
                 assert sweep_risk(drill.view, best) is None, (seed, line)
-        for n, said in nobody.items():
+        for n, said in nobody:
             if any(said in why for _move, why in moves):
                 assert not 5 <= n <= 14, (seed, said)
         task = part.task(_, drill)
@@ -659,7 +661,8 @@ def test_the_strategy_key_of_worksheet_317_tells_the_good_play_from_the_avoided_
             "unseen.</li>") in key
     assert ("Avoid the five of swords, taking the king of cups: it adds only 2 cards to your pile.") in key
     assert "and no such card is still unseen.</li>" in key
-    assert "good for the setenta, and it leaves 1 on the table, which no single card can sweep.</li>" in key
+    assert ("good for the setenta, and it leaves 1 on the table, which only a card worth 14 could sweep (no card is "
+            "worth more than 10).</li>") in key
     _task, key = split(worksheet_html(317, "es", kinds=("strategy",)))
     assert ("El cinco de espadas, que se lleva el dos de bastos y la sota de bastos: añade 3 cartas a tu montón, "
             "aunque deja 11 en la mesa; para barrerla hace falta una carta que valga 4, y quedan 4 sin "
@@ -955,8 +958,11 @@ def test_no_play_of_the_strategy_key_is_judged_by_the_figure_alone(lang):
             if (hint.move.captured and left and not 5 <= total <= 14 and sweep_risk(drill.view, hint.move) is None
                     and not (last_round(drill.view) and sum(drill.view.hand_sizes) == 1) and others_risk):
                 safe_capture += 1
-                assert why.endswith(_("it leaves {total} on the table, which no single card can sweep",
-                                      total=total)), (seed, why)
+                # (a table under 5 says the card a sweep would take, which no card is worth)
+                safe = (_("it leaves {total} on the table, which only a card worth {value} could sweep (no card is "
+                          "worth more than 10)", total=total, value=15 - total) if total < 15 else
+                        _("it leaves {total} on the table, which no single card can sweep", total=total))
+                assert why.endswith(safe), (seed, why)
     assert safe_capture >= 3
 
 
@@ -1095,7 +1101,8 @@ def test_the_strategy_key_of_worksheet_1601_gives_no_risk_as_a_merit():
     table three unseen knights can sweep. The jack's reason is now what it does better than the five (no coin left
     on the table), its risk a concession; the five's line names both its faults."""
     _task, key = map(unescape, split(worksheet_html(1601, "en", kinds=("strategy",))))
-    assert "The three of cups, laid down on the table: it leaves 4 on the table, which no single card can sweep." in key
+    assert ("The three of cups, laid down on the table: it leaves 4 on the table, which only a card worth 11 could "
+            "sweep (no card is worth more than 10).") in key
     assert ("The jack of swords, laid down on the table: it leaves no coin on the table for the other player, "
             "although it leaves 9 on the table, which only a card worth 6 can sweep, with 3 such cards still "
             "unseen.") in key
@@ -1273,3 +1280,21 @@ def test_the_cards_left_part_teaches_the_method_its_key_uses(lang, method, key_s
     flat = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)) for page in (task, key)]
     assert method in flat[0]
     assert key_step in flat[1]
+
+
+@pytest.mark.parametrize(("lang", "defined", "said"), [
+    ("en", "To sweep the table is to take every card on it with one play: that is an escoba.",
+     "The two of coins, laid down on the table: it leaves 2 on the table, which only a card worth 13 could sweep (no "
+     "card is worth more than 10)."),
+    ("es", "Barrer la mesa es llevarse de una jugada todas las cartas que hay en ella: eso es hacer escoba.",
+     "El dos de oros, que se queda en la mesa: deja 2 en la mesa; para barrerla haría falta una carta que valga 13 "
+     "(ninguna vale más de 10)."),
+])
+def test_the_strategy_part_says_what_sweeping_is_and_why_a_small_table_is_safe(lang, defined, said):
+    """Worksheet no. 1777, part 10: the key said «barrer» (sweep), which the sheet never defined, and «deja 2 en la
+    mesa, que no se barre con una sola carta» without the reason. The part's instructions now define sweeping, and
+    the key names the card a sweep would need (13), which no card is worth."""
+    task, key = map(unescape, split(worksheet_html(1777, lang, kinds=("strategy",))))
+    flat = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)) for page in (task, key)]
+    assert defined in flat[0] and defined not in flat[1]
+    assert said in flat[1]

@@ -240,6 +240,9 @@ def _move_text(_: Translator, move: Move) -> str:
 
 # A table left that some card could sweep, but every such card is on the table, in the hand or already taken:
 # said with the value, so the student can check it against the cards printed as already taken.
+# A table under 5: sweeping it to make 15 would take a card worth more than a king.
+_NO_SUCH_CARD = N_("it leaves {total} on the table, which only a card worth {value} could sweep (no card is worth "
+                   "more than 10)")
 _NONE_TO_COME = N_("it leaves {total} on the table, which only a card worth {value} could sweep, and no such card "
                    "is still unseen")
 
@@ -260,6 +263,9 @@ def _move_reason(_: Translator, reason: Reason, rules: Rules | None = None, view
         sweepers = _sweeper_values(reason.cards, rules)
         if sweepers:  # "no card can sweep it" would be false in general: say why none can here
             return paper.word(_, _NONE_TO_COME, total=reason.total, value=sweepers[0])
+        if rules.capture == "fifteen" and reason.total is not None and reason.total < 15:
+            # the card it would take, which a pupil can see does not exist (a bare "no card can" left it implicit)
+            return paper.word(_, _NO_SUCH_CARD, total=reason.total, value=15 - reason.total)
     code = rules.sweep if reason.code == "escoba" and rules is not None else reason.code  # Scopa's scopa
     return paper.word(_, _MOVE_REASONS[code], total=reason.total)
 
@@ -689,9 +695,15 @@ def _outcome(result: Any) -> Outcome:
     return (True, None) if result.ok else (False, result.mistake or "costly")
 
 
+_SWEEP_SAID = {"escoba": N_("To sweep the table is to take every card on it with one play: that is an escoba."),
+               "scopa": N_("To sweep the table is to take every card on it with one play: that is a scopa.")}
+
+
 def _intro(_: Translator, rules: Rules) -> str:
     # (what a pupil is marked on first: the key's source comes after, so that it does not read as "lesson 8 is wrong")
+    # («barrer», to sweep, is used in the key: said once here, with the escoba it makes)
     return " ".join((_("Choose the card you would play (and what it takes), and say why."),
+                     paper.word(_, _SWEEP_SAID[rules.sweep]),
                      _("A good reason counts even where the answer key prefers another play: the key follows the "
                        "computer's hard level, which tries every play against the cards the other player may hold.")))
 
