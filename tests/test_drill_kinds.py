@@ -738,3 +738,18 @@ def test_who_scores_the_escoba_de_mano_names_the_player_who_dealt(lang):
             for msgstr in texts:
                     assert not re.search(r"\{(side|team|winner)[^}]*\} (deals|dealt|\(dealer\)|\(reparte\))|"
                                      r"repart\w* \{(side|team)[^}]*\}", msgstr or ""), (path.name, msgstr)
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("es", "Comprobación: correcto, no cuadra, porque 26 = 15 × 1 + 11 y no sobran 10; alguien se ha equivocado "
+           "durante la mano."),
+    ("en", "Check: right, it does not check out, because 26 = 15 × 1 + 11, not 15 × something + 10; someone made a "
+           "mistake during the deal."),
+])
+def test_a_right_no_for_a_deal_that_does_not_check_out_says_what_is_right(lang, said):
+    """«Comprobación: bien, 26 = 15 × 1 + 11, y no sobran 10: alguien se ha equivocado» put "right" beside "someone
+    made a mistake": the pupil's answer is right, the deal is wrong. The line now says first that the deal does
+    not check out."""
+    _ = Translator(lang)
+    assert _("Check: right, {total} = 15 × {times} + {rest}, and not 15 × something + 10: someone made a mistake "
+             "during the deal.", total=26, times=1, rest=11) == said

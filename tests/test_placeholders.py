@@ -651,3 +651,68 @@ def _drill_text(widget) -> str:
     from escoba_test_helpers import shown_text
 
     return shown_text(widget)
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_the_escobas_key_says_the_student_s_escobas_with_possessives(lang):
+    """The escobas key's list of escobas («la escoba de mano del jugador 2, que repartió…», "Player 1 plays … and
+    takes …, leaving the table empty"), said with the student as each player: «tu escoba de mano (repartiste tú…)»,
+    "your two escobas de mano", «juegas…», never «la escoba de mano de ti, que repartió», "of you", "you plays".
+    Exercises 0 to 39, which hold one and two escobas de mano and sweeps by either player."""
+    from escoba_tutor.engine.rules import rules_by_name
+    from escoba_tutor.exercises.kinds.escobas import sweeps
+    from escoba_tutor.exercises.registry import make_drill
+
+    _ = Translator(lang)
+    said, problems = [], []
+    for seed in range(40):
+        drill = make_drill("escobas", seed, rules_by_name("escoba"))
+        for place in (0, 1):
+            names = [labels.player(_, 1), labels.player(_, 2)]
+            names[place] = labels.you(_)
+            for text in sweeps(_, drill, names):
+                said.append(text)
+                problems += [f"{seed}: {text!r}: {p}" for p in label_problems(text, lang, names)]
+    joined = " | ".join(said)
+    mine = {"es": ("tu escoba de mano (repartiste tú", "tus dos escobas de mano (repartiste tú", "juegas "),
+            "en": ("your escoba de mano (you dealt", "your two escobas de mano (you dealt", "you play ")}[lang]
+    assert all(form in joined for form in mine), mine
+    assert not problems, "\n".join(problems)
+
+
+def test_every_message_that_says_of_a_label_has_a_form_for_the_student():
+    """A message that gives a label its "of" form («la setenta del bando 2», "the escoba de mano of Player 2")
+    reads «de ti», "of you" when the label is the student. Each such message is rendered with the student's label
+    by the test of every message (its catalog's labels include "you"), or has its own form for the student, or is
+    listed here as said only of numbered sides and players, with where."""
+    from escoba_tutor.exercises.kinds import escobas
+    from escoba_tutor.widgets import engine_facts
+    from escoba_tutor.widgets.drills.base import YOU_FORMS as DRILL_YOU_FORMS
+
+    # said on paper (the worksheet and its key), which names "Side 1", "Player 2", "Team 1", never the student;
+    # and the dealing drill, which numbers its players whatever names a page gives
+    # (test_the_dealing_drill_never_names_the_student)
+    numbered_only = {
+        "Escobas de mano for {side} with the house rule:", "Points for {side} with the house rule:",
+        "{side}'s escobas:", "{side}'s points for the deal, escobas included:", "{side}'s setenta:",
+        "Play goes to the right: after {last} comes {player}.",
+        "The next deal is dealt by the player to the right of {dealer}: {new_dealer}; the player to the right of "
+        "{new_dealer}, {player}, plays first.",
+        "Who plays next: not {player}. Play goes to the right (anticlockwise), so after {before} comes {right}.",
+    }
+    # said with the student in their own tests (test_the_house_rule_key_s_kept_points_read_well_when_a_side_is_you)
+    tested_with_you = {"{item} {side:of} goes from {old} to {new}",
+                       "With the house rule, {changes}, but the point still goes {winner:to}."}
+    own_form = (set(DRILL_YOU_FORMS) | set(escobas.YOU_FORMS) | set(engine_facts.YOU_FORMS)
+                | said_for_you_elsewhere() | tested_with_you)
+    unsaid = []
+    for lang in sorted(LANGUAGES):
+        for catalog, message_id, text in label_messages(lang):
+            first = message_id[0] if isinstance(message_id, (list, tuple)) else message_id
+            texts = text if isinstance(text, (list, tuple)) else (text,)
+            if not any(spec == "of" for t in (first, *texts) for _t, _n, spec, _c in string.Formatter().parse(t or "")):
+                continue
+            if "you" in groups_for(catalog, first) or first in own_form or first in numbered_only:
+                continue
+            unsaid.append(f"{lang} {catalog}: {first!r}")
+    assert not unsaid, "\n".join(sorted(set(unsaid)))

@@ -378,7 +378,9 @@ def test_the_strategy_key_judges_every_play_with_reasons_the_student_can_check(l
     part = kind("strategy").worksheet
     sweepable = [_("it leaves {total} on the table, which a card still unseen can sweep", total=n) for n in range(41)]
     leaves_siete = _("it leaves the seven of coins on the table, where the other player could take it")
-    nobody = {n: _("it leaves {total} on the table, which no single card can sweep", total=n) for n in range(41)}
+    nobody = [(n, _("it leaves {total} on the table, which no single card can sweep", total=n)) for n in range(41)]
+    nobody += [(n, _("it leaves {total} on the table, which only a card worth {value} could sweep (no card is worth "
+                     "more than 10)", total=n, value=15 - n)) for n in range(1, 5)]
     whole = re.compile(r"\b\d+[.,]0 " + ("points" if lang == "en" else "puntos"))
     for seed in range(1, 61):
         drill = strategy_drill(seed)
@@ -399,7 +401,7 @@ def test_the_strategy_key_judges_every_play_with_reasons_the_student_can_check(l
                 assert SIETE_DE_OROS not in left_by_best, (seed, line)
             if any(risk in line for risk in sweepable):
                 assert sweep_risk(drill.view, best) is None, (seed, line)
-        for n, said in nobody.items():
+        for n, said in nobody:
             if any(said in why for _move, why in moves):
                 assert not 5 <= n <= 14, (seed, said)
         task = part.task(_, drill)
@@ -659,7 +661,8 @@ def test_the_strategy_key_of_worksheet_317_tells_the_good_play_from_the_avoided_
             "unseen.</li>") in key
     assert ("Avoid the five of swords, taking the king of cups: it adds only 2 cards to your pile.") in key
     assert "and no such card is still unseen.</li>" in key
-    assert "good for the setenta, and it leaves 1 on the table, which no single card can sweep.</li>" in key
+    assert ("good for the setenta, and it leaves 1 on the table, which only a card worth 14 could sweep (no card is "
+            "worth more than 10).</li>") in key
     _task, key = split(worksheet_html(317, "es", kinds=("strategy",)))
     assert ("El cinco de espadas, que se lleva el dos de bastos y la sota de bastos: añade 3 cartas a tu montón, "
             "aunque deja 11 en la mesa; para barrerla hace falta una carta que valga 4, y quedan 4 sin "
@@ -955,8 +958,11 @@ def test_no_play_of_the_strategy_key_is_judged_by_the_figure_alone(lang):
             if (hint.move.captured and left and not 5 <= total <= 14 and sweep_risk(drill.view, hint.move) is None
                     and not (last_round(drill.view) and sum(drill.view.hand_sizes) == 1) and others_risk):
                 safe_capture += 1
-                assert why.endswith(_("it leaves {total} on the table, which no single card can sweep",
-                                      total=total)), (seed, why)
+                # (a table under 5 says the card a sweep would take, which no card is worth)
+                safe = (_("it leaves {total} on the table, which only a card worth {value} could sweep (no card is "
+                          "worth more than 10)", total=total, value=15 - total) if total < 15 else
+                        _("it leaves {total} on the table, which no single card can sweep", total=total))
+                assert why.endswith(safe), (seed, why)
     assert safe_capture >= 3
 
 
@@ -1095,7 +1101,8 @@ def test_the_strategy_key_of_worksheet_1601_gives_no_risk_as_a_merit():
     table three unseen knights can sweep. The jack's reason is now what it does better than the five (no coin left
     on the table), its risk a concession; the five's line names both its faults."""
     _task, key = map(unescape, split(worksheet_html(1601, "en", kinds=("strategy",))))
-    assert "The three of cups, laid down on the table: it leaves 4 on the table, which no single card can sweep." in key
+    assert ("The three of cups, laid down on the table: it leaves 4 on the table, which only a card worth 11 could "
+            "sweep (no card is worth more than 10).") in key
     assert ("The jack of swords, laid down on the table: it leaves no coin on the table for the other player, "
             "although it leaves 9 on the table, which only a card worth 6 can sweep, with 3 such cards still "
             "unseen.") in key
@@ -1141,7 +1148,10 @@ def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
             assert any(mine > merit_measure(view, p, code) for p in plays if p != move), (seed, code)
             if code == "safe_table":
                 assert sweep_risk(view, move) is None, seed  # never a table the play gives the other side
-            head = _merit_text(_, view, move, code)
+            head = _merit_text(_, view, move, code, plays)
+            if code == "fewer_sweepers":  # the play compared is named, with its count, higher than this play's
+                most = max((r.unseen or 0) for p in plays if p != move and (r := sweep_risk(view, p)) is not None)
+                assert most > (sweep_risk(view, move).unseen or 0) and f" {most} " in head, (seed, head)
             assert why.startswith(head), (seed, why, head)
             rest = why[len(head):]
             assert not rest or rest.startswith((although, ", ")), (seed, why)
@@ -1194,8 +1204,9 @@ def test_a_sheet_with_card_codes_says_how_to_read_them():
     are: an English speaker reads "c" as clubs. A sheet that shows codes says how to read them, once, at the top;
     a sheet whose parts show none does not."""
     _ = Translator("en")
-    line = _("Card codes: the number, then the letter of the suit: o coins, c cups, e swords, b clubs; 10 is the jack, "
-             "11 the knight and 12 the king.")
+    line = _("Card codes: the number, then the first letter of the suit's Spanish name (o oros, coins; c copas, cups; "
+             "e espadas, swords; b bastos, clubs), so c is cups, not clubs. 10 is the jack, 11 the knight and 12 the "
+             "king.")
     for lang in ("en", "es"):
         said = Translator(lang)(line)
         task, key = split(worksheet_html(1693, lang))
@@ -1203,7 +1214,9 @@ def test_a_sheet_with_card_codes_says_how_to_read_them():
         assert "(11b)" in task and task.count(said) == 1, lang
         assert said not in key
         assert said not in unescape(worksheet_html(1693, lang, kinds=("game_end",)))
-    assert "c copas" in Translator("es")(line) and "b bastos" in Translator("es")(line) and "c cups" in line
+    assert "c copas" in Translator("es")(line) and "b bastos" in Translator("es")(line)
+    # (the letters are the Spanish names' initials: said so, with the trap an English speaker falls into)
+    assert "c copas, cups" in line and "c is cups, not clubs" in line
 
 
 def test_a_deal_that_is_over_tells_its_last_plays_before_where_they_leave_it():
@@ -1218,3 +1231,70 @@ def test_a_deal_that_is_over_tells_its_last_plays_before_where_they_leave_it():
         "Player 2 has just played their last card: every hand is now empty.", "The deck is empty.",
         "What happens now?")]
     assert order == sorted(order), order
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_setenta_part_says_its_tables_show_whole_piles(lang):
+    """Worksheet no. 1777, part 5: "The tables show only some of the cards in each pile" sat above a "Cards in the
+    pile" row that counted exactly the cards shown. The part now says the piles are short and shown whole, and
+    every table's count is the number of cards it lists."""
+    task, _key = map(unescape, split(worksheet_html(1777, lang, kinds=("setenta",))))
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", task))
+    assert ("each table shows the whole pile." if lang == "en" else "cada tabla muestra el montón entero.") in text
+    assert "only some" not in text and "solo muestran una parte" not in text
+    # the count row says how many cards the table lists: one a comma-separated rank in its column
+    for table in re.findall(r"<table>.*?</table>", task, flags=re.S):
+        rows = re.findall(r"<tr>(.*?)</tr>", table, flags=re.S)
+        cells = [re.findall(r"<td>(.*?)</td>", row, flags=re.S) for row in rows[1:]]
+        listed = [sum(len(cell.split(",")) for cell in column if cell.strip() != "—")
+                  for column in zip(*cells[:4])]
+        assert [int(c) for c in cells[4]] == listed
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "The five of swords, laid down on the table: it leaves 5 on the table, which only a card worth 10 can "
+           "sweep, with 2 such cards still unseen, fewer than the 3 unseen cards that could sweep the table after the "
+           "knight of coins."),
+    ("es", "El cinco de espadas, que se queda en la mesa: deja 5 en la mesa; para barrerla hace falta una carta que "
+           "valga 10, y quedan 2 sin salir, menos que las 3 cartas sin salir que podrían barrerla si se juega el "
+           "caballo de oros."),
+])
+def test_fewer_sweepers_names_the_play_it_is_compared_with(lang, said):
+    """Worksheet no. 1777, part 10: "…with 2 such cards still unseen: fewer than after another play" named no
+    play, and read as false beside the two of coins, which leaves a table nobody can sweep. The key now names the
+    play compared (the knight of coins) and its count (3)."""
+    _task, key = map(unescape, split(worksheet_html(1777, lang, kinds=("strategy",))))
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", key))
+    assert said in text
+    assert "another play" not in text and "otra jugada" not in text
+
+
+@pytest.mark.parametrize(("lang", "method", "key_step"), [
+    ("en", "To check, take away 15 as many times as you can: the deal checks out if 10 is left.", "Take away 15"),
+    ("es", "Para comprobarlo, resta 15 tantas veces como puedas: la mano cuadra si quedan 10.", "Se resta 15"),
+])
+def test_the_cards_left_part_teaches_the_method_its_key_uses(lang, method, key_step):
+    """Worksheet no. 1777, part 3: the key took 15 away until less than 15 was left, a method the instructions
+    never taught. The instructions now teach it, and the key still works that way."""
+    task, key = map(unescape, split(worksheet_html(1777, lang, kinds=("leftover",))))
+    flat = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)) for page in (task, key)]
+    assert method in flat[0]
+    assert key_step in flat[1]
+
+
+@pytest.mark.parametrize(("lang", "defined", "said"), [
+    ("en", "To sweep the table is to take every card on it with one play: that is an escoba.",
+     "The two of coins, laid down on the table: it leaves 2 on the table, which only a card worth 13 could sweep (no "
+     "card is worth more than 10)."),
+    ("es", "Barrer la mesa es llevarse de una jugada todas las cartas que hay en ella: eso es hacer escoba.",
+     "El dos de oros, que se queda en la mesa: deja 2 en la mesa; para barrerla haría falta una carta que valga 13 "
+     "(ninguna vale más de 10)."),
+])
+def test_the_strategy_part_says_what_sweeping_is_and_why_a_small_table_is_safe(lang, defined, said):
+    """Worksheet no. 1777, part 10: the key said «barrer» (sweep), which the sheet never defined, and «deja 2 en la
+    mesa, que no se barre con una sola carta» without the reason. The part's instructions now define sweeping, and
+    the key names the card a sweep would need (13), which no card is worth."""
+    task, key = map(unescape, split(worksheet_html(1777, lang, kinds=("strategy",))))
+    flat = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)) for page in (task, key)]
+    assert defined in flat[0] and defined not in flat[1]
+    assert said in flat[1]

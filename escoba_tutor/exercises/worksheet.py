@@ -89,8 +89,9 @@ def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | s
     shows_codes = any('class="card"' in task for part in parts for task in part["tasks"])
     return paper.page("worksheet.html.j2", {
         "lang": _.lang, "title": title, "rules_line": _rules_line(_, rules),
-        "codes": _("Card codes: the number, then the letter of the suit: o coins, c cups, e swords, b clubs; 10 is the "
-                   "jack, 11 the knight and 12 the king.") if shows_codes else "",
+        "codes": _("Card codes: the number, then the first letter of the suit's Spanish name (o oros, coins; c copas, "
+                   "cups; e espadas, swords; b bastos, clubs), so c is cups, not clubs. 10 is the jack, 11 the knight "
+                   "and 12 the king.") if shows_codes else "",
         "name_label": _("Name:"), "date_label": _("Date:"),
         # (the sheet's own number is its first exercise's: the note says what an exercise's number is)
         "note": _("Exercise numbers are those of the on-screen practice, not the order on this sheet. Each part says "

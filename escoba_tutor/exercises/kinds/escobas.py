@@ -9,6 +9,7 @@ from ...engine.cards import Card
 from ...engine.errors import EscobaError
 from ...engine.game import DealRecord, Game
 from ...engine.rules import ESCOBA, Rules, as_rules
+from ...text import labels
 from ...text.phrases import the_cards
 from ...text.translator import N_, Translator
 from .. import given as giving
@@ -139,7 +140,7 @@ def _escobas_task(_: Translator, drill: EscobasDrill) -> dict[str, object]:
 def _escobas_answer(_: Translator, drill: EscobasDrill) -> dict[str, object]:
     said = "; ".join(f"{name}: {n}" for name, n in zip(paper.side_names(_, 2), drill.escobas))
     # which rows swept, so that a wrong count is put right without working through the whole table again
-    swept = _sweeps(_, drill)
+    swept = sweeps(_, drill)
     listed = "; ".join(swept)
     which = (_.plural("The escoba: {sweeps}.", "The escobas: {sweeps}.", sum(drill.escobas), sweeps=listed)
              if swept else _("No play sweeps the table in this deal."))
@@ -149,20 +150,34 @@ def _escobas_answer(_: Translator, drill: EscobasDrill) -> dict[str, object]:
 
 _DE_MANO = (N_("the escoba de mano {player:of}, who dealt and took {taken}"),
             N_("the two escobas de mano {player:of}, who dealt and took {taken}"))
+_SWEPT = N_("{player:The} plays {card} and takes {taken}, leaving the table empty")
+# The same said of the student, who may be a player ("you"): «tu escoba de mano», "your escoba de mano" and
+# «juegas», never «la escoba de mano de ti», "of you", «tú juega».
+YOU_FORMS = {
+    _DE_MANO[0]: N_("your escoba de mano (you dealt and took {taken})"),
+    _DE_MANO[1]: N_("your two escobas de mano (you dealt and took {taken})"),
+    _SWEPT: N_("you play {card} and take {taken}, leaving the table empty"),
+}
 
 
-def _sweeps(_: Translator, drill: EscobasDrill) -> list[str]:
-    """Each escoba of the deal in words, in order: the dealer's escoba de mano, then each play that swept."""
-    record, players = drill.record, paper.player_names(_, 2)
+def _of(_: Translator, message: str, player: labels.Label, **params: object) -> str:
+    if player.is_you:
+        return _(YOU_FORMS[message], **params)
+    return _(message, player=player, **params)
+
+
+def sweeps(_: Translator, drill: EscobasDrill, players: Sequence[labels.Label] = ()) -> list[str]:
+    """Each escoba of the deal in words, in order: the dealer's escoba de mano, then each play that swept.
+    ``players`` name the two players (by default "Player 1", "Player 2"; either may be the student)."""
+    record, players = drill.record, list(players) or paper.player_names(_, 2)
     said = []
     if record.dealer_escobas:  # (two when the cards dealt add up to 30)
-        said.append(_(_DE_MANO[record.dealer_escobas > 1], player=players[record.dealer % 2],
-                      taken=the_cards(_, sorted(record.dealer_capture))))
+        said.append(_of(_, _DE_MANO[record.dealer_escobas > 1], players[record.dealer % 2],
+                        taken=the_cards(_, sorted(record.dealer_capture))))
     for play in record.plays:
         if play.escoba:
-            said.append(_("{player:The} plays {card} and takes {taken}, leaving the table empty",
-                          player=players[play.player % 2], card=_.the_card(play.move.card),
-                          taken=the_cards(_, sorted(play.move.captured))))
+            said.append(_of(_, _SWEPT, players[play.player % 2], card=_.the_card(play.move.card),
+                            taken=the_cards(_, sorted(play.move.captured))))
     return said
 
 

@@ -260,7 +260,8 @@ def fifteen_check(_: Translator, total: int) -> list[str]:
 def _intro(_: Translator, rules: Rules) -> str:
     said = _("The cards left on the table at the end of the deal go to the last side that captured, or to nobody "
              "if nobody captured in the whole deal. With the standard Escoba rules they always add up to 10 more than "
-             "a multiple of 15 (10, 25, 40, 55…): if not, somebody made a mistake.")
+             "a multiple of 15 (10, 25, 40, 55…): if not, somebody made a mistake. To check, take away 15 as many "
+             "times as you can: the deal checks out if 10 is left.")
     return " ".join((said, paper.capture_values(_), paper.two_players(_)))
 
 

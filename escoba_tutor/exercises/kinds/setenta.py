@@ -276,7 +276,8 @@ def _outcome(result: Any) -> Outcome:
 def _intro(_: Translator, rules: Rules) -> str:
     return _("For each side, write down the best card of each suit, by its setenta value (7 = 21, 6 = 18, ace = 16, "
              "5 = 15, 4 = 14, 3 = 13, 2 = 12, jack, knight and king = 10), and add up the four. Write “invalid” if a "
-             "suit is missing.")
+             "suit is missing. The piles are shorter than in a real deal, to keep the tables small: each table shows "
+             "the whole pile.")
 
 
 

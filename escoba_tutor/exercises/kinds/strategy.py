@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -240,6 +240,9 @@ def _move_text(_: Translator, move: Move) -> str:
 
 # A table left that some card could sweep, but every such card is on the table, in the hand or already taken:
 # said with the value, so the student can check it against the cards printed as already taken.
+# A table under 5: sweeping it to make 15 would take a card worth more than a king.
+_NO_SUCH_CARD = N_("it leaves {total} on the table, which only a card worth {value} could sweep (no card is worth "
+                   "more than 10)")
 _NONE_TO_COME = N_("it leaves {total} on the table, which only a card worth {value} could sweep, and no such card "
                    "is still unseen")
 
@@ -260,6 +263,9 @@ def _move_reason(_: Translator, reason: Reason, rules: Rules | None = None, view
         sweepers = _sweeper_values(reason.cards, rules)
         if sweepers:  # "no card can sweep it" would be false in general: say why none can here
             return paper.word(_, _NONE_TO_COME, total=reason.total, value=sweepers[0])
+        if rules.capture == "fifteen" and reason.total is not None and reason.total < 15:
+            # the card it would take, which a pupil can see does not exist (a bare "no card can" left it implicit)
+            return paper.word(_, _NO_SUCH_CARD, total=reason.total, value=15 - reason.total)
     code = rules.sweep if reason.code == "escoba" and rules is not None else reason.code  # Scopa's scopa
     return paper.word(_, _MOVE_REASONS[code], total=reason.total)
 
@@ -433,11 +439,13 @@ def merit(view: PlayerView, move: Move, plays: Iterable[Move]) -> str | None:
 
 # Merits said in words: a table that fewer unseen cards can sweep than after another play, the siete de oros or
 # coins another play would leave on the table.
+# The play compared is named with its count, so a pupil can check it ("fewer than after another play" could not
+# be checked, and read as false when a third play leaves a table nobody can sweep).
 _FEWER_SWEEPERS = N_plural(
     "it leaves {total} on the table, which only a card worth {value} can sweep, with just {n} such card still "
-    "unseen: fewer than after another play",
-    "it leaves {total} on the table, which only a card worth {value} can sweep, with {n} such cards still unseen: "
-    "fewer than after another play")
+    "unseen, fewer than the {more} unseen cards that could sweep the table after {other}",
+    "it leaves {total} on the table, which only a card worth {value} can sweep, with {n} such cards still unseen, "
+    "fewer than the {more} unseen cards that could sweep the table after {other}")
 _KEEPS_SIETE = N_("it does not leave the seven of coins on the table, as another play would")
 _NO_OROS_LEFT = N_("it leaves no coin on the table for the other player")
 _FEWER_OROS_LEFT = N_plural("it leaves only {n} coin on the table, where another play leaves more",
@@ -448,8 +456,9 @@ _LEAST_BAD = N_("no play here does better on anything you can check, and the com
 _NEARLY_BEST = N_("the computer's hard level finds it almost as good as the best play")
 
 
-def _merit_text(_: Translator, view: PlayerView, move: Move, code: str) -> str:
-    """A merit of :data:`MERITS` in words, with what a pupil can check on the page."""
+def _merit_text(_: Translator, view: PlayerView, move: Move, code: str, plays: Sequence[Move]) -> str:
+    """A merit of :data:`MERITS` in words, with what a pupil can check on the page (for ``fewer_sweepers``, the
+    other of ``plays`` compared, with its count)."""
     pile = (move.card, *move.captured) if move.captured else ()
     if code in ("escoba", "takes_siete_de_oros"):
         return _move_reason(_, Reason(code, pile, count=len(pile)), view.rules)
@@ -464,11 +473,29 @@ def _merit_text(_: Translator, view: PlayerView, move: Move, code: str) -> str:
     if code == "fewer_sweepers":
         sweep = sweep_risk(view, move)
         assert sweep is not None  # (merit() gives this code only to a play whose table can be swept)
-        return _.plural(*_FEWER_SWEEPERS, sweep.unseen or 0, total=sweep.total, value=sweep.sweeper_value)
+        other, more = _most_sweepers(view, [p for p in plays if p != move])
+        return _.plural(*_FEWER_SWEEPERS, sweep.unseen or 0, total=sweep.total, value=sweep.sweeper_value,
+                        more=more, other=_play_name(_, other, plays))
     if code == "keeps_siete":
         return paper.word(_, _KEEPS_SIETE)
     oros = len(_oros_left(view, move))
     return paper.word(_, _NO_OROS_LEFT) if not oros else _.plural(*_FEWER_OROS_LEFT, oros)
+
+
+def _most_sweepers(view: PlayerView, others: Sequence[Move]) -> tuple[Move, int]:
+    """The other play whose table the most unseen cards can sweep (the first of a tie), and how many: the play a
+    ``fewer_sweepers`` merit is measured against."""
+    counted = [(risk.unseen or 0, -i, move) for i, move in enumerate(others)
+               if (risk := sweep_risk(view, move)) is not None]
+    most, _first, move = max(counted, key=lambda c: (c[0], c[1]))
+    return move, most
+
+
+def _play_name(_: Translator, move: Move, plays: Sequence[Move]) -> str:
+    """A play named by its card alone when no other play uses that card, else with what it takes."""
+    if sum(p.card == move.card for p in plays) == 1:
+        return _.the_card(move.card)
+    return _move_text(_, move)
 
 
 def _good_reason(_: Translator, view: PlayerView, hint: Hint, plays: tuple[Move, ...], best: Move) -> str:
@@ -481,7 +508,7 @@ def _good_reason(_: Translator, view: PlayerView, hint: Hint, plays: tuple[Move,
     if code is None:
         said = paper.word(_, _LEAST_BAD if move == best else _NEARLY_BEST)
     else:
-        said = _merit_text(_, view, move, code)
+        said = _merit_text(_, view, move, code, plays)
         if code == "fewer_sweepers":  # (the table to sweep is in the merit's own words: only the siete is left)
             risk = _siete_risk(_, view, move, concession=True)
     if risk:
@@ -668,9 +695,15 @@ def _outcome(result: Any) -> Outcome:
     return (True, None) if result.ok else (False, result.mistake or "costly")
 
 
+_SWEEP_SAID = {"escoba": N_("To sweep the table is to take every card on it with one play: that is an escoba."),
+               "scopa": N_("To sweep the table is to take every card on it with one play: that is a scopa.")}
+
+
 def _intro(_: Translator, rules: Rules) -> str:
     # (what a pupil is marked on first: the key's source comes after, so that it does not read as "lesson 8 is wrong")
+    # («barrer», to sweep, is used in the key: said once here, with the escoba it makes)
     return " ".join((_("Choose the card you would play (and what it takes), and say why."),
+                     paper.word(_, _SWEEP_SAID[rules.sweep]),
                      _("A good reason counts even where the answer key prefers another play: the key follows the "
                        "computer's hard level, which tries every play against the cards the other player may hold.")))
 
