@@ -147,6 +147,16 @@ def test_a_token_that_is_not_one_is_refused(store: ClassStore, bad: Any) -> None
     assert store.class_tables() == []
 
 
+def test_a_new_code_is_never_digits_alone(monkeypatch) -> None:
+    """A spreadsheet opening the class's file would read a code of digits alone («01234») as a number (1234): a
+    new code always has a letter. The draws are forced through codes of digits first."""
+    drawn = iter("0123401234" + "9876A")  # two codes of digits, then one with a letter
+    monkeypatch.setattr(tables_module.secrets, "choice", lambda alphabet: next(drawn))
+    assert tables_module._new_code() == "9876A"
+    monkeypatch.undo()
+    assert not any(tables_module._new_code().isdigit() for _ in range(3000))  # 1 in 330 would be, unchecked
+
+
 def test_a_bad_nickname_or_code_is_refused(store: ClassStore) -> None:
     with pytest.raises(NicknameError):
         store.open_table(token(), "<script>")

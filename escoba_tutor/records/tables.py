@@ -264,7 +264,11 @@ def table_code(text: object) -> str:
 
 
 def _new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    # never digits alone: a spreadsheet opening the class's file would read «01234» as the number 1234
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if not code.isdigit():
+            return code
 
 
 def _holder(token: object) -> str:
