@@ -71,7 +71,7 @@ def test_dealing_answered_by_mouse(es_page):
     expect(said).to_contain_text("Rondas: 2, no. En cada ronda se dan tres cartas a cada uno de los 2 jugadores, "
                                  "6 cartas en total: 6 ÷ 6 = 1.")
     box.get_by_label("¿A quién le toca jugar?").select_option(label="Jugador 1")
-    box.get_by_label("¿Qué pasa ahora?").select_option(label="No se reparte: se sigue jugando")
+    box.get_by_label("¿Qué pasa ahora?").select_option(label="No se reparte: ahora se juega")
     type_in(rounds, "1")
     press_check(box)
     expect(said).to_contain_text("Aciertos: 3 de 3.")
@@ -85,7 +85,7 @@ def test_dealing_answered_by_keyboard_alone(en_page):
     page, box = en_page, drill(en_page, "dealing")
     tab_into(page, box)
     choose_by_keyboard(page, box.get_by_label("Who plays next?"), "Player 1")
-    choose_by_keyboard(page, box.get_by_label("What happens now?"), "Nothing is dealt: play goes on")
+    choose_by_keyboard(page, box.get_by_label("What happens now?"), "Nothing is dealt: now someone plays")
     tab_until(page, box.get_by_label(ROUNDS_EN), "Tab")
     page.keyboard.type("one")
     tab_until(page, box.get_by_role("button", name="Check"), "Tab")
