@@ -153,9 +153,9 @@ def test_the_escoba_de_mano_by_mouse_and_by_keyboard(es_page, en_page):
     box.get_by_label("Escobas de mano").select_option(label="1")
     box.get_by_label("¿Para quién son?").select_option(label=f"Bando {position.dealer + 1}")
     press_check(box)
-    expect(status(es_page, "escoba_de_mano")).to_contain_text("Escobas: 1 + 2 + 3 + 7 = 13: no hay escoba de mano "
-                                                              "(una mesa de 15 da una escoba y una de 30, dos; "
-                                                              "cualquier otra suma, ninguna).")
+    expect(status(es_page, "escoba_de_mano")).to_contain_text("Escobas: 1 + 2 + 3 + 7 = 13, así que no hay escoba "
+                                                              "de mano (una mesa de 15 da una escoba y una de 30, "
+                                                              "dos; cualquier otra suma, ninguna).")
     page, box = en_page, drill(en_page, "escoba_de_mano")
     tab_into(page, box)
     choose_by_keyboard(page, box.get_by_label("Escobas de mano"), "none")
