@@ -99,10 +99,11 @@ async function check(watch) {
       lose(watch, answer);
     } else if (kernel.connectionStatus === "connected") {
       hide(watch); // a short network cut that healed by itself: the page works again
-    } else if (watch.downSince && Date.now() - watch.downSince > RECONNECT_GRACE_MS) {
-      lose(watch, "unreachable");
     } else {
+      // the server has the kernel but the socket is down: ask again at once, however long it has been down
+      // (a network back after a long cut), and say so once it has been down too long
       reconnectNow(watch, kernel);
+      if (watch.downSince && Date.now() - watch.downSince > RECONNECT_GRACE_MS) lose(watch, "unreachable");
     }
   } finally {
     watch.checking = false;
