@@ -49,7 +49,7 @@ def test_synced_traits():
     for cls, names in ((CardRow, "cards labels face_down back_label mode selected highlighted marks disabled deck "
                                  "group_label size picker figure_words"),
                        (RowPicker, "headers rows selected caption deck disabled empty_text revision"),
-                       (LiveRegion, "message politeness sticky")):
+                       (LiveRegion, "message politeness sticky picker picker_clicks")):
         widget = cls()
         for name in names.split():
             assert widget.trait_metadata(name, "sync"), f"{cls.__name__}.{name} is not synced"
@@ -233,6 +233,23 @@ def test_new_rows_reach_the_browser_as_one_message(sent):
     sent.clear()
     picker.rows = ROWS[1:]
     assert sent == ["update(clicks,revision,rows,selected)"]
+
+
+def test_a_status_line_message_carries_the_click_it_answers_ahead_of_it(sent):
+    """The page shows no message older than its last click: each message comes after the picker's click count at
+    the time it was written (static/live_region.js compares the two)."""
+    picker = RowPicker(rows=ROWS)
+    live = LiveRegion(picker=picker)
+    browser_sets(picker, selected="a", clicks=1)
+    browser_sets(picker, selected="b", clicks=2)
+    sent.clear()
+    live.message = "a's answer"
+    assert live.picker_clicks == 2 and sent == ["update(picker_clicks)", "update(message)"]
+    sent.clear()
+    with live.hold_sync():
+        live.message = "b's answer"
+    assert sent == ["update(message)"]  # the count had not changed: only the message goes
+    assert LiveRegion(message="no picker").picker_clicks == 0
 
 
 def test_card_row_follows_a_picker_and_names_its_figures():

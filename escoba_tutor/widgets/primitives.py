@@ -383,6 +383,16 @@ class LiveRegion(anywidget.AnyWidget):
     #: A RowPicker whose chosen row's ``label`` the line shows at once when the learner chooses it, before the
     #: kernel's message arrives (the owner makes that message the same text; a different one replaces it).
     picker = t.Instance(RowPicker, allow_none=True).tag(sync=True, **widget_serialization)
+    #: The picker's ``clicks`` when ``message`` was written (set with it). A page that has chosen since shows its
+    #: chosen row, not this message: an answer to an earlier click that arrives after a later one never shows.
+    picker_clicks = t.Int(0).tag(sync=True)
+
+    @t.validate("message")
+    def _note_the_click_answered(self, proposal):
+        # validated before the change is sent, so the page has the count before the message it belongs to
+        if self.picker is not None:
+            self.picker_clicks = self.picker.clicks
+        return proposal["value"]
 
     @t.validate("politeness")
     def _check_politeness(self, proposal):

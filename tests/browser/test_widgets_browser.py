@@ -349,6 +349,31 @@ def test_a_chosen_row_is_said_at_once_and_the_kernel_agrees(capture_page):
     expect(ct.get_by_role("status")).to_have_text(REY_TAKES)
 
 
+def test_an_answer_to_an_earlier_click_never_shows_after_a_later_one(capture_page):
+    """Two rows chosen before the kernel has answered either: the line shows the first, then the second, and the
+    kernel's answer to the first click, which arrives after the second, does not bring the first back."""
+    ct = capture_page.locator(".ct-mouse")
+    grid = ct.get_by_role("grid", name="Todas las bazas posibles")
+    five = "El cinco de espadas no se lleva nada: se queda en la mesa."
+    capture_page.evaluate("""() => {
+        const live = document.querySelector('.ct-mouse .et-live');
+        const rows = document.querySelectorAll('.ct-mouse tr[data-id]');
+        window.__said = [];
+        new MutationObserver(() => window.__said.push(live.textContent))
+            .observe(live, {childList: true, characterData: true, subtree: true});
+        rows[0].click();  // one task: the kernel cannot have answered the first click before the second
+        rows[1].click();
+    }""")
+    expect(ct.get_by_role("status")).to_have_text(five)
+    expect(grid.locator("tbody tr").nth(1)).to_have_attribute("aria-selected", "true")
+    capture_page.wait_for_timeout(1000)  # both of the kernel's answers have come by now
+    said = capture_page.evaluate("window.__said")
+    assert said[-1] == five and said.count(five) == 1, f"an earlier click's answer showed after the last: {said}"
+    expect(ct.get_by_role("status")).to_have_text(five)
+    grid.get_by_role("row", name=REY_TAKES).click()  # as the mouse test left it: the keyboard test compares with it
+    expect(ct.get_by_role("status")).to_have_text(REY_TAKES)
+
+
 def test_capture_chosen_by_keyboard_alone_gives_the_same_result(capture_page):
     page = capture_page
     ct = page.locator(".ct-keys")

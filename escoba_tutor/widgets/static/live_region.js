@@ -11,7 +11,16 @@ function render({ model, el }) {
   // follows with the same text (nothing changes then, and nothing is announced twice) or replaces it.
   let picker = null; // etFollow(...) below
   const show = (text) => { if (box.textContent !== text) { box.textContent = text; measure(); } };
-  const update = () => show(model.get("message"));
+  // The kernel wrote its message before the learner's last choice: the chosen row is what the page shows.
+  const older = () => {
+    const source = picker && picker.source();
+    return !!source && model.get("picker_clicks") < source.get("clicks");
+  };
+  const update = () => {
+    if (!older()) return show(model.get("message"));
+    const row = etChosenRow(picker);
+    if (row && row.label) show(row.label);
+  };
   const chosen = () => {
     const row = etChosenRow(picker);
     if (row && row.label) show(row.label);
