@@ -396,3 +396,42 @@ def test_a_finished_table_game_is_in_both_files_with_its_table_and_who_played_wh
         assert (by_name["Leo"][partner], by_name["Leo"][other]) == (machine, leo_other)
         cells = {c for r in shown for c in r.values() if isinstance(c, str)}
         assert not cells & (CODES - {"won", "lost"}) and "computer:greedy" not in cells and "table" not in cells
+
+
+def test_a_table_game_names_who_sat_where_when_each_deal_finished_and_never_a_deleted_nickname(store_url):
+    """Ana plays the computer at a table; after the first deal Leo takes the computer's seat. Her first deal's
+    record names the computer, her later ones Leo, whatever the seats say when the file is made; once Leo's
+    records are deleted, her records keep the seat as a deleted nickname's (SQLite, then PostgreSQL)."""
+    from test_tables import game_of, play_out, token
+
+    with ClassStore.open(store_url) as store:
+        info = store.start_new_class("4.º B")
+        tokens = {0: token(), 1: token()}
+        code = store.open_table(tokens[0], "Ana", 2, "escoba+target=9", seed=12).table.code
+        store.give_seat_to_computer(code, 1, "greedy", tokens[0])  # the computer plays at once: the table is full
+        while not game_of(store, code).deals:  # Ana plays; the computer answers each play
+            view = store.table_view(code, tokens[0])
+            store.play_at_table(code, view.seat, tokens[0], view.game.legal_moves[0], view.version)
+        store.take_seat_back(code, 1, tokens[1], "Leo")
+        game = play_out(store, code, tokens)
+        assert len(game.deals) >= 2
+        codes_out = io.StringIO()
+        store.export_csv(codes_out, info.id)
+        store.remove_student(info.id, "leo")  # another spelling of the same nickname
+        after_out = io.StringIO()
+        store.export_csv(after_out, info.id)
+        words = {lang: export(store, info, lang, "UTC") for lang in ("es", "en")}
+
+    def ana(text: str) -> list[str]:
+        rows = csv.DictReader(io.StringIO(text.removeprefix("\ufeff")))
+        return [r["other_side"] for r in rows if r["nickname"] == "Ana"]
+
+    deals = len(game.deals)
+    assert ana(codes_out.getvalue()) == ["computer:greedy", *["Leo"] * (deals - 1), "Leo"]  # the deals, the game
+    assert ana(after_out.getvalue()) == ["computer:greedy", *["deleted"] * deals]
+    assert "Leo" not in after_out.getvalue()
+    for lang, (nickname, other, machine, gone) in {
+            "es": ("Apodo", "Otro bando", "el ordenador (medio)", "un apodo borrado"),
+            "en": ("Nickname", "Other side", "the computer (medium)", "a deleted nickname")}.items():
+        _header, shown, _separator = read_as_spreadsheet(words[lang], lang)
+        assert [r[other] for r in shown if r[nickname] == "Ana"] == [machine, *[gone] * deals]

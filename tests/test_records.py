@@ -27,6 +27,7 @@ from escoba_tutor.records import (
     nickname_key,
     valid_nickname,
 )
+from escoba_tutor.records.events import PlayedAt, Player
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
 _databases = itertools.count()  # this module's own databases (named apart from conftest's)
@@ -793,3 +794,36 @@ def test_a_finished_game_has_a_winner_so_a_tie_is_refused(store: ClassStore) -> 
     assert caught.value.code == "records_bad_event"
     assert not store.record(GameFinished("Ana", "easy", 1, 21, 21, None))  # type: ignore[arg-type]
     assert event_row(GameFinished("Ana", "easy", 1, 21, 22, False))["outcome"] == "lost"
+
+
+@pytest.mark.parametrize("table, said", [
+    ("AB12C", "names a table"),
+    (PlayedAt("AB12C", None, ()), "1 to 3 players"),
+    (PlayedAt("AB12C", None, ("Leo",)), "is a Player"),  # type: ignore[arg-type]
+    (PlayedAt("AB12C", None, (Player("<b>Leo</b>", None),)), "letters, digits"),
+    (PlayedAt("", None, (Player("Leo", None),)), "a table's code"),
+    (PlayedAt("AB12C", Player(None, "x" * 65), (Player("Leo", None),)), "the computer's level"),
+])
+def test_who_sat_at_a_table_is_checked_before_anything_is_written(store: ClassStore, table, said) -> None:
+    """A deal or game at a table names who sat where (the ``played_at`` column): a malformed one is refused by
+    name and no row is written."""
+    from escoba_tutor.records.rows import event_row
+
+    event = DealFinished("Ana", "table", 5, 3, 2, 0, 1, table=table)
+    with pytest.raises(RecordsError, match=said) as caught:
+        event_row(event)
+    assert caught.value.code in ("records_bad_event", "nickname_bad_character")
+    assert not store.record(event) and store.board().students == []
+
+
+def test_who_sat_at_a_table_goes_with_a_table_s_deal_only_and_round_trips() -> None:
+    from escoba_tutor.records.rows import event_row, played_at_from_text
+
+    with pytest.raises(RecordsError, match="only a deal or game of level 'table'"):
+        event_row(GameFinished("Ana", "greedy", 5, 21, 2, True, table=PlayedAt("AB12C", None, (Player("Leo", None),))))
+    seats = PlayedAt("AB12C", Player("Bea", None), (Player("Íñigo", None), Player(None, "expert"),))
+    row = event_row(GameFinished("Ana", "table", 5, 21, 2, True, table=seats))
+    assert played_at_from_text(row["played_at"]) == seats and "Íñigo" in row["played_at"]
+    gone = PlayedAt("AB12C", None, (Player(None, None, deleted=True),))
+    assert played_at_from_text(event_row(DealFinished("Ana", "table", 5, 1, 2, 0, 0, table=gone))["played_at"]) == gone
+    assert event_row(DealFinished("Ana", "greedy", 5, 1, 2, 0, 0))["played_at"] is None

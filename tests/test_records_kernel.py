@@ -97,6 +97,12 @@ def test_a_message_is_the_event_s_own_fields_without_its_nickname(event) -> None
     ({"event": "lesson", "lesson": "01", "lang": "es", "id": 3}, "has no field id"),
     ({"event": "lesson", "lesson": "01"}, "incomplete"),
     ({"event": "lesson", "lesson": "01", "lang": "es", "at": "yesterday"}, "ISO 8601"),
+    # a game at a table of classmates is the server's to record, never a kernel's
+    ({"event": "game", "level": "table", "seed": 1, "points_player": 21, "points_computer": 3, "won": True},
+     "no game at a table of classmates"),
+    ({"event": "deal", "level": "greedy", "seed": 1, "points_player": 2, "points_computer": 3, "escobas_player": 0,
+      "escobas_computer": 0, "table": {"code": "AB12C", "partner": None, "other_side": []}},
+     "no game at a table of classmates"),
 ])
 def test_a_message_that_is_no_event_is_refused_by_name(message, said) -> None:
     with pytest.raises(RecordsError, match=said):

@@ -146,7 +146,7 @@ def test_a_version_1_database_gets_the_rules_column_and_its_drills_none(tmp_path
         (captures,) = [m for m in store.board().mistakes if m.kind == "captures"]
         assert [(e.seed, e.lesson, e.rules) for e in captures.exercises][0] == (4, "07-variants", "scopa")
     with sqlite3.connect(copy) as connection:
-        assert [row[1] for row in connection.execute("PRAGMA table_info(records)")][-1] == "rules"
+        assert [row[1] for row in connection.execute("PRAGMA table_info(records)")][-2:] == ["rules", "played_at"]
     connection.close()
 
 

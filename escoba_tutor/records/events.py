@@ -179,8 +179,34 @@ class DrillAnswer:
 
 
 @dataclass(frozen=True)
+class Player:
+    """Who played a seat at a table of classmates: the student who sat there (``nickname``, kept while the computer
+    plays it for them), else the computer at its ``level``; both None for a seat nobody took. ``deleted``: the
+    student who sat there had their records deleted since (their nickname is gone)."""
+
+    nickname: str | None
+    level: str | None
+    deleted: bool = False
+
+
+@dataclass(frozen=True)
+class PlayedAt:
+    """The table a student's deal or game was played at, as it was when it finished: the table's code, the
+    student's partner (a game of four; None for two) and the other side's players, in seat order."""
+
+    code: str
+    partner: Player | None
+    other_side: tuple[Player, ...]
+
+
+#: The level of a deal or game played at a table of classmates: recorded by the server, never by a kernel.
+TABLE_LEVEL = "table"
+
+
+@dataclass(frozen=True)
 class DealFinished:
-    """A finished deal against the computer at ``level``, with both sides' points and escobas."""
+    """A finished deal against the computer at ``level``, with both sides' points and escobas; at a table of
+    classmates (level :data:`TABLE_LEVEL`), the other side's, and ``table`` says who sat where."""
 
     nickname: str
     level: str
@@ -190,6 +216,7 @@ class DealFinished:
     escobas_player: int
     escobas_computer: int
     at: datetime = field(default_factory=_now)
+    table: PlayedAt | None = None
 
 
 @dataclass(frozen=True)
@@ -204,6 +231,7 @@ class GameFinished:
     points_computer: int
     won: bool
     at: datetime = field(default_factory=_now)
+    table: PlayedAt | None = None
 
 
 @dataclass(frozen=True)
@@ -234,6 +262,8 @@ def to_message(event: Event) -> dict[str, object]:
         if item.name == "nickname":
             continue
         value = getattr(event, item.name)
+        if item.name == "table":  # the server's alone (from_message refuses one)
+            continue
         message[item.name] = value.isoformat() if isinstance(value, datetime) else value
     return message
 
@@ -253,6 +283,9 @@ def from_message(message: object, nickname: str) -> Event:
         raise RecordsError(f"a {message['event']} record has no field {', '.join(unknown[:3])}",
                            code="records_bad_event")
     values = {name: message[name] for name in names if name in message}
+    if values.pop("table", None) is not None or values.get("level") == TABLE_LEVEL:  # a kernel plays the computer
+        raise RecordsError("a kernel records no game at a table of classmates: the server does",
+                           code="records_bad_event")
     at = values.get("at")
     if at is not None:
         try:

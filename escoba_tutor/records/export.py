@@ -14,8 +14,8 @@ A game or deal at a table where students play each other (level ``table``, recor
 a game against the computer is, its ``points_computer`` and ``escobas_computer`` holding the other side's; the
 last three columns, added after the others so that a reader of the earlier file finds its columns where they
 were, name its table (``table``, the code), the student's partner in a game of four (``partner``) and the other
-side's players (``other_side``, joined by ``;``), each a nickname or ``computer:LEVEL``. They are empty for
-every other record.
+side's players (``other_side``, joined by ``;``), each a nickname, ``computer:LEVEL`` or ``deleted``, as they sat
+when the deal or game finished. They are empty for every other record.
 
 A text cell that a spreadsheet would take for a formula (starting with ``=``, ``+``, ``-``, ``@``, a tab or a
 carriage return) gets a leading ``'``, so opening the file never runs anything a nickname or code carried; a
@@ -34,8 +34,10 @@ from typing import NamedTuple, TextIO
 from sqlalchemy import Connection, select
 
 from .board import ClassInfo
+from .events import TABLE_LEVEL, PlayedAt, Player
+from .rows import played_at_from_text
 from .schema import from_db_time, records
-from .tables import TABLE_LEVEL, PlayedAt, Player, played_at_tables
+from .tables import played_at_tables
 
 __all__ = ["BOM", "COLUMNS", "CODES", "CsvLayout", "ExportRecord", "safe_cell", "write_csv"]
 
@@ -80,7 +82,10 @@ class CsvLayout:
 
 
 def _player_code(player: Player) -> str:
-    """A seat's player as the codes file names them: the nickname, ``computer:greedy``, or "" (nobody)."""
+    """A seat's player as the codes file names them: the nickname, ``computer:greedy``, ``deleted`` (a student
+    whose records were deleted since), or "" (nobody)."""
+    if player.deleted:
+        return "deleted"
     return player.nickname or (f"computer:{player.level}" if player.level else "")
 
 
@@ -115,9 +120,12 @@ def write_csv(connection: Connection, out: TextIO, class_info: ClassInfo, *, bom
     writer = csv.writer(text, delimiter=layout.delimiter, lineterminator="\r\n")
     writer.writerow([safe_cell(word) for word in layout.header])
     query = select(records).where(records.c.class_id == class_info.id).order_by(records.c.at, records.c.id)
-    tables = played_at_tables(connection, class_info.id)
+    tables: dict[tuple[int, str], PlayedAt] | None = None  # for records older than version 8: the seats as now
     for row in connection.execute(query):
-        table = tables.get((row.seed, row.nickname_key)) if row.level == TABLE_LEVEL else None
+        table = played_at_from_text(row.played_at)
+        if table is None and row.level == TABLE_LEVEL:
+            tables = played_at_tables(connection, class_info.id) if tables is None else tables
+            table = tables.get((row.seed, row.nickname_key))
         record = ExportRecord(
             from_db_time(row.at), row.nickname, row.event, row.kind, row.level, row.lesson, row.lang, row.seed,
             row.correct, row.mistake, row.points_player, row.points_computer, row.escobas_player,

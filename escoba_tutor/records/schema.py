@@ -26,7 +26,9 @@ and a version number, and ``game_table_seats``, one row per seat: the student ho
 level; tables.py); 6 adds ``class_exercise_answers.given``, the answer as the student gave it (the drill
 model's answers, as JSON: the projected view's spread of answers, and the student's own reloaded page; NULL in the
 answers counted before); 7 adds ``game_tables.hints``, whether the players at a table may ask for a hint (the
-opener's choice; the tables opened before allow them, as the page did then).
+opener's choice; the tables opened before allow them, as the page did then); 8 adds ``records.played_at``, who
+sat where at a table of classmates when a deal or game there finished (the download named the seats as they were
+when it was made).
 
 Times are stored as UTC without a zone (``DateTime``), read back as UTC.
 """
@@ -109,6 +111,7 @@ records = Table(
     Column("escobas_computer", Integer),
     Column("outcome", String(4)),
     Column("rules", String(200)),  # since version 2 (a column added by a migration comes last)
+    Column("played_at", Text),  # since version 8: who sat where at a table of classmates (rows.played_at_text)
     # The board groups a class's records by event and student, and its mistakes by drill kind and code.
     Index("ix_records_class_event_student", "class_id", "event", "nickname_key"),
     Index("ix_records_class_event_mistake", "class_id", "event", "kind", "mistake"),
@@ -256,10 +259,18 @@ def _add_table_hints(connection: Connection) -> None:
         connection.execute(text(f"ALTER TABLE game_tables ADD COLUMN hints BOOLEAN NOT NULL DEFAULT {true_word}"))
 
 
+def _add_played_at(connection: Connection) -> None:
+    """7 -> 8: who sat where when a deal or game at a table finished (NULL in the records written before: the
+    download then names the table's seats as they are now)."""
+    if "played_at" not in {c["name"] for c in inspect(connection).get_columns("records")}:
+        connection.execute(text("ALTER TABLE records ADD COLUMN played_at TEXT"))
+
+
 # MIGRATIONS[n] turns a database of version n into version n + 1, inside the opening transaction.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _add_drill_rules, 2: _current_and_unique_names,
                                                         3: _add_class_exercises, 4: _add_game_tables,
-                                                        5: _add_given_answers, 6: _add_table_hints}
+                                                        5: _add_given_answers, 6: _add_table_hints,
+                                                        7: _add_played_at}
 
 
 def from_db_time(stored: datetime) -> datetime:

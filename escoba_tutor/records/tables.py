@@ -57,8 +57,18 @@ from ..engine.rules import Rules, as_rules
 from ..engine.save import LEVELS, dump_json, load_json
 from ..players.bots import LEVELS as LEVEL_WORDS
 from ..players.bots import make_bot
-from .events import DealFinished, Event, GameFinished, RecordsError, nickname_key, valid_nickname
-from .rows import MAX_RULES, event_row, to_db_time
+from .events import (
+    TABLE_LEVEL,
+    DealFinished,
+    Event,
+    GameFinished,
+    PlayedAt,
+    Player,
+    RecordsError,
+    nickname_key,
+    valid_nickname,
+)
+from .rows import MAX_RULES, dump_played_at, event_row, played_at_from_text, to_db_time
 from .schema import from_db_time, game_table_seats, game_tables, records
 
 __all__ = [
@@ -73,7 +83,6 @@ __all__ = [
 
 PLAYERS = (2, 4)                 # two players, or four in two partnerships (0 and 2 against 1 and 3)
 STATES = ("waiting", "playing", "finished")
-TABLE_LEVEL = "table"            # the level a finished table game or deal is recorded under
 LEFT_AFTER = 120.0               # seconds without a sign of its student after which a seat counts as left
 CODE_LENGTH = 5
 CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32, as the resume code's
@@ -661,20 +670,24 @@ def _finished(table: _Table, deals_before: int, moment: datetime) -> list[Event]
     points and escobas against the best other side's, as a game against the computer is recorded."""
     game = table.game
     events: list[Event] = []
+    players = [Player(seat.nickname, None if seat.nickname else seat.computer) for seat in table.seats]
+    sides = SIDES[len(table.seats)]
     for seat in table.seats:
         if seat.holder is None or seat.computer is not None or seat.nickname is None:
             continue
         side = game.side_of[seat.seat]
+        played_at = _played_at(table.row.code, seat.seat, players, sides)
         for deal in game.deals[deals_before:]:
             points, escobas = deal.score.points, deal.escobas
             events.append(DealFinished(seat.nickname, TABLE_LEVEL, game.seed, points[side],
                                        max(p for s, p in enumerate(points) if s != side), escobas[side],
-                                       max(e for s, e in enumerate(escobas) if s != side), at=moment))
+                                       max(e for s, e in enumerate(escobas) if s != side), at=moment,
+                                       table=played_at))
         if game.is_over:
             totals = game.totals
             events.append(GameFinished(seat.nickname, TABLE_LEVEL, game.seed, totals[side],
                                        max(t for s, t in enumerate(totals) if s != side), game.winner == side,
-                                       at=moment))
+                                       at=moment, table=played_at))
     return events
 
 
@@ -764,29 +777,18 @@ def class_tables(connection: Connection, class_id: int, *, now: datetime | None 
 
 
 # ------------------------------------------------------------------------------------------ for the download
-@dataclass(frozen=True)
-class Player:
-    """Who played a seat, for the records' download: the student who sat there (``nickname``, kept while the
-    computer plays it for them), else the computer at its ``level``; both None for a seat nobody took."""
-
-    nickname: str | None
-    level: str | None
-
-
-@dataclass(frozen=True)
-class PlayedAt:
-    """The table a student's game was played at: its code, the student's partner (a game of four; None for two)
-    and the other side's players, in seat order."""
-
-    code: str
-    partner: Player | None
-    other_side: tuple[Player, ...]
+def _played_at(code: str, seat: int, players: list[Player], sides: tuple[tuple[int, ...], ...]) -> PlayedAt:
+    """The table as the student at ``seat`` played it: their partner and the other side, from ``players``."""
+    mine = next(side for side in sides if seat in side)
+    partner = next((players[s] for s in mine if s != seat), None)
+    return PlayedAt(code, partner, tuple(players[s] for side in sides if side is not mine for s in side))
 
 
 def played_at_tables(connection: Connection, class_id: int) -> dict[tuple[int, str], PlayedAt]:
     """The class's tables by the keys of their games' records: (the game's seed, the nickname key of a student
-    seated there). A table's records carry its game's seed (a random number below 2⁵³: two tables of a class
-    never share one in practice) and the student's nickname, not the table: the download finds the table here."""
+    seated there), as the tables are seated now. Only for the records of a database older than version 8, which
+    do not say who sat where when they were played (a table's records carry its game's seed, a random number
+    below 2⁵³: two tables of a class never share one in practice)."""
     rows = connection.execute(select(game_tables.c.id, game_tables.c.code, game_tables.c.players,
                                      game_tables.c.game).where(game_tables.c.class_id == class_id)).all()
     if not rows:
@@ -804,14 +806,31 @@ def played_at_tables(connection: Connection, class_id: int) -> dict[tuple[int, s
         for seat in table_seats:
             if seat.nickname_key is None or not isinstance(seed, int):
                 continue
-            mine = next(side for side in sides if seat.seat in side)
-            partner = next((players[s] for s in mine if s != seat.seat), None)
-            other = tuple(players[s] for side in sides if side is not mine for s in side)
-            found[seed, seat.nickname_key] = PlayedAt(row.code, partner, other)
+            found[seed, seat.nickname_key] = _played_at(row.code, seat.seat, players, sides)
     return found
 
 
 # ------------------------------------------------------------------------------------------------ forgetting
+def _forget_in_played_at(connection: Connection, class_id: int, key: str) -> None:
+    """The student's nickname out of the classmates' records of the games they played together."""
+    def without(player: Player) -> Player:
+        if player.nickname is not None and nickname_key(player.nickname) == key:
+            return Player(None, None, deleted=True)
+        return player
+
+    rows = connection.execute(select(records.c.id, records.c.played_at).where(
+        records.c.class_id == class_id, records.c.played_at.is_not(None))).all()
+    for row in rows:
+        table = played_at_from_text(row.played_at)
+        if table is None:
+            continue
+        kept = PlayedAt(table.code, None if table.partner is None else without(table.partner),
+                        tuple(without(p) for p in table.other_side))
+        if kept != table:
+            connection.execute(records.update().where(records.c.id == row.id)
+                               .values(played_at=dump_played_at(kept)))
+
+
 def forget_class(connection: Connection, class_id: int) -> None:
     """Delete the class's tables and seats (before the class itself)."""
     ids = select(game_tables.c.id).where(game_tables.c.class_id == class_id).scalar_subquery()
@@ -821,8 +840,10 @@ def forget_class(connection: Connection, class_id: int) -> None:
 
 def forget_student(connection: Connection, class_id: int, key: str, *, now: datetime | None = None) -> None:
     """A student's records removed: their name and token leave the class's tables too. A game under way goes on
-    with the computer (level ``greedy``) in their seat; a table still waiting gets the seat empty."""
+    with the computer (level ``greedy``) in their seat; a table still waiting gets the seat empty. The classmates'
+    records of the games they played together keep the seat, as a deleted student's."""
     moment = _now(now)
+    _forget_in_played_at(connection, class_id, key)
     codes = connection.execute(
         select(game_tables.c.code).join(game_table_seats, game_table_seats.c.table_id == game_tables.c.id)
         .where(game_tables.c.class_id == class_id, game_table_seats.c.nickname_key == key)).scalars().all()

@@ -148,6 +148,8 @@ def words_layout(lang: str, zone: Zone, titles: dict[str, str] | None = None) ->
         return None if code is None else (_(table[code]) if code in table else code)
 
     def player(p: Player) -> str:
+        if p.deleted:
+            return _("a deleted nickname")
         return p.nickname or (_(COMPUTER_SEAT, level=level_words(_, p.level)) if p.level else _("an empty seat"))
 
     def cells(class_info: ClassInfo, r: ExportRecord) -> list[object]:

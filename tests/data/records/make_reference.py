@@ -62,7 +62,8 @@ def board_as_json(board: Board) -> dict:
 GIVEN = '{"answers":["78","inválida"],"built":[],"choices":{}}'
 
 #: The students' tokens at the reference's tables (since version 5).
-TOKENS = {"Zoë": "reference-token-zoe-0001", "Ana": "reference-token-ana-0002", "Íñigo": "reference-token-inigo-03"}
+TOKENS = {"Zoë": "reference-token-zoe-0001", "Ana": "reference-token-ana-0002", "Íñigo": "reference-token-inigo-03",
+          "Bea": "reference-token-bea-0004"}
 
 
 def table_as_json(store: ClassStore, code: str) -> dict:
@@ -113,6 +114,13 @@ def main() -> None:
                                     view.version)
             four = store.open_table(TOKENS["Íñigo"], "Íñigo", 4, "escoba+figuras", seed=78).table.code
             store.give_seat_to_computer(four, 1, "greedy", TOKENS["Íñigo"])
+            if SCHEMA_VERSION >= 8:  # since version 8: a game played out at a table (who sat where, in its records)
+                done = store.open_table(TOKENS["Bea"], "Bea", 2, "escoba+target=3", seed=79).table.code
+                store.join_table(done, TOKENS["Ana"], "Ana")
+                while (info := store.table_info(done)).state == "playing":
+                    token = TOKENS[["Bea", "Ana"][info.turn]]
+                    view = store.table_view(done, token)
+                    store.play_at_table(done, view.seat, token, view.game.legal_moves[0], view.version)
             tables = [table_as_json(store, info.code) for info in store.class_tables()]
         store.forget_class(first.id)
         store.make_current(old.id)  # since version 3 the current class is chosen: here not the newest
