@@ -44,3 +44,39 @@ def test_the_development_guide_names_only_files_that_exist():
     named |= set(re.findall(r"\b(docs/[\w-]+\.md)\b", guide))
     missing = sorted(path for path in named if "<" not in path and "NN-" not in path and not (ROOT / path).exists())
     assert len(named) > 20 and not missing, missing
+
+
+def _anchor(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces turned into hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def _anchors(path: Path) -> set[str]:
+    found, fenced = set(), False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        fenced ^= line.startswith("```")
+        if not fenced and line.startswith("#"):
+            found.add(_anchor(line.lstrip("#")))
+    return found
+
+
+def test_a_heading_s_anchor_is_github_s() -> None:
+    assert _anchor(" The class's records") == "the-classs-records"
+    assert _anchor("Reglas de la casa o scopa para toda la clase") == "reglas-de-la-casa-o-scopa-para-toda-la-clase"
+    assert _anchor("A class arriving together: `--class-size`") == "a-class-arriving-together---class-size"
+
+
+def test_every_link_between_the_docs_reaches_its_file_and_heading() -> None:
+    """A link in docs/*.md to another doc, or to a section (``#anchor``), leads somewhere: a guide's section
+    renamed without its links sends a teacher to the top of the page."""
+    broken, links = [], 0
+    for doc in sorted((ROOT / "docs").glob("*.md")):
+        for target in re.findall(r"\]\(([^)\s]+)\)", doc.read_text(encoding="utf-8")):
+            if re.match(r"[a-z]+:", target):
+                continue
+            links += 1
+            name, _, anchor = target.partition("#")
+            path = (doc.parent / name) if name else doc
+            if not path.exists() or (anchor and path.suffix == ".md" and anchor not in _anchors(path)):
+                broken.append(f"{doc.name}: {target}")
+    assert links > 30 and not broken, broken
