@@ -505,11 +505,11 @@ def test_the_leftover_drill_in_the_widget():
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
         "Aciertos: 1 de 3.",
-        "No: el bando 1 jugó la última carta, pero la dejó en la mesa. Las cartas que quedan se las lleva el "
+        "No: el jugador 1 jugó la última carta, pero la dejó en la mesa. Las cartas que quedan se las lleva el "
         "último bando que hizo baza: el bando 2.",
         "Suma: has contado las figuras por el número que llevan impreso; al sumar, la sota vale 8, el caballo 9 y el "
         "rey 10: 10.",
-        "Comprobación: bien, 10 = 15 × 0 + 10, así que cuadra."]
+        "Comprobación: bien, quedan justo 10, así que cuadra."]
     view.taker.value, view.total_box.value = "1", "10"
     assert widget.model.result is None  # a changed answer clears the verdict
     widget.check_button.click()
@@ -517,6 +517,10 @@ def test_the_leftover_drill_in_the_widget():
     view.total_box.value = "diez"
     widget.check_button.click()
     assert "Escribe la suma como un número entero, por ejemplo 25." in widget.status.message
+    view.total_box.value, view.checks.value = "10", "no"  # a lone king: no «15 × 0 + 10» sum to read
+    widget.check_button.click()
+    assert widget.status.message.split("\n")[-1] == (
+        "Comprobación: sí cuadra: quedan justo 10, como siempre que todas las bazas han sumado 15.")
     widget.answer_button.click()
     assert ("<p>Solo queda el rey de bastos: 10.</p><p>Como es menos de 15, no hay nada que restar.</p>"
             "<p>Sale 10, así que la mano cuadra.</p>") in widget.answer_box.children[0].value
@@ -551,9 +555,9 @@ def test_the_strategy_drill_in_the_widget():
     # what a play is weighed with, as the worksheet prints it: the players, the deck, the other hand, the cards taken
     left, other = drill.view.deck_left, drill.view.hand_sizes[1 - drill.view.player]
     assert f"Juegan dos. Quedan {left} cartas en el mazo." in view.situation.value
-    assert f"El otro jugador tiene {other} carta" in view.situation.value
+    assert f"Al otro jugador le queda{'n' if other != 1 else ''} {other} carta" in view.situation.value
     taken = Translator("es")("Already taken in this deal:")
-    assert f"{taken} oros: " in view.situation.value and "ya no están en juego" in taken
+    assert f"{taken} oros: " in view.situation.value and "nadie más puede llevárselas" in taken
     widget.check_button.click()
     assert widget.status.message == "Primero elige una jugada de la lista."
     view.moves.selected = str(drill.ranking[-1].move)   # as a click in the list does

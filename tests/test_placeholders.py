@@ -693,7 +693,7 @@ def test_every_message_that_says_of_a_label_has_a_form_for_the_student():
     # and the dealing drill, which numbers its players whatever names a page gives
     # (test_the_dealing_drill_never_names_the_student)
     numbered_only = {
-        "Escobas de mano for {side} with the house rule:", "Points for {side} with the house rule:",
+        "Points for {side} with the house rule:",
         "{side}'s escobas:", "{side}'s points for the deal, escobas included:", "{side}'s setenta:",
         "Play goes to the right: after {last} comes {player}.",
         "The next deal is dealt by the player to the right of {dealer}: {new_dealer}; the player to the right of "

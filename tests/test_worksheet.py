@@ -460,8 +460,8 @@ def test_the_strategy_part_says_what_a_play_is_weighed_with():
             "sweep with the two of swords.") in key
     assert "1.0" not in key and "played out to the end of the deal" not in key
     task, key = map(unescape, split(worksheet_html(12, "es", count=1, kinds=("strategy",))))
-    assert ("Juegan dos. Ya no quedan cartas en el mazo: es la última ronda de la mano. El otro jugador tiene 3 cartas "
-            "en la mano.") in task
+    assert ("Juegan dos. Ya no quedan cartas en el mazo: es la última ronda de la mano. Al otro jugador le quedan 3 "
+            "cartas.") in task
     assert ("Evita el dos de oros, que se queda en la mesa: deja 13 en la mesa, y el otro jugador puede barrerla con "
             "el dos de espadas.") in key
     assert "1,0" not in key
@@ -969,8 +969,9 @@ def test_no_play_of_the_strategy_key_is_judged_by_the_figure_alone(lang):
 @pytest.mark.parametrize("lang, standard, one, two", [
     ("en", "Rules: standard Escoba, no house rules", "Rules: Escoba with one house rule: face cards",
      "Rules: Escoba with house rules: sevens instead of the setenta and face cards"),
-    ("es", "Reglas: escoba, sin reglas de la casa", "Reglas: escoba, con una regla de la casa: figuras",
-     "Reglas: escoba, con reglas de la casa: los sietes en lugar de la setenta y figuras"),
+    ("es", "Se juega a la escoba normal, sin reglas de la casa",
+     "Se juega a la escoba con una regla de la casa: figuras",
+     "Se juega a la escoba con reglas de la casa: los sietes en lugar de la setenta y figuras"),
 ])
 def test_the_sheet_says_its_rules_are_standard_or_names_its_house_rules(lang, standard, one, two):
     """The readers: "Rules: Escoba" did not say whether house rules apply. The header says the standard game, or
@@ -982,7 +983,7 @@ def test_the_sheet_says_its_rules_are_standard_or_names_its_house_rules(lang, st
                                                           kinds=("captures",))
     scopa = worksheet_html(1, lang, count=1, rules="scopa", kinds=("captures",))
     assert ("Rules: standard Scopa, no house rules" if lang == "en" else
-            "Reglas: scopa, sin reglas de la casa") in scopa
+            "Se juega a la scopa normal, sin reglas de la casa") in scopa
 
 
 def test_the_dealing_part_asks_the_rounds_only_while_the_deck_has_cards():
@@ -992,7 +993,7 @@ def test_the_dealing_part_asks_the_rounds_only_while_the_deck_has_cards():
     «las cartas que le quedan a cada uno»."""
     from escoba_tutor.exercises.kinds.dealing import dealing_drill
 
-    rounds = {"en": "How many rounds are left in the deck", "es": "rondas quedan ahora mismo en el mazo"}
+    rounds = {"en": "How many rounds are still to be dealt", "es": "rondas quedan por repartir"}
     for lang in ("en", "es"):
         _ = Translator(lang)
         part = kind("dealing").worksheet

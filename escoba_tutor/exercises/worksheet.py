@@ -97,6 +97,12 @@ def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | s
         "note": _("Exercise numbers are those of the on-screen practice, not the order on this sheet. Each part says "
                   "which practice it comes from: open it and type the number into its “Exercise” box to see the "
                   "same exercise and check your answer."),
+        # every part starts at the sheet's number, so "no. 1777" is in each part; and a pupil who sees 1777, 1779,
+        # 1788 would look for the missing ones
+        "numbers": _("Each part has its own practice, so the same number can come up in several parts: when you "
+                     "go through the answers aloud, say the part too (“part 3, no. {seed}”). Where numbers are "
+                     "skipped, the exercises in between were too like the ones shown.", seed=seed)
+        if len(parts) > 1 else "",
         "parts": parts, "key_title": _("Answer key"),
         "key_note": _("Worked out by the escoba-tutor program, for worksheet no. {seed}.", seed=seed)})
 

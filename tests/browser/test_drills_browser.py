@@ -121,7 +121,7 @@ def test_the_leftover_answered_by_mouse(es_page):
     box.get_by_label("¿Cuadra la mano?").select_option(label="Sí, cuadra")
     press_check(box)
     expect(status(page, "leftover")).to_contain_text("Aciertos: 1 de 3.")
-    expect(status(page, "leftover")).to_contain_text("No: el bando 1 jugó la última carta, pero la dejó "
+    expect(status(page, "leftover")).to_contain_text("No: el jugador 1 jugó la última carta, pero la dejó "
                                                      "en la mesa.")
     expect(status(page, "leftover")).to_contain_text("has contado las figuras por el número que llevan")
     box.get_by_label("¿Quién se las lleva?").select_option(label="Bando 2")
@@ -141,7 +141,7 @@ def test_the_leftover_answered_by_keyboard_alone(en_page):
     tab_until(page, box.get_by_role("button", name="Check"), "Tab")
     page.keyboard.press("Enter")
     expect(status(page, "leftover")).to_contain_text("3 of 3 right.")
-    expect(status(page, "leftover")).to_contain_text("Check: right, 10 = 15 × 0 + 10, so it checks out.")
+    expect(status(page, "leftover")).to_contain_text("Check: right, exactly 10 is left, so it checks out.")
     assert_no_errors(page)
 
 
@@ -151,7 +151,7 @@ def test_the_escoba_de_mano_by_mouse_and_by_keyboard(es_page, en_page):
     assert position.escobas == 0
     box = drill(es_page, "escoba_de_mano")
     box.get_by_label("Escobas de mano").select_option(label="1")
-    box.get_by_label("¿Para quién son?").select_option(label=f"Bando {position.dealer + 1}")
+    box.get_by_label("¿Quién se las apunta?").select_option(label=f"Bando {position.dealer + 1}")
     press_check(box)
     expect(status(es_page, "escoba_de_mano")).to_contain_text("Escobas: 1 + 2 + 3 + 7 = 13, así que no hay escoba "
                                                               "de mano (una mesa de 15 da una escoba y una de 30, "

@@ -14,8 +14,8 @@ from test_widgets_browser import assert_no_errors, serious_violations, tab_into,
 from escoba_tutor.exercises import dealing_drill, house_rules_drill
 
 # the rounds question, as its box is labelled
-ROUNDS_EN = "How many rounds are left in the deck right now, before anything more is dealt?"
-ROUNDS_ES = "¿Cuántas rondas quedan ahora mismo en el mazo?"
+ROUNDS_EN = "How many rounds are still to be dealt right now?"
+ROUNDS_ES = "¿Cuántas rondas quedan por repartir ahora mismo?"
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect

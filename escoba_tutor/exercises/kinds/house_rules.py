@@ -480,11 +480,14 @@ def _house_rules_task(_: Translator, drill: HouseRulesDrill) -> dict[str, object
                                "seats": seats_words(_, drill.players, names) or paper.two_players(_), "names": names,
                                "dealt": ""}
     if drill.question == "escobas_de_mano":
-        side = names[drill.dealer_side]
         task["dealt"] = _("{dealer} deals. The four cards face up on the table:",
                           dealer=labels.player(_, drill.dealer + 1))
-        task["standard"] = _("Without the house rule: {escobas}.", escobas=mano_words(_, drill.before[0], side))
-        task["blanks"] = [_("Escobas de mano for {side} with the house rule:", side=side)]
+        # which side the dealer plays for is half the question: the task names no side (the key does)
+        before = drill.before[0]
+        escobas = _.plural("{n} escoba de mano", "{n} escobas de mano", before) if before else _(
+            "0 (no escoba de mano)")
+        task["standard"] = _("Without the house rule: {escobas}.", escobas=escobas)
+        task["blanks"] = [_("Escobas de mano with the house rule, and the side that scores them:")]
         return task
     task["standard"] = _("Points for this deal without the house rule: {points}.",
                          points=_points_words(_, names, drill.before))

@@ -129,7 +129,9 @@ class LeftoverView(KindView):
                 return of_side(_, "Right: {side} made the last capture, and so takes them.", taker)
             if answer.mistake == "last_to_play":
                 return of_side(_, "No: {side} played last, but laid the card down. The cards left go to the last "
-                               "side that captured: {taker}.", names[drill.last_player_side], taker=taker)
+                               "side that captured: {taker}.",
+                               # a player plays the last card («el jugador 2», not «el bando 2»); a side takes
+                               player_names(_, self.frame.names, len(names))[drill.last_player_side], taker=taker)
             if answer.mistake == "nobody_captured":
                 return _("No: nobody captured in the whole deal, so the cards left belong to nobody.")
             return _("No: the cards left go to the last side that captured: {side}.", side=taker)
@@ -147,6 +149,9 @@ class LeftoverView(KindView):
         rest = total % 15
         if answer.mistake == "unanswered":
             return _("Check: say whether the deal checks out.")
+        # a lone 10 needs no sum: «10 = 15 × 0 + 10» is true but says nothing to a child
+        if answer.ok and drill.checks_out and total == 10:
+            return _("Check: right, exactly 10 is left, so it checks out.")
         if answer.ok and drill.checks_out:
             return _("Check: right, {total} = 15 × {times} + 10, so it checks out.", total=total,
                      times=total // 15)
@@ -154,6 +159,8 @@ class LeftoverView(KindView):
             return _("Check: right, {total} = 15 × {times} + {rest}, and not 15 × something + 10: someone made a "
                      "mistake during the deal.",
                      total=total, times=total // 15, rest=rest)
+        if answer.mistake == "checks_out" and total == 10:
+            return _("Check: it does check out: exactly 10 is left, as always when every capture made 15.")
         if answer.mistake == "checks_out":
             return _("Check: it does check out, because {total} = 15 × {times} + 10, as always when every capture "
                      "made 15.", total=total, times=total // 15)
