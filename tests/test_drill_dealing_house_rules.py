@@ -311,6 +311,11 @@ def test_every_house_rule_and_table_size_comes_up_and_most_positions_change():
             assert {d.players for d in of_rule} == {2, 3, 4}, rule
     assert 0.65 * len(drills) <= sum(d.changes for d in drills) <= 0.85 * len(drills)  # "no change" kept, rarer
     assert any(not d.changes for d in drills if d.question == "escobas_de_mano")
+    # escoba de mano by pairs left unchanged: a table the dealer takes anyway (the rule then does not apply), never
+    # one with no pair of 15 at all, which would show nothing of what the rule does
+    pairs = [d for d in drills if d.house_rule == "escoba_de_mano_pairs"]
+    assert any(d.changes for d in pairs) and any(not d.changes for d in pairs)
+    assert all(d.mano[0] > 0 for d in pairs if not d.changes)
 
 
 def find_house(test, limit=600):
