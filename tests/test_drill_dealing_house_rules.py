@@ -311,6 +311,11 @@ def test_every_house_rule_and_table_size_comes_up_and_most_positions_change():
             assert {d.players for d in of_rule} == {2, 3, 4}, rule
     assert 0.65 * len(drills) <= sum(d.changes for d in drills) <= 0.85 * len(drills)  # "no change" kept, rarer
     assert any(not d.changes for d in drills if d.question == "escobas_de_mano")
+    # escoba de mano by pairs left unchanged: a table the dealer takes anyway (the rule then does not apply), never
+    # one with no pair of 15 at all, which would show nothing of what the rule does
+    pairs = [d for d in drills if d.house_rule == "escoba_de_mano_pairs"]
+    assert any(d.changes for d in pairs) and any(not d.changes for d in pairs)
+    assert all(d.mano[0] > 0 for d in pairs if not d.changes)
 
 
 def find_house(test, limit=600):
@@ -503,8 +508,9 @@ def test_the_cards_left_in_the_widget_go_to_a_team():
     widget = Drill("dealing", seed=drill.seed, lang="es")
     view = widget.view
     names = [f"jugador {i + 1}" for i in range(4)]
-    assert view.position.value.startswith("<p>Juegan cuatro, por parejas: la pareja 1 (jugadores 1 y 3) contra la "
-                                          "pareja 2 (jugadores 2 y 4).</p>")
+    assert view.position.value.startswith("<p>Partida de cuatro, por parejas: la pareja 1 (jugadores 1 y 3) contra "
+                                          "la pareja 2 (jugadores 2 y 4); los compañeros se sientan uno enfrente "
+                                          "del otro.</p>")
     assert view.position.value.endswith("<p>No quedan cartas en el mazo.</p>")
     assert view.next_player.description == "¿Quién sale en la mano siguiente?"
     assert view.plays.value.count("<li>") == len(drill.plays)
@@ -609,8 +615,8 @@ def test_teams_in_the_widget_and_hostile_answers_for_them():
     drill = find_house(lambda d: d.house_rule == "all_oros_bonus" and d.players == 4 and d.changes)
     widget = Drill("house_rules", seed=drill.seed, lang="en")
     view = widget.view
-    assert view.seats.value == ("<p>A four-player game, in two teams of two: Team 1 (Players 1 and 3) against Team 2 "
-                                "(Players 2 and 4).</p>")
+    assert view.seats.value == ("<p>Four players in two teams: Team 1 (Players 1 and 3) against Team 2 (Players 2 and "
+                                "4); partners sit opposite each other.</p>")
     assert [b.description for b in view.boxes_of] == [f"Points for Team {n} with the house rule" for n in (1, 2)]
     holder = drill.all_oros_side
     assert view.parts[holder][0].value.startswith(f"<h4>Team {holder + 1} · ")
@@ -776,7 +782,8 @@ def test_the_worksheet_prints_both_kinds_with_their_answers():
     exercises, key = page.split("Answer key")
     assert "<h2>1. Dealing and turns</h2>" in exercises and "<h2>2. What a house rule changes</h2>" in exercises
     # exercise 19: four players, Player 4 deals and has just played the deal's last card; Player 1 captured last
-    assert ("Four players are playing, in two teams: Team 1 (Players 1 and 3) against Team 2 (Players 2 and 4)."
+    assert ("Four players in two teams: Team 1 (Players 1 and 3) against Team 2 (Players 2 and 4); partners sit "
+            "opposite each other."
             in exercises)
     assert "0 cards are left" not in exercises and "Who plays first in the next deal?" in exercises
     assert "<p>The last plays of the deal:</p><ol><li>Player 1 plays the two of coins and takes" in exercises
@@ -794,7 +801,8 @@ def test_the_worksheet_prints_both_kinds_with_their_answers():
     assert (drill.house_rule, drill.players) == ("all_oros_bonus", 4)
     assert ("House rule: all ten coins. A side that holds all ten coins scores 2 points for the coins instead of "
             "1.") in exercises
-    assert ("A four-player game, in two teams of two: Team 1 (Players 1 and 3) against Team 2 (Players 2 and 4)."
+    assert ("Four players in two teams: Team 1 (Players 1 and 3) against Team 2 (Players 2 and 4); partners sit "
+            "opposite each other."
             in exercises)
     assert '<th scope="col">Team 1</th><th scope="col">Team 2</th>' in re.sub(r"\s+<", "<", exercises)
     assert "Points for Team 1 with the house rule:" in exercises

@@ -171,7 +171,24 @@ def test_other_rules():
     assert "The five of swords takes the five of coins: 5 = 5" in answers  # scopa: the matching card, alone
     # Scopa has no escoba de mano, and its leftover is not checked by adding up (captures are not of 15)
     assert "escoba_de_mano" not in page and "Does the deal check out?" not in page
-    assert "Who takes the cards left?" in page and "Counting the escobas" in page
+    assert "Who takes the cards left on the table?" in page and "Counting the escobas" in page
+
+
+def test_the_cards_left_part_counts_the_escoba_de_mano_only_under_rules_that_have_one():
+    """The cards left go to the last side that captured, and an escoba de mano is a capture by the dealer's side
+    (docs/rules.md §2): a deal where only the dealer took the four cards face up still has a last capture. The
+    part says so under Escoba's rules; Scopa has no escoba de mano, and its part does not mention one."""
+    for lang in ("en", "es"):
+        _ = Translator(lang)
+        with_it = _("The cards left on the table at the end of the deal go to the last side that captured (an escoba "
+                    "de mano counts as a capture by the dealer's side), or to nobody if nobody captured in the whole "
+                    "deal.")
+        without = _("The cards left on the table at the end of the deal go to the last side that captured, or to "
+                    "nobody if nobody captured in the whole deal.")
+        escoba = unescape(worksheet_html(4, lang, count=1, kinds=("leftover",)))
+        scopa = unescape(worksheet_html(4, lang, count=1, kinds=("leftover",), rules="scopa"))
+        assert with_it in escoba and without not in escoba, lang
+        assert without in scopa and with_it not in scopa, lang
 
 
 def test_a_part_per_kind_and_kinds_chosen():
@@ -283,10 +300,12 @@ def test_bad_arguments_get_one_line_and_exit_2(argv, said, capsys):
 
 
 @pytest.mark.parametrize("lang, task, key", [
-    ("es", "Partida de cuatro, por parejas: la pareja 1 (jugadores 1 y 3) contra la pareja 2 (jugadores 2 y 4). "
+    ("es", "Partida de cuatro, por parejas: la pareja 1 (jugadores 1 y 3) contra la pareja 2 (jugadores 2 y 4); "
+           "los compañeros se sientan uno enfrente del otro. "
            "Reparte el jugador 4.",
      "sota (8) + 3 + caballo (9) + rey (10) = 30: 2 escobas de mano para la pareja 2, la del jugador 4, que reparte."),
-    ("en", "A four-player game, in two teams of two: Team 1 (Players 1 and 3) against Team 2 (Players 2 and 4). "
+    ("en", "Four players in two teams: Team 1 (Players 1 and 3) against Team 2 (Players 2 and 4); partners sit "
+           "opposite each other. "
            "Player 4 deals.",
      "jack (8) + 3 + knight (9) + king (10) = 30: 2 escobas de mano for Team 2, the team of Player 4, who dealt.")])
 def test_the_escoba_de_mano_of_a_game_of_four_on_paper(lang, task, key):

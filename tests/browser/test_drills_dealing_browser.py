@@ -85,7 +85,7 @@ def test_dealing_answered_by_keyboard_alone(en_page):
     page, box = en_page, drill(en_page, "dealing")
     tab_into(page, box)
     choose_by_keyboard(page, box.get_by_label("Who plays next?"), "Player 1")
-    choose_by_keyboard(page, box.get_by_label("What happens now?"), "Nothing is dealt: now someone plays")
+    choose_by_keyboard(page, box.get_by_label("What happens now?"), "No cards are dealt: the next player plays")
     tab_until(page, box.get_by_label(ROUNDS_EN), "Tab")
     page.keyboard.type("one")
     tab_until(page, box.get_by_role("button", name="Check"), "Tab")
@@ -139,7 +139,7 @@ def test_house_rules_with_two_teams_by_mouse(es_page):
     type_in(number, "19")
     expect(box).to_contain_text("Regla de la casa: todos los oros")
     expect(box).to_contain_text("Partida de cuatro, por parejas: la pareja 1 (jugadores 1 y 3) contra la pareja 2 "
-                                "(jugadores 2 y 4).")
+                                "(jugadores 2 y 4); los compañeros se sientan uno enfrente del otro.")
     expect(box.get_by_role("group", name="Montón de la pareja 1").locator("[data-code]")).to_have_count(
         len(position.piles[0]))
     first, second = (box.get_by_label(f"Puntos de la pareja {n} con la regla de la casa") for n in (1, 2))
@@ -185,8 +185,8 @@ def test_the_end_of_a_deal_from_the_address_by_keyboard(open_drills, app_url):
     position = dealing_drill(19)  # 4 players, Player 4 deals and plays the deal's last card; Player 1 captured last
     assert (position.players, position.dealer, position.moment, position.last_capturer) == (4, 3, "deal_over", 0)
     box = drill(page, "dealing")
-    expect(box).to_contain_text("Four players are playing, in two teams: Team 1 (Players 1 and 3) against Team 2 "
-                                "(Players 2 and 4).")
+    expect(box).to_contain_text("Four players in two teams: Team 1 (Players 1 and 3) against Team 2 (Players 2 "
+                                "and 4); partners sit opposite each other.")
     expect(box.locator("ol li")).to_have_count(len(position.plays))
     tab_into(page, box)
     choose_by_keyboard(page, box.get_by_label("Who plays first in the next deal?"), "Player 2")
@@ -210,8 +210,8 @@ def test_the_end_of_a_deal_from_the_address_by_keyboard(open_drills, app_url):
     expect(said).to_contain_text("3 of 3 right.")
     # the house rule of exercise 19: all ten coins, in a game of four (two teams), answered by keyboard alone
     box = drill(page, "house_rules")
-    expect(box).to_contain_text("A four-player game, in two teams of two: Team 1 (Players 1 and 3) against Team 2 "
-                                "(Players 2 and 4).")
+    expect(box).to_contain_text("Four players in two teams: Team 1 (Players 1 and 3) against Team 2 (Players 2 and "
+                                "4); partners sit opposite each other.")
     tab_into(page, box)
     tab_until(page, box.get_by_label("Points for Team 1 with the house rule"), "Tab", limit=80)
     page.keyboard.type("4")

@@ -388,14 +388,16 @@ def _mano_drill(seed: int, rules: Rules, house_rule: str, players: int, want_cha
                 first: int) -> HouseRulesDrill:
     """The four cards of a deal dealt under ``rules`` and, from the same shuffle, under the house rule: the
     escobas de mano of each, from the engine. A position that does not change keeps a table that tempts: one the
-    dealer takes anyway, or one a card short or over a total."""
+    dealer takes anyway, or one a card short or over a total. Under the pairs, only one the dealer takes anyway
+    (the house rule then does not apply): a table with no pair of 15 would show nothing of what the rule does."""
     house_rules = rules.replace(**VARIANTS[house_rule].changes)
     for attempt in range(_TRIES * 4):
         game_seed = (first + attempt) % (MAX_SEED + 1)
         game, house_game = Game(players, rules, seed=game_seed), Game(players, house_rules, seed=game_seed)
         (before, _taken), (after, taken) = _mano(game), _mano(house_game)
         total = sum(c.value for c in _first_table(game))
-        tempting = before or after or abs(total - 20) <= 1 or abs(total - 30) <= 1
+        tempting = (before > 0 if house_rule == "escoba_de_mano_pairs" else
+                    before or after or abs(total - 20) <= 1 or abs(total - 30) <= 1)
         if (before != after) == want_change and (want_change or tempting):
             break
     return HouseRulesDrill(seed, rules, house_rule, players, dealer=game.dealer, table=_first_table(game),

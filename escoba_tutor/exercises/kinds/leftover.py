@@ -258,11 +258,16 @@ def fifteen_check(_: Translator, total: int) -> list[str]:
 
 
 def _intro(_: Translator, rules: Rules) -> str:
-    said = _("The cards left on the table at the end of the deal go to the last side that captured, or to nobody "
-             "if nobody captured in the whole deal. With the standard Escoba rules they always add up to 10 more than "
-             "a multiple of 15 (10, 25, 40, 55…): if not, somebody made a mistake. To check, take away 15 as many "
-             "times as you can: the deal checks out if 10 is left.")
-    return " ".join((said, paper.capture_values(_), paper.two_players(_)))
+    if rules.escoba_de_mano == "none":
+        who = _("The cards left on the table at the end of the deal go to the last side that captured, or to nobody "
+                "if nobody captured in the whole deal.")
+    else:  # a deal where only the dealer took the four cards laid face up has a last capture, the dealer's
+        who = _("The cards left on the table at the end of the deal go to the last side that captured (an escoba de "
+                "mano counts as a capture by the dealer's side), or to nobody if nobody captured in the whole deal.")
+    check = _("With the standard Escoba rules they always add up to 10 more than a multiple of 15 (10, 25, 40, "
+              "55…): if not, somebody made a mistake. To check, take away 15 as many times as you can: the deal "
+              "checks out if 10 is left.")
+    return " ".join((who, check, paper.capture_values(_), paper.two_players(_)))
 
 
 # Under the Escoba capture rule a part has one deal that does not check out (the 15-check at work) among
