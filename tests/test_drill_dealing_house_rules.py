@@ -847,6 +847,31 @@ def test_the_house_rules_sheet_sorts_the_piles_and_its_key_says_why():
     assert "Puntos nuevos" not in key and "Puntos que ya no se cuentan: la setenta." in key
 
 
+def test_the_primera_by_suit_count_decides_the_setenta_s_point_it_never_drops_it():
+    """The house rule decides the setenta's point by suit count: the key and the widget never list the setenta as
+    a point no longer scored beside a "new" primera, whether the point moves or stays with its side."""
+    drills = [d for d in map(house_rules_drill, range(600)) if d.house_rule == "primera_by_suit_count"
+              and d.question != "escobas_de_mano"]
+    assert {bool(d.changes) for d in drills} == {True, False}
+    for drill in drills[:12]:
+        for lang, gone, new in (("en", "Points no longer scored", "New points"),
+                                ("es", "Puntos que ya no se cuentan", "Puntos nuevos")):
+            key = worksheet_html(drill.seed, lang, count=1, kinds=("house_rules",)).split(
+                "Answers" if lang == "en" else "Soluciones")[-1]
+            widget = Drill("house_rules", seed=drill.seed, lang=lang)
+            widget.answer_button.click()
+            worked = widget.answer_box.children[0].children[0].value
+            for text in (key, worked):
+                assert gone not in text and new not in text, (drill.seed, lang)
+            standard = {line.item: line for line in drill.standard.lines}["setenta"]
+            house = {line.item: line for line in drill.house.lines}["primera"]
+            if house.points != standard.points:
+                assert ("Points that change: the setenta (primera) by suit count — " if lang == "en" else
+                        "Puntos que cambian: ") in html.unescape(key)
+            elif lang == "en" and not drill.changes:
+                assert "stays as it was: the setenta (primera) by suit count — " in key
+
+
 # ================================================================================ players named in sentences
 def _every_dealing_text(lang):
     """Every sentence the dealing drill shows for a position of each moment and table size: the position, the
