@@ -100,6 +100,18 @@ def test_the_exercises_are_the_drills():
                 assert "inválida: le faltan" in answers
 
 
+def test_each_capture_exercise_has_a_line_for_every_capture_it_can_have():
+    """Five lines under every position, however many captures it has: enough for the most, and no hint of how many."""
+    escoba = rules_by_name("escoba")
+    seeds = choose_seeds("captures", 1861, 6, escoba)
+    assert max(len(capture_drill(s).answer) for s in seeds) > 2
+    exercises, _answers = split(worksheet_html(1861, "en", count=6, kinds=("captures",)))
+    items = re.findall(r"<li><p><b>Exercise no\. \d+\.</b>.*?</li>", exercises, re.S)
+    assert len(items) == 6
+    assert all(item.count("<div class='line'></div>") == 5 for item in items)
+    assert all(len(capture_drill(s).answer) <= 5 for s in range(300))
+
+
 def test_a_position_without_capture_says_so():
     seed = 7  # capture drill 7: the card takes nothing
     assert capture_drill(seed).answer == ()
