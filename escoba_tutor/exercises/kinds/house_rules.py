@@ -436,7 +436,11 @@ def house_sides(_: Translator, drill: HouseRulesDrill) -> list[labels.Label]:
 def seats_words(_: Translator, players: int, names: Sequence[labels.Label]) -> str:
     """Who plays with whom: "" for two players; three on their own; four in two teams."""
     if players == 3:
-        return _("Three players, each on their own: each player is a side.")
+        players_named = paper.player_names(_, 3)
+        return _("Three players, each on their own: {first_player} is {first_side}, {second_player} is "
+                 "{second_side} and {third_player} is {third_side}.", first_player=players_named[0],
+                 first_side=names[0], second_player=players_named[1], second_side=names[1],
+                 third_player=players_named[2], third_side=names[2])
     if players == 4:
         return _("A game of four, in teams of two: {first} (Players 1 and 3) against {second} (Players 2 and 4).",
                  first=names[0], second=names[1])
