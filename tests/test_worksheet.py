@@ -461,7 +461,7 @@ def test_the_strategy_key_of_worksheet_101():
     task, key = split(worksheet_html(101, "en", kinds=("strategy",)))
     assert ("Already taken in this deal, by any player (out of play): coins: 2, 3, 5, 6, 7, knight, king; cups: 3, "
             "4, 5, 6, knight, king;") in task
-    assert "Good play:" in key and "Good plays:" in key
+    assert "Good play:" in key and "Good plays, strongest first:" in key
     assert "The jack of clubs, taking the seven of coins: the seven of coins is one sure point" in key
     assert ("Avoid the seven of swords, laid down on the table: it leaves the seven of coins on the table, "
             "where the other player could take it.") in key
