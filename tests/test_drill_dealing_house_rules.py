@@ -34,7 +34,7 @@ from escoba_tutor.text.translator import Translator
 from escoba_tutor.widgets import Drill
 
 # the rounds question, as its box is labelled
-ROUNDS_EN = "How many rounds are left in the deck right now, before anything more is dealt?"
+ROUNDS_EN = "How many rounds are left in the deck right now, counting any round about to be dealt?"
 
 KINDS = ("dealing", "house_rules")
 seeds = st.integers(min_value=0, max_value=MAX_SEED)
@@ -587,7 +587,8 @@ def test_three_sides_in_the_widget_with_the_third_side_s_point():
     view = widget.view
     assert view.rule.value.startswith("<p><b>Regla de la casa: empates entre tres</b><br>Con tres bandos, si dos "
                                       "empatan en cabeza")
-    assert view.seats.value == "<p>Tres jugadores, cada uno por su cuenta: cada jugador es un bando.</p>"
+    assert view.seats.value == ("<p>Tres jugadores, cada uno por su cuenta: el jugador 1 es el bando 1; el jugador 2, "
+                                "el bando 2, y el jugador 3, el bando 3.</p>")
     assert len(view.parts) == 3 and [b.description for b in view.boxes_of] == [
         f"Puntos del bando {n} con la regla de la casa" for n in (1, 2, 3)]
     assert [h.value.split(" · ")[0] for h, _row in view.parts] == [f"<h4>Bando {n}" for n in (1, 2, 3)]
@@ -812,7 +813,8 @@ def test_the_worksheet_prints_both_kinds_with_their_answers():
 def test_the_house_rules_sheet_with_three_sides_and_with_the_escoba_de_mano():
     drill = find_house(lambda d: d.house_rule == "three_player_ties" and d.changes)
     exercises, key = worksheet_html(drill.seed, "es", count=1, kinds=("house_rules",)).split("Soluciones")
-    assert "Tres jugadores, cada uno por su cuenta: cada jugador es un bando." in exercises
+    assert ("Tres jugadores, cada uno por su cuenta: el jugador 1 es el bando 1; el jugador 2, el bando 2, y el "
+            "jugador 3, el bando 3.") in exercises
     assert [f"Puntos del bando {n} con la regla de la casa:" in exercises for n in (1, 2, 3)] == [True] * 3
     said = "; ".join(f"Bando {n}: {p}" for n, p in zip((1, 2, 3), drill.points))
     assert f"{said}. La regla de la casa cambia los puntos." in key and "el punto es para el bando" in key
@@ -845,6 +847,31 @@ def test_the_house_rules_sheet_sorts_the_piles_and_its_key_says_why():
     # (a point nobody scores is no "new point": «Puntos nuevos: más sietes — nadie» read as a contradiction)
     assert "El punto de la regla de la casa: más sietes — empate (2–2)." in key
     assert "Puntos nuevos" not in key and "Puntos que ya no se cuentan: la setenta." in key
+
+
+def test_the_primera_by_suit_count_decides_the_setenta_s_point_it_never_drops_it():
+    """The house rule decides the setenta's point by suit count: the key and the widget never list the setenta as
+    a point no longer scored beside a "new" primera, whether the point moves or stays with its side."""
+    drills = [d for d in map(house_rules_drill, range(600)) if d.house_rule == "primera_by_suit_count"
+              and d.question != "escobas_de_mano"]
+    assert {bool(d.changes) for d in drills} == {True, False}
+    for drill in drills[:12]:
+        for lang, gone, new in (("en", "Points no longer scored", "New points"),
+                                ("es", "Puntos que ya no se cuentan", "Puntos nuevos")):
+            key = worksheet_html(drill.seed, lang, count=1, kinds=("house_rules",)).split(
+                "Answers" if lang == "en" else "Soluciones")[-1]
+            widget = Drill("house_rules", seed=drill.seed, lang=lang)
+            widget.answer_button.click()
+            worked = widget.answer_box.children[0].children[0].value
+            for text in (key, worked):
+                assert gone not in text and new not in text, (drill.seed, lang)
+            standard = {line.item: line for line in drill.standard.lines}["setenta"]
+            house = {line.item: line for line in drill.house.lines}["primera"]
+            if house.points != standard.points:
+                assert ("Points that change: the setenta (primera) by suit count — " if lang == "en" else
+                        "Puntos que cambian: ") in html.unescape(key)
+            elif lang == "en" and not drill.changes:
+                assert "stays as it was: the setenta (primera) by suit count — " in key
 
 
 # ================================================================================ players named in sentences
@@ -899,8 +926,8 @@ def test_every_dealing_sentence_names_players_and_teams_well(lang):
 
 
 @pytest.mark.parametrize("lang, kept, yours", [
-    ("en", "With the house rule, the setenta of Team 2 goes from 67 to invalid, but the point still goes to Team 1.",
-     "With the house rule, the setenta of the computer goes from 67 to invalid, but the point still goes to your "
+    ("en", "With the house rule, the setenta goes from 67 to invalid for Team 2, but the point still goes to Team 1.",
+     "With the house rule, the setenta goes from 67 to invalid for the computer, but the point still goes to your "
      "team."),
     ("es", "Con la regla de la casa, la setenta de la pareja 2 pasa de 67 a inválida, pero el punto sigue siendo de "
            "la pareja 1.",

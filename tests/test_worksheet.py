@@ -100,6 +100,18 @@ def test_the_exercises_are_the_drills():
                 assert "inválida: le faltan" in answers
 
 
+def test_each_capture_exercise_has_a_line_for_every_capture_it_can_have():
+    """Five lines under every position, however many captures it has: enough for the most, and no hint of how many."""
+    escoba = rules_by_name("escoba")
+    seeds = choose_seeds("captures", 1861, 6, escoba)
+    assert max(len(capture_drill(s).answer) for s in seeds) > 2
+    exercises, _answers = split(worksheet_html(1861, "en", count=6, kinds=("captures",)))
+    items = re.findall(r"<li><p><b>Exercise no\. \d+\.</b>.*?</li>", exercises, re.S)
+    assert len(items) == 6
+    assert all(item.count("<div class='line'></div>") == 5 for item in items)
+    assert all(len(capture_drill(s).answer) <= 5 for s in range(300))
+
+
 def test_a_position_without_capture_says_so():
     seed = 7  # capture drill 7: the card takes nothing
     assert capture_drill(seed).answer == ()
@@ -204,7 +216,7 @@ def test_a_part_per_kind_and_kinds_chosen():
 def test_the_new_parts_have_their_answers_in_the_key():
     exercises, answers = split(worksheet_html(3, "en", count=1))
     assert leftover_drill(3).total is not None  # (the part asks the 15 check: the key does it)
-    assert "It ends at " in answers and "They add up to" not in exercises
+    assert " is left" in answers and "the deal checks out" in answers and "They add up to" not in exercises
     mano = escoba_de_mano_drill(3)  # 2 + 6 + 1 + 6 = 15, for the dealer
     assert (f"2 + 6 + 1 + 6 = 15: 1 escoba de mano for Side {mano.dealer + 1}, since Player {mano.dealer + 1} "
             "dealt.") in answers
@@ -449,14 +461,14 @@ def test_the_strategy_key_of_worksheet_101():
     task, key = split(worksheet_html(101, "en", kinds=("strategy",)))
     assert ("Already taken in this deal, by any player (out of play): coins: 2, 3, 5, 6, 7, knight, king; cups: 3, "
             "4, 5, 6, knight, king;") in task
-    assert "Good play:" in key and "Good plays:" in key
+    assert "Good play:" in key and "Good plays, strongest first:" in key
     assert "The jack of clubs, taking the seven of coins: the seven of coins is one sure point" in key
     assert ("Avoid the seven of swords, laid down on the table: it leaves the seven of coins on the table, "
             "where the other player could take it.") in key
     # (the seven of cups, avoided for the simulation's figure alone, is no longer offered: see
     # test_no_play_of_the_strategy_key_is_judged_by_the_figure_alone)
     assert "averaged over many" not in key
-    assert ("The four of coins, laid down on the table: it leaves 11 on the table, which only a card worth 4 could "
+    assert ("The four of coins, laid down on the table: it leaves 11 on the table, which only a card worth 4 can "
             "sweep, and no such card is still unseen") in key
     assert "11 on the table, which no single card can sweep" not in key
     _task, key = split(worksheet_html(101, "es", kinds=("strategy",)))
@@ -490,10 +502,10 @@ def test_the_key_of_worksheet_203_shows_the_additions():
     """The cards left and the escoba de mano by 15 / 20 of worksheet no. 203: the key shows the addition, a face
     card with its value in brackets, so that a student with another total can see where it differs."""
     _task, key = split(worksheet_html(203, "en", kinds=("leftover", "house_rules")))
-    assert ("They add up to 2 + jack (8) = 10. As that is less than 15, there is nothing to take away. It ends at "
-            "10, so the deal checks out.") in key
-    assert ("They add up to jack (8) + 5 = 13. As that is less than 15, there is nothing to take away. It ends at "
-            "13, not 10, so the deal does not check out: a mistake was made earlier in the deal, not in the plays "
+    assert ("They add up to 2 + jack (8) = 10. That is less than 15, so there is nothing to take away. 10 is left, "
+            "so the deal checks out.") in key
+    assert ("They add up to jack (8) + 5 = 13. That is less than 15, so there is nothing to take away. 13 is left, "
+            "not 10, so the deal does not check out: a mistake was made earlier in the deal, not in the plays "
             "shown (a capture that did not make 15, or a card missing or counted twice).") in key
     assert "The four cards add up to knight (9) + 4 + 4 + 3 = 20:" in key
     _task, key = split(worksheet_html(203, "es", kinds=("leftover",)))
@@ -502,8 +514,8 @@ def test_the_key_of_worksheet_203_shows_the_additions():
 
 
 @pytest.mark.parametrize("lang, said, empty", [
-    ("en", "Only the king of cups is left: 10. As that is less than 15, there is nothing to take away. It ends at "
-           "10, so the deal checks out.", "They add up to king (10) = 10"),
+    ("en", "Only the king of cups is left: 10. That is less than 15, so there is nothing to take away. 10 is left, "
+           "so the deal checks out.", "They add up to king (10) = 10"),
     ("es", "Solo queda el rey de copas: 10. Como es menos de 15, no hay nada que restar. Sale 10, así que la mano "
            "cuadra.", "Suman rey (10) = 10"),
 ])
@@ -680,8 +692,8 @@ def test_the_strategy_key_of_worksheet_317_tells_the_good_play_from_the_avoided_
             "unseen.</li>") in key
     assert ("Avoid the five of swords, taking the king of cups: it adds only 2 cards to your pile.") in key
     assert "and no such card is still unseen.</li>" in key
-    assert ("good for the setenta, and it leaves 1 on the table, which only a card worth 14 could sweep (no card is "
-            "worth more than 10).</li>") in key
+    assert ("good for the setenta, and it leaves 1 on the table, which no card can sweep: it would take a card "
+            "worth 14, and none is worth more than 10.</li>") in key
     _task, key = split(worksheet_html(317, "es", kinds=("strategy",)))
     assert ("El cinco de espadas, que se lleva el dos de bastos y la sota de bastos: añade 3 cartas a tu montón, "
             "aunque deja 11 en la mesa; para barrerla hace falta una carta que valga 4, y quedan 4 sin "
@@ -907,7 +919,7 @@ def test_the_house_rule_key_never_lists_a_point_whose_winner_stays_as_one_that_c
     from escoba_tutor.exercises.kinds.points import item_in_sentence
 
     for lang, said in (("en", "In this deal the house rule does not change the totals. With the house rule, the "
-                               "setenta of Side 1 goes from 67 to invalid, but the point still goes to Side 2."),
+                               "setenta goes from 67 to invalid for Side 1, but the point still goes to Side 2."),
                        ("es", "En esta mano la regla de la casa no cambia el total de ningún bando. Con la regla de "
                               "la casa, la setenta del bando 1 pasa de 67 a inválida, pero el punto sigue siendo del "
                               "bando 2.")):
@@ -1012,7 +1024,7 @@ def test_the_dealing_part_asks_the_rounds_only_while_the_deck_has_cards():
     «las cartas que le quedan a cada uno»."""
     from escoba_tutor.exercises.kinds.dealing import dealing_drill
 
-    rounds = {"en": "How many rounds are still to be dealt", "es": "rondas quedan por repartir"}
+    rounds = {"en": "How many rounds are left in the deck right now, counting", "es": "rondas quedan por repartir"}
     for lang in ("en", "es"):
         _ = Translator(lang)
         part = kind("dealing").worksheet
@@ -1031,10 +1043,10 @@ def test_the_dealing_part_asks_the_rounds_only_while_the_deck_has_cards():
 
 
 @pytest.mark.parametrize("lang, total, said", [
-    ("en", 7, ["As that is less than 15, there is nothing to take away.",
-               "It ends at 7, not 10, so the deal does not check out: a mistake was made earlier in the deal, not in "
+    ("en", 7, ["That is less than 15, so there is nothing to take away.",
+               "7 is left, not 10, so the deal does not check out: a mistake was made earlier in the deal, not in "
                "the plays shown (a capture that did not make 15, or a card missing or counted twice)."]),
-    ("en", 40, ["Take away 15 twice: 40 − 15 = 25, 25 − 15 = 10.", "It ends at 10, so the deal checks out."]),
+    ("en", 40, ["Take away 15 twice: 40 − 15 = 25, 25 − 15 = 10.", "10 is left, so the deal checks out."]),
     ("es", 25, ["Se resta 15 una vez: 25 − 15 = 10.", "Sale 10, así que la mano cuadra."]),
     ("es", 26, ["Se resta 15 una vez: 26 − 15 = 11.",
                 "Sale 11, no 10, así que la mano no cuadra: alguien se ha equivocado antes en la mano, no en las "
@@ -1121,8 +1133,8 @@ def test_the_strategy_key_of_worksheet_1601_gives_no_risk_as_a_merit():
     table three unseen knights can sweep. The jack's reason is now what it does better than the five (no coin left
     on the table), its risk a concession; the five's line names both its faults."""
     _task, key = map(unescape, split(worksheet_html(1601, "en", kinds=("strategy",))))
-    assert ("The three of cups, laid down on the table: it leaves 4 on the table, which only a card worth 11 could "
-            "sweep (no card is worth more than 10).") in key
+    assert ("The three of cups, laid down on the table: it leaves 4 on the table, which no card can sweep: it would "
+            "take a card worth 11, and none is worth more than 10.") in key
     assert ("The jack of swords, laid down on the table: it leaves no coin on the table for the other player, "
             "although it leaves 9 on the table, which only a card worth 6 can sweep, with 3 such cards still "
             "unseen.") in key
@@ -1191,7 +1203,7 @@ def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
             "Side 1's points for the deal, escobas included:",
             "Most exercises give a deal that has already been played, with its points",
             "= 17: no escoba de mano (0), so nobody scores one; the cards stay on the table.",
-            "= 10. As that is less than 15, there is nothing to take away. It ends at 10, so the deal checks out.",
+            "= 10. That is less than 15, so there is nothing to take away. 10 is left, so the deal checks out.",
             "The point the house rule is about stays as it was: the setenta — Side 2 has the only valid setenta "
             "(Side 1: invalid; Side 2: 76)."]),
     ("es", ["Para sumar, cada carta vale lo mismo que en una baza: el as 1, del 2 al 7 lo que marcan, la sota 8, el "
@@ -1223,10 +1235,9 @@ def test_a_sheet_with_card_codes_says_how_to_read_them():
     """Worksheet no. 1693 printed "knight of clubs (11b)", "two of cups (2c)" and never said what the letters
     are: an English speaker reads "c" as clubs. A sheet that shows codes says how to read them, once, at the top;
     a sheet whose parts show none does not."""
-    _ = Translator("en")
-    line = _("Card codes: the number, then the first letter of the suit's Spanish name (o oros, coins; c copas, cups; "
-             "e espadas, swords; b bastos, clubs), so c is cups, not clubs. 10 is the jack, 11 the knight and 12 the "
-             "king.")
+    line = ("Card codes: the number, then the first letter of the suit's Spanish name (o oros, coins; c copas, cups; "
+            "e espadas, swords; b bastos, clubs), so c is cups, not clubs. 10 is the jack, 11 the knight and 12 the "
+            "king.")  # (the message id: each language's line is its translation)
     for lang in ("en", "es"):
         said = Translator(lang)(line)
         task, key = split(worksheet_html(1693, lang))
@@ -1237,6 +1248,8 @@ def test_a_sheet_with_card_codes_says_how_to_read_them():
     assert "c copas" in Translator("es")(line) and "b bastos" in Translator("es")(line)
     # (the letters are the Spanish names' initials: said so, with the trap an English speaker falls into)
     assert "c copas, cups" in line and "c is cups, not clubs" in line
+    # (the codes start with the ace, 1: said beside the face cards' numbers)
+    assert "1 is the ace; 10 is the jack" in Translator("en")(line) and "el 1 es el as" in Translator("es")(line)
 
 
 def test_a_deal_that_is_over_tells_its_last_plays_before_where_they_leave_it():
@@ -1304,8 +1317,8 @@ def test_the_cards_left_part_teaches_the_method_its_key_uses(lang, method, key_s
 
 @pytest.mark.parametrize(("lang", "defined", "said"), [
     ("en", "To sweep the table is to take every card on it with one play: that is an escoba.",
-     "The two of coins, laid down on the table: it leaves 2 on the table, which only a card worth 13 could sweep (no "
-     "card is worth more than 10)."),
+     "The two of coins, laid down on the table: it leaves 2 on the table, which no card can sweep: it would take a "
+     "card worth 13, and none is worth more than 10."),
     ("es", "Barrer la mesa es llevarse de una jugada todas las cartas que hay en ella: eso es hacer escoba.",
      "El dos de oros, que se queda en la mesa: deja 2 en la mesa; para barrerla haría falta una carta que valga 13 "
      "(ninguna vale más de 10)."),

@@ -14,7 +14,7 @@ from test_widgets_browser import assert_no_errors, serious_violations, tab_into,
 from escoba_tutor.exercises import dealing_drill, house_rules_drill
 
 # the rounds question, as its box is labelled
-ROUNDS_EN = "How many rounds are still to be dealt right now?"
+ROUNDS_EN = "How many rounds are left in the deck right now, counting any round about to be dealt?"
 ROUNDS_ES = "¿Cuántas rondas quedan por repartir ahora mismo?"
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -110,7 +110,8 @@ def test_house_rules_answered_by_mouse(es_page):
     assert (position.house_rule, position.players, position.standard.points, position.points) == (
         "sevens", 3, (0, 2, 2), (0, 1, 2))
     expect(box).to_contain_text("Regla de la casa: los sietes en lugar de la setenta")
-    expect(box).to_contain_text("Tres jugadores, cada uno por su cuenta: cada jugador es un bando.")
+    expect(box).to_contain_text("Tres jugadores, cada uno por su cuenta: el jugador 1 es el bando 1; el jugador 2, "
+                                "el bando 2, y el jugador 3, el bando 3.")
     expect(box).to_contain_text("Total: Bando 1: 0; Bando 2: 2; Bando 3: 2.")
     for side, name in enumerate(("bando 1", "bando 2", "bando 3")):
         expect(box.get_by_role("group", name=f"Montón del {name}").locator("[data-code]")).to_have_count(

@@ -130,10 +130,10 @@ def _sum(_: Translator, card: Card, taken: Sequence[Card], rules: Rules) -> str:
 
 
 _SHEET = """
-{% macro task(drill, you_play, on_table) %}
+{% macro task(drill, you_play, on_table, lines) %}
   <li><p>{{ paper.number(drill) }} {{ you_play }} {{ paper.card(drill.card) }}</p>
   <p>{{ on_table }} {{ paper.cards(drill.table) }}</p>
-  <div class='line'></div><div class='line'></div></li>
+  {% for _line in range(lines) %}<div class='line'></div>{% endfor %}</li>
 {% endmacro %}
 
 {% macro answer(drill, found, captures) %}
@@ -147,7 +147,8 @@ _SHEET = """
 
 
 def _capture_task(_: Translator, drill: CaptureDrill) -> dict[str, object]:
-    return {"you_play": _("You play:"), "on_table": _("On the table:")}
+    # a line for each capture there can be, the same for every exercise: fewer would hint at how many there are
+    return {"you_play": _("You play:"), "on_table": _("On the table:"), "lines": _MAX_SEVERAL}
 
 
 #: A capture that empties the table, by the rules' word for a sweep (``Rules.sweep``).

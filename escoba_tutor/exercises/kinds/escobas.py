@@ -184,7 +184,8 @@ def sweeps(_: Translator, drill: EscobasDrill, players: Sequence[labels.Label] =
 def _intro(_: Translator, rules: Rules) -> str:
     said = _("A whole deal, capture by capture: count each side's escobas for the score sheet. Only the plays "
              "that capture are listed: a card laid down without taking anything has no row of its own, and shows "
-             "up on the table of the next row.")
+             "up on the table of the next row. A row whose play is “the cards dealt” is the dealer's escoba de "
+             "mano: it counts as an escoba. Taking the cards left at the end of the deal never does.")
     return f"{said} {paper.two_players(_)}"
 
 

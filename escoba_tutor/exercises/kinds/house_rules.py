@@ -436,7 +436,11 @@ def house_sides(_: Translator, drill: HouseRulesDrill) -> list[labels.Label]:
 def seats_words(_: Translator, players: int, names: Sequence[labels.Label]) -> str:
     """Who plays with whom: "" for two players; three on their own; four in two teams."""
     if players == 3:
-        return _("Three players, each on their own: each player is a side.")
+        players_named = paper.player_names(_, 3)
+        return _("Three players, each on their own: {first_player} is {first_side}, {second_player} is "
+                 "{second_side} and {third_player} is {third_side}.", first_player=players_named[0],
+                 first_side=names[0], second_player=players_named[1], second_side=names[1],
+                 third_player=players_named[2], third_side=names[2])
     if players == 4:
         return _("A game of four, in teams of two: {first} (Players 1 and 3) against {second} (Players 2 and 4).",
                  first=names[0], second=names[1])
@@ -501,16 +505,42 @@ def _house_rules_task(_: Translator, drill: HouseRulesDrill) -> dict[str, object
 # valid setentas, no tie), which is why nothing changes.
 _RULE_ITEMS = {"low_primera": ("setenta",), "ties_both_score": ("cards", "oros"),
                "three_player_ties": ("cards", "oros", "setenta"), "all_oros_bonus": ("oros",),
-               "cards_bonus": ("cards",)}
+               "cards_bonus": ("cards",), "primera_by_suit_count": ("primera",)}
+
+
+# A house line that decides a usual point another way: the primera by suit count is still the setenta's point,
+# never a new point beside a setenta "no longer scored" (the most sevens, by contrast, replaces it).
+_DECIDES = {"primera": "setenta"}
+
+
+def usual_item(drill: HouseRulesDrill, item: str) -> str | None:
+    """The usual point a house line scores: its own item, or the one it decides another way; None for a new point."""
+    assert drill.standard is not None
+    usual = {line.item for line in drill.standard.lines}
+    if item in usual:
+        return item
+    return _DECIDES[item] if _DECIDES.get(item) in usual else None
+
+
+def dropped_items(drill: HouseRulesDrill) -> list[str]:
+    """The usual points the house rule no longer scores (and that a side scored without it)."""
+    assert drill.standard is not None and drill.house is not None
+    kept = {usual_item(drill, line.item) for line in drill.house.lines}
+    return [line.item for line in drill.standard.lines if line.item not in kept and any(line.points)]
 
 
 def moved_points(drill: HouseRulesDrill) -> list[ScoreLine]:
-    """The points the house rule scores otherwise: a line of the usual points whose winners change. A line
-    whose values change but whose point goes to the same sides (a setenta made invalid that did not win) is
-    said by :func:`kept_points`, never among the points that change."""
+    """The points the house rule scores otherwise: a line of the usual points (or of a point it decides another
+    way) whose winners change. A line whose values change but whose point goes to the same sides (a setenta made
+    invalid that did not win) is said by :func:`kept_points`, never among the points that change."""
     assert drill.standard is not None and drill.house is not None
     before = {line.item: line for line in drill.standard.lines}
-    return [line for line in drill.house.lines if line.item in before and line.points != before[line.item].points]
+    moved = []
+    for line in drill.house.lines:
+        usual = usual_item(drill, line.item)
+        if usual is not None and line.points != before[usual].points:
+            moved.append(line)
+    return moved
 
 
 # A value of the student's own side that changes («tu setenta», never «la setenta de ti»): only a setenta's value
@@ -577,20 +607,16 @@ def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, obje
     said = [_("{points}. The house rule changes the points.", points=points) if drill.changes else
             _("{points}. In this deal the house rule does not change the totals.", points=points)]
     # Why: each point the house rule adds, each it scores differently, then each it no longer scores.
-    standard_items = {line.item for line in drill.standard.lines}
-    moved = [line for line in drill.house.lines if line not in drill.standard.lines]
+    new_lines = [line for line in drill.house.lines if usual_item(drill, line.item) is None]
     added = [_("{item} — {reason}", item=points_kind.item_in_sentence(_, line.item),
-               reason=points_kind.reason_words(_, line, names)) for line in moved if line.item not in standard_items]
+               reason=points_kind.reason_words(_, line, names)) for line in new_lines]
     changed = [_("{item} — {reason}", item=points_kind.item_in_sentence(_, line.item),
-                 reason=points_kind.reason_words(_, line, names))
-               for line in moved_points(drill) if line.item in standard_items]
-    house_items = {line.item for line in drill.house.lines}
-    gone = [points_kind.item_in_sentence(_, line.item) for line in drill.standard.lines
-            if line.item not in house_items and any(line.points)]
+                 reason=points_kind.reason_words(_, line, names)) for line in moved_points(drill)]
+    gone = [points_kind.item_in_sentence(_, item) for item in dropped_items(drill)]
     # joined outside the calls: the extractor reads a second text as a plural
     added_said, changed_said = "; ".join(added), "; ".join(changed)
     # A point the house rule adds that nobody scores in this deal is no "new point" (the totals may not change).
-    if added and any(any(line.points) for line in moved if line.item not in standard_items):
+    if added and any(any(line.points) for line in new_lines):
         said.append(_("New points: {items}.", items=added_said))
     elif added:
         said.append(_.plural("The house rule's point: {items}.", "The house rule's points: {items}.", len(added),

@@ -12,12 +12,14 @@ import ipywidgets as w
 
 from ...exercises import HouseRulesDrill
 from ...exercises.kinds.house_rules import (
+    dropped_items,
     house_rule_words,
     kept_points,
     mano_reason,
     mano_words,
     moved_points,
     seats_words,
+    usual_item,
 )
 from ...exercises.kinds.points import SENTENCE_ITEMS, item_in_sentence
 from ...text import labels
@@ -230,14 +232,11 @@ class HouseRulesView(KindView):
         def in_sentence(item: str) -> str:  # the sheet's row title for an item the house rules never touch
             return item_in_sentence(_, item) if item in SENTENCE_ITEMS else item_name(_, item, drill.rules)
 
-        standard_items = {line.item for line in drill.standard.lines}
-        moved = [line for line in drill.house.lines if line not in drill.standard.lines]
         added = [_("{item} — {reason}", item=in_sentence(line.item), reason=reason_text(_, line, names))
-                 for line in moved if line.item not in standard_items]
+                 for line in drill.house.lines if usual_item(drill, line.item) is None]
         changed = [_("{item} — {reason}", item=in_sentence(line.item), reason=reason_text(_, line, names))
                    for line in moved_points(drill)]
-        gone = [in_sentence(line.item) for line in drill.standard.lines
-                if line.item not in {other.item for other in drill.house.lines} and any(line.points)]
+        gone = [in_sentence(item) for item in dropped_items(drill)]
         if not drill.changes:
             said = _("In this deal the house rule does not change the totals: every side scores the same as "
                      "without it.")
