@@ -1318,3 +1318,34 @@ def test_the_strategy_part_says_what_sweeping_is_and_why_a_small_table_is_safe(l
     flat = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)) for page in (task, key)]
     assert defined in flat[0] and defined not in flat[1]
     assert said in flat[1]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_safe_table_is_never_said_to_have_no_sweeper_left_when_the_student_holds_one(lang):
+    """Worksheet no. 1861, exercise 1863: the key said no card worth 10 was left to sweep a table of 5, while the
+    student held the king of cups. A table only the student's own cards could sweep says so, naming them; "none
+    is still unseen" is said only when the student holds none either (besides the card played)."""
+    _ = Translator(lang)
+    gone = {"en": r"which only a card worth (\d+) could sweep, and no such card is still unseen",
+            "es": r"haría falta una carta que valga (\d+), y ya no queda ninguna sin salir"}[lang]
+    yours = {"en": r"which only a card worth (\d+) could sweep, and nobody else can hold one: the only ones? left "
+                   r"(?:is|are) yours \(([^)]*)\)",
+             "es": r"haría falta una carta que valga (\d+), y nadie más puede tenerla: (?:la única que queda es tuya|"
+                   r"las únicas que quedan son tuyas) \(([^)]*)\)"}[lang]
+    from escoba_tutor.exercises.kinds.strategy import good_in_order
+    part, found = kind("strategy").worksheet, 0
+    for seed in [*range(1, 301), 1863]:
+        drill = strategy_drill(seed)
+        for (move, why), hint in zip(part.answer(_, drill)["moves"], good_in_order(drill), strict=True):
+            play = hint.move
+            others = [c for c in drill.hand if c != play.card]
+            for value in re.findall(gone, why):
+                assert not any(c.value == int(value) for c in others), (seed, move, why)
+            for value, cards in re.findall(yours, why):
+                held = [c for c in others if c.value == int(value)]
+                assert held and cards == and_list(_, [_.the_card(c) for c in held]), (seed, move, why)
+                found += 1
+    assert found  # (no. 1863 is one)
+    _task, key = split(worksheet_html(1861, lang, kinds=("strategy",)))
+    assert {"en": "nobody else can hold one: the only one left is yours (the king of cups)",
+            "es": "nadie más puede tenerla: la única que queda es tuya (el rey de copas)"}[lang] in key

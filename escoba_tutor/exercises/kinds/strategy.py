@@ -245,6 +245,12 @@ _NO_SUCH_CARD = N_("it leaves {total} on the table, which only a card worth {val
                    "more than 10)")
 _NONE_TO_COME = N_("it leaves {total} on the table, which only a card worth {value} could sweep, and no such card "
                    "is still unseen")
+# Every such card not yet taken is in the student's own hand: "none is still unseen" would read as "none is left",
+# yet the student may sweep it next turn; what is true is that nobody else can hold one.
+_ONLY_YOURS = N_plural("it leaves {total} on the table, which only a card worth {value} could sweep, and nobody else "
+                       "can hold one: the only one left is yours ({cards})",
+                       "it leaves {total} on the table, which only a card worth {value} could sweep, and nobody else "
+                       "can hold one: the only ones left are yours ({cards})")
 
 
 def _move_reason(_: Translator, reason: Reason, rules: Rules | None = None, view: PlayerView | None = None) -> str:
@@ -467,9 +473,7 @@ def _merit_text(_: Translator, view: PlayerView, move: Move, code: str, plays: S
                 "takes_oros": [c for c in pile if c.suit is Suit.OROS], "takes_cards": list(pile)}[code]
         return _move_reason(_, Reason(code, tuple(held), count=len(held)), view.rules)
     if code == "safe_table":
-        left = _left(view, move)
-        return _move_reason(_, Reason("leaves_unsweepable", tuple(left), total=sum(c.value for c in left)),
-                            view.rules)
+        return _unsweepable(_, view, move, _left(view, move))
     if code == "fewer_sweepers":
         sweep = sweep_risk(view, move)
         assert sweep is not None  # (merit() gives this code only to a play whose table can be swept)
@@ -528,7 +532,18 @@ def _safe_table(_: Translator, view: PlayerView, move: Move) -> str | None:
     left = _left(view, move)
     if not left or sweep_risk(view, move) is not None:
         return None
+    return _unsweepable(_, view, move, left)
+
+
+def _unsweepable(_: Translator, view: PlayerView, move: Move, left: Sequence[Card]) -> str:
+    """Why the table ``move`` leaves is safe: as :func:`_move_reason` says it, unless the only cards left that
+    could sweep it are in the student's hand (besides the card played), which are then named as theirs."""
     total = sum(c.value for c in left)
+    sweepers = _sweeper_values(left, view.rules)
+    mine = [c for c in view.hand if c != move.card and c.value in sweepers]
+    if mine:
+        return _.plural(*_ONLY_YOURS, len(mine), total=total, value=sweepers[0],
+                        cards=the_cards(_, mine))
     return _move_reason(_, Reason("leaves_unsweepable", tuple(left), total=total), view.rules)
 
 
