@@ -283,9 +283,10 @@ def moment_words(_: Translator, drill: DealingDrill, names: list[Label]) -> list
         lines.append(_("{player} has just played their last card: every hand is now empty.",
                        player=names[drill.last or 0]))
     if drill.moment != "round_over" and drill.moment != "deal_over":
-        # one card and none said apart: Spanish says «tiene una», «ninguna», never «tiene 0»
-        hands = [_.plural("{player}: {n}", "{player}: {n}", n, player=name) if n else
-                 _("{player}: no cards", player=name) for name, n in zip(names, drill.hands)]
+        # one card and none said apart: Spanish says «tiene una», «ninguna», never «tiene 0» (a hand holds 0 to 3)
+        held = {0: N_("{player}: no cards"), 1: N_("{player}: one card")}
+        hands = [_(held[n], player=name) if n in held else _("{player}: {n}", player=name, n=n)
+                 for name, n in zip(names, drill.hands)]
         shown = "; ".join(hands)  # joined outside the call: the catalogs' extractor takes a literal there for a plural
         lines.append(_("Cards each player still holds: {hands}.", hands=shown))
     lines.append(_.plural("{n} card is left in the deck.", "{n} cards are left in the deck.", drill.deck_left)
