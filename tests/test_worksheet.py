@@ -1351,3 +1351,31 @@ def test_a_safe_table_is_never_said_to_have_no_sweeper_left_when_the_student_hol
     _task, key = split(worksheet_html(1861, lang, kinds=("strategy",)))
     assert {"en": "nobody else can hold one: the only one left is yours (the king of cups)",
             "es": "nadie más puede tenerla: la única que queda es tuya (el rey de copas)"}[lang] in key
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_good_play_s_count_that_a_play_above_beats_says_so(lang):
+    """Worksheet no. 1861, exercise 1862: two good plays, "it adds 2 coins" and then "it adds a coin", with
+    nothing to tell them apart. A good play whose counted merit (sevens, coins, cards) a play listed above beats
+    says so; one whose count no play above beats does not."""
+    from escoba_tutor.exercises.kinds.strategy import _COUNTED_REASONS, good_in_order, merit, merit_measure
+
+    _ = Translator(lang)
+    more = {"en": ", but a play listed above adds more", "es": ", pero una jugada de las de arriba añade más"}[lang]
+    part, said = kind("strategy").worksheet, 0
+    for seed in range(1, 201):
+        drill = strategy_drill(seed)
+        good, plays = good_in_order(drill), tuple(h.move for h in drill.ranking)
+        for i, ((_move, why), hint) in enumerate(zip(part.answer(_, drill)["moves"], good, strict=True)):
+            code = merit(drill.view, hint.move, plays)
+            beaten = code in _COUNTED_REASONS and any(
+                merit_measure(drill.view, h.move, code) > merit_measure(drill.view, hint.move, code)
+                for h in good[:i])
+            assert (more in why) == beaten, (seed, why)
+            said += beaten
+    assert said
+    _task, key = map(unescape, split(worksheet_html(1861, lang, kinds=("strategy",))))
+    assert {"en": "The king of coins, taking the five of swords: it adds a coin to your pile (the king of coins), but "
+                  "a play listed above adds more.",
+            "es": "El rey de oros, que se lleva el cinco de espadas: añade un oro a tu montón (el rey de oros), pero "
+                  "una jugada de las de arriba añade más."}[lang] in key
