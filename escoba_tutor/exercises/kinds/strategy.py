@@ -667,12 +667,12 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
     """The good moves, each with its reason, then every other move, worst last: each with what is wrong with
     it when the best play does not share that fault, and how many points it costs."""
     moves = []
-    good = good_in_order(drill)
-    for i, hint in enumerate(good):
+    listed = good_in_order(drill)
+    for i, hint in enumerate(listed):
         move = _move_text(_, hint.move)
         plays = tuple(h.move for h in drill.ranking)
         moves.append((move[:1].upper() + move[1:], _good_reason(_, drill.view, hint, plays, drill.ranking[0].move,
-                                                                [h.move for h in good[:i]])))
+                                                                [h.move for h in listed[:i]])))
     best = drill.ranking[0]
     # the best play by its card alone, unless another play of that card could be meant
     alone = sum(h.move.card == best.move.card for h in drill.ranking) == 1
