@@ -459,7 +459,7 @@ _FEWER_OROS_LEFT = N_plural("it leaves only {n} coin on the table, where another
 # A good play with no merit over any other play: the computer's estimate is the only reason there is.
 _LEAST_BAD = N_("no play here does better on anything you can check, and the computer's hard level finds this one "
                 "costs the least")
-_ABOVE_ADDS_MORE = N_("{reason}, but a play listed above adds more")
+_ABOVE_ADDS_MORE = N_("{reason}; a play listed above adds more")
 _NEARLY_BEST = N_("the computer's hard level finds it almost as good as the best play")
 
 
@@ -503,8 +503,15 @@ def _play_name(_: Translator, move: Move, plays: Sequence[Move]) -> str:
     return _move_text(_, move)
 
 
-def _good_reason(_: Translator, view: PlayerView, hint: Hint, plays: tuple[Move, ...], best: Move,
-                 above: Sequence[Move] = ()) -> str:
+def _outdone(view: PlayerView, move: Move, plays: tuple[Move, ...], above: Sequence[Move]) -> bool:
+    """Whether a good play's merit is a count (sevens, coins, cards) that a good play listed above beats: said
+    alone, it would read as a reason to prefer this play to that one."""
+    code = merit(view, move, plays)
+    return code in _COUNTED_REASONS and any(merit_measure(view, other, code) > merit_measure(view, move, code)
+                                            for other in above)
+
+
+def _good_reason(_: Translator, view: PlayerView, hint: Hint, plays: tuple[Move, ...], best: Move) -> str:
     """Why a good play is good: its merit over the other ``plays`` first (never a risk), then that the table it
     leaves is safe, when that is a merit too; a risk it runs comes after, as a concession. A play with no merit
     over any other is said to be the computer's choice (the least bad, or almost as good as the ``best``)."""
@@ -515,10 +522,6 @@ def _good_reason(_: Translator, view: PlayerView, hint: Hint, plays: tuple[Move,
         said = paper.word(_, _LEAST_BAD if move == best else _NEARLY_BEST)
     else:
         said = _merit_text(_, view, move, code, plays)
-        if code in _COUNTED_REASONS and any(merit_measure(view, other, code) > merit_measure(view, move, code)
-                                            for other in above):
-            # a count a good play listed above beats: said alone, it would read as a reason to prefer this one
-            said = paper.word(_, _ABOVE_ADDS_MORE, reason=said)
         if code == "fewer_sweepers":  # (the table to sweep is in the merit's own words: only the siete is left)
             risk = _siete_risk(_, view, move, concession=True)
     if risk:
@@ -671,8 +674,10 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
     for i, hint in enumerate(listed):
         move = _move_text(_, hint.move)
         plays = tuple(h.move for h in drill.ranking)
-        moves.append((move[:1].upper() + move[1:], _good_reason(_, drill.view, hint, plays, drill.ranking[0].move,
-                                                                [h.move for h in listed[:i]])))
+        why = _good_reason(_, drill.view, hint, plays, drill.ranking[0].move)
+        if _outdone(drill.view, hint.move, plays, [h.move for h in listed[:i]]):
+            why = paper.word(_, _ABOVE_ADDS_MORE, reason=why)
+        moves.append((move[:1].upper() + move[1:], why))
     best = drill.ranking[0]
     # the best play by its card alone, unless another play of that card could be meant
     alone = sum(h.move.card == best.move.card for h in drill.ranking) == 1
