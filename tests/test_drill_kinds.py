@@ -555,9 +555,10 @@ def test_the_strategy_drill_in_the_widget():
     # what a play is weighed with, as the worksheet prints it: the players, the deck, the other hand, the cards taken
     left, other = drill.view.deck_left, drill.view.hand_sizes[1 - drill.view.player]
     assert f"Juegan dos. Quedan {left} cartas en el mazo." in view.situation.value
-    assert f"Al otro jugador le queda{'n' if other != 1 else ''} {other} carta" in view.situation.value
+    held = "le queda una carta" if other == 1 else f"le quedan {other} cartas"
+    assert f"Al otro jugador {held}" in view.situation.value
     taken = Translator("es")("Already taken in this deal:")
-    assert f"{taken} oros: " in view.situation.value and "nadie más puede llevárselas" in taken
+    assert f"{taken} oros: " in view.situation.value and "ya no están en juego" in taken
     widget.check_button.click()
     assert widget.status.message == "Primero elige una jugada de la lista."
     view.moves.selected = str(drill.ranking[-1].move)   # as a click in the list does

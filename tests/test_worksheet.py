@@ -384,13 +384,13 @@ def test_the_strategy_key_gives_every_play_a_reason_advantage_first():
     assert ("Avoid the knight of clubs, laid down on the table: it leaves the seven of coins on the table, "
             "where the other player could take it.") in key
     assert ("The seven of swords, taking the four of coins, the ace of cups and the three of cups: it adds a seven to "
-            "your pile (the seven of swords), good for the setenta, although it leaves 5 on the table, which only a "
-            "card worth 10 can sweep, with 4 such cards still unseen") in key
-    assert ("The ace of clubs, laid down on the table: it leaves 11 on the table, which only a card worth 4 can "
-            "sweep, with just 1 such card still unseen") in key
+            "your pile (the seven of swords), good for the setenta, although it leaves the table adding up to 5, "
+            "which only a card worth 10 can sweep, with 4 such cards still unseen") in key
+    assert ("The ace of clubs, laid down on the table: it leaves the table adding up to 11, which only a card worth "
+            "4 can sweep, with just 1 such card still unseen") in key
     assert "6.0" not in key
     _task, key = split(worksheet_html(41, "es", kinds=("strategy",)))
-    assert "aunque deja 5 en la mesa; para barrerla hace falta una carta que valga 10, y quedan 4 sin salir" in key
+    assert "aunque deja la mesa sumando 5; para barrerla hace falta una carta que valga 10, y quedan 4 sin salir" in key
     assert "puntos menos" not in key  # a reason the pupil can check, with no figure beside it
 
 
@@ -468,9 +468,9 @@ def test_the_strategy_key_of_worksheet_101():
     # (the seven of cups, avoided for the simulation's figure alone, is no longer offered: see
     # test_no_play_of_the_strategy_key_is_judged_by_the_figure_alone)
     assert "averaged over many" not in key
-    assert ("The four of coins, laid down on the table: it leaves 11 on the table, which only a card worth 4 can "
-            "sweep, and no such card is still unseen") in key
-    assert "11 on the table, which no single card can sweep" not in key
+    assert ("The four of coins, laid down on the table: it leaves the table adding up to 11, which only a card worth "
+            "4 could sweep, and no such card is still unseen") in key
+    assert "adding up to 11, which no single card can sweep" not in key
     _task, key = split(worksheet_html(101, "es", kinds=("strategy",)))
     assert "se prueban muchos repartos" not in key
 
@@ -487,14 +487,14 @@ def test_the_strategy_part_says_what_a_play_is_weighed_with():
             "round. The other player has 3 cards in hand.") in task
     assert ("The deck is empty, so the other player holds exactly the cards still unseen: the two of swords, the "
             "five of clubs and the jack of clubs.") in key
-    assert ("Avoid the two of coins, laid down on the table: it leaves 13 on the table, which the other player can "
-            "sweep with the two of swords.") in key
+    assert ("Avoid the two of coins, laid down on the table: it leaves the table adding up to 13, which the other "
+            "player can sweep with the two of swords.") in key
     assert "1.0" not in key and "played out to the end of the deal" not in key
     task, key = map(unescape, split(worksheet_html(12, "es", count=1, kinds=("strategy",))))
     assert ("Juegan dos. Ya no quedan cartas en el mazo: es la última ronda de la mano. Al otro jugador le quedan 3 "
             "cartas.") in task
-    assert ("Evita el dos de oros, que se queda en la mesa: deja 13 en la mesa, y el otro jugador puede barrerla con "
-            "el dos de espadas.") in key
+    assert ("Evita el dos de oros, que se queda en la mesa: deja la mesa sumando 13, y el otro jugador puede "
+            "barrerla con el dos de espadas.") in key
     assert "1,0" not in key
 
 
@@ -688,15 +688,17 @@ def test_the_strategy_key_of_worksheet_317_tells_the_good_play_from_the_avoided_
     stop. Each capture now says how many cards it adds, and the avoided one what it gains less."""
     _task, key = split(worksheet_html(317, "en", kinds=("strategy",)))
     assert ("The five of swords, taking the two of clubs and the jack of clubs: it adds 3 cards to your pile, "
-            "although it leaves 11 on the table, which only a card worth 4 can sweep, with 4 such cards still "
-            "unseen.</li>") in key
+            "although it leaves the table adding up to 11, which only a card worth 4 can sweep, with 4 such cards "
+            "still unseen.</li>") in key
     assert ("Avoid the five of swords, taking the king of cups: it adds only 2 cards to your pile.") in key
-    assert "and no such card is still unseen.</li>" in key
-    assert ("good for the setenta, and it leaves 1 on the table, which no card can sweep: it would take a card "
-            "worth 14, and none is worth more than 10.</li>") in key
+    # (the jack of coins that alone could sweep the two of clubs' table is the student's own)
+    assert ("which only a card worth 8 could sweep, and nobody else can hold one: the only one left is yours (the "
+            "jack of coins).</li>") in key
+    assert ("good for the setenta, and it leaves the table adding up to 1, which only a card worth 14 could sweep "
+            "(no card is worth more than 10).</li>") in key
     _task, key = split(worksheet_html(317, "es", kinds=("strategy",)))
     assert ("El cinco de espadas, que se lleva el dos de bastos y la sota de bastos: añade 3 cartas a tu montón, "
-            "aunque deja 11 en la mesa; para barrerla hace falta una carta que valga 4, y quedan 4 sin "
+            "aunque deja la mesa sumando 11; para barrerla hace falta una carta que valga 4, y quedan 4 sin "
             "salir.</li>") in key
     assert ("Evita el cinco de espadas, que se lleva el rey de copas: solo añade 2 cartas a tu montón.") in key
 
@@ -747,10 +749,10 @@ def test_an_avoided_play_that_more_unseen_cards_can_sweep_says_so():
     six can sweep; the six of swords taking the knight leaves 13, which three unseen twos can sweep. Its line
     said only that it "adds only 2 cards": the bigger risk is what makes it worse, and the key now says it."""
     _task, key = split(worksheet_html(421, "en", kinds=("strategy",)))
-    assert ("Avoid the six of swords, taking the knight of swords: it leaves 13 on the table, which only a card worth "
-            "2 can sweep, with 3 such cards still unseen.") in key
+    assert ("Avoid the six of swords, taking the knight of swords: it leaves the table adding up to 13, which only a "
+            "card worth 2 can sweep, with 3 such cards still unseen.") in key
     _task, key = split(worksheet_html(421, "es", kinds=("strategy",)))
-    assert ("Evita el seis de espadas, que se lleva el caballo de espadas: deja 13 en la mesa; para barrerla hace "
+    assert ("Evita el seis de espadas, que se lleva el caballo de espadas: deja la mesa sumando 13; para barrerla hace "
             "falta una carta que valga 2, y quedan 3 sin salir.") in key
 
 
@@ -789,8 +791,8 @@ def test_worksheet_647_reads_as_its_readers_asked():
     escobas line does not give two exercises one count, and "What happens now?" comes before who plays."""
     task, key = split(worksheet_html(647, "en", kinds=("strategy", "escobas", "dealing")))
     assert ("The five of cups, taking the four of coins and the six of clubs: it adds a coin to your pile "
-            "(the four of coins), although it leaves 12 on the table, which only a card worth 3 can sweep, with 2 such "
-            "cards still unseen.") in key
+            "(the four of coins), although it leaves the table adding up to 12, which only a card worth 3 can sweep, "
+            "with 2 such cards still unseen.") in key
     assert ("The other player has no cards left in hand: you play the last card of this round; then three more "
             "cards are dealt to each of you, and the other player plays first.") in task and "has 0 cards" not in task
     lines = re.findall(r"Side 1: (\d+); Side 2: (\d+)\. (?:The escobas?|No play sweeps)", key)
@@ -799,7 +801,8 @@ def test_worksheet_647_reads_as_its_readers_asked():
     assert over.index("What happens now?") < over.index("Who takes the cards left on the table?") < over.index(
         "Who plays first in the next deal?")
     task, key = split(worksheet_html(647, "es", kinds=("strategy",)))
-    assert ("aunque deja 12 en la mesa; para barrerla hace falta una carta que valga 3, y quedan 2 sin salir.") in key
+    assert ("aunque deja la mesa sumando 12; para barrerla hace falta una carta que valga 3, y quedan 2 sin "
+            "salir.") in key
     assert ("El otro jugador ya no tiene cartas: juegas la última carta de esta ronda; luego se reparten "
             "tres cartas más a cada uno, y sale el otro jugador.") in task
 
@@ -811,14 +814,13 @@ def test_an_avoided_play_names_every_fault_the_best_play_has_not_most_costly_fir
     that they give up a sure escoba. The key now lists every fault, the costliest first."""
     _task, key = split(worksheet_html(533, "en", kinds=("strategy",)))
     assert ("Avoid the seven of coins, laid down on the table: it leaves the seven of coins on the table, "
-            "where the other player could take it, and it leaves 9 on the table, which only a card worth 6 can "
-            "sweep, with 1 such card "
-            "still unseen.") in key
+            "where the other player could take it, and it leaves the table adding up to 9, which only a card worth 6 "
+            "can sweep, with 1 such card still unseen.") in key
     assert ("Avoid the six of cups, laid down on the table: it passes up the escoba that the five of clubs would "
             "make.") in key
     assert ("Avoid the ace of coins, laid down on the table: it passes up the escoba that the five of clubs would "
-            "make, and it leaves 11 on the table, which only a card worth 4 can sweep, with 4 such cards still "
-            "unseen.") in key
+            "make, and it leaves the table adding up to 11, which only a card worth 4 can sweep, with 4 such cards "
+            "still unseen.") in key
     assert "over many possible ways" not in key
     # no. 647: a capture that takes no coin where the best takes one, and cards laid down where the best captures
     _task, key = split(worksheet_html(647, "en", kinds=("strategy",)))
@@ -826,9 +828,8 @@ def test_an_avoided_play_names_every_fault_the_best_play_has_not_most_costly_fir
     assert "Avoid the six of swords, laid down on the table: it takes nothing." in key
     _task, key = split(worksheet_html(533, "es", kinds=("strategy",)))
     assert ("Evita el siete de oros, que se queda en la mesa: deja el siete de oros en la mesa, y el otro jugador "
-            "podría llevárselo; además, deja 9 en la mesa; para barrerla hace falta una carta que valga 6, y queda 1 "
-            "sin "
-            "salir.") in key
+            "podría llevárselo; además, deja la mesa sumando 9; para barrerla hace falta una carta que valga 6, y "
+            "queda una sin salir.") in key
     assert "Evita el seis de copas, que se queda en la mesa: deja pasar la escoba que haría el cinco de bastos." in key
 
 
@@ -993,7 +994,8 @@ def test_no_play_of_the_strategy_key_is_judged_by_the_figure_alone(lang):
                 safe = (_("it leaves {total} on the table, which only a card worth {value} could sweep (no card is "
                           "worth more than 10)", total=total, value=15 - total) if total < 15 else
                         _("it leaves {total} on the table, which no single card can sweep", total=total))
-                assert why.endswith(safe), (seed, why)
+                ranked = _("{reason}; a play listed above adds more", reason="\x00").split("\x00")[1]
+                assert why.removesuffix(ranked).endswith(safe), (seed, why)
     assert safe_capture >= 3
 
 
@@ -1024,7 +1026,7 @@ def test_the_dealing_part_asks_the_rounds_only_while_the_deck_has_cards():
     «las cartas que le quedan a cada uno»."""
     from escoba_tutor.exercises.kinds.dealing import dealing_drill
 
-    rounds = {"en": "How many rounds are left in the deck right now, counting", "es": "rondas quedan por repartir"}
+    rounds = {"en": "How many rounds are still to be dealt right now?", "es": "rondas quedan por repartir"}
     for lang in ("en", "es"):
         _ = Translator(lang)
         part = kind("dealing").worksheet
@@ -1037,7 +1039,8 @@ def test_the_dealing_part_asks_the_rounds_only_while_the_deck_has_cards():
             assert ("round" in key or "ronda" in key) == bool(drill.deck_left), (seed, lang, key)
             assert "Cartas en la mano" not in task
     task, _key = split(worksheet_html(1433, "es", kinds=("dealing",)))
-    assert "Cartas que le quedan a cada uno: el jugador 1 tiene 1; el jugador 2 tiene 0; el jugador 3 tiene 1." in task
+    assert ("Cartas que le quedan a cada uno: el jugador 1 tiene una; el jugador 2, ninguna; el jugador 3 tiene "
+            "una.") in task
     task, _key = split(worksheet_html(1433, "en", kinds=("dealing",)))
     assert "Cards each player still holds: Player 1: 1; Player 2: 0; Player 3: 1." in task
 
@@ -1069,7 +1072,7 @@ def test_worksheet_1511_reads_as_its_readers_asked():
     "about 0.7" for two alike reasons); the 15 check said "Take away 15 2 times"; the game-end instruction left
     out a tie; the escobas key did not say which play swept; and the sheet did not say what its numbers are."""
     task, key = map(unescape, split(worksheet_html(1511, "en")))
-    assert ("The five of coins, laid down on the table: it leaves 17 on the table, which no single card can "
+    assert ("The five of coins, laid down on the table: it leaves the table adding up to 17, which no single card can "
             "sweep.") in key
     assert "although the seven of coins" not in key and "points worse" not in key and "point worse" not in key
     assert "Take away 15 twice: 37 − 15 = 22, 22 − 15 = 7." in key
@@ -1082,7 +1085,7 @@ def test_worksheet_1511_reads_as_its_readers_asked():
     assert "Se resta 15 dos veces: 37 − 15 = 22, 22 − 15 = 7." in key
     assert "si los que tienen más empatan, todavía no gana nadie y se juega otra mano." in task
     assert ("La escoba: el jugador 1 juega el cuatro de bastos y se lleva el as de oros, el as de copas y el "
-            "caballo de copas, y deja la mesa vacía.") in key
+            "caballo de copas: la mesa queda vacía.") in key
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
@@ -1091,7 +1094,7 @@ def test_the_escobas_key_names_every_escoba(lang):
     so a teacher can put a wrong count right without working through the table again."""
     _ = Translator(lang)
     part = kind("escobas").worksheet
-    empty = {"en": ", leaving the table empty", "es": ", y deja la mesa vacía"}[lang]
+    empty = {"en": ", leaving the table empty", "es": ": la mesa queda vacía"}[lang]
     de_mano = {"en": " de mano of Player", "es": " de mano del jugador"}[lang]
     for seed in range(1, 41):
         drill = make_drill("escobas", seed, rules_by_name("escoba"))
@@ -1133,17 +1136,17 @@ def test_the_strategy_key_of_worksheet_1601_gives_no_risk_as_a_merit():
     table three unseen knights can sweep. The jack's reason is now what it does better than the five (no coin left
     on the table), its risk a concession; the five's line names both its faults."""
     _task, key = map(unescape, split(worksheet_html(1601, "en", kinds=("strategy",))))
-    assert ("The three of cups, laid down on the table: it leaves 4 on the table, which no card can sweep: it would "
-            "take a card worth 11, and none is worth more than 10.") in key
+    assert ("The three of cups, laid down on the table: it leaves the table adding up to 4, which only a card worth "
+            "11 could sweep (no card is worth more than 10).") in key
     assert ("The jack of swords, laid down on the table: it leaves no coin on the table for the other player, "
-            "although it leaves 9 on the table, which only a card worth 6 can sweep, with 3 such cards still "
+            "although it leaves the table adding up to 9, which only a card worth 6 can sweep, with 3 such cards still "
             "unseen.") in key
     assert ("Avoid the five of coins, laid down on the table: it is a coin the other player could take, and it "
-            "leaves 6 on the table, which only a card worth 9 can sweep, with 3 such cards still unseen (the same risk "
-            "as the jack of swords).") in key
+            "leaves the table adding up to 6, which only a card worth 9 can sweep, with 3 such cards still unseen "
+            "(the same risk as the jack of swords).") in key
     _task, key = map(unescape, split(worksheet_html(1601, "es", kinds=("strategy",))))
-    assert ("La sota de espadas, que se queda en la mesa: no deja ningún oro en la mesa al otro jugador, aunque deja 9 "
-            "en la mesa; para barrerla hace falta una carta que valga 6, y quedan 3 sin salir.") in key
+    assert ("La sota de espadas, que se queda en la mesa: no deja ningún oro en la mesa al otro jugador, aunque "
+            "deja la mesa sumando 9; para barrerla hace falta una carta que valga 6, y quedan 3 sin salir.") in key
     assert "Evita el cinco de oros, que se queda en la mesa: es un oro que el otro jugador podría llevarse" in key
     assert "que se queda en la mesa: deja en la mesa el cinco de oros" not in key
 
@@ -1162,13 +1165,14 @@ def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
     although = _("{reason}, although {risk}", reason="\x00", risk="\x01").split("\x00")[1].split("\x01")[0]
     estimate = (_("no play here does better on anything you can check, and the computer's hard level finds this one "
                   "costs the least"), _("the computer's hard level finds it almost as good as the best play"))
+    ranked = _("{reason}; a play listed above adds more", reason="\x00").split("\x00")[1]  # (the key's ranking)
     codes = set()
     for seed in range(1, 121):
         drill = strategy_drill(seed)
         plays = tuple(h.move for h in drill.ranking)
         answer = part.answer(_, drill)
         for (_said, why), hint in zip(answer["moves"], good_in_order(drill)):
-            view, move = drill.view, hint.move
+            view, move, why = drill.view, hint.move, why.removesuffix(ranked)
             code = merit(view, move, plays)
             if code is None:
                 assert why.startswith(estimate), (seed, why)
@@ -1285,12 +1289,12 @@ def test_the_setenta_part_says_its_tables_show_whole_piles(lang):
 
 
 @pytest.mark.parametrize(("lang", "said"), [
-    ("en", "The five of swords, laid down on the table: it leaves 5 on the table, which only a card worth 10 can "
-           "sweep, with 2 such cards still unseen, fewer than the 3 unseen cards that could sweep the table after the "
-           "knight of coins."),
-    ("es", "El cinco de espadas, que se queda en la mesa: deja 5 en la mesa; para barrerla hace falta una carta que "
-           "valga 10, y quedan 2 sin salir, menos que las 3 cartas sin salir que podrían barrerla si se juega el "
-           "caballo de oros."),
+    ("en", "The five of swords, laid down on the table: it leaves the table adding up to 5, which only a card "
+           "worth 10 can sweep, with 2 such cards still unseen, fewer than the 3 unseen cards that could sweep the "
+           "table after the knight of coins."),
+    ("es", "El cinco de espadas, que se queda en la mesa: deja la mesa sumando 5; para barrerla hace falta una "
+           "carta que valga 10, y quedan 2 sin salir, menos que las 3 cartas sin salir que podrían barrerla si se "
+           "juega el caballo de oros."),
 ])
 def test_fewer_sweepers_names_the_play_it_is_compared_with(lang, said):
     """Worksheet no. 1777, part 10: "…with 2 such cards still unseen: fewer than after another play" named no
@@ -1304,7 +1308,7 @@ def test_fewer_sweepers_names_the_play_it_is_compared_with(lang, said):
 
 @pytest.mark.parametrize(("lang", "method", "key_step"), [
     ("en", "To check, take away 15 as many times as you can: the deal checks out if 10 is left.", "Take away 15"),
-    ("es", "Para comprobarlo, resta 15 tantas veces como puedas: la mano cuadra si quedan 10.", "Se resta 15"),
+    ("es", "Para saberlo, resta 15 tantas veces como puedas: la mano cuadra si quedan 10.", "Se resta 15"),
 ])
 def test_the_cards_left_part_teaches_the_method_its_key_uses(lang, method, key_step):
     """Worksheet no. 1777, part 3: the key took 15 away until less than 15 was left, a method the instructions
@@ -1317,11 +1321,11 @@ def test_the_cards_left_part_teaches_the_method_its_key_uses(lang, method, key_s
 
 @pytest.mark.parametrize(("lang", "defined", "said"), [
     ("en", "To sweep the table is to take every card on it with one play: that is an escoba.",
-     "The two of coins, laid down on the table: it leaves 2 on the table, which no card can sweep: it would take a "
-     "card worth 13, and none is worth more than 10."),
+     "The two of coins, laid down on the table: it leaves the table adding up to 2, which only a card worth 13 could "
+     "sweep (no card is worth more than 10)."),
     ("es", "Barrer la mesa es llevarse de una jugada todas las cartas que hay en ella: eso es hacer escoba.",
-     "El dos de oros, que se queda en la mesa: deja 2 en la mesa; para barrerla haría falta una carta que valga 13 "
-     "(ninguna vale más de 10)."),
+     "El dos de oros, que se queda en la mesa: deja la mesa sumando 2; para barrerla haría falta una carta que valga "
+     "13 (ninguna vale más de 10)."),
 ])
 def test_the_strategy_part_says_what_sweeping_is_and_why_a_small_table_is_safe(lang, defined, said):
     """Worksheet no. 1777, part 10: the key said «barrer» (sweep), which the sheet never defined, and «deja 2 en la
@@ -1331,3 +1335,62 @@ def test_the_strategy_part_says_what_sweeping_is_and_why_a_small_table_is_safe(l
     flat = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)) for page in (task, key)]
     assert defined in flat[0] and defined not in flat[1]
     assert said in flat[1]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_safe_table_is_never_said_to_have_no_sweeper_left_when_the_student_holds_one(lang):
+    """Worksheet no. 1861, exercise 1863: the key said no card worth 10 was left to sweep a table of 5, while the
+    student held the king of cups. A table only the student's own cards could sweep says so, naming them; "none
+    is still unseen" is said only when the student holds none either (besides the card played)."""
+    _ = Translator(lang)
+    gone = {"en": r"which only a card worth (\d+) could sweep, and no such card is still unseen",
+            "es": r"haría falta una carta que valga (\d+), y ya no queda ninguna sin salir"}[lang]
+    yours = {"en": r"which only a card worth (\d+) could sweep, and nobody else can hold one: the only ones? left "
+                   r"(?:is|are) yours \(([^)]*)\)",
+             "es": r"haría falta una carta que valga (\d+), y nadie más puede tenerla: (?:la única que queda es tuya|"
+                   r"las únicas que quedan son tuyas) \(([^)]*)\)"}[lang]
+    from escoba_tutor.exercises.kinds.strategy import good_in_order
+    part, found = kind("strategy").worksheet, 0
+    for seed in [*range(1, 301), 1863]:
+        drill = strategy_drill(seed)
+        for (move, why), hint in zip(part.answer(_, drill)["moves"], good_in_order(drill), strict=True):
+            play = hint.move
+            others = [c for c in drill.hand if c != play.card]
+            for value in re.findall(gone, why):
+                assert not any(c.value == int(value) for c in others), (seed, move, why)
+            for value, cards in re.findall(yours, why):
+                held = [c for c in others if c.value == int(value)]
+                assert held and cards == and_list(_, [_.the_card(c) for c in held]), (seed, move, why)
+                found += 1
+    assert found  # (no. 1863 is one)
+    _task, key = split(worksheet_html(1861, lang, kinds=("strategy",)))
+    assert {"en": "nobody else can hold one: the only one left is yours (the king of cups)",
+            "es": "nadie más puede tenerla: la única que queda es tuya (el rey de copas)"}[lang] in key
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_good_play_s_count_that_a_play_above_beats_says_so(lang):
+    """Worksheet no. 1861, exercise 1862: two good plays, "it adds 2 coins" and then "it adds a coin", with
+    nothing to tell them apart. A good play whose counted merit (sevens, coins, cards) a play listed above beats
+    says so; one whose count no play above beats does not."""
+    from escoba_tutor.exercises.kinds.strategy import _COUNTED_REASONS, good_in_order, merit, merit_measure
+
+    _ = Translator(lang)
+    more = {"en": "; a play listed above adds more", "es": "; una jugada de las de arriba añade más"}[lang]
+    part, said = kind("strategy").worksheet, 0
+    for seed in range(1, 201):
+        drill = strategy_drill(seed)
+        good, plays = good_in_order(drill), tuple(h.move for h in drill.ranking)
+        for i, ((_move, why), hint) in enumerate(zip(part.answer(_, drill)["moves"], good, strict=True)):
+            code = merit(drill.view, hint.move, plays)
+            beaten = code in _COUNTED_REASONS and any(
+                merit_measure(drill.view, h.move, code) > merit_measure(drill.view, hint.move, code)
+                for h in good[:i])
+            assert why.endswith(more) == beaten, (seed, why)
+            said += beaten
+    assert said
+    _task, key = map(unescape, split(worksheet_html(1861, lang, kinds=("strategy",))))
+    assert {"en": "The king of coins, taking the five of swords: it adds a coin to your pile (the king of coins); a "
+                  "play listed above adds more.",
+            "es": "El rey de oros, que se lleva el cinco de espadas: añade un oro a tu montón (el rey de oros); una "
+                  "jugada de las de arriba añade más."}[lang] in key

@@ -88,7 +88,7 @@ def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | s
     # cups and "b" clubs, not what an English speaker would guess)
     shows_codes = any('class="card"' in task for part in parts for task in part["tasks"])
     return paper.page("worksheet.html.j2", {
-        "lang": _.lang, "title": title, "rules_line": _rules_line(_, rules),
+        "lang": _.lang, "title": title, "rules_line": _rules_line(_, rules, "house_rules" in kinds),
         "codes": _("Card codes: the number, then the first letter of the suit's Spanish name (o oros, coins; c copas, "
                    "cups; e espadas, swords; b bastos, clubs), so c is cups, not clubs. 10 is the jack, 11 the knight "
                    "and 12 the king.") if shows_codes else "",
@@ -227,12 +227,12 @@ _PRACTICE = {
 }
 
 
-def _rules_line(_: Translator, rules: Rules) -> str:
+def _rules_line(_: Translator, rules: Rules, own_rules: bool = False) -> str:
     """The rules the sheet uses: the game by its name, and whether house rules apply, each named as lesson 7
     names it; an option that is no house rule (``target=31``) by its code, as the command line takes it."""
     changed = rules.name.split("+")[1:]
-    if not changed:
-        return _(_STANDARD[rules.profile])
+    if not changed:  # the house-rule part names a rule in each exercise: "no house rules" must not deny it
+        return _(_STANDARD_BUT_ONE_PART[rules.profile] if own_rules else _STANDARD[rules.profile])
     named = [house_rule_name(_, part) if part in VARIANTS else part for part in changed]
     return _.plural(*_WITH_HOUSE_RULES[rules.profile], len(named), rules=and_list(_, named))
 
@@ -240,6 +240,11 @@ def _rules_line(_: Translator, rules: Rules) -> str:
 # The game's rules with none of the house rules, and with some, by profile.
 _STANDARD = {"escoba": N_("Rules: standard Escoba, no house rules"),
              "scopa": N_("Rules: standard Scopa, no house rules")}
+_STANDARD_BUT_ONE_PART = {
+    "escoba": N_("Rules: standard Escoba, no house rules (except in the part on house rules, where each exercise "
+                 "names its own)"),
+    "scopa": N_("Rules: standard Scopa, no house rules (except in the part on house rules, where each exercise "
+                "names its own)")}
 _WITH_HOUSE_RULES = {"escoba": N_plural("Rules: Escoba with one house rule: {rules}",
                                         "Rules: Escoba with house rules: {rules}"),
                      "scopa": N_plural("Rules: Scopa with one house rule: {rules}",

@@ -14,8 +14,10 @@ from test_widgets_browser import assert_no_errors, serious_violations, tab_into,
 from escoba_tutor.exercises import dealing_drill, house_rules_drill
 
 # the rounds question, as its box is labelled
-ROUNDS_EN = "How many rounds are left in the deck right now, counting any round about to be dealt?"
-ROUNDS_ES = "¿Cuántas rondas quedan por repartir ahora mismo?"
+ROUNDS_EN = ("How many rounds are still to be dealt right now? (Count the one about to be dealt too, if cards "
+             "are dealt now.)")
+ROUNDS_ES = ("¿Cuántas rondas quedan por repartir ahora mismo? (Cuenta también la que se vaya a repartir ahora, "
+             "si toca repartir.)")
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect

@@ -12,7 +12,7 @@ from ...engine.game import Game
 from ...engine.rules import ESCOBA, Rules, as_rules
 from ...text import labels
 from ...text.labels import Label
-from ...text.phrases import the_cards
+from ...text.phrases import and_list, the_cards
 from ...text.translator import N_, Translator
 from .. import given as giving
 from .. import paper
@@ -283,7 +283,10 @@ def moment_words(_: Translator, drill: DealingDrill, names: list[Label]) -> list
         lines.append(_("{player} has just played their last card: every hand is now empty.",
                        player=names[drill.last or 0]))
     if drill.moment != "round_over" and drill.moment != "deal_over":
-        hands = [_("{player}: {n}", player=name, n=n) for name, n in zip(names, drill.hands)]
+        # one card and none said apart: Spanish says «tiene una», «ninguna», never «tiene 0» (a hand holds 0 to 3)
+        held = {0: N_("{player}: no cards"), 1: N_("{player}: one card")}
+        hands = [_(held[n], player=name) if n in held else _("{player}: {n}", player=name, n=n)
+                 for name, n in zip(names, drill.hands)]
         shown = "; ".join(hands)  # joined outside the call: the catalogs' extractor takes a literal there for a plural
         lines.append(_("Cards each player still holds: {hands}.", hands=shown))
     lines.append(_.plural("{n} card is left in the deck.", "{n} cards are left in the deck.", drill.deck_left)
@@ -346,7 +349,11 @@ def answer_lines(_: Translator, drill: DealingDrill, names: list[Label]) -> list
         lines = [_("Nothing is dealt: everyone has just been given three cards."),
                  _("The first to play is the player to the dealer's right: {player}.", player=who)]
     else:
-        lines = [_("Nothing is dealt: some players still have cards in hand."),
+        # who still holds cards, by name: "some players" was wrong when a single one does
+        holders = [f"{name:the}" for name, n in zip(names, drill.hands) if n]
+        lines = [_.plural("Nothing is dealt: {players} still has cards in hand.",
+                          "Nothing is dealt: {players} still have cards in hand.", len(holders),
+                          players=and_list(_, holders)),
                  _("Play goes to the right: after {last} comes {player}.", last=names[drill.last], player=who)]
     if "rounds_left" in drill.items:
         lines.append(_.plural(

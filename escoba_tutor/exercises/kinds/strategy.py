@@ -245,6 +245,12 @@ _NO_SUCH_CARD = N_("it leaves {total} on the table, which only a card worth {val
                    "more than 10)")
 _NONE_TO_COME = N_("it leaves {total} on the table, which only a card worth {value} could sweep, and no such card "
                    "is still unseen")
+# Every such card not yet taken is in the student's own hand: "none is still unseen" would read as "none is left",
+# yet the student may sweep it next turn; what is true is that nobody else can hold one.
+_ONLY_YOURS = N_plural("it leaves {total} on the table, which only a card worth {value} could sweep, and nobody else "
+                       "can hold one: the only one left is yours ({cards})",
+                       "it leaves {total} on the table, which only a card worth {value} could sweep, and nobody else "
+                       "can hold one: the only ones left are yours ({cards})")
 
 
 def _move_reason(_: Translator, reason: Reason, rules: Rules | None = None, view: PlayerView | None = None) -> str:
@@ -453,6 +459,7 @@ _FEWER_OROS_LEFT = N_plural("it leaves only {n} coin on the table, where another
 # A good play with no merit over any other play: the computer's estimate is the only reason there is.
 _LEAST_BAD = N_("no play here does better on anything you can check, and the computer's hard level finds this one "
                 "costs the least")
+_ABOVE_ADDS_MORE = N_("{reason}; a play listed above adds more")
 _NEARLY_BEST = N_("the computer's hard level finds it almost as good as the best play")
 
 
@@ -467,9 +474,7 @@ def _merit_text(_: Translator, view: PlayerView, move: Move, code: str, plays: S
                 "takes_oros": [c for c in pile if c.suit is Suit.OROS], "takes_cards": list(pile)}[code]
         return _move_reason(_, Reason(code, tuple(held), count=len(held)), view.rules)
     if code == "safe_table":
-        left = _left(view, move)
-        return _move_reason(_, Reason("leaves_unsweepable", tuple(left), total=sum(c.value for c in left)),
-                            view.rules)
+        return _unsweepable(_, view, move, _left(view, move))
     if code == "fewer_sweepers":
         sweep = sweep_risk(view, move)
         assert sweep is not None  # (merit() gives this code only to a play whose table can be swept)
@@ -496,6 +501,14 @@ def _play_name(_: Translator, move: Move, plays: Sequence[Move]) -> str:
     if sum(p.card == move.card for p in plays) == 1:
         return _.the_card(move.card)
     return _move_text(_, move)
+
+
+def _outdone(view: PlayerView, move: Move, plays: tuple[Move, ...], above: Sequence[Move]) -> bool:
+    """Whether a good play's merit is a count (sevens, coins, cards) that a good play listed above beats: said
+    alone, it would read as a reason to prefer this play to that one."""
+    code = merit(view, move, plays)
+    return code in _COUNTED_REASONS and any(merit_measure(view, other, code) > merit_measure(view, move, code)
+                                            for other in above)
 
 
 def _good_reason(_: Translator, view: PlayerView, hint: Hint, plays: tuple[Move, ...], best: Move) -> str:
@@ -528,7 +541,18 @@ def _safe_table(_: Translator, view: PlayerView, move: Move) -> str | None:
     left = _left(view, move)
     if not left or sweep_risk(view, move) is not None:
         return None
+    return _unsweepable(_, view, move, left)
+
+
+def _unsweepable(_: Translator, view: PlayerView, move: Move, left: Sequence[Card]) -> str:
+    """Why the table ``move`` leaves is safe: as :func:`_move_reason` says it, unless the only cards left that
+    could sweep it are in the student's hand (besides the card played), which are then named as theirs."""
     total = sum(c.value for c in left)
+    sweepers = _sweeper_values(left, view.rules)
+    mine = [c for c in view.hand if c != move.card and c.value in sweepers]
+    if mine:
+        return _.plural(*_ONLY_YOURS, len(mine), total=total, value=sweepers[0],
+                        cards=the_cards(_, mine))
     return _move_reason(_, Reason("leaves_unsweepable", tuple(left), total=total), view.rules)
 
 
@@ -646,10 +670,14 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
     """The good moves, each with its reason, then every other move, worst last: each with what is wrong with
     it when the best play does not share that fault, and how many points it costs."""
     moves = []
-    for hint in good_in_order(drill):
+    listed = good_in_order(drill)
+    for i, hint in enumerate(listed):
         move = _move_text(_, hint.move)
         plays = tuple(h.move for h in drill.ranking)
-        moves.append((move[:1].upper() + move[1:], _good_reason(_, drill.view, hint, plays, drill.ranking[0].move)))
+        why = _good_reason(_, drill.view, hint, plays, drill.ranking[0].move)
+        if _outdone(drill.view, hint.move, plays, [h.move for h in listed[:i]]):
+            why = paper.word(_, _ABOVE_ADDS_MORE, reason=why)
+        moves.append((move[:1].upper() + move[1:], why))
     best = drill.ranking[0]
     # the best play by its card alone, unless another play of that card could be meant
     alone = sum(h.move.card == best.move.card for h in drill.ranking) == 1
