@@ -622,6 +622,7 @@ def test_a_play_is_shown_at_once_and_the_server_s_answer_follows(server):
     assert ana.model.version == view["version"] + 1 and ana.model.view["hand"] == shown["hand"]
     assert sorted(ana.model.view["table"]) == sorted(shown["table"])
     assert ana.model.view["captured"] == shown["captured"] and ana.model.view["last_play"] == shown["last_play"]
+    assert ana.model.view["piles"] == shown["piles"]  # the taken cards in the engine's order, then the card
     until(lambda: leo.model.version == view["version"] + 1)
     assert leo.model.view["last_play"] == ana.model.view["last_play"]
     assert ana.message.endswith("Waiting for Luca to play.")
@@ -661,8 +662,10 @@ def test_the_seat_s_last_card_waits_for_the_server_which_deals_the_next_hands():
     two = dict(view, hand=["3c", "5e"], hand_sizes=[2, 2], legal=["3c+1o+4b+7o", "5e"])
     swept = provisional_view(two, Move.from_text("3c+1o+4b+7o"))
     assert swept["table"] == [] and swept["escobas"] == [1, 0] and swept["captured"] == [4, 0]
-    assert swept["last_play"] == {"deal": 1, "seat": 0, "side": 0, "card": "3c", "took": ["1o", "4b", "7o"],
+    # the taken cards in the deck's order, as the engine (and so the server's answer) lists them
+    assert swept["last_play"] == {"deal": 1, "seat": 0, "side": 0, "card": "3c", "took": ["1o", "7o", "4b"],
                                   "escoba": True}
+    assert swept["piles"] == [["1o", "7o", "4b", "3c"], []]
     assert swept["hand"] == ["5e"] and swept["hand_sizes"] == [1, 2] and swept["turn"] is None
     laid = provisional_view(two, Move.from_text("5e"))
     assert laid["table"] == ["1o", "4b", "7o", "5e"] and laid["captured"] == [0, 0] and not laid["last_play"]["escoba"]

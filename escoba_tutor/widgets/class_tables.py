@@ -180,7 +180,9 @@ def provisional_view(view: dict[str, Any], move: Move) -> dict[str, Any] | None:
     if move not in legal or len(hand) < 2 or move.card.code not in hand:
         return None
     table, side = list(view.get("table", ())), int(view.get("side", 0))
-    taken = {card.code for card in move.captured}
+    # in the engine's order (the deck's), as the server's answer will list them: the same line, not a reordered one
+    in_order = [card.code for card in sorted(move.captured, key=lambda card: card.index)]
+    taken = set(in_order)
     shown = dict(view, my_turn=False, turn=None, legal=[], played_in_deal=True,
                  hand=[code for code in hand if code != move.card.code])
     sizes = list(view.get("hand_sizes", ()))
@@ -194,10 +196,10 @@ def provisional_view(view: dict[str, Any], move: Move) -> dict[str, Any] | None:
         shown["table"] = [code for code in table if code not in taken]
         shown["captured"] = [n + gains.cards * (s == side) for s, n in enumerate(view.get("captured", ()))]
         shown["escobas"] = [n + gains.escoba * (s == side) for s, n in enumerate(view.get("escobas", ()))]
-        shown["piles"] = [[*pile, move.card.code, *sorted(taken)] if s == side else pile
+        shown["piles"] = [[*pile, *in_order, move.card.code] if s == side else pile
                           for s, pile in enumerate(view.get("piles", ()))]
     shown["last_play"] = {"deal": view.get("deal"), "seat": view.get("seat"), "side": side, "card": move.card.code,
-                          "took": sorted(taken), "escoba": bool(gains and gains.escoba)}
+                          "took": in_order, "escoba": bool(gains and gains.escoba)}
     return shown
 
 
