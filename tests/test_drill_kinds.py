@@ -340,9 +340,9 @@ def test_the_escoba_de_mano_of_four_in_the_widget(lang, lines):
 
 
 @pytest.mark.parametrize("lang, options, right, wrong, worked", [
-    ("en", ["Your team", "The computer's team"], "Who scores them: right, your team.",
+    ("en", ["Your team", "The other team"], "Who scores them: right, your team.",
      "Player 3 dealt, so it goes to your team.", "Player 3, who dealt, takes the four cards: 1 escoba for your team."),
-    ("es", ["Vuestra pareja", "La pareja del ordenador"], "Para quién: bien, para vuestra pareja.",
+    ("es", ["Vuestra pareja", "La otra pareja"], "Para quién: bien, para vuestra pareja.",
      "reparte el jugador 3, así que es para vuestra pareja.",
      "el jugador 3, que reparte, se lleva las cuatro cartas: 1 escoba para vuestra pareja.")])
 def test_the_escoba_de_mano_of_four_names_your_team_when_your_partner_deals(lang, options, right, wrong, worked):

@@ -46,8 +46,8 @@ _COMPUTER = (N_("The computer"), N_("the computer"), N_("of the computer"), N_("
 _PARTNER = (N_("Your partner"), N_("your partner"), N_("of your partner"), N_("to your partner"))
 _YOU = (N_("You"), N_("you"), N_("of you"), N_("to you"))
 _YOUR_TEAM = (N_("Your team"), N_("your team"), N_("of your team"), N_("to your team"))
-_COMPUTER_TEAM = (N_("The computer's team"), N_("the computer's team"), N_("of the computer's team"),
-                  N_("to the computer's team"))
+# The other two are "the other team", not "the computer's": the computer may be playing your partner too.
+_COMPUTER_TEAM = (N_("The other team"), N_("the other team"), N_("of the other team"), N_("to the other team"))
 # A name the lesson gives ("Ana"): the name as written in every form, with the language's "of" and "to".
 _NAMED_OF, _NAMED_TO = N_("of {name}"), N_("to {name}")
 
