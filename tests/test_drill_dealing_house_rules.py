@@ -556,7 +556,7 @@ def test_the_house_rules_drill_in_the_widget():
     widget = Drill("house_rules", seed=drill.seed, lang="es", names=["Ana", "Luis"])
     view = widget.view
     assert view.rule.value.startswith("<p><b>Regla de la casa: los sietes en lugar de la setenta</b><br>1 punto "
-                                      "para el bando con más sietes (si hay empate, no se lo apunta nadie)")
+                                      "para el bando con más sietes (si empatan en cabeza, no se lo apunta nadie)")
     assert f"Total: Ana: {drill.standard.points[0]}; Luis: {drill.standard.points[1]}." in view.standard.value
     # each pile sorted as a player sorts it: by suit, then 1–7, sota, caballo, rey
     assert [row.cards for _head, row in view.parts] == [[c.code for c in sorted(pile)] for pile in drill.piles]
@@ -951,3 +951,58 @@ def test_a_point_whose_winner_stays_is_not_among_the_points_that_change_on_scree
     widget.answer_button.click()
     said = html.unescape(widget.answer_box.children[0].children[0].value)
     assert yours in said and "de ti" not in said
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_pairs_key_says_why_a_pair_that_shares_a_card_is_left(lang):
+    """Escoba de mano by pairs: when two pairs of 15 share a card, the order dealt decides. The task says the four
+    cards are in that order, and the key names the pair left and the two cards whose order decides, the one dealt
+    first being in the pair the engine's dealer takes."""
+    from escoba_tutor.exercises.kinds.house_rules import _house_rules_answer, _house_rules_task
+    _ = Translator(lang)
+    drills = [d for d in map(house_rules_drill, [*range(1, 1500), 1934]) if d.house_rule == "escoba_de_mano_pairs"]
+    shared = [d for d in drills if d.passed_over]
+    assert len(shared) >= 5 and any(d.seed == 1934 for d in shared)
+    ordered = ("in the order they were dealt" if lang == "en" else "en el orden en que se repartieron")
+    for drill in drills:
+        assert ordered in _house_rules_task(_, drill)["dealt"]
+        said = _house_rules_answer(_, drill)["said"]
+        other = drill.passed_over
+        if not other:
+            assert "only one pair." not in said and "solo puede estar en un par." not in said
+            continue
+        assert len(other) == 2 and set(other) != set(drill.taken) and len(set(other) & set(drill.taken)) == 1
+        first = next(c for c in drill.taken if c not in other)
+        second = next(c for c in other if c not in drill.taken)
+        assert drill.table.index(first) < drill.table.index(second)  # the engine took the pair dealt first
+        the_first, the_second = _.the_card(first), _.the_card(second)
+        assert (f"{the_first} was dealt before {the_second}." if lang == "en" else
+                f"{the_first} salió antes que {the_second}.") in said, said
+    worked = _house_rules_answer(Translator("es"), house_rules_drill(1934))["said"]
+    assert ("Llevarse en su lugar el caballo de oros y el seis de oros también serían dos cartas, así que decide el "
+            "orden en que se repartieron: el seis de bastos salió antes que el seis de oros.") in worked
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_point_the_house_rule_no_longer_scores_says_whose_it_was(lang):
+    """"Points no longer scored: the setenta" did not say which side loses it: each point is named with the sides
+    that scored it without the house rule, and a new point nobody scores is said to be nobody's."""
+    from escoba_tutor.exercises.kinds.house_rules import _house_rules_answer, dropped_items, house_sides
+    _ = Translator(lang)
+    seen = 0
+    for drill in map(house_rules_drill, [*range(1, 400), 1933]):
+        if drill.question == "escobas_de_mano" or not dropped_items(drill):
+            continue
+        seen += 1
+        said = _house_rules_answer(_, drill)["said"]
+        names = house_sides(_, drill)
+        for item in dropped_items(drill):
+            line = next(line for line in drill.standard.lines if line.item == item)
+            assert len(line.winners) == 1  # (under the usual rules a point has one side, or none)
+            side = names[line.winners[0]].the
+            assert (f", which {side} scored" if lang == "en" else f", que se apuntaba {side}") in said, said
+    assert seen >= 5
+    worked = _house_rules_answer(Translator("es"), house_rules_drill(1933))["said"]
+    assert ("El punto de la regla de la casa, que en esta mano no es para nadie: más sietes — empate en cabeza entre "
+            "el bando 2 y el bando 3") in worked
+    assert "Puntos que ya no se cuentan: la setenta, que se apuntaba el bando 3." in worked

@@ -1002,9 +1002,9 @@ def test_no_play_of_the_strategy_key_is_judged_by_the_figure_alone(lang):
 @pytest.mark.parametrize("lang, standard, one, two", [
     ("en", "Rules: standard Escoba, no house rules", "Rules: Escoba with one house rule: face cards",
      "Rules: Escoba with house rules: sevens instead of the setenta and face cards"),
-    ("es", "Se juega a la escoba normal, sin reglas de la casa",
-     "Se juega a la escoba con una regla de la casa: figuras",
-     "Se juega a la escoba con reglas de la casa: los sietes en lugar de la setenta y figuras"),
+    ("es", "Se juega a la escoba normal, sin reglas de la casa.",
+     "Se juega a la escoba con una regla de la casa: figuras.",
+     "Se juega a la escoba con reglas de la casa: los sietes en lugar de la setenta y figuras."),
 ])
 def test_the_sheet_says_its_rules_are_standard_or_names_its_house_rules(lang, standard, one, two):
     """The readers: "Rules: Escoba" did not say whether house rules apply. The header says the standard game, or
@@ -1210,8 +1210,7 @@ def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
             "= 10. That is less than 15, so there is nothing to take away. 10 is left, so the deal checks out.",
             "The point the house rule is about stays as it was: the setenta — Side 2 has the only valid setenta "
             "(Side 1: invalid; Side 2: 76)."]),
-    ("es", ["Para sumar, cada carta vale lo mismo que en una baza: el as 1, del 2 al 7 lo que marcan, la sota 8, el "
-            "caballo 9 y el rey 10.",
+    ("es", ["Para sumar 15, cada carta vale: el as 1, del 2 al 7 lo que marcan, la sota 8, el caballo 9 y el rey 10.",
             "Con las reglas normales de la escoba, siempre suman un múltiplo de 15 más 10",
             "Para cada bando, escribe la mejor carta de cada palo según su valor para la setenta",
             "luego mira si algún bando ha llegado a los puntos de la partida (por ejemplo, 21): si ha llegado uno, "
