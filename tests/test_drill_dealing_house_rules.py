@@ -577,8 +577,13 @@ def test_the_house_rules_drill_in_the_widget():
     assert widget.status.message.startswith("Aciertos: 2 de 2.\n")
     widget.answer_button.click()
     worked, sheet = widget.answer_box.children[0].children
-    assert "Puntos que ya no se cuentan: la setenta." in worked.value and sheet.score == drill.house
-    assert "Puntos nuevos: más sietes — " in worked.value  # which point the rule adds, and why
+    # whose point is lost, which point the rule adds and why (or that nobody scores it in this deal)
+    setenta = next(line for line in drill.standard.lines if line.item == "setenta")
+    assert (f"Puntos que ya no se cuentan: la setenta, que se apuntaba {['Ana', 'Luis'][setenta.winners[0]]}."
+            in worked.value and sheet.score == drill.house)
+    sevens = next(line for line in drill.house.lines if line.item == "sevens")
+    assert ("Puntos nuevos: más sietes — " if any(sevens.points) else
+            "El punto de la regla de la casa, que en esta mano no es para nadie: más sietes — ") in worked.value
 
 
 def test_three_sides_in_the_widget_with_the_third_side_s_point():

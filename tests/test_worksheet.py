@@ -807,6 +807,31 @@ def test_worksheet_647_reads_as_its_readers_asked():
             "tres cartas más a cada uno, y sale el otro jugador.") in task
 
 
+def test_a_play_that_gives_up_an_escoba_names_every_card_of_the_hand_that_sweeps():
+    """Worksheet no. 1933, part 10: «deja pasar la escoba que haría el cuatro de copas», when the four of clubs
+    sweeps as well. Over many positions, the escoba given up is said with every card of the hand that sweeps."""
+    from escoba_tutor.exercises.kinds.strategy import _strategy_answer, strategy_drill
+    from escoba_tutor.text.phrases import or_list
+    _ = Translator("en")
+    seen = several = 0
+    for seed in [*range(1, 300), 1933]:
+        try:
+            drill = strategy_drill(seed)
+        except EscobaError:
+            continue
+        said = repr(_strategy_answer(_, drill))
+        if "passes up the escoba" not in said:
+            continue
+        total = sum(c.value for c in drill.table)
+        sweepers = [c for c in drill.hand if c.value + total == 15]
+        seen, several = seen + 1, several + (len(sweepers) > 1)
+        assert f"passes up the escoba that {or_list(_, [_.the_card(c) for c in sweepers])} would make" in said, seed
+    assert seen >= 10 and several >= 1
+    _task, key = split(worksheet_html(1933, "es", kinds=("strategy",)))
+    assert ("Evita el tres de oros, que se queda en la mesa: deja pasar la escoba que haría el cuatro de copas o el "
+            "cuatro de bastos.") in key
+
+
 def test_an_avoided_play_names_every_fault_the_best_play_has_not_most_costly_first():
     """Worksheet no. 533, part 10, as its reader found it: the seven of coins laid down was said only to leave 9
     to sweep, not to leave the seven of coins for the other side; the plays that pass up the five of
