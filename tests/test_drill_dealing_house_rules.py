@@ -958,34 +958,17 @@ def test_a_point_whose_winner_stays_is_not_among_the_points_that_change_on_scree
     assert yours in said and "de ti" not in said
 
 
-@pytest.mark.parametrize("lang", ["en", "es"])
-def test_the_pairs_key_says_why_a_pair_that_shares_a_card_is_left(lang):
-    """Escoba de mano by pairs: when two pairs of 15 share a card, the order dealt decides. The task says the four
-    cards are in that order, and the key names the pair left and the two cards whose order decides, the one dealt
-    first being in the pair the engine's dealer takes."""
-    from escoba_tutor.exercises.kinds.house_rules import _house_rules_answer, _house_rules_task
-    _ = Translator(lang)
-    drills = [d for d in map(house_rules_drill, [*range(1, 1500), 1934]) if d.house_rule == "escoba_de_mano_pairs"]
-    shared = [d for d in drills if d.passed_over]
-    assert len(shared) >= 5 and any(d.seed == 1934 for d in shared)
-    ordered = ("in the order they were dealt" if lang == "en" else "en el orden en que se repartieron")
-    for drill in drills:
-        assert ordered in _house_rules_task(_, drill)["dealt"]
-        said = _house_rules_answer(_, drill)["said"]
-        other = drill.passed_over
-        if not other:
-            assert "only one pair." not in said and "solo puede estar en un par." not in said
-            continue
-        assert len(other) == 2 and set(other) != set(drill.taken) and len(set(other) & set(drill.taken)) == 1
-        first = next(c for c in drill.taken if c not in other)
-        second = next(c for c in other if c not in drill.taken)
-        assert drill.table.index(first) < drill.table.index(second)  # the engine took the pair dealt first
-        the_first, the_second = _.the_card(first), _.the_card(second)
-        assert (f"{the_first} was dealt before {the_second}." if lang == "en" else
-                f"{the_first} salió antes que {the_second}.") in said, said
-    worked = _house_rules_answer(Translator("es"), house_rules_drill(1934))["said"]
-    assert ("Llevarse en su lugar el caballo de oros y el seis de oros también serían dos cartas, así que decide el "
-            "orden en que se repartieron: el seis de bastos salió antes que el seis de oros.") in worked
+def test_the_widget_shows_the_four_cards_of_the_pairs_in_the_order_dealt():
+    """Escoba de mano by pairs: the order dealt breaks a tie between pairs that share a card, so the drill says
+    its row of four cards is in that order (the other house rules need not)."""
+    pairs = find_house(lambda d: d.house_rule == "escoba_de_mano_pairs")
+    widget = Drill("house_rules", seed=pairs.seed, lang="es")
+    assert widget.view.dealt.value == (f"<p><b>Reparte el jugador {pairs.dealer + 1}. Las cuatro cartas boca arriba "
+                                       "en la mesa, en el orden en que se repartieron:</b></p>")
+    other = find_house(lambda d: d.house_rule == "escoba_de_mano_15_20")
+    widget = Drill("house_rules", seed=other.seed, lang="en")
+    assert widget.view.dealt.value == (f"<p><b>Player {other.dealer + 1} deals. The four cards face up on the "
+                                       "table:</b></p>")
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])

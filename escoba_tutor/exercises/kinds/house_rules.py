@@ -28,7 +28,7 @@ from ..kind import DrillKind, Variety, WorksheetPart
 from . import points as points_kind
 
 __all__ = ["HouseRulesDrill", "house_rules_drill", "HOUSE_RULES", "MANO_RULES", "PLAY_RULE_NAMES",
-           "house_rule_words", "house_rule_name", "house_sides", "dealt_words", "dropped_words",
+           "house_rule_words", "house_rule_name", "house_sides", "dropped_words",
            "moved_points", "kept_points"]
 
 #: The house rules this drill asks about, each with its name and what it changes, as docs/rules.md §7 says them.
@@ -199,18 +199,6 @@ class HouseRulesDrill:
     def all_oros_side(self) -> int | None:
         """The side holding all ten coins, if one does."""
         return next((side for side, pile in enumerate(self.piles) if sum(c.suit == "o" for c in pile) == 10), None)
-
-    @property
-    def passed_over(self) -> tuple[Card, ...]:
-        """Escoba de mano by pairs: the first pair dealt (after the one taken) that shares a card with the pair
-        the dealer takes, which the order dealt rules out; () when no card is in two pairs of 15. (Two pairs
-        would be the whole table, 30, an escoba de mano already: the dealer takes one pair at most.)"""
-        if self.house_rule != "escoba_de_mano_pairs" or self.before[0] or not self.taken:
-            return ()
-        table = self.table
-        pairs = [(table[i], table[j]) for i in range(len(table)) for j in range(i + 1, len(table))
-                 if table[i].value + table[j].value == 15]
-        return next((pair for pair in pairs if set(pair) != set(self.taken) and set(pair) & set(self.taken)), ())
 
     @property
     def all_pairs(self) -> int:
@@ -491,14 +479,6 @@ def _points_words(_: Translator, names: Sequence[str], points: Sequence[int]) ->
     return "; ".join(_("{side}: {points}", side=name, points=p) for name, p in zip(names, points))
 
 
-def dealt_words(_: Translator, drill: HouseRulesDrill) -> str:
-    """Who deals the four cards, and for the pairs (whose tie-break is the order dealt) that they are in that order."""
-    dealer = labels.player(_, drill.dealer + 1)
-    if drill.house_rule == "escoba_de_mano_pairs":
-        return _("{dealer} deals. The four cards face up on the table, in the order they were dealt:", dealer=dealer)
-    return _("{dealer} deals. The four cards face up on the table:", dealer=dealer)
-
-
 def _house_rules_task(_: Translator, drill: HouseRulesDrill) -> dict[str, object]:
     names = house_sides(_, drill)
     title, change = house_rule_words(_, drill.house_rule)
@@ -506,7 +486,8 @@ def _house_rules_task(_: Translator, drill: HouseRulesDrill) -> dict[str, object
                                "seats": seats_words(_, drill.players, names) or paper.two_players(_), "names": names,
                                "dealt": ""}
     if drill.question == "escobas_de_mano":
-        task["dealt"] = dealt_words(_, drill)
+        task["dealt"] = _("{dealer} deals. The four cards face up on the table:",
+                          dealer=labels.player(_, drill.dealer + 1))
         # which side the dealer plays for is half the question: the task names no side (the key does)
         before = drill.before[0]
         escobas = _.plural("{n} escoba de mano", "{n} escobas de mano", before) if before else _(
@@ -626,19 +607,10 @@ def mano_reason(_: Translator, drill: HouseRulesDrill) -> str:
         return _("The four cards add up to {total}, and no two of them add up to 15: the dealer takes nothing.",
                  total=total)
     pairs = len(drill.taken) // 2
-    reason = _.plural("The four cards add up to {total}: no escoba de mano, but the dealer takes {cards}, a pair "
+    return _.plural("The four cards add up to {total}: no escoba de mano, but the dealer takes {cards}, a pair "
                     "that adds up to 15.",
                     "The four cards add up to {total}: no escoba de mano, but the dealer takes {cards}: {n} pairs "
                     "that add up to 15.", pairs, total=total, cards=the_cards(_, drill.taken))
-    other = drill.passed_over
-    if not other:
-        return reason
-    # the card of each pair that the other has not: the one dealt first decides (docs/rules.md §7)
-    first, second = (next(c for c in pair if c not in rival) for pair, rival in ((drill.taken, other),
-                                                                                 (other, drill.taken)))
-    return reason + " " + _("A card can be in only one pair. Taking {other} instead would capture as many cards, "
-                            "so the order dealt decides: {first} was dealt before {second}.",
-                            other=the_cards(_, other), first=_.the_card(first), second=_.the_card(second))
 
 
 def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, object]:

@@ -12,7 +12,6 @@ import ipywidgets as w
 
 from ...exercises import HouseRulesDrill
 from ...exercises.kinds.house_rules import (
-    dealt_words,
     dropped_words,
     house_rule_words,
     kept_points,
@@ -26,7 +25,7 @@ from ...exercises.kinds.points import SENTENCE_ITEMS, item_in_sentence
 from ...text import labels
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
-from ..score_sheet import ScoreSheet, item_name, join_words, reason_text, sweeps_count
+from ..score_sheet import ScoreSheet, item_name, reason_text, sweeps_count
 from .base import DrillModel, KindView, fill_row, of_side, read_number, two_players_line
 
 __all__ = ["HouseRulesView", "points_said"]
@@ -150,7 +149,11 @@ class HouseRulesView(KindView):
                 box.value = wanted if isinstance(wanted, str) else ""
 
     def _draw_mano(self, _: Translator, drill: HouseRulesDrill, names: Sequence[labels.Label]) -> None:
-        dealt = dealt_words(_, drill)
+        # (under the pairs, the order dealt breaks a tie between pairs that share a card: the row is that order)
+        dealer = labels.player(_, drill.dealer + 1)
+        dealt = (_("{dealer} deals. The four cards face up on the table, in the order they were dealt:", dealer=dealer)
+                 if drill.house_rule == "escoba_de_mano_pairs" else
+                 _("{dealer} deals. The four cards face up on the table:", dealer=dealer))
         self.dealt.value = f"<p><b>{escape(dealt)}</b></p>"
         fill_row(self.table_row, _, drill.table, _("The table dealt"), self.frame.deck)
         side = names[drill.dealer_side]
