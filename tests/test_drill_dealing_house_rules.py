@@ -850,8 +850,8 @@ def test_the_house_rules_sheet_sorts_the_piles_and_its_key_says_why():
         assert ranks == sorted(ranks, key=order.index), cell
     # the key names the point the house rule moves, with its reason, and the point it no longer scores
     # (a point nobody scores is no "new point": «Puntos nuevos: más sietes — nadie» read as a contradiction)
-    assert "El punto de la regla de la casa: más sietes — empate (2–2)." in key
-    assert "Puntos nuevos" not in key and "Puntos que ya no se cuentan: la setenta." in key
+    assert "El punto de la regla de la casa, que en esta mano no es para nadie: más sietes — empate (2–2)." in key
+    assert "Puntos nuevos" not in key and "Puntos que ya no se cuentan: la setenta, que se apuntaba el bando" in key
 
 
 def test_the_primera_by_suit_count_decides_the_setenta_s_point_it_never_drops_it():

@@ -541,8 +541,9 @@ def dropped_words(_: Translator, drill: HouseRulesDrill, names: Sequence[labels.
         if len(winners) == 1 and getattr(winners[0], "is_you", False):
             said.append(_("{item}, which you scored", item=in_sentence(_, item)))
         else:
-            said.append(_.plural("{item}, which {side:the} scored", "{item}, which {side:the} scored", len(winners),
-                                 item=in_sentence(_, item), side=labels.joined(_, winners)))
+            # (under the usual rules a point goes to one side: no plural to agree with)
+            said.append(_("{item}, which {side:the} scored", item=in_sentence(_, item),
+                          side=labels.joined(_, winners)))
     return said
 
 
@@ -635,9 +636,12 @@ def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, obje
     # A point the house rule adds that nobody scores in this deal is no "new point" (the totals may not change).
     if added and any(any(line.points) for line in new_lines):
         said.append(_("New points: {items}.", items=added_said))
-    elif added:  # (said so: a tie at the top scores nobody the new point, which the totals alone do not show)
+    elif added and drill.changes:  # (said so: the totals change, and the new point is not why)
         said.append(_.plural("The house rule's point, which nobody scores in this deal: {items}.",
                              "The house rule's points, which nobody scores in this deal: {items}.", len(added),
+                             items=added_said))
+    elif added:
+        said.append(_.plural("The house rule's point: {items}.", "The house rule's points: {items}.", len(added),
                              items=added_said))
     if changed:
         said.append(_("Points that change: {items}.", items=changed_said))
