@@ -556,7 +556,7 @@ def test_the_house_rules_drill_in_the_widget():
     widget = Drill("house_rules", seed=drill.seed, lang="es", names=["Ana", "Luis"])
     view = widget.view
     assert view.rule.value.startswith("<p><b>Regla de la casa: los sietes en lugar de la setenta</b><br>1 punto "
-                                      "para el bando con más sietes (si hay empate, no se lo apunta nadie)")
+                                      "para el bando con más sietes (si empatan en cabeza, no se lo apunta nadie)")
     assert f"Total: Ana: {drill.standard.points[0]}; Luis: {drill.standard.points[1]}." in view.standard.value
     # each pile sorted as a player sorts it: by suit, then 1–7, sota, caballo, rey
     assert [row.cards for _head, row in view.parts] == [[c.code for c in sorted(pile)] for pile in drill.piles]
@@ -577,8 +577,13 @@ def test_the_house_rules_drill_in_the_widget():
     assert widget.status.message.startswith("Aciertos: 2 de 2.\n")
     widget.answer_button.click()
     worked, sheet = widget.answer_box.children[0].children
-    assert "Puntos que ya no se cuentan: la setenta." in worked.value and sheet.score == drill.house
-    assert "Puntos nuevos: más sietes — " in worked.value  # which point the rule adds, and why
+    # whose point is lost, which point the rule adds and why (or that nobody scores it in this deal)
+    setenta = next(line for line in drill.standard.lines if line.item == "setenta")
+    assert (f"Puntos que ya no se cuentan: la setenta, que se apuntaba {['Ana', 'Luis'][setenta.winners[0]]}."
+            in worked.value and sheet.score == drill.house)
+    sevens = next(line for line in drill.house.lines if line.item == "sevens")
+    assert ("Puntos nuevos: más sietes — " if any(sevens.points) else
+            "El punto de la regla de la casa, que en esta mano no es para nadie: más sietes — ") in worked.value
 
 
 def test_three_sides_in_the_widget_with_the_third_side_s_point():
@@ -845,8 +850,8 @@ def test_the_house_rules_sheet_sorts_the_piles_and_its_key_says_why():
         assert ranks == sorted(ranks, key=order.index), cell
     # the key names the point the house rule moves, with its reason, and the point it no longer scores
     # (a point nobody scores is no "new point": «Puntos nuevos: más sietes — nadie» read as a contradiction)
-    assert "El punto de la regla de la casa: más sietes — empate (2–2)." in key
-    assert "Puntos nuevos" not in key and "Puntos que ya no se cuentan: la setenta." in key
+    assert "El punto de la regla de la casa, que en esta mano no es para nadie: más sietes — empate (2–2)." in key
+    assert "Puntos nuevos" not in key and "Puntos que ya no se cuentan: la setenta, que se apuntaba el bando" in key
 
 
 def test_the_primera_by_suit_count_decides_the_setenta_s_point_it_never_drops_it():
@@ -951,3 +956,41 @@ def test_a_point_whose_winner_stays_is_not_among_the_points_that_change_on_scree
     widget.answer_button.click()
     said = html.unescape(widget.answer_box.children[0].children[0].value)
     assert yours in said and "de ti" not in said
+
+
+def test_the_widget_shows_the_four_cards_of_the_pairs_in_the_order_dealt():
+    """Escoba de mano by pairs: the order dealt breaks a tie between pairs that share a card, so the drill says
+    its row of four cards is in that order (the other house rules need not)."""
+    pairs = find_house(lambda d: d.house_rule == "escoba_de_mano_pairs")
+    widget = Drill("house_rules", seed=pairs.seed, lang="es")
+    assert widget.view.dealt.value == (f"<p><b>Reparte el jugador {pairs.dealer + 1}. Las cuatro cartas boca arriba "
+                                       "en la mesa, en el orden en que se repartieron:</b></p>")
+    other = find_house(lambda d: d.house_rule == "escoba_de_mano_15_20")
+    widget = Drill("house_rules", seed=other.seed, lang="en")
+    assert widget.view.dealt.value == (f"<p><b>Player {other.dealer + 1} deals. The four cards face up on the "
+                                       "table:</b></p>")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_point_the_house_rule_no_longer_scores_says_whose_it_was(lang):
+    """"Points no longer scored: the setenta" did not say which side loses it: each point is named with the sides
+    that scored it without the house rule, and a new point nobody scores is said to be nobody's."""
+    from escoba_tutor.exercises.kinds.house_rules import _house_rules_answer, dropped_items, house_sides
+    _ = Translator(lang)
+    seen = 0
+    for drill in map(house_rules_drill, [*range(1, 400), 1933]):
+        if drill.question == "escobas_de_mano" or not dropped_items(drill):
+            continue
+        seen += 1
+        said = _house_rules_answer(_, drill)["said"]
+        names = house_sides(_, drill)
+        for item in dropped_items(drill):
+            line = next(line for line in drill.standard.lines if line.item == item)
+            assert len(line.winners) == 1  # (under the usual rules a point has one side, or none)
+            side = names[line.winners[0]].the
+            assert (f", which {side} scored" if lang == "en" else f", que se apuntaba {side}") in said, said
+    assert seen >= 5
+    worked = _house_rules_answer(Translator("es"), house_rules_drill(1933))["said"]
+    assert ("El punto de la regla de la casa, que en esta mano no es para nadie: más sietes — empate en cabeza entre "
+            "el bando 2 y el bando 3") in worked
+    assert "Puntos que ya no se cuentan: la setenta, que se apuntaba el bando 3." in worked

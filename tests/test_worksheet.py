@@ -807,6 +807,31 @@ def test_worksheet_647_reads_as_its_readers_asked():
             "tres cartas más a cada uno, y sale el otro jugador.") in task
 
 
+def test_a_play_that_gives_up_an_escoba_names_every_card_of_the_hand_that_sweeps():
+    """Worksheet no. 1933, part 10: «deja pasar la escoba que haría el cuatro de copas», when the four of clubs
+    sweeps as well. Over many positions, the escoba given up is said with every card of the hand that sweeps."""
+    from escoba_tutor.exercises.kinds.strategy import _strategy_answer, strategy_drill
+    from escoba_tutor.text.phrases import or_list
+    _ = Translator("en")
+    seen = several = 0
+    for seed in [*range(1, 300), 1933]:
+        try:
+            drill = strategy_drill(seed)
+        except EscobaError:
+            continue
+        said = repr(_strategy_answer(_, drill))
+        if "passes up the escoba" not in said:
+            continue
+        total = sum(c.value for c in drill.table)
+        sweepers = [c for c in drill.hand if c.value + total == 15]
+        seen, several = seen + 1, several + (len(sweepers) > 1)
+        assert f"passes up the escoba that {or_list(_, [_.the_card(c) for c in sweepers])} would make" in said, seed
+    assert seen >= 10 and several >= 1
+    _task, key = split(worksheet_html(1933, "es", kinds=("strategy",)))
+    assert ("Evita el tres de oros, que se queda en la mesa: deja pasar la escoba que haría el cuatro de copas o el "
+            "cuatro de bastos.") in key
+
+
 def test_an_avoided_play_names_every_fault_the_best_play_has_not_most_costly_first():
     """Worksheet no. 533, part 10, as its reader found it: the seven of coins laid down was said only to leave 9
     to sweep, not to leave the seven of coins for the other side; the plays that pass up the five of
@@ -1002,9 +1027,9 @@ def test_no_play_of_the_strategy_key_is_judged_by_the_figure_alone(lang):
 @pytest.mark.parametrize("lang, standard, one, two", [
     ("en", "Rules: standard Escoba, no house rules", "Rules: Escoba with one house rule: face cards",
      "Rules: Escoba with house rules: sevens instead of the setenta and face cards"),
-    ("es", "Se juega a la escoba normal, sin reglas de la casa",
-     "Se juega a la escoba con una regla de la casa: figuras",
-     "Se juega a la escoba con reglas de la casa: los sietes en lugar de la setenta y figuras"),
+    ("es", "Se juega a la escoba normal, sin reglas de la casa.",
+     "Se juega a la escoba con una regla de la casa: figuras.",
+     "Se juega a la escoba con reglas de la casa: los sietes en lugar de la setenta y figuras."),
 ])
 def test_the_sheet_says_its_rules_are_standard_or_names_its_house_rules(lang, standard, one, two):
     """The readers: "Rules: Escoba" did not say whether house rules apply. The header says the standard game, or
@@ -1210,8 +1235,7 @@ def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
             "= 10. That is less than 15, so there is nothing to take away. 10 is left, so the deal checks out.",
             "The point the house rule is about stays as it was: the setenta — Side 2 has the only valid setenta "
             "(Side 1: invalid; Side 2: 76)."]),
-    ("es", ["Para sumar, cada carta vale lo mismo que en una baza: el as 1, del 2 al 7 lo que marcan, la sota 8, el "
-            "caballo 9 y el rey 10.",
+    ("es", ["Para sumar 15, cada carta vale: el as 1, del 2 al 7 lo que marcan, la sota 8, el caballo 9 y el rey 10.",
             "Con las reglas normales de la escoba, siempre suman un múltiplo de 15 más 10",
             "Para cada bando, escribe la mejor carta de cada palo según su valor para la setenta",
             "luego mira si algún bando ha llegado a los puntos de la partida (por ejemplo, 21): si ha llegado uno, "

@@ -28,7 +28,7 @@ from ..kind import DrillKind, Variety, WorksheetPart
 from . import points as points_kind
 
 __all__ = ["HouseRulesDrill", "house_rules_drill", "HOUSE_RULES", "MANO_RULES", "PLAY_RULE_NAMES",
-           "house_rule_words", "house_rule_name", "house_sides",
+           "house_rule_words", "house_rule_name", "house_sides", "dropped_words",
            "moved_points", "kept_points"]
 
 #: The house rules this drill asks about, each with its name and what it changes, as docs/rules.md §7 says them.
@@ -529,6 +529,24 @@ def dropped_items(drill: HouseRulesDrill) -> list[str]:
     return [line.item for line in drill.standard.lines if line.item not in kept and any(line.points)]
 
 
+def dropped_words(_: Translator, drill: HouseRulesDrill, names: Sequence[labels.Label],
+                  in_sentence: Callable[[Translator, str], str]) -> list[str]:
+    """Each usual point the house rule no longer scores, with who scored it without the house rule: «la setenta,
+    que se apuntaba el bando 3», so the key says whose point is lost, not only which."""
+    assert drill.standard is not None
+    before = {line.item: line for line in drill.standard.lines}
+    said = []
+    for item in dropped_items(drill):
+        winners = [names[i] for i in before[item].winners]
+        if len(winners) == 1 and getattr(winners[0], "is_you", False):
+            said.append(_("{item}, which you scored", item=in_sentence(_, item)))
+        else:
+            # (under the usual rules a point goes to one side: no plural to agree with)
+            said.append(_("{item}, which {side:the} scored", item=in_sentence(_, item),
+                          side=labels.joined(_, winners)))
+    return said
+
+
 def moved_points(drill: HouseRulesDrill) -> list[ScoreLine]:
     """The points the house rule scores otherwise: a line of the usual points (or of a point it decides another
     way) whose winners change. A line whose values change but whose point goes to the same sides (a setenta made
@@ -612,12 +630,16 @@ def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, obje
                reason=points_kind.reason_words(_, line, names)) for line in new_lines]
     changed = [_("{item} — {reason}", item=points_kind.item_in_sentence(_, line.item),
                  reason=points_kind.reason_words(_, line, names)) for line in moved_points(drill)]
-    gone = [points_kind.item_in_sentence(_, item) for item in dropped_items(drill)]
+    gone = dropped_words(_, drill, names, points_kind.item_in_sentence)
     # joined outside the calls: the extractor reads a second text as a plural
     added_said, changed_said = "; ".join(added), "; ".join(changed)
     # A point the house rule adds that nobody scores in this deal is no "new point" (the totals may not change).
     if added and any(any(line.points) for line in new_lines):
         said.append(_("New points: {items}.", items=added_said))
+    elif added and drill.changes:  # (said so: the totals change, and the new point is not why)
+        said.append(_.plural("The house rule's point, which nobody scores in this deal: {items}.",
+                             "The house rule's points, which nobody scores in this deal: {items}.", len(added),
+                             items=added_said))
     elif added:
         said.append(_.plural("The house rule's point: {items}.", "The house rule's points: {items}.", len(added),
                              items=added_said))
@@ -625,7 +647,8 @@ def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, obje
         said.append(_("Points that change: {items}.", items=changed_said))
     said.extend(kept_points(_, drill, names, points_kind.item_in_sentence))
     if gone:
-        said.append(_("Points no longer scored: {items}.", items=and_list(_, gone)))
+        gone_said = "; ".join(gone)  # (joined outside the call, as above)
+        said.append(_("Points no longer scored: {items}.", items=gone_said))
     if len(said) == 1 and not drill.changes:
         same = [_("{item} — {reason}", item=points_kind.item_in_sentence(_, line.item),
                   reason=points_kind.reason_words(_, line, names))

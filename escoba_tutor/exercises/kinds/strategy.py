@@ -353,7 +353,10 @@ def _faults(_: Translator, view: PlayerView, move: Move, best: Move, good: tuple
     gain, best_gain = _gain(view, move), _gain(view, best)
     if (best_gain is not None and best_gain.code == "escoba" and (gain is None or gain.code != "escoba")
             and all(_sweeps(view, g) for g in good)):
-        faults.append(paper.word(_, _GIVES_UP_SWEEP[view.rules.sweep], card=_.the_card(best.card)))
+        # every card of the hand that sweeps, not only the best play's: another that sweeps as well is no safer
+        sweepers = list(dict.fromkeys(m.card for m in (best, *good) if _sweeps(view, m)))
+        faults.append(paper.word(_, _GIVES_UP_SWEEP[view.rules.sweep],
+                                 card=or_list(_, [_.the_card(c) for c in sweepers])))
     if _leaves_siete(view, move) and not _leaves_siete(view, best) and not any(_leaves_siete(view, g) for g in good):
         faults.append(paper.word(_, _LEAVES_SIETE))
     sweep = sweep_risk(view, move)

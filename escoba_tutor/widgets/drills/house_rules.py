@@ -12,7 +12,7 @@ import ipywidgets as w
 
 from ...exercises import HouseRulesDrill
 from ...exercises.kinds.house_rules import (
-    dropped_items,
+    dropped_words,
     house_rule_words,
     kept_points,
     mano_reason,
@@ -25,7 +25,7 @@ from ...exercises.kinds.points import SENTENCE_ITEMS, item_in_sentence
 from ...text import labels
 from ...text.translator import N_, Translator
 from ..primitives import CardRow
-from ..score_sheet import ScoreSheet, item_name, join_words, reason_text, sweeps_count
+from ..score_sheet import ScoreSheet, item_name, reason_text, sweeps_count
 from .base import DrillModel, KindView, fill_row, of_side, read_number, two_players_line
 
 __all__ = ["HouseRulesView", "points_said"]
@@ -149,7 +149,11 @@ class HouseRulesView(KindView):
                 box.value = wanted if isinstance(wanted, str) else ""
 
     def _draw_mano(self, _: Translator, drill: HouseRulesDrill, names: Sequence[labels.Label]) -> None:
-        dealt = _("{dealer} deals. The four cards face up on the table:", dealer=labels.player(_, drill.dealer + 1))
+        # (under the pairs, the order dealt breaks a tie between pairs that share a card: the row is that order)
+        dealer = labels.player(_, drill.dealer + 1)
+        dealt = (_("{dealer} deals. The four cards face up on the table, in the order they were dealt:", dealer=dealer)
+                 if drill.house_rule == "escoba_de_mano_pairs" else
+                 _("{dealer} deals. The four cards face up on the table:", dealer=dealer))
         self.dealt.value = f"<p><b>{escape(dealt)}</b></p>"
         fill_row(self.table_row, _, drill.table, _("The table dealt"), self.frame.deck)
         side = names[drill.dealer_side]
@@ -232,11 +236,12 @@ class HouseRulesView(KindView):
         def in_sentence(item: str) -> str:  # the sheet's row title for an item the house rules never touch
             return item_in_sentence(_, item) if item in SENTENCE_ITEMS else item_name(_, item, drill.rules)
 
+        new_lines = [line for line in drill.house.lines if usual_item(drill, line.item) is None]
         added = [_("{item} — {reason}", item=in_sentence(line.item), reason=reason_text(_, line, names))
-                 for line in drill.house.lines if usual_item(drill, line.item) is None]
+                 for line in new_lines]
         changed = [_("{item} — {reason}", item=in_sentence(line.item), reason=reason_text(_, line, names))
                    for line in moved_points(drill)]
-        gone = [in_sentence(item) for item in dropped_items(drill)]
+        gone = dropped_words(_, drill, names, lambda _t, item: in_sentence(item))
         if not drill.changes:
             said = _("In this deal the house rule does not change the totals: every side scores the same as "
                      "without it.")
@@ -245,13 +250,18 @@ class HouseRulesView(KindView):
         notes = []
         # joined outside the calls: the extractor reads a second text as a plural
         added_said, changed_said = "; ".join(added), "; ".join(changed)
-        if added:
+        if added and any(any(line.points) for line in new_lines):
             notes.append(_("New points: {items}.", items=added_said))
+        elif added:  # (as the sheet's key: a point nobody scores here is no "new point")
+            notes.append(_.plural("The house rule's point, which nobody scores in this deal: {items}.",
+                                  "The house rule's points, which nobody scores in this deal: {items}.", len(added),
+                                  items=added_said))
         if changed:
             notes.append(_("Points that change: {items}.", items=changed_said))
         notes.extend(kept_points(_, drill, names, lambda _t, item: in_sentence(item)))
         if gone:
-            notes.append(_("Points no longer scored: {items}.", items=join_words(_, gone)))
+            gone_said = "; ".join(gone)  # (joined outside the call, as above)
+            notes.append(_("Points no longer scored: {items}.", items=gone_said))
         current.children[0].value = ("<div class='escoba-worked'>" + "".join(f"<p>{escape(t)}</p>"
                                                                               for t in [said, *notes]) + "</div>")
         return current
