@@ -9,9 +9,9 @@ from a :class:`Game` dealt under each set of rules."""
 from __future__ import annotations
 
 import random
-from itertools import combinations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 from ...engine.cards import DECK, Card
 from ...engine.errors import EscobaError

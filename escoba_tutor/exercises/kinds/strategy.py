@@ -463,6 +463,11 @@ _ABOVE_ADDS_MORE = N_("{reason}; a play listed above adds more")
 # A good play that a play listed above matches on every merit (two fours that both sweep): nothing a pupil can check
 # ranks them, so the key says they are equal rather than leave "strongest first" to suggest a difference.
 _ABOVE_AS_GOOD = N_("{reason}; a play listed above is just as good")
+# A good play whose reason reads word for word as one listed above (both add a seven) while that play does better
+# on a later count: its own edge over that play, then what the play above adds more of.
+_ABOVE_MORE_OF = {"takes_sevens": N_("{reason}; a play listed above adds more sevens"),
+                  "takes_oros": N_("{reason}; a play listed above adds more coins"),
+                  "takes_cards": N_("{reason}; a play listed above adds more cards")}
 _NEARLY_BEST = N_("the computer's hard level finds it almost as good as the best play")
 
 
@@ -544,15 +549,18 @@ def _good_reason(_: Translator, view: PlayerView, hint: Hint, plays: tuple[Move,
         said = _merit_text(_, view, move, code, plays)
         if code == "fewer_sweepers":  # (the table to sweep is in the merit's own words: only the siete is left)
             risk = _siete_risk(_, view, move, concession=True)
-    if not risk and _coins_given_up(view, move, above):
-        oros = sorted(_oros_left(view, move))
-        risk = _.plural(*_LEAVES_OROS, len(oros), cards=the_cards(_, oros))
     if risk:
         return _("{reason}, although {risk}", reason=said, risk=risk)
     safe = None if code in ("safe_table", None) else _safe_table(_, view, move)
     if safe and not any(sweep_risk(view, other) is not None for other in plays if other != move):
         safe = None  # (every play leaves a safe table: no merit of this one)
-    return _("{reason}, and {safe}", reason=said, safe=safe) if safe else said
+    said = _("{reason}, and {safe}", reason=said, safe=safe) if safe else said
+    # (a merit before the coins, or the coins themselves, is ranked by its own words: "a play listed above adds more")
+    if code not in MERITS[:MERITS.index("takes_oros") + 1] and _coins_given_up(view, move, above):
+        oros = sorted(_oros_left(view, move))
+        return _("{reason}, although {risk}", reason=said,
+                 risk=_.plural(*_LEAVES_OROS, len(oros), cards=the_cards(_, oros)))
+    return said
 
 
 def _safe_table(_: Translator, view: PlayerView, move: Move) -> str | None:
@@ -703,6 +711,8 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
             why = paper.word(_, _ABOVE_ADDS_MORE, reason=why)
         elif _as_good(drill.view, hint.move, above):
             why = paper.word(_, _ABOVE_AS_GOOD, reason=why)
+        elif why in [said for _move, said in moves]:
+            why = _told_apart(_, drill.view, hint.move, plays, above) or why
         moves.append((move[:1].upper() + move[1:], why))
     best = drill.ranking[0]
     # the best play by its card alone, unless another play of that card could be meant
@@ -743,6 +753,19 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
                cards=the_cards(_, other_hand(drill.view))) if exact else ""
     return {"unseen": unseen, "good": _.plural(*_GOOD_PLAYS, len(moves)), "moves": moves, "avoid": avoid,
             "avoid_title": _.plural(*_PLAYS_TO_AVOID, len(avoid))}
+
+
+def _told_apart(_: Translator, view: PlayerView, move: Move, plays: Sequence[Move], above: Sequence[Move]
+                ) -> str | None:
+    """A good play's reason when it would read as one listed above: its first edge over a play above, then the
+    count that play beats it on (None: no count tells them apart)."""
+    mine = next((code for code in MERITS if any(merit_measure(view, move, code) > merit_measure(view, other, code)
+                                                for other in above)), None)
+    theirs = next((code for code in _ABOVE_MORE_OF if any(
+        merit_measure(view, other, code) > merit_measure(view, move, code) for other in above)), None)
+    if mine is None or theirs is None:
+        return None
+    return paper.word(_, _ABOVE_MORE_OF[theirs], reason=_merit_text(_, view, move, mine, plays))
 
 
 def _kept_gain(_: Translator, view: PlayerView, move: Move, plays: Sequence[Move], best: Move) -> str | None:
