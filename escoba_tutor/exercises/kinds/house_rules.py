@@ -604,8 +604,8 @@ def mano_reason(_: Translator, drill: HouseRulesDrill) -> str:
         return said
     other, first, later = tie
     return " ".join((said, _("Taking {other} instead would also make 15 with as many cards, but a card can be in "
-                             "only one pair: of two such choices the dealer takes the one dealt first, and {first} "
-                             "was dealt before {later}.", other=the_cards(_, other), first=_.the_card(first),
+                             "only one pair: of two such choices the dealer takes the one dealt first, and {earlier} "
+                             "was dealt before {later}.", other=the_cards(_, other), earlier=_.the_card(first),
                              later=_.the_card(later))))
 
 
