@@ -700,7 +700,7 @@ _PLAYS_TO_AVOID = N_plural("Play to avoid:", "Plays to avoid:")
 def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
     """The good moves, each with its reason, then every other move, worst last: each with what is wrong with
     it when the best play does not share that fault, and how many points it costs."""
-    moves = []
+    moves: list[tuple[str, str]] = []
     listed = good_in_order(drill)
     plays = tuple(h.move for h in drill.ranking)
     for i, hint in enumerate(listed):
