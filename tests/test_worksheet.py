@@ -1030,7 +1030,7 @@ def test_the_dealing_part_asks_the_rounds_only_while_the_deck_has_cards():
     «las cartas que le quedan a cada uno»."""
     from escoba_tutor.exercises.kinds.dealing import dealing_drill
 
-    rounds = {"en": "How many rounds are still to be dealt right now?", "es": "rondas quedan por repartir"}
+    rounds = {"en": "How many more rounds will be dealt from the deck?", "es": "rondas quedan por repartir"}
     for lang in ("en", "es"):
         _ = Translator(lang)
         part = kind("dealing").worksheet
@@ -1266,6 +1266,7 @@ def test_a_sheet_with_card_codes_says_how_to_read_them():
     assert "c copas" in Translator("es")(line) and "b bastos" in Translator("es")(line)
     # (the letters are the Spanish names' initials: said so, with the trap an English speaker falls into)
     assert "c copas, cups" in line and "c is cups, not clubs" in line
+    assert "c = copas (cups)" in Translator("en")(line)
     # (the codes start with the ace, 1: said beside the face cards' numbers)
     assert "1 is the ace; 10 is the jack" in Translator("en")(line) and "el 1 es el as" in Translator("es")(line)
 
