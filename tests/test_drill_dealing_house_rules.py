@@ -994,3 +994,50 @@ def test_a_point_the_house_rule_no_longer_scores_says_whose_it_was(lang):
     assert ("El punto de la regla de la casa, que en esta mano no es para nadie: más sietes — empate en cabeza entre "
             "el bando 2 y el bando 3") in worked
     assert "Puntos que ya no se cuentan: la setenta, que se apuntaba el bando 3." in worked
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_pairs_key_says_why_the_deal_order_picks_one_pair(lang):
+    """Worksheet no. 1933, exercise 1934: the knight of coins makes 15 with either six, and the key named only the
+    pair taken. When another choice of pairs takes as many cards, the key names it and the card dealt earlier that
+    decides; otherwise it says nothing of the kind. Checked against the engine over many tables, and the task
+    says its four cards are in the order dealt."""
+    from itertools import combinations
+
+    from escoba_tutor.engine.cards import as_cards
+    from escoba_tutor.engine.game import _pairs_of_15
+    from escoba_tutor.exercises.kinds.house_rules import HouseRulesDrill, mano_reason
+
+    _ = Translator(lang)
+    instead = {"en": "Taking ", "es": "Llevarse "}[lang]
+    told, silent = 0, 0
+    for table in combinations(as_cards("11o 6b 6o 1o 7c 10e 12b 5c 4o 3e"), 4):
+        taken = _pairs_of_15(table)
+        drill = HouseRulesDrill(0, ESCOBA, "escoba_de_mano_pairs", 2, table=table, mano=(0, len(taken) // 2),
+                                taken=taken)
+        if not taken or sum(c.value for c in table) in (15, 30):
+            continue
+        pairs = [p for p in combinations(range(4), 2) if sum(table[i].value for i in p) == 15]
+        choices = [set(p) for p in pairs] + [set(p) | set(q) for p, q in combinations(pairs, 2) if not set(p) & set(q)]
+        tie = sum(len(c) == len(taken) for c in choices) > 1
+        said = mano_reason(_, drill)
+        assert (instead in said) == tie, (table, said)
+        if tie:
+            told += 1
+            first, later = re.search({"en": r"\band ([^,:.]+?) was dealt before (.+)\.$",
+                                      "es": r"\by ([^,:.]+?) se repartió antes que (.+)\.$"}[lang], said).groups()
+            names = [_.the_card(c) for c in table]
+            assert first in names and later in names and names.index(first) < names.index(later), said
+            assert table[names.index(first)] in taken and table[names.index(later)] not in taken, said
+        else:
+            silent += 1
+    assert told and silent
+    sheet = html.unescape(worksheet_html(1933, lang, kinds=("house_rules",)))
+    assert {"en": "Taking the knight of coins and the six of coins instead would also make 15 with as many cards, "
+                  "but a card can be in only one pair: of two such choices the dealer takes the one dealt first, "
+                  "and the six of clubs was dealt before the six of coins.",
+            "es": "Llevarse el caballo de oros y el seis de oros también sumaría 15 con tantas cartas como esas, "
+                  "pero una carta solo puede estar en un par: de dos opciones así, el que reparte se queda con la "
+                  "que se repartió antes, y el seis de bastos se repartió antes que el seis de oros."}[lang] in sheet
+    assert {"en": "The four cards face up on the table, in the order they were dealt:",
+            "es": "Las cuatro cartas boca arriba en la mesa, en el orden en que se repartieron:"}[lang] in sheet

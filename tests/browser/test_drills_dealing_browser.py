@@ -14,8 +14,7 @@ from test_widgets_browser import assert_no_errors, serious_violations, tab_into,
 from escoba_tutor.exercises import dealing_drill, house_rules_drill
 
 # the rounds question, as its box is labelled
-ROUNDS_EN = ("How many rounds are still to be dealt right now? (Count the one about to be dealt too, if cards "
-             "are dealt now.)")
+ROUNDS_EN = "How many more rounds will be dealt from the deck? (Count a round that is about to be dealt now.)"
 ROUNDS_ES = ("¿Cuántas rondas quedan por repartir ahora mismo? (Cuenta también la que se vaya a repartir ahora, "
              "si toca repartir.)")
 
@@ -87,7 +86,7 @@ def test_dealing_answered_by_keyboard_alone(en_page):
     page, box = en_page, drill(en_page, "dealing")
     tab_into(page, box)
     choose_by_keyboard(page, box.get_by_label("Who plays next?"), "Player 1")
-    choose_by_keyboard(page, box.get_by_label("What happens now?"), "No cards are dealt: the next player plays")
+    choose_by_keyboard(page, box.get_by_label("What happens now?"), "Nothing is dealt: play goes on")
     tab_until(page, box.get_by_label(ROUNDS_EN), "Tab")
     page.keyboard.type("one")
     tab_until(page, box.get_by_role("button", name="Check"), "Tab")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 from ...engine.cards import DECK, Card
 from ...engine.errors import EscobaError
@@ -486,8 +487,12 @@ def _house_rules_task(_: Translator, drill: HouseRulesDrill) -> dict[str, object
                                "seats": seats_words(_, drill.players, names) or paper.two_players(_), "names": names,
                                "dealt": ""}
     if drill.question == "escobas_de_mano":
-        task["dealt"] = _("{dealer} deals. The four cards face up on the table:",
-                          dealer=labels.player(_, drill.dealer + 1))
+        # (under the pairs, the order dealt breaks a tie between choices of pairs: the task says it is that order)
+        task["dealt"] = (_("{dealer} deals. The four cards face up on the table, in the order they were dealt:",
+                           dealer=labels.player(_, drill.dealer + 1))
+                         if drill.house_rule == "escoba_de_mano_pairs" else
+                         _("{dealer} deals. The four cards face up on the table:",
+                           dealer=labels.player(_, drill.dealer + 1)))
         # which side the dealer plays for is half the question: the task names no side (the key does)
         before = drill.before[0]
         escobas = _.plural("{n} escoba de mano", "{n} escobas de mano", before) if before else _(
@@ -608,10 +613,36 @@ def mano_reason(_: Translator, drill: HouseRulesDrill) -> str:
         return _("The four cards add up to {total}, and no two of them add up to 15: the dealer takes nothing.",
                  total=total)
     pairs = len(drill.taken) // 2
-    return _.plural("The four cards add up to {total}: no escoba de mano, but the dealer takes {cards}, a pair "
+    said = _.plural("The four cards add up to {total}: no escoba de mano, but the dealer takes {cards}, a pair "
                     "that adds up to 15.",
                     "The four cards add up to {total}: no escoba de mano, but the dealer takes {cards}: {n} pairs "
                     "that add up to 15.", pairs, total=total, cards=the_cards(_, drill.taken))
+    tie = _pairs_tie(drill.table, drill.taken)
+    if tie is None:
+        return said
+    other, first, later = tie
+    return " ".join((said, _("Taking {other} instead would also make 15 with as many cards, but a card can be in "
+                             "only one pair: of two such choices the dealer takes the one dealt first, and {earlier} "
+                             "was dealt before {later}.", other=the_cards(_, other), earlier=_.the_card(first),
+                             later=_.the_card(later))))
+
+
+def _pairs_tie(table: Sequence[Card], taken: Sequence[Card]) -> tuple[list[Card], Card, Card] | None:
+    """Under the escoba de mano by pairs, another choice of pairs of 15 among the ``table`` (in the order dealt)
+    that takes as many cards as the pairs ``taken``, which the deal order ruled out (None: there is none): its
+    cards, and where the two differ, the card taken (dealt first) and the other's card (dealt later)."""
+    if not taken:
+        return None
+    pairs = [pair for pair in combinations(range(len(table)), 2) if sum(table[i].value for i in pair) == 15]
+    choices = [sorted(pair) for pair in pairs] + [sorted(p + q) for p, q in combinations(pairs, 2)
+                                                   if not set(p) & set(q)]
+    chosen = sorted(table.index(card) for card in taken)
+    rivals = [c for c in choices if len(c) == len(chosen) and c != chosen]
+    if not rivals:
+        return None
+    rival = min(rivals)  # (the one dealt earliest after the choice taken)
+    where = next(i for i, (a, b) in enumerate(zip(chosen, rival)) if a != b)
+    return [table[i] for i in rival], table[chosen[where]], table[rival[where]]
 
 
 def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, object]:

@@ -463,6 +463,14 @@ _FEWER_OROS_LEFT = N_plural("it leaves only {n} coin on the table, where another
 _LEAST_BAD = N_("no play here does better on anything you can check, and the computer's hard level finds this one "
                 "costs the least")
 _ABOVE_ADDS_MORE = N_("{reason}; a play listed above adds more")
+# A good play that a play listed above matches on every merit (two fours that both sweep): nothing a pupil can check
+# ranks them, so the key says they are equal rather than leave "strongest first" to suggest a difference.
+_ABOVE_AS_GOOD = N_("{reason}; a play listed above is just as good")
+# A good play whose reason reads word for word as one listed above (both add a seven) while that play does better
+# on a later count: its own edge over that play, then what the play above adds more of.
+_ABOVE_MORE_OF = {"takes_sevens": N_("{reason}; a play listed above adds more sevens"),
+                  "takes_oros": N_("{reason}; a play listed above adds more coins"),
+                  "takes_cards": N_("{reason}; a play listed above adds more cards")}
 _NEARLY_BEST = N_("the computer's hard level finds it almost as good as the best play")
 
 
@@ -514,10 +522,27 @@ def _outdone(view: PlayerView, move: Move, plays: tuple[Move, ...], above: Seque
                                             for other in above)
 
 
-def _good_reason(_: Translator, view: PlayerView, hint: Hint, plays: tuple[Move, ...], best: Move) -> str:
+def _as_good(view: PlayerView, move: Move, above: Sequence[Move]) -> bool:
+    """Whether a good play listed ``above`` this one is just as good by every one of :data:`MERITS`."""
+    return any(all(merit_measure(view, move, code) == merit_measure(view, other, code) for code in MERITS)
+               for other in above)
+
+
+def _coins_given_up(view: PlayerView, move: Move, above: Sequence[Move]) -> bool:
+    """Whether a good play listed ``above`` takes more coins, or leaves fewer on the table, than this one, which
+    leaves coins there: the coin left is then what ranks this play lower."""
+    return bool(_oros_left(view, move)) and any(
+        merit_measure(view, other, code) > merit_measure(view, move, code)
+        for other in above for code in ("takes_oros", "keeps_oros"))
+
+
+def _good_reason(_: Translator, view: PlayerView, hint: Hint, plays: tuple[Move, ...], best: Move,
+                 above: Sequence[Move] = ()) -> str:
     """Why a good play is good: its merit over the other ``plays`` first (never a risk), then that the table it
-    leaves is safe, when that is a merit too; a risk it runs comes after, as a concession. A play with no merit
-    over any other is said to be the computer's choice (the least bad, or almost as good as the ``best``)."""
+    leaves is safe, when that is a merit too; a risk it runs comes after, as a concession (the coins it leaves on
+    the table too, when a good play listed ``above`` keeps them from the other side: what ranks it lower). A play
+    with no merit over any other is said to be the computer's choice (the least bad, or almost as good as the
+    ``best``)."""
     move = hint.move
     code = merit(view, move, plays)
     risk = _risk(_, view, move, concession=True)
@@ -532,7 +557,13 @@ def _good_reason(_: Translator, view: PlayerView, hint: Hint, plays: tuple[Move,
     safe = None if code in ("safe_table", None) else _safe_table(_, view, move)
     if safe and not any(sweep_risk(view, other) is not None for other in plays if other != move):
         safe = None  # (every play leaves a safe table: no merit of this one)
-    return _("{reason}, and {safe}", reason=said, safe=safe) if safe else said
+    said = _("{reason}, and {safe}", reason=said, safe=safe) if safe else said
+    # (a merit before the coins, or the coins themselves, is ranked by its own words: "a play listed above adds more")
+    if code not in MERITS[:MERITS.index("takes_oros") + 1] and _coins_given_up(view, move, above):
+        oros = sorted(_oros_left(view, move))
+        return _("{reason}, although {risk}", reason=said,
+                 risk=_.plural(*_LEAVES_OROS, len(oros), cards=the_cards(_, oros)))
+    return said
 
 
 def _safe_table(_: Translator, view: PlayerView, move: Move) -> str | None:
@@ -672,14 +703,19 @@ _PLAYS_TO_AVOID = N_plural("Play to avoid:", "Plays to avoid:")
 def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
     """The good moves, each with its reason, then every other move, worst last: each with what is wrong with
     it when the best play does not share that fault, and how many points it costs."""
-    moves = []
+    moves: list[tuple[str, str]] = []
     listed = good_in_order(drill)
+    plays = tuple(h.move for h in drill.ranking)
     for i, hint in enumerate(listed):
         move = _move_text(_, hint.move)
-        plays = tuple(h.move for h in drill.ranking)
-        why = _good_reason(_, drill.view, hint, plays, drill.ranking[0].move)
-        if _outdone(drill.view, hint.move, plays, [h.move for h in listed[:i]]):
+        above = [h.move for h in listed[:i]]
+        why = _good_reason(_, drill.view, hint, plays, drill.ranking[0].move, above)
+        if _outdone(drill.view, hint.move, plays, above):
             why = paper.word(_, _ABOVE_ADDS_MORE, reason=why)
+        elif _as_good(drill.view, hint.move, above):
+            why = paper.word(_, _ABOVE_AS_GOOD, reason=why)
+        elif why in [said for _move, said in moves]:
+            why = _told_apart(_, drill.view, hint.move, plays, above) or why
         moves.append((move[:1].upper() + move[1:], why))
     best = drill.ranking[0]
     # the best play by its card alone, unless another play of that card could be meant
@@ -701,7 +737,9 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
         if risk is not None:  # what is wrong with the move
             # (no figure beside it: a reason the pupil can check on the page says enough, and two alike reasons
             # with two figures would suggest a difference the page does not show)
-            avoid.append(_("Avoid {move}: {why}.", move=move, why=risk))
+            gain = _kept_gain(_, drill.view, hint.move, plays, best.move)
+            avoid.append(_("Avoid {move}: {gain}, but {why}.", move=move, gain=gain, why=risk) if gain else
+                         _("Avoid {move}: {why}.", move=move, why=risk))
         elif exact:  # nothing wrong that the best play does not share: the deal played out says how much less
             avoid.append(_.plural(
                 "Avoid {move}: played out to the end of the deal against the other player's cards, it scores about "
@@ -718,6 +756,30 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
                cards=the_cards(_, other_hand(drill.view))) if exact else ""
     return {"unseen": unseen, "good": _.plural(*_GOOD_PLAYS, len(moves)), "moves": moves, "avoid": avoid,
             "avoid_title": _.plural(*_PLAYS_TO_AVOID, len(avoid))}
+
+
+def _told_apart(_: Translator, view: PlayerView, move: Move, plays: Sequence[Move], above: Sequence[Move]
+                ) -> str | None:
+    """A good play's reason when it would read as one listed above: its first edge over a play above, then the
+    count that play beats it on (None: no count tells them apart)."""
+    mine = next((code for code in MERITS if any(merit_measure(view, move, code) > merit_measure(view, other, code)
+                                                for other in above)), None)
+    theirs = next((code for code in _ABOVE_MORE_OF if any(
+        merit_measure(view, other, code) > merit_measure(view, move, code) for other in above)), None)
+    if mine is None or theirs is None:
+        return None
+    return paper.word(_, _ABOVE_MORE_OF[theirs], reason=_merit_text(_, view, move, mine, plays))
+
+
+def _kept_gain(_: Translator, view: PlayerView, move: Move, plays: Sequence[Move], best: Move) -> str | None:
+    """What a play to avoid gains that the best play does not (the siete de oros, more sevens or coins), in
+    words, so that the key weighs it against the fault rather than leave a sound capture to read as a mistake;
+    None when it gains no such thing."""
+    code = merit(view, move, plays)
+    if code in ("takes_siete_de_oros", *_COUNTED_REASONS) and code != "takes_cards" and (
+            merit_measure(view, move, code) > merit_measure(view, best, code)):
+        return _merit_text(_, view, move, code, plays)
+    return None
 
 
 def _outcome(result: Any) -> Outcome:
