@@ -159,7 +159,7 @@ def test_three_and_four_players(players):
     assert len(table.other_hands) == players - 1
     if players == 4:
         scores = html_with(table, "escoba-scores").value
-        assert "Your team" in scores and "The computer&#x27;s team" in scores
+        assert "Your team" in scores and "The other team" in scores
         assert any("Your partner" in row.group_label for row in table.other_hands)
     rng = random.Random(players)
     for _ in range(12):
