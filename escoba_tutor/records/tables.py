@@ -670,7 +670,7 @@ def _finished(table: _Table, deals_before: int, moment: datetime) -> list[Event]
     points and escobas against the best other side's, as a game against the computer is recorded."""
     game = table.game
     events: list[Event] = []
-    players = [Player(seat.nickname, None if seat.nickname else seat.computer) for seat in table.seats]
+    players = [_seat_player(seat) for seat in table.seats]
     sides = SIDES[len(table.seats)]
     for seat in table.seats:
         if seat.holder is None or seat.computer is not None or seat.nickname is None:
@@ -777,6 +777,11 @@ def class_tables(connection: Connection, class_id: int, *, now: datetime | None 
 
 
 # ------------------------------------------------------------------------------------------ for the download
+def _seat_player(seat: Row[Any]) -> Player:
+    """Who plays a seat row: its student (kept while the computer plays for them), else the computer."""
+    return Player(seat.nickname, None if seat.nickname else seat.computer)
+
+
 def _played_at(code: str, seat: int, players: list[Player], sides: tuple[tuple[int, ...], ...]) -> PlayedAt:
     """The table as the student at ``seat`` played it: their partner and the other side, from ``players``."""
     mine = next(side for side in sides if seat in side)
@@ -801,7 +806,7 @@ def played_at_tables(connection: Connection, class_id: int) -> dict[tuple[int, s
     for row in rows:
         seed = json.loads(row.game).get("seed")  # (the save's own field: the game need not be replayed)
         table_seats = seats.get(row.id, [])
-        players = [Player(seat.nickname, None if seat.nickname else seat.computer) for seat in table_seats]
+        players = [_seat_player(seat) for seat in table_seats]
         sides = SIDES[int(row.players)]
         for seat in table_seats:
             if seat.nickname_key is None or not isinstance(seed, int):
