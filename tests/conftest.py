@@ -82,6 +82,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker("fast")
 
 
+@pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")  # pytest reads only pytest_* names
+def pytest_collection_modifyitems_by_module(items: list[pytest.Item]) -> None:
+    """After pytest's own reordering, each file's tests run in one block again (in pytest's order otherwise).
+    pytest groups the tests that take the browser parameter apart from the rest, which splits a file that has
+    both and runs its module fixtures twice: the wheels built and installed twice, the culler watched twice."""
+    first: dict[Path, int] = {}
+    for index, item in enumerate(items):
+        first.setdefault(item.path, index)
+    items.sort(key=lambda item: first[item.path])
+
+
 _running: list[pytest.Item] = []  # the test being set up or run, for the check in ServerProcess
 
 

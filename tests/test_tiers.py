@@ -59,6 +59,15 @@ def test_every_test_is_in_the_fast_tier_or_another_never_both(markers):
     assert top_folders >= {"escoba_tutor", "tools", "README.md", "lessons", "tests"}
 
 
+def test_each_file_s_tests_run_in_one_block(markers):
+    """pytest puts the tests that take the browser parameter apart from the rest; split in two, a file would set up
+    its module fixtures twice (test_packaging.py's wheels, the start-ahead hub test's wait for the culler)."""
+    files = [node.split("::")[0] for node in markers]  # in the order they run
+    blocks = [file for index, file in enumerate(files) if index == 0 or files[index - 1] != file]
+    assert sorted(file for file in set(blocks) if blocks.count(file) > 1) == []
+    assert "tests/test_packaging.py" in files
+
+
 def test_a_test_with_a_server_fixture_is_a_server_test(markers):
     assert "server" in markers["tests/test_app_security.py::test_a_page_cannot_run_code_on_the_server"]
     assert "server" in markers["tests/test_app_memory.py::test_a_real_server_starts_afresh_in_the_same_process_and_"
