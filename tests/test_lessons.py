@@ -152,6 +152,23 @@ def test_every_lesson_has_its_parts(lang, name):
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", PAGES)
+def test_every_page_is_titled_by_its_heading(lang, name):
+    """The browser's tab and a bookmark say the page's heading in its language, never the file's name."""
+    nb = notebook(lang, name)
+    heading = next(line for c in nb.cells if c.cell_type == "markdown" for line in c.source.splitlines()
+                   if line.startswith("# "))
+    assert nb.metadata["title"] == heading.removeprefix("# ").replace("*", "").strip()
+    assert name not in nb.metadata["title"]
+
+
+def test_a_page_without_a_heading_is_refused():
+    cells = parse_source("=== markdown\n--- es\nTexto sin título.\n--- en\nText without a heading.\n", "untitled")
+    with pytest.raises(SourceError, match="untitled: no '# ' heading in es"):
+        build_notebook(cells, "es", "untitled")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", PAGES)
 def test_a_lesson_shows_no_raw_python_output(lang, name):
     """An engine result is shown as the widgets show it (show_engine: sentences, cards in words), never printed:
     no stream output, and no code cell's plain-text result is a bare number, list or tuple."""

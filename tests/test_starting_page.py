@@ -125,7 +125,7 @@ def test_after_the_first_part_the_lesson_page_leaves_out_the_documents_start_and
     assert found.named("body") == [{"class": "jp-Notebook theme-light", "data-base-url": "/voila/",
                                     "data-jp-theme-light": "true", "data-jp-theme-name": "JupyterLab Light",
                                     "data-voila": "voila"}]
-    assert 'document.documentElement.lang = "es";\ndocument.title = "02-captures";' in page
+    assert 'document.documentElement.lang = "es";\ndocument.title = "2. Bazas de 15";' in page  # its heading
     follow, cells = page.index("window.escobaStart.follow()"), page.index('id="rendered_cells"')
     assert page.index("window.voila_finish = window.display_cells") < follow < cells
     assert page.count("voila_process(") > 3 and page.rstrip().endswith("</html>")

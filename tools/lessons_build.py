@@ -170,7 +170,14 @@ def build_notebook(cells: Sequence[Cell], lang: str, stem: str):
     import nbformat
 
     nb = nbformat.v4.new_notebook()
+    headings = (line for cell in cells if cell.kind == "markdown" for line in cell.text(lang).splitlines()
+                if line.startswith("# "))
+    heading = next(headings, None)
+    if heading is None:
+        raise SourceError(f"{stem}: no '# ' heading in {lang}: it is the page's title")
     nb.metadata = {
+        # the page's title (the browser's tab, a bookmark): Voilà's page says the file's name without it
+        "title": heading.removeprefix("# ").replace("*", "").strip(),
         "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
         "language_info": {"name": "python"},
         "escoba_tutor": {"lang": lang, "source": f"source/{stem}.md",
