@@ -270,6 +270,29 @@ def test_the_escoba_de_mano_part_under_15_and_20_says_30_gives_nothing(lang, sai
     assert said in unescape(exercises)
 
 
+def test_the_captures_key_lists_captures_that_differ_in_one_card_one_under_the_other():
+    """The key lists a card's captures by their values, highest first («caballo (9) + 5 + 1», then «caballo (9) + 3
+    + 2 + 1» with the two of cups, then with the two of clubs): two captures of the same values, which differ only
+    in a suit, are never split by another one."""
+    from escoba_tutor.exercises.kinds.captures import _capture_answer
+
+    def values(text: str) -> tuple[int, ...]:
+        terms = text.rsplit(": ", 1)[1].split(" = ")[0].split(" + ")
+        return tuple(int(re.search(r"\((\d+)\)", term).group(1) if "(" in term else term) for term in terms[1:])
+
+    same_values = 0
+    for seed in range(300):
+        drill = capture_drill(seed)
+        listed = [values(text.split(" — ")[0]) for text in _capture_answer(EN, drill)["captures"]]
+        assert listed == sorted(listed, reverse=True), (seed, listed)
+        same_values += len(listed) - len(set(listed))
+    assert same_values, "no exercise had two captures of the same values"
+    key = unescape(split(worksheet_html(2011, "es", kinds=("captures",)))[1])
+    five, cups, clubs = (key.index(f"se lleva {taken} y el as de oros") for taken in (
+        "el cinco de espadas", "el tres de bastos, el dos de copas", "el tres de bastos, el dos de bastos"))
+    assert five < cups < clubs
+
+
 def test_cards_in_sentences_have_their_article():
     page = worksheet_html(3, "es", count=3)
     assert " juega el " in page or " juega la " in page
