@@ -194,3 +194,19 @@ def test_a_sure_point_is_sure_only_without_the_renuncio_house_rule(lang, game):
         assert plain.endswith(sure) and unless not in plain, plain
         assert penalised.endswith(unless) and sure not in penalised, penalised
         assert penalised.removesuffix(unless) == plain.removesuffix(sure)  # the rest, the sweep's word, unchanged
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_strategy_key_s_seven_of_coins_is_sure_only_without_the_renuncio_house_rule(lang):
+    """The strategy key's reason for taking the seven of coins, as the hints say it: a sure point, but with the
+    renuncio house rule a point only if the side makes no renuncio."""
+    from escoba_tutor.engine.rules import rules_by_name
+    from escoba_tutor.exercises.kinds.strategy import _move_reason
+
+    _ = Translator(lang)
+    reason = Reason("takes_siete_de_oros", parse_cards("10c 7o"), count=2)
+    assert _move_reason(_, reason, rules_by_name("escoba")) == {
+        "es": "el siete de oros es un punto seguro", "en": "the seven of coins is one sure point"}[lang]
+    assert _move_reason(_, reason, rules_by_name("escoba+renuncio")) == {
+        "es": "el siete de oros es un punto si tu bando no hace renuncio en esta mano",
+        "en": "the seven of coins is one point if your side makes no renuncio in this deal"}[lang]
