@@ -593,7 +593,7 @@ def test_three_sides_in_the_widget_with_the_third_side_s_point():
     assert view.rule.value.startswith("<p><b>Regla de la casa: empates entre tres</b><br>Con tres bandos, si dos "
                                       "empatan en cabeza")
     assert view.seats.value == ("<p>Tres jugadores, cada uno por su cuenta: el jugador 1 es el bando 1; el jugador 2, "
-                                "el bando 2, y el jugador 3, el bando 3.</p>")
+                                "el bando 2; y el jugador 3, el bando 3.</p>")
     assert len(view.parts) == 3 and [b.description for b in view.boxes_of] == [
         f"Puntos del bando {n} con la regla de la casa" for n in (1, 2, 3)]
     assert [h.value.split(" · ")[0] for h, _row in view.parts] == [f"<h4>Bando {n}" for n in (1, 2, 3)]
@@ -818,7 +818,7 @@ def test_the_worksheet_prints_both_kinds_with_their_answers():
 def test_the_house_rules_sheet_with_three_sides_and_with_the_escoba_de_mano():
     drill = find_house(lambda d: d.house_rule == "three_player_ties" and d.changes)
     exercises, key = worksheet_html(drill.seed, "es", count=1, kinds=("house_rules",)).split("Soluciones")
-    assert ("Tres jugadores, cada uno por su cuenta: el jugador 1 es el bando 1; el jugador 2, el bando 2, y el "
+    assert ("Tres jugadores, cada uno por su cuenta: el jugador 1 es el bando 1; el jugador 2, el bando 2; y el "
             "jugador 3, el bando 3.") in exercises
     assert [f"Puntos del bando {n} con la regla de la casa:" in exercises for n in (1, 2, 3)] == [True] * 3
     said = "; ".join(f"Bando {n}: {p}" for n, p in zip((1, 2, 3), drill.points))

@@ -174,3 +174,39 @@ def test_the_last_play_of_a_deal_says_who_takes_what_it_leaves():
     said = reason_words(Translator("es"), Reason("lays_card", total=12))
     assert "nadie puede hacer baza con lo que deja" in said and "último bando que hizo baza" in said
     assert "the last side that captured" in reason_words(Translator("en"), Reason("lays_card", total=12))
+
+
+@pytest.mark.parametrize("game", ["escoba", "scopa"])
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_sure_point_is_sure_only_without_the_renuncio_house_rule(lang, game):
+    """A sweep and the seven of coins are "one sure point" under the default rules; with the renuncio house rule a
+    side that makes one scores nothing in that deal, so the point is said to be the side's only if it makes none."""
+    from escoba_tutor.engine.rules import rules_by_name
+
+    _ = Translator(lang)
+    sure = {"es": "un punto seguro", "en": "one sure point"}[lang]
+    unless = {"es": "un punto si tu bando no hace renuncio en esta mano",
+              "en": "one point if your side makes no renuncio in this deal"}[lang]
+    for code, cards in (("escoba", "7o 10c"), ("takes_siete_de_oros", "10c 7o")):
+        reason = Reason(code, parse_cards(cards), count=2)
+        plain = reason_words(_, reason, rules_by_name(game))
+        penalised = reason_words(_, reason, rules_by_name(f"{game}+renuncio"))
+        assert plain.endswith(sure) and unless not in plain, plain
+        assert penalised.endswith(unless) and sure not in penalised, penalised
+        assert penalised.removesuffix(unless) == plain.removesuffix(sure)  # the rest, the sweep's word, unchanged
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_strategy_key_s_seven_of_coins_is_sure_only_without_the_renuncio_house_rule(lang):
+    """The strategy key's reason for taking the seven of coins, as the hints say it: a sure point, but with the
+    renuncio house rule a point only if the side makes no renuncio."""
+    from escoba_tutor.engine.rules import rules_by_name
+    from escoba_tutor.exercises.kinds.strategy import _move_reason
+
+    _ = Translator(lang)
+    reason = Reason("takes_siete_de_oros", parse_cards("10c 7o"), count=2)
+    assert _move_reason(_, reason, rules_by_name("escoba")) == {
+        "es": "el siete de oros es un punto seguro", "en": "the seven of coins is one sure point"}[lang]
+    assert _move_reason(_, reason, rules_by_name("escoba+renuncio")) == {
+        "es": "el siete de oros es un punto si tu bando no hace renuncio en esta mano",
+        "en": "the seven of coins is one point if your side makes no renuncio in this deal"}[lang]

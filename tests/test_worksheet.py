@@ -239,6 +239,60 @@ def test_the_escobas_table_names_the_cards_in_words():
     assert not re.search(r"\b(1[0-2]|[1-7])[oceb]\b", table), table  # no card codes
 
 
+@pytest.mark.parametrize("rules, worth, pairs", [
+    ("escoba", {"es": "o como dos si las cuatro cartas suman 30", "en": "or as two if the four cards add up to 30"},
+     False),
+    ("escoba+escoba_de_mano_15_20",
+     {"es": "o como dos si las cuatro cartas suman 20", "en": "or as two if the four cards add up to 20"}, False),
+    ("escoba+escoba_de_mano_pairs",
+     {"es": "o como dos si las cuatro cartas suman 30", "en": "or as two if the four cards add up to 30"}, True),
+])
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_escobas_part_says_what_the_cards_dealt_are_worth_under_its_rules(lang, rules, worth, pairs):
+    """A row "the cards dealt" is one escoba, or two for the rules' second total (30, or 20 with the house rule),
+    and with the pairs house rule one for each pair of 15 taken; the cards left are never an escoba."""
+    exercises, _answers = split(worksheet_html(3, lang, count=1, rules=rules, kinds=("escobas",)))
+    intro = unescape(exercises)
+    assert worth[lang] in intro
+    assert ("por cada par de cartas que suman 15" in intro or "for each pair adding up to 15" in intro) == pairs
+    assert {"es": "Llevarse al final de la mano las cartas que quedan nunca es escoba, aunque deje la mesa vacía.",
+            "en": "Taking the cards left at the end of the deal is never an escoba, even when it leaves the table "
+                  "empty."}[lang] in intro
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("es", "si suman 20, dos. Una mesa de 30 ya no da escoba de mano."),
+    ("en", "if they add up to 20, two. A table of 30 no longer gives an escoba de mano."),
+])
+def test_the_escoba_de_mano_part_under_15_and_20_says_30_gives_nothing(lang, said):
+    exercises, _answers = split(worksheet_html(3, lang, count=1, rules="escoba+escoba_de_mano_15_20",
+                                               kinds=("escoba_de_mano",)))
+    assert said in unescape(exercises)
+
+
+def test_the_captures_key_lists_captures_that_differ_in_one_card_one_under_the_other():
+    """The key lists a card's captures by their values, highest first («caballo (9) + 5 + 1», then «caballo (9) + 3
+    + 2 + 1» with the two of cups, then with the two of clubs): two captures of the same values, which differ only
+    in a suit, are never split by another one."""
+    from escoba_tutor.exercises.kinds.captures import _capture_answer
+
+    def values(text: str) -> tuple[int, ...]:
+        terms = text.rsplit(": ", 1)[1].split(" = ")[0].split(" + ")
+        return tuple(int(re.search(r"\((\d+)\)", term).group(1) if "(" in term else term) for term in terms[1:])
+
+    same_values = 0
+    for seed in range(300):
+        drill = capture_drill(seed)
+        listed = [values(text.split(" — ")[0]) for text in _capture_answer(EN, drill)["captures"]]
+        assert listed == sorted(listed, reverse=True), (seed, listed)
+        same_values += len(listed) - len(set(listed))
+    assert same_values, "no exercise had two captures of the same values"
+    key = unescape(split(worksheet_html(2011, "es", kinds=("captures",)))[1])
+    five, cups, clubs = (key.index(f"se lleva {taken} y el as de oros") for taken in (
+        "el cinco de espadas", "el tres de bastos, el dos de copas", "el tres de bastos, el dos de bastos"))
+    assert five < cups < clubs
+
+
 def test_cards_in_sentences_have_their_article():
     page = worksheet_html(3, "es", count=3)
     assert " juega el " in page or " juega la " in page
@@ -1068,8 +1122,8 @@ def test_the_dealing_part_asks_the_rounds_only_while_the_deck_has_cards():
             assert ("round" in key or "ronda" in key) == bool(drill.deck_left), (seed, lang, key)
             assert "Cartas en la mano" not in task
     task, _key = split(worksheet_html(1433, "es", kinds=("dealing",)))
-    assert ("Cartas que le quedan a cada uno: el jugador 1 tiene una; el jugador 2, ninguna; el jugador 3 tiene "
-            "una.") in task
+    assert ("Cartas que le quedan a cada uno: el jugador 1 tiene una; el jugador 2 no tiene ninguna; el "
+            "jugador 3 tiene una.") in task
     task, _key = split(worksheet_html(1433, "en", kinds=("dealing",)))
     assert "Cards each player still holds: Player 1: 1; Player 2: 0; Player 3: 1." in task
 

@@ -11,7 +11,10 @@ its own (the English id and the Spanish text of one message may pick different f
 
 Every form is a catalog message, so the catalog, not the code, knows each word's article and contractions.
 The student ("you") has forms too, but a sentence whose subject is the student needs its own verb («tienes», not
-«tiene»): a message that may be about the student comes in two, one for "you" (see :attr:`Label.is_you`).
+«tiene»): a message that may be about the student comes in two, one for "you" (see :attr:`Label.is_you`). The
+student has no "of" form at all: «Montón de ti», "the pile of you" are said «Tu montón», "Your pile", so a message
+that puts a side after "of" has its own form for the student, and asking the student's label for ``of`` is an
+error.
 
 >>> from escoba_tutor.text.translator import Translator
 >>> es, en = Translator("es"), Translator("en")
@@ -44,7 +47,8 @@ _COMPUTER_N = (N_("Computer {n}"), N_("computer {n}"), N_("of computer {n}"), N_
 _COMPUTER = (N_("The computer"), N_("the computer"), N_("of the computer"), N_("to the computer"))
 # The partner sits opposite with four players: «tu compañero» (the course's word; «pareja» is the team of two).
 _PARTNER = (N_("Your partner"), N_("your partner"), N_("of your partner"), N_("to your partner"))
-_YOU = (N_("You"), N_("you"), N_("of you"), N_("to you"))
+# (no "of" form: «de ti», "of you" are never the Spanish or the English for the student's; see the module's notes)
+_YOU = (N_("You"), N_("you"), None, N_("to you"))
 _YOUR_TEAM = (N_("Your team"), N_("your team"), N_("of your team"), N_("to your team"))
 # The other two are "the other team", not "the computer's": the computer may be playing your partner too.
 _COMPUTER_TEAM = (N_("The other team"), N_("the other team"), N_("of the other team"), N_("to the other team"))
@@ -57,11 +61,11 @@ class Label(str):
     as a column header, an option or a caption); its other forms by format spec (see the module's notes)."""
 
     the: str
-    of: str
+    of: str | None  # None for the student, who has no "of" form
     to: str
     is_you: bool
 
-    def __new__(cls, heading: str, the: str, of: str, to: str, *, is_you: bool = False) -> Label:
+    def __new__(cls, heading: str, the: str, of: str | None, to: str, *, is_you: bool = False) -> Label:
         label = super().__new__(cls, heading)
         label.the, label.of, label.to, label.is_you = the, of, to, is_you
         return label
@@ -69,7 +73,7 @@ class Label(str):
     def __repr__(self) -> str:
         return f"Label({str(self)!r}, {self.the!r}, {self.of!r}, {self.to!r})"
 
-    def __getnewargs_ex__(self) -> tuple[tuple[str, str, str, str], dict[str, bool]]:
+    def __getnewargs_ex__(self) -> tuple[tuple[str, str, str | None, str], dict[str, bool]]:
         # a copy (or a pickle) is made with every form, not from the heading alone
         return (str(self), self.the, self.of, self.to), {"is_you": self.is_you}
 
@@ -80,21 +84,30 @@ class Label(str):
             return self.the
         if spec == "The":  # only the first letter: «El bando 2», not «El Bando 2» nor a lowered name
             return self.the[:1].upper() + self.the[1:]
-        if spec in ("of", "to"):
-            return str(getattr(self, spec))
+        if spec == "of":
+            if self.of is None:
+                raise ValueError(f"{str(self)!r} (the student) has no 'of' form: a message that puts a side after "
+                                 "'of' says its own form for the student («Tu montón», 'Your pile')")
+            return self.of
+        if spec == "to":
+            return self.to
         raise ValueError(f"a label's form is one of {', '.join(repr(f) for f in FORMS)}, not {spec!r}")
 
 
 def joined(_: Translator, labels: list[Label]) -> Label:
     """Several labels as one, each form a list in the language: «el bando 1 y el bando 3», «del bando 1 y del
     bando 3»."""
-    return Label(and_list(_, labels), and_list(_, [x.the for x in labels]), and_list(_, [x.of for x in labels]),
-                 and_list(_, [x.to for x in labels]), is_you=any(x.is_you for x in labels))
+    ofs = [x.of for x in labels if x.of is not None]
+    of = and_list(_, ofs) if len(ofs) == len(labels) else None  # (none with the student among them)
+    return Label(and_list(_, labels), and_list(_, [x.the for x in labels]), of, and_list(_, [x.to for x in labels]),
+                 is_you=any(x.is_you for x in labels))
 
 
-def _label(_: Translator, forms: tuple[str, str, str, str], *, is_you: bool = False, **params: object) -> Label:
-    heading, the, of, to = (_(form, **params) for form in forms)
-    return Label(heading, the, of, to, is_you=is_you)
+def _label(_: Translator, forms: tuple[str, str, str | None, str], *, is_you: bool = False,
+           **params: object) -> Label:
+    heading, the, of, to = forms
+    return Label(_(heading, **params), _(the, **params), None if of is None else _(of, **params), _(to, **params),
+                 is_you=is_you)
 
 
 def side(_: Translator, n: int) -> Label:

@@ -100,6 +100,18 @@ SWEEP_REASON_WORDS: dict[tuple[str, str], str | tuple[str, str]] = {
     ("leaves_unsweepable", "scopa"): N_("then the table adds up to {total}: none of the cards still to come can "
                                         "take it all, so the next player cannot make a scopa"),
 }
+#: The reasons that call a point sure, under the renuncio house rule, keyed by the rules' word for a sweep: a side
+#: that makes a renuncio scores nothing in that deal, so the point is the side's only if it makes none.
+RENUNCIO_REASON_WORDS: dict[tuple[str, str], str] = {
+    ("escoba", "escoba"): N_("it takes every card on the table: an escoba, one point if your side makes no renuncio "
+                             "in this deal"),
+    ("escoba", "scopa"): N_("it takes every card on the table: a scopa, one point if your side makes no renuncio in "
+                            "this deal"),
+    ("takes_siete_de_oros", "escoba"): N_("it takes the seven of coins, one point if your side makes no renuncio in "
+                                          "this deal"),
+    ("takes_siete_de_oros", "scopa"): N_("it takes the seven of coins, one point if your side makes no renuncio in "
+                                         "this deal"),
+}
 _COUNTS = {"leaves_sweepable": "unseen", "takes_sevens": "count", "takes_oros": "count", "takes_cards": "count"}
 
 
@@ -119,6 +131,8 @@ def reason_words(_: Translator, reason: Reason, rules: Rules | None = None) -> s
     message = REASON_WORDS[code]
     if rules is not None:
         message = SWEEP_REASON_WORDS.get((code, rules.sweep), message)
+        if rules.renuncio:
+            message = RENUNCIO_REASON_WORDS.get((code, rules.sweep), message)
     if isinstance(message, tuple):
         singular, plural = message
         return _.plural(singular, plural, getattr(reason, _COUNTS[code]) or 0, **params)

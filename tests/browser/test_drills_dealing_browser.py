@@ -112,7 +112,7 @@ def test_house_rules_answered_by_mouse(es_page):
         "sevens", 3, (0, 2, 2), (0, 1, 2))
     expect(box).to_contain_text("Regla de la casa: los sietes en lugar de la setenta")
     expect(box).to_contain_text("Tres jugadores, cada uno por su cuenta: el jugador 1 es el bando 1; el jugador 2, "
-                                "el bando 2, y el jugador 3, el bando 3.")
+                                "el bando 2; y el jugador 3, el bando 3.")
     expect(box).to_contain_text("Total: Bando 1: 0; Bando 2: 2; Bando 3: 2.")
     for side, name in enumerate(("bando 1", "bando 2", "bando 3")):
         expect(box.get_by_role("group", name=f"Montón del {name}").locator("[data-code]")).to_have_count(

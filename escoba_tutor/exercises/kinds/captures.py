@@ -160,15 +160,20 @@ def sweep_cry(_: Translator, rules: Rules) -> str:
     return _(_SWEEP_CRY[rules.sweep])
 
 
+def _in_key_order(card: Card) -> tuple[int, Card]:
+    return (-card.value, card)
+
+
 def _capture_answer(_: Translator, drill: CaptureDrill) -> dict[str, object]:
     """Each capture with its sum, after the number of captures (or the card taking nothing)."""
     if not drill.answer:
         return {"found": _("{card:The} takes nothing: it stays on the table.", card=_.the_card(drill.card)),
                 "captures": []}
     captures = []
-    for capture in drill.answer:
-        # highest value first, then by suit: two captures that differ in one card show it in the same place
-        taken = tuple(sorted(capture, key=lambda c: (-c.value, c)))
+    # each capture's cards highest value first, then by suit, and the captures by their values, then by suit: two
+    # captures of the same values (which differ in a suit) show it in the same place, one under the other
+    in_order = [tuple(sorted(capture, key=_in_key_order)) for capture in drill.answer]
+    for taken in sorted(in_order, key=lambda cards: ([-c.value for c in cards], cards)):
         said = _("{card:The} takes {taken}", card=_.the_card(drill.card),
                  taken=and_list(_, [_.the_card(c) for c in taken]))
         # (each is a line of its own under "2 captures:", so it starts with a capital, as a sentence does)

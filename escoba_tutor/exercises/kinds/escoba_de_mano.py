@@ -223,7 +223,7 @@ _ESCOBAS_15_30 = N_("If the four cards dealt face up add up to 15, the dealer ta
 def _intro(_: Translator, rules: Rules) -> str:
     if rules.escoba_de_mano == "15/20":
         said = _("If the four cards dealt face up add up to 15, the dealer takes them: one escoba; if they add up "
-                 "to 20, two.")
+                 "to 20, two. A table of 30 no longer gives an escoba de mano.")
     else:
         said = paper.word(_, _ESCOBAS_15_30)
     teams = _("In a game of four, the escobas de mano go to the dealer's team.")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ...engine.cards import Card
 from ...engine.errors import EscobaError
 from ...engine.game import DealRecord, Game
-from ...engine.rules import ESCOBA, Rules, as_rules
+from ...engine.rules import ESCOBA, ESCOBA_DE_MANO_TOTALS, Rules, as_rules
 from ...text import labels
 from ...text.phrases import the_cards
 from ...text.translator import N_, Translator
@@ -182,11 +182,20 @@ def sweeps(_: Translator, drill: EscobasDrill, players: Sequence[labels.Label] =
 
 
 def _intro(_: Translator, rules: Rules) -> str:
-    said = _("A whole deal, capture by capture: count each side's escobas for the score sheet. Only the plays "
-             "that capture are listed: a card laid down without taking anything has no row of its own, and shows "
-             "up on the table of the next row. A row whose play is “the cards dealt” is the dealer's escoba de "
-             "mano: it counts as an escoba. Taking the cards left at the end of the deal never does.")
-    return f"{said} {paper.two_players(_)}"
+    said = [_("A whole deal, capture by capture: count each side's escobas for the score sheet. Only the plays "
+              "that capture are listed: a card laid down without taking anything has no row of its own, and shows "
+              "up in the “Table before” column of the next row.")]
+    # how many escobas the cards dealt are worth is the rules' (two for 30, or for 20 with the house rule)
+    double = [total for total, escobas in ESCOBA_DE_MANO_TOTALS[rules.escoba_de_mano].items() if escobas == 2]
+    if double:
+        said.append(_("A row whose play is “the cards dealt” is the dealer's escoba de mano: it counts as one "
+                      "escoba, or as two if the four cards add up to {total}.", total=double[0]))
+    if rules.escoba_de_mano_pairs:  # (with the house rule, the dealer may take pairs of them instead)
+        said.append(_("When such a row takes only some of the cards dealt, it counts as one escoba for each pair "
+                      "adding up to 15 that it takes."))
+    said.append(_("Taking the cards left at the end of the deal is never an escoba, even when it leaves the table "
+                  "empty."))
+    return " ".join([*said, paper.two_players(_)])
 
 
 

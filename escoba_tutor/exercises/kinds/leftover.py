@@ -217,7 +217,7 @@ def _leftover_task(_: Translator, drill: LeftoverDrill) -> dict[str, object]:
         "left": _("Left on the table at the end:"), "who_takes": _("Who takes the cards left?"),
         "choices": [*names, _("Nobody")]}
     if "total" in drill.items:
-        words["total"] = {"adds_up_to": _("What they add up to:"), "checks_out": _("Does the deal check out?"),
+        words["total"] = {"adds_up_to": _("What do they add up to?"), "checks_out": _("Does the deal check out?"),
                           "choices": [_("Yes"), _("No")]}
     return words
 

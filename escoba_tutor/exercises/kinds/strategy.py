@@ -272,6 +272,9 @@ def _move_reason(_: Translator, reason: Reason, rules: Rules | None = None, view
         if rules.capture == "fifteen" and reason.total is not None and reason.total < 15:
             # the card it would take, which a pupil can see does not exist (a bare "no card can" left it implicit)
             return paper.word(_, _NO_SUCH_CARD, total=reason.total, value=15 - reason.total)
+    if reason.code == "takes_siete_de_oros" and rules is not None and rules.renuncio:
+        # a side that makes a renuncio scores nothing in the deal: the point is sure only without that house rule
+        return _("the seven of coins is one point if your side makes no renuncio in this deal")
     code = rules.sweep if reason.code == "escoba" and rules is not None else reason.code  # Scopa's scopa
     return paper.word(_, _MOVE_REASONS[code], total=reason.total)
 
