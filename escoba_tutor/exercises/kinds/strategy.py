@@ -504,7 +504,9 @@ def _merit_text(_: Translator, view: PlayerView, move: Move, code: str, plays: S
         held = {"takes_sevens": [c for c in pile if c.rank == 7],
                 "takes_oros": [c for c in pile if c.suit is Suit.OROS], "takes_cards": list(pile)}
         said = _move_reason(_, Reason(code, tuple(held[code]), count=len(held[code])), view.rules)
-        # the gains after the merit that the capture has too (its coins, then the cards in all)
+        # the gains after the merit that the capture has too (its coins, then the cards in all, unless only the
+        # two every capture adds)
+        held["takes_cards"] = held["takes_cards"] if len(pile) > 2 else []
         more = [_.plural(*_GAIN_PARTS[kind], len(held[kind]), cards=the_cards(_, held[kind]))
                 for kind in _GAIN_ORDER[_GAIN_ORDER.index(code) + 1:] if held[kind]]
         return paper.word(_, _WITH_MORE, reason=said, more=and_list(_, more)) if more else said
