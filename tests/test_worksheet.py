@@ -384,8 +384,8 @@ def test_the_strategy_key_gives_every_play_a_reason_advantage_first():
     assert ("Avoid laying down the knight of clubs: it leaves the seven of coins on the table, "
             "where the other player could take it.") in key
     assert ("The seven of swords, taking the four of coins, the ace of cups and the three of cups: it adds a seven to "
-            "your pile (the seven of swords), good for the setenta, with a coin (the four of coins) and 4 cards in all, "
-            "although it leaves the table adding up to 5, "
+            "your pile (the seven of swords), good for the setenta, with a coin (the four of coins) and 4 cards in "
+            "all, although it leaves the table adding up to 5, "
             "which only a card worth 10 can sweep, with 4 such cards still unseen") in key
     assert ("The ace of clubs, laid down on the table: it leaves the table adding up to 11, which only a card worth "
             "4 can sweep, with just 1 such card still unseen") in key
@@ -750,8 +750,8 @@ def test_an_avoided_play_that_more_unseen_cards_can_sweep_says_so():
     six can sweep; the six of swords taking the knight leaves 13, which three unseen twos can sweep. Its line
     said only that it "adds only 2 cards": the bigger risk is what makes it worse, and the key now says it."""
     _task, key = split(worksheet_html(421, "en", kinds=("strategy",)))
-    assert ("Avoid taking the knight of swords with the six of swords: it leaves the table adding up to 13, which only a "
-            "card worth 2 can sweep, with 3 such cards still unseen.") in key
+    assert ("Avoid taking the knight of swords with the six of swords: it leaves the table adding up to 13, "
+            "which only a card worth 2 can sweep, with 3 such cards still unseen.") in key
     _task, key = split(worksheet_html(421, "es", kinds=("strategy",)))
     assert ("Evita llevarte el caballo de espadas con el seis de espadas: deja la mesa sumando 13; para barrerla hace "
             "falta una carta que valga 2, y quedan 3 sin salir.") in key
@@ -792,8 +792,8 @@ def test_worksheet_647_reads_as_its_readers_asked():
     escobas line does not give two exercises one count, and "What happens now?" comes before who plays."""
     task, key = split(worksheet_html(647, "en", kinds=("strategy", "escobas", "dealing")))
     assert ("The five of cups, taking the four of coins and the six of clubs: it adds a coin to your pile "
-            "(the four of coins), with 3 cards in all, although it leaves the table adding up to 12, which only a card worth 3 can sweep, "
-            "with 2 such cards still unseen.") in key
+            "(the four of coins), with 3 cards in all, although it leaves the table adding up to 12, which only a "
+            "card worth 3 can sweep, with 2 such cards still unseen.") in key
     assert ("The other player has no cards left in hand: you play the last card of this round; then three more "
             "cards are dealt to each of you, and the other player plays first.") in task and "has 0 cards" not in task
     lines = re.findall(r"Side 1: (\d+); Side 2: (\d+)\. (?:The escobas?|No play sweeps)", key)
