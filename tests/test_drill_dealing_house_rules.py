@@ -1033,9 +1033,9 @@ def test_the_pairs_key_says_why_the_deal_order_picks_one_pair(lang):
             silent += 1
     assert told and silent
     sheet = html.unescape(worksheet_html(1933, lang, kinds=("house_rules",)))
-    assert {"en": "Taking the knight of coins and the six of coins instead would also make 15 with as many cards, "
-                  "but a card can be in only one pair: of two such choices the dealer takes the one dealt first, "
-                  "and the six of clubs was dealt before the six of coins.",
+    assert {"en": "Taking the knight of coins and the six of coins instead would capture as many cards, but a card "
+                  "can be used in only one pair, so the dealer takes the choice dealt first, and the six of clubs "
+                  "was dealt before the six of coins.",
             "es": "Llevarse el caballo de oros y el seis de oros también sumaría 15 con tantas cartas como esas, "
                   "pero una carta solo puede estar en un par: de dos opciones así, el que reparte se queda con la "
                   "que se repartió antes, y el seis de bastos se repartió antes que el seis de oros."}[lang] in sheet
