@@ -507,9 +507,9 @@ def _merit_text(_: Translator, view: PlayerView, move: Move, code: str, plays: S
         # the gains after the merit that the capture has too (its coins, then the cards in all, unless only the
         # two every capture adds)
         held["takes_cards"] = held["takes_cards"] if len(pile) > 2 else []
-        more = [_.plural(*_GAIN_PARTS[kind], len(held[kind]), cards=the_cards(_, held[kind]))
-                for kind in _GAIN_ORDER[_GAIN_ORDER.index(code) + 1:] if held[kind]]
-        return paper.word(_, _WITH_MORE, reason=said, more=and_list(_, more)) if more else said
+        further = [_.plural(*_GAIN_PARTS[kind], len(held[kind]), cards=the_cards(_, held[kind]))
+                   for kind in _GAIN_ORDER[_GAIN_ORDER.index(code) + 1:] if held[kind]]
+        return paper.word(_, _WITH_MORE, reason=said, more=and_list(_, further)) if further else said
     if code == "safe_table":
         return _unsweepable(_, view, move, _left(view, move))
     if code == "fewer_sweepers":
