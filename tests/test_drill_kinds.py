@@ -748,8 +748,8 @@ def test_who_scores_the_escoba_de_mano_names_the_player_who_dealt(lang):
 @pytest.mark.parametrize(("lang", "said"), [
     ("es", "Comprobación: correcto, no cuadra, porque 26 = 15 × 1 + 11 y no sobran 10; alguien se ha equivocado "
            "durante la mano."),
-    ("en", "Check: right, it does not check out, because 26 = 15 × 1 + 11, not 15 × something + 10; someone made a "
-           "mistake during the deal."),
+    ("en", "Check: you are right, it does not check out: 26 = 15 × 1 + 11, not 15 × something + 10, so someone "
+           "made a mistake during the deal."),
 ])
 def test_a_right_no_for_a_deal_that_does_not_check_out_says_what_is_right(lang, said):
     """«Comprobación: bien, 26 = 15 × 1 + 11, y no sobran 10: alguien se ha equivocado» put "right" beside "someone
@@ -758,3 +758,21 @@ def test_a_right_no_for_a_deal_that_does_not_check_out_says_what_is_right(lang, 
     _ = Translator(lang)
     assert _("Check: right, {total} = 15 × {times} + {rest}, and not 15 × something + 10: someone made a mistake "
              "during the deal.", total=26, times=1, rest=11) == said
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "Four players in two teams: your team (Players 1 and 3) against the other team (Players 2 and 4); "
+           "partners sit opposite each other."),
+    ("es", "Partida de cuatro, por parejas: vuestra pareja (jugadores 1 y 3) contra la otra pareja (jugadores 2 "
+           "y 4); los compañeros se sientan uno enfrente del otro."),
+])
+def test_the_teams_line_names_the_student_s_team_in_mid_sentence_forms(lang, said):
+    """A page that calls a side "you" makes it "your team" in a game of four: in mid-sentence it reads "your
+    team", never "against The other team" or ": Your team"."""
+    from types import SimpleNamespace
+
+    from escoba_tutor.text import labels
+    from escoba_tutor.widgets.drills.escoba_de_mano import pairs_line
+
+    _ = Translator(lang)
+    assert pairs_line(_, SimpleNamespace(players=4), [labels.your_team(_), labels.computer_team(_)]) == said

@@ -474,6 +474,7 @@ def test_the_setenta_explainer_speaks_to_the_student(lang):
         (["7o 6c 1e 12b", "7c 6o 1b 11e"], "escoba+low_primera", [you, computer]),  # clubs only in the king
         (["7o 7c 7e", "6o 6c 6e 6b"], "escoba+primera_by_suit_count", [you, computer]),  # you have 3 suits
         (["7o 7c 7e 6b", "6o 6c 6e"], "escoba+primera_by_suit_count", [you, computer]),
+        (["7o 7c 7e 6b", "6o 6c 6e"], "scopa", [you, computer]),                # Scopa's word: the primera
         (["7o 7c 6e 6b", "7e 7b 6o 6c", "1o 2c 3e 4b"], "escoba+three_player_ties",
          [labels.side(_, 1), computer, you]),                                  # two tie on 78: the third, you
         (["7o 7c 7e 7b", "6o 6c 6e 6b"], "escoba+sevens", [you, computer]),
@@ -492,13 +493,15 @@ def test_the_setenta_explainer_speaks_to_the_student(lang):
                          "Tu setenta no vale (te faltan bastos), así que no puede ganar el punto.",
                          "Tu setenta no vale (no tienes ninguna carta del 1 al 7 de bastos), así que no puede ganar el "
                          "punto.",
-                         "el punto es para ti, que eres el tercero.", "Tu setenta", "Tú: 3 palos (te faltan bastos)"):
+                         "el punto es para ti, que eres el tercero.", "Tu setenta", "Tú: 3 palos (te faltan bastos)",
+                         "Te llevas el punto de la setenta: más palos", "Te llevas el punto de la primera: más palos"):
             assert sentence in joined, sentence
     else:
         for sentence in ("You get the setenta point: 70 is the only valid setenta",
                          "You get the setenta point: 70 is the highest valid setenta",
                          "Your setenta is invalid (you have no clubs), so it cannot win the point.",
-                         "the point goes to you, the third.", "You get the primera point: more suits",
+                         "the point goes to you, the third.", "You get the setenta point: more suits",
+                         "You get the primera point: more suits",
                          "Your setenta", "you have the most sevens"):
             assert sentence in joined, sentence
 

@@ -155,15 +155,41 @@ def test_primera_by_suit_count_scores_where_the_default_gives_nobody():
     default.show_all()
     assert status_line(default).message == "No side has a valid setenta: nobody gets the point."
     by_suits = SetentaExplainer(piles=piles, rules="escoba+primera_by_suit_count", lang="en")
-    assert "The primera, step by step" in shown_text(by_suits)
+    assert "The setenta by suit count, step by step" in shown_text(by_suits)
     by_suits.show_all()
     assert rows(by_suits, 0)[-1] == ["", "Sum", "3 suits: 21 + 21 + 21 = 63"]
-    assert status_line(by_suits).message == ("Side 1 gets the primera point: with the same number of suits, the "
+    assert status_line(by_suits).message == ("Side 1 gets the setenta point: with the same number of suits, the "
                                              "higher sum wins (3 suits, 63 – 3 suits, 54).")
     more = SetentaExplainer(piles=["7o 7c 7e", "1o 2c 3e 4b"], rules="scopa", lang="en")
     more.show_all()
     assert status_line(more).message == ("Side 2 gets the primera point: more suits (3 suits, 63 – 4 suits, 55) win, "
                                     "whatever the sums.")
+
+
+@pytest.mark.parametrize("rules, lang, title, rule, point, tie", [
+    ("escoba+primera_by_suit_count", "en", "The setenta by suit count, step by step", "Setenta by suit count:",
+     "Side 2 gets the setenta point: more suits", "nobody gets the setenta point."),
+    ("escoba+primera_by_suit_count", "es", "La setenta por número de palos, paso a paso",
+     "Setenta por número de palos:", "El bando 2 se lleva el punto de la setenta: más palos",
+     "el punto de la setenta no es para nadie."),
+    ("scopa", "en", "The primera, step by step", "Primera by suit count:",
+     "Side 2 gets the primera point: more suits", "nobody gets the primera point."),
+    ("scopa", "es", "La primera, paso a paso", "Primera por número de palos:",
+     "El bando 2 se lleva el punto de la primera: más palos", "el punto de la primera no es para nadie."),
+])
+def test_the_point_by_suits_is_named_as_each_game_names_it(rules, lang, title, rule, point, tie):
+    """Escoba's house rule keeps the setenta's name for the point counted by suits (the point a pupil has learnt
+    all along); Scopa's rules call it the primera. Title, rule, winner and tie all say the same word."""
+    other = {"setenta": "primera", "primera": "setenta"}["setenta" if "escoba" in rules else "primera"]
+    widget = SetentaExplainer(piles=["7o 7c 7e", "1o 2c 3e 4b"], rules=rules, lang=lang)
+    shown = shown_text(widget)
+    assert title in shown and rule in shown
+    widget.show_all()
+    assert status_line(widget).message.startswith(point)
+    tied = SetentaExplainer(piles=["7o 6c", "6o 7c"], rules=rules, lang=lang)
+    tied.show_all()
+    assert status_line(tied).message.endswith(tie)
+    assert other not in " ".join((shown, status_line(widget).message, status_line(tied).message)).lower()
 
 
 def test_three_sides_and_the_three_player_tie_rule():

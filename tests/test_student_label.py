@@ -130,7 +130,7 @@ def test_the_students_setenta_sum_says_your_setenta(lang):
     _ = Translator(lang)
     said = [*setenta_sum(_, "7o 6c 1e 5b", labels.you(_)), *setenta_sum(_, "7o 6c 1e", labels.you(_))]
     assert [line.split(":")[0] for line in said] == {"es": ["Tu setenta", "Tu setenta no vale"],
-                                                     "en": ["Your setenta", "Your setenta is not valid"]}[lang]
+                                                     "en": ["Your setenta", "Your setenta is invalid"]}[lang]
     assert not any(_BROKEN_FOR_YOU[lang].search(line) for line in said), said
     # a side's label takes its "of" form in Spanish: «La setenta del bando 2», never «de el bando 2»
     assert setenta_sum(Translator("es"), "7o 6c 1e 5b", labels.side(Translator("es"), 2))[0].startswith(

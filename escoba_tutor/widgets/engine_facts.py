@@ -23,7 +23,7 @@ from ..engine.game import Game
 from ..engine.rules import ESCOBA, Rules, as_rules
 from ..engine.scoring import setenta
 from ..text import labels
-from ..text.phrases import alternatives, and_list, sentence_start
+from ..text.phrases import alternatives, and_list, listed, sentence_start
 from ..text.translator import N_, Translator
 from .score_sheet import side_names
 
@@ -109,7 +109,7 @@ def setenta_sum(_: Translator, pile: str, name: str = "", rules: Rules | str = E
     whose = name if isinstance(name, labels.Label) else labels.named(_, name or _("this pile"))
     you = whose.is_you
     if result.total is None:
-        missing = and_list(_, [_.suit_name(s) for s in result.missing])
+        missing = listed(_, [_.suit_name(s) for s in result.missing])  # ("no cups or clubs": {suits:or})
         return [_(_said_of(_INVALID, you), whose=whose, suits=missing)]
     # a valid setenta has a card of every suit
     terms = " + ".join(_("{value} ({card})", value=b.value, card=_.the_card(b.card)) for b in result.best

@@ -59,6 +59,29 @@ YOU_FORMS = {
         N_("You get the primera point: more suits ({values}) win, whatever the sums."),
     N_("{winner} gets the primera point: with the same number of suits, the higher sum wins ({values})."):
         N_("You get the primera point: with the same number of suits, the higher sum wins ({values})."),
+    N_("{winner} gets the setenta point: more suits ({values}) win, whatever the sums."):
+        N_("You get the setenta point: more suits ({values}) win, whatever the sums."),
+    N_("{winner} gets the setenta point: with the same number of suits, the higher sum wins ({values})."):
+        N_("You get the setenta point: with the same number of suits, the higher sum wins ({values})."),
+}
+
+# The point counted by suits, by the game's own name for it (``Rules.sweep``): Escoba's house rule keeps the
+# setenta's name (the point a pupil has learnt all along), Scopa's rules call it the primera.
+_BY_SUITS = {
+    "escoba": {"title": N_("The setenta by suit count, step by step"),
+               "rule": N_("Setenta by suit count: more suits beat fewer, whatever the sums; with the same number "
+                          "of suits the higher sum wins; a tie gives the point to nobody."),
+               "more_suits": N_("{winner} gets the setenta point: more suits ({values}) win, whatever the sums."),
+               "most": N_("{winner} gets the setenta point: with the same number of suits, the higher sum wins "
+                          "({values})."),
+               "tie": N_("Same number of suits and same sum ({values}): nobody gets the setenta point.")},
+    "scopa": {"title": N_("The primera, step by step"),
+              "rule": N_("Primera by suit count: more suits beat fewer, whatever the sums; with the same number "
+                         "of suits the higher sum wins; a tie gives the point to nobody."),
+              "more_suits": N_("{winner} gets the primera point: more suits ({values}) win, whatever the sums."),
+              "most": N_("{winner} gets the primera point: with the same number of suits, the higher sum wins "
+                         "({values})."),
+              "tie": N_("Same number of suits and same sum ({values}): nobody gets the primera point.")},
 }
 
 # The sum step by suit count (the primera by suit count), said of a side and of the student («te faltan»).
@@ -292,8 +315,10 @@ class SetentaExplainer(w.VBox):
         self._status.message = self._message(_, names)
 
     def _title_text(self, _: Translator) -> str:
-        primera = self.model.rules_used.primera
-        return _("The primera, step by step") if primera == "suit_count" else _("The setenta, step by step")
+        rules = self.model.rules_used
+        if rules.primera == "suit_count":
+            return _(_BY_SUITS[rules.sweep]["title"])
+        return _("The setenta, step by step")
 
     def _rule_texts(self, _: Translator) -> list[str]:
         rules = self.model.rules_used
@@ -303,8 +328,7 @@ class SetentaExplainer(w.VBox):
             texts.append(_("Setenta with low cards only: only cards 1 to 7 count; a suit held only in face cards "
                            "counts as missing."))
         if rules.primera == "suit_count":
-            texts.append(_("Primera by suit count: more suits beat fewer, whatever the sums; with the same number "
-                           "of suits the higher sum wins; a tie gives the point to nobody."))
+            texts.append(_(_BY_SUITS[rules.sweep]["rule"]))
         else:
             texts.append(_("A side missing a suit has no valid setenta. The highest valid setenta wins the point; "
                            "a tie gives it to nobody."))
@@ -455,13 +479,10 @@ class SetentaExplainer(w.VBox):
             return _said(_, "{winner} gets the setenta point: {top} is the highest valid setenta ({values}).", you,
                          winner=winner, top=top, values=values)
         if line.item == "primera":
-            if line.reason == "more_suits":
-                return _said(_, "{winner} gets the primera point: more suits ({values}) win, whatever the sums.", you,
-                             winner=winner, values=values)
-            if line.reason == "most":
-                return _said(_, "{winner} gets the primera point: with the same number of suits, the higher sum "
-                             "wins ({values}).", you, winner=winner, values=values)
-            return _("Same number of suits and same sum ({values}): nobody gets the primera point.", values=values)
+            said = _BY_SUITS[self.model.rules_used.sweep]
+            if line.reason in ("more_suits", "most"):
+                return _said(_, said[line.reason], you, winner=winner, values=values)
+            return _(said["tie"], values=values)
         student = next((i for i, name in enumerate(names) if _is_you(name)), None)
         reason = reason_text(_, line, names, student)
         return _("With these rules the point goes to the side with the most sevens: {reason}.", reason=reason)

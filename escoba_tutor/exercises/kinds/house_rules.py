@@ -666,7 +666,7 @@ def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, obje
     added_said, changed_said = "; ".join(added), "; ".join(changed)
     # A point the house rule adds that nobody scores in this deal is no "new point" (the totals may not change).
     if added and any(any(line.points) for line in new_lines):
-        said.append(_("New points: {items}.", items=added_said))
+        said.append(_.plural("New point: {items}.", "New points: {items}.", len(added), items=added_said))
     elif added and drill.changes:  # (said so: the totals change, and the new point is not why)
         said.append(_.plural("The house rule's point, which nobody scores in this deal: {items}.",
                              "The house rule's points, which nobody scores in this deal: {items}.", len(added),
@@ -675,11 +675,13 @@ def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, obje
         said.append(_.plural("The house rule's point: {items}.", "The house rule's points: {items}.", len(added),
                              items=added_said))
     if changed:
-        said.append(_("Points that change: {items}.", items=changed_said))
+        said.append(_.plural("Point that changes: {items}.", "Points that change: {items}.", len(changed),
+                             items=changed_said))
     said.extend(kept_points(_, drill, names, points_kind.item_in_sentence))
     if gone:
         gone_said = "; ".join(gone)  # (joined outside the call, as above)
-        said.append(_("Points no longer scored: {items}.", items=gone_said))
+        said.append(_.plural("Point no longer scored: {items}.", "Points no longer scored: {items}.",
+                             len(gone), items=gone_said))
     if len(said) == 1 and not drill.changes:
         same = [_("{item} — {reason}", item=points_kind.item_in_sentence(_, line.item),
                   reason=points_kind.reason_words(_, line, names))

@@ -13,7 +13,7 @@ from ...engine.game import Game, Move, PlayerView
 from ...engine.rules import ESCOBA, Rules, as_rules
 from ...players.expert import ExpertBot
 from ...players.hints import SIETE_DE_OROS, Hint, Reason, hints, sweep_risk
-from ...text.phrases import or_list, points_number, the_cards
+from ...text.phrases import and_list, or_list, points_number, the_cards
 from ...text.translator import N_, N_plural, Translator
 from .. import given as giving
 from .. import paper
@@ -185,6 +185,13 @@ _COUNTED_REASONS = {
     # the cards, so that two captures of the same kind read apart ("it adds 3 cards" against "only 2")
     "takes_cards": N_plural("it adds {n} card to your pile", "it adds {n} cards to your pile"),
 }
+# A capture's further gains after its merit, said with it, so that a reason does not read as if the play took no
+# coin when its merit is a seven ("…, good for the setenta, with a coin (the six of coins) and 3 cards in all").
+_GAIN_PARTS = {
+    "takes_oros": N_plural("a coin ({cards})", "{n} coins ({cards})"),
+    "takes_cards": N_plural("{n} card in all", "{n} cards in all"),
+}
+_WITH_MORE = N_("{reason}, with {more}")
 # What a capture to avoid gains less than the best play, when the two gain the same kind of thing (the best
 # play's reason would fit it too): fewer sevens, fewer coins, or fewer cards.
 _ONLY = {
@@ -229,6 +236,19 @@ _FEW_SWEEPERS = N_plural(
     "it leaves {total} on the table, which only a card worth {value} can sweep, with just {n} such card still "
     "unseen",
     "it leaves {total} on the table, which only a card worth {value} can sweep, with {n} such cards still unseen")
+
+
+# A play to avoid, as the object of "Avoid …": what is done, not the card alone, since the good play may be a
+# capture with the same card ("Avoid taking the five of cups with the king of clubs", never "Avoid the king").
+_AVOID_TAKING = N_("taking {taken} with {card}")
+_AVOID_LAYING = N_("laying down {card}")
+
+
+def _avoided_text(_: Translator, move: Move) -> str:
+    card, taken = move
+    if taken:
+        return paper.word(_, _AVOID_TAKING, card=_.the_card(card), taken=the_cards(_, sorted(taken)))
+    return paper.word(_, _AVOID_LAYING, card=_.the_card(card))
 
 
 def _move_text(_: Translator, move: Move) -> str:
@@ -485,8 +505,14 @@ def _merit_text(_: Translator, view: PlayerView, move: Move, code: str, plays: S
         return _move_reason(_, Reason(code, pile, count=len(pile)), view.rules)
     if code in _COUNTED_REASONS:
         held = {"takes_sevens": [c for c in pile if c.rank == 7],
-                "takes_oros": [c for c in pile if c.suit is Suit.OROS], "takes_cards": list(pile)}[code]
-        return _move_reason(_, Reason(code, tuple(held), count=len(held)), view.rules)
+                "takes_oros": [c for c in pile if c.suit is Suit.OROS], "takes_cards": list(pile)}
+        said = _move_reason(_, Reason(code, tuple(held[code]), count=len(held[code])), view.rules)
+        # the gains after the merit that the capture has too (its coins, then the cards in all, unless only the
+        # two every capture adds)
+        held["takes_cards"] = held["takes_cards"] if len(pile) > 2 else []
+        further = [_.plural(*_GAIN_PARTS[kind], len(held[kind]), cards=the_cards(_, held[kind]))
+                   for kind in _GAIN_ORDER[_GAIN_ORDER.index(code) + 1:] if held[kind]]
+        return paper.word(_, _WITH_MORE, reason=said, more=and_list(_, further)) if further else said
     if code == "safe_table":
         return _unsweepable(_, view, move, _left(view, move))
     if code == "fewer_sweepers":
@@ -731,7 +757,7 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
     for hint in drill.ranking[len(drill.good):]:
         # an estimate's size: whole from 2 up ("about 6 points", never "6.0"), one decimal below ("about 0.4")
         loss, count = points_number(_, hint.loss, whole_from=1.95)
-        move = _move_text(_, hint.move)
+        move = _avoided_text(_, hint.move)
         faults = _faults(_, drill.view, hint.move, best.move, good)
         # (clauses, each with its own verb: joined with a comma before the last "and")
         head = ", ".join(faults[:-1])

@@ -251,17 +251,19 @@ class HouseRulesView(KindView):
         # joined outside the calls: the extractor reads a second text as a plural
         added_said, changed_said = "; ".join(added), "; ".join(changed)
         if added and any(any(line.points) for line in new_lines):
-            notes.append(_("New points: {items}.", items=added_said))
+            notes.append(_.plural("New point: {items}.", "New points: {items}.", len(added), items=added_said))
         elif added:  # (as the sheet's key: a point nobody scores here is no "new point")
             notes.append(_.plural("The house rule's point, which nobody scores in this deal: {items}.",
                                   "The house rule's points, which nobody scores in this deal: {items}.", len(added),
                                   items=added_said))
         if changed:
-            notes.append(_("Points that change: {items}.", items=changed_said))
+            notes.append(_.plural("Point that changes: {items}.", "Points that change: {items}.", len(changed),
+                                  items=changed_said))
         notes.extend(kept_points(_, drill, names, lambda _t, item: in_sentence(item)))
         if gone:
             gone_said = "; ".join(gone)  # (joined outside the call, as above)
-            notes.append(_("Points no longer scored: {items}.", items=gone_said))
+            notes.append(_.plural("Point no longer scored: {items}.", "Points no longer scored: {items}.",
+                                  len(gone), items=gone_said))
         current.children[0].value = ("<div class='escoba-worked'>" + "".join(f"<p>{escape(t)}</p>"
                                                                               for t in [said, *notes]) + "</div>")
         return current
