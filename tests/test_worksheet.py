@@ -220,8 +220,8 @@ def test_the_new_parts_have_their_answers_in_the_key():
     mano = escoba_de_mano_drill(3)  # 2 + 6 + 1 + 6 = 15, for the dealer
     assert (f"2 + 6 + 1 + 6 = 15: 1 escoba de mano for Side {mano.dealer + 1}, since Player {mano.dealer + 1} "
             "dealt.") in answers
-    end = game_end_drill(3)  # 21–21: another deal
-    assert end.totals == (21, 21) and "21–21: a tie at the top, so another deal is played." in answers
+    end = game_end_drill(3)  # 22–22: another deal
+    assert end.totals == (22, 22) and "22–22: a tie at the top, so another deal is played." in answers
     strategy = strategy_drill(3)
     best = strategy.ranking[0].move.card
     assert "Good play" in answers and f"the {Translator('en').card_name(best)}" in answers.lower()
