@@ -1532,7 +1532,7 @@ def test_two_good_plays_never_read_alike_and_a_play_to_avoid_weighs_its_gain(lan
                    "although it leaves the four of coins on the table, a coin the other player could take.",
                    "Avoid taking the jack of cups with the seven of cups: it adds a seven to your pile (the seven of "
                    "cups), good for the setenta, but it leaves the table adding up to 9"],
-            "es": ["barre la mesa y hace escoba; una jugada de las de arriba es igual de buena.",
+            "es": ["barre la mesa y hace escoba; vale lo mismo que otra jugada de las de arriba.",
                    "El as de copas, que se lleva el cuatro de espadas y el rey de bastos: añade 3 cartas a tu "
                    "montón, aunque deja en la mesa el cuatro de oros: un oro que el otro jugador podría llevarse.",
                    "Evita llevarte la sota de copas con el siete de copas: añade un siete a tu montón (el siete de "
