@@ -456,6 +456,13 @@ def test_the_end_of_a_game_follows_the_tie_rule(seed):
     assert drill.winner == expected and drill.check(expected if expected is not None else "another_deal").ok
 
 
+@given(seeds)
+def test_the_last_deal_scores_what_a_real_deal_can(seed):
+    # a deal without escobas hands out 4 points in all: 6 between two sides is already two escobas
+    drill = game_end_drill(seed)
+    assert all(0 <= p <= 5 for p in drill.points) and 1 <= sum(drill.points) <= 6, drill
+
+
 def test_every_situation_comes_up():
     kinds = set()
     for seed in range(60):
@@ -622,15 +629,15 @@ def test_the_escobas_drill_in_the_widget():
 def test_the_end_of_game_drill_in_the_widget():
     widget = Drill("game_end", seed=3, lang="es", names=["Ana", "Luis"])
     view = widget.view
-    assert "<td>16</td><td>20</td>" in view.points_table.value and "<td>5</td><td>1</td>" in view.points_table.value
+    assert "<td>19</td><td>19</td>" in view.points_table.value and "<td>3</td><td>3</td>" in view.points_table.value
     assert [label for label, _v in view.winner.options] == ["elige…", "Gana Ana", "Gana Luis",
                                                             "Nadie todavía: otra mano"]
     view.winner.value = "1"
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
-        "No: el total más alto, 21, lo tiene más de un bando, así que todavía no gana nadie: se juega otra "
+        "No: el total más alto, 22, lo tiene más de un bando, así que todavía no gana nadie: se juega otra "
         "mano, y las que hagan falta hasta que un solo bando tenga el total más alto.",
-        "Ana: 16 + 5 = 21; Luis: 20 + 1 = 21: empate en cabeza, así que se juega otra mano."]
+        "Ana: 19 + 3 = 22; Luis: 19 + 3 = 22: empate en cabeza, así que se juega otra mano."]
     view.winner.value = "another_deal"
     widget.check_button.click()
     assert widget.status.message.startswith("Bien.\n")

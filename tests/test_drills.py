@@ -307,12 +307,12 @@ def test_setenta_answers_typed_and_checked():
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
         "Aciertos: 0 de 2.",
-        "Bando 1: le faltan bastos, así que la setenta no vale.",
+        "Bando 1: faltan bastos, así que la setenta no vale.",
         "Bando 2: has contado la sota de copas como 8, pero en la setenta las figuras valen 10."]
     texts[0].value, texts[1].value = "inválida", "64"
     assert widget.model.result is None  # a changed answer clears the old verdict
     widget.check_button.click()
-    assert widget.status.message.split("\n") == ["Aciertos: 2 de 2.", "Bando 1: bien, la setenta no vale (le faltan "
+    assert widget.status.message.split("\n") == ["Aciertos: 2 de 2.", "Bando 1: bien, la setenta no vale (faltan "
                                                                   "bastos).", "Bando 2: bien, 64."]
 
 

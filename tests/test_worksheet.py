@@ -220,8 +220,8 @@ def test_the_new_parts_have_their_answers_in_the_key():
     mano = escoba_de_mano_drill(3)  # 2 + 6 + 1 + 6 = 15, for the dealer
     assert (f"2 + 6 + 1 + 6 = 15: 1 escoba de mano for Side {mano.dealer + 1}, since Player {mano.dealer + 1} "
             "dealt.") in answers
-    end = game_end_drill(3)  # 21–21: another deal
-    assert end.totals == (21, 21) and "21–21: a tie at the top, so another deal is played." in answers
+    end = game_end_drill(3)  # 22–22: another deal
+    assert end.totals == (22, 22) and "22–22: a tie at the top, so another deal is played." in answers
     strategy = strategy_drill(3)
     best = strategy.ranking[0].move.card
     assert "Good play" in answers and f"the {Translator('en').card_name(best)}" in answers.lower()
@@ -1532,7 +1532,7 @@ def test_two_good_plays_never_read_alike_and_a_play_to_avoid_weighs_its_gain(lan
                    "although it leaves the four of coins on the table, a coin the other player could take.",
                    "Avoid taking the jack of cups with the seven of cups: it adds a seven to your pile (the seven of "
                    "cups), good for the setenta, but it leaves the table adding up to 9"],
-            "es": ["barre la mesa y hace escoba; una jugada de las de arriba es igual de buena.",
+            "es": ["barre la mesa y hace escoba; vale lo mismo que otra jugada de las de arriba.",
                    "El as de copas, que se lleva el cuatro de espadas y el rey de bastos: añade 3 cartas a tu "
                    "montón, aunque deja en la mesa el cuatro de oros: un oro que el otro jugador podría llevarse.",
                    "Evita llevarte la sota de copas con el siete de copas: añade un siete a tu montón (el siete de "

@@ -210,11 +210,11 @@ def test_the_escobas_line_and_the_end_of_the_game_by_mouse(es_page):
     expect(status(page, "escobas")).to_contain_text("Bando 1: 7, no. Cuenta las bazas que dejaron la mesa vacía.")
     expect(status(page, "escobas")).to_contain_text("Bando 2: escribe cuántas escobas.")
     end, position = drill(page, "game_end"), game_end_drill(0)
-    assert position.winner == 1  # 14 + 0 and 20 + 1: only Bando 2 reaches 21
+    assert position.winner == 0  # 18 + 5 and 18 + 1: only Bando 1 reaches 21
     end.get_by_label("¿Quién ha ganado?").select_option(label="Nadie todavía: otra mano")
     press_check(end)
     expect(status(page, "game_end")).to_have_text(re.compile(r"^No: un bando ha ganado\."))
-    end.get_by_label("¿Quién ha ganado?").select_option(label="Gana el bando 2")
+    end.get_by_label("¿Quién ha ganado?").select_option(label="Gana el bando 1")
     press_check(end)
     expect(status(page, "game_end")).to_have_text(re.compile(r"^Bien\."))
     assert_no_errors(page)
@@ -239,7 +239,7 @@ def test_the_escobas_line_by_keyboard_alone(en_page):
 def test_the_end_of_the_game_by_keyboard_alone(en_page):
     page, box = en_page, drill(en_page, "game_end")
     tab_into(page, box)
-    choose_by_keyboard(page, box.get_by_label("Who has won?"), "Side 2 wins")
+    choose_by_keyboard(page, box.get_by_label("Who has won?"), "Side 1 wins")
     tab_until(page, box.get_by_role("button", name="Check"), "Tab")
     page.keyboard.press("Enter")
     expect(status(page, "game_end")).to_have_text(re.compile(r"^Right\."))

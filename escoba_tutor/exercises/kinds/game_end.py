@@ -83,17 +83,18 @@ class GameEndDrill:
         return f"{self.before} + {self.points} = {self.totals}, target {self.target}: winner {self.winner}"
 
 
+MAX_DEAL_POINTS = 6
 _END_MIX = (("one_reaches", 0.25), ("both_reach", 0.25), ("tie_on_top", 0.30), ("none_reaches", 0.20))
 
 
 def game_end_drill(seed: int, rules: Rules | str = ESCOBA) -> GameEndDrill:
-    """Two sides' totals before a deal and the deal's points (0 to 7 each, at least one point in all), around
-    the rules' target: one side reaches it, both do (the higher total wins, whoever led before), both reach
-    the same total (another deal), or nobody does.
+    """Two sides' totals before a deal and the deal's points (0 to 5 each, 1 to ``MAX_DEAL_POINTS`` in all,
+    as a real deal gives), around the rules' target: one side reaches it, both do (the higher total wins,
+    whoever led before), both reach the same total (another deal), or nobody does.
 
-    >>> drill = game_end_drill(3)           # 16 + 5 and 20 + 1: both reach 21, a tie at the top
+    >>> drill = game_end_drill(3)           # 19 + 3 and 19 + 3: both reach 21, a tie at the top
     >>> drill.totals, drill.winner, drill.check(1).mistake
-    ((21, 21), None, 'tie_plays_on')
+    ((22, 22), None, 'tie_plays_on')
     """
     seed, rules = check_seed(seed), as_rules(rules)
     rng = seeded("game_end", seed)
@@ -101,13 +102,15 @@ def game_end_drill(seed: int, rules: Rules | str = ESCOBA) -> GameEndDrill:
     target = rules.target
     for _attempt in range(ATTEMPTS * 4):
         before = tuple(rng.randint(max(0, target - 9), target - 1) for _ in range(2))
-        points = tuple(rng.randint(0, 7) for _ in range(2))
+        # A deal without escobas hands out 4 points in all (cards, oros, the seven of oros, the setenta); a
+        # couple of escobas on top keeps the deal believable, 6 points at most between the two sides.
+        points = tuple(rng.randint(0, 5) for _ in range(2))
         totals = [b + p for b, p in zip(before, points)]
         reached = [t >= target for t in totals]
         kind = ("none_reaches" if not any(reached) else "tie_on_top" if totals[0] == totals[1]
                 else "both_reach" if all(reached) else "one_reaches")
         # In "both_reach" the side that led before the deal should not always be the winner.
-        if kind == want and sum(points) > 0 and (kind != "both_reach" or before[0] != before[1]):
+        if kind == want and 0 < sum(points) <= MAX_DEAL_POINTS and (kind != "both_reach" or before[0] != before[1]):
             break
     return GameEndDrill(seed, rules, before, points)
 
