@@ -1641,3 +1641,13 @@ def test_a_good_play_that_leaves_fewer_coins_names_the_play_it_beats_and_what_ra
     _task, key = map(unescape, split(worksheet_html(2087, "en", kinds=("strategy",))))
     assert ("The knight of cups, laid down on the table: it leaves only 2 coins on the table, fewer than the 3 left "
             "after the six of coins; a play listed above adds more cards.") in key
+
+
+def test_the_cards_bonus_of_two_sides_names_the_other_side():
+    """Worksheet no. 2087, a team game: "Team 1 has the most cards and every other side has fewer than 10" had the
+    pupil look for sides besides Team 2. With two sides the other one is named; the rule itself stays general."""
+    for lang, said in (("en", "Team 1 has the most cards and Team 2 has fewer than 10: 1 extra point."),
+                       ("es", "la pareja 1 tiene más cartas y la pareja 2 no llega a 10: un punto más.")):
+        _task, key = map(unescape, split(worksheet_html(2087, lang, kinds=("house_rules",))))
+        assert said in key, lang
+        assert "every other side has fewer than 10:" not in key
