@@ -756,8 +756,6 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
             why = paper.word(_, _ABOVE_ADDS_MORE, reason=why)
         elif _as_good(drill.view, hint.move, above):
             why = paper.word(_, _ABOVE_AS_GOOD, reason=why)
-        elif (theirs := _above_gains_more(drill.view, hint.move, plays, above)) is not None:
-            why = paper.word(_, _ABOVE_MORE_OF[theirs], reason=why)
         elif why in [said for _move, said in moves]:
             why = _told_apart(_, drill.view, hint.move, plays, above) or why
         moves.append((move[:1].upper() + move[1:], why))
@@ -800,17 +798,6 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
                cards=the_cards(_, other_hand(drill.view))) if exact else ""
     return {"unseen": unseen, "good": _.plural(*_GOOD_PLAYS, len(moves)), "moves": moves, "avoid": avoid,
             "avoid_title": _.plural(*_PLAYS_TO_AVOID, len(avoid))}
-
-
-def _above_gains_more(view: PlayerView, move: Move, plays: tuple[Move, ...], above: Sequence[Move]) -> str | None:
-    """The count (sevens, coins, cards) a good play listed ``above`` beats this one on, when this play's merit is
-    not a count: its reason alone (fewer coins left, a safer table) could fit the play above too, and would not
-    say what ranks this one lower. None when the merit is a count (said by :func:`_outdone`) or nothing is."""
-    code = merit(view, move, plays)
-    if code is None or code in _COUNTED_REASONS or code in ("escoba", "takes_siete_de_oros"):
-        return None
-    return next((kind for kind in _ABOVE_MORE_OF if any(
-        merit_measure(view, other, kind) > merit_measure(view, move, kind) for other in above)), None)
 
 
 def _told_apart(_: Translator, view: PlayerView, move: Move, plays: Sequence[Move], above: Sequence[Move]
