@@ -1607,7 +1607,7 @@ def test_the_house_rule_key_heads_one_point_in_the_singular(lang):
     assert seen == {True, False}
 
 
-def test_a_good_play_that_leaves_fewer_coins_names_the_play_it_beats_and_what_ranks_it_lower():
+def test_a_good_play_that_leaves_fewer_coins_names_the_play_it_beats():
     """Worksheet no. 2087: the knight laid down was good because "it leaves only 2 coins on the table, where
     another play leaves more", which fitted the best play (the five taking the king leaves the same 2 coins) and
     named no play. Over many positions: a good play whose merit is the coins it leaves names the play that leaves
