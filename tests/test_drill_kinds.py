@@ -541,7 +541,8 @@ def test_the_escoba_de_mano_drill_in_the_widget():
     widget.check_button.click()
     assert widget.status.message.split("\n") == [
         "0 of 2 right.",
-        "Escobas: watch out for the face cards (jack 8, knight 9, king 10). 2 + 8 + 1 + 2 = 13: no escoba de mano.",
+        "Escobas: watch out for the face cards (jack 8, knight 9, king 10). 2 + 8 + 1 + 2 = 13, so there is no "
+        "escoba de mano.",
         "Who scores them: nobody, as there is no escoba de mano here."]
     view.escobas.value, view.side.value = "0", "none"
     widget.check_button.click()

@@ -501,11 +501,11 @@ def test_the_strategy_key_gives_the_coins_left_as_a_reason_a_pupil_can_check():
     where the real reason is on the table (a coin left for the other side). The reason comes first, the figure
     after it. (A position whose play to avoid has no such reason is no longer offered: no. 1117 is another one.)"""
     _task, key = split(worksheet_html(1118, "es", count=1, kinds=("strategy",)))
-    assert ("Evita jugar el tres de oros sin llevarte nada: deja en la mesa el tres de oros y el seis de oros: 2 oros "
-            "que el otro jugador podría llevarse.") in key
+    assert ("Evita jugar el tres de oros sin llevarte nada: deja en la mesa el tres de oros y el seis de oros: 2 oros, "
+            "y el otro jugador podría llevarse cualquiera de ellos.") in key
     _task, key = split(worksheet_html(1118, "en", count=1, kinds=("strategy",)))
     assert ("Avoid laying down the three of coins: it leaves the three of coins and the six of coins on "
-            "the table, 2 coins the other player could take.") in key
+            "the table, 2 coins, each of which the other player could take.") in key
     assert "averaged" not in key
 
 
@@ -749,8 +749,8 @@ def test_the_strategy_key_of_worksheet_317_tells_the_good_play_from_the_avoided_
     # (the jack of coins that alone could sweep the two of clubs' table is the student's own)
     assert ("which only a card worth 8 could sweep, and nobody else can hold one: the only one left is yours (the "
             "jack of coins).</li>") in key
-    assert ("good for the setenta, and it leaves the table adding up to 1, which only a card worth 14 could sweep "
-            "(no card is worth more than 10).</li>") in key
+    assert ("good for the setenta, and it leaves the table adding up to 1: sweeping it would take a card worth 14, "
+            "and no card is worth more than 10.</li>") in key
     _task, key = split(worksheet_html(317, "es", kinds=("strategy",)))
     assert ("El cinco de espadas, que se lleva el dos de bastos y la sota de bastos: añade 3 cartas a tu montón, "
             "aunque deja la mesa sumando 11; para barrerla hace falta una carta que valga 4, y quedan 4 sin "
@@ -1221,8 +1221,8 @@ def test_the_strategy_key_of_worksheet_1601_gives_no_risk_as_a_merit():
     table three unseen knights can sweep. The jack's reason is now what it does better than the five (no coin left
     on the table), its risk a concession; the five's line names both its faults."""
     _task, key = map(unescape, split(worksheet_html(1601, "en", kinds=("strategy",))))
-    assert ("The three of cups, laid down on the table: it leaves the table adding up to 4, which only a card worth "
-            "11 could sweep (no card is worth more than 10).") in key
+    assert ("The three of cups, laid down on the table: it leaves the table adding up to 4: sweeping it would "
+            "take a card worth 11, and no card is worth more than 10.") in key
     assert ("The jack of swords, laid down on the table: it leaves no coin on the table for the other player, "
             "although it leaves the table adding up to 9, which only a card worth 6 can sweep, with 3 such cards still "
             "unseen.") in key
@@ -1301,7 +1301,7 @@ def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
             "then see whether a side has reached the target score (for example 21): if one side has, it wins;",
             "Side 1's points for the deal, escobas included:",
             "Most exercises give a deal that has already been played, with its points",
-            "= 17: no escoba de mano (0), so nobody scores one; the cards stay on the table.",
+            "= 17: no escoba de mano (0), and the cards stay on the table.",
             "= 10. That is less than 15, so there is nothing to take away. 10 is left, so the deal checks out.",
             "The point the house rule is about stays as it was: the setenta — Side 2 has the only valid setenta "
             "(Side 1: invalid; Side 2: 76)."]),
@@ -1312,7 +1312,7 @@ def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
             "gana;",
             "Puntos de la mano del bando 1, con las escobas:",
             "En casi todos los ejercicios tienes una mano ya jugada, con sus puntos",
-            "= 17: no hay escoba de mano (0), así que nadie se apunta ninguna; las cartas se quedan en la mesa.",
+            "= 17: no hay escoba de mano (0), y las cartas se quedan en la mesa.",
             "= 10. Como es menos de 15, no hay nada que restar. Sale 10, así que la mano cuadra.",
             "El punto del que trata la regla de la casa queda igual: la setenta — el bando 2 tiene la única setenta "
             "válida (Bando 1: inválida; Bando 2: 76)."]),
@@ -1415,8 +1415,8 @@ def test_the_cards_left_part_teaches_the_method_its_key_uses(lang, method, key_s
 
 @pytest.mark.parametrize(("lang", "defined", "said"), [
     ("en", "To sweep the table is to take every card on it with one play: that is an escoba.",
-     "The two of coins, laid down on the table: it leaves the table adding up to 2, which only a card worth 13 could "
-     "sweep (no card is worth more than 10)."),
+     "The two of coins, laid down on the table: it leaves the table adding up to 2: sweeping it would take a card "
+     "worth 13, and no card is worth more than 10."),
     ("es", "Barrer la mesa es llevarse de una jugada todas las cartas que hay en ella: eso es hacer escoba.",
      "El dos de oros, que se queda en la mesa: deja la mesa sumando 2; para barrerla haría falta una carta que valga "
      "13 (ninguna vale más de 10)."),
@@ -1605,3 +1605,43 @@ def test_the_house_rule_key_heads_one_point_in_the_singular(lang):
                     assert (" — " in items.split("; ", 1)[1] if "; " in items else False) == plural, (seed, said)
                     seen.add(plural)
     assert seen == {True, False}
+
+
+def test_a_good_play_that_leaves_fewer_coins_names_the_play_it_beats():
+    """Worksheet no. 2087: the knight laid down was good because "it leaves only 2 coins on the table, where
+    another play leaves more", which fitted the best play (the five taking the king leaves the same 2 coins) and
+    named no play. Over many positions: a good play whose merit is the coins it leaves names the play that leaves
+    the most, with its count, larger than its own."""
+    from escoba_tutor.exercises.kinds.strategy import _oros_left, good_in_order, merit
+
+    _ = Translator("en")
+    part = kind("strategy").worksheet
+    pattern = re.compile(r"it leaves only (\d+) coins? on the table, fewer than the (\d+) left after (.+?)(?:[;,]|$)")
+    checked = 0
+    for seed in range(1, 301):
+        drill = strategy_drill(seed)
+        plays = tuple(h.move for h in drill.ranking)
+        listed = good_in_order(drill)
+        for (_move, why), hint in zip(part.answer(_, drill)["moves"], listed):
+            if merit(drill.view, hint.move, plays) != "keeps_oros" or not _oros_left(drill.view, hint.move):
+                continue
+            found = pattern.search(why)
+            assert found, (seed, why)
+            mine, more = int(found[1]), int(found[2])
+            others = [len(_oros_left(drill.view, p)) for p in plays if p != hint.move]
+            assert mine == len(_oros_left(drill.view, hint.move)) and more == max(others) > mine, (seed, why)
+            checked += 1
+    assert checked
+    _task, key = map(unescape, split(worksheet_html(2087, "en", kinds=("strategy",))))
+    assert ("The knight of cups, laid down on the table: it leaves only 2 coins on the table, fewer than the 3 left "
+            "after the six of coins.") in key
+
+
+def test_the_cards_bonus_of_two_sides_names_the_other_side():
+    """Worksheet no. 2087, a team game: "Team 1 has the most cards and every other side has fewer than 10" had the
+    pupil look for sides besides Team 2. With two sides the other one is named; the rule itself stays general."""
+    for lang, said in (("en", "Team 1 has the most cards and Team 2 has fewer than 10: 1 extra point."),
+                       ("es", "la pareja 1 tiene más cartas y la pareja 2 no llega a 10: un punto más.")):
+        _task, key = map(unescape, split(worksheet_html(2087, lang, kinds=("house_rules",))))
+        assert said in key, lang
+        assert "every other side has fewer than 10:" not in key

@@ -167,6 +167,8 @@ _REASONS = {
     "others_below_10": N_("{winner} has the most cards and every other side has fewer than 10: 1 extra point"),
     "all_four": N_("{winner} has all four sevens"),
 }
+# (two sides, as in a team game: the other one is named, where "every other side" had the pupil look for more)
+_OTHER_BELOW_10 = N_("{winner} has the most cards and {other} has fewer than 10: 1 extra point")
 # The point nobody holds: the seven of coins, or all four sevens.
 _NOBODY_HOLDS = {"siete_de_oros": N_("the seven of coins is in no pile"), "all_sevens": N_("no side has all four")}
 # Why the expert plays a move (escoba_tutor.players.hints' reason codes), for the strategy key.
@@ -202,6 +204,9 @@ def _reason(_: Translator, line: ScoreLine, names: list[labels.Label]) -> str:
                           tied=labels.joined(_, [names[i] for i in line.top_sides]))
     if line.reason == "nobody_holds" and line.item in _NOBODY_HOLDS:
         return paper.word(_, _NOBODY_HOLDS[line.item])
+    if line.reason == "others_below_10" and len(line.values) == 2:
+        other = names[1 - line.winners[0]]
+        return paper.word(_, _OTHER_BELOW_10, winner=winner, other=other)
     if line.reason in _REASONS:
         return paper.word(_, _REASONS[line.reason], winner=winner, values=values)
     return line.reason

@@ -480,8 +480,10 @@ _FEWER_SWEEPERS = N_plural(
     "fewer than the {more} unseen cards that could sweep the table after {other}")
 _KEEPS_SIETE = N_("it does not leave the seven of coins on the table, as another play would")
 _NO_OROS_LEFT = N_("it leaves no coin on the table for the other player")
-_FEWER_OROS_LEFT = N_plural("it leaves only {n} coin on the table, where another play leaves more",
-                            "it leaves only {n} coins on the table, where another play leaves more")
+# (the play compared is named with its count, as for fewer sweepers: "another play leaves more" could not be
+# checked, and fitted the best play too when it leaves as few)
+_FEWER_OROS_LEFT = N_plural("it leaves only {n} coin on the table, fewer than the {more} left after {other}",
+                            "it leaves only {n} coins on the table, fewer than the {more} left after {other}")
 # A good play with no merit over any other play: the computer's estimate is the only reason there is.
 _LEAST_BAD = N_("no play here does better on anything you can check, and the computer's hard level finds this one "
                 "costs the least")
@@ -524,7 +526,18 @@ def _merit_text(_: Translator, view: PlayerView, move: Move, code: str, plays: S
     if code == "keeps_siete":
         return paper.word(_, _KEEPS_SIETE)
     oros = len(_oros_left(view, move))
-    return paper.word(_, _NO_OROS_LEFT) if not oros else _.plural(*_FEWER_OROS_LEFT, oros)
+    if not oros:
+        return paper.word(_, _NO_OROS_LEFT)
+    other, more = _most_oros_left(view, [p for p in plays if p != move])
+    return _.plural(*_FEWER_OROS_LEFT, oros, more=more, other=_play_name(_, other, plays))
+
+
+def _most_oros_left(view: PlayerView, others: Sequence[Move]) -> tuple[Move, int]:
+    """The other play that leaves the most coins on the table (the first of a tie), and how many: the play a
+    ``keeps_oros`` merit is measured against."""
+    most, _first, move = max(((len(_oros_left(view, m)), -i, m) for i, m in enumerate(others)),
+                             key=lambda c: (c[0], c[1]))
+    return move, most
 
 
 def _most_sweepers(view: PlayerView, others: Sequence[Move]) -> tuple[Move, int]:
