@@ -158,7 +158,7 @@ def test_the_teacher_leads_one_exercise_and_three_students_answer_it(board_tutor
 
 def test_in_english_by_keyboard_alone_and_a_reload_shows_the_answer_given(board_tutor, contexts, students,
                                                                           screenshot_dir):
-    """The game's end, exercise 0 (Side 2 wins): the teacher's projected view in English, driven by the keyboard
+    """The game's end, exercise 0 (Side 1 wins): the teacher's projected view in English, driven by the keyboard
     alone; Ben answers by keyboard, Ana (in Spanish) by mouse and wrongly."""
     ana, ben = students["Ana"], students["Ben"]
     teacher = contexts(**PROJECTOR).new_page()
@@ -178,7 +178,7 @@ def test_in_english_by_keyboard_alone_and_a_reload_shows_the_answer_given(board_
 
     box = ben.locator(".escoba-drill")
     tab_into(ben, box)
-    choose_by_keyboard(ben, box.get_by_label("Who has won?"), "Side 2 wins")
+    choose_by_keyboard(ben, box.get_by_label("Who has won?"), "Side 1 wins")
     tab_until(ben, box.get_by_role("button", name="Check"), "Tab")
     ben.keyboard.press("Enter")
     expect(status(ben)).to_contain_text("Your answer is in and can no longer be changed")
@@ -198,7 +198,7 @@ def test_in_english_by_keyboard_alone_and_a_reload_shows_the_answer_given(board_
     wait_rendered(ben)
     box = ben.locator(".escoba-drill")
     expect(box.locator("h3")).to_contain_text("no. 0", timeout=60_000)
-    expect(box.get_by_label("Who has won?").locator("option:checked")).to_have_text("Side 2 wins")
+    expect(box.get_by_label("Who has won?").locator("option:checked")).to_have_text("Side 1 wins")
     expect(box.get_by_label("Who has won?")).to_be_disabled()
     expect(status(ben)).to_contain_text("can no longer be changed")
 

@@ -175,7 +175,7 @@ def test_strategy_by_mouse(es_page):
     expect(moves.locator("tbody tr")).to_have_count(len(position.ranking))
     moves.locator(f"tbody tr[data-id='{position.ranking[-1].move}']").click()
     press_check(box)
-    expect(status(page, "strategy")).to_contain_text("No es la mejor: da unos")
+    expect(status(page, "strategy")).to_contain_text("No es la mejor: da alrededor de")
     moves.locator(f"tbody tr[data-id='{position.ranking[0].move}']").click()
     press_check(box)
     expect(status(page, "strategy")).to_contain_text("Bien: es la jugada del experto.")
