@@ -15,8 +15,8 @@ from escoba_tutor.exercises import dealing_drill, house_rules_drill
 
 # the rounds question, as its box is labelled
 ROUNDS_EN = "How many more rounds will be dealt from the deck? (Count a round that is about to be dealt now.)"
-ROUNDS_ES = ("¿Cuántas rondas quedan por repartir ahora mismo? (Las cartas que los jugadores ya tienen en la "
-             "mano no cuentan.)")
+ROUNDS_ES = ("¿Cuántas rondas quedan por repartir del mazo? (Cuenta también la que se va a repartir ahora mismo; "
+             "las cartas que los jugadores ya tienen en la mano no cuentan.)")
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
