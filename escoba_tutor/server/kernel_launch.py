@@ -27,9 +27,16 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import signal
 import sys
 
-from .logs import RepeatFilter
+if __name__ == "__main__":
+    # The server interrupts a kernel before it shuts it down, and a kernel still starting when the server stops
+    # would print a KeyboardInterrupt traceback into the server's log. ipykernel ignores SIGINT between cells
+    # anyway once it is initialised (IPKernelApp.init_signal): until then, so does this process.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+from .logs import RepeatFilter  # noqa: E402
 
 MIB = 1024 * 1024
 MEMORY_ENV = "ESCOBA_TUTOR_KERNEL_MEMORY_MIB"
