@@ -535,9 +535,8 @@ def _merit_text(_: Translator, view: PlayerView, move: Move, code: str, plays: S
 def _most_oros_left(view: PlayerView, others: Sequence[Move]) -> tuple[Move, int]:
     """The other play that leaves the most coins on the table (the first of a tie), and how many: the play a
     ``keeps_oros`` merit is measured against."""
-    most, _first, move = max(((len(_oros_left(view, m)), -i, m) for i, m in enumerate(others)),
-                             key=lambda c: (c[0], c[1]))
-    return move, most
+    move = max(others, key=lambda m: len(_oros_left(view, m)))  # (max keeps the first of a tie)
+    return move, len(_oros_left(view, move))
 
 
 def _most_sweepers(view: PlayerView, others: Sequence[Move]) -> tuple[Move, int]:
