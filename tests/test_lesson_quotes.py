@@ -1,10 +1,10 @@
 """A lesson or a teachers' guide that quotes the screen quotes its current words.
 
 Where a lesson (lessons/source/*.md, per language) or a guide (docs/teachers.md, docs/teachers.es.md,
-docs/classroom.md, docs/class-board.md) tells the reader what a widget or a page says, it quotes it: «…» quotes a
-Spanish screen (in any text: an English guide may show the Spanish page), "…" and “…” an English one (in English
-text). Such a quote must be a catalog's words: the Spanish msgstrs of escoba_tutor/text/locale/es/LC_MESSAGES/*.po
-(server.po too) for «…», the English msgids and msgstrs for "…".
+docs/classroom.md, docs/class-board.md, docs/class-board.es.md) tells the reader what a widget or a page says,
+it quotes it: «…» quotes a Spanish screen (in any text: an English guide may show the Spanish page), "…" and “…”
+an English one (in English text). Such a quote must be a catalog's words: the Spanish msgstrs of
+escoba_tutor/text/locale/es/LC_MESSAGES/*.po (server.po too) for «…», the English msgids and msgstrs for "…".
 
 The rule, after normalising both sides (whitespace collapsed, markup dropped: HTML tags, ``**``, backticks; a
 final full stop or colon dropped): the quote equals a catalog text or is a part of one made of whole words, a
@@ -37,7 +37,7 @@ from tools.lessons_build import parse_source
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = Path("escoba_tutor/text/locale")
 GUIDES = {"docs/teachers.md": "en", "docs/teachers.es.md": "es", "docs/classroom.md": "en",
-          "docs/class-board.md": "en"}
+          "docs/class-board.md": "en", "docs/class-board.es.md": "es"}
 
 #: Quotes that are not the screen's words, by language, with the reason. Keep it short: a quote of the screen that
 #: no longer matches belongs in the text's fix, never here.
@@ -47,6 +47,7 @@ NOT_THE_SCREEN: dict[str, dict[str, str]] = {
         "caballo (9)": "a card as the Sum column writes it: «{figure} ({value})» filled, no words of its own",
         "ℹ": "the mark of a row with no capture: a sign, not a text",
         "escribid 14 en la casilla “Ejercicio”": "what a teacher says to the class",
+        **dict.fromkeys(["Ana", "ana"], _NICKNAME),
     },
     "en": {
         "knight (9)": "a card as the Sum column writes it: \"{figure} ({value})\" filled, no words of its own",

@@ -1,5 +1,5 @@
 """The teachers' guide exists in English and in Spanish with the same content: the same sections in the same order,
-the same tables and commands, and the same seeds and links to the pages."""
+the same tables and commands, and the same seeds and links to the pages. So does the class board's guide."""
 
 from __future__ import annotations
 
@@ -8,29 +8,35 @@ from pathlib import Path
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 GUIDES = {"en": DOCS / "teachers.md", "es": DOCS / "teachers.es.md"}
+BOARD_GUIDES = {"en": DOCS / "class-board.md", "es": DOCS / "class-board.es.md"}
 
 
-def text(lang: str) -> str:
-    return GUIDES[lang].read_text(encoding="utf-8")
+def text(lang: str, guides: dict[str, Path] = GUIDES) -> str:
+    return guides[lang].read_text(encoding="utf-8")
 
 
-def headings(lang: str) -> list[str]:
-    return [line.split(" ", 1)[0] for line in text(lang).splitlines() if line.startswith("#")]
+def headings(lang: str, guides: dict[str, Path] = GUIDES) -> list[str]:
+    lines, fenced_block = [], False
+    for line in text(lang, guides).splitlines():
+        fenced_block ^= line.startswith("```")
+        if not fenced_block and line.startswith("#"):
+            lines.append(line.split(" ", 1)[0])
+    return lines
 
 
-def fenced(lang: str) -> list[str]:
+def fenced(lang: str, guides: dict[str, Path] = GUIDES) -> list[str]:
     """The command lines of the code blocks, comments dropped (those are in the guide's language)."""
-    blocks = re.findall(r"```[a-z]*\n(.*?)```", text(lang), re.S)
+    blocks = re.findall(r"```[a-z]*\n(.*?)```", text(lang, guides), re.S)
     lines = [re.sub(r"\s+#.*", "", line).split(" --output")[0] for block in blocks for line in block.splitlines()]
     # the host is a word to translate, and each guide opens the lesson in its own language
     return [re.sub(r"/render/(?:es|en)/", "/render/LANG/", re.sub(r"^http://[A-Z]+:", "http://HOST:", line))
             for line in lines]
 
 
-def table_shapes(lang: str) -> list[tuple[int, int]]:
+def table_shapes(lang: str, guides: dict[str, Path] = GUIDES) -> list[tuple[int, int]]:
     """(rows, columns) of each table."""
     shapes, rows = [], []
-    for line in [*text(lang).splitlines(), ""]:
+    for line in [*text(lang, guides).splitlines(), ""]:
         if line.startswith("|"):
             rows.append(line)
         elif rows:
@@ -77,3 +83,19 @@ def test_the_default_numbers_of_the_pages_are_those_of_the_lessons():
             source = (lessons / f"{page}.md").read_text(encoding="utf-8")
             seeds = set(re.findall(r"show_(?:drill|game)\(.*\bseed=(\d+)", source))
             assert set(re.findall(r"\d+", default)) == seeds, (lang, page, default, seeds)
+
+
+def test_the_class_board_guide_has_the_same_sections_tables_commands_and_links_in_both_languages():
+    """docs/class-board.es.md follows docs/class-board.md: a section, a table or a command added to one only would
+    leave a teacher of the other language without it."""
+    assert len(headings("en", BOARD_GUIDES)) >= 20
+    assert headings("es", BOARD_GUIDES) == headings("en", BOARD_GUIDES)
+    assert table_shapes("es", BOARD_GUIDES) == table_shapes("en", BOARD_GUIDES)
+    assert fenced("es", BOARD_GUIDES) == fenced("en", BOARD_GUIDES)
+
+    def facts(lang):
+        found = text(lang, BOARD_GUIDES)
+        return (sorted(set(re.findall(r"--[a-z-]+", found))), sorted(set(re.findall(r"`[a-z_/]+(?:\.\w+)?\?", found))),
+                sorted(set(re.findall(r"\bESCOBA_[A-Z_]+|\bLISTEN\b|\bNOTIFY\b", found))))
+    assert facts("es") == facts("en")
+    assert "class-board.es.md" in text("en", BOARD_GUIDES) and "(class-board.md)" in text("es", BOARD_GUIDES)
