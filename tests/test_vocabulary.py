@@ -12,8 +12,9 @@ The words come from the course's vocabulary (escoba_tutor/text/vocabulary.toml, 
 What is read, each in its language: every catalog (the msgids are English, each msgstr in its catalog's
 language), every lesson source (markdown and the string literals of code cells, per language: the notebooks are
 written from them and tests/test_lessons.py fails when they differ), the worksheet as it renders, the teachers'
-guides (docs/teachers.md, docs/teachers.es.md, docs/classroom.md, docs/class-board.md), the rule book they cite
-(docs/rules.md, docs/reglas.md, docs/variants.md) and the README up to its developers' part ("## Benchmarks").
+guides (docs/teachers.md, docs/teachers.es.md, docs/classroom.md, docs/class-board.md, docs/class-board.es.md), the
+rule book they cite (docs/rules.md, docs/reglas.md, docs/variants.md) and the README up to its developers' part
+("## Benchmarks").
 A finding names the file, the line or the msgid, and the word.
 """
 
@@ -34,7 +35,8 @@ from tools.lessons_build import LANG_TOKEN, LANGS, language_words, parse_source
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = Path("escoba_tutor/text/locale")
 GUIDES = {"docs/teachers.md": "en", "docs/teachers.es.md": "es", "docs/classroom.md": "en",
-          "docs/class-board.md": "en", "docs/rules.md": "en", "docs/reglas.md": "es", "docs/variants.md": "en"}
+          "docs/class-board.md": "en", "docs/class-board.es.md": "es", "docs/rules.md": "en", "docs/reglas.md": "es",
+          "docs/variants.md": "en"}
 README_END = "## Benchmarks"  # the README's developers' part starts here
 
 
