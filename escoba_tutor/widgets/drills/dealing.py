@@ -169,8 +169,8 @@ class DealingView(KindView):
                          "to each player.", dealer=players[drill.dealer])
             return _("What happens now: every hand is empty and the stock has run out, so the deal is over.")
         if answer.mistake == "deck_not_empty":
-            return _("What happens now: the deal is not over while the stock still has cards. {dealer} deals three more "
-                     "to each player.", dealer=players[drill.dealer])
+            return _("What happens now: the deal is not over while the stock still has cards. {dealer} deals three "
+                     "more to each player.", dealer=players[drill.dealer])
         return _("What happens now: the stock has run out, so no more cards are dealt and the deal is over.")
 
     def _rounds(self, _: Translator, drill: DealingDrill, answer) -> str:
