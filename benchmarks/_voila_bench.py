@@ -25,6 +25,8 @@ import time
 import uuid
 from pathlib import Path
 
+from jupyter_server.services.kernels.connection.base import deserialize_msg_from_ws_v1, serialize_msg_to_ws_v1
+
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -236,6 +238,23 @@ class PageError(Exception):
     """Something a student would have seen go wrong: an error page, a closed connection, no answer."""
 
 
+V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"  # what Voilà's page asks for, and the server accepts
+
+
+def _pack_v1(message: dict) -> bytes:
+    """A message in the protocol the browser's page speaks (``V1_PROTOCOL``): the server passes it on to the kernel
+    without reading it, as it passes the kernel's messages on."""
+    parts = [json.dumps(message[part]).encode() for part in ("header", "parent_header", "metadata", "content")]
+    return serialize_msg_to_ws_v1(parts, message["channel"])
+
+
+def _unpack_v1(frame: bytes) -> dict:
+    channel, parts = deserialize_msg_from_ws_v1(frame)
+    header, parent, metadata, content = (json.loads(part) for part in parts[:4])
+    return {"channel": channel, "header": header, "msg_type": header.get("msg_type"), "parent_header": parent,
+            "metadata": metadata, "content": content, "buffers": parts[4:]}
+
+
 def _unpack(frame: bytes | str) -> dict:
     """A websocket frame of Jupyter's default protocol: JSON text, or (with buffers) a count of parts, their
     offsets and the parts, the first being the JSON message."""
@@ -250,10 +269,12 @@ def _unpack(frame: bytes | str) -> dict:
 
 class PageClient:
     """One student's page at protocol level. ``await open()``, then ``models`` mirrors every widget's state and
-    ``await update(...)`` / ``await click(...)`` change one, returning the seconds until the kernel's answer."""
+    ``await update(...)`` / ``await click(...)`` change one, returning the seconds until the kernel's answer.
+    It speaks the kernel protocol Voilà's page asks for (``V1_PROTOCOL``: the server passes the kernel's messages
+    on without reading them); ``v1=False`` speaks the older JSON one, which the server reads and writes anew."""
 
     def __init__(self, base: str, path: str, answer_timeout: float = 30, views: int | None = None,
-                 cookies: dict[str, str] | None = None, source: str | None = None) -> None:
+                 cookies: dict[str, str] | None = None, source: str | None = None, v1: bool = True) -> None:
         self.base, self.path, self.answer_timeout = base.rstrip("/") + "/", path.lstrip("/"), answer_timeout
         self.source = source  # the client's own address (a loopback address other than 127.0.0.1: another machine)
         self.first_cookies = dict(cookies or {})  # a login's, behind a hub
@@ -267,6 +288,8 @@ class PageClient:
         self._connection = None
         self._reader = None
         self.closed = False
+        self.v1 = v1  # speak the browser's protocol when the server accepts it (the JSON one otherwise)
+        self._v1 = False
 
     async def open(self) -> dict[str, float]:
         """GET the page, connect to its kernel and load the widgets; the seconds each step took."""
@@ -309,7 +332,11 @@ class PageClient:
         self._connection = await websocket_connect(HTTPRequest(
             url, headers={"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()),
                           "Origin": f"{origin[0]}//{origin[2]}"}, connect_timeout=60,
-            request_timeout=60, network_interface=self.source))
+            request_timeout=60, network_interface=self.source),
+            subprotocols=[V1_PROTOCOL] if self.v1 else None)
+        self._v1 = self._connection.selected_subprotocol == V1_PROTOCOL
+        if self.v1 and not self._v1:  # a browser's page would still work, but the figures would not be its own
+            raise PageError(f"{self.path}: the server did not accept {V1_PROTOCOL}, the protocol browsers speak")
         self._reader = asyncio.ensure_future(self._read())
         times["socket_s"] = time.monotonic() - start
         await self._load_widgets()
@@ -327,7 +354,7 @@ class PageClient:
         answered = asyncio.get_running_loop().create_future()
         self._pending[message["header"]["msg_id"]] = answered
         start = time.monotonic()
-        await self._connection.write_message(json.dumps(message))
+        await self._write(message)
         try:
             await asyncio.wait_for(answered, self.answer_timeout)
         except asyncio.TimeoutError:
@@ -336,20 +363,25 @@ class PageClient:
             self._pending.pop(message["header"]["msg_id"], None)
         return time.monotonic() - start
 
+    async def _write(self, message: dict) -> None:
+        if self._v1:
+            await self._connection.write_message(_pack_v1(message), binary=True)
+        else:
+            await self._connection.write_message(json.dumps(message))
+
     async def _load_widgets(self) -> None:
         """As the widget manager does: a ``jupyter.widget.control`` comm, ``request_states``, ``update_states``."""
         control = uuid.uuid4().hex
         self._control = (control, asyncio.get_running_loop().create_future())
-        await self._connection.write_message(json.dumps(self._message(
+        await self._write(self._message(
             "comm_open", {"comm_id": control, "target_name": "jupyter.widget.control", "data": {}},
-            {"version": "1.0.0"})))
+            {"version": "1.0.0"}))
         await self._send(self._message("comm_msg", {"comm_id": control, "data": {"method": "request_states"}}))
         try:
             states = await asyncio.wait_for(self._control[1], self.answer_timeout)
         except asyncio.TimeoutError:
             raise PageError(f"{self.path}: the widget states did not arrive") from None
-        await self._connection.write_message(json.dumps(self._message("comm_close", {"comm_id": control,
-                                                                                      "data": {}})))
+        await self._write(self._message("comm_close", {"comm_id": control, "data": {}}))
         for model_id, model in states.items():
             self.models[model_id] = dict(model["state"])
         missing = [view for view in self.views if view not in self.models]
@@ -367,7 +399,7 @@ class PageClient:
                             if not future.done():
                                 future.set_exception(PageError("the kernel connection closed"))
                     return
-                self._receive(_unpack(frame))
+                self._receive(_unpack_v1(frame) if self._v1 else _unpack(frame))
         except Exception as error:  # noqa: BLE001 - a reader that dies must be noticed by the student
             if not self.closed:
                 self.errors.append(f"{self.path}: reading the kernel connection failed: {error!r}")

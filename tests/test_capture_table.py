@@ -33,7 +33,7 @@ def deck_row(widget):
 
 
 def deck_toggle(widget):
-    return part(widget, "Pick cards from the deck", w.ToggleButton)
+    return part(widget, "Pick cards from the pack", w.ToggleButton)
 
 
 def check(widget):

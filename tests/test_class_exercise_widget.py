@@ -58,8 +58,12 @@ def test_the_page_follows_the_exercise_and_answers_once():
     assert drill.model.result is not None and "Right!" in drill.status.message  # the answer sent, judged
     assert "has shown the answer" in page.message
     # the next exercise on the same drill (nothing built anew in the front end): its answers afresh, its answer
-    # and feedback hidden, its controls open
+    # and feedback hidden, its controls open; the drill never leaves the page meanwhile (every browser would draw
+    # all of it again)
+    page_changes: list = []
+    page.observe(page_changes.append, "children")
     page.state = state(id=8, seed=2)
+    assert page_changes == []
     assert page.drill is drill and drill.model.seed == 2 and not page.answered
     assert drill.model.built == [] and drill.model.result is None and not drill.model.show_answer
     assert drill.feedback.layout.display == "none" and drill.status.layout.display == "none"

@@ -34,7 +34,7 @@ from escoba_tutor.text.translator import Translator
 from escoba_tutor.widgets import Drill
 
 # the rounds question, as its box is labelled
-ROUNDS_EN = "How many rounds are left in the deck right now, counting any round about to be dealt?"
+ROUNDS_EN = "How many rounds are left in the stock right now, counting any round about to be dealt?"
 
 KINDS = ("dealing", "house_rules")
 seeds = st.integers(min_value=0, max_value=MAX_SEED)
@@ -467,7 +467,7 @@ def test_the_next_deal_in_the_widget_in_english():
     assert widget.view.next_player.description == "Who plays first in the next deal?"
     # the deck is empty: no rounds to count, so none are asked (the box is not shown)
     assert widget.view.rounds_box not in widget.view.controls
-    assert "<p>The deck is empty.</p>" in widget.view.position.value and "0 cards" not in widget.view.position.value
+    assert "<p>The stock is empty.</p>" in widget.view.position.value and "0 cards" not in widget.view.position.value
     assert widget.view.position.value.startswith("<p>Three players are playing.</p>")
     widget.view.next_player.value = str(drill.next_dealer)
     widget.view.deal_now.value = "deal_three"
@@ -476,7 +476,7 @@ def test_the_next_deal_in_the_widget_in_english():
         "0 of 3 right.",
         f"Who plays first in the next deal: not {names[drill.next_dealer]}. {names[drill.next_dealer]} is the dealer "
         f"for the next deal, and the player to the dealer's right plays first: {names[drill.next_player]}.",
-        "What happens now: the deck has run out, so no more cards are dealt and the deal is over.",
+        "What happens now: the stock has run out, so no more cards are dealt and the deal is over.",
         "Cards left: choose who takes them (or “Nobody”)."]
     widget.answer_button.click()
     assert (f"{names[drill.next_dealer]}, to the right of {names[drill.dealer]}, is the next dealer, and "
@@ -771,7 +771,7 @@ def test_a_check_lands_on_the_class_board(kind, tmp_path, monkeypatch, records_e
     (shown,) = view["mistakes"]
     assert shown["kind"] == column and shown["seeds"][0]["href"] == f"/voila/render/en/{page}.ipynb?seed=4"
     assert escape(shown["words"]) == escape({
-        "per_player": "Dividing the deck by 3 instead of by 3 × the number of players",
+        "per_player": "Dividing the stock by 3 instead of by 3 × the number of players",
         "wrong_rounds": "Counting the rounds left wrongly",
         "wrong_points": "Counting the points under the house rule wrongly",
         "changed_needlessly": "Changing the points when the house rule does not change that side's total"}[mistake])

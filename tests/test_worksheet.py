@@ -538,9 +538,9 @@ def test_the_strategy_part_says_what_a_play_is_weighed_with():
     round.)"""
     task, key = map(unescape, split(worksheet_html(12, "en", count=1, kinds=("strategy",))))
     assert "A good reason counts even where the answer key prefers another play" in task
-    assert ("Exercise no. 12.</b> Two players are playing. No cards are left in the deck: this is the deal's last "
+    assert ("Exercise no. 12.</b> Two players are playing. No cards are left in the stock: this is the deal's last "
             "round. The other player has 3 cards in hand.") in task
-    assert ("The deck is empty, so the other player holds exactly the cards still unseen: the two of swords, the "
+    assert ("The stock is empty, so the other player holds exactly the cards still unseen: the two of swords, the "
             "five of clubs and the jack of clubs.") in key
     assert ("Avoid laying down the two of coins: it leaves the table adding up to 13, which the other "
             "player can sweep with the two of swords.") in key
@@ -675,7 +675,7 @@ def test_no_two_exercises_of_a_part_print_the_same():
     card…"), with the same answer. The part leaves out an exercise that prints the same as one before it."""
     escoba = rules_by_name("escoba")
     same = [printed_task("dealing", make_drill("dealing", s, escoba)) for s in (204, 205)]
-    assert same[0] == same[1] and "There are 18 cards left in the deck" in same[0]  # the pair the readers found
+    assert same[0] == same[1] and "There are 18 cards left in the stock" in same[0]  # the pair the readers found
     assert choose_seeds("dealing", 203, 3, escoba) == [203, 204, 220]  # 220: the first where the deal is over
     task, key = split(worksheet_html(203, "en", kinds=("dealing",)))
     assert "Exercise no. 205" not in task + key and "Exercise no. 220." in task
@@ -1111,7 +1111,7 @@ def test_the_dealing_part_asks_the_rounds_only_while_the_deck_has_cards():
     «las cartas que le quedan a cada uno»."""
     from escoba_tutor.exercises.kinds.dealing import dealing_drill
 
-    rounds = {"en": "How many more rounds will be dealt from the deck?", "es": "rondas quedan por repartir"}
+    rounds = {"en": "How many more rounds will be dealt from the stock?", "es": "rondas quedan por repartir"}
     for lang in ("en", "es"):
         _ = Translator(lang)
         part = kind("dealing").worksheet
@@ -1359,7 +1359,7 @@ def test_a_deal_that_is_over_tells_its_last_plays_before_where_they_leave_it():
     order = [text.index(said) for said in (
         "Player 2 is the dealer in this deal.", "The last plays of the deal:",
         "Player 2 plays the ace of cups: it stays on the table.",
-        "Player 2 has just played their last card: every hand is now empty.", "The deck is empty.",
+        "Player 2 has just played their last card: every hand is now empty.", "The stock is empty.",
         "What happens now?")]
     assert order == sorted(order), order
 

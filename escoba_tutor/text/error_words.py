@@ -37,7 +37,7 @@ ERROR_WORDS = {
     "empty_card": N_("an empty space is not a card: write codes like 7o, 10e, 12b (or 7D, JS, KC)"),
     "not_text": N_("write the cards as text, like 7o 6c 1e 5b"),
     "no_cards": N_("no cards were given: write at least one, like 7o"),
-    "duplicate_card": N_("{card} is written twice: the deck has only one"),
+    "duplicate_card": N_("{card} is written twice: the pack has only one"),
     "card_in_both": N_("{card} is both in the hand and on the table"),
     "card_in_two_places": N_("{card} is given twice: a card is in one place only"),
     "card_in_two_piles": N_("{card} is in two piles: each card is captured only once"),
@@ -45,7 +45,7 @@ ERROR_WORDS = {
     "hand_too_big": N_("a hand holds at most 3 cards"),
     "table_too_big": N_("too many cards on the table"),
     "bad_hand_size": N_("here a hand holds 1 to 3 cards: it needs a card to play"),
-    "bad_deck": N_("the deck must be the Spanish one or the French one"),
+    "bad_deck": N_("the pack must be the Spanish one or the French one"),
     # playing
     "illegal_move": N_("the rules do not allow that play"),
     "card_not_in_hand": N_("{card} is not in your hand"),
@@ -117,11 +117,11 @@ SLIP_WORDS = {
 
 #: The engine's hints for a mistyped card (``hint_code`` of a ``bad_card`` error); ``{fix}`` is the right code.
 CARD_HINT_WORDS = {
-    "spanish_no_8_9": N_("the Spanish deck has no 8 or 9; the face cards are 10 (jack), 11 (knight) and 12 (king)"),
-    "french_no_8_9_10": N_("a French deck is used without its 8s, 9s and 10s"),
-    "french_jack": N_("in a French deck the jack is J: write {fix}"),
-    "french_figure": N_("in a French deck the queen (Q) stands for the knight, and K is the king: write {fix}"),
-    "french_ace": N_("in a French deck the ace is A: write {fix}"),
+    "spanish_no_8_9": N_("the Spanish pack has no 8 or 9; the face cards are 10 (jack), 11 (knight) and 12 (king)"),
+    "french_no_8_9_10": N_("a French pack is used without its 8s, 9s and 10s"),
+    "french_jack": N_("in a French pack the jack is J: write {fix}"),
+    "french_figure": N_("in a French pack the queen (Q) stands for the knight, and K is the king: write {fix}"),
+    "french_ace": N_("in a French pack the ace is A: write {fix}"),
     "spanish_suit_number": N_("with a Spanish suit letter, write the number: {fix}"),
     "french_rank_capital": N_("the French letters A, J, Q and K are capitals: {fix}"),
     "spanish_suit_lowercase": N_("Spanish suit letters are lowercase: {fix}"),

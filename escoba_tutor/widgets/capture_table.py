@@ -334,7 +334,7 @@ class CaptureTable(w.VBox):
             self._hand_text.value = self.hand
         self._inputs.layout.display = "flex" if self.editable else "none"
         self._deck_toggle.layout.display = "inline-flex" if self.editable else "none"
-        self._deck_toggle.description = _("Pick cards from the deck")
+        self._deck_toggle.description = _("Pick cards from the pack")
         self._deck_box.layout.display = "flex" if self._deck_toggle.value and self.editable else "none"
         if self._deck_toggle.value and self._deck_row is None:
             self._deck_target = w.ToggleButtons()

@@ -117,10 +117,13 @@ class ClassExercise(w.VBox):
 
     def _drop_drill(self) -> None:
         """No exercise now: the drill leaves the page, but is kept for the next exercise."""
+        self._forget_exercise()
+        self.children = [self.heading, self.status]
+
+    def _forget_exercise(self) -> None:
         self._exercise_id = None
         self._judged = None
         self.answered = False
-        self.children = [self.heading, self.status]
 
     def close(self) -> None:
         if self.drill is not None:
@@ -129,7 +132,9 @@ class ClassExercise(w.VBox):
         super().close()
 
     def _new_drill(self, exercise: dict) -> None:
-        self._drop_drill()
+        # The drill stays on the page from one exercise to the next: taken off and put back, every browser of the
+        # class would draw all of it again.
+        self._forget_exercise()
         drill = self.drill
         if drill is None:
             drill = Drill(kind=exercise["kind"], seed=exercise["seed"], rules=exercise["rules"], lang=self.lang)

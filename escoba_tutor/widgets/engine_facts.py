@@ -38,7 +38,7 @@ def card_values(_: Translator, cards: str) -> list[str]:
     values = and_list(_, [str(c.value) for c in shown])
     return [_("What each card is worth, from {first} to {last}: {values}.", first=_.the_card(shown[0]),
               last=_.the_card(shown[-1]), values=values),
-            _("The {n} cards of the deck add up to {total}.", n=len(DECK), total=sum(c.value for c in DECK))]
+            _("The {n} cards of the pack add up to {total}.", n=len(DECK), total=sum(c.value for c in DECK))]
 
 
 def captures(_: Translator, card: str, table: str, profiles: tuple[str, ...] | str = "escoba") -> list[str]:

@@ -184,6 +184,34 @@ def test_strategy_by_mouse(es_page):
     assert_no_errors(page)
 
 
+def test_the_expert_s_ranking_stacks_each_row_on_a_phone(es_page):
+    """Its reasons are sentences: on a phone each cell takes the row's width under its column's name, instead of
+    three columns squeezed to a word a line; wider, it stays a table."""
+    page, box = es_page, drill(es_page, "strategy")
+    show = box.get_by_role("button", name="Ver la solución")
+    if show.count():  # the page is the module's: another test may have shown the answer already
+        show.click()
+    ranking = box.get_by_role("grid", name=re.compile("La clasificación del experto"))
+    expect(ranking).to_be_visible()
+    measure = """(table) => [...table.querySelectorAll("tbody tr")].map((tr) => [...tr.cells].map((td) => ({
+        share: td.getBoundingClientRect().width / table.getBoundingClientRect().width,
+        before: getComputedStyle(td, "::before").content})))"""
+    try:
+        page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+        page.wait_for_timeout(300)
+        rows = ranking.evaluate(measure)
+        assert rows and all(len(cells) == 3 for cells in rows)
+        for play, points, why in rows:
+            assert min(play["share"], points["share"], why["share"]) > 0.8, rows
+            assert points["before"] == '"Puntos: "' and why["before"] == '"Por qué: "', rows
+        page.set_viewport_size({"width": PROJECTOR[0], "height": PROJECTOR[1]})
+        page.wait_for_timeout(300)
+        assert all(cells[2]["share"] < 0.8 and cells[2]["before"] == "none" for cells in ranking.evaluate(measure))
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
+    assert_no_errors(page)
+
+
 def test_strategy_by_keyboard_alone(en_page):
     page, box = en_page, drill(en_page, "strategy")
     position = strategy_drill(0)

@@ -14,7 +14,7 @@ from test_widgets_browser import assert_no_errors, serious_violations, tab_into,
 from escoba_tutor.exercises import dealing_drill, house_rules_drill
 
 # the rounds question, as its box is labelled
-ROUNDS_EN = "How many more rounds will be dealt from the deck? (Count a round that is about to be dealt now.)"
+ROUNDS_EN = "How many more rounds will be dealt from the stock? (Count a round that is about to be dealt now.)"
 ROUNDS_ES = ("¿Cuántas rondas quedan por repartir del mazo? (Cuenta también la que se va a repartir ahora mismo; "
              "las cartas que los jugadores ya tienen en la mano no cuentan.)")
 

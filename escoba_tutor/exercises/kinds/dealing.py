@@ -289,8 +289,8 @@ def moment_words(_: Translator, drill: DealingDrill, names: list[Label]) -> list
                  for name, n in zip(names, drill.hands)]
         shown = "; ".join(hands)  # joined outside the call: the catalogs' extractor takes a literal there for a plural
         lines.append(_("Cards each player still holds: {hands}.", hands=shown))
-    lines.append(_.plural("{n} card is left in the deck.", "{n} cards are left in the deck.", drill.deck_left)
-                 if drill.deck_left else _("The deck is empty."))
+    lines.append(_.plural("{n} card is left in the stock.", "{n} cards are left in the stock.", drill.deck_left)
+                 if drill.deck_left else _("The stock is empty."))
     return lines
 
 
@@ -323,8 +323,8 @@ def who_question(_: Translator, drill: DealingDrill) -> str:
 
 
 def rounds_question(_: Translator) -> str:
-    """The rounds asked are those still in the deck: the round in the players' hands is not among them."""
-    return _("How many rounds are left in the deck right now, before anything more is dealt?")
+    """The rounds asked are those still in the stock: the round in the players' hands is not among them."""
+    return _("How many rounds are left in the stock right now, before anything more is dealt?")
 
 
 def deal_now_words(_: Translator) -> dict[str, str]:
@@ -336,13 +336,13 @@ def answer_lines(_: Translator, drill: DealingDrill, names: list[Label]) -> list
     """The worked answer, step by step, as the rule book says it (docs/rules.md §2)."""
     n, who = drill.players, names[drill.next_player]
     if drill.deal_now == "deal_over":
-        lines = [_("The deck has run out and every hand is empty: the deal is over. The cards left on the table go "
+        lines = [_("The stock has run out and every hand is empty: the deal is over. The cards left on the table go "
                    "to the last side that captured, and the points are counted."),
                  _("The next deal is dealt by the player to the right of {dealer}: {new_dealer}; the player to the "
                    "right of {new_dealer}, {player}, plays first.", dealer=names[drill.dealer],
                    new_dealer=names[drill.next_dealer], player=who)]
     elif drill.deal_now == "deal_three":
-        lines = [_("Every hand is empty and the deck still has cards: {dealer} deals three more to each player, "
+        lines = [_("Every hand is empty and the stock still has cards: {dealer} deals three more to each player, "
                    "and none to the table.", dealer=names[drill.dealer]),
                  _("The new round starts with the player to the dealer's right: {player}.", player=who)]
     elif drill.last is None:
@@ -357,8 +357,8 @@ def answer_lines(_: Translator, drill: DealingDrill, names: list[Label]) -> list
                  _("Play goes to the right: after {last} comes {player}.", last=names[drill.last], player=who)]
     if "rounds_left" in drill.items:
         lines.append(_.plural(
-            "{deck} cards in the deck ÷ ({players} players × 3 cards) = {n} round still to be dealt.",
-            "{deck} cards in the deck ÷ ({players} players × 3 cards) = {n} rounds still to be dealt.",
+            "{deck} cards in the stock ÷ ({players} players × 3 cards) = {n} round still to be dealt.",
+            "{deck} cards in the stock ÷ ({players} players × 3 cards) = {n} rounds still to be dealt.",
             drill.rounds_left, deck=drill.deck_left, players=n))
     return [*lines, leftover_words(_, drill, names)] if "leftover" in drill.items else lines
 
@@ -420,7 +420,7 @@ def _intro(_: Translator, rules: Rules) -> str:
     return _("Deal and play go to the right (anticlockwise), and the players are numbered in that order: Player 2 "
              "sits to Player 1's right, Player 3 to Player 2's right, and so on. The player to the dealer's right "
              "plays first. A round is three cards for each player: when every hand is empty, the dealer deals "
-             "another round (none to the table), until the deck runs out. The next deal is dealt by the player to "
+             "another round (none to the table), until the stock runs out. The next deal is dealt by the player to "
              "the dealer's right.")
 
 
@@ -452,9 +452,9 @@ KIND = DrillKind(
         "wrong_player": N_("Choosing the wrong player to play next"),
         "hands_not_empty": N_("Dealing again, or ending the deal, while hands still hold cards"),
         "hands_empty": N_("Carrying on playing when every hand is empty"),
-        "deck_not_empty": N_("Ending the deal while the deck still has cards"),
-        "deck_spent": N_("Dealing again when the deck has run out"),
-        "per_player": N_("Dividing the deck by 3 instead of by 3 × the number of players"),
+        "deck_not_empty": N_("Ending the deal while the stock still has cards"),
+        "deck_spent": N_("Dealing again when the stock has run out"),
+        "per_player": N_("Dividing the stock by 3 instead of by 3 × the number of players"),
         "counted_dealt_round": N_("Counting the round already in the players' hands among the rounds left"),
         "wrong_rounds": N_("Counting the rounds left wrongly"),
         "last_to_play": N_("Giving the cards left at the end to the dealer's side because the dealer played the last "

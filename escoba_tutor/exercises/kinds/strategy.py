@@ -709,8 +709,8 @@ def situation(_: Translator, drill: StrategyDrill) -> str:
     """Who plays and what is still to come, in words (the worksheet's and the screen's): without them a play
     cannot be weighed, and in the last round the cards still unseen are the other hand."""
     view = drill.view
-    deck = (_("No cards are left in the deck: this is the deal's last round.") if view.deck_left == 0 else
-            _.plural("{n} card is left in the deck.", "{n} cards are left in the deck.", view.deck_left))
+    deck = (_("No cards are left in the stock: this is the deal's last round.") if view.deck_left == 0 else
+            _.plural("{n} card is left in the stock.", "{n} cards are left in the stock.", view.deck_left))
     held = view.hand_sizes[1 - view.player]
     if held:
         other = _.plural("The other player has {n} card in hand.", "The other player has {n} cards in hand.", held)
@@ -793,7 +793,7 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
                 "about {loss} point less than {best}.",
                 "Avoid {move}: averaged over many possible ways the unseen cards could be dealt, it scores "
                 "about {loss} points less than {best}.", count, move=move, loss=loss, best=than))
-    unseen = _("The deck is empty, so the other player holds exactly the cards still unseen: {cards}.",
+    unseen = _("The stock is empty, so the other player holds exactly the cards still unseen: {cards}.",
                cards=the_cards(_, other_hand(drill.view))) if exact else ""
     return {"unseen": unseen, "good": _.plural(*_GOOD_PLAYS, len(moves)), "moves": moves, "avoid": avoid,
             "avoid_title": _.plural(*_PLAYS_TO_AVOID, len(avoid))}

@@ -36,7 +36,7 @@ class DealingView(KindView):
     kind = "dealing"
     title = N_("Dealing and turns")
     task = N_("Look at this moment in the game. Who plays next? What happens now: does play go on, are more cards "
-              "dealt, or is the deal over? If the deck still has cards, how many rounds are left in it? Then press "
+              "dealt, or is the deal over? If the stock still has cards, how many rounds are left in it? Then press "
               "“Check”.")
 
     @staticmethod
@@ -167,15 +167,15 @@ class DealingView(KindView):
             if drill.deal_now == "deal_three":
                 return _("What happens now: every hand is empty, so nobody can play. {dealer} deals three more cards "
                          "to each player.", dealer=players[drill.dealer])
-            return _("What happens now: every hand is empty and the deck has run out, so the deal is over.")
+            return _("What happens now: every hand is empty and the stock has run out, so the deal is over.")
         if answer.mistake == "deck_not_empty":
-            return _("What happens now: the deal is not over while the deck still has cards. {dealer} deals three more "
-                     "to each player.", dealer=players[drill.dealer])
-        return _("What happens now: the deck has run out, so no more cards are dealt and the deal is over.")
+            return _("What happens now: the deal is not over while the stock still has cards. {dealer} deals three "
+                     "more to each player.", dealer=players[drill.dealer])
+        return _("What happens now: the stock has run out, so no more cards are dealt and the deal is over.")
 
     def _rounds(self, _: Translator, drill: DealingDrill, answer) -> str:
         if answer.mistake == "unanswered":
-            return _("Rounds: write how many rounds are left in the deck.")
+            return _("Rounds: write how many rounds are left in the stock.")
         if answer.ok:
             return _("Rounds: right, {rounds}.", rounds=drill.rounds_left)
         if answer.mistake == "per_player":
@@ -184,8 +184,8 @@ class DealingView(KindView):
                      cards=3 * drill.players, deck=drill.deck_left, rounds=drill.rounds_left)
         if answer.mistake == "counted_dealt_round":
             return _("Rounds: not {given}. The cards in the players' hands are already dealt: count only the "
-                     "rounds still in the deck, {rounds}.", given=answer.given, rounds=drill.rounds_left)
-        return _("Rounds: not {given}. Divide the cards left in the deck by {cards} (three for each player): "
+                     "rounds still in the stock, {rounds}.", given=answer.given, rounds=drill.rounds_left)
+        return _("Rounds: not {given}. Divide the cards left in the stock by {cards} (three for each player): "
                  "{rounds}.", given=answer.given, cards=3 * drill.players, rounds=drill.rounds_left)
 
     def _leftover(self, _: Translator, drill: DealingDrill, players: list[Label], answer) -> str:

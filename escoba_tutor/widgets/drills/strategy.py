@@ -122,6 +122,7 @@ class StrategyView(KindView):
 
     def answer(self, _: Translator, drill: StrategyDrill, names: Sequence[str], current):
         current = current or RowPicker(disabled=True)
+        current.add_class("et-stack-narrow")  # its reasons are sentences: on a phone each row stacks
         current.deck = self.frame.deck
         tolerance = decimal(_, STRATEGY_TOLERANCE)
         current.caption = _.plural("The expert's ranking (right: within {loss} point of the best)",

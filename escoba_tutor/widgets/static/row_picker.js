@@ -51,6 +51,7 @@ function render({ model, el }) {
       if (row.tone) tr.classList.add(`tone-${row.tone}`);
       for (let i = 0; i < width; i++) {
         const td = tr.insertCell();
+        if (headers[i]) td.dataset.label = headers[i]; // said before the cell where the rows stack (widgets.css)
         if (i > 0) { td.textContent = row.cells[i] ?? ""; continue; }
         // First cell: a fixed-width lead (the ▶ of the chosen row, a tone icon), then the small cards and text.
         const box = cell("div");
