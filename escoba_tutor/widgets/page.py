@@ -351,12 +351,13 @@ def show_score_sheet(lang: str, piles, escobas, names=None, *, rules: Rules | st
     return p.show(ScoreSheet(piles=piles, escobas=escobas, names=names, rules=p.rules_or(rules), lang=p.lang))
 
 
-def show_drill(lang: str, kind: str, seed: int, *, rules: Rules | str | None = None) -> w.Widget:
-    """A :class:`Drill` of ``kind``: exercise ``seed``, or the address's ``?seed=``."""
+def show_drill(lang: str, kind: str, seed: int, *, rules: Rules | str | None = None, **options) -> w.Widget:
+    """A :class:`Drill` of ``kind``: exercise ``seed``, or the address's ``?seed=``; ``options`` are the kind's
+    own keywords (lesson 7 keeps the house rules drill to the rules it presents with ``only=...``)."""
     from . import Drill
 
     p = current_page(lang)
-    return p.show(Drill(kind=kind, seed=p.seed(seed), rules=p.rules_or(rules), lang=p.lang))
+    return p.show(Drill(kind=kind, seed=p.seed(seed), rules=p.rules_or(rules), lang=p.lang, options=options))
 
 
 def show_game(lang: str, seed: int | None = None, *, level: str | None = None, players: int = 2,
