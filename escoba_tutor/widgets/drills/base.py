@@ -170,9 +170,9 @@ class DrillModel(HasTraits):
     """The exercise and the learner's answers, as data.
 
     ``kind``, ``seed`` and ``rules`` choose the exercise (``drill``, from the engine), with the kind's own
-    ``options`` (keywords of its generator, such as the house rules drill's ``only``; none by default). An input that names no
-    exercise sets ``error`` and keeps the last one. The answers: ``built`` (captures: the table cards of each
-    capture the learner listed), ``answers`` (text typed, one per box: a setenta per side, a number...),
+    ``options`` (keywords of its generator, such as the house rules drill's ``only``; none by default). An input
+    that names no exercise sets ``error`` and keeps the last one. The answers: ``built`` (captures: the table
+    cards of each capture the learner listed), ``answers`` (text typed, one per box: a setenta per side, a number...),
     ``choices`` (question -> the option chosen, e.g. ``"0"``, ``"1"`` a side, ``"none"``; a question left out is
     not answered yet). ``result`` is the last check (cleared when an answer changes); ``show_answer`` shows the
     worked answer.
@@ -366,7 +366,8 @@ class Drill(w.VBox):
     """A seeded exercise of one of the kinds of :mod:`escoba_tutor.exercises.registry`.
 
     ``Drill(kind="captures", seed=0, lang="es", rules="escoba")``; ``names`` names the sides; ``deck`` is
-    ``spanish`` or ``french``; ``options`` are the kind's own keywords (:class:`DrillModel`). A lesson may set ``kind``, ``seed``, ``rules``, ``names``, ``lang`` and ``deck``.
+    ``spanish`` or ``french``; ``options`` are the kind's own keywords (:class:`DrillModel`).
+    A lesson may set ``kind``, ``seed``, ``rules``, ``names``, ``lang`` and ``deck``.
     The exercise number is shown, and can be typed, so a teacher can give the whole class the same exercise.
     The controls: ``title``, ``seed_box``, ``new_button``, ``task``, ``view`` (the kind's controls, see
     :class:`KindView`), ``check_button``, ``answer_button``, ``feedback``, ``answer_box`` and ``status``.
