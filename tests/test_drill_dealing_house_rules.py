@@ -318,6 +318,53 @@ def test_every_house_rule_and_table_size_comes_up_and_most_positions_change():
     assert all(d.mano[0] > 0 for d in pairs if not d.changes)
 
 
+# ============================================================================ a drill kept to a few house rules
+LESSON_RULES = ("escoba_de_mano_15_20", "sevens", "three_player_ties")  # lesson 7's drill (only=...)
+
+
+@pytest.mark.parametrize("only", [LESSON_RULES, ("figuras",), ("all_oros_bonus", "ties_both_score")])
+def test_a_drill_kept_to_some_house_rules_skips_to_the_next_exercise_about_one(only):
+    for start in range(120):
+        drill = house_rules_drill(start, only=only)
+        assert drill.house_rule in only
+        # the same exercise as on any other page under its number, the first from ``start`` on about these rules
+        assert drill == house_rules_drill(drill.seed) and drill.seed >= start
+        assert all(house_rules_drill(s).house_rule not in only for s in range(start, drill.seed))
+    assert house_rules_drill(4, only=LESSON_RULES).seed == 7  # lesson 7 opens on exercise 7
+    assert make_drill("house_rules", 4) == house_rules_drill(4)  # without ``only``: every house rule, as before
+    assert house_rules_drill(4).house_rule not in LESSON_RULES
+    # a rule already on under the rules is left out of ``only``, the others kept
+    assert {house_rules_drill(s, "escoba+sevens", only=("sevens", "figuras")).house_rule
+            for s in range(30)} == {"figuras"}
+
+
+@pytest.mark.parametrize(("only", "code", "said"), [
+    (("sevens", "setenta_of_gold"), "unknown_option", "no house rule 'setenta_of_gold'"),
+    (("renuncio",), "unknown_option", "no house rule 'renuncio'"),  # it changes the play: never asked here
+    ("sevens", "error", "a list of house rule names"),  # a name alone, not a list of them
+    ((7,), "error", "a list of house rule names"),
+    ((), "no_house_rule", "none of these house rules"),
+])
+def test_a_bad_list_of_house_rules_is_refused_clearly(only, code, said):
+    with pytest.raises(EscobaError) as refused:
+        house_rules_drill(4, only=only)
+    assert refused.value.code == code and said in str(refused.value)
+    with pytest.raises(EscobaError) as refused:  # every rule asked for already on: nothing left to ask
+        house_rules_drill(4, "escoba+sevens", only=("sevens",))
+    assert refused.value.code == "no_house_rule"
+
+
+def test_the_lesson_s_drill_keeps_to_its_house_rules_in_the_widget():
+    widget = Drill("house_rules", seed=4, lang="es", options={"only": LESSON_RULES})
+    assert widget.model.drill.seed == 7 and widget.seed_box.value == 7  # the number shown is the exercise's
+    for _step in range(6):
+        widget.new_button.click()
+        assert widget.model.drill.house_rule in LESSON_RULES and widget.seed_box.value == widget.model.drill.seed
+    bad = Drill("house_rules", seed=4, lang="es", options={"only": ("no_such_rule",)})
+    assert bad.model.drill is None and bad.model.error["code"] == "unknown_option"
+    assert "Traceback" not in bad.status.message
+
+
 def find_house(test, limit=600):
     return next(d for d in map(house_rules_drill, range(limit)) if test(d))
 

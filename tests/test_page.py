@@ -6,6 +6,7 @@ from __future__ import annotations
 import ipywidgets as w
 import pytest
 
+from escoba_tutor.exercises import make_drill
 from escoba_tutor.widgets import page as page_module
 from escoba_tutor.widgets.page import (
     ConnectionWatch,
@@ -57,6 +58,16 @@ def test_the_seed_in_the_address_reaches_every_drill_and_game(address):
     assert game.session.seed == 42 and game.session.level == "expert"
     address("")
     assert inner(show_drill("en", "captures", seed=9)).model.seed == 9
+
+
+def test_a_drill_kept_to_some_house_rules_opens_the_address_s_exercise_as_it_is(address):
+    only = ("escoba_de_mano_15_20", "sevens", "three_player_ties")  # lesson 7's drill
+    address("")
+    kept = inner(show_drill("es", "house_rules", seed=4, only=only)).model
+    assert kept.drill.seed == 7 and kept.drill.house_rule in only  # exercise 4 asks about another house rule
+    address("seed=4")  # a board link to exercise 4, answered in a class exercise: that very exercise
+    opened = inner(show_drill("es", "house_rules", seed=7, only=only)).model
+    assert opened.drill == make_drill("house_rules", 4) and opened.drill.house_rule not in only
 
 
 def test_the_position_in_the_address_goes_to_the_first_board_only(address):

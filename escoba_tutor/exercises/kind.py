@@ -98,7 +98,8 @@ class DrillKind:
     """One kind of exercise.
 
     - ``name``: its code, in addresses (``?kind=``), the records and the worksheet's ``--kinds``;
-    - ``make``: the generator, ``make(seed, rules)``: the exercise, with its answer and its ``check``;
+    - ``make``: the generator, ``make(seed, rules)``: the exercise, with its answer and its ``check`` (a kind may
+      take keywords of its own after these, such as the house rules drill's ``only``);
     - ``label``: the kind in a learner's words, with its code, for the message that lists the kinds (marked
       with ``N_``: every text here is a catalog message id, translated where it is said);
     - ``column``: its column on the teacher's board;
@@ -116,7 +117,7 @@ class DrillKind:
     """
 
     name: str
-    make: Callable[[int, Rules], Any]
+    make: Callable[..., Any]  # (seed, rules, then the kind's own keywords)
     label: str
     column: str
     lesson: str

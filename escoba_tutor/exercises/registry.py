@@ -82,9 +82,10 @@ def kinds_for(rules: Rules | str = ESCOBA) -> tuple[str, ...]:
     return tuple(name for name, k in _KINDS.items() if k.available(rules))
 
 
-def make_drill(name: str, seed: int, rules: Rules | str = ESCOBA) -> Any:
-    """Exercise number ``seed`` of a kind, under ``rules``."""
-    return kind(name).make(seed, as_rules(rules))
+def make_drill(name: str, seed: int, rules: Rules | str = ESCOBA, **options: Any) -> Any:
+    """Exercise number ``seed`` of a kind, under ``rules``; ``options`` are the kind's own keywords (the house
+    rules drill's ``only``), none by default."""
+    return kind(name).make(seed, as_rules(rules), **options)
 
 
 def mistake_codes(name: str) -> tuple[str, ...]:

@@ -351,12 +351,18 @@ def show_score_sheet(lang: str, piles, escobas, names=None, *, rules: Rules | st
     return p.show(ScoreSheet(piles=piles, escobas=escobas, names=names, rules=p.rules_or(rules), lang=p.lang))
 
 
-def show_drill(lang: str, kind: str, seed: int, *, rules: Rules | str | None = None) -> w.Widget:
-    """A :class:`Drill` of ``kind``: exercise ``seed``, or the address's ``?seed=``."""
+def show_drill(lang: str, kind: str, seed: int, *, rules: Rules | str | None = None, **options) -> w.Widget:
+    """A :class:`Drill` of ``kind``: exercise ``seed``, or the address's ``?seed=``; ``options`` are the kind's
+    own keywords (lesson 7 keeps the house rules drill to the rules it presents with ``only=...``). An address's
+    number opens that very exercise, options aside: the board's link to an answer given elsewhere (the class
+    exercise asks about any house rule) must show the exercise the student answered."""
     from . import Drill
 
     p = current_page(lang)
-    return p.show(Drill(kind=kind, seed=p.seed(seed), rules=p.rules_or(rules), lang=p.lang))
+    asked = p.seed(None)
+    if asked is not None:
+        seed, options = asked, {}
+    return p.show(Drill(kind=kind, seed=seed, rules=p.rules_or(rules), lang=p.lang, options=options))
 
 
 def show_game(lang: str, seed: int | None = None, *, level: str | None = None, players: int = 2,

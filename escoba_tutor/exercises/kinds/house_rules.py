@@ -328,20 +328,61 @@ def _dealt_piles(rng: random.Random, rule: str, sides: int) -> tuple[tuple[Card,
     return tuple(tuple(sorted(pile)) for pile in piles)
 
 
-def house_rules_drill(seed: int, rules: Rules | str = ESCOBA) -> HouseRulesDrill:
+#: Exercise numbers looked through for one about a house rule of ``only``: each asks about one of at most 11
+#: rules drawn evenly, so a wanted rule turns up within a few dozen numbers.
+_ONLY_SEARCH = 2000
+
+
+def _wanted(only: Sequence[str], choices: Sequence[str]) -> frozenset[str]:
+    """The house rules of ``only`` that the drill can ask about under the rules (``choices``); a clear error for
+    a name that is no house rule of :data:`HOUSE_RULES` or for nothing left to ask about."""
+    if isinstance(only, str) or not isinstance(only, (list, tuple, set, frozenset)) or not all(
+            isinstance(name, str) for name in only):
+        raise EscobaError(f"only is a list of house rule names, not {only!r}"[:120], code="error")
+    unknown = [name for name in only if name not in HOUSE_RULES]
+    if unknown:
+        raise EscobaError(f"this drill asks about no house rule {unknown[0]!r}; it knows {', '.join(HOUSE_RULES)}"
+                          [:200], code="unknown_option", value=unknown[0][:24])
+    wanted = frozenset(only) & set(choices)
+    if not wanted:
+        raise EscobaError("none of these house rules changes anything on top of these rules", code="no_house_rule")
+    return wanted
+
+
+def _first_asking(seed: int, choices: Sequence[str], wanted: frozenset[str]) -> int:
+    """The first exercise number from ``seed`` on whose house rule is one of ``wanted``: a drill kept to a few
+    house rules skips the others' numbers, so that exercise no. N is the same exercise on every page."""
+    for step in range(_ONLY_SEARCH):
+        number = (seed + step) % (MAX_SEED + 1)
+        if seeded("house_rules", number).choice(choices) in wanted:
+            return number
+    raise EscobaError("no exercise asks about these house rules", code="no_house_rule")  # (never met: see above)
+
+
+def house_rules_drill(seed: int, rules: Rules | str = ESCOBA, *,
+                      only: Sequence[str] | None = None) -> HouseRulesDrill:
     """A house rule drawn from :data:`HOUSE_RULES` (those that change something on top of ``rules``), a number of
     players (2, 3 or 4 in teams, as both sets of rules allow) and, in about three positions out of four, a deal
     where the house rule changes the answer; in the others, one where it does not.
 
+    ``only`` (house rule names of :data:`HOUSE_RULES`) keeps to those rules, for a page that presents only them:
+    the exercise is then the first from ``seed`` on that asks about one of them, the same exercise as without
+    ``only`` (its ``seed`` says which).
+
     >>> drill = house_rules_drill(1)
     >>> drill == house_rules_drill(1) and drill.house_rule in HOUSE_RULES
     True
+    >>> kept = house_rules_drill(4, only=("sevens", "escoba_de_mano_15_20"))
+    >>> kept.house_rule in ("sevens", "escoba_de_mano_15_20") and kept == house_rules_drill(kept.seed)
+    True
     """
     seed, rules = check_seed(seed), as_rules(rules)
-    rng = seeded("house_rules", seed)
     choices = house_rules_for(rules)
     if not choices:
         raise EscobaError("these rules already have every house rule of this drill", code="no_house_rule")
+    if only is not None:
+        seed = _first_asking(seed, choices, _wanted(only, choices))
+    rng = seeded("house_rules", seed)
     house_rule = rng.choice(choices)
     house_rules = rules.replace(**VARIANTS[house_rule].changes)
     seats = [n for n in _seats(rules) if n in _seats(house_rules)]

@@ -169,9 +169,10 @@ def read_number(text: object, most: int = 9999) -> int | None | str:
 class DrillModel(HasTraits):
     """The exercise and the learner's answers, as data.
 
-    ``kind``, ``seed`` and ``rules`` choose the exercise (``drill``, from the engine). An input that names no
-    exercise sets ``error`` and keeps the last one. The answers: ``built`` (captures: the table cards of each
-    capture the learner listed), ``answers`` (text typed, one per box: a setenta per side, a number...),
+    ``kind``, ``seed`` and ``rules`` choose the exercise (``drill``, from the engine), with the kind's own
+    ``options`` (keywords of its generator, such as the house rules drill's ``only``; none by default). An input
+    that names no exercise sets ``error`` and keeps the last one. The answers: ``built`` (captures: the table
+    cards of each capture the learner listed), ``answers`` (text typed, one per box: a setenta per side, a number...),
     ``choices`` (question -> the option chosen, e.g. ``"0"``, ``"1"`` a side, ``"none"``; a question left out is
     not answered yet). ``result`` is the last check (cleared when an answer changes); ``show_answer`` shows the
     worked answer.
@@ -180,6 +181,7 @@ class DrillModel(HasTraits):
     kind = Unicode("captures")
     seed = Any(0)
     rules = Any(ESCOBA)
+    options = Dict()
     drill = Any(None)
     built: List = List()
     answers: List = List()
@@ -196,7 +198,7 @@ class DrillModel(HasTraits):
         super().__init__(**kwargs)
         self._update()
 
-    @observe("kind", "seed", "rules")
+    @observe("kind", "seed", "rules", "options")
     def _changed(self, change) -> None:
         if not self._starting:
             self._update()
@@ -225,7 +227,7 @@ class DrillModel(HasTraits):
             if type(self.seed) is int and self.seed > MAX_WIDGET_SEED:  # the page could not show it (seeds.py)
                 raise EscobaError(f"a drill seed is at most {MAX_WIDGET_SEED} in a widget, not {self.seed}",
                                   code="bad_seed", value=str(self.seed)[:24])
-            drill = make_drill(self.kind, self.seed, as_rules(self.rules))
+            drill = make_drill(self.kind, self.seed, as_rules(self.rules), **self.options)
         except EscobaError as error:
             self.error = error_dict(error)
             self.revision += 1
@@ -364,7 +366,8 @@ class Drill(w.VBox):
     """A seeded exercise of one of the kinds of :mod:`escoba_tutor.exercises.registry`.
 
     ``Drill(kind="captures", seed=0, lang="es", rules="escoba")``; ``names`` names the sides; ``deck`` is
-    ``spanish`` or ``french``. A lesson may set ``kind``, ``seed``, ``rules``, ``names``, ``lang`` and ``deck``.
+    ``spanish`` or ``french``; ``options`` are the kind's own keywords (:class:`DrillModel`).
+    A lesson may set ``kind``, ``seed``, ``rules``, ``names``, ``lang`` and ``deck``.
     The exercise number is shown, and can be typed, so a teacher can give the whole class the same exercise.
     The controls: ``title``, ``seed_box``, ``new_button``, ``task``, ``view`` (the kind's controls, see
     :class:`KindView`), ``check_button``, ``answer_button``, ``feedback``, ``answer_box`` and ``status``.
@@ -381,8 +384,8 @@ class Drill(w.VBox):
 
     def __init__(self, kind: str = "captures", seed: int = 0, lang: str = DEFAULT_LANGUAGE,
                  rules: Rules | str = ESCOBA, *, names=None, deck: str = "spanish", model: DrillModel | None = None,
-                 **kwargs) -> None:
-        self.model = model or DrillModel(kind=kind, seed=seed, rules=rules)
+                 options: dict | None = None, **kwargs) -> None:
+        self.model = model or DrillModel(kind=kind, seed=seed, rules=rules, options=options or {})
         super().__init__(**kwargs)
         self.add_class("escoba-drill")
         self.title = w.HTML()
