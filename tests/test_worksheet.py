@@ -445,7 +445,8 @@ def test_the_strategy_key_gives_every_play_a_reason_advantage_first():
             "4 can sweep, with just 1 such card still unseen") in key
     assert "6.0" not in key
     _task, key = split(worksheet_html(41, "es", kinds=("strategy",)))
-    assert "aunque deja en la mesa una suma de 5: solo la barre una carta que valga 10, y quedan 4 sin salir" in key
+    assert ("aunque deja en la mesa una suma de 5, que solo se barre con una carta que valga 10, y quedan 4 sin "
+            "salir") in key
     assert "puntos menos" not in key  # a reason the pupil can check, with no figure beside it
 
 
@@ -753,7 +754,7 @@ def test_the_strategy_key_of_worksheet_317_tells_the_good_play_from_the_avoided_
             "and no card is worth more than 10.</li>") in key
     _task, key = split(worksheet_html(317, "es", kinds=("strategy",)))
     assert ("El cinco de espadas, que se lleva el dos de bastos y la sota de bastos: añade 3 cartas a tu montón, "
-            "aunque deja en la mesa una suma de 11: solo la barre una carta que valga 4, y quedan 4 sin "
+            "aunque deja en la mesa una suma de 11, que solo se barre con una carta que valga 4, y quedan 4 sin "
             "salir.</li>") in key
     assert ("Evita llevarte el rey de copas con el cinco de espadas: solo añade 2 cartas a tu montón.") in key
 
@@ -807,8 +808,8 @@ def test_an_avoided_play_that_more_unseen_cards_can_sweep_says_so():
     assert ("Avoid taking the knight of swords with the six of swords: it leaves the table adding up to 13, "
             "which only a card worth 2 can sweep, with 3 such cards still unseen.") in key
     _task, key = split(worksheet_html(421, "es", kinds=("strategy",)))
-    assert ("Evita llevarte el caballo de espadas con el seis de espadas: deja en la mesa una suma de 13: solo la "
-            "barre una carta que valga 2, y quedan 3 sin salir.") in key
+    assert ("Evita llevarte el caballo de espadas con el seis de espadas: deja en la mesa una suma de 13, que solo "
+            "se barre con una carta que valga 2, y quedan 3 sin salir.") in key
 
 
 @pytest.mark.parametrize("lang, said", [
@@ -856,7 +857,7 @@ def test_worksheet_647_reads_as_its_readers_asked():
     assert over.index("What happens now?") < over.index("Who takes the cards left on the table?") < over.index(
         "Who plays first in the next deal?")
     task, key = split(worksheet_html(647, "es", kinds=("strategy",)))
-    assert ("aunque deja en la mesa una suma de 12: solo la barre una carta que valga 3, y quedan 2 sin "
+    assert ("aunque deja en la mesa una suma de 12, que solo se barre con una carta que valga 3, y quedan 2 sin "
             "salir.") in key
     assert ("El otro jugador ya no tiene cartas: juegas la última carta de esta ronda; luego se reparten "
             "tres cartas más a cada uno, y sale el otro jugador.") in task
@@ -908,7 +909,7 @@ def test_an_avoided_play_names_every_fault_the_best_play_has_not_most_costly_fir
     assert "Avoid laying down the six of swords: it takes nothing." in key
     _task, key = split(worksheet_html(533, "es", kinds=("strategy",)))
     assert ("Evita jugar el siete de oros sin llevarte nada: deja el siete de oros en la mesa, y el otro jugador "
-            "podría llevárselo; además, deja en la mesa una suma de 9: solo la barre una carta que valga 6, y "
+            "podría llevárselo; además, deja en la mesa una suma de 9, que solo se barre con una carta que valga 6, y "
             "queda una sin salir.") in key
     assert "Evita jugar el seis de copas sin llevarte nada: deja pasar la escoba que haría el cinco de bastos." in key
 
@@ -1231,7 +1232,7 @@ def test_the_strategy_key_of_worksheet_1601_gives_no_risk_as_a_merit():
             "(the same risk as the jack of swords).") in key
     _task, key = map(unescape, split(worksheet_html(1601, "es", kinds=("strategy",))))
     assert ("La sota de espadas, que se queda en la mesa: no deja ningún oro en la mesa al otro jugador, aunque "
-            "deja en la mesa una suma de 9: solo la barre una carta que valga 6, y quedan 3 sin salir.") in key
+            "deja en la mesa una suma de 9, que solo se barre con una carta que valga 6, y quedan 3 sin salir.") in key
     assert "Evita jugar el cinco de oros sin llevarte nada: es un oro que el otro jugador podría llevarse" in key
     assert "que se queda en la mesa: deja en la mesa el cinco de oros" not in key
 
@@ -1387,9 +1388,9 @@ def test_the_setenta_part_says_its_tables_show_whole_piles(lang):
     ("en", "The five of swords, laid down on the table: it leaves the table adding up to 5, which only a card "
            "worth 10 can sweep, with 2 such cards still unseen, fewer than the 3 unseen cards that could sweep the "
            "table after the knight of coins."),
-    ("es", "El cinco de espadas, que se queda en la mesa: deja en la mesa una suma de 5: solo la barre una carta "
-           "que valga 10, y quedan 2 sin salir, menos que las 3 cartas sin salir que podrían barrerla si se juega "
-           "el caballo de oros."),
+    ("es", "El cinco de espadas, que se queda en la mesa: deja en la mesa una suma de 5, que solo se barre con una "
+           "carta que valga 10, y quedan 2 sin salir, menos que las 3 cartas sin salir que podrían barrerla si se "
+           "juega el caballo de oros."),
 ])
 def test_fewer_sweepers_names_the_play_it_is_compared_with(lang, said):
     """Worksheet no. 1777, part 10: "…with 2 such cards still unseen: fewer than after another play" named no
@@ -1419,8 +1420,8 @@ def test_the_cards_left_part_teaches_the_method_its_key_uses(lang, method, key_s
      "The two of coins, laid down on the table: it leaves the table adding up to 2: sweeping it would take a card "
      "worth 13, and no card is worth more than 10."),
     ("es", "Barrer la mesa es llevarse de una jugada todas las cartas que hay en ella: eso es hacer escoba.",
-     "El dos de oros, que se queda en la mesa: deja en la mesa una suma de 2: solo la barrería una carta que "
-     "valiera 13 (ninguna vale más de 10)."),
+     "El dos de oros, que se queda en la mesa: deja en la mesa una suma de 2, que solo se barrería con una carta "
+     "que valiera 13 (ninguna vale más de 10)."),
 ])
 def test_the_strategy_part_says_what_sweeping_is_and_why_a_small_table_is_safe(lang, defined, said):
     """Worksheet no. 1777, part 10: the key said «barrer» (sweep), which the sheet never defined, and «deja 2 en la
@@ -1439,10 +1440,10 @@ def test_a_safe_table_is_never_said_to_have_no_sweeper_left_when_the_student_hol
     is still unseen" is said only when the student holds none either (besides the card played)."""
     _ = Translator(lang)
     gone = {"en": r"which only a card worth (\d+) could sweep, and no such card is still unseen",
-            "es": r"barrería una carta que valiera (\d+), y ya no queda ninguna sin salir"}[lang]
+            "es": r"barrería con una carta que valiera (\d+), y ya no queda ninguna sin salir"}[lang]
     yours = {"en": r"which only a card worth (\d+) could sweep, and nobody else can hold one: the only ones? left "
                    r"(?:is|are) yours \(([^)]*)\)",
-             "es": r"barrería una carta que valiera (\d+), y nadie más puede tenerla, porque (?:la única que queda "
+             "es": r"barrería con una carta que valiera (\d+), y nadie más puede tenerla, porque (?:la única que queda "
                    r"es tuya|las únicas que quedan son tuyas) \(([^)]*)\)"}[lang]
     from escoba_tutor.exercises.kinds.strategy import good_in_order
     part, found = kind("strategy").worksheet, 0
