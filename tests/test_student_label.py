@@ -162,5 +162,5 @@ def test_a_tie_that_everyone_scores_reads_well_with_the_student():
     es = Translator("es")
     tied = labels.joined(es, [labels.you(es), labels.side(es, 2)])
     said = es("a tie ({values}): one point each for {winner}", values="5 – 5", winner=tied)
-    assert said == "empate (5 – 5): un punto para cada bando empatado (tú y el bando 2)"
+    assert said == "empate (5 – 5): cada uno de los que empatan se apunta el punto (tú y el bando 2)"
     assert not _BROKEN_FOR_YOU["es"].search(said)

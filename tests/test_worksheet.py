@@ -445,7 +445,8 @@ def test_the_strategy_key_gives_every_play_a_reason_advantage_first():
             "4 can sweep, with just 1 such card still unseen") in key
     assert "6.0" not in key
     _task, key = split(worksheet_html(41, "es", kinds=("strategy",)))
-    assert "aunque deja la mesa sumando 5; para barrerla hace falta una carta que valga 10, y quedan 4 sin salir" in key
+    assert ("aunque deja en la mesa una suma de 5, que solo se barre con una carta que valga 10, y quedan 4 sin "
+            "salir") in key
     assert "puntos menos" not in key  # a reason the pupil can check, with no figure beside it
 
 
@@ -548,7 +549,7 @@ def test_the_strategy_part_says_what_a_play_is_weighed_with():
     task, key = map(unescape, split(worksheet_html(12, "es", count=1, kinds=("strategy",))))
     assert ("Juegan dos. Ya no quedan cartas en el mazo: es la última ronda de la mano. Al otro jugador le quedan 3 "
             "cartas.") in task
-    assert ("Evita jugar el dos de oros sin llevarte nada: deja la mesa sumando 13, y el otro jugador puede "
+    assert ("Evita jugar el dos de oros sin llevarte nada: deja en la mesa una suma de 13, y el otro jugador puede "
             "barrerla con el dos de espadas.") in key
     assert "1,0" not in key
 
@@ -628,8 +629,8 @@ def test_the_key_of_worksheet_57_reads_as_the_readers_asked():
     """The answer key of worksheet no. 57, as two native readers read it: no "Nobody — nobody", "no coins or
     cups" (never "no coins and cups"), "adds a seven" for one seven, no "new point" that nobody scores."""
     _task, key = split(worksheet_html(57, "en", count=3))
-    assert ("Exercise no. 58:</b> 1 capture:<ul><li>The king of swords takes the five of cups: king (10) + 5 = 15"
-            in key)
+    assert ("Exercise no. 58:</b> 1 possible capture:<ul><li>The king of swords takes the five of cups: king (10) "
+            "+ 5 = 15" in key)
     assert "<b>invalid: no coins or cups" in key and "no coins and cups" not in key
     assert "<b>Cards:</b> Nobody — a 20–20 tie" in key and "Nobody — nobody" not in key
     assert ("The seven of clubs, taking the jack of coins: it adds a seven to your pile (the seven of clubs), good for "
@@ -753,7 +754,7 @@ def test_the_strategy_key_of_worksheet_317_tells_the_good_play_from_the_avoided_
             "and no card is worth more than 10.</li>") in key
     _task, key = split(worksheet_html(317, "es", kinds=("strategy",)))
     assert ("El cinco de espadas, que se lleva el dos de bastos y la sota de bastos: añade 3 cartas a tu montón, "
-            "aunque deja la mesa sumando 11; para barrerla hace falta una carta que valga 4, y quedan 4 sin "
+            "aunque deja en la mesa una suma de 11, que solo se barre con una carta que valga 4, y quedan 4 sin "
             "salir.</li>") in key
     assert ("Evita llevarte el rey de copas con el cinco de espadas: solo añade 2 cartas a tu montón.") in key
 
@@ -807,8 +808,8 @@ def test_an_avoided_play_that_more_unseen_cards_can_sweep_says_so():
     assert ("Avoid taking the knight of swords with the six of swords: it leaves the table adding up to 13, "
             "which only a card worth 2 can sweep, with 3 such cards still unseen.") in key
     _task, key = split(worksheet_html(421, "es", kinds=("strategy",)))
-    assert ("Evita llevarte el caballo de espadas con el seis de espadas: deja la mesa sumando 13; para barrerla hace "
-            "falta una carta que valga 2, y quedan 3 sin salir.") in key
+    assert ("Evita llevarte el caballo de espadas con el seis de espadas: deja en la mesa una suma de 13, que solo "
+            "se barre con una carta que valga 2, y quedan 3 sin salir.") in key
 
 
 @pytest.mark.parametrize("lang, said", [
@@ -856,7 +857,7 @@ def test_worksheet_647_reads_as_its_readers_asked():
     assert over.index("What happens now?") < over.index("Who takes the cards left on the table?") < over.index(
         "Who plays first in the next deal?")
     task, key = split(worksheet_html(647, "es", kinds=("strategy",)))
-    assert ("aunque deja la mesa sumando 12; para barrerla hace falta una carta que valga 3, y quedan 2 sin "
+    assert ("aunque deja en la mesa una suma de 12, que solo se barre con una carta que valga 3, y quedan 2 sin "
             "salir.") in key
     assert ("El otro jugador ya no tiene cartas: juegas la última carta de esta ronda; luego se reparten "
             "tres cartas más a cada uno, y sale el otro jugador.") in task
@@ -908,7 +909,7 @@ def test_an_avoided_play_names_every_fault_the_best_play_has_not_most_costly_fir
     assert "Avoid laying down the six of swords: it takes nothing." in key
     _task, key = split(worksheet_html(533, "es", kinds=("strategy",)))
     assert ("Evita jugar el siete de oros sin llevarte nada: deja el siete de oros en la mesa, y el otro jugador "
-            "podría llevárselo; además, deja la mesa sumando 9; para barrerla hace falta una carta que valga 6, y "
+            "podría llevárselo; además, deja en la mesa una suma de 9, que solo se barre con una carta que valga 6, y "
             "queda una sin salir.") in key
     assert "Evita jugar el seis de copas sin llevarte nada: deja pasar la escoba que haría el cinco de bastos." in key
 
@@ -1231,7 +1232,7 @@ def test_the_strategy_key_of_worksheet_1601_gives_no_risk_as_a_merit():
             "(the same risk as the jack of swords).") in key
     _task, key = map(unescape, split(worksheet_html(1601, "es", kinds=("strategy",))))
     assert ("La sota de espadas, que se queda en la mesa: no deja ningún oro en la mesa al otro jugador, aunque "
-            "deja la mesa sumando 9; para barrerla hace falta una carta que valga 6, y quedan 3 sin salir.") in key
+            "deja en la mesa una suma de 9, que solo se barre con una carta que valga 6, y quedan 3 sin salir.") in key
     assert "Evita jugar el cinco de oros sin llevarte nada: es un oro que el otro jugador podría llevarse" in key
     assert "que se queda en la mesa: deja en la mesa el cinco de oros" not in key
 
@@ -1248,6 +1249,7 @@ def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
     _ = Translator(lang)
     part = kind("strategy").worksheet
     although = _("{reason}, although {risk}", reason="\x00", risk="\x01").split("\x00")[1].split("\x01")[0]
+    and_safe = _("{reason}, and {safe}", reason="\x00", safe="\x01").split("\x00")[1].split("\x01")[0]
     estimate = (_("no play here does better on anything you can check, and the computer's hard level finds this one "
                   "costs the least"), _("the computer's hard level finds it almost as good as the best play"))
     ranked = _("{reason}; a play listed above adds more", reason="\x00").split("\x00")[1]  # (the key's ranking)
@@ -1285,7 +1287,7 @@ def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
                 assert most > (sweep_risk(view, move).unseen or 0) and f" {most} " in head, (seed, head)
             assert why.startswith(head), (seed, why, head)
             rest = why[len(head):]
-            assert not rest or rest.startswith((although, ", ")), (seed, why)
+            assert not rest or rest.startswith((although, and_safe, ", ")), (seed, why)
             risk = _risk(_, view, move)  # what the play gives the other side: never in its merit
             if code != "fewer_sweepers" and risk is not None:
                 assert risk not in head, (seed, why)
@@ -1300,7 +1302,7 @@ def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
             "For each side, write down the best card of each suit, by its setenta value",
             "then see whether a side has reached the target score (for example 21): if one side has, it wins;",
             "Side 1's points for the deal, escobas included:",
-            "Most exercises give a deal that has already been played, with its points",
+            "Each exercise gives either a deal that has already been played, with its points",
             "= 17: no escoba de mano (0), and the cards stay on the table.",
             "= 10. That is less than 15, so there is nothing to take away. 10 is left, so the deal checks out.",
             "The point the house rule is about stays as it was: the setenta — Side 2 has the only valid setenta "
@@ -1311,7 +1313,7 @@ def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
             "luego mira si algún bando ha llegado a los puntos de la partida (por ejemplo, 21): si ha llegado uno, "
             "gana;",
             "Puntos de la mano del bando 1, con las escobas:",
-            "En casi todos los ejercicios tienes una mano ya jugada, con sus puntos",
+            "Cada ejercicio trae una mano ya jugada, con sus puntos",
             "= 17: no hay escoba de mano (0), y las cartas se quedan en la mesa.",
             "= 10. Como es menos de 15, no hay nada que restar. Sale 10, así que la mano cuadra.",
             "El punto del que trata la regla de la casa queda igual: la setenta — el bando 2 tiene la única setenta "
@@ -1386,7 +1388,7 @@ def test_the_setenta_part_says_its_tables_show_whole_piles(lang):
     ("en", "The five of swords, laid down on the table: it leaves the table adding up to 5, which only a card "
            "worth 10 can sweep, with 2 such cards still unseen, fewer than the 3 unseen cards that could sweep the "
            "table after the knight of coins."),
-    ("es", "El cinco de espadas, que se queda en la mesa: deja la mesa sumando 5; para barrerla hace falta una "
+    ("es", "El cinco de espadas, que se queda en la mesa: deja en la mesa una suma de 5, que solo se barre con una "
            "carta que valga 10, y quedan 2 sin salir, menos que las 3 cartas sin salir que podrían barrerla si se "
            "juega el caballo de oros."),
 ])
@@ -1418,8 +1420,8 @@ def test_the_cards_left_part_teaches_the_method_its_key_uses(lang, method, key_s
      "The two of coins, laid down on the table: it leaves the table adding up to 2: sweeping it would take a card "
      "worth 13, and no card is worth more than 10."),
     ("es", "Barrer la mesa es llevarse de una jugada todas las cartas que hay en ella: eso es hacer escoba.",
-     "El dos de oros, que se queda en la mesa: deja la mesa sumando 2; para barrerla haría falta una carta que valga "
-     "13 (ninguna vale más de 10)."),
+     "El dos de oros, que se queda en la mesa: deja en la mesa una suma de 2, que solo se barrería con una carta "
+     "que valiera 13 (ninguna vale más de 10)."),
 ])
 def test_the_strategy_part_says_what_sweeping_is_and_why_a_small_table_is_safe(lang, defined, said):
     """Worksheet no. 1777, part 10: the key said «barrer» (sweep), which the sheet never defined, and «deja 2 en la
@@ -1438,11 +1440,11 @@ def test_a_safe_table_is_never_said_to_have_no_sweeper_left_when_the_student_hol
     is still unseen" is said only when the student holds none either (besides the card played)."""
     _ = Translator(lang)
     gone = {"en": r"which only a card worth (\d+) could sweep, and no such card is still unseen",
-            "es": r"haría falta una carta que valga (\d+), y ya no queda ninguna sin salir"}[lang]
+            "es": r"barrería con una carta que valiera (\d+), y ya no queda ninguna sin salir"}[lang]
     yours = {"en": r"which only a card worth (\d+) could sweep, and nobody else can hold one: the only ones? left "
                    r"(?:is|are) yours \(([^)]*)\)",
-             "es": r"haría falta una carta que valga (\d+), y nadie más puede tenerla: (?:la única que queda es tuya|"
-                   r"las únicas que quedan son tuyas) \(([^)]*)\)"}[lang]
+             "es": r"barrería con una carta que valiera (\d+), y nadie más puede tenerla, porque (?:la única que queda "
+                   r"es tuya|las únicas que quedan son tuyas) \(([^)]*)\)"}[lang]
     from escoba_tutor.exercises.kinds.strategy import good_in_order
     part, found = kind("strategy").worksheet, 0
     for seed in [*range(1, 301), 1863]:
@@ -1459,7 +1461,7 @@ def test_a_safe_table_is_never_said_to_have_no_sweeper_left_when_the_student_hol
     assert found  # (no. 1863 is one)
     _task, key = split(worksheet_html(1861, lang, kinds=("strategy",)))
     assert {"en": "nobody else can hold one: the only one left is yours (the king of cups)",
-            "es": "nadie más puede tenerla: la única que queda es tuya (el rey de copas)"}[lang] in key
+            "es": "nadie más puede tenerla, porque la única que queda es tuya (el rey de copas)"}[lang] in key
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
@@ -1470,7 +1472,7 @@ def test_a_good_play_s_count_that_a_play_above_beats_says_so(lang):
     from escoba_tutor.exercises.kinds.strategy import _COUNTED_REASONS, good_in_order, merit, merit_measure
 
     _ = Translator(lang)
-    more = {"en": "; a play listed above adds more", "es": "; una jugada de las de arriba añade más"}[lang]
+    more = {"en": "; a play listed above adds more", "es": "; otra de las jugadas de arriba se lleva más"}[lang]
     part, said = kind("strategy").worksheet, 0
     for seed in range(1, 201):
         drill = strategy_drill(seed)
@@ -1486,8 +1488,8 @@ def test_a_good_play_s_count_that_a_play_above_beats_says_so(lang):
     _task, key = map(unescape, split(worksheet_html(1861, lang, kinds=("strategy",))))
     assert {"en": "The king of coins, taking the five of swords: it adds a coin to your pile (the king of coins); a "
                   "play listed above adds more.",
-            "es": "El rey de oros, que se lleva el cinco de espadas: añade un oro a tu montón (el rey de oros); una "
-                  "jugada de las de arriba añade más."}[lang] in key
+            "es": "El rey de oros, que se lleva el cinco de espadas: añade un oro a tu montón (el rey de oros); otra "
+                  "de las jugadas de arriba se lleva más."}[lang] in key
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
@@ -1532,11 +1534,11 @@ def test_two_good_plays_never_read_alike_and_a_play_to_avoid_weighs_its_gain(lan
                    "although it leaves the four of coins on the table, a coin the other player could take.",
                    "Avoid taking the jack of cups with the seven of cups: it adds a seven to your pile (the seven of "
                    "cups), good for the setenta, but it leaves the table adding up to 9"],
-            "es": ["barre la mesa y hace escoba; vale lo mismo que otra jugada de las de arriba.",
+            "es": ["barre la mesa y hace escoba; otra de las jugadas de arriba es igual de buena.",
                    "El as de copas, que se lleva el cuatro de espadas y el rey de bastos: añade 3 cartas a tu "
                    "montón, aunque deja en la mesa el cuatro de oros: un oro que el otro jugador podría llevarse.",
                    "Evita llevarte la sota de copas con el siete de copas: añade un siete a tu montón (el siete de "
-                   "copas), bueno para la setenta, pero deja la mesa sumando 9"]}[lang]
+                   "copas), bueno para la setenta, pero deja en la mesa una suma de 9"]}[lang]
     for quote in quotes:
         assert quote in key, quote
 
@@ -1573,8 +1575,8 @@ def test_a_play_to_avoid_is_said_as_what_is_done_and_a_reason_names_every_gain(l
                      "Avoid laying down the six of clubs: it leaves the table adding up to 7",
                      "it adds a seven to your pile (the seven of clubs), good for the setenta, with a coin (the six "
                      "of coins) and 3 cards in all, although"],
-              "es": ["Evita llevarte el cinco de copas con el rey de bastos: no se lleva ningún oro.",
-                     "Evita jugar el seis de bastos sin llevarte nada: deja la mesa sumando 7",
+              "es": ["Evita llevarte el cinco de copas con el rey de bastos: con esa jugada no te llevas ningún oro.",
+                     "Evita jugar el seis de bastos sin llevarte nada: deja en la mesa una suma de 7",
                      "añade un siete a tu montón (el siete de bastos), bueno para la setenta, con un oro (el seis "
                      "de oros) y 3 cartas en total, aunque"]}[lang]
     for quote in quotes:
@@ -1645,3 +1647,20 @@ def test_the_cards_bonus_of_two_sides_names_the_other_side():
         _task, key = map(unescape, split(worksheet_html(2087, lang, kinds=("house_rules",))))
         assert said in key, lang
         assert "every other side has fewer than 10:" not in key
+
+
+@pytest.mark.parametrize(("lang", "listed", "only_one"), [
+    ("en", "5 possible captures (a play makes only one of them):",
+     "When it is played, the card makes only one of those captures, the one its player chooses"),
+    ("es", "5 bazas posibles (al jugar la carta solo se hace una de ellas):",
+     "Al jugarla, la carta hace solo una de esas bazas, la que elija quien la juega"),
+])
+def test_every_capture_listed_is_a_choice_not_one_play(lang, listed, only_one):
+    """Worksheet no. 2143, part 1: the key's «5 bazas:» read as if the three of cups took all five. The part
+    says that a play makes one capture, the one its player chooses, and the key calls the list possible captures."""
+    task, key = (re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+                 for page in map(unescape, split(worksheet_html(2143, lang, kinds=("captures",)))))
+    assert only_one in task and only_one not in key
+    assert listed in key
+    one = {"en": "1 possible capture:", "es": "1 baza posible:"}[lang]
+    assert one in key  # (no. 2143: the knight makes a single capture)

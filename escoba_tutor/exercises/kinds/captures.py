@@ -181,7 +181,9 @@ def _capture_answer(_: Translator, drill: CaptureDrill) -> dict[str, object]:
         if len(taken) == len(drill.table):
             text += " — " + sweep_cry(_, drill.rules)
         captures.append(text)
-    return {"found": _.plural("{n} capture:", "{n} captures:", len(drill.answer)), "captures": captures}
+    # "5 captures" alone reads as if one play took all five: a play makes one, the one the player chooses
+    return {"found": _.plural("{n} possible capture:", "{n} possible captures (a play makes only one of them):",
+                              len(drill.answer)), "captures": captures}
 
 
 def _shape(drill: CaptureDrill) -> str:
@@ -207,7 +209,10 @@ def _intro(_: Translator, rules: Rules) -> str:
     else:
         said = _("Write every capture the card you play can make: the table cards that add up to its own value (a "
                  "matching card must be taken alone). If it can make none, write “nothing”.")
-    return f"{said} {paper.capture_values(_)}"
+    # (a list of every capture is no play: the card, when played, makes the one capture its player chooses)
+    only_one = _("When it is played, the card makes only one of those captures, the one its player chooses: here "
+                 "you list them all.")
+    return f"{said} {only_one} {paper.capture_values(_)}"
 
 
 

@@ -736,9 +736,10 @@ def _house_rules_answer(_: Translator, drill: HouseRulesDrill) -> dict[str, obje
 
 
 def _intro(_: Translator, rules: Rules) -> str:
-    return _("Most exercises give a deal that has already been played, with its points: if you play with the house "
-             "rule, how many points does each side score? With a house rule about the escoba de mano, say how many "
-             "escobas de mano the dealer's side scores.")
+    # (the part mixes both kinds of exercise, in any proportion: the sentence does not say which is the more usual)
+    return _("Each exercise gives either a deal that has already been played, with its points (if you play with the "
+             "house rule, how many points does each side score?), or, for a house rule about the escoba de mano, "
+             "the four cards on the table (how many escobas de mano does the dealer's side score?).")
 
 
 def _answers(drill: HouseRulesDrill) -> tuple[object, ...]:
