@@ -1071,8 +1071,8 @@ def test_the_pairs_key_says_why_the_deal_order_picks_one_pair(lang):
         assert (instead in said) == tie, (table, said)
         if tie:
             told += 1
-            first, later = re.search({"en": r"\band ([^,:.]+?) was dealt before (.+)\.$",
-                                      "es": r"\by ([^,:.]+?) se repartió antes que (.+)\.$"}[lang], said).groups()
+            first, later = re.search({"en": r": ([^,:.]+?) was dealt before (.+)\.$",
+                                      "es": r": ([^,:.]+?) se repartió antes que (.+)\.$"}[lang], said).groups()
             names = [_.the_card(c) for c in table]
             assert first in names and later in names and names.index(first) < names.index(later), said
             assert table[names.index(first)] in taken and table[names.index(later)] not in taken, said
@@ -1080,11 +1080,13 @@ def test_the_pairs_key_says_why_the_deal_order_picks_one_pair(lang):
             silent += 1
     assert told and silent
     sheet = html.unescape(worksheet_html(1933, lang, kinds=("house_rules",)))
-    assert {"en": "Taking the knight of coins and the six of coins instead would capture as many cards, but a card "
-                  "can be used in only one pair, so the dealer takes the choice dealt first, and the six of clubs "
-                  "was dealt before the six of coins.",
-            "es": "Llevarse el caballo de oros y el seis de oros también sumaría 15 con tantas cartas como esas, "
-                  "pero una carta solo puede estar en un par: de dos opciones así, el que reparte se queda con la "
-                  "que se repartió antes, y el seis de bastos se repartió antes que el seis de oros."}[lang] in sheet
+    assert {"en": "Taking the knight of coins and the six of coins instead would also make 15 with the same number "
+                  "of cards. But a card can be used in only one pair, and of two pairs that share a card the dealer "
+                  "takes the one whose other card was dealt first: the six of clubs was dealt before the six of "
+                  "coins.",
+            "es": "Llevarse el caballo de oros y el seis de oros también sumaría 15 con el mismo número de cartas. "
+                  "Pero una carta solo puede estar en un par, y de dos pares que comparten una carta el que reparte "
+                  "se queda con aquel cuya otra carta se repartió antes: el seis de bastos se repartió antes que el "
+                  "seis de oros."}[lang] in sheet
     assert {"en": "The four cards face up on the table, in the order they were dealt:",
             "es": "Las cuatro cartas boca arriba en la mesa, en el orden en que se repartieron:"}[lang] in sheet

@@ -315,10 +315,10 @@ def test_escoba_de_mano_of_four_refuses_players_given_as_sides(answers):
 
 
 @pytest.mark.parametrize("lang, lines", [
-    ("es", ["Aciertos: 1 de 2.", "Escobas: bien, 8 + 3 + 9 + 10 = 30, así que hay 2 escobas.",
+    ("es", ["Aciertos: 1 de 2.", "Escobas: bien, 8 + 3 + 9 + 10 = 30, así que hay 2 escobas de mano.",
             "Para quién: si se juega por parejas, la escoba de mano es de la pareja del que reparte: reparte el "
             "jugador 4, así que es para la pareja 2."]),
-    ("en", ["1 of 2 right.", "Escobas: right, 8 + 3 + 9 + 10 = 30, so 2 escobas.",
+    ("en", ["1 of 2 right.", "Escobas: right, 8 + 3 + 9 + 10 = 30, so there are 2 escobas de mano.",
             "Who scores them: in a team game the escoba de mano goes to the dealer's team: Player 4 dealt, so it goes "
             "to Team 2."])])
 def test_the_escoba_de_mano_of_four_in_the_widget(lang, lines):
@@ -756,8 +756,8 @@ def test_who_scores_the_escoba_de_mano_names_the_player_who_dealt(lang):
 @pytest.mark.parametrize(("lang", "said"), [
     ("es", "Comprobación: correcto, no cuadra, porque 26 = 15 × 1 + 11 y no sobran 10; alguien se ha equivocado "
            "durante la mano."),
-    ("en", "Check: you are right, it does not check out: 26 = 15 × 1 + 11, not 15 × something + 10, so someone "
-           "made a mistake during the deal."),
+    ("en", "Check: right, it does not check out. 26 = 15 × 1 + 11, not 15 × something + 10, so someone made "
+           "a mistake during the deal."),
 ])
 def test_a_right_no_for_a_deal_that_does_not_check_out_says_what_is_right(lang, said):
     """«Comprobación: bien, 26 = 15 × 1 + 11, y no sobran 10: alguien se ha equivocado» put "right" beside "someone

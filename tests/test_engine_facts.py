@@ -47,7 +47,7 @@ def test_the_numbers_are_the_engines():
     assert fact_lines(es, "setenta", pile="7o 3o 6c 12c 1e 10e 5b 12b", name="Ana")[0].endswith(
         f"= {setenta('7o 3o 6c 12c 1e 10e 5b 12b').total}.")
     assert fact_lines(Translator("en"), "setenta", pile="7o 3o 6c")[0] == \
-        "This pile's setenta is invalid: it has no swords or clubs."
+        "This pile's setenta is invalid: the pile has no swords or clubs."
     wrong = fact_lines(es, "leftover_check", cards="7c 5o 11e")[-1]
     assert wrong == ("El resto es 6, no 10: algo falló en la mano (una baza que no sumaba 15, o una carta que falta "
                      "o que se contó dos veces).")

@@ -924,6 +924,46 @@ def test_the_house_rule_part_asks_about_a_new_house_rule_each_time():
         rules = [d.house_rule for d in drills]
         assert len(set(rules)) == 3, (seed, rules)
         assert sum(not d.changes for d in drills) <= 1, (seed, [d.changes for d in drills])
+        # a rule about the escoba de mano comes on a table where it applies (but as the first exercise, whose
+        # number is the sheet's): its part states the rule and, each rule coming once, would not show it at work
+        assert all(d.changes for d in drills if d.question == "escobas_de_mano" and d.seed != seed), (seed, rules)
+
+
+def test_a_house_rule_about_the_escoba_de_mano_is_shown_at_work():
+    """Worksheet no. 2143, part 9, as its reader found it: its one exercise on the escoba de mano by pairs (2147)
+    was a table of 15, where the rule does not apply, so the sheet explained pairs and the deal order and never
+    used them. Such a table is left out of the part (but as its first exercise, whose number is the sheet's)."""
+    escoba = rules_by_name("escoba")
+    trap = make_drill("house_rules", 2147, escoba)
+    assert trap.house_rule == "escoba_de_mano_pairs" and not trap.changes  # what the reader found
+    assert 2147 not in choose_seeds("house_rules", 2143, 3, escoba)
+    for seed in _SPREAD:
+        seed = min(seed, MAX_SEED - 2)
+        drills = [make_drill("house_rules", s, escoba) for s in choose_seeds("house_rules", seed, 3, escoba)]
+        assert all(d.changes for d in drills if d.question == "escobas_de_mano" and d.seed != seed), seed
+        assert sum(not d.changes for d in drills) <= 1, seed
+
+
+@pytest.mark.parametrize("count", [2, 3, 5])
+def test_the_points_part_asks_for_a_split_and_for_nobody(count):
+    """Worksheet no. 2143, part 8, as its reader found it: in each of its three deals one side took all four
+    points, so the part never asked for "Nobody" (a tie, no valid setenta) nor for points shared between the
+    sides. A part now has at most one deal where one side takes everything and, from three exercises, a deal
+    where some point goes to nobody and one where both sides score."""
+    escoba = rules_by_name("escoba")
+    assert all(len({w for line in make_drill("points", s, escoba).answer.lines for w in line.winners
+                    if line.item in make_drill("points", s, escoba).items}) == 1
+               for s in (2143, 2144, 2145))  # what the reader found
+    for seed in _SPREAD:
+        seed = min(seed, MAX_SEED - count + 1)
+        drills = [make_drill("points", s, escoba) for s in choose_seeds("points", seed, count, escoba)]
+        lines = [[d.answer.line(item) for item in d.items] for d in drills]
+        nobody = [any(not line.winners for line in ls) for ls in lines]
+        sides = [len({w for line in ls for w in line.winners}) for ls in lines]
+        sweeps = sum(1 for n, s in zip(nobody, sides) if not n and s == 1)
+        assert len(drills) == count and sweeps <= 1, (seed, nobody, sides)
+        split = any(not n and s == 2 for n, s in zip(nobody, sides))
+        assert count < 3 or (any(nobody) and split), (seed, nobody, sides)
 
 
 @pytest.mark.parametrize("lang, three, two", [
@@ -1416,10 +1456,12 @@ def test_the_cards_left_part_teaches_the_method_its_key_uses(lang, method, key_s
 
 
 @pytest.mark.parametrize(("lang", "defined", "said"), [
-    ("en", "To sweep the table is to take every card on it with one play: that is an escoba.",
+    ("en", "To sweep the table is to take every card on it with one play: that is an escoba (but taking the cards "
+           "left at the end of the deal never is).",
      "The two of coins, laid down on the table: it leaves the table adding up to 2: sweeping it would take a card "
      "worth 13, and no card is worth more than 10."),
-    ("es", "Barrer la mesa es llevarse de una jugada todas las cartas que hay en ella: eso es hacer escoba.",
+    ("es", "Barrer la mesa es llevarse de una jugada todas las cartas que hay en ella: eso es hacer escoba (pero "
+           "llevarse las cartas que quedan al final de la mano nunca lo es).",
      "El dos de oros, que se queda en la mesa: deja en la mesa una suma de 2, que solo se barrería con una carta "
      "que valiera 13 (ninguna vale más de 10)."),
 ])
@@ -1498,7 +1540,7 @@ def test_two_good_plays_never_read_alike_and_a_play_to_avoid_weighs_its_gain(lan
     then "it adds 3 cards", true of both; "Avoid the seven of cups…" with only its risk, for a capture that adds a
     seven. Over many positions: a good play whose reason reads as one listed above says it is just as good (and
     only a play that no measure of lesson 8 tells apart from one above says so); a play to avoid that gains a
-    seven, a coin or the seven of coins the best play does not says so before its fault."""
+    seven, a coin, the seven of coins or more cards than the best play says so before its fault."""
     from escoba_tutor.exercises.kinds.strategy import MERITS, good_in_order, merit, merit_measure
 
     _ = Translator(lang)
@@ -1520,7 +1562,7 @@ def test_two_good_plays_never_read_alike_and_a_play_to_avoid_weighs_its_gain(lan
         best = drill.ranking[0].move
         for hint, line in zip(drill.ranking[len(drill.good):], answer["avoid"], strict=True):
             code = merit(view, hint.move, plays)
-            gains = code in ("takes_siete_de_oros", "takes_sevens", "takes_oros") and (
+            gains = code in ("takes_siete_de_oros", "takes_sevens", "takes_oros", "takes_cards") and (
                 merit_measure(view, hint.move, code) > merit_measure(view, best, code))
             if gains and not re.search(r"averaged over|played out|se prueban muchos|si se juega la mano", line):
                 assert but in line, (seed, line)
@@ -1541,6 +1583,20 @@ def test_two_good_plays_never_read_alike_and_a_play_to_avoid_weighs_its_gain(lan
                    "copas), bueno para la setenta, pero deja en la mesa una suma de 9"]}[lang]
     for quote in quotes:
         assert quote in key, quote
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "Avoid taking the ace of swords, the two of swords and the two of clubs with the king of clubs: it adds 4 "
+           "cards to your pile, but it takes no coins."),
+    ("es", "Evita llevarte el as de espadas, el dos de espadas y el dos de bastos con el rey de bastos: añade 4 "
+           "cartas a tu montón, pero "),
+])
+def test_a_play_to_avoid_that_takes_more_cards_says_so(lang, said):
+    """Worksheet no. 2143, part 10, exercise 2145: "Avoid taking the ace of swords, the two of swords and the two
+    of clubs with the king of clubs: it takes no coins" left out that it takes 4 cards where the best play takes
+    3, the first thing a pupil would object. The key now weighs that gain before the fault."""
+    _task, key = map(unescape, split(worksheet_html(2143, lang, kinds=("strategy",))))
+    assert said in re.sub(r"\s+", " ", key)
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])

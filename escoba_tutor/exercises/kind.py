@@ -39,6 +39,10 @@ class Variety:
     - ``shapes(rules)``: every shape an exercise can have under ``rules``;
     - ``once``: the shapes a part has at most once (a "nothing" answer, a deal with a mistake in it).
 
+    An exercise whose shape is none of ``shapes(rules)`` is left out of a part while others fit (a house rule
+    about the escoba de mano shown on a table where it does not apply), unless it is the first, whose number is
+    the sheet's.
+
     A part of ``n`` exercises has each shape of ``once`` at most once and the other shapes as evenly as ``n``
     allows (:func:`escoba_tutor.exercises.worksheet.choose_seeds`).
     """

@@ -164,10 +164,16 @@ def choose_seeds(name: str, seed: int, count: int, rules: Rules) -> list[int]:
             return True
         if text in printed:  # the same exercise again under another number
             return False
-        if variety is not None and (ease < 2 or shape in variety.once) and used.get(shape, 0) >= caps[shape]:
+        if variety is not None and shape not in caps:  # a shape left out, but as the sheet's own number
+            return not chosen or ease >= 2
+        # (a left-out shape let in as the first takes the place of the rare shapes)
+        left_out = sum(n for s, n in used.items() if s not in caps)
+        once = variety.once if variety is not None else frozenset()
+        rare = left_out if shape in once else 0
+        if variety is not None and (ease < 2 or shape in once) and used.get(shape, 0) + rare >= caps[shape]:
             return False
         # a shape's second exercise only while the places left can still give every shape its first
-        missing = sum(1 for s in caps if s != shape and not used.get(s))
+        missing = sum(1 for s in caps if s != shape and not used.get(s) and not (left_out and s in once))
         if ease < 2 and used.get(shape) and count - len(chosen) - 1 < missing:
             return False
         return not (ease < 1 and said and chosen and all(value in seen for value, seen in zip(said, given)))

@@ -748,10 +748,16 @@ def _answers(drill: HouseRulesDrill) -> tuple[object, ...]:
 
 
 def _shape(drill: HouseRulesDrill) -> str:
-    return "changes" if drill.changes else "unchanged"
+    if drill.changes:
+        return "changes"
+    # a rule about the escoba de mano on a table it leaves as it was: its part would state the rule (the pairs,
+    # the deal order) and never show it at work, as each rule comes once a part; a points rule that changes
+    # nothing still names the points it could have changed
+    return "not_applied" if drill.question == "escobas_de_mano" else "unchanged"
 
 
-# A deal where the house rule changes nothing is worth seeing once a part (a rule does not always matter), not more.
+# A deal where the house rule changes nothing is worth seeing once a part (a rule does not always matter), not more;
+# one where a rule about the escoba de mano does not apply is left out (its shape is none of these).
 _VARIETY = Variety(_shape, lambda rules: ("changes", "unchanged"), frozenset({"unchanged"}))
 
 

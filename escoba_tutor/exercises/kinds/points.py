@@ -26,7 +26,7 @@ from ..common import (
     check_seed,
     seeded,
 )
-from ..kind import DrillKind, Outcome, WorksheetPart
+from ..kind import DrillKind, Outcome, Variety, WorksheetPart
 
 #: The item of the fifth point for each ``Rules.primera``.
 PRIMERA_ITEM = {"setenta": "setenta", "suit_count": "primera", "sevens": "sevens"}
@@ -297,6 +297,20 @@ def _given(_: Translator, drill: PointsDrill, given: giving.Given) -> str:
     return giving.joined([giving.said(_, _item(_, item), giving.side(_, given, item, names)) for item in drill.items])
 
 
+def _shape(drill: PointsDrill) -> str:
+    """"nobody": some point goes to nobody (a tie, no valid setenta); "split": both sides score; "sweep": one side
+    takes every point."""
+    lines = [drill.answer.line(item) for item in drill.items]
+    if any(not line.winners for line in lines):
+        return "nobody"
+    return "split" if len({side for line in lines for side in line.winners}) > 1 else "sweep"
+
+
+# A part where one side takes every point in every deal never asks for "Nobody", nor for a split: one deal of a
+# side taking everything, the rest split or tied.
+_VARIETY = Variety(_shape, lambda rules: ("split", "nobody", "sweep"), frozenset({"sweep"}))
+
+
 KIND = DrillKind(
     name="points",
     make=points_drill,
@@ -314,7 +328,8 @@ KIND = DrillKind(
         "figuras": N_("Giving the face cards point to the wrong side"),
     },
     outcome=_outcome,
-    worksheet=WorksheetPart(N_("Who gets each point?"), _intro, _SHEET, _points_task, _points_answer),
+    worksheet=WorksheetPart(N_("Who gets each point?"), _intro, _SHEET, _points_task, _points_answer,
+                            variety=_VARIETY),
     view="escoba_tutor.widgets.drills.points:PointsView",
     given=_given,
 )

@@ -817,7 +817,7 @@ def _kept_gain(_: Translator, view: PlayerView, move: Move, plays: Sequence[Move
     words, so that the key weighs it against the fault rather than leave a sound capture to read as a mistake;
     None when it gains no such thing."""
     code = merit(view, move, plays)
-    if code in ("takes_siete_de_oros", *_COUNTED_REASONS) and code != "takes_cards" and (
+    if code in ("takes_siete_de_oros", *_COUNTED_REASONS) and (
             merit_measure(view, move, code) > merit_measure(view, best, code)):
         return _merit_text(_, view, move, code, plays)
     return None
