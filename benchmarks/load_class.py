@@ -43,16 +43,18 @@ part every 2.5 s as the page does. Printed besides: the board's refreshes and th
 shows at the end. Without ``--board`` the server runs with ``--no-class-board`` (nothing recorded, no board), so
 the two runs' click p95 and memory per student compare the class with and without it.
 
-With ``--exercise`` (the board on, as with ``--board``) the class plays a class exercise in the second half of
-the active time (docs/classroom.md, "One exercise for the whole class"): every protocol student has the class
-exercise page open as well (``<lang>/class.ipynb``, a second tab: its kernel holds the exercise's long poll), and
-the teacher starts a "who wins the game" exercise every 15 s, reveals its answer 10 s in, and has the projected
-view open (its long poll of the count, and the page again after each button, as the browser follows the
+With ``--exercise`` (the board on, as with ``--board``) the class plays class exercises in the second and fourth
+quarters of the active time (docs/classroom.md, "One exercise for the whole class"): every protocol student has the
+class exercise page open as well (``<lang>/class.ipynb``, a second tab: its kernel holds the exercise's long poll), and
+the teacher starts a "who wins the game" exercise every 15 s in those quarters, reveals its answer 10 s in, and has the
+projected view open (its long poll of the count, and the page again after each button, as the browser follows the
 redirect); each student answers each exercise on that page 1 to 8 s after it arrives (a choice in the select, then
-"Check": the kernel judges it and sends it to the server, which counts it). Printed: the class's clicks on their
-lesson pages (the same students, the same pages) p50 / p95 in the first half, without an exercise, and in the
-second, with it, and their ratio (the target: within 10 %), with the load average at the end of each half; and
-the exercises started, the answers sent and counted, the projector's updates.
+"Check": the kernel judges it and sends it to the server, which counts it). Printed: the class's clicks on their lesson
+pages (the same students, the same pages) p50 / p95 in the quarters without an exercise and in those with one, and their
+ratio (the target: within 10 %), with the load average at the end of the last quarter of each kind. The quarters
+alternate so that what grows as a class goes on (games under way, kernels) weighs on both kinds alike. ``--control``
+starts no exercise at all: the ratio that chance alone gives on this machine. Also printed: the exercises started, the
+answers sent and counted, the projector's updates.
 
 With ``--pool`` each class size is run twice, on a fresh server each time: without a kernel pool (``--class-size
 0``) and with one the size of the class (``--class-size N``, its kernels made ready before the class comes); both are
@@ -349,10 +351,12 @@ EXERCISE_ANSWER_S = (1.0, 8.0)  # a student answers this long after the exercise
 
 @dataclass
 class ExerciseRun:
-    """The class exercise during the second half (``--exercise``): what the teacher, the projector and the
-    students' class pages did."""
+    """The class exercise in the second and fourth quarters (``--exercise``): what the teacher, the projector and
+    the students' class pages did."""
 
-    go: asyncio.Event = field(default_factory=asyncio.Event)  # set when the teacher starts the first exercise
+    go: asyncio.Event = field(default_factory=asyncio.Event)  # set while the teacher leads exercises
+    window_end: float = 0.0         # when the quarter with exercises ends (monotonic): no start too close to it
+    quarters: list[tuple[float, float, bool]] = field(default_factory=list)  # (from, to, with exercises), run time
     pages: int = 0                  # class exercise pages open
     started: int = 0                # exercises started
     starts: list[float] = field(default_factory=list)  # when each started (monotonic)
@@ -440,10 +444,14 @@ async def lead_exercises(server, stop: asyncio.Event, run: ExerciseRun) -> None:
                 after = json.loads(answer.body)["tally_stamp"]
                 run.projector_updates += 1
 
-        await run.go.wait()
         watching = asyncio.ensure_future(projector())
         seed = 0
         while not stop.is_set():
+            # an exercise starts only in a quarter with exercises, and only if its whole round (start, answers,
+            # reveal) fits in what is left of the quarter
+            if not run.go.is_set() or run.window_end - time.monotonic() < EXERCISE_ROUND_S - 1:
+                await pause(stop, 0.1)
+                continue
             began = time.monotonic()
             seed += 1
             run.starts.append(time.monotonic())
@@ -806,12 +814,22 @@ async def one_class(n: int, args, server, number: int, pool: int = 0) -> dict:
             else:
                 hammering.append(asyncio.ensure_future(attack_fresh_cookies(server.url, stop, attack)))
             await asyncio.sleep(args.active / 2)
-        elif args.exercise:  # the first half without a class exercise, the second with one: the same students
-            await asyncio.sleep(args.active / 2)
-            exercise_from, load_without = time.monotonic() - start, load_average()
-            exercise.go.set()
-            await asyncio.sleep(args.active / 2)
-            load_with = load_average()
+        elif args.exercise:
+            # quarters without and with a class exercise in turn, the same students all along: what changes as a
+            # class goes on (more games under way, bigger kernels) weighs on both kinds of quarter alike
+            loads = {}
+            for quarter in range(4):
+                with_exercises, began = quarter % 2 == 1, time.monotonic()
+                exercise.window_end = began + args.active / 4
+                if with_exercises and not args.control:
+                    exercise.go.set()
+                else:
+                    exercise.go.clear()
+                await asyncio.sleep(args.active / 4)
+                exercise.quarters.append((began - start, time.monotonic() - start, with_exercises))
+                loads[with_exercises] = load_average()
+            exercise.go.clear()
+            load_without, load_with = loads[False], loads[True]
         else:
             await asyncio.sleep(args.active)
         active_to = time.monotonic() - start
@@ -889,11 +907,12 @@ async def one_class(n: int, args, server, number: int, pool: int = 0) -> dict:
         def lesson_clicks(low: float, high: float) -> list[float]:
             return [s * 1000 for st in students if not st.browser for when, s, _w in st.clicks if low <= when <= high]
 
-        without, during = lesson_clicks(active_from, exercise_from), lesson_clicks(exercise_from, active_to)
+        without = [c for low, high, on in exercise.quarters if not on for c in lesson_clicks(low, high)]
+        during = [c for low, high, on in exercise.quarters if on for c in lesson_clicks(low, high)]
         # the clicks made within 3 s of a start or a reveal (every class page draws the exercise, or its answer)
         marks = [at - start for at in exercise.starts + exercise.reveals]
         near = [s * 1000 for st in students if not st.browser for when, s, _w in st.clicks
-                if exercise_from <= when <= active_to and any(0 <= when - m <= 3 for m in marks)]
+                if active_from <= when <= active_to and any(0 <= when - m <= 3 for m in marks)]
         errors += exercise.errors
         result["exercise"] = {
             "clicks_without": len(without), "clicks_with": len(during),
@@ -903,6 +922,7 @@ async def one_class(n: int, args, server, number: int, pool: int = 0) -> dict:
             "started": exercise.started, "answers": exercise.answers, "counted": exercise.counted,
             "check_p95_ms": percentile([c * 1000 for c in exercise.checks], 95),
             "projector_updates": exercise.projector_updates, "clicks_near_changes": len(near),
+            "control": args.control,
             "click_p50_near_changes_ms": percentile(near, 50), "click_p95_near_changes_ms": percentile(near, 95)}
     if args.board:
         errors += board.errors
@@ -1002,13 +1022,17 @@ def report(r: dict) -> list[str]:
     if "exercise" in r:
         e = r["exercise"]
         lines.append(
-            f"  class exercise in the second half: {e['pages']} class exercise pages open, {e['started']} exercises "
-            f"started, {e['answers']} answers sent (\"Check\" p95 {e['check_p95_ms']:.0f} ms), {e['counted']} counted "
-            f"on the projector by each reveal, {e['projector_updates']} projector updates")
+            f"  class exercise in the second and fourth quarters: {e['pages']} class exercise pages open, "
+            f"{e['started']} exercises started, {e['answers']} answers sent (\"Check\" p95 {e['check_p95_ms']:.0f} "
+            f"ms), {e['counted']} counted on the projector by each reveal, {e['projector_updates']} projector updates")
+        if e["control"]:
+            lines.append("  control run (--control): no exercise was started; the two kinds of quarter differ by "
+                         "chance alone")
         lines.append(
-            f"  the class's clicks on their lessons: without the exercise {e['clicks_without']} clicks, p50 "
+            f"  the class's clicks on their lessons: in the quarters without an exercise {e['clicks_without']} "
+            f"clicks, p50 "
             f"{e['click_p50_without_ms']:.0f} ms, p95 {e['click_p95_without_ms']:.0f} ms (load {e['load_without']}); "
-            f"with it {e['clicks_with']} clicks, p50 {e['click_p50_with_ms']:.0f} ms, p95 "
+            f"in those with one {e['clicks_with']} clicks, p50 {e['click_p50_with_ms']:.0f} ms, p95 "
             f"{e['click_p95_with_ms']:.0f} ms (load {e['load_with']}); ratio p50 "
             f"{e['click_p50_with_ms'] / e['click_p50_without_ms']:.2f}, p95 "
             f"{e['click_p95_with_ms'] / e['click_p95_without_ms']:.2f} (target: within 10 %); of them the "
@@ -1062,6 +1086,10 @@ def main() -> None:
                         help="the class board on (as --board) and, in the second half, a class exercise every 15 s "
                              "answered on every protocol student's class exercise page: the class's clicks with and "
                              "without it, and their ratio")
+    parser.add_argument("--control", action="store_true",
+                        help="with --exercise: everything as with it (the class exercise pages open, the projector "
+                             "watching), but no exercise is started in the second half either: the ratio two halves "
+                             "show by chance on this machine, beside which --exercise's ratio is read")
     parser.add_argument("--pool", action="store_true",
                         help="each class size twice, side by side: without a kernel pool (--class-size 0) and with "
                              "one the class's size (--class-size N), filled before the class comes; prints the "
@@ -1079,6 +1107,8 @@ def main() -> None:
         sys.exit("--ahead goes with --hub: it starts the students' servers on the hub")
     if args.exercise and (args.hub or args.attack):
         sys.exit("--exercise goes with neither --hub nor --attack: its halves compare the class with and without it")
+    if args.control and not args.exercise:
+        parser.error("--control goes with --exercise")
     args.board = args.board or args.exercise
     if args.hub and args.board:
         sys.exit("--board and --hub cannot go together: the hub's course servers would need a shared database")
