@@ -140,20 +140,29 @@ def compile_catalogs() -> list[Path]:
     return written
 
 
-def extract(module: Path | list[Path]) -> list[tuple[str | tuple[str, str], int]]:
-    """The message ids a module (or the modules of one catalog) uses, with their line numbers."""
+#: A comment that starts with this, just above a message in the code, goes into the catalogs beside it (``#.``):
+#: what a translator, or a reader of the catalog, needs to know that the words alone do not say.
+NOTE_TAG = "TRANSLATORS:"
+
+
+def extract(module: Path | list[Path],
+            notes: dict[Any, list[str]] | None = None) -> list[tuple[str | tuple[str, str], int]]:
+    """The message ids a module (or the modules of one catalog) uses, with their line numbers; ``notes`` (a dict)
+    gets the :data:`NOTE_TAG` comments written above each message."""
     from babel.messages.extract import extract_python
 
     found: list[tuple[str | tuple[str, str], int]] = []
     for path in [module] if isinstance(module, Path) else module:
         with path.open("rb") as handle:
             message: Any
-            for line, _func, message, _comments in extract_python(handle, KEYWORDS, [], {}):
+            for line, _func, message, comments in extract_python(handle, KEYWORDS, [NOTE_TAG], {}):
                 if isinstance(message, tuple):
                     message = tuple(m for m in message if m is not None)
                     message = message[0] if len(message) == 1 else message
                 if message:  # _(a_variable) has no literal id: its ids are marked with N_ where they are written
                     found.append((message, line))
+                    if notes is not None and comments:
+                        notes.setdefault(message, []).extend(comments)
     return found
 
 
@@ -192,7 +201,8 @@ def update_catalogs(names: list[str] | None = None) -> None:
     for name, modules in catalog_sources().items():
         if names and name not in names:
             continue
-        ids = [(message, str(m.relative_to(root)), line) for m in modules for message, line in extract(m)]
+        notes: dict[Any, list[str]] = {}
+        ids = [(message, str(m.relative_to(root)), line) for m in modules for message, line in extract(m, notes)]
         if not ids:
             continue
         where = ", ".join(str(m.relative_to(root)) for m in modules)
@@ -207,7 +217,7 @@ def update_catalogs(names: list[str] | None = None) -> None:
             for message, where, line in ids:
                 if message not in catalog:
                     catalog.add(message, old.get(message, "" if isinstance(message, str) else ("", "")),
-                                locations=[(where, line)])
+                                locations=[(where, line)], auto_comments=notes.get(message, []))
             path.parent.mkdir(parents=True, exist_ok=True)
             partial = path.with_suffix(".po.new")  # written whole, then renamed: never a half-written catalog
             with partial.open("wb") as handle:

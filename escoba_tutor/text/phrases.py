@@ -67,6 +67,8 @@ def _joined(words: Sequence[str], patterns: dict[str, str]) -> str:
 
 # With alternatives that are lists themselves ("the two of cups and the jack of clubs"), a comma before the
 # last "or" shows where one alternative ends.
+# TRANSLATORS: only between alternatives that are lists themselves («el dos de copas y la sota de bastos, o el
+# tres de oros y el rey de espadas»); a list of single words («oros o copas») never has this comma.
 _LAST_OF_LONG_ALTERNATIVES = N_("{first}, or {last}")
 
 
