@@ -495,8 +495,8 @@ def test_the_dealing_drill_in_the_widget_names_each_mistake():
         "Aciertos: 0 de 3.",
         f"A quién le toca: no al {dealer}. El que reparte juega el último en cada ronda; sale el que está a su "
         f"derecha: el {mano}.",
-        "Qué pasa ahora: todavía no se reparte. Solo se vuelve a repartir cuando nadie tiene cartas, y ahora "
-        "aún hay jugadores con cartas.",
+        "Qué pasa ahora: no se reparte nada y se sigue jugando. Solo se vuelve a repartir cuando nadie tiene "
+        "cartas, y aún hay jugadores con cartas.",
         f"Rondas: {drill.rounds_left + 1}, no. Las cartas que tienen los jugadores ya están repartidas: cuenta "
         f"solo las rondas que quedan por repartir, {drill.rounds_left}."]
     view.next_player.value, view.deal_now.value = str(drill.mano), "play_on"
@@ -908,7 +908,7 @@ def test_the_primera_by_suit_count_decides_the_setenta_s_point_it_never_drops_it
               and d.question != "escobas_de_mano"]
     assert {bool(d.changes) for d in drills} == {True, False}
     for drill in drills[:12]:
-        for lang, gone, new in (("en", "Points? no longer scored", "New points?:"),
+        for lang, gone, new in (("en", "(This point no longer counts|These points no longer count)", "New points?:"),
                                 ("es", "Puntos? que ya no se cuentan?", "Puntos? nuevos?:")):
             key = worksheet_html(drill.seed, lang, count=1, kinds=("house_rules",)).split(
                 "Answers" if lang == "en" else "Soluciones")[-1]
@@ -923,7 +923,7 @@ def test_the_primera_by_suit_count_decides_the_setenta_s_point_it_never_drops_it
                 assert ("Point that changes: the setenta (primera) by suit count — " if lang == "en" else
                         "Punto que cambia: ") in html.unescape(key)
             elif lang == "en" and not drill.changes:
-                assert "stays as it was: the setenta (primera) by suit count — " in key
+                assert "but here it does not: the setenta (primera) by suit count — " in key
 
 
 # ================================================================================ players named in sentences

@@ -316,10 +316,10 @@ def test_escoba_de_mano_of_four_refuses_players_given_as_sides(answers):
 
 @pytest.mark.parametrize("lang, lines", [
     ("es", ["Aciertos: 1 de 2.", "Escobas: bien, 8 + 3 + 9 + 10 = 30, así que hay 2 escobas de mano.",
-            "Para quién: si se juega por parejas, la escoba de mano es de la pareja del que reparte: reparte el "
+            "Para quién: si se juega por parejas, la escoba de mano es de la pareja del que reparte. Reparte el "
             "jugador 4, así que es para la pareja 2."]),
     ("en", ["1 of 2 right.", "Escobas: right, 8 + 3 + 9 + 10 = 30, so there are 2 escobas de mano.",
-            "Who scores them: in a team game the escoba de mano goes to the dealer's team: Player 4 dealt, so it goes "
+            "Who scores them: in a team game the escoba de mano goes to the dealer's team. Player 4 dealt, so it goes "
             "to Team 2."])])
 def test_the_escoba_de_mano_of_four_in_the_widget(lang, lines):
     widget = Drill("escoba_de_mano", seed=12, lang=lang)
@@ -514,8 +514,8 @@ def test_the_leftover_drill_in_the_widget():
         "Aciertos: 1 de 3.",
         "No: el jugador 1 jugó la última carta, pero la dejó en la mesa. Las cartas que quedan se las lleva el "
         "último bando que hizo baza: el bando 2.",
-        "Suma: has contado las figuras por el número que llevan impreso; al sumar, la sota vale 8, el caballo 9 y el "
-        "rey 10: 10.",
+        "Suma: has contado las figuras por el número que llevan impreso, pero su valor en las bazas es sota 8, "
+        "caballo 9 y rey 10: 10.",
         "Comprobación: bien, quedan justo 10, así que cuadra."]
     view.taker.value, view.total_box.value = "1", "10"
     assert widget.model.result is None  # a changed answer clears the verdict
@@ -550,7 +550,7 @@ def test_the_escoba_de_mano_drill_in_the_widget():
     widget.seed = 3  # 2 + 6 + 1 + 6 = 15, dealt by Side 2
     view.escobas.value, view.side.value = "1", "0"
     widget.check_button.click()
-    assert ("Who scores them: the escoba de mano always goes to the dealer's side: Player 2 dealt, so it goes to "
+    assert ("Who scores them: the escoba de mano always goes to the dealer's side. Player 2 dealt, so it goes to "
             "Side 2.") in widget.status.message
 
 
@@ -756,8 +756,8 @@ def test_who_scores_the_escoba_de_mano_names_the_player_who_dealt(lang):
 @pytest.mark.parametrize(("lang", "said"), [
     ("es", "Comprobación: correcto, no cuadra, porque 26 = 15 × 1 + 11 y no sobran 10; alguien se ha equivocado "
            "durante la mano."),
-    ("en", "Check: right, it does not check out. 26 = 15 × 1 + 11, not 15 × something + 10, so someone made "
-           "a mistake during the deal."),
+    ("en", "The 15 check: you are right that it does not check out. 26 = 15 × 1 + 11, not 15 × something + 10, "
+           "so someone made a mistake during the deal."),
 ])
 def test_a_right_no_for_a_deal_that_does_not_check_out_says_what_is_right(lang, said):
     """«Comprobación: bien, 26 = 15 × 1 + 11, y no sobran 10: alguien se ha equivocado» put "right" beside "someone

@@ -30,7 +30,7 @@ from escoba_tutor.exercises import (
 )
 from escoba_tutor.exercises.common import MAX_SEED
 from escoba_tutor.exercises.registry import kind, kinds_for, make_drill
-from escoba_tutor.exercises.worksheet import choose_seeds, printed_task, worksheet_html
+from escoba_tutor.exercises.worksheet import choose_seeds, exercise_markup, printed_task, worksheet_html
 from escoba_tutor.text.phrases import and_list
 from escoba_tutor.text.translator import Translator
 
@@ -41,6 +41,12 @@ def split(page: str) -> tuple[str, str]:
     """The exercises and the answer key."""
     start = page.index("<section class='answers'>")
     return page[:start], page[start:]
+
+
+def house_rule_key(seed: int, lang: str) -> str:
+    """One house-rule exercise's worked answer, as the key prints it, whether or not a sheet would choose it (a
+    sheet leaves out a deal where the rule changes nothing)."""
+    return str(exercise_markup("house_rules", seed, lang)["answer"])
 
 
 def test_the_same_seed_gives_the_same_page():
@@ -414,7 +420,7 @@ def test_a_house_rule_that_changes_nothing_shows_how_its_points_went():
     """Worksheet no. 421, exercise 423 ("setenta with low cards only"), as its reader found it: "the house rule
     does not change the totals" with no reason. The key now shows the setentas, both valid, as the reason. (Sheet
     no. 421 now asks about another house rule there: the sheet that starts at 423 prints it first.)"""
-    _task, key = split(worksheet_html(423, "en", kinds=("house_rules",)))
+    key = house_rule_key(423, "en")
     unchanged = EN.plural("The house rule could have changed this point, but here it does not: {items}.",
                           "The house rule could have changed these points, but here it does not: {items}.", 1,
                           items="the setenta — Team 2 has the best setenta (Team 1: 75; Team 2: 81)")
@@ -641,10 +647,10 @@ def test_the_key_of_worksheet_57_reads_as_the_readers_asked():
     # a house rule's point that nobody scores is no "new point" (the sheet's exercises of that kind moved on)
     drill = next(d for d in map(house_rules_drill, range(1000)) if d.house_rule == "all_sevens_bonus"
                  and d.players == 2 and not d.changes)
-    _task, key = split(worksheet_html(drill.seed, "en", count=1, kinds=("house_rules",)))
+    key = house_rule_key(drill.seed, "en")
     assert ("In this deal the house rule does not change the totals. The house rule&#39;s point: all four sevens — no "
             "side has all four.") in key and "holds it" not in key
-    _task, key = split(worksheet_html(drill.seed, "es", count=1, kinds=("house_rules",)))
+    key = house_rule_key(drill.seed, "es")
     assert ("El punto de la regla de la casa: los cuatro sietes — ningún bando tiene los cuatro.") in key
     assert "no lo tiene nadie" not in key
 
@@ -652,19 +658,23 @@ def test_the_key_of_worksheet_57_reads_as_the_readers_asked():
 def test_parts_follow_the_lessons_and_a_part_whose_numbers_skip_says_so():
     """Worksheet no. 101 as its readers found it: parts out of the lessons' order (lesson 2, then 5, 6, 4, 3...),
     and a part numbered 101, 102, 105 with nothing to say why (it looked like a missing page). The why is for the
-    teacher: the answer key says it under the part's heading, the pupil's sheet does not."""
+    teacher: the answer key says it once, at its start, naming the parts (worksheet no. 2200's reader found it
+    said again under six parts' headings), and the pupil's sheet's own note says it in general."""
     page = worksheet_html(101, "en")
     parts = re.findall(r"<section class='part' id='(\w+)'", page)
     assert parts == ["captures", "escoba_de_mano", "leftover", "dealing", "setenta", "escobas", "game_end", "points",
                      "house_rules", "strategy"]
-    note = "Some exercise numbers are skipped: those exercises were too similar to the ones shown."
     task, key = split(page)
-    assert note not in task
-    keyed = dict(zip(parts, re.split(r"<h2>", key)[1:]))
-    for name in parts:
-        skipping = choose_seeds(name, 101, 3, rules_by_name("escoba")) != [101, 102, 103]
-        assert (note in keyed[name]) == skipping, name
-    assert note in keyed["leftover"] and note not in keyed["setenta"]
+    assert "some exercise numbers are skipped" not in task
+    # said once, at the start of the key, naming the parts whose numbers skip (not again under each part)
+    skipping = [str(number) for number, name in enumerate(parts, 1)
+                if choose_seeds(name, 101, 3, rules_by_name("escoba")) != [101, 102, 103]]
+    assert "3" in skipping and "5" not in skipping  # the cards left skip, the setenta does not
+    note = EN.plural("In part {parts}, some exercise numbers are skipped: those exercises were too similar to the "
+                     "ones shown.", "In parts {parts}, some exercise numbers are skipped: those exercises were too "
+                     "similar to the ones shown.", len(skipping), parts=and_list(EN, skipping))
+    assert key.count("some exercise numbers are skipped") == 1 and note in key.split("<h2>")[0]
+    assert "Some exercise numbers are skipped" not in key
     # the parts a teacher names print in the order given
     chosen = worksheet_html(101, "en", kinds=("strategy", "captures"))
     assert re.findall(r"<section class='part' id='(\w+)'", chosen) == ["strategy", "captures"]
@@ -686,7 +696,9 @@ def test_no_two_exercises_of_a_part_print_the_same():
         for seed in range(1, 41):
             chosen = choose_seeds(name, seed, 3, escoba)
             texts = {printed_task(name, make_drill(name, s, escoba)) for s in chosen}
-            assert chosen[0] == seed and len(texts) == 3, (name, seed, chosen)
+            # (a house-rule part starts further on when the sheet's own number shows the rule changing nothing)
+            assert chosen[0] == seed or not make_drill(name, seed, escoba).changes, (name, seed, chosen)
+            assert len(texts) == 3, (name, seed, chosen)
 
 
 # Seeds for the property tests: a spread over the whole range of numbers, the low ones a teacher types, and the
@@ -916,32 +928,36 @@ def test_an_avoided_play_names_every_fault_the_best_play_has_not_most_costly_fir
 
 def test_the_house_rule_part_asks_about_a_new_house_rule_each_time():
     """Worksheet no. 533, part 9, as its reader found it: exercises 534 and 535 asked about the same house rule
-    (the cards bonus) with the same answer. Each exercise of the part now asks about another house rule, and a
-    deal where the house rule changes nothing comes at most once."""
+    (the cards bonus) with the same answer. Each exercise of the part now asks about another house rule."""
     escoba = rules_by_name("escoba")
     for seed in (*range(1, 41), 533, 647):
         drills = [make_drill("house_rules", s, escoba) for s in choose_seeds("house_rules", seed, 3, escoba)]
         rules = [d.house_rule for d in drills]
         assert len(set(rules)) == 3, (seed, rules)
-        assert sum(not d.changes for d in drills) <= 1, (seed, [d.changes for d in drills])
-        # a rule about the escoba de mano comes on a table where it applies (but as the first exercise, whose
-        # number is the sheet's): its part states the rule and, each rule coming once, would not show it at work
-        assert all(d.changes for d in drills if d.question == "escobas_de_mano" and d.seed != seed), (seed, rules)
 
 
-def test_a_house_rule_about_the_escoba_de_mano_is_shown_at_work():
-    """Worksheet no. 2143, part 9, as its reader found it: its one exercise on the escoba de mano by pairs (2147)
-    was a table of 15, where the rule does not apply, so the sheet explained pairs and the deal order and never
-    used them. Such a table is left out of the part (but as its first exercise, whose number is the sheet's)."""
+def test_every_house_rule_exercise_shows_its_rule_at_work():
+    """Worksheet no. 2200, part 9, as both its readers found it: its first exercise (2200, "every tied side
+    scores") was a deal with no tie, so the rule changed nothing and a pupil who ignored it still got the answer
+    right; before it, sheet no. 2143's one exercise on the escoba de mano by pairs (2147) was a table of 15, where
+    the rule does not apply. Each rule comes once a part, so such a deal never showed its rule at work. A part now
+    leaves out every deal where the house rule changes nothing, the sheet's own number too (the part then starts
+    further on, as other parts' numbers skip)."""
     escoba = rules_by_name("escoba")
-    trap = make_drill("house_rules", 2147, escoba)
-    assert trap.house_rule == "escoba_de_mano_pairs" and not trap.changes  # what the reader found
-    assert 2147 not in choose_seeds("house_rules", 2143, 3, escoba)
-    for seed in _SPREAD:
-        seed = min(seed, MAX_SEED - 2)
-        drills = [make_drill("house_rules", s, escoba) for s in choose_seeds("house_rules", seed, 3, escoba)]
-        assert all(d.changes for d in drills if d.question == "escobas_de_mano" and d.seed != seed), seed
-        assert sum(not d.changes for d in drills) <= 1, seed
+    for trap, sheet in ((2200, 2200), (2147, 2143)):  # what the readers found
+        assert not make_drill("house_rules", trap, escoba).changes
+        assert trap not in choose_seeds("house_rules", sheet, 3, escoba)
+    assert make_drill("house_rules", 2200, escoba).house_rule == "ties_both_score"
+    task, key = split(worksheet_html(2200, "en", kinds=("house_rules",)))
+    assert "Exercise no. 2200." not in task and "does not change the totals" not in key
+    assert "Some exercise numbers are skipped" in key
+    for count, seeds in ((3, (*range(1, 41), *_SPREAD)), (1, range(20)), (5, _SPREAD[28:40])):
+        for seed in seeds:
+            seed = min(seed, MAX_SEED - count + 1)
+            chosen = choose_seeds("house_rules", seed, count, escoba)
+            drills = [make_drill("house_rules", s, escoba) for s in chosen]
+            assert len(chosen) == count and all(d.changes for d in drills), (count, seed, chosen)
+            assert chosen[0] >= seed or seed > MAX_SEED - 20 * count - 1, (count, seed, chosen)  # (near the top: below)
 
 
 @pytest.mark.parametrize("count", [2, 3, 5])
@@ -1205,7 +1221,7 @@ def test_worksheet_1511_reads_as_its_readers_asked():
     assert "if the highest total is shared, nobody has won yet and another deal is played." in task
     assert ("Side 1: 1; Side 2: 0. The escoba: Player 1 plays the four of clubs and takes the "
             "ace of coins, the ace of cups and the knight of cups, leaving the table empty.") in key
-    assert "Exercise numbers are those of the on-screen practice, not the order on this sheet." in task
+    assert "so the numbers do not run 1, 2, 3 down this sheet." in task
     task, key = map(unescape, split(worksheet_html(1511, "es")))
     assert "para que se lo" not in key and "para que se los" not in key and "puntos menos" not in key
     assert "Se resta 15 dos veces: 37 − 15 = 22, 22 − 15 = 7." in key
@@ -1322,9 +1338,11 @@ def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
             if code == "safe_table":
                 assert sweep_risk(view, move) is None, seed  # never a table the play gives the other side
             head = _merit_text(_, view, move, code, plays)
-            if code == "fewer_sweepers":  # the play compared is named, with its count, higher than this play's
-                most = max((r.unseen or 0) for p in plays if p != move and (r := sweep_risk(view, p)) is not None)
-                assert most > (sweep_risk(view, move).unseen or 0) and f" {most} " in head, (seed, head)
+            if code == "fewer_sweepers":  # the play compared is named, with its count: the nearest above this one's
+                mine_unseen = sweep_risk(view, move).unseen or 0
+                nearest = min((r.unseen or 0) for p in plays if p != move and (r := sweep_risk(view, p)) is not None
+                              and (r.unseen or 0) > mine_unseen)
+                assert f" {nearest} " in head, (seed, head)
             assert why.startswith(head), (seed, why, head)
             rest = why[len(head):]
             assert not rest or rest.startswith((although, and_safe, ", ")), (seed, why)
@@ -1342,10 +1360,11 @@ def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
             "For each side, write down the best card of each suit, by its setenta value",
             "then see whether a side has reached the target score (for example 21): if one side has, it wins;",
             "Side 1's points for the deal, escobas included:",
-            "Each exercise gives either a deal that has already been played, with its points",
+            "Some exercises give a deal that has already been played, with its points",
             "= 17: no escoba de mano (0), and the cards stay on the table.",
             "= 10. That is less than 15, so there is nothing to take away. 10 is left, so the deal checks out.",
-            "The point the house rule is about stays as it was: the setenta — Side 2 has the only valid setenta "
+            "The house rule could have changed this point, but here it does not: the setenta — Side 2 has the only "
+            "valid setenta "
             "(Side 1: invalid; Side 2: 76)."]),
     ("es", ["Para sumar 15, cada carta vale: el as 1, del 2 al 7 lo que marcan, la sota 8, el caballo 9 y el rey 10.",
             "Con las reglas normales de la escoba, siempre suman un múltiplo de 15 más 10",
@@ -1353,7 +1372,7 @@ def test_a_good_play_is_recommended_only_for_a_merit_the_other_plays_lack(lang):
             "luego mira si algún bando ha llegado a los puntos de la partida (por ejemplo, 21): si ha llegado uno, "
             "gana;",
             "Puntos de la mano del bando 1, con las escobas:",
-            "Cada ejercicio trae una mano ya jugada, con sus puntos",
+            "Unos ejercicios traen una mano ya jugada, con sus puntos",
             "= 17: no hay escoba de mano (0), y las cartas se quedan en la mesa.",
             "= 10. Como es menos de 15, no hay nada que restar. Sale 10, así que la mano cuadra.",
             "El punto del que trata la regla de la casa queda igual: la setenta — el bando 2 tiene la única setenta "
@@ -1366,7 +1385,8 @@ def test_worksheet_1601_reads_as_its_readers_asked(lang, said):
     "Here is a deal" before an exercise with none, a key that did not say 0 or who scores, "so … so" in the 15
     check, "these" for a single point, and "the best setenta" beside an invalid one."""
     page = " ".join(map(unescape, split(worksheet_html(1601, lang))))
-    page = re.sub(r"<[^>]+>", "", page)
+    # (exercise 1605, whose house rule changes nothing, is no longer on the sheet: its key as the exercise shows it)
+    page = re.sub(r"<[^>]+>", "", page + " " + unescape(house_rule_key(1605, lang)))
     for words in said:
         assert words in page, words
 
@@ -1647,7 +1667,7 @@ def test_the_house_rule_key_heads_one_point_in_the_singular(lang):
     _ = Translator(lang)
     part = kind("house_rules").worksheet
     heads = {"en": [("New point: ", "New points: "), ("Point that changes: ", "Points that change: "),
-                    ("Point no longer scored: ", "Points no longer scored: ")],
+                    ("This point no longer counts: ", "These points no longer count: ")],
              "es": [("Punto nuevo: ", "Puntos nuevos: "), ("Punto que cambia: ", "Puntos que cambian: "),
                     ("Punto que ya no se cuenta: ", "Puntos que ya no se cuentan: ")]}[lang]
     seen = set()
@@ -1707,9 +1727,9 @@ def test_the_cards_bonus_of_two_sides_names_the_other_side():
 
 @pytest.mark.parametrize(("lang", "listed", "only_one"), [
     ("en", "5 possible captures (a play makes only one of them):",
-     "When it is played, the card makes only one of those captures, the one its player chooses"),
+     "In a game, whoever plays the card makes only one of these captures, the one they choose"),
     ("es", "5 bazas posibles (al jugar la carta solo se hace una de ellas):",
-     "Al jugarla, la carta hace solo una de esas bazas, la que elija quien la juega"),
+     "En una partida, quien juega la carta hace solo una de estas bazas, la que elige"),
 ])
 def test_every_capture_listed_is_a_choice_not_one_play(lang, listed, only_one):
     """Worksheet no. 2143, part 1: the key's «5 bazas:» read as if the three of cups took all five. The part
@@ -1720,3 +1740,30 @@ def test_every_capture_listed_is_a_choice_not_one_play(lang, listed, only_one):
     assert listed in key
     one = {"en": "1 possible capture:", "es": "1 baza posible:"}[lang]
     assert one in key  # (no. 2143: the knight makes a single capture)
+
+
+def test_worksheet_2200_reads_as_its_readers_asked():
+    """Worksheet no. 2200 as its two readers found it: the tables by suit wrote the ace as "1" beside "jack" and
+    "king" (a pupil would look up the value 1); the dealing key answered "Player 2" where the boxes read Side 1 /
+    Side 2; each good play laid down was compared only with the worst one, so the key never said why the four beats
+    the six; "3 coins (…), with 3 cards in all" said the cards twice."""
+    for lang, ace, player_2, side_2 in (("en", "ace", "Player 2", "Side 2"), ("es", "as", "el jugador 2", "el bando 2")):
+        task, key = map(unescape, split(worksheet_html(2200, lang)))
+        suits = "|".join(Translator(lang).suit_name(suit) for suit in Suit)
+        rows = re.findall(rf"<th scope=\"row\">(?:{suits})</th>(.*?)</tr>", task, flags=re.S)
+        held = [re.sub(r"\s+", " ", c).strip() for row in rows for c in re.findall(r"<td>(.*?)</td>", row, re.S)]
+        assert len(held) > 8, lang  # (the tables of parts 5, 8 and 9)
+        assert any(re.search(rf"(^|, ){ace}(,|$)", c) for c in held), lang
+        assert not any(re.search(r"(^|, )1(,|$)", c) for c in held), lang
+        text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", key))
+        if lang == "en":
+            assert f"The last capture was made by {player_2}, so the cards left go to {side_2}." in text
+            assert ("it leaves the table adding up to 11, which only a card worth 4 can sweep, with 2 such cards still "
+                    "unseen, fewer than the 3 unseen cards that could sweep the table after the six of swords.") in text
+            assert ("it leaves the table adding up to 13, which only a card worth 2 can sweep, with 3 such cards still "
+                    "unseen, fewer than the 4 unseen cards that could sweep the table after the ace of cups.") in text
+            # (the order of the two cards taken is the engine's, which is not the point here)
+            assert re.search(r"it adds 3 coins to your pile \(the jack of coins, the (four|three) of coins and the "
+                             r"(three|four) of coins\)\. Weaker plays:", text)
+        else:
+            assert f"La última baza la hizo {player_2}, así que las cartas que quedan son para {side_2}." in text

@@ -40,8 +40,7 @@ class Variety:
     - ``once``: the shapes a part has at most once (a "nothing" answer, a deal with a mistake in it).
 
     An exercise whose shape is none of ``shapes(rules)`` is left out of a part while others fit (a house rule
-    about the escoba de mano shown on a table where it does not apply), unless it is the first, whose number is
-    the sheet's.
+    shown on a deal where it changes nothing), even at the sheet's own number: the part then starts further on.
 
     A part of ``n`` exercises has each shape of ``once`` at most once and the other shapes as evenly as ``n``
     allows (:func:`escoba_tutor.exercises.worksheet.choose_seeds`).

@@ -78,7 +78,9 @@ def value_sum(_: Translator, cards: Iterable[Card]) -> str:
 
 
 def rank(_: Translator, card: Card) -> str:
-    return _.rank_name(card.rank) if card.is_figure else str(card.rank)
+    """A card's rank as a table by suit shows it: the ace and the face cards by name (as the key and the setenta's
+    values name them: a pupil reading "1" would look up the value 1), the others by number."""
+    return _.rank_name(card.rank) if card.is_figure or card.rank == 1 else str(card.rank)
 
 
 # ------------------------------------------------------------------------------------------ the shared pieces

@@ -77,16 +77,23 @@ def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | s
         lesson, section = _PRACTICE.get((name, profile), _PRACTICE.get((name, ""), (0, "")))
         where = _("Check on screen: lesson {lesson}, “{section}”.", lesson=lesson,
                   section=paper.word(_, section)) if lesson else ""
-        # numbers that skip would look like a missing page to a teacher: the key says why (not the pupil's sheet)
-        skips = _("Some exercise numbers are skipped: those exercises were too similar to the ones shown."
-                  ) if seeds[name] != list(range(seed, seed + count)) else ""
         parts.append({"name": name, "heading": f"{number}. {paper.word(_, part.heading)}",
-                      "intro": part.intro(_, rules), "where": where, "skips": skips,
+                      "intro": part.intro(_, rules), "where": where,
                       "tasks": [macros.task(drill, **part.task(_, drill)) for drill in drills[name]],
                       "answers": [macros.answer(drill, **part.answer(_, drill)) for drill in drills[name]]})
     # cards are shown with their codes ("11b"): where they are, the sheet says how to read them (in English, "c" is
     # cups and "b" clubs, not what an English speaker would guess)
     shows_codes = any('class="card"' in task for part in parts for task in part["tasks"])
+    # numbers that skip would look like a missing page to a teacher: the key says why, once at its start, naming
+    # the parts (not the pupil's sheet)
+    skipping = [str(number) for number, name in enumerate(kinds, 1) if seeds[name] != list(range(seed, seed + count))]
+    if len(kinds) == 1:
+        skips = _("Some exercise numbers are skipped: those exercises were too similar to the ones shown.")
+    else:
+        skips = _.plural("In part {parts}, some exercise numbers are skipped: those exercises were too similar to "
+                         "the ones shown.", "In parts {parts}, some exercise numbers are skipped: those exercises "
+                         "were too similar to the ones shown.", len(skipping), parts=and_list(_, skipping))
+    skips = skips if skipping else ""
     return paper.page("worksheet.html.j2", {
         "lang": _.lang, "title": title, "rules_line": _rules_line(_, rules, "house_rules" in kinds),
         "codes": _("Card codes: the number, then the first letter of the suit's Spanish name (o oros, coins; c copas, "
@@ -103,7 +110,7 @@ def worksheet_html(seed: int, lang: str = "es", count: int = 3, rules: Rules | s
                      "go through the answers aloud, say the part too (“part 3, no. {seed}”). Where numbers are "
                      "skipped, the exercises in between were too like the ones shown.", seed=seed)
         if len(parts) > 1 else "",
-        "parts": parts, "key_title": _("Answer key"),
+        "parts": parts, "key_title": _("Answer key"), "skips": skips,
         "key_note": _("Worked out by the escoba-tutor program, for worksheet no. {seed}.", seed=seed)})
 
 
@@ -130,8 +137,8 @@ def choose_seeds(name: str, seed: int, count: int, rules: Rules) -> list[int]:
     its exercises cannot be answered by copying the first one:
 
     - never one that prints the same as one chosen before it (only its number differs);
-    - for a kind whose answers take a few shapes (its part's ``variety``: "nothing", one capture, several), no
-      more of a shape than its share (:meth:`escoba_tutor.exercises.kind.Variety.caps`), and a shape twice only
+    - for a kind whose answers take a few shapes (its part's ``variety``: "nothing", one capture, several), none
+      of a shape it leaves out (not even at ``seed``, where the search starts) and no more of a shape than its share (:meth:`escoba_tutor.exercises.kind.Variety.caps`), and a shape twice only
       when the places left still allow every shape once: a rare shape, like a card that takes nothing, at most
       once a part;
     - for a kind whose exercises often share one answer (its part's ``answers``), each exercise gives some
@@ -164,9 +171,11 @@ def choose_seeds(name: str, seed: int, count: int, rules: Rules) -> list[int]:
             return True
         if text in printed:  # the same exercise again under another number
             return False
-        if variety is not None and shape not in caps:  # a shape left out, but as the sheet's own number
-            return not chosen or ease >= 2
-        # (a left-out shape let in as the first takes the place of the rare shapes)
+        # a shape left out, even at the sheet's own number (the part then starts further on, as other parts'
+        # numbers skip): a first exercise that teaches nothing is no better than a third
+        if variety is not None and shape not in caps:
+            return ease >= 2
+        # (a left-out shape let in when too few fit takes the place of the rare shapes)
         left_out = sum(n for s, n in used.items() if s not in caps)
         once = variety.once if variety is not None else frozenset()
         rare = left_out if shape in once else 0

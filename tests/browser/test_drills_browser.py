@@ -141,7 +141,7 @@ def test_the_leftover_answered_by_keyboard_alone(en_page):
     tab_until(page, box.get_by_role("button", name="Check"), "Tab")
     page.keyboard.press("Enter")
     expect(status(page, "leftover")).to_contain_text("3 of 3 right.")
-    expect(status(page, "leftover")).to_contain_text("Check: right, exactly 10 is left, so it checks out.")
+    expect(status(page, "leftover")).to_contain_text("The 15 check: right, exactly 10 is left, so it checks out.")
     assert_no_errors(page)
 
 

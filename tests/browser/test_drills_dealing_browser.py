@@ -68,7 +68,7 @@ def test_dealing_answered_by_mouse(es_page):
     expect(said).to_contain_text("Aciertos: 0 de 3.")
     expect(said).to_contain_text("A quién le toca: no al jugador 2, que acaba de jugar. El turno pasa al de su "
                                  "derecha: el jugador 1.")
-    expect(said).to_contain_text("Qué pasa ahora: todavía no se reparte.")
+    expect(said).to_contain_text("Qué pasa ahora: no se reparte nada y se sigue jugando.")
     expect(said).to_contain_text("Rondas: 2, no. En cada ronda se dan tres cartas a cada uno de los 2 jugadores, "
                                  "6 cartas en total: 6 ÷ 6 = 1.")
     box.get_by_label("¿A quién le toca jugar?").select_option(label="Jugador 1")

@@ -307,13 +307,17 @@ def play_words(_: Translator, names: list[Label], player: int, card: Card, taken
     return _("{player} plays {card}: it stays on the table.", player=names[player], card=_.the_card(card))
 
 
-def leftover_words(_: Translator, drill: DealingDrill, names: list[Label]) -> str:
-    """Who takes the cards left, and why (asked only when the deal is over)."""
+def leftover_words(_: Translator, drill: DealingDrill, names: list[Label], on_paper: bool = False) -> str:
+    """Who takes the cards left, and why (asked only when the deal is over); ``on_paper``: as the worksheet asks
+    it, whose boxes name two players' sides (Side 1, Side 2), not the players."""
     if drill.leftover_to is None or drill.last_capturer is None:
         return _("Nobody captured in the whole deal: the cards left belong to nobody.")
     if drill.players == 4:
         return _("The last capture was made by {player}, so the cards left go to {player}'s team, {side}.",
                  player=names[drill.last_capturer], side=side_names(_, drill, names)[drill.leftover_to])
+    if on_paper and drill.players == 2:  # the answer names the box to tick
+        return _("The last capture was made by {player}, so the cards left go to {side}.",
+                 player=names[drill.last_capturer], side=paper.side_names(_, 2)[drill.leftover_to])
     return _("The last capture was made by {player}, who takes the cards left.", player=names[drill.last_capturer])
 
 
@@ -332,8 +336,9 @@ def deal_now_words(_: Translator) -> dict[str, str]:
             "deal_over": _("The deal is over")}
 
 
-def answer_lines(_: Translator, drill: DealingDrill, names: list[Label]) -> list[str]:
-    """The worked answer, step by step, as the rule book says it (docs/rules.md §2)."""
+def answer_lines(_: Translator, drill: DealingDrill, names: list[Label], on_paper: bool = False) -> list[str]:
+    """The worked answer, step by step, as the rule book says it (docs/rules.md §2); ``on_paper``: as the
+    worksheet asks it (:func:`leftover_words`)."""
     n, who = drill.players, names[drill.next_player]
     if drill.deal_now == "deal_over":
         lines = [_("The stock has run out and every hand is empty: the deal is over. The cards left on the table go "
@@ -360,7 +365,7 @@ def answer_lines(_: Translator, drill: DealingDrill, names: list[Label]) -> list
             "{deck} cards in the stock ÷ ({players} players × 3 cards) = {n} round still to be dealt.",
             "{deck} cards in the stock ÷ ({players} players × 3 cards) = {n} rounds still to be dealt.",
             drill.rounds_left, deck=drill.deck_left, players=n))
-    return [*lines, leftover_words(_, drill, names)] if "leftover" in drill.items else lines
+    return [*lines, leftover_words(_, drill, names, on_paper)] if "leftover" in drill.items else lines
 
 
 _SHEET = """
@@ -412,7 +417,7 @@ def _dealing_task(_: Translator, drill: DealingDrill) -> dict[str, object]:
 def _dealing_answer(_: Translator, drill: DealingDrill) -> dict[str, object]:
     # The sheet asks what happens, the rounds, the cards left and then who plays (_SHEET): the key answers in that
     # order, so that a student can check it answer by answer.
-    what, who, *rest = answer_lines(_, drill, player_names(_, drill.players))
+    what, who, *rest = answer_lines(_, drill, player_names(_, drill.players), on_paper=True)
     return {"lines": [what, *rest, who]}
 
 

@@ -750,15 +750,15 @@ def _answers(drill: HouseRulesDrill) -> tuple[object, ...]:
 def _shape(drill: HouseRulesDrill) -> str:
     if drill.changes:
         return "changes"
-    # a rule about the escoba de mano on a table it leaves as it was: its part would state the rule (the pairs,
-    # the deal order) and never show it at work, as each rule comes once a part; a points rule that changes
-    # nothing still names the points it could have changed
+    # a rule about the escoba de mano on a table it leaves as it was, or a points rule on a deal with nothing for
+    # it to change (no tie for "every tied side scores"): each rule comes once a part, so the part would state the
+    # rule and never show it at work, and a pupil who ignores the rule would still get the answer right
     return "not_applied" if drill.question == "escobas_de_mano" else "unchanged"
 
 
-# A deal where the house rule changes nothing is worth seeing once a part (a rule does not always matter), not more;
-# one where a rule about the escoba de mano does not apply is left out (its shape is none of these).
-_VARIETY = Variety(_shape, lambda rules: ("changes", "unchanged"), frozenset({"unchanged"}))
+# Every exercise of the part shows its house rule at work: a deal where the rule changes nothing is left out (its
+# shape is none of these), even at the sheet's own number, while others fit.
+_VARIETY = Variety(_shape, lambda rules: ("changes",))
 
 
 

@@ -510,8 +510,9 @@ def _merit_text(_: Translator, view: PlayerView, move: Move, code: str, plays: S
                 "takes_oros": [c for c in pile if c.suit is Suit.OROS], "takes_cards": list(pile)}
         said = _move_reason(_, Reason(code, tuple(held[code]), count=len(held[code])), view.rules)
         # the gains after the merit that the capture has too (its coins, then the cards in all, unless only the
-        # two every capture adds)
-        held["takes_cards"] = held["takes_cards"] if len(pile) > 2 else []
+        # two every capture adds, or only the cards already named: "3 coins (…), with 3 cards in all" says it twice)
+        named = {c for kind in _GAIN_ORDER[_GAIN_ORDER.index(code):-1] for c in held[kind]}
+        held["takes_cards"] = held["takes_cards"] if len(pile) > 2 and len(named) < len(pile) else []
         further = [_.plural(*_GAIN_PARTS[kind], len(held[kind]), cards=the_cards(_, held[kind]))
                    for kind in _GAIN_ORDER[_GAIN_ORDER.index(code) + 1:] if held[kind]]
         return paper.word(_, _WITH_MORE, reason=said, more=and_list(_, further)) if further else said
@@ -520,7 +521,7 @@ def _merit_text(_: Translator, view: PlayerView, move: Move, code: str, plays: S
     if code == "fewer_sweepers":
         sweep = sweep_risk(view, move)
         assert sweep is not None  # (merit() gives this code only to a play whose table can be swept)
-        other, more = _most_sweepers(view, [p for p in plays if p != move])
+        other, more = _next_sweepers(view, [p for p in plays if p != move], sweep.unseen or 0)
         return _.plural(*_FEWER_SWEEPERS, sweep.unseen or 0, total=sweep.total, value=sweep.sweeper_value,
                         more=more, other=_play_name(_, other, plays))
     if code == "keeps_siete":
@@ -539,13 +540,14 @@ def _most_oros_left(view: PlayerView, others: Sequence[Move]) -> tuple[Move, int
     return move, len(_oros_left(view, move))
 
 
-def _most_sweepers(view: PlayerView, others: Sequence[Move]) -> tuple[Move, int]:
-    """The other play whose table the most unseen cards can sweep (the first of a tie), and how many: the play a
-    ``fewer_sweepers`` merit is measured against."""
-    counted = [(risk.unseen or 0, -i, move) for i, move in enumerate(others)
-               if (risk := sweep_risk(view, move)) is not None]
-    most, _first, move = max(counted, key=lambda c: (c[0], c[1]))
-    return move, most
+def _next_sweepers(view: PlayerView, others: Sequence[Move], unseen: int) -> tuple[Move, int]:
+    """The other play whose table the fewest unseen cards can sweep that are still more than ``unseen`` (the
+    first of a tie), and how many: the play a ``fewer_sweepers`` merit is measured against. The nearest, not the
+    worst: two good plays each compared with the worst would not say why the first beats the second."""
+    counted = [(risk.unseen or 0, i, move) for i, move in enumerate(others)
+               if (risk := sweep_risk(view, move)) is not None and (risk.unseen or 0) > unseen]
+    fewest, _first, move = min(counted, key=lambda c: (c[0], c[1]))
+    return move, fewest
 
 
 def _play_name(_: Translator, move: Move, plays: Sequence[Move]) -> str:
@@ -723,7 +725,7 @@ def situation(_: Translator, drill: StrategyDrill) -> str:
 
 
 def taken_by_suit(_: Translator, drill: StrategyDrill) -> list[str]:
-    """The cards already taken in the deal, suit by suit: «oros: 1, 2, sota»; «copas: —»."""
+    """The cards already taken in the deal, suit by suit: «oros: as, 2, sota»; «copas: —»."""
     taken = taken_cards(drill)
     return [_("{suit}: {ranks}", suit=_.suit_name(suit),
               ranks=", ".join(paper.rank(_, c) for c in taken if c.suit is suit) or "—") for suit in SUITS]
