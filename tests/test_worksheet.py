@@ -1747,7 +1747,8 @@ def test_worksheet_2200_reads_as_its_readers_asked():
     "king" (a pupil would look up the value 1); the dealing key answered "Player 2" where the boxes read Side 1 /
     Side 2; each good play laid down was compared only with the worst one, so the key never said why the four beats
     the six; "3 coins (…), with 3 cards in all" said the cards twice."""
-    for lang, ace, player_2, side_2 in (("en", "ace", "Player 2", "Side 2"), ("es", "as", "el jugador 2", "el bando 2")):
+    for lang, ace, player_2, side_2 in (("en", "ace", "Player 2", "Side 2"),
+                                        ("es", "as", "el jugador 2", "el bando 2")):
         task, key = map(unescape, split(worksheet_html(2200, lang)))
         suits = "|".join(Translator(lang).suit_name(suit) for suit in Suit)
         rows = re.findall(rf"<th scope=\"row\">(?:{suits})</th>(.*?)</tr>", task, flags=re.S)

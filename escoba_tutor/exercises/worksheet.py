@@ -138,9 +138,9 @@ def choose_seeds(name: str, seed: int, count: int, rules: Rules) -> list[int]:
 
     - never one that prints the same as one chosen before it (only its number differs);
     - for a kind whose answers take a few shapes (its part's ``variety``: "nothing", one capture, several), none
-      of a shape it leaves out (not even at ``seed``, where the search starts) and no more of a shape than its share (:meth:`escoba_tutor.exercises.kind.Variety.caps`), and a shape twice only
-      when the places left still allow every shape once: a rare shape, like a card that takes nothing, at most
-      once a part;
+      of a shape it leaves out (not even at ``seed``, where the search starts), no more of a shape than its share
+      (:meth:`escoba_tutor.exercises.kind.Variety.caps`), and a shape twice only when the places left still allow
+      every shape once: a rare shape, like a card that takes nothing, at most once a part;
     - for a kind whose exercises often share one answer (its part's ``answers``), each exercise gives some
       question an answer not given yet (a side not named yet, another sum).
 
