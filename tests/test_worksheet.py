@@ -1429,8 +1429,8 @@ def test_the_setenta_part_says_its_tables_show_whole_piles(lang):
            "worth 10 can sweep, with 2 such cards still unseen, fewer than the 3 unseen cards that could sweep the "
            "table after the knight of coins."),
     ("es", "El cinco de espadas, que se queda en la mesa: deja en la mesa una suma de 5, que solo se barre con una "
-           "carta que valga 10, y quedan 2 sin salir, menos que las 3 cartas sin salir que podrían barrerla si se "
-           "juega el caballo de oros."),
+           "carta que valga 10, y quedan 2 sin salir, menos que las 3 cartas sin salir que podrían barrer la mesa si "
+           "jugaras el caballo de oros."),
 ])
 def test_fewer_sweepers_names_the_play_it_is_compared_with(lang, said):
     """Worksheet no. 1777, part 10: "…with 2 such cards still unseen: fewer than after another play" named no
