@@ -1152,7 +1152,7 @@ def test_the_dealing_part_asks_the_rounds_only_while_the_deck_has_cards():
     «las cartas que le quedan a cada uno»."""
     from escoba_tutor.exercises.kinds.dealing import dealing_drill
 
-    rounds = {"en": "How many more rounds will be dealt from the stock?", "es": "rondas quedan por repartir"}
+    rounds = {"en": "How many more rounds will be dealt from the stock?", "es": "rondas quedan en el mazo"}
     for lang in ("en", "es"):
         _ = Translator(lang)
         part = kind("dealing").worksheet
