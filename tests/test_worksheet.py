@@ -1720,3 +1720,25 @@ def test_every_capture_listed_is_a_choice_not_one_play(lang, listed, only_one):
     assert listed in key
     one = {"en": "1 possible capture:", "es": "1 baza posible:"}[lang]
     assert one in key  # (no. 2143: the knight makes a single capture)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_strategy_key_says_first_when_no_card_can_take_anything(lang):
+    """Worksheet no. 2200, part 10, exercise 2200, as its reader found it: three cards that take nothing, and a
+    key whose reasons were all about the table left without saying that no card could capture. The key now says so
+    first, and only where it is so."""
+    _ = Translator(lang)
+    part = kind("strategy").worksheet
+    note = _("None of your cards can take anything: the choice is about what you leave on the table.")
+    assert note != "None of your cards can take anything: the choice is about what you leave on the table." or \
+        lang == "en"
+    said, silent = 0, 0
+    for seed in range(2195, 2235):
+        drill = strategy_drill(seed)
+        lays_only = not any(h.move.captured for h in drill.ranking)
+        unseen = part.answer(_, drill)["unseen"]
+        assert unseen.startswith(note) == lays_only, seed
+        said, silent = said + lays_only, silent + (not lays_only)
+    assert said and silent, (said, silent)
+    _task, key = split(worksheet_html(2200, lang, kinds=("strategy",)))
+    assert note in unescape(key)
