@@ -91,10 +91,6 @@ _PLAYERS = ((2, 0.5), (3, 0.2), (4, 0.3))
 #: House rules that almost never change a deal played at random: when a change is asked for and none of the
 #: tries brings one, the piles are dealt out so that it does (see :func:`_dealt_piles`).
 _DEALT_WHEN_RARE = frozenset({"primera_by_suit_count", "all_oros_bonus"})
-#: House rules that a deal leaves as it was only when their case never comes up: "every tied side scores" changes
-#: nothing only in a deal with no tie on top, which shows nothing of the rule (a pupil who ignores it answers
-#: right). Asked about, they always come in a deal where they change the points.
-_ALWAYS_CHANGES = frozenset({"ties_both_score"})
 
 
 @dataclass(frozen=True)
@@ -367,8 +363,7 @@ def house_rules_drill(seed: int, rules: Rules | str = ESCOBA, *,
                       only: Sequence[str] | None = None) -> HouseRulesDrill:
     """A house rule drawn from :data:`HOUSE_RULES` (those that change something on top of ``rules``), a number of
     players (2, 3 or 4 in teams, as both sets of rules allow) and, in about three positions out of four, a deal
-    where the house rule changes the answer; in the others, one where it does not (never for the rules of
-    :data:`_ALWAYS_CHANGES`).
+    where the house rule changes the answer; in the others, one where it does not.
 
     ``only`` (house rule names of :data:`HOUSE_RULES`) keeps to those rules, for a page that presents only them:
     the exercise is then the first from ``seed`` on that asks about one of them, the same exercise as without
@@ -398,7 +393,7 @@ def house_rules_drill(seed: int, rules: Rules | str = ESCOBA, *,
         if roll < edge:
             players = n
             break
-    want_change = rng.random() < 0.75 or house_rule in _ALWAYS_CHANGES  # (the number drawn all the same)
+    want_change = rng.random() < 0.75
     first = (seed * 7127) % (MAX_SEED + 1)
     if house_rule in MANO_RULES:
         return _mano_drill(seed, rules, house_rule, players, want_change, first)
