@@ -254,7 +254,7 @@ def test_the_escobas_part_says_what_the_cards_dealt_are_worth_under_its_rules(la
     exercises, _answers = split(worksheet_html(3, lang, count=1, rules=rules, kinds=("escobas",)))
     intro = unescape(exercises)
     assert worth[lang] in intro
-    assert ("por cada par de cartas que suman 15" in intro or "for each pair adding up to 15" in intro) == pairs
+    assert ("por cada par de 15 que se lleva" in intro or "for each pair adding up to 15" in intro) == pairs
     assert {"es": "Llevarse al final de la mano las cartas que quedan nunca es escoba, aunque deje la mesa vacía.",
             "en": "Taking the cards left at the end of the deal is never an escoba, even when it leaves the table "
                   "empty."}[lang] in intro
