@@ -293,7 +293,7 @@ def test_a_planted_word_is_found_and_named(tmp_path):
     assert not findings(catalog_texts(tmp_path) + lesson_texts(tmp_path) + guide_texts(tmp_path), every)
 
     po = tmp_path / LOCALE / "es" / "LC_MESSAGES" / "labels.po"
-    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "Tu compañero"', 'msgstr "Tu equipo"'),
+    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "Tu compañero o compañera"', 'msgstr "Tu equipo"'),
                   encoding="utf-8")
     lesson = tmp_path / "lessons/source/02-captures.md"
     lines = lesson.read_text(encoding="utf-8").splitlines()

@@ -254,7 +254,7 @@ def test_the_escobas_part_says_what_the_cards_dealt_are_worth_under_its_rules(la
     exercises, _answers = split(worksheet_html(3, lang, count=1, rules=rules, kinds=("escobas",)))
     intro = unescape(exercises)
     assert worth[lang] in intro
-    assert ("por cada par de cartas que suman 15" in intro or "for each pair adding up to 15" in intro) == pairs
+    assert ("por cada par de 15 que se lleva" in intro or "for each pair adding up to 15" in intro) == pairs
     assert {"es": "Llevarse al final de la mano las cartas que quedan nunca es escoba, aunque deje la mesa vacía.",
             "en": "Taking the cards left at the end of the deal is never an escoba, even when it leaves the table "
                   "empty."}[lang] in intro
@@ -1152,7 +1152,7 @@ def test_the_dealing_part_asks_the_rounds_only_while_the_deck_has_cards():
     «las cartas que le quedan a cada uno»."""
     from escoba_tutor.exercises.kinds.dealing import dealing_drill
 
-    rounds = {"en": "How many more rounds will be dealt from the stock?", "es": "rondas quedan por repartir"}
+    rounds = {"en": "How many more rounds will be dealt from the stock?", "es": "rondas quedan en el mazo"}
     for lang in ("en", "es"):
         _ = Translator(lang)
         part = kind("dealing").worksheet
@@ -1429,8 +1429,8 @@ def test_the_setenta_part_says_its_tables_show_whole_piles(lang):
            "worth 10 can sweep, with 2 such cards still unseen, fewer than the 3 unseen cards that could sweep the "
            "table after the knight of coins."),
     ("es", "El cinco de espadas, que se queda en la mesa: deja en la mesa una suma de 5, que solo se barre con una "
-           "carta que valga 10, y quedan 2 sin salir, menos que las 3 cartas sin salir que podrían barrerla si se "
-           "juega el caballo de oros."),
+           "carta que valga 10, y quedan 2 sin salir, menos que las 3 cartas sin salir que podrían barrer la mesa si "
+           "jugaras el caballo de oros."),
 ])
 def test_fewer_sweepers_names_the_play_it_is_compared_with(lang, said):
     """Worksheet no. 1777, part 10: "…with 2 such cards still unseen: fewer than after another play" named no
@@ -1720,3 +1720,25 @@ def test_every_capture_listed_is_a_choice_not_one_play(lang, listed, only_one):
     assert listed in key
     one = {"en": "1 possible capture:", "es": "1 baza posible:"}[lang]
     assert one in key  # (no. 2143: the knight makes a single capture)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_strategy_key_says_first_when_no_card_can_take_anything(lang):
+    """Worksheet no. 2200, part 10, exercise 2200, as its reader found it: three cards that take nothing, and a
+    key whose reasons were all about the table left without saying that no card could capture. The key now says so
+    first, and only where it is so."""
+    _ = Translator(lang)
+    part = kind("strategy").worksheet
+    note = _("None of your cards can take anything: the choice is about what you leave on the table.")
+    assert note != "None of your cards can take anything: the choice is about what you leave on the table." or \
+        lang == "en"
+    said, silent = 0, 0
+    for seed in range(2195, 2235):
+        drill = strategy_drill(seed)
+        lays_only = not any(h.move.captured for h in drill.ranking)
+        unseen = part.answer(_, drill)["unseen"]
+        assert unseen.startswith(note) == lays_only, seed
+        said, silent = said + lays_only, silent + (not lays_only)
+    assert said and silent, (said, silent)
+    _task, key = split(worksheet_html(2200, lang, kinds=("strategy",)))
+    assert note in unescape(key)
