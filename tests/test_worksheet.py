@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 from html import escape, unescape
+from pathlib import Path
 
 import pytest
 from jinja2 import UndefinedError
@@ -30,11 +31,13 @@ from escoba_tutor.exercises import (
 )
 from escoba_tutor.exercises.common import MAX_SEED
 from escoba_tutor.exercises.registry import kind, kinds_for, make_drill
-from escoba_tutor.exercises.worksheet import choose_seeds, printed_task, worksheet_html
+from escoba_tutor.exercises.worksheet import _PRACTICE, choose_seeds, printed_task, worksheet_html
 from escoba_tutor.text.phrases import and_list
 from escoba_tutor.text.translator import Translator
+from tools.lessons_build import parse_source
 
 EN = Translator("en")
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def split(page: str) -> tuple[str, str]:
@@ -383,14 +386,29 @@ def test_the_escoba_de_mano_of_a_game_of_four_on_paper(lang, task, key):
 @pytest.mark.parametrize("lang, rules, kind, where", [
     ("es", "escoba", "dealing", "Para comprobarlo en pantalla: lección 4, «Práctica: el reparto y los turnos»."),
     ("en", "escoba", "house_rules", "Check on screen: lesson 7, “Practice: what a house rule changes”."),
-    ("en", "escoba", "captures", "Check on screen: lesson 2, “Practice”."),
-    ("en", "scopa+sevens", "captures", "Check on screen: lesson 7, “More practice”."),
+    ("en", "escoba", "captures", "Check on screen: lesson 2, “Practice: find every capture”."),
+    ("es", "escoba", "points", "Para comprobarlo en pantalla: lección 6, «Práctica: ¿quién se lleva cada punto?»."),
+    ("en", "scopa+sevens", "captures", "Check on screen: lesson 7, “More practice: captures under Scopa rules”."),
 ])
 def test_each_part_names_the_practice_its_numbers_belong_to(lang, rules, kind, where):
     # the numbers repeat from part to part: each part says which lesson's practice takes them
     page = worksheet_html(14, lang, count=1, rules=rules, kinds=(kind,))
     exercises = page.split("<section class='answers'>")[0]
     assert f"<p class='note'>{escape(where, quote=True)}</p>" in exercises
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_practice_a_part_names_is_one_heading_of_its_lesson(lang):
+    """"lesson 2, “Practice”" sent the pupil to a bare heading, which a lesson with several practices has more than
+    once: each part names its practice by a heading that says what is practised ("Practice: the setenta") and that
+    its lesson has exactly once, in the sheet's language."""
+    _ = Translator(lang)
+    for lesson, section in set(_PRACTICE.values()):
+        assert ": " in section, section
+        source = next((ROOT / "lessons" / "source").glob(f"{lesson:02d}-*.md"))
+        headings = [line.removeprefix("## ") for cell in parse_source(source.read_text(encoding="utf-8"), source.name)
+                    if cell.kind == "markdown" for line in cell.text(lang).splitlines() if line.startswith("## ")]
+        assert headings.count(_(section)) == 1, (source.name, _(section), headings)
 
 
 @pytest.mark.parametrize(("lang", "said", "false"), [
