@@ -87,6 +87,7 @@ class TableRun:
     playing: int = 0  # tables whose game started
     errors: list[str] = field(default_factory=list)
     pages: dict[int, TablePage] = field(default_factory=dict)
+    turns: dict[int, int] = field(default_factory=dict)  # student -> turns played
 
 
 async def table_student(number: int, base: str, start: float, arrive_at: float, stop: asyncio.Event,
@@ -131,6 +132,7 @@ async def table_student(number: int, base: str, start: float, arrive_at: float, 
             if not began and number % 2 == 0:
                 run.playing += 1
             began = True
+            run.turns[number] = run.turns.get(number, 0) + 1
             await pause(stop, rng.uniform(*think))
             if stop.is_set():
                 break
@@ -151,6 +153,14 @@ async def table_student(number: int, base: str, start: float, arrive_at: float, 
     finally:
         run.errors += [f"student {number}: {e}"[:200] for e in page.errors]
         await page.close()
+
+
+def _last_words(page: TablePage | None) -> list[str]:
+    """The status lines a page shows (its live regions' messages), to say why a table did not play."""
+    if page is None:
+        return ["(no page)"]
+    return [state["message"][:120] for state in page.models.values()
+            if isinstance(state.get("message"), str) and state["message"]]
 
 
 async def lesson_class(n: int, args, folder: Path) -> dict:
@@ -229,6 +239,14 @@ async def tables_class(n: int, args, folder: Path) -> dict:
         else:
             missed += 1
     errors = list(run.errors)
+    for pair in range(n // 2):  # a table where a player never had a turn: what both pages said last
+        without_turn = [number for number in (2 * pair, 2 * pair + 1) if not run.turns.get(number)]
+        if without_turn:
+            said = {number: _last_words(run.pages.get(number)) for number in (2 * pair, 2 * pair + 1)}
+            errors.append(f"table {pair}: student(s) {without_turn} never had a turn; the pages said {said}"[:600])
+    if args.logs:
+        args.logs.mkdir(parents=True, exist_ok=True)
+        (args.logs / "tables-server.log").write_text(log)
     if log.count("Traceback"):
         errors.append(f"server log: {log.count('Traceback')} traceback(s)")
     return {"playing": run.playing, "in_s": in_s, "plays": len(seen) + missed, "missed": missed, "seen": seen,
@@ -244,6 +262,7 @@ def main() -> None:
     parser.add_argument("--arrival", type=float, default=10, help="seconds over which students arrive (10)")
     parser.add_argument("--think", type=float, nargs=2, default=(1.0, 4.0), help="seconds a player thinks (1 4)")
     parser.add_argument("--entry-timeout", type=float, default=180, help="seconds a student may wait to get in")
+    parser.add_argument("--logs", type=Path, help="keep the tables' server log in this folder")
     args = parser.parse_args()
     n = args.students - args.students % 2
     commit = subprocess.run(["git", "log", "-1", "--oneline"], cwd=ROOT, capture_output=True, text=True).stdout

@@ -121,7 +121,7 @@ def test_two_students_open_join_by_code_and_see_each_other_s_plays(server):
     assert labelled(leo, "Mesas abiertas").value == code
     # the code typed with the usual slips: lower case and a dash
     labelled(leo, "Código de la mesa").value = code.lower()[:2] + "-" + code.lower()[2:]
-    press(leo, "Sentarme en esta mesa")
+    press(leo, "Sentarme a esta mesa")
     assert leo.model.code == code and leo.model.seat == 1 and leo.model.state == "playing"
     until(lambda: ana.model.state == "playing")  # Ana's page heard of it through its long poll
     hands = {0: set(ana.model.view["hand"]), 1: set(leo.model.view["hand"])}
@@ -283,7 +283,7 @@ def test_a_seat_left_on_its_turn_is_offered_to_the_computer_and_taken_back(serve
     press(ana, "Open a table")
     code = ana.model.code
     labelled(ben, "Código de la mesa").value = code
-    press(ben, "Sentarme en esta mesa")
+    press(ben, "Sentarme a esta mesa")
     until(lambda: ana.model.state == "playing")
     if ana.model.view["my_turn"]:  # Bruno leaves on his own turn
         choose(ana, sorted(ana.model.view["legal"])[0])
@@ -464,7 +464,7 @@ def test_the_last_deal_s_sheet_stays_until_each_student_s_own_first_play_of_the_
     press(ana, "Open a table")
     code = ana.model.code
     labelled(leo, "Código de la mesa").value = code
-    press(leo, "Sentarme en esta mesa")
+    press(leo, "Sentarme a esta mesa")
     rng = random.Random(5)
     for _ in range(60):  # the first deal, played out (36 plays)
         until(lambda: ana.model.version == leo.model.version)

@@ -576,7 +576,7 @@ def test_the_strategy_drill_in_the_widget():
     assert lines[1].startswith("Tu jugada: ") and "8" in lines[1] and lines[2].startswith("Mejor: el cinco de bastos")
     view.moves.selected = str(drill.ranking[0].move)
     widget.check_button.click()
-    assert widget.status.message.startswith("Bien: es la jugada del experto.\nPor qué: ")
+    assert widget.status.message.startswith("¡Muy bien! Es la jugada del experto.\nPor qué: ")
     widget.answer_button.click()
     ranking = widget.answer_box.children[0]
     assert [row["id"] for row in ranking.rows] == [str(h.move) for h in drill.ranking]

@@ -251,7 +251,7 @@ def test_every_label_has_its_forms_in_the_course_words(lang):
         assert [f"{found['team 1']:{form}}" for form in FORMS] == [
             "Pareja 1", "la pareja 1", "La pareja 1", "de la pareja 1", "a la pareja 1"]
         # pareja is the team, compañero the partner (the course's vocabulary)
-        assert f"{found['partner']:the}" == "tu compañero" and f"{found['computer']:to}" == "al ordenador"
+        assert f"{found['partner']:the}" == "tu compañero o compañera" and f"{found['computer']:to}" == "al ordenador"
         assert f"{labels.your_team(_):of}" == "de vuestra pareja"
         assert f"{found['player 3']:to}" == "al jugador 3" and f"{found['named']:of}" == "de Ana"
         assert f"{found['sides 1 and 3']:of}" == "del bando 1 y del bando 3"
@@ -403,7 +403,7 @@ def test_the_game_tables_sentences_name_every_player_well(lang, players, mode):
     problems = [f"{text!r}: {p}" for text in said for p in label_problems(text, lang, shown)]
     assert not problems, "\n".join(problems)
     if lang == "es" and players == 4 and mode == "computer":
-        assert "Tu compañero juega el siete de oros y se lleva el as de copas." in said
+        assert "Tu compañero o compañera juega el siete de oros y se lleva el as de copas." in said
     if lang == "es" and mode == "pass_and_play" and players == 2:
         assert "Pásale la pantalla al jugador 2." in said
 

@@ -90,8 +90,8 @@ def shown_text(widget) -> str:
     (4, "escoba+three_player_ties", 3, "en",
      "The three-player ties rule needs 3 players, so this game has 3 players instead of 4."),
     (2, "escoba+chile", 3, "es",
-     "La regla de Chile (escoba en mano: recibir tres cartas que sumen 15) es para 3 o 4 jugadores: por eso "
-     "esta partida es de 3 jugadores y no de 2."),
+     "La regla de Chile (escoba en mano) es para 3 o 4 jugadores: por eso esta partida es de 3 jugadores y no "
+     "de 2."),
     (2, "escoba+chile", 3, "en",
      "The Chilean house rule (escoba en mano) needs 3 or 4 players, so this game has 3 players instead of 2."),
 ])

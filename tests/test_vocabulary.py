@@ -293,7 +293,7 @@ def test_a_planted_word_is_found_and_named(tmp_path):
     assert not findings(catalog_texts(tmp_path) + lesson_texts(tmp_path) + guide_texts(tmp_path), every)
 
     po = tmp_path / LOCALE / "es" / "LC_MESSAGES" / "labels.po"
-    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "Tu compañero"', 'msgstr "Tu equipo"'),
+    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "Tu compañero o compañera"', 'msgstr "Tu equipo"'),
                   encoding="utf-8")
     lesson = tmp_path / "lessons/source/02-captures.md"
     lines = lesson.read_text(encoding="utf-8").splitlines()
@@ -314,11 +314,43 @@ def test_a_planted_word_is_found_and_named(tmp_path):
 
 def test_the_glossary_is_written_from_the_vocabulary(tmp_path):
     assert glossary_build.check() == [], "run python -m tools.glossary_build"
-    # and the check sees a glossary edited by hand
-    edited = tmp_path / "glossary.md"
-    text = glossary_build.GLOSSARY.read_text(encoding="utf-8")
-    edited.write_text(text.replace("| bando | side |", "| bando | team |"), encoding="utf-8")
-    assert glossary_build.check(glossary=edited)
+    # and the check sees either edition edited by hand, and names it
+    for edition, name in ((glossary_build.GLOSSARY, "glossary"), (glossary_build.GLOSARIO, "glosario")):
+        edited = tmp_path / edition.name
+        text = edition.read_text(encoding="utf-8")
+        assert "| bando | side |" in text
+        edited.write_text(text.replace("| bando | side |", "| bando | team |"), encoding="utf-8")
+        found = glossary_build.check(**{name: edited})
+        assert len(found) == 1 and found[0].startswith(str(edited)), found
+
+
+def test_a_spanish_reader_finds_spanish_first_in_the_glosario():
+    glossary = glossary_build.GLOSSARY.read_text(encoding="utf-8")
+    glosario = glossary_build.GLOSARIO.read_text(encoding="utf-8")
+    title, _, intro = glosario.partition("\n\n")
+    assert title == "# Glosario · Glossary" and intro.startswith("Las palabras de la escoba")
+    assert glossary.startswith("# Glossary · Glosario\n\nThe words of Escoba")
+    # the English paragraphs (notes for writing in English) stay in the English edition, which the Spanish one names
+    assert "On the English screens" in glossary and "On the English screens" not in glosario
+    assert "[glossary.md](glossary.md)" in glosario
+    # the same tables, each heading and meaning in the reader's language first
+    assert "## Las cartas · The cards" in glosario and "## The cards · Las cartas" in glossary
+    assert "| Español | English | Significado · Meaning |" in glosario
+    side = next(line for line in glosario.splitlines() if line.startswith("| bando | side |"))
+    assert side.index("El jugador o la pareja") < side.index("The player or the team")
+    forbidden = [line.split(" | ")[0] for line in glosario.partition("## Palabras que el curso no usa")[2].splitlines()
+                 if line.startswith(("| español", "| English"))]
+    assert forbidden[0] == "| español" and forbidden[-1] == "| English" and sorted(forbidden) == sorted(
+        line.split(" | ")[0] for line in glossary.partition("## Words the course does not use")[2].splitlines()
+        if line.startswith(("| español", "| English")))
+    # every concept's row is in both editions, in the same order
+
+    def terms(text: str, forbidden_title: str) -> list[list[str]]:
+        return [line.split(" | ")[:2] for line in text.partition(forbidden_title)[0].splitlines()
+                if line.startswith("| ") and not line.startswith("| Español")]
+
+    assert len(terms(glossary, "## Words")) > 40
+    assert terms(glossary, "## Words") == terms(glosario, "## Palabras")
 
 
 def test_the_vocabulary_is_checked_as_it_is_read(tmp_path):
@@ -329,6 +361,12 @@ def test_the_vocabulary_is_checked_as_it_is_read(tmp_path):
         glossary_build.load(wrong)
     wrong.write_text(text.replace("pattern = 'moves?'", "pattern = 'moves?('"), encoding="utf-8")
     with pytest.raises(glossary_build.VocabularyError, match="play: the pattern"):
+        glossary_build.load(wrong)
+    wrong.write_text(text.replace('title_es = "Glosario · Glossary"', ""), encoding="utf-8")
+    with pytest.raises(glossary_build.VocabularyError, match=r"\[glossary\] needs title_es"):
+        glossary_build.load(wrong)
+    wrong.write_text(text.replace('lang = "es"\n', 'lang = "fr"\n', 1), encoding="utf-8")
+    with pytest.raises(glossary_build.VocabularyError, match=r"\[\[glossary.intro\]\] no. 2 needs a lang"):
         glossary_build.load(wrong)
 
 

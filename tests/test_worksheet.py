@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 from html import escape, unescape
+from pathlib import Path
 
 import pytest
 from jinja2 import UndefinedError
@@ -30,11 +31,13 @@ from escoba_tutor.exercises import (
 )
 from escoba_tutor.exercises.common import MAX_SEED
 from escoba_tutor.exercises.registry import kind, kinds_for, make_drill
-from escoba_tutor.exercises.worksheet import choose_seeds, exercise_markup, printed_task, worksheet_html
+from escoba_tutor.exercises.worksheet import _PRACTICE, choose_seeds, exercise_markup, printed_task, worksheet_html
 from escoba_tutor.text.phrases import and_list
 from escoba_tutor.text.translator import Translator
+from tools.lessons_build import parse_source
 
 EN = Translator("en")
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def split(page: str) -> tuple[str, str]:
@@ -260,7 +263,7 @@ def test_the_escobas_part_says_what_the_cards_dealt_are_worth_under_its_rules(la
     exercises, _answers = split(worksheet_html(3, lang, count=1, rules=rules, kinds=("escobas",)))
     intro = unescape(exercises)
     assert worth[lang] in intro
-    assert ("por cada par de cartas que suman 15" in intro or "for each pair adding up to 15" in intro) == pairs
+    assert ("por cada par de 15 que se lleva" in intro or "for each pair adding up to 15" in intro) == pairs
     assert {"es": "Llevarse al final de la mano las cartas que quedan nunca es escoba, aunque deje la mesa vacía.",
             "en": "Taking the cards left at the end of the deal is never an escoba, even when it leaves the table "
                   "empty."}[lang] in intro
@@ -389,14 +392,29 @@ def test_the_escoba_de_mano_of_a_game_of_four_on_paper(lang, task, key):
 @pytest.mark.parametrize("lang, rules, kind, where", [
     ("es", "escoba", "dealing", "Para comprobarlo en pantalla: lección 4, «Práctica: el reparto y los turnos»."),
     ("en", "escoba", "house_rules", "Check on screen: lesson 7, “Practice: what a house rule changes”."),
-    ("en", "escoba", "captures", "Check on screen: lesson 2, “Practice”."),
-    ("en", "scopa+sevens", "captures", "Check on screen: lesson 7, “More practice”."),
+    ("en", "escoba", "captures", "Check on screen: lesson 2, “Practice: find every capture”."),
+    ("es", "escoba", "points", "Para comprobarlo en pantalla: lección 6, «Práctica: ¿quién se lleva cada punto?»."),
+    ("en", "scopa+sevens", "captures", "Check on screen: lesson 7, “More practice: captures under Scopa rules”."),
 ])
 def test_each_part_names_the_practice_its_numbers_belong_to(lang, rules, kind, where):
     # the numbers repeat from part to part: each part says which lesson's practice takes them
     page = worksheet_html(14, lang, count=1, rules=rules, kinds=(kind,))
     exercises = page.split("<section class='answers'>")[0]
     assert f"<p class='note'>{escape(where, quote=True)}</p>" in exercises
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_practice_a_part_names_is_one_heading_of_its_lesson(lang):
+    """"lesson 2, “Practice”" sent the pupil to a bare heading, which a lesson with several practices has more than
+    once: each part names its practice by a heading that says what is practised ("Practice: the setenta") and that
+    its lesson has exactly once, in the sheet's language."""
+    _ = Translator(lang)
+    for lesson, section in set(_PRACTICE.values()):
+        assert ": " in section, section
+        source = next((ROOT / "lessons" / "source").glob(f"{lesson:02d}-*.md"))
+        headings = [line.removeprefix("## ") for cell in parse_source(source.read_text(encoding="utf-8"), source.name)
+                    if cell.kind == "markdown" for line in cell.text(lang).splitlines() if line.startswith("## ")]
+        assert headings.count(_(section)) == 1, (source.name, _(section), headings)
 
 
 @pytest.mark.parametrize(("lang", "said", "false"), [
@@ -1171,7 +1189,7 @@ def test_the_dealing_part_asks_the_rounds_only_while_the_deck_has_cards():
     «las cartas que le quedan a cada uno»."""
     from escoba_tutor.exercises.kinds.dealing import dealing_drill
 
-    rounds = {"en": "How many more rounds will be dealt from the stock?", "es": "rondas quedan por repartir"}
+    rounds = {"en": "How many more rounds will be dealt from the stock?", "es": "rondas quedan en el mazo"}
     for lang in ("en", "es"):
         _ = Translator(lang)
         part = kind("dealing").worksheet
@@ -1452,8 +1470,8 @@ def test_the_setenta_part_says_its_tables_show_whole_piles(lang):
            "worth 10 can sweep, with 2 such cards still unseen, fewer than the 3 unseen cards that could sweep the "
            "table after the knight of coins."),
     ("es", "El cinco de espadas, que se queda en la mesa: deja en la mesa una suma de 5, que solo se barre con una "
-           "carta que valga 10, y quedan 2 sin salir, menos que las 3 cartas sin salir que podrían barrerla si se "
-           "juega el caballo de oros."),
+           "carta que valga 10, y quedan 2 sin salir, menos que las 3 cartas sin salir que podrían barrer la mesa si "
+           "jugaras el caballo de oros."),
 ])
 def test_fewer_sweepers_names_the_play_it_is_compared_with(lang, said):
     """Worksheet no. 1777, part 10: "…with 2 such cards still unseen: fewer than after another play" named no
@@ -1771,3 +1789,25 @@ def test_worksheet_2200_reads_as_its_readers_asked():
                              r"(three|four) of coins\)\. Weaker plays:", text)
         else:
             assert f"La última baza la hizo {player_2}, así que las cartas que quedan son para {side_2}." in text
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_strategy_key_says_first_when_no_card_can_take_anything(lang):
+    """Worksheet no. 2200, part 10, exercise 2200, as its reader found it: three cards that take nothing, and a
+    key whose reasons were all about the table left without saying that no card could capture. The key now says so
+    first, and only where it is so."""
+    _ = Translator(lang)
+    part = kind("strategy").worksheet
+    note = _("None of your cards can take anything: the choice is about what you leave on the table.")
+    assert note != "None of your cards can take anything: the choice is about what you leave on the table." or \
+        lang == "en"
+    said, silent = 0, 0
+    for seed in range(2195, 2235):
+        drill = strategy_drill(seed)
+        lays_only = not any(h.move.captured for h in drill.ranking)
+        unseen = part.answer(_, drill)["unseen"]
+        assert unseen.startswith(note) == lays_only, seed
+        said, silent = said + lays_only, silent + (not lays_only)
+    assert said and silent, (said, silent)
+    _task, key = split(worksheet_html(2200, lang, kinds=("strategy",)))
+    assert note in unescape(key)

@@ -36,8 +36,8 @@ running (outputs empty). ``NAME ...`` limits the build to some sources.
 >>> language_words('show_game("@lang@", level="@es:difícil|en:hard@")', "en")
 'show_game("@lang@", level="hard")'
 
-The same command writes docs/glossary.md from the course's vocabulary (tools/glossary_build.py), and ``--check``
-checks it too.
+The same command writes docs/glossary.md and docs/glosario.md from the course's vocabulary
+(tools/glossary_build.py), and ``--check`` checks them too.
 """
 
 from __future__ import annotations
@@ -294,8 +294,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(problem)
             return 1 if problems else 0
         build(args.names, run=args.run)
-        if glossary_build.write():
-            print(f"wrote {glossary_build.GLOSSARY.relative_to(ROOT)}")
+        for path in glossary_build.write():
+            print(f"wrote {path.relative_to(ROOT)}")
     except (SourceError, glossary_build.VocabularyError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -232,11 +232,12 @@ def printed_task(name: str, drill: Any) -> str:
 # Where each kind is practised on screen: (kind, rules profile, or "" for any) -> (lesson, the section's heading).
 # The numbers repeat from part to part, so each part says which practice its numbers belong to.
 _PRACTICE = {
-    ("captures", ""): (2, N_("Practice")), ("captures", "scopa"): (7, N_("More practice")),
+    ("captures", ""): (2, N_("Practice: find every capture")),
+    ("captures", "scopa"): (7, N_("More practice: captures under Scopa rules")),
     ("escoba_de_mano", ""): (3, N_("Practice: the escoba de mano")),
     ("leftover", ""): (4, N_("Practice: the cards left")), ("dealing", ""): (4, N_("Practice: dealing and turns")),
     ("escobas", ""): (5, N_("Practice: the escobas line")), ("game_end", ""): (5, N_("Practice: who wins the game?")),
-    ("setenta", ""): (5, N_("Practice: the setenta")), ("points", ""): (6, N_("Practice")),
+    ("setenta", ""): (5, N_("Practice: the setenta")), ("points", ""): (6, N_("Practice: who gets each point?")),
     ("house_rules", ""): (7, N_("Practice: what a house rule changes")),
     ("strategy", ""): (8, N_("Practice: which card would you play?")),
 }

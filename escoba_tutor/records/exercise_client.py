@@ -74,7 +74,7 @@ class ExerciseClient:
                 log.info("the class exercise cannot reach the course server: %s", error)
                 time.sleep(RETRY_PAUSE)
                 continue
-            if status == 404:  # a server without the class exercise (a student's server on a JupyterHub, for now)
+            if status == 404:  # a server without the class exercise (one started with the class board off)
                 with contextlib.suppress(Exception):
                     self._on_state({"unavailable": True})
                 return

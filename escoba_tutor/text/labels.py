@@ -23,7 +23,7 @@ error.
 >>> en("{side:The} deals; the escoba is {side:of}.", side=side(en, 2))
 'Side 2 deals; the escoba is of Side 2.'
 >>> f"{team(es, 1)} · {team(es, 1):to} · {partner(es):the} · {computer(es):of}"
-'Pareja 1 · a la pareja 1 · tu compañero · del ordenador'
+'Pareja 1 · a la pareja 1 · tu compañero o compañera · del ordenador'
 """
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ _TEAM = (N_("Team {n}"), N_("team {n}"), N_("of team {n}"), N_("to team {n}"))
 _PLAYER = (N_("Player {n}"), N_("player {n}"), N_("of player {n}"), N_("to player {n}"))
 _COMPUTER_N = (N_("Computer {n}"), N_("computer {n}"), N_("of computer {n}"), N_("to computer {n}"))
 _COMPUTER = (N_("The computer"), N_("the computer"), N_("of the computer"), N_("to the computer"))
-# The partner sits opposite with four players: «tu compañero» (the course's word; «pareja» is the team of two).
+# The partner sits opposite with four players: «tu compañero o compañera» (the course's words, either one;
+# «pareja» is the team of two).
 _PARTNER = (N_("Your partner"), N_("your partner"), N_("of your partner"), N_("to your partner"))
 # (no "of" form: «de ti», "of you" are never the Spanish or the English for the student's; see the module's notes)
 _YOU = (N_("You"), N_("you"), None, N_("to you"))

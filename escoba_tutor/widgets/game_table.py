@@ -59,7 +59,7 @@ def you_side(session: GameSession) -> int | None:
 
 
 def player_name(_: Translator, session: GameSession, player: int) -> Label:
-    """A player, as a label: ``The computer``, ``Your partner`` (a sentence says «tu compañero juega»)."""
+    """A player, as a label: ``The computer``, ``Your partner`` (a sentence says «tu compañero o compañera juega»)."""
     if player in session.humans:
         return labels.player(_, player + 1) if session.mode == "pass_and_play" else labels.you(_)
     if session.players == 4 and player == 2:
@@ -85,7 +85,7 @@ PLAY_WORDS = {
 }
 
 #: The score table's column of sweeps, by the rules' word for a sweep.
-SWEEPS_HEADING = {"escoba": N_("Escobas"), "scopa": N_("Scope (sweeps)")}
+SWEEPS_HEADING = {"escoba": N_("Escobas"), "scopa": N_("Scopas")}
 
 
 def describe_play(_: Translator, session: GameSession, player: int, card, captured, escoba: bool) -> str:

@@ -52,7 +52,7 @@ ITEM_NAMES = {
 }
 
 #: The sweeps' row and its reason where the rules call a sweep otherwise (``Rules.sweep``): Scopa's scopa.
-SWEEP_WORDS = {("escobas", "scopa"): N_("Scope (sweeps)"), ("count", "scopa"): N_("one point per scopa")}
+SWEEP_WORDS = {("escobas", "scopa"): N_("Scopas"), ("count", "scopa"): N_("one point per scopa")}
 
 #: Why a line scores as it does, by the line's reason code, or by (reason, item) where the item changes the words.
 #: A pair of messages speaks of the winner: the first names a side ("{winner:the} has", the form of a label
@@ -164,16 +164,16 @@ def translated(translator: Translator, message: str, **params: object) -> str:
 
 
 #: A side's sweeps counted, by the rules' word for a sweep: «2 escobas», «2 scope».
-SWEEP_COUNTS = {"escoba": N_plural("{n} escoba", "{n} escobas"), "scopa": N_plural("{n} scopa", "{n} scope")}
+SWEEP_COUNTS = {"escoba": N_plural("{n} escoba", "{n} escobas"), "scopa": N_plural("{n} scopa", "{n} scopas")}
 
 
 def sweeps_count(_: Translator, n: int, rules: Rules) -> str:
-    """``n`` sweeps in the word of ``rules``: ``1 escoba``, ``2 scope``."""
+    """``n`` sweeps in the word of ``rules``: ``1 escoba``, ``2 scopas``."""
     return _.plural(*SWEEP_COUNTS[rules.sweep], n)
 
 
 def item_name(_: Translator, item: str, rules: Rules | None = None) -> str:
-    """A line's title; the sweeps' row in the rules' word (``Scope`` under Scopa rules)."""
+    """A line's title; the sweeps' row in the rules' word (``Scopas`` under Scopa rules)."""
     if rules is not None and (item, rules.sweep) in SWEEP_WORDS:
         return _(SWEEP_WORDS[item, rules.sweep])
     return translated(_, ITEM_NAMES[item]) if item in ITEM_NAMES else item.replace("_", " ")

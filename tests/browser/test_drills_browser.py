@@ -178,7 +178,7 @@ def test_strategy_by_mouse(es_page):
     expect(status(page, "strategy")).to_contain_text("No es la mejor: da alrededor de")
     moves.locator(f"tbody tr[data-id='{position.ranking[0].move}']").click()
     press_check(box)
-    expect(status(page, "strategy")).to_contain_text("Bien: es la jugada del experto.")
+    expect(status(page, "strategy")).to_contain_text("¡Muy bien! Es la jugada del experto.")
     box.get_by_role("button", name="Ver la solución").click()
     expect(box.get_by_role("grid", name=re.compile("La clasificación del experto"))).to_be_visible()
     assert_no_errors(page)

@@ -15,7 +15,7 @@ from escoba_tutor.exercises import dealing_drill, house_rules_drill
 
 # the rounds question, as its box is labelled
 ROUNDS_EN = "How many more rounds will be dealt from the stock? (Count a round that is about to be dealt now.)"
-ROUNDS_ES = ("¿Cuántas rondas quedan por repartir del mazo? (Cuenta también la que se va a repartir ahora mismo; "
+ROUNDS_ES = ("¿Cuántas rondas quedan en el mazo ahora mismo? (Si ahora toca repartir, cuenta también esa ronda; "
              "las cartas que los jugadores ya tienen en la mano no cuentan.)")
 
 playwright_api = pytest.importorskip("playwright.sync_api")

@@ -739,6 +739,7 @@ def _strategy_task(_: Translator, drill: StrategyDrill) -> dict[str, object]:
 
 
 _GOOD_PLAYS = N_plural("Good play:", "Good plays:")
+_NO_CAPTURE = N_("None of your cards can take anything: the choice is about what you leave on the table.")
 # (a heading of their own, so that on paper the plays to avoid do not read as part of the last good play)
 _PLAYS_TO_AVOID = N_plural("Play to avoid:", "Plays to avoid:")
 
@@ -797,6 +798,10 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
                 "about {loss} points less than {best}.", count, move=move, loss=loss, best=than))
     unseen = _("The stock is empty, so the other player holds exactly the cards still unseen: {cards}.",
                cards=the_cards(_, other_hand(drill.view))) if exact else ""
+    if not any(h.move.captured for h in drill.ranking):
+        # said first: with no capture to weigh, every reason below is about the table left, and a pupil looking
+        # for a capture would not see why
+        unseen = " ".join(filter(None, (_(_NO_CAPTURE), unseen)))
     return {"unseen": unseen, "good": _.plural(*_GOOD_PLAYS, len(moves)), "moves": moves, "avoid": avoid,
             "avoid_title": _.plural(*_PLAYS_TO_AVOID, len(avoid))}
 
