@@ -1811,3 +1811,28 @@ def test_the_strategy_key_says_first_when_no_card_can_take_anything(lang):
     assert said and silent, (said, silent)
     _task, key = split(worksheet_html(2200, lang, kinds=("strategy",)))
     assert note in unescape(key)
+
+
+
+def test_a_key_names_the_cards_taken_in_one_order_whatever_order_the_play_was_built_in():
+    """The cards a play takes are a set, whose order follows how it was built: the key named them in that order, so
+    one exercise could print "the four of coins and the three of coins" in one run and the other way round in
+    another. It names them as the hints do."""
+    from escoba_tutor.engine.moves import Move
+    from escoba_tutor.exercises.kinds.strategy import _gain, strategy_drill
+    from escoba_tutor.players.hints import reason_for
+
+    turned = 0
+    for seed in range(2190, 2230):
+        drill = strategy_drill(seed)
+        for hint in drill.ranking:
+            taken = list(hint.move.captured)
+            if len(taken) < 2:
+                continue
+            one, other = Move(hint.move.card, taken), Move(hint.move.card, taken[::-1])
+            turned += list(one.captured) != list(other.captured)
+            assert _gain(drill.view, one) == _gain(drill.view, other), (seed, hint.move)
+            gain = _gain(drill.view, one)
+            if gain.code == reason_for(drill.view, one).code:
+                assert gain.cards == reason_for(drill.view, one).cards, (seed, hint.move)
+    assert turned  # some plays' sets do iterate in another order when built the other way round

@@ -315,7 +315,7 @@ def _gain(view: PlayerView, move: Move) -> Reason | None:
     card, taken = move
     if not taken:
         return None
-    pile = (card, *taken)
+    pile = (card, *sorted(taken, key=lambda c: c.index))  # as the hints order them (``taken`` is a set)
     if not [c for c in view.table if c not in taken]:
         return Reason("escoba", pile, count=len(pile))
     if SIETE_DE_OROS in pile:
