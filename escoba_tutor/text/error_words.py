@@ -10,7 +10,7 @@ check that every code the engine can raise is in the table, in both languages.
 >>> error_words(Translator("es"), {"code": "duplicate_card", "card": "10c"})
 'la sota de copas está dos veces: la baraja solo tiene una de cada carta'
 >>> error_words(Translator("en"), {"code": "bad_card", "token": "8o", "hint_code": "spanish_no_8_9"})
-'“8o” is not a card: the 40-card Spanish deck has no 8 or 9; the face cards are 10 (jack), 11 (knight) and 12 (king)'
+'“8o” is not a card: the 40-card Spanish pack has no 8 or 9; the face cards are 10 (jack), 11 (knight) and 12 (king)'
 >>> error_words(Translator("es"), {"code": "wrong_sum", "slip": "table_alone_15", "card": "3o", "sum": "18"})
 'esas cartas de la mesa ya suman 15 solas, y tu carta también cuenta (con el tres de oros suman 18)'
 """
