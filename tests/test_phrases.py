@@ -4,6 +4,8 @@ but for English's serial comma, which the course does not write ("a, b and c", a
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from babel.lists import format_list
 from babel.numbers import format_decimal
@@ -18,8 +20,12 @@ WORDS = st.lists(st.text(alphabet="abcñó {}0,", max_size=6), max_size=7)
 
 
 def babel_list(words, style, lang):
-    """Babel's list, without the serial comma in English (the course's style)."""
+    """Babel's list, without the serial comma in English (the course's style), and with Spanish's «u» for «o»
+    before the sound /o/, which the CLDR's patterns leave out."""
     said = format_list(words, style=style, locale=lang)
+    if lang == "es" and style == "or" and len(words) > 1 and re.match(r"h?[oó]", words[-1], re.IGNORECASE):
+        head, _sep, last = said.rpartition(" o ")
+        said = f"{head} u {last}"
     if lang == "en" and len(words) > 2:
         joiner = {"standard": ", and ", "or": ", or "}[style]
         head, _sep, last = said.rpartition(joiner)
@@ -43,6 +49,14 @@ def test_any_list_reads_as_babel_writes_it(words):
         _ = Translator(lang)
         assert and_list(_, words) == babel_list(words, "standard", lang)
         assert or_list(_, words) == babel_list(words, "or", lang)
+
+
+def test_spanish_o_is_u_before_the_sound_o():
+    _ = Translator("es")
+    assert or_list(_, ["copas", "oros"]) == "copas u oros"
+    assert or_list(_, ["espadas", "bastos", "oros"]) == "espadas, bastos u oros"
+    assert or_list(_, ["oros", "copas"]) == "oros o copas"
+    assert or_list(Translator("en"), ["cups", "coins"]) == "cups or coins"
 
 
 def test_lists_in_both_languages():

@@ -51,6 +51,8 @@ _LIST_PATTERNS = {
     ("en", "standard"): {"2": "{0} and {1}", "start": "{0}, {1}", "middle": "{0}, {1}", "end": "{0} and {1}"},
     ("en", "or"): {"2": "{0} or {1}", "start": "{0}, {1}", "middle": "{0}, {1}", "end": "{0} or {1}"},
 }
+#: A Spanish word that starts with the sound /o/ (o, ó, ho, hó): «o» before it is said «u».
+_SOUNDS_O = re.compile(r"h?[oó]", re.IGNORECASE)
 #: Each language's decimal sign (CLDR's ``symbols/decimal``).
 _DECIMAL_SIGN = {"es": ",", "en": "."}
 
@@ -78,8 +80,12 @@ def and_list(_: Translator, words: Sequence[str]) -> str:
 
 
 def or_list(_: Translator, words: Sequence[str]) -> str:
-    """``a``, ``a o b``, ``a, b o c`` (``a, b or c`` in English)."""
-    return _joined(list(words), _LIST_PATTERNS[_.lang, "or"])
+    """``a``, ``a o b``, ``a, b o c`` (``a, b or c`` in English); Spanish's «o» is «u» before a word that starts
+    with the sound /o/ (``copas u oros``), which the CLDR's patterns leave out."""
+    words, patterns = list(words), _LIST_PATTERNS[_.lang, "or"]
+    if _.lang == "es" and words and _SOUNDS_O.match(words[-1]):
+        patterns = {**patterns, "2": "{0} u {1}", "end": "{0} u {1}"}
+    return _joined(words, patterns)
 
 
 class WordList(str):
