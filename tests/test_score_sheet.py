@@ -167,6 +167,10 @@ def test_a_deal_from_a_game_as_a_record_or_a_score():
      "Sevens", ["2", "1", "1", "0", "Side 1 has the most sevens (2 – 1)"]),
     # Scopa: primera by suit count; 4 suits beat 3 with a higher sum.
     ("scopa", ["1o 2c 3e 4b", "7o 7c 7e"], [0, 0],
+     "Primera", ["4 suits, 55", "1", "3 suits, 63", "0",
+                 "Side 1 has cards in the most suits (4 suits, 55 – 3 suits, 63)"]),
+    # Escoba's house rule: the same point keeps the setenta's name.
+    ("escoba+primera_by_suit_count", ["1o 2c 3e 4b", "7o 7c 7e"], [0, 0],
      "Setenta (primera) by suit count", ["4 suits, 55", "1", "3 suits, 63", "0",
                                           "Side 1 has cards in the most suits (4 suits, 55 – 3 suits, 63)"]),
 ])

@@ -66,6 +66,19 @@ def test_the_score_sheet_names_the_sweeps_row_by_the_rules(lang, rules):
     assert not says(said, OTHER[rules.sweep]) and not re.search(r"(?<!\w)scope(?!\w)", said, re.I), said
 
 
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_point_by_suit_count_is_named_by_the_game(lang):
+    """Scopa's point by suit count is the primera; Escoba's house rule keeps the setenta's name, as the setenta
+    explainer says it in each game."""
+    from escoba_tutor.widgets.score_sheet import item_name
+
+    _ = Translator(lang)
+    scopa = item_name(_, "primera", SCOPA)
+    escoba = item_name(_, "primera", rules_by_name("escoba+primera_by_suit_count"))
+    assert scopa == "Primera" and "setenta" not in scopa.lower(), scopa
+    assert escoba.lower().startswith("setenta"), escoba
+
+
 @pytest.mark.parametrize("lang, rules", CASES)
 def test_a_hint_names_a_sweep_by_the_rules(lang, rules):
     _ = Translator(lang)

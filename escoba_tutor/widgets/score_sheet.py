@@ -51,8 +51,10 @@ ITEM_NAMES = {
     "renuncio": N_("Renuncio"),
 }
 
-#: The sweeps' row and its reason where the rules call a sweep otherwise (``Rules.sweep``): Scopa's scopa.
-SWEEP_WORDS = {("escobas", "scopa"): N_("Scopas"), ("count", "scopa"): N_("one point per scopa")}
+#: A row or a reason in the words of the rules' game (``Rules.sweep``) where Scopa names it otherwise: its sweeps
+#: are scopas, and its point by suit count is the primera (Escoba's house rule keeps the setenta's name).
+SWEEP_WORDS = {("escobas", "scopa"): N_("Scopas"), ("count", "scopa"): N_("one point per scopa"),
+               ("primera", "scopa"): N_("Primera")}
 
 #: Why a line scores as it does, by the line's reason code, or by (reason, item) where the item changes the words.
 #: A pair of messages speaks of the winner: the first names a side ("{winner:the} has", the form of a label
