@@ -462,8 +462,8 @@ def test_the_strategy_key_gives_every_play_a_reason_advantage_first():
     assert ("Avoid laying down the knight of clubs: it leaves the seven of coins on the table, "
             "where the other player could take it.") in key
     assert ("The seven of swords, taking the four of coins, the ace of cups and the three of cups: it adds a seven to "
-            "your pile (the seven of swords), good for the setenta, with a coin (the four of coins) and 4 cards in "
-            "all, although it leaves the table adding up to 5, "
+            "your pile (the seven of swords), good for the setenta, with a coin (the four of coins) and 4 cards in the "
+            "capture, although it leaves the table adding up to 5, "
             "which only a card worth 10 can sweep, with 4 such cards still unseen") in key
     assert ("The ace of clubs, laid down on the table: it leaves the table adding up to 11, which only a card worth "
             "4 can sweep, with just 1 such card still unseen") in key
@@ -880,8 +880,8 @@ def test_worksheet_647_reads_as_its_readers_asked():
     escobas line does not give two exercises one count, and "What happens now?" comes before who plays."""
     task, key = split(worksheet_html(647, "en", kinds=("strategy", "escobas", "dealing")))
     assert ("The five of cups, taking the four of coins and the six of clubs: it adds a coin to your pile "
-            "(the four of coins), with 3 cards in all, although it leaves the table adding up to 12, which only a "
-            "card worth 3 can sweep, with 2 such cards still unseen.") in key
+            "(the four of coins), with 3 cards in the capture, although it leaves the table adding up to 12, which "
+            "only a card worth 3 can sweep, with 2 such cards still unseen.") in key
     assert ("The other player has no cards left in hand: you play the last card of this round; then three more "
             "cards are dealt to each of you, and the other player plays first.") in task and "has 0 cards" not in task
     lines = re.findall(r"Side 1: (\d+); Side 2: (\d+)\. (?:The escobas?|No play sweeps)", key)
@@ -1671,11 +1671,11 @@ def test_a_play_to_avoid_is_said_as_what_is_done_and_a_reason_names_every_gain(l
     quotes = {"en": ["Avoid taking the five of cups with the king of clubs: it takes no coins.",
                      "Avoid laying down the six of clubs: it leaves the table adding up to 7",
                      "it adds a seven to your pile (the seven of clubs), good for the setenta, with a coin (the six "
-                     "of coins) and 3 cards in all, although"],
+                     "of coins) and 3 cards in the capture, although"],
               "es": ["Evita llevarte el cinco de copas con el rey de bastos: con esa jugada no te llevas ningún oro.",
                      "Evita jugar el seis de bastos sin llevarte nada: deja en la mesa una suma de 7",
                      "añade un siete a tu montón (el siete de bastos), bueno para la setenta, con un oro (el seis "
-                     "de oros) y 3 cartas en total, aunque"]}[lang]
+                     "de oros) y 3 cartas en la baza, aunque"]}[lang]
     for quote in quotes:
         assert quote in key, quote
     assert "Avoid the king of clubs" not in key and "Evita el rey de bastos" not in key
