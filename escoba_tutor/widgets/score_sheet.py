@@ -79,6 +79,8 @@ REASON_WORDS: dict[str | tuple[str, str], str | tuple[str, str]] = {
     "tie": N_("nobody: tie at {top}"),
     # with three sides, which two (or all three) share the top: the third's lower count does not win the point
     "tie_of_three_sides": N_("nobody: tie at {top} between {tied}"),
+    # TRANSLATORS: {winners}, {others} and {tied} come with their articles, as inside a sentence («el bando 2 y
+    # la pareja 1», «ti»); {winner:the} is one side's in-sentence form.
     "tie_both_score": (N_("tie at {top}: {winners} each score"), N_("tie at {top}: {others} and you each score")),
     "third_side": (N_("tie at {top} between {tied}: the point goes to {winner:the}"),
                    N_("tie at {top} between {tied}: the point goes to you")),
