@@ -691,8 +691,8 @@ _SHEET = """
   <div class='line'></div></li>
 {% endmacro %}
 
-{% macro answer(drill, unseen, good, moves, avoid, avoid_title) %}
-  <li>{{ paper.key_number(drill) }} {% if unseen %}{{ unseen }} {% endif %}{{ good }}<ul>
+{% macro answer(drill, first, good, moves, avoid, avoid_title) %}
+  <li>{{ paper.key_number(drill) }} {% if first %}{{ first }} {% endif %}{{ good }}<ul>
   {% for move, why in moves %}<li>{{ move }}: {{ why }}.</li>{% endfor %}
   </ul>{% if avoid %}<p>{{ avoid_title }}</p><ul>
   {% for line in avoid %}<li>{{ line }}</li>{% endfor %}
@@ -796,14 +796,13 @@ def _strategy_answer(_: Translator, drill: StrategyDrill) -> dict[str, object]:
                 "about {loss} point less than {best}.",
                 "Avoid {move}: averaged over many possible ways the unseen cards could be dealt, it scores "
                 "about {loss} points less than {best}.", count, move=move, loss=loss, best=than))
-    unseen = _("The stock is empty, so the other player holds exactly the cards still unseen: {cards}.",
-               cards=the_cards(_, other_hand(drill.view))) if exact else ""
-    if not any(h.move.captured for h in drill.ranking):
-        # said first: with no capture to weigh, every reason below is about the table left, and a pupil looking
-        # for a capture would not see why
-        unseen = " ".join(filter(None, (_(_NO_CAPTURE), unseen)))
-    return {"unseen": unseen, "good": _.plural(*_GOOD_PLAYS, len(moves)), "moves": moves, "avoid": avoid,
-            "avoid_title": _.plural(*_PLAYS_TO_AVOID, len(avoid))}
+    # What the key says before the plays: that no card can take anything (every reason below is then about the
+    # table left, and a pupil looking for a capture would not see why), and the other hand when it is known.
+    first = [_(_NO_CAPTURE) if not any(h.move.captured for h in drill.ranking) else "",
+             _("The stock is empty, so the other player holds exactly the cards still unseen: {cards}.",
+               cards=the_cards(_, other_hand(drill.view))) if exact else ""]
+    return {"first": " ".join(filter(None, first)), "good": _.plural(*_GOOD_PLAYS, len(moves)), "moves": moves,
+            "avoid": avoid, "avoid_title": _.plural(*_PLAYS_TO_AVOID, len(avoid))}
 
 
 def _told_apart(_: Translator, view: PlayerView, move: Move, plays: Sequence[Move], above: Sequence[Move]
